@@ -1,0 +1,52 @@
+// Users, organizations and memberships. The CLI (`keys create`, `seed`) and
+// the desktop's local user all default to the same organization and user, so
+// a seeded data directory is usable at once.
+import { randomUUID } from 'node:crypto';
+import { nowMicros } from '../../src-shared/api/time';
+import type { Db } from '../db/database';
+import type { Caller } from './caller';
+
+export const DEFAULT_ORGANIZATION_NAME = 'Field Team';
+export const DEFAULT_USER_NAME = 'engineer@outpost.local';
+
+export function ensureOrganization(db: Db, name: string): string {
+  const row = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ?', [name]);
+  if (row) return row.id;
+  const id = randomUUID();
+  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
+  return id;
+}
+
+export function ensureUser(db: Db, userName: string): string {
+  const row = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [userName]);
+  if (row) return row.id;
+  const id = randomUUID();
+  const now = nowMicros();
+  db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [id, userName, now, now]);
+  return id;
+}
+
+export function ensureMembership(db: Db, userId: string, organizationId: string): void {
+  db.run('INSERT OR IGNORE INTO memberships(user_id, organization_id) VALUES (?, ?)', [userId, organizationId]);
+}
+
+/** Creates (if needed) the user and organization and links them; returns both ids. */
+export function ensureMember(db: Db, userName: string, organizationName: string): { userId: string; organizationId: string } {
+  return db.tx(() => {
+    const organizationId = ensureOrganization(db, organizationName);
+    const userId = ensureUser(db, userName);
+    ensureMembership(db, userId, organizationId);
+    return { userId, organizationId };
+  });
+}
+
+export function loadCaller(db: Db, userId: string): Caller | undefined {
+  const user = db.get<{ id: string; user_name: string }>('SELECT id, user_name FROM users WHERE id = ?', [userId]);
+  if (!user) return undefined;
+  const organizations = db.all<{ id: string; name: string }>(
+    `SELECT o.id, o.name FROM memberships m JOIN organizations o ON o.id = m.organization_id
+     WHERE m.user_id = ? AND m.active = 1 ORDER BY o.created_date, o.id`,
+    [userId],
+  );
+  return { userId: user.id, userName: user.user_name, organizations };
+}

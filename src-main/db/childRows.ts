@@ -1,0 +1,65 @@
+// Repeated fields live in child tables keyed by the parent's integer pk
+// (`<parent>_tags`, `<parent>_metadata`, ...). These helpers write and batch-load
+// them. Table and column names are compile-time constants of the services,
+// never request data.
+import { ApiError } from '../../src-shared/errors';
+import { MetadataKeyType, metadataInputToRow, metadataRowToWire, type MetadataKeyTypeName, type MetadataValue, type MetadataValueInput } from '../../src-shared/api/metadata';
+import type { Db } from './database';
+
+const PKS = '(SELECT value FROM json_each(?))';
+
+export function replaceList(db: Db, table: string, fk: string, column: string, pk: number, values: readonly string[]): void {
+  db.run(`DELETE FROM ${table} WHERE ${fk} = ?`, [pk]);
+  const unique = [...new Set(values)];
+  unique.forEach((v, i) => db.run(`INSERT INTO ${table}(${fk}, ${column}, position) VALUES (?, ?, ?)`, [pk, v, i]));
+}
+
+export function loadLists(db: Db, table: string, fk: string, column: string, pks: readonly number[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const row of db.all<{ pk: number; v: string }>(`SELECT ${fk} AS pk, ${column} AS v FROM ${table} WHERE ${fk} IN ${PKS} ORDER BY ${fk}, position`, [JSON.stringify(pks)])) {
+    let list = out.get(row.pk);
+    if (!list) out.set(row.pk, (list = []));
+    list.push(row.v);
+  }
+  return out;
+}
+
+export function replaceMetadata(db: Db, table: string, fk: string, pk: number, values: readonly MetadataValueInput[], field = 'metadata'): void {
+  const rows = values.map(metadataInputToRow);
+  const seen = new Set<string>();
+  for (const r of rows) {
+    if (seen.has(r.key)) throw ApiError.invalid(field, `metadata key '${r.key}' appears more than once`);
+    seen.add(r.key);
+  }
+  db.run(`DELETE FROM ${table} WHERE ${fk} = ?`, [pk]);
+  rows.forEach((r, i) =>
+    db.run(`INSERT INTO ${table}(${fk}, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+      pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, i,
+    ]),
+  );
+}
+
+const typeByNumber = new Map<number, MetadataKeyTypeName>(MetadataKeyType.names.map((n) => [MetadataKeyType.numbers[n], n]));
+
+export function loadMetadata(db: Db, table: string, fk: string, pks: readonly number[]): Map<number, MetadataValue[]> {
+  const out = new Map<number, MetadataValue[]>();
+  const rows = db.all<{ pk: number; key: string; type: number; string_value: string | null; number_value: number | null; boolean_value: number | null }>(
+    `SELECT ${fk} AS pk, key, type, string_value, number_value, boolean_value FROM ${table} WHERE ${fk} IN ${PKS} ORDER BY ${fk}, position`,
+    [JSON.stringify(pks)],
+  );
+  for (const r of rows) {
+    let list = out.get(r.pk);
+    if (!list) out.set(r.pk, (list = []));
+    list.push(
+      metadataRowToWire({ key: r.key, type: typeByNumber.get(r.type) ?? 'METADATA_KEY_TYPE_UNSPECIFIED', stringValue: r.string_value, numberValue: r.number_value, booleanValue: r.boolean_value }),
+    );
+  }
+  return out;
+}
+
+/** Rows of a table by integer pk, in the order of `pks`. */
+export function loadByPks<T extends { pk: number }>(db: Db, table: string, pks: readonly number[]): T[] {
+  const rows = db.all<T>(`SELECT * FROM ${table} WHERE pk IN ${PKS}`, [JSON.stringify(pks)]);
+  const byPk = new Map(rows.map((r) => [r.pk, r]));
+  return pks.map((pk) => byPk.get(pk)).filter((r): r is T => r !== undefined);
+}

@@ -1,0 +1,105 @@
+// The one way the main process reaches SQLite: a better-sqlite3 connection in
+// WAL mode with foreign keys, migrated at open, with a statement cache and a
+// transaction helper. Services receive a Db; nothing else opens the file.
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database as RawDatabase, Statement } from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrations as allMigrations } from './migrations/index';
+import type { Migration } from './migrations/types';
+
+export type SqlValue = string | number | bigint | null | Buffer;
+export type Params = readonly SqlValue[] | Record<string, SqlValue>;
+
+export class Db {
+  readonly raw: RawDatabase;
+  private readonly cache = new Map<string, Statement>();
+
+  constructor(raw: RawDatabase) {
+    this.raw = raw;
+  }
+
+  statement(sql: string): Statement {
+    let st = this.cache.get(sql);
+    if (!st) {
+      st = this.raw.prepare(sql);
+      if (this.cache.size > 2000) this.cache.clear();
+      this.cache.set(sql, st);
+    }
+    return st;
+  }
+
+  all<T = Record<string, unknown>>(sql: string, params: Params = []): T[] {
+    return this.statement(sql).all(params as never) as T[];
+  }
+
+  get<T = Record<string, unknown>>(sql: string, params: Params = []): T | undefined {
+    return this.statement(sql).get(params as never) as T | undefined;
+  }
+
+  run(sql: string, params: Params = []) {
+    return this.statement(sql).run(params as never);
+  }
+
+  /** Runs fn in one transaction (nested calls become savepoints). */
+  tx<T>(fn: () => T): T {
+    return this.raw.transaction(fn)();
+  }
+
+  setting(key: string): string | undefined {
+    return this.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [key])?.value;
+  }
+
+  setSetting(key: string, value: string): void {
+    this.run('INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  close(): void {
+    this.cache.clear();
+    this.raw.close();
+  }
+}
+
+export function schemaVersion(raw: RawDatabase): number {
+  return raw.pragma('user_version', { simple: true }) as number;
+}
+
+/** Applies every migration newer than the file's user_version, each in its own transaction. */
+export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrations): number {
+  let current = schemaVersion(raw);
+  const latest = list.length ? list[list.length - 1].version : 0;
+  if (current > latest) {
+    throw new Error(`database schema version ${current} is newer than this Outpost (${latest}); upgrade Outpost`);
+  }
+  for (const m of list) {
+    if (m.version <= current) continue;
+    raw.transaction(() => {
+      if (m.sql) raw.exec(m.sql);
+      m.up?.(raw);
+      raw.pragma(`user_version = ${m.version}`);
+    })();
+    current = m.version;
+  }
+  return current;
+}
+
+export interface OpenOptions {
+  /** Stop after this migration version (tests of upgrades from earlier versions). */
+  migrateTo?: number;
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('cache_size = -65536');
+  const list = options.migrateTo === undefined ? allMigrations : allMigrations.filter((m) => m.version <= options.migrateTo!);
+  migrate(raw, list);
+  const db = new Db(raw);
+  if (!db.setting('page_token_secret')) db.setSetting('page_token_secret', randomBytes(32).toString('base64'));
+  return db;
+}

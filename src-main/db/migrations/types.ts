@@ -1,0 +1,11 @@
+import type { Database } from 'better-sqlite3';
+
+/** A forward-only schema step. `version` equals the NNNN prefix of its file name. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** Plain DDL/DML, run as one script. */
+  readonly sql?: string;
+  /** For steps that need code (data rewrites). Runs inside the migration's transaction. */
+  readonly up?: (db: Database) => void;
+}

@@ -1,0 +1,41 @@
+// The engine: one open profile database plus what every request needs. The
+// HTTP server, the Electron IPC bridge, the CLI and the sync worker all run
+// operations through an Engine.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Caller } from './auth/caller';
+import { openDatabase, type Db } from './db/database';
+
+export interface Engine {
+  readonly db: Db;
+  readonly dataDir: string;
+  /** Secret that signs page tokens (per database). */
+  readonly pageTokenSecret: string;
+  close(): void;
+}
+
+export interface RequestContext {
+  readonly engine: Engine;
+  readonly db: Db;
+  readonly caller: Caller;
+}
+
+export const DATABASE_FILE = 'outpost.sqlite';
+
+/** The per-user data directory: XDG on Linux, the platform's app-data folder elsewhere. */
+export function defaultDataDir(): string {
+  if (process.env.OUTPOST_DATA_DIR) return process.env.OUTPOST_DATA_DIR;
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Outpost');
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Outpost');
+  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'outpost');
+}
+
+export function openEngine(dataDir: string = defaultDataDir()): Engine {
+  const db = openDatabase(join(dataDir, DATABASE_FILE));
+  return {
+    db,
+    dataDir,
+    pageTokenSecret: db.setting('page_token_secret')!,
+    close: () => db.close(),
+  };
+}

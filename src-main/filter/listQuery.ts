@@ -1,0 +1,102 @@
+// One page of a list operation as keyset SQL: scope AND filter AND cursor,
+// ordered by the requested terms plus a unique tie-break, LIMIT n+1.
+// Returns the tie-break keys of the page; the service loads the rows.
+import { ApiError } from '../../src-shared/errors';
+import type { Db, SqlValue } from '../db/database';
+import { compileFilter } from './compileFilter';
+import { normalizeOrderBy, parseOrderBy } from './orderBy';
+import { decodePageToken, encodePageToken, fingerprint, type CursorValue } from './pageToken';
+import type { ListSpec, OrderTerm } from './resource';
+
+export interface ListParams {
+  pageSize?: number;
+  pageToken?: string;
+  filter?: string;
+  orderBy?: string;
+}
+
+export interface Scope {
+  /** SQL over `t` restricting what the caller may see (organization, parent). */
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
+  /** Parameters other than filter/order that must stay fixed while paging. */
+  readonly fingerprint: readonly unknown[];
+}
+
+export interface Page {
+  readonly keys: number[];
+  readonly nextPageToken: string;
+}
+
+export function effectivePageSize(spec: ListSpec, pageSize: number | undefined): number {
+  if (pageSize === undefined || pageSize === 0) return spec.defaultPageSize;
+  return Math.min(pageSize, spec.maxPageSize);
+}
+
+interface SqlTerm {
+  expr: string;
+  desc: boolean;
+  type: 'number' | 'text';
+}
+
+function sqlTerms(spec: ListSpec, terms: readonly OrderTerm[]): SqlTerm[] {
+  const out: SqlTerm[] = terms.map((t) => ({ expr: spec.orderFields[t.field].sql, desc: t.desc, type: spec.orderFields[t.field].type }));
+  // The tie-break follows the last term's direction so a single composite index serves both.
+  out.push({ expr: spec.tieBreak, desc: out.length ? out[out.length - 1].desc : false, type: 'number' });
+  return out;
+}
+
+function keysetCondition(terms: SqlTerm[], cursor: CursorValue[]): { sql: string; params: CursorValue[] } {
+  const allSame = terms.every((t) => t.desc === terms[0].desc);
+  if (allSame) {
+    const op = terms[0].desc ? '<' : '>';
+    return { sql: `(${terms.map((t) => t.expr).join(', ')}) ${op} (${terms.map(() => '?').join(', ')})`, params: cursor };
+  }
+  const ors: string[] = [];
+  const params: CursorValue[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const ands: string[] = [];
+    for (let j = 0; j < i; j++) {
+      ands.push(`${terms[j].expr} = ?`);
+      params.push(cursor[j]);
+    }
+    ands.push(`${terms[i].expr} ${terms[i].desc ? '<' : '>'} ?`);
+    params.push(cursor[i]);
+    ors.push(`(${ands.join(' AND ')})`);
+  }
+  return { sql: `(${ors.join(' OR ')})`, params };
+}
+
+export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, secret: string): Page {
+  if (req.pageSize !== undefined && req.pageSize < 0) throw ApiError.invalid('page_size', 'must not be negative');
+  const terms = parseOrderBy(spec, req.orderBy);
+  const filter = compileFilter(spec.filterFields, req.filter);
+  const fp = fingerprint([spec.resource, (req.filter ?? '').trim(), normalizeOrderBy(terms), ...scope.fingerprint]);
+  const st = sqlTerms(spec, terms);
+  const where: string[] = [`(${scope.sql})`, `(${filter.sql})`];
+  const params: unknown[] = [...scope.params, ...filter.params];
+  if (req.pageToken) {
+    const cursor = decodePageToken(secret, req.pageToken, fp, st.length);
+    st.forEach((t, i) => {
+      if (typeof cursor[i] !== (t.type === 'number' ? 'number' : 'string')) throw ApiError.invalid('page_token', 'malformed page token');
+    });
+    const ks = keysetCondition(st, cursor);
+    where.push(ks.sql);
+    params.push(...ks.params);
+  }
+  const size = effectivePageSize(spec, req.pageSize);
+  const select = [...st.map((t, i) => `${t.expr} AS k${i}`)].join(', ');
+  const sql = `SELECT ${select} FROM ${spec.from} WHERE ${where.join(' AND ')} ORDER BY ${st.map((t) => `${t.expr}${t.desc ? ' DESC' : ''}`).join(', ')} LIMIT ?`;
+  params.push(size + 1);
+  const rows = db.all<Record<string, CursorValue>>(sql, params as SqlValue[]);
+  const more = rows.length > size;
+  const pageRows = more ? rows.slice(0, size) : rows;
+  const tie = `k${st.length - 1}`;
+  const keys = pageRows.map((r) => Number(r[tie]));
+  let nextPageToken = '';
+  if (more) {
+    const last = pageRows[pageRows.length - 1];
+    nextPageToken = encodePageToken(secret, fp, st.map((_, i) => last[`k${i}`]));
+  }
+  return { keys, nextPageToken };
+}

@@ -1,0 +1,96 @@
+// Reading request bodies: JSON (bounded) and multipart/form-data (streamed to
+// a temporary file, never buffered whole).
+import busboy from 'busboy';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '../../src-shared/errors';
+
+export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+
+export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_JSON_BODY_BYTES) throw ApiError.invalid('body', `request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw ApiError.invalid('body', `malformed JSON: ${(e as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw ApiError.invalid('body', 'the request body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export interface UploadedFile {
+  readonly path: string;
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly encoding: string;
+  readonly size: number;
+}
+
+/** Parses multipart/form-data: text fields as strings, the first file part (`file`) streamed to tmpDir. */
+export async function readMultipart(req: IncomingMessage, tmpDir: string): Promise<{ fields: Record<string, string>; file?: UploadedFile; cleanup: () => void }> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type)) throw ApiError.invalid('body', 'expected a multipart/form-data request');
+  mkdirSync(tmpDir, { recursive: true });
+  const fields: Record<string, string> = {};
+  const written: string[] = [];
+  const cleanup = () => written.forEach((p) => rmSync(p, { force: true }));
+  let file: UploadedFile | undefined;
+  let bb: busboy.Busboy;
+  try {
+    bb = busboy({ headers: req.headers, limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 50, fieldSize: 1024 * 1024 } });
+  } catch (e) {
+    throw ApiError.invalid('body', `malformed multipart request: ${(e as Error).message}`);
+  }
+  const writes: Promise<void>[] = [];
+  let tooLarge = false;
+  bb.on('field', (name, value) => (fields[name] = value));
+  bb.on('file', (name, stream, info) => {
+    if (name !== 'file' || file) {
+      stream.resume();
+      return;
+    }
+    const path = join(tmpDir, `upload-${randomUUID()}`);
+    written.push(path);
+    let size = 0;
+    stream.on('data', (c: Buffer) => (size += c.length));
+    stream.on('limit', () => (tooLarge = true));
+    const headers = (info as unknown as { headers?: Record<string, string> }).headers;
+    writes.push(
+      pipeline(stream, createWriteStream(path)).then(() => {
+        file = { path, fileName: info.filename ?? 'file', mimeType: info.mimeType || 'application/octet-stream', encoding: headers?.['content-encoding'] ?? '', size };
+      }),
+    );
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      bb.on('close', resolve);
+      bb.on('error', reject);
+      req.on('error', reject);
+      req.pipe(bb);
+    });
+    await Promise.all(writes);
+  } catch (e) {
+    cleanup();
+    throw ApiError.invalid('body', `malformed multipart request: ${(e as Error).message}`);
+  }
+  if (tooLarge) {
+    cleanup();
+    throw ApiError.invalid('file', `the uploaded file exceeds ${MAX_UPLOAD_BYTES} bytes`);
+  }
+  return { fields, file, cleanup };
+}

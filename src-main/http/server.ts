@@ -1,0 +1,164 @@
+// `outpost serve`: the API at /api/... (routes generated from the operation
+// table) and the built renderer at /. A thin adapter: authenticate, bind the
+// request per the operation's input rule, invoke, write JSON or an error body.
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { ApiError, Code } from '../../src-shared/errors';
+import { authenticate } from '../auth/apiKeys';
+import type { Caller } from '../auth/caller';
+import type { Engine } from '../engine';
+import type { BinaryResult } from '../services/handler';
+import { invoke } from '../services/invoke';
+import { readJsonBody, readMultipart } from './readBody';
+import { matchRoute } from './routes';
+
+export interface ServeOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** Directory of the built renderer (index.html + assets); omitted = API only. */
+  readonly staticDir?: string;
+}
+
+const ANONYMOUS: Caller = { userId: '', userName: '', organizations: [] };
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', ...headers });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, error: unknown): void {
+  let apiError: ApiError;
+  if (error instanceof ApiError) apiError = error;
+  else {
+    // Unexpected: log for the operator, never leak details to the client.
+    console.error('outpost: internal error:', error);
+    apiError = ApiError.internal();
+  }
+  const headers: Record<string, string> = {};
+  if (apiError.code === Code.UNAUTHENTICATED) headers['WWW-Authenticate'] = apiError.message.replace(/[^\x20-\x7e]/g, '?');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, apiError.httpStatus, apiError.toBody(), headers);
+}
+
+function queryObject(url: URL): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    out[key] = values.length === 1 ? values[0] : values;
+  }
+  return out;
+}
+
+async function handleApi(engine: Engine, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const match = matchRoute(req.method ?? 'GET', url.pathname);
+  if (match.kind === 'not-found') throw new ApiError(Code.NOT_FOUND, 'Not Found');
+  if (match.kind === 'method-not-allowed') throw new ApiError(Code.UNIMPLEMENTED, 'Method Not Allowed');
+  const { route, pathParams } = match;
+  const caller = route.op.public ? ANONYMOUS : authenticate(engine.db, req.headers.authorization);
+  let raw: Record<string, unknown>;
+  let cleanup = () => {};
+  switch (route.op.input) {
+    case 'body':
+      raw = { ...(await readJsonBody(req)), ...pathParams };
+      break;
+    case 'query':
+      raw = { ...queryObject(url), ...pathParams };
+      break;
+    case 'multipart': {
+      const form = await readMultipart(req, join(engine.dataDir, 'tmp'));
+      cleanup = form.cleanup;
+      raw = { ...form.fields, ...(form.file ? { file: form.file } : {}), ...pathParams };
+      break;
+    }
+    default:
+      raw = { ...pathParams };
+  }
+  try {
+    const result = await invoke({ engine, db: engine.db, caller }, route.name, raw);
+    if (route.op.output === 'binary') {
+      const bin = result as BinaryResult;
+      const headers: Record<string, string | number> = { 'Content-Type': bin.contentType, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+      if (bin.size !== undefined) headers['Content-Length'] = bin.size;
+      if (bin.fileName) headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(bin.fileName)}`;
+      res.writeHead(200, headers);
+      const stream = Buffer.isBuffer(bin.body) ? Readable.from([bin.body]) : (bin.body as Readable);
+      stream.on('error', () => res.destroy());
+      stream.pipe(res);
+      return;
+    }
+    sendJson(res, 200, result);
+  } finally {
+    cleanup();
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+function serveStatic(staticDir: string, url: URL, res: ServerResponse): void {
+  const root = resolve(staticDir);
+  let file = normalize(join(root, decodeURIComponent(url.pathname)));
+  if (!file.startsWith(root + sep) && file !== root) {
+    sendJson(res, 404, new ApiError(Code.NOT_FOUND, 'Not Found').toBody());
+    return;
+  }
+  if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html'); // SPA fallback
+  if (!existsSync(file)) {
+    res.writeHead(404, { 'Content-Type': 'text/plain' });
+    res.end('The renderer is not built. Run `npm run build`.');
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=3600',
+  });
+  createReadStream(file).pipe(res);
+}
+
+export function createApiServer(engine: Engine, options: ServeOptions = {}): Server {
+  return createServer((req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      sendError(res, ApiError.invalid('url', 'malformed request URL'));
+      return;
+    }
+    if (url.pathname.startsWith('/api/')) {
+      handleApi(engine, req, res, url).catch((e) => sendError(res, e));
+    } else if (options.staticDir && (req.method === 'GET' || req.method === 'HEAD')) {
+      serveStatic(options.staticDir, url, res);
+    } else {
+      sendError(res, new ApiError(Code.NOT_FOUND, 'Not Found'));
+    }
+  });
+}
+
+export async function listen(server: Server, port = 0, host = '127.0.0.1'): Promise<string> {
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolveListen());
+  });
+  const addr = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+}

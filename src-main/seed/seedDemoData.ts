@@ -1,0 +1,156 @@
+// A deterministic, realistic demo dataset (same ids and content every time),
+// so the app is alive on first start and tests/benchmarks have known data.
+// Written with bulk SQL in one transaction; seeding twice changes nothing.
+import { createHash } from 'node:crypto';
+import { AnnotationState } from '../../src-shared/api/annotations';
+import { AnnotationLogKind, AnnotationLogState } from '../../src-shared/api/annotationLogs';
+import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../auth/identity';
+import type { Db } from '../db/database';
+
+/** mulberry32: a tiny seeded PRNG (determinism matters, quality does not). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A UUID-shaped id derived from a name (stable across runs). */
+export function stableId(name: string): string {
+  const h = createHash('sha256').update(`outpost-seed:${name}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const ASSETS = ['Falcon-7', 'Falcon-9', 'Kestrel-2', 'Merlin-Test-Stand', 'Raptor-Bench-A', 'Raptor-Bench-B', 'Osprey-UAV-3', 'Harrier-Rover'];
+const CHANNELS = ['chamber.pressure', 'chamber.temperature', 'valve.position', 'battery.voltage', 'imu.accel_z', 'gps.altitude'];
+const TAGS = ['anomaly', 'sensor-fault', 'expected', 'needs-review', 'thermal', 'vibration', 'pressure', 'software', 'hardware', 'false-positive', 'ignition', 'shutdown'];
+const USERS = [DEFAULT_USER_NAME, 'ana.ruiz@outpost.local', 'kenji.sato@outpost.local', 'maya.okafor@outpost.local', 'lars.nilsen@outpost.local'];
+const NAMES = ['Pressure spike', 'Temperature drift', 'Valve chatter', 'Voltage sag', 'Unexpected vibration', 'Sensor dropout', 'Ignition delay', 'Thrust oscillation', 'GPS glitch', 'Comms loss', 'Overcurrent', 'Slow valve response'];
+const COMMENTS = ['Looks like the known sensor issue.', 'Checked against the previous run: same signature.', 'Needs a second look after the hardware swap.', 'Confirmed with the test conductor.', 'Within limits after recalibration — résumé attached later.', 'Ünïcödé note: Δp ≈ 3 psi 🚀'];
+
+export interface SeedCounts {
+  users: number;
+  assets: number;
+  channels: number;
+  runs: number;
+  tags: number;
+  annotations: number;
+  annotationLogs: number;
+}
+
+const DAY = 86_400_000_000;
+const BASE = Date.UTC(2026, 8, 1) * 1000; // 2026-09-01T00:00:00Z in microseconds
+
+export function seedDemoData(db: Db, options: { annotations?: number } = {}): SeedCounts {
+  const total = options.annotations ?? 3000;
+  const rand = prng(20260901);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  return db.tx(() => {
+    const { organizationId } = ensureMember(db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
+    const userIds = USERS.map((u) => ensureMember(db, u, DEFAULT_ORGANIZATION_NAME).userId);
+    const owner = userIds[0];
+    for (const [i, name] of TAGS.entries()) {
+      db.run('INSERT OR IGNORE INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES (?, ?, ?, ?, ?)', [stableId(`tag:${name}`), organizationId, name, owner, BASE + i]);
+    }
+    const assetIds = ASSETS.map((name, i) => {
+      const id = stableId(`asset:${name}`);
+      db.run(
+        `INSERT OR IGNORE INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [id, organizationId, name, BASE + i, owner, BASE + i, owner],
+      );
+      return id;
+    });
+    const channelIds: string[] = [];
+    for (const [a, assetId] of assetIds.entries()) {
+      for (const name of CHANNELS) {
+        const id = stableId(`channel:${ASSETS[a]}:${name}`);
+        channelIds.push(id);
+        db.run(
+          `INSERT OR IGNORE INTO channels(id, organization_id, asset_id, name, description, created_date, created_by_user_id, modified_date, modified_by_user_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [id, organizationId, assetId, name, `${name} of ${ASSETS[a]}`, BASE, owner, BASE, owner],
+        );
+      }
+    }
+    const runIds: string[] = [];
+    for (let r = 0; r < 30; r++) {
+      const id = stableId(`run:${r}`);
+      runIds.push(id);
+      const start = BASE + r * 2 * DAY;
+      const asset = assetIds[r % assetIds.length];
+      const info = db.run(
+        `INSERT OR IGNORE INTO runs(id, organization_id, name, description, start_time, stop_time, created_date, created_by_user_id, modified_date, modified_by_user_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [id, organizationId, `${ASSETS[r % ASSETS.length]} run ${String(r + 1).padStart(3, '0')}`, 'Hot-fire test campaign', start, start + 3_600_000_000, start, owner, start, owner],
+      );
+      if (info.changes) db.run('INSERT INTO run_assets(run_pk, asset_id, position) VALUES (?, ?, 0)', [Number(info.lastInsertRowid), asset]);
+    }
+
+    const insertAnnotation = db.raw.prepare(
+      `INSERT OR IGNORE INTO annotations(id, organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id,
+         created_date, modified_date, run_id, state, assigned_to_user_id, annotation_type, archived_date)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertTag = db.raw.prepare('INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
+    const insertAsset = db.raw.prepare('INSERT INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
+    const insertChannel = db.raw.prepare('INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id) VALUES (?, ?, 1, ?)');
+    const insertMeta = db.raw.prepare('INSERT INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insertLog = db.raw.prepare(
+      `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date,
+         assigned_to_user_id, assigned_to_user_email, state, comment_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let annotations = 0;
+    let logs = 0;
+    for (let i = 0; i < total; i++) {
+      const runIndex = Math.floor(rand() * runIds.length);
+      const runStart = BASE + runIndex * 2 * DAY;
+      const start = runStart + Math.floor(rand() * 3_000_000_000);
+      const end = start + Math.floor(rand() * 120_000_000);
+      const created = runStart + 3_600_000_000 + Math.floor(rand() * DAY);
+      const phase = rand() < 0.1;
+      const state = phase ? null : pick([1, 1, 1, 2, 2, 3]);
+      const authorIndex = Math.floor(rand() * userIds.length);
+      const assignee = rand() < 0.6 ? userIds[Math.floor(rand() * userIds.length)] : '';
+      const id = stableId(`annotation:${i}`);
+      const info = insertAnnotation.run(
+        id, organizationId, `${pick(NAMES)} #${i + 1}`, rand() < 0.7 ? `Observed on ${CHANNELS[i % CHANNELS.length]} during the test.` : '',
+        start, end, userIds[authorIndex], userIds[authorIndex], created, created, runIds[runIndex], state, assignee, phase ? 2 : 1,
+        rand() < 0.05 ? created + DAY : null,
+      );
+      if (!info.changes) continue;
+      annotations++;
+      const pk = Number(info.lastInsertRowid);
+      const tagCount = Math.floor(rand() * 3);
+      const tags = new Set<string>();
+      for (let t = 0; t < tagCount; t++) tags.add(pick(TAGS));
+      [...tags].forEach((t, p) => insertTag.run(pk, t, p));
+      const asset = assetIds[runIndex % assetIds.length];
+      insertAsset.run(pk, asset, 0);
+      insertChannel.run(pk, 0, channelIds[(runIndex % assetIds.length) * CHANNELS.length + (i % CHANNELS.length)]);
+      insertMeta.run(pk, 'severity', 2, null, 1 + Math.floor(rand() * 5), null, 0);
+      insertMeta.run(pk, 'subsystem', 1, pick(['propulsion', 'avionics', 'power', 'structures']), null, null, 1);
+      if (rand() < 0.3) insertMeta.run(pk, 'reviewed', 3, null, null, rand() < 0.5 ? 1 : 0, 2);
+      const author = USERS[authorIndex];
+      insertLog.run(stableId(`log:${i}:created`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created, created, null, null, AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED, null);
+      logs++;
+      if (assignee) {
+        insertLog.run(stableId(`log:${i}:assigned`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_ASSIGNED, userIds[authorIndex], author, created + 1, created + 1, assignee, USERS[userIds.indexOf(assignee)], null, null);
+        logs++;
+      }
+      if (state !== null && state !== AnnotationState.numbers.ANNOTATION_STATE_OPEN) {
+        insertLog.run(stableId(`log:${i}:state`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created + 2, created + 2, null, null, state + 1, null);
+        logs++;
+      }
+      if (rand() < 0.4) {
+        const body = [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: pick(COMMENTS), userMention: null }];
+        insertLog.run(stableId(`log:${i}:comment`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT, userIds[authorIndex], author, created + 3, created + 3, null, null, null, JSON.stringify(body));
+        logs++;
+      }
+    }
+    return { users: USERS.length, assets: ASSETS.length, channels: channelIds.length, runs: runIds.length, tags: TAGS.length, annotations, annotationLogs: logs };
+  });
+}

@@ -1,0 +1,25 @@
+// AnnotationService operations -> annotationsService.
+import type { annotationOperations } from '../../../src-shared/api/annotations';
+import type { HandlerMap } from '../handler';
+import {
+  archiveAnnotations,
+  createAnnotation,
+  getAnnotation,
+  listAnnotations,
+  unarchiveAnnotations,
+  updateAnnotation,
+} from './annotationsService';
+
+export const annotationHandlers: HandlerMap<typeof annotationOperations> = {
+  CreateAnnotation: (ctx, req) => createAnnotation(ctx, req),
+  GetAnnotation: (ctx, req) => getAnnotation(ctx, req.annotationId),
+  UpdateAnnotation: (ctx, req) => updateAnnotation(ctx, req.annotation, req.updateMask),
+  ListAnnotations: (ctx, req) => listAnnotations(ctx, req),
+  ArchiveAnnotation: (ctx, req) => ({ annotation: archiveAnnotations(ctx, [req.annotationId])[0] }),
+  UnarchiveAnnotation: (ctx, req) => ({ annotation: unarchiveAnnotations(ctx, [req.annotationId])[0] }),
+  // Delete is deprecated and archives (reference §3).
+  DeleteAnnotation: (ctx, req) => (archiveAnnotations(ctx, [req.annotationId]), {}),
+  BatchDeleteAnnotations: (ctx, req) => (archiveAnnotations(ctx, req.annotationIds), {}),
+  BatchArchiveAnnotations: (ctx, req) => ({ annotations: archiveAnnotations(ctx, req.annotationIds) }),
+  BatchUnarchiveAnnotations: (ctx, req) => ({ annotations: unarchiveAnnotations(ctx, req.annotationIds) }),
+};

@@ -1,0 +1,22 @@
+// The type every service handler has: one function per operation of the table,
+// taking the request as validated by the operation's zod schema.
+import type { z } from 'zod';
+import type { OperationDef, RequestOf } from '../../src-shared/api/operation';
+import type { RequestContext } from '../engine';
+
+export type ResponseInput<O extends OperationDef> = z.input<O['response']>;
+
+/** JSON handlers return the response object; binary handlers return bytes and a content type. */
+export interface BinaryResult {
+  readonly contentType: string;
+  readonly fileName?: string;
+  readonly body: NodeJS.ReadableStream | Buffer;
+  readonly size?: number;
+}
+
+export type Handler<O extends OperationDef> = (
+  ctx: RequestContext,
+  req: RequestOf<O>,
+) => O['output'] extends 'binary' ? BinaryResult | Promise<BinaryResult> : ResponseInput<O> | Promise<ResponseInput<O>>;
+
+export type HandlerMap<Ops extends Record<string, OperationDef>> = { readonly [K in keyof Ops]: Handler<Ops[K]> };

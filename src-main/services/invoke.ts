@@ -1,0 +1,41 @@
+// Runs one operation: validate the raw request with the operation's zod
+// schema, then call its handler. Shared by the HTTP router and the IPC bridge
+// so both validate identically.
+import { z } from 'zod';
+import { camelToSnake } from '../../src-shared/api/wire';
+import { ApiError, type FieldViolation } from '../../src-shared/errors';
+import { operations, type OperationName } from '../../src-shared/operations';
+import type { RequestContext } from '../engine';
+import { handlers } from './registry';
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += (out ? '.' : '') + camelToSnake(String(p));
+  }
+  return out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return 'is required';
+  return issue.message;
+}
+
+export function zodToApiError(error: z.ZodError): ApiError {
+  const violations: FieldViolation[] = error.issues.map((i) => ({ field: fieldPath(i.path), description: describeIssue(i) }));
+  return ApiError.invalidMany(violations);
+}
+
+export function parseRequest(name: OperationName, raw: unknown): unknown {
+  const result = operations[name].request.safeParse(raw ?? {});
+  if (!result.success) throw zodToApiError(result.error);
+  return result.data;
+}
+
+export async function invoke(ctx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
+  const handler = (handlers as Record<string, ((ctx: RequestContext, req: unknown) => unknown) | undefined>)[name];
+  if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
+  const req = parseRequest(name, raw);
+  return await handler(ctx, req);
+}

@@ -1,0 +1,159 @@
+// sift.annotations.v1 (reference §3): the Annotation resource and its 10 operations.
+import { z } from 'zod';
+import { defineOperation } from './operation';
+import { listRequest, organizationIdIn, EmptyOut, UserOut } from './common';
+import { MetadataValueIn, MetadataValueOut } from './metadata';
+import { fieldMaskIn, message, nullableTimestampOut, protoEnum, response, timestampIn, timestampOut } from './wire';
+
+export const AnnotationState = protoEnum('AnnotationState', {
+  ANNOTATION_STATE_UNSPECIFIED: 0,
+  ANNOTATION_STATE_OPEN: 1,
+  ANNOTATION_STATE_FLAGGED: 2,
+  ANNOTATION_STATE_RESOLVED: 3,
+});
+export type AnnotationStateName = (typeof AnnotationState.names)[number];
+
+export const AnnotationType = protoEnum('AnnotationType', {
+  ANNOTATION_TYPE_UNSPECIFIED: 0,
+  ANNOTATION_TYPE_DATA_REVIEW: 1,
+  ANNOTATION_TYPE_PHASE: 2,
+});
+export type AnnotationTypeName = (typeof AnnotationType.names)[number];
+
+export const LinkedChannelIn = message({
+  channel: message({ channelId: z.string().min(1, 'must not be empty') }).optional(),
+  bitFieldElement: message({ channelId: z.string().min(1, 'must not be empty'), bitFieldName: z.string().min(1, 'must not be empty') }).optional(),
+  calculatedChannel: message({ calculatedChannelVersionId: z.string().min(1, 'must not be empty') }).optional(),
+}).superRefine((v, ctx) => {
+  const n = [v.channel, v.bitFieldElement, v.calculatedChannel].filter((x) => x !== undefined).length;
+  if (n !== 1) ctx.addIssue({ code: 'custom', message: 'exactly one of channel, bitFieldElement, calculatedChannel must be set (oneof type)' });
+});
+export type LinkedChannelInput = z.output<typeof LinkedChannelIn>;
+
+export const LinkedChannelOut = z.object({
+  channel: z.object({ channelId: z.string() }).optional(),
+  bitFieldElement: z.object({ channelId: z.string(), bitFieldName: z.string() }).optional(),
+  calculatedChannel: z.object({ calculatedChannelVersionId: z.string() }).optional(),
+});
+export type LinkedChannel = z.infer<typeof LinkedChannelOut>;
+
+export const AnnotationOut = response({
+  annotationId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  startTime: timestampOut,
+  endTime: timestampOut,
+  createdByUserId: z.string(),
+  modifiedByUserId: z.string(),
+  createdDate: timestampOut,
+  modifiedDate: timestampOut,
+  runId: z.string().optional(),
+  state: AnnotationState.out.optional(),
+  organizationId: z.string(),
+  assignedToUserId: z.string(),
+  annotationType: AnnotationType.out,
+  tags: z.array(z.string()),
+  legendConfig: z.string().optional(),
+  createdByConditionId: z.string().optional(),
+  createdByRuleConditionVersionId: z.string().optional(),
+  reportRuleVersionId: z.string().optional(),
+  pending: z.boolean(),
+  assignedToUser: UserOut.nullable(),
+  deletedDate: nullableTimestampOut,
+  linkedChannels: z.array(LinkedChannelOut),
+  assetIds: z.array(z.string()),
+  metadata: z.array(MetadataValueOut),
+  archivedDate: nullableTimestampOut,
+  isArchived: z.boolean(),
+  batchedTriggers: z.number().int(),
+  isNoisyRule: z.boolean(),
+});
+export type Annotation = z.infer<typeof AnnotationOut>;
+
+const annotationBody = { annotation: AnnotationOut };
+const idPath = { annotationId: z.string().min(1, 'is required') };
+const idsBody = { annotationIds: z.array(z.string()).max(1000, 'at most 1000 ids per batch') };
+
+export const CreateAnnotationRequest = message({
+  name: z.string().min(1, 'is required'),
+  description: z.string().optional(),
+  startTime: timestampIn,
+  endTime: timestampIn,
+  assets: z.array(z.string()).optional(),
+  linkedChannels: z.array(LinkedChannelIn).optional(),
+  tags: z.array(z.string()).optional(),
+  runId: z.string().optional(),
+  assignToUserId: z.string().optional(),
+  organizationId: organizationIdIn,
+  state: AnnotationState.in.optional(),
+  annotationType: AnnotationType.in.optional(),
+  legendConfig: z.string().optional(),
+  createdByConditionId: z.string().optional(),
+  createdByRuleConditionVersionId: z.string().optional(),
+  metadata: z.array(MetadataValueIn).optional(),
+});
+export type CreateAnnotationInput = z.output<typeof CreateAnnotationRequest>;
+
+/** The annotation inside an UpdateAnnotationRequest: only mask-named fields are read. */
+export const AnnotationPatchIn = message({
+  annotationId: z.string().min(1, 'is required'),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  startTime: timestampIn.optional(),
+  endTime: timestampIn.optional(),
+  assignedToUserId: z.string().optional(),
+  state: AnnotationState.in.optional(),
+  tags: z.array(z.string()).optional(),
+  legendConfig: z.string().optional(),
+  linkedChannels: z.array(LinkedChannelIn).optional(),
+  metadata: z.array(MetadataValueIn).optional(),
+});
+export type AnnotationPatch = z.output<typeof AnnotationPatchIn>;
+
+export const annotationOperations = {
+  CreateAnnotation: defineOperation({
+    name: 'CreateAnnotation', method: 'POST', path: '/api/v1/annotations', input: 'body', tag: 'Annotations',
+    summary: 'Create an annotation', request: CreateAnnotationRequest, response: response(annotationBody),
+  }),
+  DeleteAnnotation: defineOperation({
+    name: 'DeleteAnnotation', method: 'DELETE', path: '/api/v1/annotations/{annotation_id}', input: 'path', tag: 'Annotations',
+    summary: 'Delete (archive) an annotation', request: message(idPath), response: EmptyOut,
+  }),
+  ArchiveAnnotation: defineOperation({
+    name: 'ArchiveAnnotation', method: 'POST', path: '/api/v1/annotations/{annotation_id}:archive', input: 'body', tag: 'Annotations',
+    summary: 'Archive an annotation', request: message(idPath), response: response(annotationBody),
+  }),
+  UnarchiveAnnotation: defineOperation({
+    name: 'UnarchiveAnnotation', method: 'POST', path: '/api/v1/annotations/{annotation_id}:unarchive', input: 'body', tag: 'Annotations',
+    summary: 'Unarchive an annotation', request: message(idPath), response: response(annotationBody),
+  }),
+  BatchDeleteAnnotations: defineOperation({
+    name: 'BatchDeleteAnnotations', method: 'POST', path: '/api/v1/annotations:batchDelete', input: 'body', tag: 'Annotations',
+    summary: 'Delete (archive) up to 1000 annotations atomically', request: message(idsBody), response: EmptyOut,
+  }),
+  BatchArchiveAnnotations: defineOperation({
+    name: 'BatchArchiveAnnotations', method: 'POST', path: '/api/v1/annotations:batchArchive', input: 'body', tag: 'Annotations',
+    summary: 'Archive up to 1000 annotations atomically', request: message(idsBody), response: response({ annotations: z.array(AnnotationOut) }),
+  }),
+  BatchUnarchiveAnnotations: defineOperation({
+    name: 'BatchUnarchiveAnnotations', method: 'POST', path: '/api/v1/annotations:batchUnarchive', input: 'body', tag: 'Annotations',
+    summary: 'Unarchive up to 1000 annotations atomically', request: message(idsBody), response: response({ annotations: z.array(AnnotationOut) }),
+  }),
+  ListAnnotations: defineOperation({
+    name: 'ListAnnotations', method: 'GET', path: '/api/v1/annotations', input: 'query', tag: 'Annotations',
+    summary: 'List annotations (CEL filter, AIP-132 order_by, keyset paging)',
+    request: listRequest({ organizationId: organizationIdIn }),
+    response: response({ annotations: z.array(AnnotationOut), nextPageToken: z.string() }),
+  }),
+  GetAnnotation: defineOperation({
+    name: 'GetAnnotation', method: 'GET', path: '/api/v1/annotations/{annotation_id}', input: 'path', tag: 'Annotations',
+    summary: 'Get an annotation', request: message(idPath), response: response(annotationBody),
+  }),
+  UpdateAnnotation: defineOperation({
+    name: 'UpdateAnnotation', method: 'PATCH', path: '/api/v1/annotations', input: 'body', tag: 'Annotations',
+    summary: 'Update the fields of an annotation named by update_mask',
+    request: message({ annotation: AnnotationPatchIn, updateMask: fieldMaskIn }),
+    response: response(annotationBody),
+  }),
+} as const;
+

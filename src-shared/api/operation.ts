@@ -1,0 +1,34 @@
+// The shape of one entry of the operation table (see ../operations.ts).
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface OperationDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  /** RPC name as in the platform's protos (e.g. `ListAnnotations`), or an Outpost extension name. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** Path template; `{field_name}` segments bind to the request's lowerCamelCase field. */
+  readonly path: string;
+  readonly request: Req;
+  readonly response: Res;
+  /**
+   * How the request is read: `body` = the whole JSON body (`body: "*"`), path
+   * variables written over it; `query` = path + query string; `multipart` =
+   * multipart/form-data (file upload); `path` = path only.
+   */
+  readonly input: 'body' | 'query' | 'path' | 'multipart';
+  /** `binary`: the handler returns bytes (downloads), not JSON. */
+  readonly output?: 'json' | 'binary';
+  readonly tag: string;
+  readonly summary: string;
+  /** Not part of the platform API (documented as an Outpost extension). */
+  readonly extension?: boolean;
+  /** Reachable without an API key (health check, OpenAPI document). */
+  readonly public?: boolean;
+}
+
+export const defineOperation = <Req extends z.ZodType, Res extends z.ZodType>(def: OperationDef<Req, Res>) => def;
+
+export type RequestOf<O extends OperationDef> = z.output<O['request']>;
+export type RequestInputOf<O extends OperationDef> = z.input<O['request']>;
+export type ResponseOf<O extends OperationDef> = z.output<O['response']>;

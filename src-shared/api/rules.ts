@@ -1,0 +1,2 @@
+// Operations of this resource group are added here (see ../operations.ts).
+export const ruleOperations = {} as const;

@@ -1,0 +1,87 @@
+// The OpenAPI 3.1 document, derived from the operation table.
+import { z } from 'zod';
+import type { OperationDef } from './api/operation';
+import { camelToSnake, documentedObject } from './api/wire';
+import { httpStatusFromCode } from './errors';
+import { operations } from './operations';
+
+type Json = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const override = (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
+    const inner = documentedObject.get(ctx.zodSchema as z.ZodType);
+    if (!inner) return;
+    const js = jsonSchema(inner, io);
+    for (const k of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[k];
+    Object.assign(ctx.jsonSchema, js);
+  };
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: override as never }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+const StatusSchema: Json = {
+  type: 'object',
+  properties: {
+    code: { type: 'integer', description: 'gRPC status code' },
+    message: { type: 'string' },
+    details: { type: 'array', items: { type: 'object', properties: { '@type': { type: 'string' } }, additionalProperties: true } },
+  },
+  required: ['code', 'message', 'details'],
+};
+
+function operationObject(name: string, op: OperationDef): Json {
+  const params = [...op.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+  const request = jsonSchema(op.request, 'input');
+  const parameters: Json[] = params.map((p) => ({ name: p, in: 'path', required: true, schema: { type: 'string' } }));
+  if (op.input === 'query') {
+    const props = (request.properties ?? {}) as Record<string, Json>;
+    for (const [field, schema] of Object.entries(props)) {
+      const snake = camelToSnake(field);
+      if (params.includes(snake)) continue;
+      parameters.push({ name: snake, in: 'query', required: false, schema });
+    }
+  }
+  const result: Json = {
+    operationId: name,
+    summary: op.summary,
+    tags: [op.tag],
+    parameters,
+    responses: {
+      '200': op.output === 'binary'
+        ? { description: 'The file content', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+        : { description: 'OK', content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } },
+      default: { description: `Error (google.rpc.Status; e.g. INVALID_ARGUMENT → ${httpStatusFromCode(3)})`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } } },
+    },
+  };
+  if (op.extension) result['x-outpost-extension'] = true;
+  if (op.public) result.security = [];
+  if (op.input === 'body') {
+    result.requestBody = { required: false, content: { 'application/json': { schema: request } } };
+  } else if (op.input === 'multipart') {
+    result.requestBody = { required: true, content: { 'multipart/form-data': { schema: request } } };
+  }
+  return result;
+}
+
+export function buildOpenApiDocument(): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const [name, op] of Object.entries(operations) as [string, OperationDef][]) {
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(name, op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Outpost local API',
+      version: '1',
+      description: 'A local implementation of the platform HTTP/JSON API (protobuf JSON mapping). Operations marked x-outpost-extension are Outpost additions.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      schemas: { Status: StatusSchema },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
+    },
+  };
+}
