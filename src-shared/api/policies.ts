@@ -1,2 +1,124 @@
-// Operations of this resource group are added here (see ../operations.ts).
-export const policyOperations = {} as const;
+// sift.policies.v1 (reference §7): ABAC policies in Cedar syntax, their 7
+// operations, and the Outpost extension ListPolicyVersions (the stored history
+// of every configuration change, for the history / diff view).
+import { z } from 'zod';
+import { defineOperation } from './operation';
+import { listRequest, organizationIdIn } from './common';
+import { boolIn, fieldMaskIn, message, nullableTimestampOut, response, timestampOut } from './wire';
+
+/** Largest Cedar policy text we accept (a guard for the parser and the line diff). */
+export const MAX_CEDAR_POLICY_CHARS = 256 * 1024;
+export const MAX_POLICY_TEXT = 10_000;
+
+const text = z.string().max(MAX_POLICY_TEXT, `must be at most ${MAX_POLICY_TEXT} characters`);
+const cedarText = z.string().max(MAX_CEDAR_POLICY_CHARS, `must be at most ${MAX_CEDAR_POLICY_CHARS} characters`);
+
+export const PolicyConfigurationOut = response({ cedarPolicy: z.string() });
+
+export const PolicyOut = response({
+  policyId: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  organizationId: z.string(),
+  createdByUserId: z.string(),
+  modifiedByUserId: z.string(),
+  createdDate: timestampOut,
+  modifiedDate: timestampOut,
+  configuration: PolicyConfigurationOut,
+  policyVersionId: z.string(),
+  archivedDate: nullableTimestampOut,
+  isArchived: z.boolean(),
+  version: z.number().int().optional(),
+  versionNotes: z.string().optional(),
+  generatedChangeMessage: z.string().optional(),
+});
+export type Policy = z.infer<typeof PolicyOut>;
+
+/** One stored version of a policy's configuration (Outpost extension). */
+export const PolicyVersionOut = response({
+  policyVersionId: z.string(),
+  policyId: z.string(),
+  version: z.number().int(),
+  versionNotes: z.string().optional(),
+  generatedChangeMessage: z.string(),
+  configuration: PolicyConfigurationOut,
+  createdDate: timestampOut,
+  createdByUserId: z.string(),
+});
+export type PolicyVersion = z.infer<typeof PolicyVersionOut>;
+
+const policyBody = { policy: PolicyOut };
+const idPath = { policyId: z.string().min(1, 'is required') };
+
+export const CreatePolicyRequest = message({
+  name: text.min(1, 'must not be empty'),
+  description: text.optional(),
+  configuration: message({ cedarPolicy: cedarText }),
+  versionNotes: text.optional(),
+  // Not in the platform's message (it takes the organization from the caller):
+  // lets a caller in several organizations choose one.
+  organizationId: organizationIdIn,
+});
+export type CreatePolicyInput = z.output<typeof CreatePolicyRequest>;
+
+/** The policy inside an UpdatePolicyRequest: only mask-named fields are read. */
+export const PolicyPatchIn = message({
+  policyId: z.string().min(1, 'is required'),
+  name: text.optional(),
+  description: text.optional(),
+  configuration: message({ cedarPolicy: cedarText.optional() }).optional(),
+  isArchived: boolIn.optional(),
+  versionNotes: text.optional(),
+});
+export type PolicyPatch = z.output<typeof PolicyPatchIn>;
+
+export const UpdatePolicyRequest = message({
+  policy: PolicyPatchIn,
+  updateMask: fieldMaskIn,
+  versionNotes: text.optional(),
+});
+export type UpdatePolicyInput = z.output<typeof UpdatePolicyRequest>;
+
+export const policyOperations = {
+  GetPolicy: defineOperation({
+    name: 'GetPolicy', method: 'GET', path: '/api/v1/policies/{policy_id}', input: 'path', tag: 'Policies',
+    summary: 'Get a policy', request: message(idPath), response: response(policyBody),
+  }),
+  ListPolicies: defineOperation({
+    name: 'ListPolicies', method: 'GET', path: '/api/v1/policies', input: 'query', tag: 'Policies',
+    summary: 'List policies (archived ones only with include_archived; max page size 100)',
+    request: listRequest({ includeArchived: boolIn.optional() }),
+    response: response({ policies: z.array(PolicyOut), nextPageToken: z.string() }),
+  }),
+  CreatePolicy: defineOperation({
+    name: 'CreatePolicy', method: 'POST', path: '/api/v1/policies', input: 'body', tag: 'Policies',
+    summary: 'Create a policy (Cedar text checked by the Cedar parser); it starts at version 1',
+    request: CreatePolicyRequest, response: response(policyBody),
+  }),
+  UpdatePolicy: defineOperation({
+    name: 'UpdatePolicy', method: 'PATCH', path: '/api/v1/policies', input: 'body', tag: 'Policies',
+    summary: 'Update name, description, configuration or is_archived named by update_mask; a configuration change makes a new version',
+    request: UpdatePolicyRequest, response: response(policyBody),
+  }),
+  ValidatePolicy: defineOperation({
+    name: 'ValidatePolicy', method: 'POST', path: '/api/v1/policies:validate', input: 'body', tag: 'Policies',
+    summary: 'Check Cedar policy text without saving it',
+    request: message({ cedarPolicy: cedarText }),
+    response: response({ valid: z.boolean(), failureMessage: z.string().optional() }),
+  }),
+  ArchivePolicy: defineOperation({
+    name: 'ArchivePolicy', method: 'POST', path: '/api/v1/policies/{policy_id}/archive', input: 'path', tag: 'Policies',
+    summary: 'Archive a policy (no request body)', request: message(idPath), response: response(policyBody),
+  }),
+  UnarchivePolicy: defineOperation({
+    name: 'UnarchivePolicy', method: 'POST', path: '/api/v1/policies/{policy_id}/unarchive', input: 'path', tag: 'Policies',
+    summary: 'Unarchive a policy (no request body)', request: message(idPath), response: response(policyBody),
+  }),
+  ListPolicyVersions: defineOperation({
+    name: 'ListPolicyVersions', method: 'GET', path: '/api/v1/policies/{policy_id}/versions', input: 'query', tag: 'Policies',
+    summary: 'List the stored versions of a policy, newest first (history and diffs)',
+    request: listRequest(idPath),
+    response: response({ policyVersions: z.array(PolicyVersionOut), nextPageToken: z.string() }),
+    extension: true,
+  }),
+} as const;

@@ -7,6 +7,10 @@
 //   or "<Test name>: <result name>" unless the result is TestStand's generic "Numeric" (so a
 //   PassFailTest gives "Check Pressure Rise: Passed?" and "Check Pressure Rise: Failed Value").
 // - Timestamps without a zone designator are read as UTC; an explicit `Z` or offset is honoured.
+// - Step metadata keys: step_type, step_group (ts:TSStepProperties), test_reference_id, result_id (@ID),
+//   loop counters as numbers (num_loops, num_passed, num_failed, ending_loop_index, loop_index) and, for
+//   outcomes that map to TEST_STATUS_UNSPECIFIED, the raw text as `outcome`. Report metadata: uuid,
+//   model_name, then the UUT AdditionalData items under their own names (typed by xsi:type).
 //
 // Emission order and keys:
 // - `ParsedStep.key` is the step's index in document (pre-)order, 0 for the ResultSet, assigned when its
@@ -258,7 +262,6 @@ interface TestResultFrame {
   measured: Datum | null;
   limits: LimitGroup[];
   ownStatus: TestStatusName | undefined;
-  line: number;
 }
 
 interface DatumTarget {
@@ -356,6 +359,12 @@ function parseBoolean(text: string): boolean | null {
   if (l === 'false' || l === '0') return false;
   return null;
 }
+
+const XSD_NUMERIC_TYPES = new Set([
+  'double', 'float', 'decimal', 'integer', 'int', 'long', 'short', 'byte',
+  'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte',
+  'positiveInteger', 'negativeInteger', 'nonPositiveInteger', 'nonNegativeInteger',
+]);
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -896,9 +905,7 @@ class AtmlStreamParser {
     if (ns === NS_C || ns === NS_XSD) {
       if (local === 'string') return 'string';
       if (local === 'boolean') return 'boolean';
-      if (/^(?:double|float|decimal|integer|int|long|short|byte|unsigned(?:Long|Int|Short|Byte)|(?:non)?(?:Negative|Positive)Integer|nonNegativeInteger|nonPositiveInteger)$/.test(local)) {
-        return 'double';
-      }
+      if (XSD_NUMERIC_TYPES.has(local)) return 'double';
     }
     return 'other';
   }
@@ -975,7 +982,6 @@ class AtmlStreamParser {
       measured: null,
       limits: [],
       ownStatus: undefined,
-      line: this.xml.line,
     };
     return C_TEST_RESULT;
   }
@@ -1060,7 +1066,7 @@ class AtmlStreamParser {
 
   private measuredValue(d: Datum, tr: TestResultFrame): number | boolean | string {
     const raw = d.value ?? d.text;
-    const where = `measurement "${tr.name}" of <${tr.step.name}>`;
+    const where = `TestResult "${tr.name}" of step "${tr.step.name}"`;
     switch (d.kind) {
       case 'double': {
         const n = raw === undefined ? null : parseNumber(raw);

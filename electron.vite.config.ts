@@ -1,0 +1,46 @@
+// `npm run build` = `electron-vite build`: three bundles, none of which needs
+// the Electron binary to build.
+//   main     src-main/electron/main.ts    -> out/main/index.js   (ESM; runtime deps stay external)
+//   preload  src-main/electron/preload.ts -> out/preload/index.cjs (sandboxed preload: one CommonJS file)
+//   renderer src-renderer/index.html      -> out/renderer        (relative base, so `outpost serve` can serve it at /)
+import { resolve } from 'node:path';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig } from 'electron-vite';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      // Runtime dependencies (better-sqlite3 is native, cedar is wasm) are loaded from node_modules.
+      externalizeDeps: { include: ['better-sqlite3'] },
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-main/electron/main.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      // A sandboxed preload can only require('electron'): bundle everything else into one CommonJS file.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-main/electron/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src-renderer'),
+    base: './',
+    plugins: [svelte()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      emptyOutDir: true,
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-renderer/index.html') },
+      },
+    },
+  },
+});

@@ -1,0 +1,159 @@
+// The Electron main process: opens the local profile database (the same data
+// directory `outpost serve` uses by default), runs every renderer request
+// through the IPC bridge, and keeps the renderer locked down: sandboxed,
+// context-isolated, strict CSP, no remote content, no navigation, no new
+// windows, no permissions.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
+import type { Caller } from '../auth/caller';
+import { defaultDataDir, openEngine, type Engine, type RequestContext } from '../engine';
+import { seedDemoData } from '../seed/seedDemoData';
+import { createEventPublisher, type EventPublisher } from './events';
+import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
+import { APP_HOST, APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
+import { createSafeStorageSecretStore, type SecretStore } from './secretStore';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererDir = join(here, '..', 'renderer');
+const preloadFile = join(here, '..', 'preload', 'index.cjs');
+/** Set by `electron-vite dev`: the renderer comes from the Vite dev server instead of app://. */
+const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const rendererUrl = devServerUrl ?? APP_INDEX_URL;
+
+// Must happen before `ready`: app:// behaves like https (standard, secure, fetchable).
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+app.enableSandbox();
+
+let engine: Engine | undefined;
+let caller: Caller | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+/** For the sync worker: push an event to every window (`window.outpost.onEvent`). */
+export const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.getAllWindows().map((w) => w.webContents));
+
+/** For the sync worker: remote API keys, encrypted with the OS keyring (available after `ready`). */
+export let secretStore: SecretStore | undefined;
+
+function openProfile(): { engine: Engine; caller: Caller } {
+  const dataDir = defaultDataDir();
+  mkdirSync(dataDir, { recursive: true });
+  const opened = openEngine(dataDir);
+  const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
+  // First start: a living demo dataset instead of an empty screen.
+  if (!opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
+  const local = loadCaller(opened.db, userId);
+  if (!local) throw new Error(`local user ${DEFAULT_USER_NAME} could not be loaded`);
+  return { engine: opened, caller: local };
+}
+
+function requestContext(): RequestContext {
+  if (!engine || !caller) throw new Error('the profile database is not open');
+  return { engine, db: engine.db, caller };
+}
+
+/** Hardening that applies to every web contents the app ever creates. */
+function lockDown(contents: WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+function isLocalUrl(url: string): boolean {
+  if (url.startsWith(`${APP_ORIGIN}/`) || url.startsWith('devtools://') || url.startsWith('chrome-extension://')) return true;
+  return !!devServerUrl && url.startsWith(new URL(devServerUrl).origin);
+}
+
+function configureSession(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.setDevicePermissionHandler(() => false);
+  // No remote content: anything that is not our renderer is cancelled before it leaves the machine.
+  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isLocalUrl(details.url) }));
+  // The same CSP on every response, including the dev server's.
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  ses.protocol.handle(APP_SCHEME, async (request) => {
+    const res = await rendererResponse(rendererDir, request.url);
+    return new Response(typeof res.body === 'string' ? res.body : new Uint8Array(res.body), { status: res.status, headers: res.headers });
+  });
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    title: 'Outpost',
+    backgroundColor: '#f6f7f9',
+    webPreferences: {
+      preload: preloadFile,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = undefined;
+  });
+  void win.loadURL(rendererUrl);
+  return win;
+}
+
+function start(): void {
+  ({ engine, caller } = openProfile());
+  secretStore = createSafeStorageSecretStore({ safeStorage, dir: join(engine.dataDir, 'secrets') });
+  configureSession();
+  registerIpcBridge(ipcMain, {
+    context: requestContext,
+    isTrustedSender: trustedSenderCheck([devServerUrl ?? `${APP_ORIGIN}/`]),
+    onInternalError: (operation, error) => console.error(`outpost: internal error in ${operation}:`, error),
+  });
+  mainWindow = createWindow();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // One process per profile: a second window would be a second SQLite writer.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    }
+  });
+  app.on('web-contents-created', (_event, contents) => lockDown(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (app.isReady() && BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+  });
+  app.on('will-quit', () => {
+    engine?.close();
+    engine = undefined;
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('outpost: could not start:', error);
+      app.exit(1);
+    });
+}
+
+export { APP_HOST };

@@ -1,0 +1,22 @@
+// The sandboxed preload: exposes exactly one narrow API to the renderer as
+// `window.outpost` (see channels.ts). No Node access, no raw ipcRenderer.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeEvent, type BridgeResult, type OutpostBridge } from './channels';
+
+const bridge: OutpostBridge = {
+  invoke: (operation, request = {}) => {
+    if (typeof operation !== 'string') return Promise.reject(new TypeError('operation must be a string'));
+    return ipcRenderer.invoke(INVOKE_CHANNEL, operation, request) as Promise<BridgeResult>;
+  },
+  onEvent: (listener) => {
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    // Never hand the IpcRendererEvent (it exposes `sender`) to the page.
+    const wrapped = (_event: IpcRendererEvent, payload: BridgeEvent) => listener(payload);
+    ipcRenderer.on(EVENT_CHANNEL, wrapped);
+    return () => {
+      ipcRenderer.removeListener(EVENT_CHANNEL, wrapped);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('outpost', bridge);

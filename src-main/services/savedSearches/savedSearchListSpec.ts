@@ -1,0 +1,21 @@
+// ListSavedSearches: order_by fields and default order (reference §1.6: created_date
+// ascending, name / created_date / modified_date, 50 / 1000).
+import type { ListSpec } from '../../filter/resource';
+
+export const savedSearchListSpec: ListSpec = {
+  resource: 'saved_searches',
+  from: 'saved_searches t',
+  tieBreak: 't.pk',
+  orderFields: {
+    name: { sql: 't.name', type: 'text' },
+    created_date: { sql: 't.created_date', type: 'number' },
+    modified_date: { sql: 't.modified_date', type: 'number' },
+  },
+  defaultOrder: [{ field: 'created_date', desc: false }],
+  defaultPageSize: 50,
+  maxPageSize: 1000,
+  // Documented CEL filter fields (reference §5), wired by the filter engine later:
+  //   name (string, t.name), saved_search_id (string, t.id),
+  //   overview_mode (string, json_extract(t.properties, '$.overviewMode')).
+  filterFields: {},
+};

@@ -1,0 +1,109 @@
+// SavedSearchProperties: request input -> stored JSON document -> wire JSON.
+// The stored document is the wire shape with timestamps as epoch microseconds
+// and non-finite doubles as their protobuf-JSON strings, so every property
+// (set / unset, number / string / boolean metadata values) round-trips exactly.
+import {
+  SAVED_SEARCH_PROPERTY_PATHS,
+  type DoubleOut,
+  type SavedSearchFilterItem,
+  type SavedSearchMetadataItem,
+  type SavedSearchMetadataItemInput,
+  type SavedSearchProperties,
+  type SavedSearchPropertiesInput,
+} from '../../../src-shared/api/savedSearches';
+import { snakeToCamel } from '../../../src-shared/api/wire';
+import { formatTimestamp, type Micros } from '../../../src-shared/api/time';
+
+export type PropertyPath = (typeof SAVED_SEARCH_PROPERTY_PATHS)[number];
+
+const ITEM_LISTS = ['assetItems', 'userItems', 'tagItems', 'annotationItems', 'runItems', 'reportTemplateItems', 'templateItems'] as const;
+const OPTIONAL_STRINGS = ['searchTerm', 'orderBy', 'duration', 'reportType'] as const;
+const OPTIONAL_BOOLS = ['showAdvancedFilters', 'includeArchived'] as const;
+const OPTIONAL_TIMES = ['fromDateTime', 'toDateTime'] as const;
+
+type ItemList = (typeof ITEM_LISTS)[number];
+type OptionalString = (typeof OPTIONAL_STRINGS)[number];
+type OptionalBool = (typeof OPTIONAL_BOOLS)[number];
+type OptionalTime = (typeof OPTIONAL_TIMES)[number];
+
+/** The stored document (one JSON column). Absent keys = unset optional fields. */
+export type StoredProperties = { overviewMode: string; metadataItems: SavedSearchMetadataItem[] } & { [K in ItemList]: SavedSearchFilterItem[] } & {
+  [K in OptionalString]?: string;
+} & { [K in OptionalBool]?: boolean } & { [K in OptionalTime]?: Micros };
+
+function doubleToStored(n: number): DoubleOut {
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Infinity) return 'Infinity';
+  if (n === -Infinity) return '-Infinity';
+  return n;
+}
+
+function metadataItem(m: SavedSearchMetadataItemInput): SavedSearchMetadataItem {
+  const out: SavedSearchMetadataItem = { key: m.key };
+  if (m.stringValue !== undefined) out.stringValue = m.stringValue;
+  else if (m.numberValue !== undefined) out.numberValue = doubleToStored(m.numberValue);
+  else if (m.booleanValue !== undefined) out.booleanValue = m.booleanValue;
+  return out;
+}
+
+const filterItems = (items: readonly { id: string; name: string }[] | undefined): SavedSearchFilterItem[] => (items ?? []).map((i) => ({ id: i.id, name: i.name }));
+
+/** Sets one property (camelCase name) of `into` from the input, clearing it when the input leaves it unset. */
+function assignProperty(into: StoredProperties, input: SavedSearchPropertiesInput, key: string): void {
+  const target = into as Record<string, unknown>;
+  if (key === 'overviewMode') into.overviewMode = input.overviewMode ?? '';
+  else if (key === 'metadataItems') into.metadataItems = (input.metadataItems ?? []).map(metadataItem);
+  else if ((ITEM_LISTS as readonly string[]).includes(key)) target[key] = filterItems(input[key as ItemList]);
+  else {
+    const value = input[key as OptionalString | OptionalBool | OptionalTime];
+    if (value === undefined) delete target[key];
+    else target[key] = value;
+  }
+}
+
+export function emptyProperties(): StoredProperties {
+  return { overviewMode: '', assetItems: [], userItems: [], tagItems: [], annotationItems: [], runItems: [], reportTemplateItems: [], metadataItems: [], templateItems: [] };
+}
+
+/** The whole document from a complete input (create, or update_mask `properties`). */
+export function propertiesFromInput(input: SavedSearchPropertiesInput): StoredProperties {
+  const out = emptyProperties();
+  for (const path of SAVED_SEARCH_PROPERTY_PATHS) assignProperty(out, input, snakeToCamel(path));
+  return out;
+}
+
+/** A copy of `current` with the named properties (snake_case) replaced from the input. */
+export function patchProperties(current: StoredProperties, input: SavedSearchPropertiesInput, paths: readonly PropertyPath[]): StoredProperties {
+  const out: StoredProperties = structuredClone(current);
+  for (const path of paths) assignProperty(out, input, snakeToCamel(path));
+  return out;
+}
+
+/** The stored document -> wire JSON (repeated fields always present, unset optionals omitted), in proto field order. */
+export function propertiesToWire(stored: StoredProperties): SavedSearchProperties {
+  const s = { ...emptyProperties(), ...stored };
+  const out: SavedSearchProperties = {
+    overviewMode: s.overviewMode,
+    assetItems: s.assetItems,
+    userItems: s.userItems,
+    tagItems: s.tagItems,
+    annotationItems: s.annotationItems,
+    runItems: s.runItems,
+    reportTemplateItems: s.reportTemplateItems,
+    metadataItems: s.metadataItems,
+    templateItems: s.templateItems,
+  };
+  const ordered: Record<string, unknown> = {};
+  for (const path of SAVED_SEARCH_PROPERTY_PATHS) {
+    const key = snakeToCamel(path);
+    if (key in out) ordered[key] = (out as Record<string, unknown>)[key];
+    else if ((OPTIONAL_TIMES as readonly string[]).includes(key)) {
+      const micros = s[key as OptionalTime];
+      if (micros !== undefined) ordered[key] = formatTimestamp(micros);
+    } else {
+      const value = (s as Record<string, unknown>)[key];
+      if (value !== undefined) ordered[key] = value;
+    }
+  }
+  return ordered as SavedSearchProperties;
+}
