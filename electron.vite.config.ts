@@ -6,8 +6,24 @@
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
+import type { UserConfig } from 'vite';
 
 const root = import.meta.dirname;
+
+/** The renderer build on its own (plain Vite); the e2e tests build it without main/preload. */
+export const rendererConfig = {
+  root: resolve(root, 'src-renderer'),
+  base: './',
+  plugins: [svelte({ configFile: false })],
+  build: {
+    outDir: resolve(root, 'out/renderer'),
+    emptyOutDir: true,
+    target: 'es2023',
+    rolldownOptions: {
+      input: { index: resolve(root, 'src-renderer/index.html') },
+    },
+  },
+} satisfies UserConfig;
 
 export default defineConfig({
   main: {
@@ -27,20 +43,9 @@ export default defineConfig({
       externalizeDeps: false,
       rolldownOptions: {
         input: { index: resolve(root, 'src-main/electron/preload.ts') },
-        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },
   },
-  renderer: {
-    root: resolve(root, 'src-renderer'),
-    base: './',
-    plugins: [svelte()],
-    build: {
-      outDir: resolve(root, 'out/renderer'),
-      emptyOutDir: true,
-      rolldownOptions: {
-        input: { index: resolve(root, 'src-renderer/index.html') },
-      },
-    },
-  },
+  renderer: rendererConfig,
 });

@@ -1,4 +1,4 @@
-// `outpost <command>`: serve | keys create | seed. Prints results on stdout,
+// `outpost <command>`: serve | keys create | seed | sync. Prints results on stdout,
 // problems on stderr, and returns an exit code.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,11 +9,13 @@ import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
 import { defaultDataDir, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
+import { SYNC_USAGE, syncCommand } from './sync/cli';
 
 const USAGE = `usage:
   outpost serve [--data DIR] [--port N] [--host 127.0.0.1] [--seed-if-empty] [--static DIR]
   outpost keys create [--data DIR] [--user EMAIL] [--org NAME]
   outpost seed [--data DIR] [--annotations N]
+${SYNC_USAGE}
 
 DIR defaults to ${defaultDataDir()}`;
 
@@ -95,6 +97,8 @@ export async function main(argv: string[]): Promise<number> {
         return keys(rest);
       case 'seed':
         return seed(rest);
+      case 'sync':
+        return await syncCommand(rest);
       case undefined:
       case 'help':
       case '--help':

@@ -11,6 +11,7 @@ import { referenceOperations } from './api/reference';
 import { remoteFileOperations } from './api/remoteFiles';
 import { ruleOperations } from './api/rules';
 import { savedSearchOperations } from './api/savedSearches';
+import { syncOperations } from './api/sync';
 import { systemOperations } from './api/system';
 import { testReportOperations } from './api/testReports';
 
@@ -26,6 +27,7 @@ export const operations = {
   ...remoteFileOperations,
   ...artifactOperations,
   ...externalSyncOperations,
+  ...syncOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -6,6 +6,7 @@ import type { Database as RawDatabase, Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { registerSqlFunctions } from '../filter/regexFunction';
 import { migrations as allMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
 
@@ -97,6 +98,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -65536');
+  registerSqlFunctions(raw);
   const list = options.migrateTo === undefined ? allMigrations : allMigrations.filter((m) => m.version <= options.migrateTo!);
   migrate(raw, list);
   const db = new Db(raw);

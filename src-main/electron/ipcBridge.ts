@@ -5,13 +5,17 @@
 // HTTP router does. Errors come back as google.rpc.Status bodies.
 //
 // Plain module over an `ipcMain`-like object so it is unit-testable in Node.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ApiError, Code } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import type { RequestContext } from '../engine';
+import { MAX_UPLOAD_BYTES, type UploadedFile } from '../http/readBody';
 import type { BinaryResult } from '../services/handler';
 import { invoke } from '../services/invoke';
-import { INVOKE_CHANNEL, type BridgeResult } from './channels';
+import { INVOKE_CHANNEL, type BridgeResult, type IpcFile } from './channels';
 
 /** The part of Electron's IpcMainInvokeEvent the bridge reads. */
 export interface InvokeEventLike {
@@ -71,19 +75,51 @@ export async function handleInvoke(options: IpcBridgeOptions, event: InvokeEvent
     return failure(ApiError.invalid('request', 'must be an object'));
   }
   const op = operations[operation];
-  if (op.input === 'multipart') {
-    // A multipart request names a file on disk; the renderer must never be able to point the main process at arbitrary paths.
-    return failure(ApiError.unimplemented(`${operation}: file uploads are not available over IPC`));
-  }
+  let raw: Record<string, unknown> = request ?? {};
+  let cleanup = () => {};
   try {
-    const result = await invoke(options.context(), operation, request ?? {});
+    const ctx = options.context();
+    if (op.input === 'multipart') ({ raw, cleanup } = stageUpload(ctx, raw));
+    const result = await invoke(ctx, operation, raw);
     if (op.output === 'binary' && isBinaryResult(result)) return { ok: true, data: await collect(result.body) };
     return { ok: true, data: result };
   } catch (e) {
     if (e instanceof ApiError) return failure(e);
     options.onInternalError?.(operation, e);
     return failure(new ApiError(Code.INTERNAL, 'internal error'));
+  } finally {
+    cleanup();
   }
+}
+
+function isIpcFile(x: unknown): x is IpcFile {
+  const f = x as Partial<IpcFile> | null;
+  return isPlainObject(f) && typeof f.fileName === 'string' && (f.mimeType === undefined || typeof f.mimeType === 'string') && f.bytes instanceof Uint8Array;
+}
+
+/**
+ * Uploads over IPC carry the file's bytes; the bridge writes them to a
+ * temporary file and hands the operation the same UploadedFile the HTTP
+ * router's multipart reader produces. A renderer can never name a path on
+ * disk (which would let it make the main process read any file).
+ */
+function stageUpload(ctx: RequestContext, request: Record<string, unknown>): { raw: Record<string, unknown>; cleanup: () => void } {
+  const { file, ...fields } = request;
+  if (file === undefined) return { raw: fields, cleanup: () => {} };
+  if (!isIpcFile(file)) throw ApiError.invalid('file', 'must be {fileName, mimeType, bytes}: the content of the file, never a path');
+  if (file.bytes.byteLength > MAX_UPLOAD_BYTES) throw ApiError.invalid('file', `the uploaded file exceeds ${MAX_UPLOAD_BYTES} bytes`);
+  const dir = join(ctx.engine.dataDir, 'tmp');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `upload-ipc-${randomUUID()}`);
+  writeFileSync(path, file.bytes, { mode: 0o600 });
+  const uploaded: UploadedFile = {
+    path,
+    fileName: file.fileName || 'file',
+    mimeType: file.mimeType || 'application/octet-stream',
+    encoding: '',
+    size: file.bytes.byteLength,
+  };
+  return { raw: { ...fields, file: uploaded }, cleanup: () => rmSync(path, { force: true }) };
 }
 
 /** Registers the invoke handler; returns a function that unregisters it. */

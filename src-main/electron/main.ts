@@ -13,7 +13,7 @@ import { defaultDataDir, openEngine, type Engine, type RequestContext } from '..
 import { seedDemoData } from '../seed/seedDemoData';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
-import { APP_HOST, APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
+import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
 import { createSafeStorageSecretStore, type SecretStore } from './secretStore';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -31,11 +31,8 @@ let engine: Engine | undefined;
 let caller: Caller | undefined;
 let mainWindow: BrowserWindow | undefined;
 
-/** For the sync worker: push an event to every window (`window.outpost.onEvent`). */
-export const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.getAllWindows().map((w) => w.webContents));
-
-/** For the sync worker: remote API keys, encrypted with the OS keyring (available after `ready`). */
-export let secretStore: SecretStore | undefined;
+/** Pushes an event to every window (`window.outpost.onEvent`), e.g. sync status. */
+const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.getAllWindows().map((w) => w.webContents));
 
 function openProfile(): { engine: Engine; caller: Caller } {
   const dataDir = defaultDataDir();
@@ -63,8 +60,10 @@ function lockDown(contents: WebContents): void {
 }
 
 function isLocalUrl(url: string): boolean {
-  if (url.startsWith(`${APP_ORIGIN}/`) || url.startsWith('devtools://') || url.startsWith('chrome-extension://')) return true;
-  return !!devServerUrl && url.startsWith(new URL(devServerUrl).origin);
+  if (url.startsWith(`${APP_ORIGIN}/`) || /^(devtools|data|blob):/.test(url)) return true;
+  if (!devServerUrl) return false;
+  const dev = new URL(devServerUrl);
+  return url.startsWith(dev.origin) || url.startsWith(`ws://${dev.host}`);
 }
 
 function configureSession(): void {
@@ -116,7 +115,8 @@ function createWindow(): BrowserWindow {
 
 function start(): void {
   ({ engine, caller } = openProfile());
-  secretStore = createSafeStorageSecretStore({ safeStorage, dir: join(engine.dataDir, 'secrets') });
+  // Remote API keys, encrypted with the OS keyring; handed to the sync worker with publishEvent for its status.
+  const secrets: SecretStore = createSafeStorageSecretStore({ safeStorage, dir: join(engine.dataDir, 'secrets') });
   configureSession();
   registerIpcBridge(ipcMain, {
     context: requestContext,
@@ -124,6 +124,9 @@ function start(): void {
     onInternalError: (operation, error) => console.error(`outpost: internal error in ${operation}:`, error),
   });
   mainWindow = createWindow();
+  // The sync scheduler starts here, with { engine, secrets, publishEvent } (status events reach window.outpost.onEvent).
+  void secrets;
+  void publishEvent;
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -155,5 +158,3 @@ if (!app.requestSingleInstanceLock()) {
       app.exit(1);
     });
 }
-
-export { APP_HOST };

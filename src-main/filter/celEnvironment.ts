@@ -21,19 +21,6 @@ export const PARSER_LIMITS = {
   maxCallArguments: MAX_CALL_ARGUMENTS,
 };
 
-const NULL_COMPARABLE = ['string', 'int', 'uint', 'double', 'bool', CEL_TIMESTAMP, CEL_DURATION];
-
-/**
- * Absent optional fields read as CEL null, so `run_id == null` must type-check
- * (the form the Python client emits). CEL's heterogeneous equality makes
- * `x == null` false for any present value; these overloads say so to the checker.
- */
-function registerNullEquality(env: Environment): void {
-  for (const t of NULL_COMPARABLE) {
-    env.registerOperator(`${t} == null`, (a: unknown, b: unknown) => a === b);
-  }
-}
-
 /** Every enum value name a declaration accepts -> its number; names that mean different numbers are left out. */
 export function enumConstants(fields: FilterFields): Map<string, number> {
   const seen = new Map<string, number | null>();
@@ -55,31 +42,40 @@ export function enumConstants(fields: FilterFields): Map<string, number> {
 
 export interface EnvironmentOptions {
   /**
-   * For evaluating rows in memory (tests): nullable fields are declared dyn so
-   * a null value is accepted, and relations are declared as lists so a test
-   * can spell out the "some element matches" meaning with exists().
+   * For evaluating rows in memory (tests): relations are declared as lists so
+   * a test can spell out the "some element matches" meaning with exists().
    */
   readonly inMemoryReference?: boolean;
 }
 
+/**
+ * Optional fields are declared dyn: their value is CEL null when absent, and
+ * `run_id == null` must type-check (the Python client emits it). Declaring
+ * `string == null` overloads instead makes every `dyn == string` comparison
+ * ambiguous in the CEL library, so the compiler checks literal types against
+ * these fields' declared types itself (celToSql.ts).
+ */
+function variableType(type: string, nullable: boolean | undefined): string {
+  return nullable ? 'dyn' : type;
+}
+
 export function buildCelEnvironment(fields: FilterFields, options: EnvironmentOptions = {}): Environment {
   const env = new Environment({ limits: PARSER_LIMITS, homogeneousAggregateLiterals: true });
-  registerNullEquality(env);
   const reference = options.inMemoryReference === true;
   for (const [name, f] of Object.entries(fields)) {
     switch (f.kind) {
       case 'scalar':
-        env.registerVariable(name, reference && f.nullable ? 'dyn' : celTypeName(f.type));
+        env.registerVariable(name, variableType(celTypeName(f.type), f.nullable));
         break;
       case 'enum':
-        env.registerVariable(name, reference && f.nullable ? 'dyn' : 'int');
+        env.registerVariable(name, variableType('int', f.nullable));
         break;
       case 'relation':
         env.registerVariable(name, reference ? `list<${celTypeName(f.type)}>` : celTypeName(f.type));
         break;
       case 'messages': {
         const memberTypes: Record<string, string> = {};
-        for (const [m, spec] of Object.entries(f.members)) memberTypes[m] = reference && spec.nullable ? 'dyn' : celTypeName(spec.type);
+        for (const [m, spec] of Object.entries(f.members)) memberTypes[m] = variableType(celTypeName(spec.type), spec.nullable);
         env.registerType(f.typeName, { fields: memberTypes });
         env.registerVariable(name, `list<${f.typeName}>`);
         break;
@@ -118,7 +114,6 @@ export function foldEnvironment(fields: FilterFields): Environment {
   let env = foldEnvironments.get(fields);
   if (!env) {
     env = new Environment({ limits: PARSER_LIMITS, unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
-    registerNullEquality(env);
     for (const [name, n] of enumConstants(fields)) env.registerConstant(name, 'int', BigInt(n));
     foldEnvironments.set(fields, env);
   }

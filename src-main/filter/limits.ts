@@ -34,3 +34,11 @@ export const MAX_REGEX_LENGTH = 1_000;
 
 /** RE2 program size (instructions) of one compiled regular expression. */
 export const MAX_REGEX_PROGRAM_SIZE = 5_000;
+
+/**
+ * Characters of the compiled SQL. Both polarities of every condition are
+ * compiled (see celToSql.ts), so pathological nesting (ternaries in
+ * conditions, nested exists_one) could grow the SQL exponentially; this stops
+ * it early.
+ */
+export const MAX_SQL_LENGTH = 400_000;

@@ -1,11 +1,12 @@
 // A deterministic, realistic demo dataset (same ids and content every time),
 // so the app is alive on first start and tests/benchmarks have known data.
 // Written with bulk SQL in one transaction; seeding twice changes nothing.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AnnotationState } from '../../src-shared/api/annotations';
 import { AnnotationLogKind, AnnotationLogState } from '../../src-shared/api/annotationLogs';
 import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../auth/identity';
 import type { Db } from '../db/database';
+import { annotationBulkInserter } from '../services/annotations/annotationBulkInsert';
 
 /** mulberry32: a tiny seeded PRNG (determinism matters, quality does not). */
 export function prng(seed: number): () => number {
@@ -45,7 +46,16 @@ export interface SeedCounts {
 const DAY = 86_400_000_000;
 const BASE = Date.UTC(2026, 8, 1) * 1000; // 2026-09-01T00:00:00Z in microseconds
 
-export function seedDemoData(db: Db, options: { annotations?: number } = {}): SeedCounts {
+export interface SeedOptions {
+  /** How many annotations (default 3000). */
+  annotations?: number;
+  /** Write the activity history logs (default true). */
+  logs?: boolean;
+  /** `random` ids let benchmarks measure realistic (random-order) index inserts. */
+  ids?: 'stable' | 'random';
+}
+
+export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
   const total = options.annotations ?? 3000;
   const rand = prng(20260901);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
@@ -90,15 +100,7 @@ export function seedDemoData(db: Db, options: { annotations?: number } = {}): Se
       if (info.changes) db.run('INSERT INTO run_assets(run_pk, asset_id, position) VALUES (?, ?, 0)', [Number(info.lastInsertRowid), asset]);
     }
 
-    const insertAnnotation = db.raw.prepare(
-      `INSERT OR IGNORE INTO annotations(id, organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id,
-         created_date, modified_date, run_id, state, assigned_to_user_id, annotation_type, archived_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const insertTag = db.raw.prepare('INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
-    const insertAsset = db.raw.prepare('INSERT INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
-    const insertChannel = db.raw.prepare('INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id) VALUES (?, ?, 1, ?)');
-    const insertMeta = db.raw.prepare('INSERT INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const inserter = annotationBulkInserter(db);
     const insertLog = db.raw.prepare(
       `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date,
          assigned_to_user_id, assigned_to_user_email, state, comment_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -115,25 +117,25 @@ export function seedDemoData(db: Db, options: { annotations?: number } = {}): Se
       const state = phase ? null : pick([1, 1, 1, 2, 2, 3]);
       const authorIndex = Math.floor(rand() * userIds.length);
       const assignee = rand() < 0.6 ? userIds[Math.floor(rand() * userIds.length)] : '';
-      const id = stableId(`annotation:${i}`);
-      const info = insertAnnotation.run(
-        id, organizationId, `${pick(NAMES)} #${i + 1}`, rand() < 0.7 ? `Observed on ${CHANNELS[i % CHANNELS.length]} during the test.` : '',
-        start, end, userIds[authorIndex], userIds[authorIndex], created, created, runIds[runIndex], state, assignee, phase ? 2 : 1,
-        rand() < 0.05 ? created + DAY : null,
-      );
-      if (!info.changes) continue;
-      annotations++;
-      const pk = Number(info.lastInsertRowid);
+      const id = options.ids === 'random' ? randomUUID() : stableId(`annotation:${i}`);
       const tagCount = Math.floor(rand() * 3);
       const tags = new Set<string>();
       for (let t = 0; t < tagCount; t++) tags.add(pick(TAGS));
-      [...tags].forEach((t, p) => insertTag.run(pk, t, p));
-      const asset = assetIds[runIndex % assetIds.length];
-      insertAsset.run(pk, asset, 0);
-      insertChannel.run(pk, 0, channelIds[(runIndex % assetIds.length) * CHANNELS.length + (i % CHANNELS.length)]);
-      insertMeta.run(pk, 'severity', 2, null, 1 + Math.floor(rand() * 5), null, 0);
-      insertMeta.run(pk, 'subsystem', 1, pick(['propulsion', 'avionics', 'power', 'structures']), null, null, 1);
-      if (rand() < 0.3) insertMeta.run(pk, 'reviewed', 3, null, null, rand() < 0.5 ? 1 : 0, 2);
+      const metadata: [string, number, string | null, number | null, number | null][] = [
+        ['severity', 2, null, 1 + Math.floor(rand() * 5), null],
+        ['subsystem', 1, pick(['propulsion', 'avionics', 'power', 'structures']), null, null],
+      ];
+      if (rand() < 0.3) metadata.push(['reviewed', 3, null, null, rand() < 0.5 ? 1 : 0]);
+      const description = rand() < 0.7 ? `Observed on ${CHANNELS[i % CHANNELS.length]} during the test.` : '';
+      const pk = inserter.insert({
+        id, organizationId, name: `${pick(NAMES)} #${i + 1}`, description, startTime: start, endTime: end, createdByUserId: userIds[authorIndex],
+        createdDate: created, runId: runIds[runIndex], state, assignedToUserId: assignee, annotationType: phase ? 2 : 1,
+        archivedDate: rand() < 0.05 ? created + DAY : null, tags: [...tags], assetIds: [assetIds[runIndex % assetIds.length]],
+        channelIds: [channelIds[(runIndex % assetIds.length) * CHANNELS.length + (i % CHANNELS.length)]], metadata,
+      });
+      if (pk === undefined) continue;
+      annotations++;
+      if (options.logs === false) continue;
       const author = USERS[authorIndex];
       insertLog.run(stableId(`log:${i}:created`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created, created, null, null, AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED, null);
       logs++;

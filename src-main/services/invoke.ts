@@ -37,5 +37,10 @@ export async function invoke(ctx: RequestContext, name: OperationName, raw: unkn
   const handler = (handlers as Record<string, ((ctx: RequestContext, req: unknown) => unknown) | undefined>)[name];
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
   const req = parseRequest(name, raw);
-  return await handler(ctx, req);
+  // On a sync replica, replicated writes append their outbox entry in the write's transaction.
+  const recorder = ctx.engine.writeRecorder;
+  if (!recorder) return await handler(ctx, req);
+  const translated = recorder.translate(name, req);
+  if (!recorder.records(name)) return await handler(ctx, translated);
+  return await recorder.run(ctx, name, translated, () => handler(ctx, translated));
 }

@@ -11,6 +11,7 @@ import { referenceHandlers } from './reference/handlers';
 import { remoteFileHandlers } from './remoteFiles/handlers';
 import { ruleHandlers } from './rules/handlers';
 import { savedSearchHandlers } from './savedSearches/handlers';
+import { syncHandlers } from './sync/handlers';
 import { systemHandlers } from './system/handlers';
 import { testReportHandlers } from './testReports/handlers';
 
@@ -26,4 +27,5 @@ export const handlers: Partial<HandlerMap<Operations>> = {
   ...remoteFileHandlers,
   ...artifactHandlers,
   ...externalSyncHandlers,
+  ...syncHandlers,
 };

@@ -74,7 +74,8 @@ export type PolicyPatch = z.output<typeof PolicyPatchIn>;
 
 export const UpdatePolicyRequest = message({
   policy: PolicyPatchIn,
-  updateMask: fieldMaskIn,
+  // Required; the service checks it so a missing and an empty mask read the same.
+  updateMask: fieldMaskIn.optional(),
   versionNotes: text.optional(),
 });
 export type UpdatePolicyInput = z.output<typeof UpdatePolicyRequest>;

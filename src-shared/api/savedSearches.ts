@@ -152,7 +152,8 @@ export const savedSearchOperations = {
   UpdateSavedSearch: defineOperation({
     name: 'UpdateSavedSearch', method: 'PATCH', path: '/api/v1/saved_searches', input: 'body', tag: 'SavedSearches',
     summary: 'Update the name and/or properties (or single properties) of a saved search named by update_mask',
-    request: message({ savedSearch: SavedSearchPatchIn, updateMask: fieldMaskIn }),
+    // update_mask is required; the service checks it so a missing and an empty mask read the same.
+    request: message({ savedSearch: SavedSearchPatchIn, updateMask: fieldMaskIn.optional() }),
     response: response(savedSearchBody),
   }),
   DeleteSavedSearch: defineOperation({

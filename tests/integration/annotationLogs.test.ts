@@ -64,7 +64,7 @@ describe('CreateAnnotationLog', () => {
 
   it.each([
     ['a kind that does not match the properties', { kind: 'ANNOTATION_LOG_KIND_COMMENT', assigned: { assignedToUserId: 'x' } }, 'comment'],
-    ['two properties', { kind: 'ANNOTATION_LOG_KIND_COMMENT', ...comment('x'), stateUpdate: { state: 'ANNOTATION_LOG_STATE_OPEN' } }, 'comment'],
+    ['two properties', { ...comment('x'), stateUpdate: { state: 'ANNOTATION_LOG_STATE_OPEN' } }, 'comment'],
     ['no properties', { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE' }, 'state_update'],
     ['an UNSPECIFIED kind', { ...comment('x'), kind: 0 }, 'kind'],
     ['state CREATED', { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' } }, 'state_update.state'],

@@ -10,6 +10,9 @@
 //   report by pk with ON DELETE CASCADE (deleting a report is a hard delete).
 // - step_path_key is a sortable form of step_path (numeric segments
 //   length-prefixed) so "1.10" sorts after "1.9" (see stepPathKey.ts).
+// - metadata value indexes are partial (a row has one kind of value; a
+//   comparison such as \`number_value = ?\` implies IS NOT NULL, so filters
+//   still use them) to keep bulk imports cheap.
 // - value_field / bounds_field are the numbers of the set member of the
 //   `value` (6 numeric, 7 string, 8 boolean) and `bounds` (10 numeric,
 //   11 string) oneofs. SQLite stores NaN as NULL, so value_field = 6 with a
@@ -27,8 +30,8 @@ CREATE TABLE ${name} (
   position INTEGER NOT NULL,
   PRIMARY KEY (${fk}, key)
 ) WITHOUT ROWID;
-CREATE INDEX ${name}_string ON ${name}(key, string_value, ${fk});
-CREATE INDEX ${name}_number ON ${name}(key, number_value, ${fk});
+CREATE INDEX ${name}_string ON ${name}(key, string_value, ${fk}) WHERE string_value IS NOT NULL;
+CREATE INDEX ${name}_number ON ${name}(key, number_value, ${fk}) WHERE number_value IS NOT NULL;
 `;
 
 export const migration0004: Migration = {

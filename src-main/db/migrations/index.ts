@@ -2,8 +2,11 @@
 // step that has shipped (databases in the field have already run it).
 import type { Migration } from './types';
 import { migration0001 } from './0001-core';
+import { migration0002 } from './0002-filter-indexes';
 import { migration0003 } from './0003-saved-searches-policies-external-sync';
 import { migration0004 } from './0004-remote-files-test-reports';
+import { migration0005 } from './0005-rules-artifacts';
 import { migration0006 } from './0006-reference';
+import { migration0007 } from './0007-sync';
 
-export const migrations: readonly Migration[] = [migration0001, migration0003, migration0004, migration0006];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];

@@ -11,5 +11,21 @@ export const annotationLogListSpec: ListSpec = {
   defaultOrder: [{ field: 'created_date', desc: false }],
   defaultPageSize: 50,
   maxPageSize: 1000,
-  filterFields: {},
+  filterFields: {
+    annotation_log_id: { kind: 'scalar', type: 'string', sql: 't.id' },
+    annotation_id: { kind: 'scalar', type: 'string', sql: 't.annotation_id' },
+    created_by_user_id: { kind: 'scalar', type: 'string', sql: 't.created_by_user_id' },
+    created_date: { kind: 'scalar', type: 'timestamp', sql: 't.created_date' },
+    modified_date: { kind: 'scalar', type: 'timestamp', sql: 't.modified_date' },
+    kind: {
+      kind: 'enum',
+      sql: 't.kind',
+      values: {
+        ANNOTATION_LOG_KIND_UNSPECIFIED: 0,
+        ANNOTATION_LOG_KIND_COMMENT: 1,
+        ANNOTATION_LOG_KIND_STATE_UPDATE: 2,
+        ANNOTATION_LOG_KIND_ASSIGNED: 3,
+      },
+    },
+  },
 };

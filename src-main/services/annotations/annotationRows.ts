@@ -55,15 +55,19 @@ function loadLinkedChannels(db: Db, pks: readonly number[]): Map<number, LinkedC
   return out;
 }
 
+/** The assigned users of a page in one query (`assignedToUser` carries the annotation's organization). */
 function loadAssignees(db: Db, rows: readonly AnnotationRow[]): Map<string, Annotation['assignedToUser']> {
+  const pairs = [...new Set(rows.filter((r) => r.assigned_to_user_id).map((r) => `${r.assigned_to_user_id}\u0000${r.organization_id}`))];
   const out = new Map<string, Annotation['assignedToUser']>();
-  for (const r of rows) {
-    const key = `${r.assigned_to_user_id}\u0000${r.organization_id}`;
-    if (!r.assigned_to_user_id || out.has(key)) continue;
-    const user = db.get<{ id: string; user_name: string }>('SELECT id, user_name FROM users WHERE id = ?', [r.assigned_to_user_id]);
-    const org = db.get<{ id: string; name: string }>('SELECT id, name FROM organizations WHERE id = ?', [r.organization_id]);
-    out.set(key, user ? { userId: user.id, userName: user.user_name, organizations: org ? [{ organizationId: org.id, organizationName: org.name }] : [] } : null);
-  }
+  if (pairs.length === 0) return out;
+  const found = db.all<{ id: string; user_name: string; org_id: string; org_name: string }>(
+    `SELECT u.id, u.user_name, o.id AS org_id, o.name AS org_name
+       FROM json_each(?) p
+       JOIN users u ON u.id = json_extract(p.value, '$[0]')
+       JOIN organizations o ON o.id = json_extract(p.value, '$[1]')`,
+    [JSON.stringify(pairs.map((p) => p.split('\u0000')))],
+  );
+  for (const f of found) out.set(`${f.id}\u0000${f.org_id}`, { userId: f.id, userName: f.user_name, organizations: [{ organizationId: f.org_id, organizationName: f.org_name }] });
   return out;
 }
 

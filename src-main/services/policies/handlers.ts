@@ -1,5 +1,15 @@
-// Handlers of the policies operations (one per entry of policyOperations).
+// PolicyService operations (+ the ListPolicyVersions extension) -> policiesService.
 import type { policyOperations } from '../../../src-shared/api/policies';
 import type { HandlerMap } from '../handler';
+import { createPolicy, getPolicy, listPolicies, listPolicyVersions, setPolicyArchived, updatePolicy, validatePolicy } from './policiesService';
 
-export const policyHandlers: HandlerMap<typeof policyOperations> = {};
+export const policyHandlers: HandlerMap<typeof policyOperations> = {
+  GetPolicy: (ctx, req) => getPolicy(ctx, req.policyId),
+  ListPolicies: (ctx, req) => listPolicies(ctx, req),
+  CreatePolicy: (ctx, req) => createPolicy(ctx, req),
+  UpdatePolicy: (ctx, req) => updatePolicy(ctx, req),
+  ValidatePolicy: (_ctx, req) => validatePolicy(req.cedarPolicy),
+  ArchivePolicy: (ctx, req) => setPolicyArchived(ctx, req.policyId, true),
+  UnarchivePolicy: (ctx, req) => setPolicyArchived(ctx, req.policyId, false),
+  ListPolicyVersions: (ctx, req) => listPolicyVersions(ctx, req),
+};

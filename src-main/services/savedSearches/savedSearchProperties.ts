@@ -79,31 +79,16 @@ export function patchProperties(current: StoredProperties, input: SavedSearchPro
   return out;
 }
 
-/** The stored document -> wire JSON (repeated fields always present, unset optionals omitted), in proto field order. */
+/** The stored document -> wire JSON in proto field order: repeated fields always present, unset optionals omitted. */
 export function propertiesToWire(stored: StoredProperties): SavedSearchProperties {
-  const s = { ...emptyProperties(), ...stored };
-  const out: SavedSearchProperties = {
-    overviewMode: s.overviewMode,
-    assetItems: s.assetItems,
-    userItems: s.userItems,
-    tagItems: s.tagItems,
-    annotationItems: s.annotationItems,
-    runItems: s.runItems,
-    reportTemplateItems: s.reportTemplateItems,
-    metadataItems: s.metadataItems,
-    templateItems: s.templateItems,
-  };
-  const ordered: Record<string, unknown> = {};
+  // Defaults first, so a document written before a property existed still reads completely.
+  const s: Record<string, unknown> = { ...emptyProperties(), ...stored };
+  const out: Record<string, unknown> = {};
   for (const path of SAVED_SEARCH_PROPERTY_PATHS) {
     const key = snakeToCamel(path);
-    if (key in out) ordered[key] = (out as Record<string, unknown>)[key];
-    else if ((OPTIONAL_TIMES as readonly string[]).includes(key)) {
-      const micros = s[key as OptionalTime];
-      if (micros !== undefined) ordered[key] = formatTimestamp(micros);
-    } else {
-      const value = (s as Record<string, unknown>)[key];
-      if (value !== undefined) ordered[key] = value;
-    }
+    const value = s[key];
+    if (value === undefined) continue;
+    out[key] = (OPTIONAL_TIMES as readonly string[]).includes(key) ? formatTimestamp(value as Micros) : value;
   }
-  return ordered as SavedSearchProperties;
+  return out as SavedSearchProperties;
 }

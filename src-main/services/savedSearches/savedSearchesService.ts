@@ -84,7 +84,7 @@ interface MaskPlan {
   properties: PropertyPath[];
 }
 
-function checkMask(paths: readonly string[]): MaskPlan {
+function checkMask(paths: readonly string[] = []): MaskPlan {
   if (paths.length === 0) throw ApiError.invalid('update_mask', 'is required: name the fields to update (name, properties or properties.<field>)');
   const plan: MaskPlan = { name: false, allProperties: false, properties: [] };
   for (const p of paths) {
@@ -102,7 +102,7 @@ function checkMask(paths: readonly string[]): MaskPlan {
   return plan;
 }
 
-export function updateSavedSearch(ctx: RequestContext, patch: SavedSearchPatch, mask: readonly string[]): { savedSearch: SavedSearch } {
+export function updateSavedSearch(ctx: RequestContext, patch: SavedSearchPatch, mask: readonly string[] | undefined): { savedSearch: SavedSearch } {
   const { db, caller } = ctx;
   const plan = checkMask(mask);
   let name: string | undefined;

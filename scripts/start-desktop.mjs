@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `npm start`: build the desktop app if needed, then launch it with the
+// Electron runtime from the `electron` package. The runtime binary is not
+// installed by `npm ci` (allowScripts: electron=false), so on first use this
+// tries to fetch it; where that is impossible it says so and points at
+// `npm run serve`, which runs the same app in a browser.
+//
+// Options: --skip-build (or OUTPOST_SKIP_BUILD=1) skips the build step.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+const INSTALL_TIMEOUT_MS = 10 * 60 * 1000;
+
+const say = (line) => process.stderr.write(`outpost: ${line}\n`);
+
+/** Build outputs and the sources they come from. */
+const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'electron.vite.config.ts', 'package.json'];
+
+function newestMtime(path) {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+function buildIsStale() {
+  const outputs = OUTPUTS.map((p) => join(root, p));
+  if (!outputs.every((p) => existsSync(p))) return true;
+  const oldestOutput = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
+  return SOURCES.some((s) => existsSync(join(root, s)) && newestMtime(join(root, s)) > oldestOutput);
+}
+
+function build() {
+  say('building the desktop app (electron-vite build)…');
+  const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+  const result = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    say(`the build failed (exit ${result.status ?? result.signal}); fix the errors above and run \`npm start\` again.`);
+    process.exit(result.status || 1);
+  }
+}
+
+/** Path of the Electron executable, or undefined when the runtime is not installed. */
+function electronBinary() {
+  try {
+    const id = require.resolve('electron');
+    delete require.cache[id]; // re-read after an install
+    const path = require('electron');
+    return typeof path === 'string' && existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the electron package's own installer (downloads the runtime); returns a reason when it failed. */
+function installElectron() {
+  const installer = join(root, 'node_modules', 'electron', 'install.js');
+  if (!existsSync(installer)) return 'the `electron` package is not installed (run `npm ci`)';
+  say('the Electron runtime is not installed; trying to download it (node node_modules/electron/install.js)…');
+  const result = spawnSync(process.execPath, [installer], {
+    cwd: join(root, 'node_modules', 'electron'),
+    encoding: 'utf8',
+    timeout: INSTALL_TIMEOUT_MS,
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '' },
+  });
+  if (result.error) return result.error.message;
+  if (result.status !== 0) {
+    const lines = `${result.stderr ?? ''}\n${result.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter(Boolean);
+    // The first line of the installer's error is the useful one (e.g. "RequestError: getaddrinfo ENOTFOUND github.com").
+    return lines.find((l) => /error/i.test(l)) ?? lines[0] ?? `the installer exited with code ${result.status}`;
+  }
+  return undefined;
+}
+
+function cannotStart(reason) {
+  say('cannot start the desktop app: the Electron runtime is missing.');
+  say(`downloading it failed: ${reason}`);
+  say('the desktop runtime could not be downloaded on this machine.');
+  say('`npm run serve` gives the same app in a browser: it prints an "App: http://127.0.0.1:…/#key=…" address to open.');
+  process.exit(1);
+}
+
+const skipBuild = process.argv.includes('--skip-build') || process.env.OUTPOST_SKIP_BUILD === '1';
+if (!skipBuild && buildIsStale()) build();
+
+let binary = electronBinary();
+if (!binary) {
+  const failure = installElectron();
+  binary = electronBinary();
+  if (!binary) cannotStart(failure ?? 'the installer finished but no Electron executable was found');
+}
+
+const env = { ...process.env };
+delete env.ELECTRON_RUN_AS_NODE; // would make Electron behave as plain Node
+const child = spawn(binary, [root, ...process.argv.slice(2).filter((a) => a !== '--skip-build')], { cwd: root, stdio: 'inherit', env });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('error', (error) => {
+  say(`could not launch Electron (${binary}): ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,542 @@
+// Compiles a type-checked CEL filter to a parameterized SQL condition.
+//
+// Every boolean sub-expression is compiled to a Condition with two rails
+// (operands.ts): `pos` holds exactly where CEL says true, `neg` exactly where
+// it says false. && / || / ! / ?: combine rails (so negation is pushed to the
+// leaves), and a row matches the filter iff `pos` is TRUE. CEL errors (an
+// absent field under `<`, `1/0`, a missing metadata key) are on neither rail,
+// which reproduces CEL's commutative error logic: `err || true` is true,
+// `err && false` is false, `!err` is an error.
+//
+// Leaves are comparisons, `in`, string functions, has() and bool values.
+// Relation fields in a leaf mean "some element satisfies the leaf" (the leaf
+// P(tag_name) reads as tag_name.exists(x, P(x))), so `!(tag_name == 'x')`
+// is "no tag equals x" and `tag_name != 'x'` is "some tag differs from x".
+// A metadata lookup `metadata['k']` in a leaf is an error when the key is
+// absent, exactly like a CEL map.
+import type { ASTNode } from '@marcbachmann/cel-js';
+import { compare, inConstantList, inElements, NeedsFolding, type ComparisonOp } from './comparisons';
+import { CelErrorValue, familyOfConst, familyOfType, type ConstValue } from './constants';
+import {
+  celText,
+  checkedTypeName,
+  childNodes,
+  comprehensionParts,
+  foldConstant,
+  isConstant,
+  type Scope,
+} from './constantFolding';
+import type { CelScalarType, FilterFields, MapField, MessagesField, RelationField, RelationSource, ValueSpec } from './fields';
+import { FilterCompileError } from './filterError';
+import {
+  ALWAYS_ERROR,
+  ALWAYS_FALSE,
+  ALWAYS_TRUE,
+  conditionAsValue,
+  constant,
+  negate,
+  valueAsCondition,
+  type Condition,
+  type DynOperand,
+  type Operand,
+  type ValueOperand,
+} from './operands';
+import { celTypeName } from './celEnvironment';
+import { compileRegex } from './regexFunction';
+import { AliasAllocator, countRelated, noRelated, someRelated, withAliases, type Aliases } from './relatedRows';
+import { and, isNotOne, isOne, join, or, param, raw, sql, type Sql, TRUE } from './sql';
+import { stringFunction, stringSize, type StringFunction } from './stringFunctions';
+import { timeArithmetic } from './timeArithmetic';
+
+const COMPARISON_OPS = new Set(['==', '!=', '<', '<=', '>', '>=']);
+const STRING_FUNCTIONS = new Set(['startsWith', 'endsWith', 'contains', 'matches']);
+
+/** The source (and its aliases) chosen for each relation field of the leaf being compiled. */
+type RelationChoice = ReadonlyMap<string, { source: RelationSource; aliases: Aliases }>;
+
+/** A metadata-style lookup in the leaf being compiled: field + constant key -> aliases of its child row. */
+interface Lookup {
+  readonly fieldName: string;
+  readonly field: MapField;
+  readonly key: string;
+  readonly aliases: Aliases;
+}
+
+interface LeafBindings {
+  readonly relations: RelationChoice;
+  readonly lookups: ReadonlyMap<string, Lookup>;
+}
+
+const NO_BINDINGS: LeafBindings = { relations: new Map(), lookups: new Map() };
+
+function lookupKey(fieldName: string, key: string): string {
+  return `${fieldName}\u0000${key}`;
+}
+
+function describe(node: ASTNode): string {
+  const text = celText(node);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+export class CelToSql {
+  private readonly fields: FilterFields;
+  private readonly aliases = new AliasAllocator();
+
+  constructor(fields: FilterFields) {
+    this.fields = fields;
+  }
+
+  private unsupported(what: string, node: ASTNode): FilterCompileError {
+    return new FilterCompileError(what, node.start);
+  }
+
+  private field(name: string, scope: Scope) {
+    if (scope.has(name) || !Object.hasOwn(this.fields, name)) return undefined;
+    return this.fields[name];
+  }
+
+  // -------------------------------------------------------------------------
+  // Conditions
+
+  condition(node: ASTNode, scope: Scope): Condition {
+    switch (node.op) {
+      case '&&': {
+        const [a, b] = (node.args as [ASTNode, ASTNode]).map((n) => this.condition(n, scope));
+        return { pos: and(a.pos, b.pos), neg: or(a.neg, b.neg) };
+      }
+      case '||': {
+        const [a, b] = (node.args as [ASTNode, ASTNode]).map((n) => this.condition(n, scope));
+        return { pos: or(a.pos, b.pos), neg: and(a.neg, b.neg) };
+      }
+      case '!_':
+        return negate(this.condition(node.args as ASTNode, scope));
+      case '?:': {
+        const [c, x, y] = (node.args as [ASTNode, ASTNode, ASTNode]).map((n) => this.condition(n, scope));
+        return { pos: or(and(c.pos, x.pos), and(c.neg, y.pos)), neg: or(and(c.pos, x.neg), and(c.neg, y.neg)) };
+      }
+      case 'value':
+        return node.args === true ? ALWAYS_TRUE : node.args === false ? ALWAYS_FALSE : ALWAYS_ERROR;
+    }
+    const comprehension = comprehensionParts(node);
+    if (comprehension) return this.comprehension(node, comprehension, scope);
+    return this.leaf(node, scope);
+  }
+
+  private comprehension(node: ASTNode, c: NonNullable<ReturnType<typeof comprehensionParts>>, scope: Scope): Condition {
+    if (c.method !== 'exists' && c.method !== 'all' && c.method !== 'exists_one') {
+      throw this.unsupported(`${c.method}() can only be used on constant lists`, node);
+    }
+    if (c.body.length !== 1) throw this.unsupported(`${c.method}() takes a variable and a condition`, node);
+    const receiver = c.receiver;
+    if (receiver.op === 'id') {
+      const f = this.field(receiver.args as string, scope);
+      if (f?.kind === 'messages') return this.messagesComprehension(c.method, f, receiver.args as string, c.variable, c.body[0], scope);
+    }
+    if (!isConstant(receiver, this.fields, scope)) {
+      throw this.unsupported(`${c.method}() is supported over list literals and relation fields, not over '${describe(receiver)}'`, receiver);
+    }
+    const list = foldConstant(receiver, this.fields, scope);
+    if (list instanceof CelErrorValue) return ALWAYS_ERROR;
+    const elements: ConstValue[] = Array.isArray(list) ? list : list instanceof Map ? [...list.keys()] : Object.keys(list as object);
+    const parts = elements.map((e) => this.condition(c.body[0], new Map(scope).set(c.variable, { kind: 'const', value: e })));
+    return quantify(c.method, parts);
+  }
+
+  private messagesComprehension(method: string, f: MessagesField, fieldName: string, variable: string, body: ASTNode, scope: Scope): Condition {
+    const aliases = this.aliases.allocate(f.rows.from);
+    const inner = this.condition(body, new Map(scope).set(variable, { kind: 'message', field: fieldName, aliases }));
+    const rows = f.rows;
+    switch (method) {
+      case 'exists':
+        return { pos: someRelated(rows, aliases, inner.pos), neg: noRelated(rows, aliases, isNotOne(inner.neg)) };
+      case 'all':
+        return { pos: noRelated(rows, aliases, isNotOne(inner.pos)), neg: someRelated(rows, aliases, inner.neg) };
+      default: {
+        // exists_one evaluates every element: one error makes the result an error.
+        const noErrors = noRelated(rows, aliases, and(isNotOne(inner.pos), isNotOne(inner.neg)));
+        const trueCount = countRelated(rows, aliases, inner.pos);
+        return { pos: and(sql`${trueCount} = 1`, noErrors), neg: and(sql`${trueCount} <> 1`, noErrors) };
+      }
+    }
+  }
+
+  /** A leaf: wraps relation and lookup bindings around the leaf's own comparison. */
+  private leaf(node: ASTNode, scope: Scope): Condition {
+    const special = this.presenceTest(node, scope);
+    if (special) return special;
+    const relations: string[] = [];
+    const lookups: { fieldName: string; field: MapField; key: string }[] = [];
+    this.collectBindings(node, scope, relations, lookups);
+    return this.wrapRelations(node, scope, relations, 0, new Map(), lookups);
+  }
+
+  private wrapRelations(
+    node: ASTNode,
+    scope: Scope,
+    relations: readonly string[],
+    index: number,
+    chosen: Map<string, { source: RelationSource; aliases: Aliases }>,
+    lookups: readonly { fieldName: string; field: MapField; key: string }[],
+  ): Condition {
+    if (index === relations.length) return this.wrapLookups(node, scope, chosen, lookups, 0, new Map());
+    const name = relations[index];
+    const f = this.fields[name] as RelationField;
+    const pos: Sql[] = [];
+    const neg: Sql[] = [];
+    for (const source of f.sources) {
+      const aliases = source.rows ? this.aliases.allocate(source.rows.from) : new Map<string, string>();
+      const inner = this.wrapRelations(node, scope, relations, index + 1, new Map(chosen).set(name, { source, aliases }), lookups);
+      if (source.rows) {
+        pos.push(someRelated(source.rows, aliases, inner.pos));
+        neg.push(noRelated(source.rows, aliases, isNotOne(inner.neg)));
+      } else {
+        // A value of the row itself is one element, or none when NULL.
+        const value = raw(source.value);
+        pos.push(and(sql`${value} IS NOT NULL`, inner.pos));
+        neg.push(or(sql`${value} IS NULL`, inner.neg));
+      }
+    }
+    // "Some element" over the union of the sources; no sources means no elements.
+    return { pos: or(...pos), neg: and(...neg) };
+  }
+
+  private wrapLookups(
+    node: ASTNode,
+    scope: Scope,
+    relations: RelationChoice,
+    lookups: readonly { fieldName: string; field: MapField; key: string }[],
+    index: number,
+    bound: Map<string, Lookup>,
+  ): Condition {
+    if (index === lookups.length) return this.leafBody(node, scope, { relations, lookups: bound });
+    const { fieldName, field, key } = lookups[index];
+    const aliases = this.aliases.allocate(field.rows.from);
+    const inner = this.wrapLookups(node, scope, relations, lookups, index + 1, new Map(bound).set(lookupKey(fieldName, key), { fieldName, field, key, aliases }));
+    // A missing key is an error: both rails need the entry to exist.
+    const entry = and(sql`${withAliases(field.key, aliases)} = ${param(key)}`, visibleEntry(field, aliases));
+    return { pos: someRelated(field.rows, aliases, and(entry, inner.pos)), neg: someRelated(field.rows, aliases, and(entry, inner.neg)) };
+  }
+
+  /** Finds the relation fields and constant-key map lookups a leaf reads (not inside nested comprehensions). */
+  private collectBindings(node: ASTNode, scope: Scope, relations: string[], lookups: { fieldName: string; field: MapField; key: string }[]): void {
+    if (comprehensionParts(node)) return;
+    if (node.op === 'id') {
+      const f = this.field(node.args as string, scope);
+      if (f?.kind === 'relation' && !relations.includes(node.args as string)) relations.push(node.args as string);
+      return;
+    }
+    const lookup = this.lookupTarget(node, scope);
+    if (lookup) {
+      if (!lookups.some((l) => l.fieldName === lookup.fieldName && l.key === lookup.key)) lookups.push(lookup);
+      return;
+    }
+    for (const c of childNodes(node)) this.collectBindings(c, scope, relations, lookups);
+  }
+
+  /** `m['key']` or `m.key` on a map field, with the key folded to a constant string. */
+  private lookupTarget(node: ASTNode, scope: Scope): { fieldName: string; field: MapField; key: string } | undefined {
+    if (node.op !== '[]' && node.op !== '.') return undefined;
+    const base = (node.args as [ASTNode, unknown])[0];
+    if (base.op !== 'id') return undefined;
+    const f = this.field(base.args as string, scope);
+    if (f?.kind !== 'map') return undefined;
+    let key: ConstValue;
+    if (node.op === '.') key = (node.args as [ASTNode, string])[1];
+    else {
+      const keyNode = (node.args as [ASTNode, ASTNode])[1];
+      if (!isConstant(keyNode, this.fields, scope)) throw this.unsupported(`the key of ${base.args as string}[...] must be a constant`, keyNode);
+      key = foldConstant(keyNode, this.fields, scope);
+    }
+    if (typeof key !== 'string') throw this.unsupported(`the key of ${base.args as string}[...] must be a string`, node);
+    return { fieldName: base.args as string, field: f, key };
+  }
+
+  /** `'k' in metadata` and `has(metadata.k)` / `has(link.member)`: presence tests, never errors. */
+  private presenceTest(node: ASTNode, scope: Scope): Condition | undefined {
+    if (node.op === 'in') {
+      const [keyNode, mapNode] = node.args as [ASTNode, ASTNode];
+      if (mapNode.op !== 'id') return undefined;
+      const f = this.field(mapNode.args as string, scope);
+      if (f?.kind !== 'map') return undefined;
+      if (!isConstant(keyNode, this.fields, scope)) throw this.unsupported(`the key tested with 'in ${mapNode.args as string}' must be a constant`, keyNode);
+      const key = foldConstant(keyNode, this.fields, scope);
+      if (key instanceof CelErrorValue) return ALWAYS_ERROR;
+      if (typeof key !== 'string') return ALWAYS_FALSE;
+      return this.keyPresence(f, key);
+    }
+    if (node.op === 'call' && node.args[0] === 'has') {
+      const arg = (node.args as [string, ASTNode[]])[1][0];
+      if (arg.op !== '.') throw this.unsupported('has() needs a field selection such as has(metadata.key)', node);
+      const [base, member] = arg.args as [ASTNode, string];
+      if (base.op === 'id') {
+        const bound = scope.get(base.args as string);
+        if (bound?.kind === 'message') {
+          const spec = (this.fields[bound.field] as MessagesField).members[member];
+          if (!spec) throw this.unsupported(`no such field: ${member}`, arg);
+          if (!spec.nullable) return ALWAYS_TRUE;
+          const v = withAliases(spec.sql, bound.aliases);
+          return { pos: sql`${v} IS NOT NULL`, neg: sql`${v} IS NULL` };
+        }
+        const f = this.field(base.args as string, scope);
+        if (f?.kind === 'map') return this.keyPresence(f, member);
+      }
+      if (isConstant(arg, this.fields, scope)) return valueAsCondition(constant(foldConstant(node, this.fields, scope)));
+      throw this.unsupported(`has() is supported on map fields and relation records, not on '${describe(arg)}'`, node);
+    }
+    return undefined;
+  }
+
+  private keyPresence(f: MapField, key: string): Condition {
+    const aliases = this.aliases.allocate(f.rows.from);
+    const entry = and(sql`${withAliases(f.key, aliases)} = ${param(key)}`, visibleEntry(f, aliases));
+    return { pos: someRelated(f.rows, aliases, entry), neg: noRelated(f.rows, aliases, entry) };
+  }
+
+  /** The leaf itself, with its relations and lookups bound to aliased child rows. */
+  private leafBody(node: ASTNode, scope: Scope, bindings: LeafBindings): Condition {
+    if (COMPARISON_OPS.has(node.op)) {
+      const [l, r] = node.args as [ASTNode, ASTNode];
+      const a = this.value(l, scope, bindings);
+      const b = this.value(r, scope, bindings);
+      this.checkOptionalFieldComparison(a, b, r, node);
+      this.checkOptionalFieldComparison(b, a, l, node);
+      try {
+        return compare(a, node.op as ComparisonOp, b);
+      } catch (err) {
+        if (err instanceof NeedsFolding) return valueAsCondition(constant(foldConstant(node, this.fields, scope)));
+        throw err;
+      }
+    }
+    if (node.op === 'in') return this.membership(node, scope, bindings);
+    if (node.op === 'rcall' && STRING_FUNCTIONS.has(node.args[0] as string)) {
+      const [fn, receiverNode, argNodes] = node.args as [StringFunction, ASTNode, ASTNode[]];
+      const receiver = this.value(receiverNode, scope, bindings);
+      const arg = this.value(argNodes[0], scope, bindings);
+      this.checkOptionalFieldUse(receiver, 'string', `${fn}()`, receiverNode);
+      if (fn === 'matches' && arg.kind === 'const' && typeof arg.value === 'string') {
+        const compiled = compileRegex(arg.value);
+        if (typeof compiled === 'string') throw this.unsupported(compiled, argNodes[0]);
+      }
+      return stringFunction(fn, receiver, arg);
+    }
+    const value = this.value(node, scope, bindings);
+    this.checkOptionalFieldUse(value, 'bool', 'a condition', node);
+    return valueAsCondition(value);
+  }
+
+  /** `run_id == 1`: an optional field (dyn to the type-checker) against a literal of another type. */
+  private checkOptionalFieldComparison(field: Operand, other: Operand, otherNode: ASTNode, node: ASTNode): void {
+    if (field.kind !== 'value' || !field.declaredType || other.kind !== 'const' || otherNode.op !== 'value') return;
+    const family = familyOfConst(other.value);
+    const ordering = node.op !== '==' && node.op !== '!=';
+    if (family === field.family || (family === 'null' && !ordering)) return;
+    const otherType = family === 'number' ? (typeof other.value === 'number' ? 'double' : 'int') : family === 'null' ? 'null' : family;
+    throw this.unsupported(`no such overload: ${field.declaredType} ${node.op} ${otherType}`, node);
+  }
+
+  private checkOptionalFieldUse(o: Operand, family: ValueOperand['family'], use: string, node: ASTNode): void {
+    if (o.kind === 'value' && o.declaredType && o.family !== family) {
+      throw this.unsupported(`'${describe(node)}' is ${o.declaredType}; it cannot be used in ${use}`, node);
+    }
+  }
+
+  private membership(node: ASTNode, scope: Scope, bindings: LeafBindings): Condition {
+    const [l, r] = node.args as [ASTNode, ASTNode];
+    const x = this.value(l, scope, bindings);
+    if (isConstant(r, this.fields, scope)) {
+      const container = foldConstant(r, this.fields, scope);
+      if (container instanceof CelErrorValue) return ALWAYS_ERROR;
+      if (x.kind === 'const' && familyOfConst(container) !== 'list') {
+        return valueAsCondition(constant(foldConstant(node, this.fields, scope)));
+      }
+      if (Array.isArray(container)) {
+        try {
+          return inConstantList(x, container);
+        } catch (err) {
+          if (err instanceof NeedsFolding && x.kind === 'const') return valueAsCondition(constant(foldConstant(node, this.fields, scope)));
+          throw err;
+        }
+      }
+      const keys = container instanceof Map ? [...container.keys()] : Object.keys(container as object);
+      return inConstantList(x, keys);
+    }
+    if (r.op === 'list') return inElements(x, (r.args as ASTNode[]).map((e) => this.value(e, scope, bindings)));
+    throw this.unsupported(`'in' is supported with list literals and map fields, not with '${describe(r)}'`, r);
+  }
+
+  // -------------------------------------------------------------------------
+  // Values
+
+  private value(node: ASTNode, scope: Scope, bindings: LeafBindings): Operand {
+    if (isConstant(node, this.fields, scope)) return constant(foldConstant(node, this.fields, scope));
+    switch (node.op) {
+      case 'id':
+        return this.identifier(node, scope, bindings);
+      case '.':
+      case '[]':
+        return this.selection(node, scope, bindings);
+      case '+':
+      case '-': {
+        const [l, r] = (node.args as [ASTNode, ASTNode]).map((n) => this.value(n, scope, bindings));
+        if (l.kind !== 'dyn' && r.kind !== 'dyn') {
+          const result = timeArithmetic(node.op, l, r);
+          if (result) return result;
+        }
+        throw this.unsupported(`arithmetic on fields is not supported in filters (only timestamp and duration ${node.op} duration): '${describe(node)}'`, node);
+      }
+      case 'call':
+      case 'rcall':
+        return this.call(node, scope, bindings);
+      case '?:':
+        return this.ternaryValue(node, scope, bindings);
+    }
+    if (checkedTypeName(node) === 'bool' || COMPARISON_OPS.has(node.op) || node.op === '!_' || node.op === '&&' || node.op === '||' || node.op === 'in') {
+      // A condition used as a value (`pending == (name == 'x')`).
+      return conditionAsValue(this.condition(node, scope));
+    }
+    throw this.unsupported(`'${describe(node)}' is not supported in filters`, node);
+  }
+
+  private identifier(node: ASTNode, scope: Scope, bindings: LeafBindings): Operand {
+    const name = node.args as string;
+    const bound = scope.get(name);
+    if (bound?.kind === 'const') return constant(bound.value);
+    if (bound?.kind === 'message') throw this.unsupported(`'${name}' is a record; compare one of its fields, e.g. ${name}.<field>`, node);
+    const f = this.fields[name];
+    switch (f.kind) {
+      case 'scalar':
+        return valueOperand(f, new Map());
+      case 'enum':
+        return valueOperand({ type: 'int', sql: f.sql, nullable: f.nullable }, new Map());
+      case 'relation': {
+        const choice = bindings.relations.get(name);
+        if (!choice) throw this.unsupported(`'${name}' cannot be used here`, node);
+        return valueOperand({ type: f.type, sql: choice.source.value }, choice.aliases);
+      }
+      case 'map':
+        throw this.unsupported(`'${name}' is a map; use ${name}['key'], ${name}.key, 'key' in ${name} or has(${name}.key)`, node);
+      case 'messages':
+        throw this.unsupported(`'${name}' is a list of records; use ${name}.exists(x, ...), ${name}.all(x, ...) or ${name}.exists_one(x, ...)`, node);
+      case 'directive':
+        throw this.unsupported(`'${name}' can only be used as a top-level condition, e.g. '${name} == true'`, node);
+    }
+  }
+
+  private selection(node: ASTNode, scope: Scope, bindings: LeafBindings): Operand {
+    const lookup = this.lookupTarget(node, scope);
+    if (lookup) {
+      const bound = bindings.lookups.get(lookupKey(lookup.fieldName, lookup.key));
+      if (!bound) throw this.unsupported(`'${describe(node)}' cannot be used here`, node);
+      return mapValueOperand(bound.field, bound.aliases);
+    }
+    const base = (node.args as [ASTNode, unknown])[0];
+    if (node.op === '.' && base.op === 'id') {
+      const bound = scope.get(base.args as string);
+      if (bound?.kind === 'message') {
+        const member = (node.args as [ASTNode, string])[1];
+        const spec = (this.fields[bound.field] as MessagesField).members[member];
+        if (!spec) throw this.unsupported(`no such field: ${member}`, node);
+        return valueOperand(spec, bound.aliases);
+      }
+    }
+    throw this.unsupported(`'${describe(node)}' is not supported in filters`, node);
+  }
+
+  private call(node: ASTNode, scope: Scope, bindings: LeafBindings): Operand {
+    const name = (node.args as [string, ...unknown[]])[0];
+    const args = node.op === 'call' ? (node.args as [string, ASTNode[]])[1] : [(node.args as [string, ASTNode, ASTNode[]])[1], ...(node.args as [string, ASTNode, ASTNode[]])[2]];
+    if (name === 'size' && args.length === 1) {
+      const arg = this.value(args[0], scope, bindings);
+      this.checkOptionalFieldUse(arg, 'string', 'size()', args[0]);
+      return stringSize(arg) ?? constant(new CelErrorValue('no matching overload for size()'));
+    }
+    if (name === 'dyn' && args.length === 1) return this.value(args[0], scope, bindings);
+    if (checkedTypeName(node) === 'bool') return conditionAsValue(this.condition(node, scope));
+    throw this.unsupported(`${name}() of a field is not supported in filters`, node);
+  }
+
+  private ternaryValue(node: ASTNode, scope: Scope, bindings: LeafBindings): Operand {
+    const [c, x, y] = node.args as [ASTNode, ASTNode, ASTNode];
+    if (checkedTypeName(node) === 'bool') return conditionAsValue(this.condition(node, scope));
+    const cond = this.condition(c, scope);
+    const a = this.value(x, scope, bindings);
+    const b = this.value(y, scope, bindings);
+    const simple = (o: Operand) =>
+      (o.kind === 'value' && o.onNull === 'never' && !o.guard && (o.family === 'string' || o.family === 'number' || o.family === 'bool')) ||
+      (o.kind === 'const' && ['string', 'number', 'bool'].includes(familyOfConst(o.value)) && !(typeof o.value === 'number' && Number.isNaN(o.value)));
+    const family = (o: Operand) => (o.kind === 'const' ? familyOfConst(o.value) : (o as ValueOperand).family);
+    if (!simple(a) || !simple(b) || family(a) !== family(b)) {
+      throw this.unsupported(`conditional values of this kind are not supported in filters: '${describe(node)}'`, node);
+    }
+    const sqlOf = (o: Operand) => (o.kind === 'const' ? param(constParam(o.value)) : (o as ValueOperand).sql);
+    return {
+      kind: 'value',
+      family: family(a) as 'string' | 'number' | 'bool',
+      sql: sql`CASE WHEN ${cond.pos} THEN ${sqlOf(a)} WHEN ${cond.neg} THEN ${sqlOf(b)} END`,
+      nsOffset: 0n,
+      onNull: 'error',
+    };
+  }
+}
+
+function constParam(v: ConstValue): string | number | bigint {
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return v;
+  return (v as { valueOf(): bigint }).valueOf();
+}
+
+function quantify(method: string, parts: readonly Condition[]): Condition {
+  switch (method) {
+    case 'exists':
+      return { pos: or(...parts.map((p) => p.pos)), neg: and(...parts.map((p) => p.neg)) };
+    case 'all':
+      return { pos: and(...parts.map((p) => p.pos)), neg: or(...parts.map((p) => p.neg)) };
+    default: {
+      // exists_one: exactly one element true, and no element an error.
+      const noErrors = and(...parts.map((p) => or(p.pos, p.neg)));
+      if (parts.length === 0) return ALWAYS_FALSE;
+      const count = sql`(${parts.map((p) => isOne(p.pos)).reduce((acc, s) => sql`${acc} + ${s}`)})`;
+      return { pos: and(sql`${count} = 1`, noErrors), neg: and(sql`${count} <> 1`, noErrors) };
+    }
+  }
+}
+
+/** Map entries with a type tag the declaration does not know are invisible (a missing key). */
+function visibleEntry(f: MapField, aliases: Aliases): Sql {
+  if (f.value.kind !== 'dyn') return TRUE;
+  const tags = [f.value.string, f.value.double, f.value.bool].flatMap((v) => (v ? [param(BigInt(v.tag))] : []));
+  return sql`${withAliases(f.value.tag, aliases)} IN (${join(tags, ', ')})`;
+}
+
+function valueOperand(spec: Pick<ValueSpec, 'type' | 'sql' | 'nullable' | 'whenTrue' | 'whenFalse'>, aliases: Aliases): ValueOperand {
+  return {
+    kind: 'value',
+    family: familyOfType(spec.type as CelScalarType) as ValueOperand['family'],
+    sql: withAliases(spec.sql, aliases),
+    nsOffset: 0n,
+    onNull: spec.nullable ? 'null' : 'never',
+    whenTrue: spec.whenTrue !== undefined ? withAliases(spec.whenTrue, aliases) : undefined,
+    whenFalse: spec.whenFalse !== undefined ? withAliases(spec.whenFalse, aliases) : undefined,
+    numeric: spec.type === 'int' || spec.type === 'uint' || spec.type === 'double' ? spec.type : undefined,
+    declaredType: spec.nullable ? celTypeName(spec.type as CelScalarType) : undefined,
+  };
+}
+
+function mapValueOperand(f: MapField, aliases: Aliases): Operand {
+  const v = f.value;
+  if (v.kind === 'typed') return valueOperand({ type: v.type, sql: v.sql }, aliases);
+  const tag = withAliases(v.tag, aliases);
+  const variants: DynOperand['variants'][number][] = [];
+  const add = (family: ValueOperand['family'], spec: { tag: number; sql: string } | undefined) => {
+    if (!spec) return;
+    variants.push({
+      when: sql`${tag} = ${param(BigInt(spec.tag))}`,
+      value: { kind: 'value', family, numeric: family === 'number' ? 'double' : undefined, sql: withAliases(spec.sql, aliases), nsOffset: 0n, onNull: 'never' },
+    });
+  };
+  add('string', v.string);
+  add('number', v.double);
+  add('bool', v.bool);
+  return { kind: 'dyn', variants };
+}
+

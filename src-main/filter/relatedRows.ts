@@ -1,0 +1,48 @@
+// Subqueries over child rows (tags, assets, metadata, links), correlated to
+// the filtered row. Declarations name their aliases with `{placeholders}`;
+// each use gets fresh aliases so nested subqueries never capture each other.
+import type { RelatedRows } from './fields';
+import { raw, sql, type Sql } from './sql';
+
+export type Aliases = ReadonlyMap<string, string>;
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+export class AliasAllocator {
+  private next = 0;
+
+  /** Fresh aliases for every placeholder in the declaration's FROM clause. */
+  allocate(from: string): Aliases {
+    const out = new Map<string, string>();
+    for (const m of from.matchAll(PLACEHOLDER)) {
+      if (!out.has(m[1])) out.set(m[1], `${m[1]}${++this.next}`);
+    }
+    return out;
+  }
+}
+
+/** Declaration SQL with its placeholders replaced by the allocated aliases. */
+export function withAliases(text: string, aliases: Aliases): Sql {
+  return raw(
+    text.replace(PLACEHOLDER, (whole, name: string) => {
+      const alias = aliases.get(name);
+      if (alias === undefined) throw new Error(`field declaration uses undeclared alias ${whole}`);
+      return alias;
+    }),
+  );
+}
+
+/** Rows of `t` with at least one related row satisfying `where`: an indexed semi-join. */
+export function someRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sql {
+  return sql`${raw(rows.parentKey)} IN (SELECT ${withAliases(rows.childKey, aliases)} FROM ${withAliases(rows.from, aliases)} WHERE ${where})`;
+}
+
+/** Rows of `t` with no related row satisfying `where` (including rows with no related rows at all). */
+export function noRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sql {
+  return sql`NOT EXISTS (SELECT 1 FROM ${withAliases(rows.from, aliases)} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
+}
+
+/** How many related rows satisfy `where`. */
+export function countRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sql {
+  return sql`(SELECT count(*) FROM ${withAliases(rows.from, aliases)} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
+}

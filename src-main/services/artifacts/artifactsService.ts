@@ -1,0 +1,331 @@
+// Artifacts: upload / create, read, download, versions, links, archive, list.
+// Content is validated (size, hash) before the transaction; each request
+// writes its rows in one transaction, and the content file is put in place as
+// the transaction's last step so a failed request leaves no row behind.
+import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import {
+  ArtifactCreatedVia,
+  ArtifactEntityType,
+  ArtifactStorageClass,
+  type Artifact,
+  type ArtifactCreatedViaName,
+  type ArtifactEntityTypeName,
+  type ArtifactLinkInput,
+  type ArtifactLinkRelationName,
+  type ArtifactStorageClassName,
+  type ArtifactVersion,
+  type CreateStructuredArtifactInput,
+  type UploadArtifactInput,
+  type UploadedFileInput,
+} from '../../../src-shared/api/artifacts';
+import type { MetadataValueInput } from '../../../src-shared/api/metadata';
+import { nowMicros } from '../../../src-shared/api/time';
+import { ApiError, Code } from '../../../src-shared/errors';
+import { resolveOrganization, visibleTo } from '../../auth/caller';
+import { loadByPks, replaceMetadata } from '../../db/childRows';
+import type { RequestContext } from '../../engine';
+import { listPage, type ListParams } from '../../filter/listQuery';
+import type { BinaryResult } from '../handler';
+import { archivedClause } from './archivedClause';
+import { artifactListSpec, artifactVersionListSpec } from './artifactListSpecs';
+import { checkLinkShape, deleteLink, writeLinks, type LinkKey } from './artifactLinks';
+import { loadArtifacts, storageClassName, versionToWire, type ArtifactRow, type ArtifactVersionRow } from './artifactRows';
+import {
+  assertWithinLimit,
+  checkedUploadPath,
+  contentPath,
+  factsOf,
+  inspectUpload,
+  moveIntoStore,
+  removeFromStore,
+  storagePathFor,
+  writeIntoStore,
+  type FileFacts,
+} from './artifactStorage';
+import { deriveFileType, normalizeMimeType } from './fileType';
+
+const JSON_MIME = 'application/json';
+
+export function findVisibleArtifact(ctx: RequestContext, artifactId: string): ArtifactRow {
+  const scope = visibleTo(ctx.caller, 'organization_id');
+  const row = ctx.db.get<ArtifactRow>(`SELECT * FROM artifacts WHERE id = ? AND ${scope.sql}`, [artifactId, ...scope.params]);
+  if (!row) throw ApiError.notFound('artifact', artifactId);
+  return row;
+}
+
+const one = (ctx: RequestContext, pk: number): { artifact: Artifact } => ({ artifact: loadArtifacts(ctx.db, [pk])[0] });
+
+/** The content of one version, and how it gets into the store. */
+interface Content {
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly facts: FileFacts;
+  /** Puts the bytes at the storage path (inside the transaction, last). */
+  readonly place: (storagePath: string) => void;
+}
+
+function uploadedContent(ctx: RequestContext, file: UploadedFileInput, facts: FileFacts, tmpPath: string): Content {
+  return {
+    fileName: file.fileName,
+    mimeType: normalizeMimeType(file.mimeType) || 'application/octet-stream',
+    facts,
+    place: (storagePath) => moveIntoStore(ctx.engine.dataDir, tmpPath, storagePath),
+  };
+}
+
+interface NewArtifact {
+  readonly organizationId: string;
+  readonly title: string;
+  readonly storageClass: ArtifactStorageClassName;
+  readonly createdVia: ArtifactCreatedViaName;
+  readonly content: Content;
+  readonly metadata: readonly MetadataValueInput[];
+  readonly links: readonly ArtifactLinkInput[];
+}
+
+function insertVersion(ctx: RequestContext, artifact: { pk: number; id: string }, version: number, storageClass: ArtifactStorageClassName, content: Content, now: number): { id: string; fileType: string; storagePath: string } {
+  const id = randomUUID();
+  const fileType = deriveFileType(storageClass, content.fileName, content.mimeType);
+  const storagePath = storagePathFor(artifact.id, id);
+  ctx.db.run(
+    `INSERT INTO artifact_versions(id, artifact_pk, version, file_name, file_type, mime_type, size_bytes, sha256, storage_path, created_date, created_by_user_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [id, artifact.pk, version, content.fileName, fileType, content.mimeType, content.facts.size, content.facts.sha256, storagePath, now, ctx.caller.userId],
+  );
+  return { id, fileType, storagePath };
+}
+
+function insertArtifact(ctx: RequestContext, a: NewArtifact): { artifact: Artifact } {
+  const { db, caller } = ctx;
+  let placed: string | undefined;
+  try {
+    return db.tx(() => {
+      const now = nowMicros();
+      const id = randomUUID();
+      const fileType = deriveFileType(a.storageClass, a.content.fileName, a.content.mimeType);
+      const info = db.run(
+        `INSERT INTO artifacts(id, organization_id, created_by_user_id, modified_by_user_id, title, storage_class, created_via, created_date, modified_date,
+           artifact_version_id, version, version_created_date, file_name, file_type, mime_type, size_bytes, sha256)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', 1, ?, ?, ?, ?, ?, ?)`,
+        [
+          id, a.organizationId, caller.userId, caller.userId, a.title, ArtifactStorageClass.numbers[a.storageClass], ArtifactCreatedVia.numbers[a.createdVia],
+          now, now, now, a.content.fileName, fileType, a.content.mimeType, a.content.facts.size, a.content.facts.sha256,
+        ],
+      );
+      const pk = Number(info.lastInsertRowid);
+      const version = insertVersion(ctx, { pk, id }, 1, a.storageClass, a.content, now);
+      db.run('UPDATE artifacts SET artifact_version_id = ? WHERE pk = ?', [version.id, pk]);
+      replaceMetadata(db, 'artifact_metadata', 'artifact_pk', pk, a.metadata, 'metadata');
+      writeLinks(db, { pk, organization_id: a.organizationId, artifact_version_id: version.id }, a.links, (i) => `links[${i}].`);
+      a.content.place(version.storagePath);
+      placed = version.storagePath;
+      return one(ctx, pk);
+    });
+  } catch (e) {
+    if (placed) removeFromStore(ctx.engine.dataDir, placed);
+    throw e;
+  }
+}
+
+function createdVia(requested: ArtifactCreatedViaName | undefined, fallback: ArtifactCreatedViaName): ArtifactCreatedViaName {
+  return requested === undefined || requested === 'ARTIFACT_CREATED_VIA_UNSPECIFIED' ? fallback : requested;
+}
+
+export async function uploadArtifact(ctx: RequestContext, req: UploadArtifactInput): Promise<{ artifact: Artifact }> {
+  const organizationId = resolveOrganization(ctx.caller, req.organizationId);
+  const tmpPath = checkedUploadPath(ctx.engine.dataDir, req.file.path);
+  const title = req.title && req.title.trim() !== '' ? req.title : req.file.fileName;
+  if (!title) throw ApiError.invalid('title', 'is required when the file has no name');
+  const facts = await inspectUpload(tmpPath);
+  return insertArtifact(ctx, {
+    organizationId,
+    title,
+    storageClass: 'ARTIFACT_STORAGE_CLASS_FILE',
+    createdVia: createdVia(req.createdVia, 'ARTIFACT_CREATED_VIA_UPLOAD'),
+    content: uploadedContent(ctx, req.file, facts, tmpPath),
+    metadata: req.metadata ?? [],
+    links: req.links ?? [],
+  });
+}
+
+function structuredContent(ctx: RequestContext, content: Buffer, fileName: string): Content {
+  return {
+    fileName,
+    mimeType: JSON_MIME,
+    facts: factsOf(content),
+    place: (storagePath) => writeIntoStore(ctx.engine.dataDir, storagePath, content),
+  };
+}
+
+export function createStructuredArtifact(ctx: RequestContext, req: CreateStructuredArtifactInput): { artifact: Artifact } {
+  const organizationId = resolveOrganization(ctx.caller, req.organizationId);
+  const content = Buffer.from(JSON.stringify(req.content), 'utf8');
+  assertWithinLimit(content.length, 'content');
+  return insertArtifact(ctx, {
+    organizationId,
+    title: req.title,
+    storageClass: 'ARTIFACT_STORAGE_CLASS_STRUCTURED',
+    createdVia: createdVia(req.createdVia, 'ARTIFACT_CREATED_VIA_API'),
+    content: structuredContent(ctx, content, req.fileName ?? ''),
+    metadata: req.metadata ?? [],
+    links: req.links ?? [],
+  });
+}
+
+export function getArtifact(ctx: RequestContext, artifactId: string): { artifact: Artifact } {
+  return one(ctx, findVisibleArtifact(ctx, artifactId).pk);
+}
+
+// -------------------------------------------------------------- versions
+
+export async function createArtifactVersion(ctx: RequestContext, req: { artifactId: string; file: UploadedFileInput }): Promise<{ artifact: Artifact }> {
+  const tmpPath = checkedUploadPath(ctx.engine.dataDir, req.file.path);
+  const before = findVisibleArtifact(ctx, req.artifactId);
+  const facts = await inspectUpload(tmpPath);
+  const storageClass = storageClassName(before.storage_class);
+  let content = uploadedContent(ctx, req.file, facts, tmpPath);
+  if (storageClass === 'ARTIFACT_STORAGE_CLASS_STRUCTURED') {
+    // A structured artifact stays a JSON document.
+    try {
+      JSON.parse(readFileSync(tmpPath, 'utf8'));
+    } catch {
+      throw ApiError.invalid('file', 'the new version of a structured artifact must be a JSON document');
+    }
+    content = { ...content, mimeType: JSON_MIME };
+  }
+  let placed: string | undefined;
+  try {
+    return ctx.db.tx(() => {
+      // Re-read inside the transaction: the version number must be the latest.
+      const row = findVisibleArtifact(ctx, req.artifactId);
+      const now = nowMicros();
+      const version = insertVersion(ctx, row, row.version + 1, storageClass, content, now);
+      ctx.db.run(
+        `UPDATE artifacts SET artifact_version_id = ?, version = ?, version_created_date = ?, file_name = ?, file_type = ?, mime_type = ?, size_bytes = ?,
+           sha256 = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
+        [version.id, row.version + 1, now, content.fileName, version.fileType, content.mimeType, facts.size, facts.sha256, now, ctx.caller.userId, row.pk],
+      );
+      content.place(version.storagePath);
+      placed = version.storagePath;
+      return one(ctx, row.pk);
+    });
+  } catch (e) {
+    if (placed) removeFromStore(ctx.engine.dataDir, placed);
+    throw e;
+  }
+}
+
+export function listArtifactVersions(ctx: RequestContext, req: ListParams & { artifactId: string }): { artifactVersions: ArtifactVersion[]; nextPageToken: string } {
+  const artifact = findVisibleArtifact(ctx, req.artifactId);
+  const page = listPage(
+    ctx.db,
+    artifactVersionListSpec,
+    { pageSize: req.pageSize, pageToken: req.pageToken },
+    { sql: 't.artifact_pk = ?', params: [artifact.pk], fingerprint: [artifact.id] },
+    ctx.engine.pageTokenSecret,
+  );
+  return { artifactVersions: loadByPks<ArtifactVersionRow>(ctx.db, 'artifact_versions', page.keys).map((v) => versionToWire(v, artifact.id)), nextPageToken: page.nextPageToken };
+}
+
+export function downloadArtifactContent(ctx: RequestContext, req: { artifactId: string; version?: number }): BinaryResult {
+  const artifact = findVisibleArtifact(ctx, req.artifactId);
+  const number = req.version === undefined || req.version === 0 ? artifact.version : req.version;
+  const v = ctx.db.get<ArtifactVersionRow>('SELECT * FROM artifact_versions WHERE artifact_pk = ? AND version = ?', [artifact.pk, number]);
+  if (!v) throw ApiError.notFound('artifact version', `${artifact.id} version ${number}`);
+  const path = contentPath(ctx.engine.dataDir, v.storage_path);
+  if (!existsSync(path)) throw new ApiError(Code.DATA_LOSS, `the content of artifact ${artifact.id} version ${number} is missing from the data directory`);
+  return {
+    contentType: v.mime_type || 'application/octet-stream',
+    fileName: v.file_name || `${artifact.id}${v.mime_type === JSON_MIME ? '.json' : ''}`,
+    body: createReadStream(path),
+    size: v.size_bytes,
+  };
+}
+
+// ----------------------------------------------------------------- links
+
+interface LinkRequest {
+  artifactId: string;
+  relation: ArtifactLinkRelationName;
+  entityType: ArtifactEntityTypeName;
+  entityId: string;
+}
+
+function touch(ctx: RequestContext, pk: number): void {
+  ctx.db.run('UPDATE artifacts SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [nowMicros(), ctx.caller.userId, pk]);
+}
+
+/** Idempotent: linking again keeps one link (re-pointed to the given version). */
+export function linkArtifact(ctx: RequestContext, req: LinkRequest & { artifactVersionId?: string }): { artifact: Artifact } {
+  return ctx.db.tx(() => {
+    const row = findVisibleArtifact(ctx, req.artifactId);
+    if (writeLinks(ctx.db, row, [req], () => '')) touch(ctx, row.pk);
+    return one(ctx, row.pk);
+  });
+}
+
+export function unlinkArtifact(ctx: RequestContext, req: LinkRequest): { artifact: Artifact } {
+  return ctx.db.tx(() => {
+    const row = findVisibleArtifact(ctx, req.artifactId);
+    const key: LinkKey = { relation: req.relation, entityType: req.entityType, entityId: req.entityId };
+    checkLinkShape(key, '');
+    if (!deleteLink(ctx.db, row.pk, key)) {
+      throw ApiError.notFound('artifact link', `${req.relation.replace('ARTIFACT_LINK_RELATION_', '')} ${req.entityType.replace('ARTIFACT_ENTITY_TYPE_', '')} ${req.entityId}`);
+    }
+    touch(ctx, row.pk);
+    return one(ctx, row.pk);
+  });
+}
+
+// --------------------------------------------------------------- archive
+
+function setArchived(ctx: RequestContext, artifactId: string, archived: boolean): { artifact: Artifact } {
+  return ctx.db.tx(() => {
+    const row = findVisibleArtifact(ctx, artifactId);
+    if ((row.archived_date !== null) !== archived) {
+      const now = nowMicros();
+      ctx.db.run('UPDATE artifacts SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [archived ? now : null, now, ctx.caller.userId, row.pk]);
+    }
+    return one(ctx, row.pk);
+  });
+}
+
+export const archiveArtifact = (ctx: RequestContext, artifactId: string) => setArchived(ctx, artifactId, true);
+export const unarchiveArtifact = (ctx: RequestContext, artifactId: string) => setArchived(ctx, artifactId, false);
+
+// ------------------------------------------------------------------ list
+
+const CONVERSATION = ArtifactEntityType.numbers.ARTIFACT_ENTITY_TYPE_CONVERSATION;
+
+/**
+ * ListArtifacts: the caller's organization, AND the conversation (a
+ * CONVERSATION link to conversationId) when given, AND the filter; archived
+ * artifacts only when the filter asks for them (archivedClause).
+ */
+export function listArtifacts(ctx: RequestContext, req: ListParams & { organizationId?: string; conversationId?: string }): { artifacts: Artifact[]; nextPageToken: string } {
+  const organizationId = resolveOrganization(ctx.caller, req.organizationId);
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (req.conversationId) {
+    // Drive the query from the conversation's links (artifact_links_entity),
+    // then sort that handful of rows. The unary `+` keeps SQLite from walking
+    // an (organization_id, <order>) index instead and probing every artifact
+    // of the organization, which it prefers when the file has no ANALYZE
+    // statistics (measured in bench/artifacts.ts: ~20 ms vs ~1 ms at 100k).
+    where.push('+t.organization_id = ?', 't.pk IN (SELECT l.artifact_pk FROM artifact_links l WHERE l.entity_type = ? AND l.entity_id = ?)');
+    params.push(organizationId, CONVERSATION, req.conversationId);
+  } else {
+    where.push('t.organization_id = ?');
+    params.push(organizationId);
+  }
+  where.push(archivedClause(req.filter));
+  const page = listPage(
+    ctx.db,
+    artifactListSpec,
+    req,
+    { sql: where.join(' AND '), params, fingerprint: [organizationId, req.conversationId ?? ''] },
+    ctx.engine.pageTokenSecret,
+  );
+  return { artifacts: loadArtifacts(ctx.db, page.keys), nextPageToken: page.nextPageToken };
+}

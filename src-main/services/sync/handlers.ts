@@ -1,0 +1,13 @@
+// Sync extension operations -> syncService.
+import type { syncOperations } from '../../../src-shared/api/sync';
+import type { HandlerMap } from '../handler';
+import { dismissConflict, listConflicts, listOutbox, retryEntry, syncStatus, undoConflict } from './syncService';
+
+export const syncHandlers: HandlerMap<typeof syncOperations> = {
+  GetSyncStatus: (ctx) => syncStatus(ctx.db),
+  ListSyncConflicts: (ctx, req) => listConflicts(ctx, req),
+  UndoSyncConflict: (ctx, req) => undoConflict(ctx, req.conflictId),
+  DismissSyncConflict: (ctx, req) => dismissConflict(ctx, req.conflictId),
+  ListSyncOutbox: (ctx, req) => listOutbox(ctx, req),
+  RetrySyncEntry: (ctx, req) => retryEntry(ctx, req.seq),
+};

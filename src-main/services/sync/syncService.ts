@@ -1,0 +1,212 @@
+// The user-facing side of sync, over the sync tables (migration 0007): status,
+// the conflict log (list, undo, dismiss) and the outbox (list, retry). The
+// replication itself lives in src-main/sync and writes the status here.
+// An undo is an ordinary edit through invoke(), so it is itself synced.
+import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/api/time';
+import type { SyncConflict, SyncStatus } from '../../../src-shared/api/sync';
+import { ApiError } from '../../../src-shared/errors';
+import type { Db } from '../../db/database';
+import type { RequestContext } from '../../engine';
+import { invoke } from '../invoke';
+
+export const STATUS_SETTING = 'sync.status';
+
+/** What the sync run records about itself (the stored half of SyncStatus). */
+export interface StoredSyncStatus {
+  state: 'idle' | 'syncing' | 'error' | 'auth_error';
+  phase: string;
+  lastSyncStarted: number | null;
+  lastSyncFinished: number | null;
+  lastSuccess: number | null;
+  lastError: string;
+  lastRun: SyncStatus['lastRun'];
+}
+
+export function readStoredStatus(db: Db): StoredSyncStatus {
+  const text = db.setting(STATUS_SETTING);
+  const empty: StoredSyncStatus = { state: 'idle', phase: '', lastSyncStarted: null, lastSyncFinished: null, lastSuccess: null, lastError: '', lastRun: null };
+  return text ? { ...empty, ...(JSON.parse(text) as Partial<StoredSyncStatus>) } : empty;
+}
+
+export function writeStoredStatus(db: Db, patch: Partial<StoredSyncStatus>): StoredSyncStatus {
+  const next = { ...readStoredStatus(db), ...patch };
+  db.setSetting(STATUS_SETTING, JSON.stringify(next));
+  return next;
+}
+
+const count = (db: Db, sql: string) => db.get<{ n: number }>(sql)!.n;
+
+export function syncStatus(db: Db): SyncStatus {
+  const s = readStoredStatus(db);
+  return {
+    replica: db.setting('sync.replica') === '1',
+    remoteUrl: db.setting('sync.remote_url') ?? '',
+    state: s.state,
+    phase: s.state === 'syncing' ? s.phase : '',
+    pendingCount: count(db, "SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight')"),
+    failedCount: count(db, "SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'"),
+    openConflictCount: count(db, "SELECT count(*) AS n FROM sync_conflicts WHERE state = 'open'"),
+    lastSyncStartedDate: formatOptionalTimestamp(s.lastSyncStarted),
+    lastSyncFinishedDate: formatOptionalTimestamp(s.lastSyncFinished),
+    lastSuccessDate: formatOptionalTimestamp(s.lastSuccess),
+    lastError: s.lastError,
+    lastRun: s.lastRun,
+  };
+}
+
+interface ConflictRow {
+  pk: number;
+  id: string;
+  kind: string;
+  resource: string;
+  record_id: string;
+  field: string;
+  winner: string;
+  local_value: string | null;
+  remote_value: string | null;
+  local_time: number | null;
+  remote_time: number | null;
+  message: string;
+  created_date: number;
+  state: string;
+  resolved_date: number | null;
+}
+
+function conflictToWire(r: ConflictRow): SyncConflict {
+  return {
+    conflictId: r.id,
+    kind: r.kind,
+    resource: r.resource,
+    recordId: r.record_id,
+    field: r.field,
+    winner: r.winner,
+    localValue: r.local_value === null ? null : JSON.parse(r.local_value),
+    remoteValue: r.remote_value === null ? null : JSON.parse(r.remote_value),
+    localTime: formatOptionalTimestamp(r.local_time),
+    remoteTime: formatOptionalTimestamp(r.remote_time),
+    message: r.message,
+    createdDate: formatTimestamp(r.created_date),
+    state: r.state,
+    resolvedDate: formatOptionalTimestamp(r.resolved_date),
+  };
+}
+
+const pageToken = (n: number) => Buffer.from(String(n)).toString('base64url');
+function afterToken(token: string | undefined): number | undefined {
+  if (!token) return undefined;
+  const n = Number(Buffer.from(token, 'base64url').toString('utf8'));
+  if (!Number.isInteger(n) || n < 0) throw ApiError.invalid('page_token', 'malformed page token');
+  return n;
+}
+
+export function listConflicts(ctx: RequestContext, req: { pageSize?: number; pageToken?: string; state?: 'open' | 'all'; recordId?: string }) {
+  const size = Math.min(req.pageSize || 50, 1000);
+  const before = afterToken(req.pageToken);
+  const where = ['1'];
+  const params: (string | number)[] = [];
+  if ((req.state ?? 'open') === 'open') where.push("state = 'open'");
+  if (req.recordId) {
+    where.push('record_id = ?');
+    params.push(req.recordId);
+  }
+  if (before !== undefined) {
+    where.push('pk < ?');
+    params.push(before);
+  }
+  const rows = ctx.db.all<ConflictRow>(`SELECT * FROM sync_conflicts WHERE ${where.join(' AND ')} ORDER BY pk DESC LIMIT ?`, [...params, size + 1]);
+  const more = rows.length > size;
+  const page = more ? rows.slice(0, size) : rows;
+  return { conflicts: page.map(conflictToWire), nextPageToken: more ? pageToken(page[page.length - 1].pk) : '' };
+}
+
+function openConflict(ctx: RequestContext, id: string): ConflictRow {
+  const row = ctx.db.get<ConflictRow>('SELECT * FROM sync_conflicts WHERE id = ?', [id]);
+  if (!row) throw ApiError.notFound('sync conflict', id);
+  if (row.state !== 'open') throw ApiError.failedPrecondition(`conflict ${id} is already ${row.state}`);
+  return row;
+}
+
+/** A canonical field value (as stored in the conflict log) -> the wire value UpdateAnnotation takes. */
+function annotationPatchValue(field: string, value: unknown): Record<string, unknown> {
+  switch (field) {
+    case 'start_time':
+      return { startTime: formatTimestamp(value as number) };
+    case 'end_time':
+      return { endTime: formatTimestamp(value as number) };
+    case 'assigned_to_user_id':
+      return { assignedToUserId: value ?? '' };
+    case 'legend_config':
+      return value === null ? {} : { legendConfig: value };
+    case 'linked_channels':
+      return { linkedChannels: value ?? [] };
+    case 'state':
+      return value === null ? {} : { state: value };
+    default:
+      return { [field]: value };
+  }
+}
+
+export async function undoConflict(ctx: RequestContext, id: string) {
+  const row = openConflict(ctx, id);
+  if (row.kind !== 'field' || row.resource !== 'annotation') {
+    throw ApiError.failedPrecondition(`a ${row.kind} conflict on ${row.resource} cannot be undone automatically; dismiss it once handled`);
+  }
+  const losing = JSON.parse((row.winner === 'remote' ? row.local_value : row.remote_value) ?? 'null') as unknown;
+  if (row.field === 'archived') {
+    await invoke(ctx, losing ? 'ArchiveAnnotation' : 'UnarchiveAnnotation', { annotationId: row.record_id });
+  } else {
+    await invoke(ctx, 'UpdateAnnotation', { annotation: { annotationId: row.record_id, ...annotationPatchValue(row.field, losing) }, updateMask: row.field });
+  }
+  return resolveConflict(ctx, row, 'undone');
+}
+
+function resolveConflict(ctx: RequestContext, row: ConflictRow, state: 'undone' | 'dismissed') {
+  ctx.db.run('UPDATE sync_conflicts SET state = ?, resolved_date = ? WHERE pk = ?', [state, Date.now() * 1000, row.pk]);
+  return { conflict: conflictToWire(ctx.db.get<ConflictRow>('SELECT * FROM sync_conflicts WHERE pk = ?', [row.pk])!) };
+}
+
+export const dismissConflict = (ctx: RequestContext, id: string) => resolveConflict(ctx, openConflict(ctx, id), 'dismissed');
+
+interface EntryRow {
+  seq: number;
+  operation: string;
+  state: string;
+  attempts: number;
+  error_code: number | null;
+  last_error: string | null;
+  local_time: number;
+  record_ids: string | null;
+}
+
+const entryToWire = (r: EntryRow) => ({
+  seq: String(r.seq),
+  operation: r.operation,
+  state: r.state,
+  attempts: r.attempts,
+  recordIds: r.record_ids ? r.record_ids.split('\u0001') : [],
+  errorCode: r.error_code ?? 0,
+  lastError: r.last_error ?? '',
+  createdDate: formatTimestamp(r.local_time),
+});
+
+const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time,
+  (SELECT group_concat(record_id, char(1)) FROM sync_outbox_targets t WHERE t.seq = o.seq) AS record_ids FROM sync_outbox o`;
+
+export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageToken?: string; state?: 'open' | 'failed' | 'all' }) {
+  const size = Math.min(req.pageSize || 50, 1000);
+  const after = afterToken(req.pageToken) ?? 0;
+  const state = req.state ?? 'open';
+  const filter = state === 'open' ? "o.state IN ('pending', 'inflight')" : state === 'failed' ? "o.state = 'failed'" : '1';
+  const rows = ctx.db.all<EntryRow>(`${ENTRY_SELECT} WHERE ${filter} AND o.seq > ? ORDER BY o.seq LIMIT ?`, [after, size + 1]);
+  const more = rows.length > size;
+  const page = more ? rows.slice(0, size) : rows;
+  return { entries: page.map(entryToWire), nextPageToken: more ? pageToken(page[page.length - 1].seq) : '' };
+}
+
+export function retryEntry(ctx: RequestContext, seq: string) {
+  const row = ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [Number(seq)]);
+  if (!row) throw ApiError.notFound('outbox entry', seq);
+  if (row.state !== 'failed') throw ApiError.failedPrecondition(`entry ${seq} is ${row.state}; only failed entries can be retried`);
+  ctx.db.run("UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL WHERE seq = ?", [row.seq]);
+  return { entry: entryToWire(ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [row.seq])!) };
+}

@@ -1,0 +1,120 @@
+// Test reports: create, get, list, update (by mask; archive = is_archived),
+// hard delete (steps and measurements go with the report).
+import { randomUUID } from 'node:crypto';
+import { TestStatus, type CreateTestReportInput, type TestReport, type TestReportPatch } from '../../../src-shared/api/testReports';
+import { nowMicros } from '../../../src-shared/api/time';
+import { ApiError } from '../../../src-shared/errors';
+import { resolveOrganization } from '../../auth/caller';
+import { replaceMetadata } from '../../db/childRows';
+import type { RequestContext } from '../../engine';
+import { listPage, type ListParams } from '../../filter/listQuery';
+import { assertRunExists } from '../reference/resolve';
+import { callerScope } from './scope';
+import { testReportListSpec } from './testReportListSpecs';
+import { findVisibleReport, loadReports, type TestReportRow } from './testReportRows';
+
+export function createTestReport(ctx: RequestContext, req: CreateTestReportInput): { testReport: TestReport } {
+  const { db, caller } = ctx;
+  const organizationId = resolveOrganization(caller, req.organizationId);
+  if (req.endTime < req.startTime) throw ApiError.invalid('end_time', 'must not be before start_time');
+  return db.tx(() => {
+    if (req.runId) assertRunExists(db, organizationId, req.runId);
+    const now = nowMicros();
+    const info = db.run(
+      `INSERT INTO test_reports(id, organization_id, status, name, test_system_name, test_case, start_time, end_time, serial_number, part_number,
+         system_operator, run_id, created_by_user_id, modified_by_user_id, created_date, modified_date)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        randomUUID(), organizationId, TestStatus.numbers[req.status], req.name, req.testSystemName, req.testCase, req.startTime, req.endTime,
+        req.serialNumber ?? '', req.partNumber ?? '', req.systemOperator ?? '', req.runId ?? '', caller.userId, caller.userId, now, now,
+      ],
+    );
+    const pk = Number(info.lastInsertRowid);
+    replaceMetadata(db, 'test_report_metadata', 'report_pk', pk, req.metadata ?? []);
+    return { testReport: loadReports(db, [pk])[0] };
+  });
+}
+
+export function getTestReport(ctx: RequestContext, testReportId: string): { testReport: TestReport } {
+  return { testReport: loadReports(ctx.db, [findVisibleReport(ctx, testReportId).pk])[0] };
+}
+
+export function listTestReports(ctx: RequestContext, req: ListParams) {
+  const page = listPage(ctx.db, testReportListSpec, req, callerScope(ctx), ctx.engine.pageTokenSecret);
+  return { testReports: loadReports(ctx.db, page.keys), nextPageToken: page.nextPageToken };
+}
+
+/** update_mask paths UpdateTestReport may change (reference §8 "Updatable"). */
+const UPDATABLE = [
+  'status', 'name', 'test_system_name', 'test_case', 'start_time', 'end_time', 'serial_number', 'part_number', 'system_operator', 'run_id', 'is_archived',
+] as const;
+type Updatable = (typeof UPDATABLE)[number];
+const IMMUTABLE = new Set(['test_report_id', 'metadata', 'archived_date']);
+
+export function checkMask<P extends string>(mask: readonly string[] | undefined, updatable: readonly P[], immutable: ReadonlySet<string>): P[] {
+  if (!mask || mask.length === 0) throw ApiError.invalid('update_mask', 'is required: name the fields to update');
+  const out = new Set<P>();
+  for (const p of mask) {
+    if ((updatable as readonly string[]).includes(p)) out.add(p as P);
+    else if (immutable.has(p)) throw ApiError.invalid('update_mask', `field '${p}' cannot be updated`);
+    else throw ApiError.invalid('update_mask', `unknown field '${p}'; updatable fields: ${updatable.join(', ')}`);
+  }
+  return [...out];
+}
+
+export function updateTestReport(ctx: RequestContext, patch: TestReportPatch, mask: readonly string[] | undefined): { testReport: TestReport } {
+  const { db, caller } = ctx;
+  const paths = checkMask<Updatable>(mask, UPDATABLE, IMMUTABLE);
+  const has = (p: Updatable) => paths.includes(p);
+  return db.tx(() => {
+    const row = findVisibleReport(ctx, patch.testReportId);
+    const next: TestReportRow = { ...row };
+    const nonEmpty = (field: string, v: string | undefined) => {
+      if (!v) throw ApiError.invalid(`test_report.${field}`, 'must not be empty');
+      return v;
+    };
+    if (has('status')) next.status = TestStatus.numbers[patch.status ?? 'TEST_STATUS_UNSPECIFIED'];
+    if (has('name')) next.name = nonEmpty('name', patch.name);
+    if (has('test_system_name')) next.test_system_name = nonEmpty('test_system_name', patch.testSystemName);
+    if (has('test_case')) next.test_case = nonEmpty('test_case', patch.testCase);
+    if (has('start_time')) {
+      if (patch.startTime === undefined) throw ApiError.invalid('test_report.start_time', 'is required when named in update_mask');
+      next.start_time = patch.startTime;
+    }
+    if (has('end_time')) {
+      if (patch.endTime === undefined) throw ApiError.invalid('test_report.end_time', 'is required when named in update_mask');
+      next.end_time = patch.endTime;
+    }
+    if (next.end_time < next.start_time) throw ApiError.invalid('test_report.end_time', 'must not be before start_time');
+    if (has('serial_number')) next.serial_number = patch.serialNumber ?? '';
+    if (has('part_number')) next.part_number = patch.partNumber ?? '';
+    if (has('system_operator')) next.system_operator = patch.systemOperator ?? '';
+    if (has('run_id')) {
+      next.run_id = patch.runId ?? '';
+      if (next.run_id) assertRunExists(db, row.organization_id, next.run_id, 'test_report.run_id');
+    }
+    const now = nowMicros();
+    if (has('is_archived')) {
+      const archive = patch.isArchived ?? false;
+      if (archive && row.archived_date === null) next.archived_date = now;
+      if (!archive) next.archived_date = null;
+    }
+    db.run(
+      `UPDATE test_reports SET status = ?, name = ?, test_system_name = ?, test_case = ?, start_time = ?, end_time = ?, serial_number = ?,
+         part_number = ?, system_operator = ?, run_id = ?, archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
+      [
+        next.status, next.name, next.test_system_name, next.test_case, next.start_time, next.end_time, next.serial_number, next.part_number,
+        next.system_operator, next.run_id, next.archived_date, now, caller.userId, row.pk,
+      ],
+    );
+    return { testReport: loadReports(db, [row.pk])[0] };
+  });
+}
+
+/** Hard delete; the report's steps and measurements (and their metadata) cascade. */
+export function deleteTestReport(ctx: RequestContext, testReportId: string): void {
+  ctx.db.tx(() => {
+    const row = findVisibleReport(ctx, testReportId);
+    ctx.db.run('DELETE FROM test_reports WHERE pk = ?', [row.pk]);
+  });
+}

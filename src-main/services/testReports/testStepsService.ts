@@ -1,0 +1,131 @@
+// Test steps: create (parents chosen by the client: test_report_id and an
+// optional parent_step_id of the same report), list (natural step_path order
+// by default), count, update (by mask), delete (with descendant steps and all
+// their measurements).
+import { randomUUID } from 'node:crypto';
+import { TestStatus, TestStepType, type TestStep, type TestStepInput } from '../../../src-shared/api/testReports';
+import { nowMicros } from '../../../src-shared/api/time';
+import { ApiError } from '../../../src-shared/errors';
+import { replaceMetadata } from '../../db/childRows';
+import type { RequestContext } from '../../engine';
+import { listPage, type ListParams } from '../../filter/listQuery';
+import { callerScope, countRows } from './scope';
+import { isValidStepPath, stepPathKey } from './stepPathKey';
+import { testStepListSpec } from './testReportListSpecs';
+import { findVisibleReport, findVisibleStep, loadSteps, type TestStepRow } from './testReportRows';
+import { checkMask } from './testReportsService';
+
+function requireStepPath(path: string | undefined, field: string): string {
+  if (path === undefined || path === '') throw ApiError.invalid(field, 'is required');
+  if (!isValidStepPath(path)) throw ApiError.invalid(field, `'${path}' is not a dotted step path such as "1" or "1.2.3"`);
+  return path;
+}
+
+export function createTestStep(ctx: RequestContext, s: TestStepInput): { testStep: TestStep } {
+  const { db, caller } = ctx;
+  const { testReportId, name, startTime, endTime } = s;
+  if (!testReportId) throw ApiError.invalid('test_step.test_report_id', 'is required');
+  if (!name) throw ApiError.invalid('test_step.name', 'is required');
+  const stepPath = requireStepPath(s.stepPath, 'test_step.step_path');
+  if (startTime === undefined) throw ApiError.invalid('test_step.start_time', 'is required');
+  if (endTime === undefined) throw ApiError.invalid('test_step.end_time', 'is required');
+  if (endTime < startTime) throw ApiError.invalid('test_step.end_time', 'must not be before start_time');
+  return db.tx(() => {
+    const report = findVisibleReport(ctx, testReportId);
+    if (s.parentStepId) {
+      const parent = db.get('SELECT 1 FROM test_steps WHERE id = ? AND report_pk = ?', [s.parentStepId, report.pk]);
+      if (!parent) throw ApiError.invalid('test_step.parent_step_id', `no step '${s.parentStepId}' in test report ${report.id}`);
+    }
+    const now = nowMicros();
+    const info = db.run(
+      `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, step_path, step_path_key,
+         status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        randomUUID(), report.pk, report.id, report.organization_id, s.parentStepId ?? '', name, s.description ?? '',
+        TestStepType.numbers[s.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'], stepPath, stepPathKey(stepPath),
+        TestStatus.numbers[s.status ?? 'TEST_STATUS_UNSPECIFIED'], startTime, endTime,
+        s.errorInfo ? (s.errorInfo.errorCode ?? 0) : null, s.errorInfo ? (s.errorInfo.errorMessage ?? '') : null,
+        caller.userId, caller.userId, now, now,
+      ],
+    );
+    const pk = Number(info.lastInsertRowid);
+    replaceMetadata(db, 'test_step_metadata', 'step_pk', pk, s.metadata ?? [], 'test_step.metadata');
+    return { testStep: loadSteps(db, [pk])[0] };
+  });
+}
+
+export function listTestSteps(ctx: RequestContext, req: ListParams) {
+  const page = listPage(ctx.db, testStepListSpec, req, callerScope(ctx), ctx.engine.pageTokenSecret);
+  return { testSteps: loadSteps(ctx.db, page.keys), nextPageToken: page.nextPageToken };
+}
+
+export function countTestSteps(ctx: RequestContext, filter: string | undefined) {
+  return { count: countRows(ctx, testStepListSpec, filter) };
+}
+
+/** update_mask paths (reference §8); `test_case` is listed by the platform although TestStep has no such field: accepted, no effect. */
+const UPDATABLE = ['name', 'description', 'step_type', 'step_path', 'test_case', 'status', 'start_time', 'end_time', 'error_info', 'metadata'] as const;
+type Updatable = (typeof UPDATABLE)[number];
+const IMMUTABLE = new Set(['test_step_id', 'test_report_id', 'parent_step_id']);
+
+export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: readonly string[] | undefined): { testStep: TestStep } {
+  const { db, caller } = ctx;
+  const paths = checkMask<Updatable>(mask, UPDATABLE, IMMUTABLE);
+  const has = (p: Updatable) => paths.includes(p);
+  if (!patch.testStepId) throw ApiError.invalid('test_step.test_step_id', 'is required');
+  return db.tx(() => {
+    const row = findVisibleStep(ctx, patch.testStepId!);
+    const next: TestStepRow = { ...row };
+    if (has('name')) {
+      if (!patch.name) throw ApiError.invalid('test_step.name', 'must not be empty');
+      next.name = patch.name;
+    }
+    if (has('description')) next.description = patch.description ?? '';
+    if (has('step_type')) next.step_type = TestStepType.numbers[patch.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'];
+    if (has('step_path')) {
+      next.step_path = requireStepPath(patch.stepPath, 'test_step.step_path');
+      next.step_path_key = stepPathKey(next.step_path);
+    }
+    if (has('status')) next.status = TestStatus.numbers[patch.status ?? 'TEST_STATUS_UNSPECIFIED'];
+    if (has('start_time')) {
+      if (patch.startTime === undefined) throw ApiError.invalid('test_step.start_time', 'is required when named in update_mask');
+      next.start_time = patch.startTime;
+    }
+    if (has('end_time')) {
+      if (patch.endTime === undefined) throw ApiError.invalid('test_step.end_time', 'is required when named in update_mask');
+      next.end_time = patch.endTime;
+    }
+    if (next.end_time < next.start_time) throw ApiError.invalid('test_step.end_time', 'must not be before start_time');
+    if (has('error_info')) {
+      next.error_code = patch.errorInfo ? (patch.errorInfo.errorCode ?? 0) : null;
+      next.error_message = patch.errorInfo ? (patch.errorInfo.errorMessage ?? '') : null;
+    }
+    const now = nowMicros();
+    db.run(
+      `UPDATE test_steps SET name = ?, description = ?, step_type = ?, step_path = ?, step_path_key = ?, status = ?, start_time = ?, end_time = ?,
+         error_code = ?, error_message = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
+      [
+        next.name, next.description, next.step_type, next.step_path, next.step_path_key, next.status, next.start_time, next.end_time,
+        next.error_code, next.error_message, now, caller.userId, row.pk,
+      ],
+    );
+    if (has('metadata')) replaceMetadata(db, 'test_step_metadata', 'step_pk', row.pk, patch.metadata ?? [], 'test_step.metadata');
+    return { testStep: loadSteps(db, [row.pk])[0] };
+  });
+}
+
+/** Hard delete of the step and its descendants; their measurements cascade. */
+export function deleteTestStep(ctx: RequestContext, testStepId: string): void {
+  ctx.db.tx(() => {
+    const row = findVisibleStep(ctx, testStepId);
+    ctx.db.run(
+      `WITH RECURSIVE subtree(pk, id) AS (
+         SELECT pk, id FROM test_steps WHERE pk = ?
+         UNION SELECT s.pk, s.id FROM test_steps s JOIN subtree ON s.parent_step_id = subtree.id AND s.report_pk = ?
+       )
+       DELETE FROM test_steps WHERE pk IN (SELECT pk FROM subtree)`,
+      [row.pk, row.report_pk],
+    );
+  });
+}

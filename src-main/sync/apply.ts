@@ -1,0 +1,92 @@
+// Applying remote state to the local store, shared by pull (pages) and push
+// (the records the remote returns). Writes go straight to SQLite (bulk
+// prepared statements), never through invoke(), so they create no outbox
+// entries. When the remote wins a field that pending local entries change,
+// the field is dropped from those entries (dropField).
+import type { AnnotationLog } from '../../src-shared/api/annotationLogs';
+import type { Annotation } from '../../src-shared/api/annotations';
+import type { Db } from '../db/database';
+import { dropTargetField, finishEntry, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
+import { AnnotationWriter, applyAnnotations } from './resources/annotations';
+import { applyAnnotationLogs, LogWriter } from './resources/annotationLogs';
+import { specFor } from './specs';
+
+export interface ApplyStats {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  conflicts: number;
+  adopted: number;
+}
+
+export const emptyApplyStats = (): ApplyStats => ({ inserted: 0, updated: 0, unchanged: 0, conflicts: 0, adopted: 0 });
+
+export interface ApplyContext {
+  readonly db: Db;
+  /** Our user on the remote (recognises our own logs). */
+  readonly userId: string;
+  /** Added to local edit times before comparing them with server times. */
+  readonly clockOffset: number;
+  readonly stats: ApplyStats;
+  /** The entry whose result is being applied: its fields no longer count as pending. */
+  readonly excludeSeq?: number;
+  /** Overwrite even when the remote version looks unchanged (a refetch after a failed entry). */
+  readonly force?: boolean;
+  dropField(seq: number, resource: string, recordId: string, field: string): void;
+}
+
+/** Gives up an open entry entirely (it lost every field it changed): its local history rows go with it. */
+export function supersede(db: Db, seq: number, message: string): void {
+  const entry = loadEntry(db, seq);
+  if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return;
+  for (const id of entry.sideEffectLogIds) db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+  for (const c of entry.createdIds) {
+    if (c.resource === 'annotation_log') {
+      db.run('DELETE FROM annotation_logs WHERE id = ?', [c.id]);
+      db.run('DELETE FROM sync_id_map WHERE local_id = ?', [c.id]);
+    }
+  }
+  finishEntry(db, seq, 'superseded', { message });
+}
+
+export function dropField(db: Db, seq: number, resource: string, recordId: string, field: string): void {
+  const entry = loadEntry(db, seq);
+  if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return;
+  const spec = specFor(entry.operation);
+  const next = spec?.dropField ? spec.dropField(entry.request, recordId, field) : null;
+  if (next === null) {
+    supersede(db, seq, `the remote's later value of ${field} won`);
+    return;
+  }
+  setRequest(db, seq, next);
+  dropTargetField(db, seq, resource, recordId, field);
+  const target = targetsOf(db, seq).find((t) => t.resource === resource && t.recordId === recordId);
+  if (target && target.fields.length === 0 && next.annotationIds) removeTarget(db, seq, resource, recordId);
+}
+
+export interface Applier {
+  readonly stats: ApplyStats;
+  annotations(list: readonly Annotation[], options?: { excludeSeq?: number; force?: boolean }): void;
+  /** Returns annotation ids the logs refer to that are not local yet. */
+  annotationLogs(list: readonly AnnotationLog[]): string[];
+}
+
+export function createApplier(db: Db, userId: string, clockOffset: number, stats: ApplyStats = emptyApplyStats()): Applier {
+  const context = (extra: { excludeSeq?: number; force?: boolean } = {}): ApplyContext => ({
+    db,
+    userId,
+    clockOffset,
+    stats,
+    ...extra,
+    dropField: (seq, resource, recordId, field) => dropField(db, seq, resource, recordId, field),
+  });
+  return {
+    stats,
+    annotations(list, options = {}) {
+      db.tx(() => applyAnnotations(context(options), list, new AnnotationWriter(db)));
+    },
+    annotationLogs(list) {
+      return db.tx(() => applyAnnotationLogs(context(), list, new LogWriter(db)));
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// The conflict log: the losing value of every per-field conflict (and records
+// found gone on the remote), kept for the user to list and undo. Listing and
+// undo are service operations (services/sync/syncService.ts).
+import { randomUUID } from 'node:crypto';
+import { nowMicros } from '../../src-shared/api/time';
+import type { Db } from '../db/database';
+
+export type ConflictKind = 'field' | 'remote_missing';
+
+export interface NewConflict {
+  readonly kind: ConflictKind;
+  readonly resource: string;
+  readonly recordId: string;
+  /** Synced field name (snake_case), or '*' for the whole record. */
+  readonly field: string;
+  readonly winner: 'local' | 'remote';
+  readonly localValue: unknown;
+  readonly remoteValue: unknown;
+  readonly localTime?: number | null;
+  readonly remoteTime?: number | null;
+  readonly message?: string;
+}
+
+export function recordConflict(db: Db, c: NewConflict): string {
+  const id = randomUUID();
+  db.run(
+    `INSERT INTO sync_conflicts(id, kind, resource, record_id, field, winner, local_value, remote_value, local_time, remote_time, message, created_date)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      id, c.kind, c.resource, c.recordId, c.field, c.winner,
+      c.localValue === undefined ? null : JSON.stringify(c.localValue),
+      c.remoteValue === undefined ? null : JSON.stringify(c.remoteValue),
+      c.localTime ?? null, c.remoteTime ?? null, c.message ?? '', nowMicros(),
+    ],
+  );
+  return id;
+}

@@ -1,0 +1,118 @@
+// Offline-created records get local ids (UUIDs, like every id). Once the
+// remote creates one, the mapping local -> remote is stored and every local
+// reference is rewritten to the remote id: the record itself, its children,
+// other resources that point at it (per-resource rewriters), the outbox
+// entries that target it, bases and conflicts. Stale local ids still held by
+// the UI are translated on the way in (translateIds, called by invoke's hook).
+import { nowMicros } from '../../src-shared/api/time';
+import type { Db } from '../db/database';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Rewriter = (db: Db, localId: string, remoteId: string) => void;
+const rewriters = new Map<string, Rewriter[]>();
+
+/** Registers how the local tables of (or pointing at) `resource` are rewritten when its id changes. */
+export function registerIdRewriter(resource: string, fn: Rewriter): void {
+  const list = rewriters.get(resource) ?? [];
+  list.push(fn);
+  rewriters.set(resource, list);
+}
+
+/** Whether a table exists (resources of other engineers land over time). */
+export function tableExists(db: Db, name: string): boolean {
+  return !!db.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]);
+}
+
+/** Every UUID-shaped string inside a JSON value. */
+export function collectIds(value: unknown, out = new Set<string>()): Set<string> {
+  if (typeof value === 'string') {
+    if (value.length === 36 && UUID.test(value)) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectIds(v, out);
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) collectIds(v, out);
+  }
+  return out;
+}
+
+/** A copy of `value` with strings replaced through `map` (the same object when nothing matches). */
+export function replaceIds<T>(value: T, map: ReadonlyMap<string, string>): T {
+  if (map.size === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return map.get(v) ?? v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** local id -> remote id for the mapped ids among `ids`. */
+export function mappedIds(db: Db, ids: Iterable<string>): Map<string, string> {
+  const list = [...ids];
+  const out = new Map<string, string>();
+  if (list.length === 0) return out;
+  for (const r of db.all<{ local_id: string; remote_id: string }>(
+    'SELECT local_id, remote_id FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?)) AND remote_id IS NOT NULL AND remote_id != local_id',
+    [JSON.stringify(list)],
+  )) {
+    out.set(r.local_id, r.remote_id);
+  }
+  return out;
+}
+
+/** Replaces ids of records the remote has since created with their remote ids. */
+export function translateIds<T>(db: Db, value: T): T {
+  const ids = collectIds(value);
+  if (ids.size === 0) return value;
+  return replaceIds(value, mappedIds(db, ids));
+}
+
+/** Local ids in `value` whose create has not reached the remote yet, with the entry that creates each. */
+export function unmappedIds(db: Db, value: unknown): { localId: string; createdBySeq: number }[] {
+  const ids = collectIds(value);
+  if (ids.size === 0) return [];
+  return db
+    .all<{ local_id: string; created_by_seq: number }>(
+      'SELECT local_id, created_by_seq FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?)) AND remote_id IS NULL',
+      [JSON.stringify([...ids])],
+    )
+    .map((r) => ({ localId: r.local_id, createdBySeq: r.created_by_seq }));
+}
+
+export function isUnmappedLocalId(db: Db, id: string): boolean {
+  return !!db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND remote_id IS NULL', [id]);
+}
+
+export function remoteIdOf(db: Db, localId: string): string | undefined {
+  return db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [localId])?.remote_id ?? undefined;
+}
+
+/** Records that the remote created `localId` as `remoteId`, and rewrites every local reference. Idempotent. */
+export function mapLocalId(db: Db, resource: string, localId: string, remoteId: string): void {
+  db.tx(() => {
+    const row = db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [localId]);
+    if (row?.remote_id === remoteId) return;
+    if (row) db.run('UPDATE sync_id_map SET remote_id = ?, mapped_date = ? WHERE local_id = ?', [remoteId, nowMicros(), localId]);
+    if (localId === remoteId) return;
+    for (const fn of rewriters.get(resource) ?? []) fn(db, localId, remoteId);
+    const seqs = db
+      .all<{ seq: number }>('SELECT seq FROM sync_outbox_targets WHERE resource = ? AND record_id = ?', [resource, localId])
+      .map((r) => r.seq);
+    db.run('UPDATE sync_outbox_targets SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
+    // Requests of unsent entries that target the record (or reference it) now carry the remote id.
+    const map = new Map([[localId, remoteId]]);
+    const entries = db.all<{ seq: number; request: string }>(
+      `SELECT seq, request FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')
+         AND (seq IN (SELECT value FROM json_each(?)) OR seq IN (SELECT created_by_seq FROM sync_id_map WHERE local_id = ?))`,
+      [JSON.stringify(seqs), localId],
+    );
+    for (const e of entries) {
+      if (!e.request.includes(localId)) continue;
+      db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(replaceIds(JSON.parse(e.request), map)), e.seq]);
+    }
+    db.run('UPDATE sync_base SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
+    db.run('UPDATE sync_conflicts SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
+  });
+}

@@ -1,0 +1,75 @@
+// A replica works as its remote user: on first contact (and every sync) the
+// remote's user and organizations (GetMe) are written locally with the
+// remote's ids, so pulled records, offline edits and their authors line up.
+// Local writes on the replica must run as this caller (localCaller).
+import { nowMicros } from '../../src-shared/api/time';
+import type { Caller } from '../auth/caller';
+import { loadCaller } from '../auth/identity';
+import type { Db } from '../db/database';
+import type { Remote } from './remote';
+
+export interface SyncIdentity {
+  readonly userId: string;
+  readonly userName: string;
+  readonly organizations: readonly { id: string; name: string }[];
+}
+
+export const IDENTITY_SETTING = 'sync.identity';
+
+export function storedIdentity(db: Db): SyncIdentity | undefined {
+  const text = db.setting(IDENTITY_SETTING);
+  return text ? (JSON.parse(text) as SyncIdentity) : undefined;
+}
+
+/** The caller local writes on a replica run as (undefined before the first sync). */
+export function localCaller(db: Db): Caller | undefined {
+  const id = storedIdentity(db);
+  return id && loadCaller(db, id.userId);
+}
+
+/** Writes a remote user locally with the remote's id; a different local user of the same name is renamed out of the way. */
+export function upsertUser(db: Db, id: string, userName: string): void {
+  const clash = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ? AND id != ?', [userName, id]);
+  if (clash) db.run('UPDATE users SET user_name = ? WHERE id = ?', [`${userName} (local ${clash.id.slice(0, 8)})`, clash.id]);
+  const now = nowMicros();
+  db.run(
+    `INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET user_name = excluded.user_name WHERE users.user_name != excluded.user_name`,
+    [id, userName, now, now],
+  );
+}
+
+export function upsertOrganization(db: Db, id: string, name: string): void {
+  const clash = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ? AND id != ?', [name, id]);
+  if (clash) db.run('UPDATE organizations SET name = ? WHERE id = ?', [`${name} (local ${clash.id.slice(0, 8)})`, clash.id]);
+  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name WHERE organizations.name != excluded.name', [
+    id, name, nowMicros(),
+  ]);
+}
+
+export function upsertMembership(db: Db, userId: string, organizationId: string): void {
+  db.run('INSERT INTO memberships(user_id, organization_id, active) VALUES (?, ?, 1) ON CONFLICT(user_id, organization_id) DO UPDATE SET active = 1 WHERE active != 1', [
+    userId, organizationId,
+  ]);
+}
+
+export async function adoptIdentity(db: Db, remote: Remote): Promise<SyncIdentity> {
+  const me = await remote.call('GetMe', {});
+  const identity: SyncIdentity = {
+    userId: me.userId,
+    userName: me.userEmail,
+    organizations: (me.organizations as { organizationId: string; organizationName: string }[]).map((o) => ({ id: o.organizationId, name: o.organizationName })),
+  };
+  db.tx(() => {
+    for (const o of identity.organizations) upsertOrganization(db, o.id, o.name);
+    upsertUser(db, identity.userId, identity.userName);
+    for (const o of identity.organizations) upsertMembership(db, identity.userId, o.id);
+    const previous = storedIdentity(db);
+    if (previous && previous.userId !== identity.userId) {
+      // A replica belongs to one remote user: another key's owner would push edits under someone else's name.
+      throw new Error(`this data directory syncs as ${previous.userName}; the API key belongs to ${identity.userName}`);
+    }
+    db.setSetting(IDENTITY_SETTING, JSON.stringify(identity));
+  });
+  return identity;
+}

@@ -1,0 +1,187 @@
+// The outbox: every replicated local write appends an entry (operation,
+// validated request, the records and fields it changed, their base remote
+// version) in the write's own transaction, through the WriteRecorder that
+// invoke() calls on a sync replica. Pull-applied changes are written with SQL
+// by the sync modules, never through invoke, so they create no entries.
+import { ApiError } from '../../src-shared/errors';
+import type { Db } from '../db/database';
+import type { RequestContext, WriteRecorder } from '../engine';
+import { translateIds, isUnmappedLocalId } from './idMap';
+import { snapshotFor } from './resources/registry';
+import { specFor } from './specs';
+import { entryFromRow, type EntryState, type OutboxEntry, type OutboxRow, type Target } from './types';
+
+export const REPLICA_SETTING = 'sync.replica';
+
+export function isReplica(db: Db): boolean {
+  return db.setting(REPLICA_SETTING) === '1';
+}
+
+const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';
+
+/** Wall clock in epoch micros (conflict ordering only; never a pull cursor). */
+export const localClock = () => Date.now() * 1000;
+
+/** The remote state of a record about to be edited, kept while it has pending edits (the merge base). */
+function ensureBase(db: Db, t: Target): number | null {
+  const existing = db.get<{ remote_version: number }>('SELECT remote_version FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);
+  if (existing) return existing.remote_version;
+  if (isUnmappedLocalId(db, t.recordId)) return null;
+  if (hasPending(db, t.resource, t.recordId)) return null;
+  const snap = snapshotFor(t.resource)?.(db, t.recordId);
+  if (!snap) return null;
+  db.run('INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)', [t.resource, t.recordId, snap.version, JSON.stringify(snap.fields)]);
+  return snap.version;
+}
+
+function mergeTargets(list: readonly Target[]): Target[] {
+  const byKey = new Map<string, Target>();
+  for (const t of list) {
+    const key = `${t.resource}\u0000${t.recordId}`;
+    const prev = byKey.get(key);
+    byKey.set(key, prev ? { ...prev, fields: [...new Set([...prev.fields, ...t.fields])] } : t);
+  }
+  return [...byKey.values()];
+}
+
+export function createOutboxRecorder(db: Db): WriteRecorder {
+  return {
+    translate: (_name, request) => translateIds(db, request),
+    records: (name) => specFor(name) !== undefined,
+    run(ctx: RequestContext, name: string, request: unknown, call: () => unknown) {
+      const spec = specFor(name)!;
+      return ctx.db.tx(() => {
+        const before = spec.targets(request);
+        const bases = new Map<string, number | null>();
+        for (const t of before) bases.set(`${t.resource}\u0000${t.recordId}`, ensureBase(ctx.db, t));
+        const lastLog = ctx.db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0;
+        const response = call();
+        if (isPromise(response)) throw ApiError.internal(`${name}: a replicated write must run synchronously`);
+        const created = spec.created?.(request, response) ?? [];
+        const targets = mergeTargets([...before, ...(spec.targetsAfter?.(request, response) ?? [])]);
+        const createdIds = new Set(created.map((c) => c.id));
+        // Logs the write appended as a side effect (history of a create/update): the remote writes its own.
+        const sideEffects = ctx.db
+          .all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [lastLog])
+          .map((r) => r.id)
+          .filter((id) => !createdIds.has(id));
+        const info = ctx.db.run(
+          'INSERT INTO sync_outbox(operation, request, created_ids, side_effect_log_ids, local_time) VALUES (?, ?, ?, ?, ?)',
+          [name, JSON.stringify(request), JSON.stringify(created), JSON.stringify(sideEffects), localClock()],
+        );
+        const seq = Number(info.lastInsertRowid);
+        for (const t of targets) {
+          const key = `${t.resource}\u0000${t.recordId}`;
+          const base = bases.has(key) ? bases.get(key)! : ensureBase(ctx.db, t);
+          ctx.db.run('INSERT OR IGNORE INTO sync_outbox_targets(seq, resource, record_id, fields, base_version) VALUES (?, ?, ?, ?, ?)', [
+            seq, t.resource, t.recordId, JSON.stringify(t.fields), base,
+          ]);
+        }
+        for (const c of created) {
+          ctx.db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [c.id, c.resource, seq]);
+        }
+        return response;
+      });
+    },
+  };
+}
+
+// ---- entry store ----------------------------------------------------------
+
+export const OPEN_STATES = "('pending', 'inflight')";
+
+export function openEntries(db: Db, afterSeq = 0, limit = 500): OutboxEntry[] {
+  return db
+    .all<OutboxRow>(`SELECT * FROM sync_outbox WHERE state IN ${OPEN_STATES} AND seq > ? ORDER BY seq LIMIT ?`, [afterSeq, limit])
+    .map(entryFromRow);
+}
+
+export function loadEntry(db: Db, seq: number): OutboxEntry | undefined {
+  const row = db.get<OutboxRow>('SELECT * FROM sync_outbox WHERE seq = ?', [seq]);
+  return row && entryFromRow(row);
+}
+
+export function countOpen(db: Db): number {
+  return db.get<{ n: number }>(`SELECT count(*) AS n FROM sync_outbox WHERE state IN ${OPEN_STATES}`)!.n;
+}
+
+export function hasPending(db: Db, resource: string, recordId: string, excludeSeq = 0): boolean {
+  return !!db.get(
+    `SELECT 1 FROM sync_outbox_targets t JOIN sync_outbox o ON o.seq = t.seq
+     WHERE t.resource = ? AND t.record_id = ? AND o.state IN ${OPEN_STATES} AND o.seq != ? LIMIT 1`,
+    [resource, recordId, excludeSeq],
+  );
+}
+
+export interface PendingField {
+  /** Latest local edit time of the field among open entries. */
+  localTime: number;
+  seqs: number[];
+}
+
+/** field -> open entries changing it, for one record. */
+export function pendingFields(db: Db, resource: string, recordId: string, excludeSeq = 0): Map<string, PendingField> {
+  const out = new Map<string, PendingField>();
+  const rows = db.all<{ seq: number; fields: string; local_time: number }>(
+    `SELECT o.seq, t.fields, o.local_time FROM sync_outbox_targets t JOIN sync_outbox o ON o.seq = t.seq
+     WHERE t.resource = ? AND t.record_id = ? AND o.state IN ${OPEN_STATES} AND o.seq != ? ORDER BY o.seq`,
+    [resource, recordId, excludeSeq],
+  );
+  for (const r of rows) {
+    for (const f of JSON.parse(r.fields) as string[]) {
+      const p = out.get(f) ?? { localTime: 0, seqs: [] };
+      p.localTime = Math.max(p.localTime, r.local_time);
+      p.seqs.push(r.seq);
+      out.set(f, p);
+    }
+  }
+  return out;
+}
+
+export function setRequest(db: Db, seq: number, request: unknown): void {
+  db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(request), seq]);
+}
+
+/** Removes a field from an entry's target (the remote won it). */
+export function dropTargetField(db: Db, seq: number, resource: string, recordId: string, field: string): void {
+  const row = db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [seq, resource, recordId]);
+  if (!row) return;
+  const fields = (JSON.parse(row.fields) as string[]).filter((f) => f !== field);
+  db.run('UPDATE sync_outbox_targets SET fields = ? WHERE seq = ? AND resource = ? AND record_id = ?', [JSON.stringify(fields), seq, resource, recordId]);
+}
+
+export function removeTarget(db: Db, seq: number, resource: string, recordId: string): void {
+  db.run('DELETE FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [seq, resource, recordId]);
+}
+
+export function targetsOf(db: Db, seq: number): Target[] {
+  return db
+    .all<{ resource: string; record_id: string; fields: string }>('SELECT resource, record_id, fields FROM sync_outbox_targets WHERE seq = ?', [seq])
+    .map((r) => ({ resource: r.resource, recordId: r.record_id, fields: JSON.parse(r.fields) as string[] }));
+}
+
+/** Drops the merge base of records whose edits have all drained. */
+export function releaseBases(db: Db, targets: readonly Target[]): void {
+  for (const t of targets) {
+    if (!hasPending(db, t.resource, t.recordId)) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);
+  }
+}
+
+export function finishEntry(db: Db, seq: number, state: Exclude<EntryState, 'pending' | 'inflight'>, detail: { code?: number; message?: string; result?: unknown } = {}): void {
+  const targets = targetsOf(db, seq);
+  db.run('UPDATE sync_outbox SET state = ?, error_code = ?, last_error = ?, result = ?, done_date = ? WHERE seq = ?', [
+    state, detail.code ?? null, detail.message ?? null, detail.result === undefined ? null : JSON.stringify(detail.result), localClock(), seq,
+  ]);
+  releaseBases(db, targets);
+}
+
+export function markInflight(db: Db, seq: number, serverTime: number): void {
+  db.run(
+    "UPDATE sync_outbox SET state = 'inflight', attempts = attempts + 1, first_sent_server_time = COALESCE(first_sent_server_time, ?) WHERE seq = ?",
+    [serverTime, seq],
+  );
+}
+
+export function noteError(db: Db, seq: number, code: number | null, message: string): void {
+  db.run('UPDATE sync_outbox SET error_code = ?, last_error = ? WHERE seq = ?', [code, message, seq]);
+}

@@ -1,0 +1,184 @@
+// Pull: per resource, incremental with a compound cursor (modified_date, id)
+// in server time. Each page is applied and the cursor advanced in one local
+// transaction, so a crash resumes where the last committed page ended. Every
+// incremental pull re-reads an overlap window before the cursor (late commits,
+// equal timestamps across page boundaries); upserts make re-reads harmless.
+//
+// Listing "changed since" needs a CEL filter (`modified_date >= timestamp(..)`).
+// A remote without filters is still pulled correctly: newest-first by
+// modified_date down to the overlap floor (cursor saved at the end), or for
+// lists without order_by a full scan skipping rows below the floor.
+import { formatTimestamp, parseTimestamp } from '../../src-shared/api/time';
+import { ApiError, Code } from '../../src-shared/errors';
+import { Remote } from './remote';
+import { AuthError, backoffDelay, classify, sleep } from './retry';
+import type { SyncSession } from './session';
+import { filterUnsupported } from './specs/annotations';
+import { compact } from './wireEncode';
+
+export interface Puller<T = any> {
+  /** Cursor key and progress label. */
+  readonly resource: string;
+  /** The list operation of the operation table. */
+  readonly operation: string;
+  /** Response member holding the page's items. */
+  readonly listField: string;
+  /** modified: cursor on modified_date; created: append-only, cursor on created_date; full: small lists re-read entirely. */
+  readonly mode: 'modified' | 'created' | 'full';
+  /** Whether the list accepts order_by on the cursor field (else its default order must be ascending by it). */
+  readonly orderable: boolean;
+  readonly maxPageSize?: number;
+  /** Cursor field value of an item (epoch micros) and its id. */
+  timeOf?(item: T): number;
+  idOf?(item: T): string;
+  /** Request variants (e.g. one per organization); each keeps its own cursor. */
+  variants(s: SyncSession): Record<string, unknown>[];
+  /** Remote lookups a page needs before its transaction (parents of logs). */
+  prepare?(s: SyncSession, items: T[]): Promise<void>;
+  /** Applies one page; runs inside the page's transaction. Returns rows applied. */
+  apply(s: SyncSession, items: T[], variant: Record<string, unknown>): number;
+}
+
+interface Cursor {
+  time: number;
+  id: string;
+}
+
+export const timeOfField = (field: string) => (item: Record<string, unknown>) => parseTimestamp(String(item[field] ?? '')) ?? 0;
+
+function loadCursor(s: SyncSession, key: string): Cursor | undefined {
+  const row = s.db.get<{ modified_date: number; last_id: string }>('SELECT modified_date, last_id FROM sync_cursors WHERE resource = ?', [key]);
+  return row && { time: row.modified_date, id: row.last_id };
+}
+
+function saveCursor(s: SyncSession, key: string, c: Cursor): void {
+  s.db.run(
+    `INSERT INTO sync_cursors(resource, modified_date, last_id, updated_date) VALUES (?, ?, ?, ?)
+     ON CONFLICT(resource) DO UPDATE SET modified_date = excluded.modified_date, last_id = excluded.last_id, updated_date = excluded.updated_date
+     WHERE (excluded.modified_date, excluded.last_id) > (sync_cursors.modified_date, sync_cursors.last_id)`,
+    [key, c.time, c.id, Date.now() * 1000],
+  );
+}
+
+const later = (a: Cursor | undefined, b: Cursor): Cursor => (!a || b.time > a.time || (b.time === a.time && b.id > a.id) ? b : a);
+
+/** One remote call with the session's retry policy (transient failures back off; auth failures stop the run). */
+export async function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<any> {
+  for (let attempt = 0; ; attempt++) {
+    s.throwIfAborted();
+    try {
+      return await s.remote.call(operation, request);
+    } catch (e) {
+      if (s.signal?.aborted) throw s.signal.reason;
+      const f = classify(e);
+      if (f.kind === 'auth') throw new AuthError(f.message, f.code);
+      if (f.kind !== 'transient' || attempt + 1 >= s.retry.maxAttempts) throw e;
+      s.progress.retries++;
+      await sleep(backoffDelay(s.retry, attempt, f.retryAfterMs), s.signal);
+    }
+  }
+}
+
+/** The remote does not offer this list (an older Outpost or platform): skip it. */
+const notOffered = (e: unknown) => e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.NOT_FOUND && /^not found$/i.test(e.message)));
+
+async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, unknown>, key: string): Promise<number> {
+  const pageSize = Math.min(p.maxPageSize ?? 1000, s.pageSize);
+  const field = p.mode === 'created' ? 'created_date' : 'modified_date';
+  let rows = 0;
+  const applyPage = async (items: any[], cursor: Cursor | undefined, saveNow: boolean) => {
+    if (p.prepare && items.length) await p.prepare(s, items);
+    s.db.tx(() => {
+      rows += p.apply(s, items, variant);
+      if (saveNow && cursor) saveCursor(s, key, cursor);
+    });
+    s.progress.pulled[p.resource] = (s.progress.pulled[p.resource] ?? 0) + items.length;
+    s.tick();
+  };
+  const lastOf = (items: any[]): Cursor | undefined => {
+    if (!items.length || !p.timeOf || !p.idOf) return undefined;
+    const last = items[items.length - 1];
+    return { time: p.timeOf(last), id: p.idOf(last) };
+  };
+
+  // Ascending scan (optionally filtered); the cursor moves with every page.
+  const ascending = async (filter: string | undefined, floor: number) => {
+    let pageToken: string | undefined;
+    do {
+      const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken, filter, orderBy: p.orderable ? field : undefined }));
+      const items = (res[p.listField] ?? []) as any[];
+      const keep = floor > -Infinity && p.timeOf ? items.filter((i) => p.timeOf!(i) >= floor) : items;
+      let c = lastOf(items);
+      if (c && !p.orderable && p.timeOf && p.idOf) for (const i of items) c = later(c, { time: p.timeOf(i), id: p.idOf(i) });
+      await applyPage(keep, c, true);
+      pageToken = res.nextPageToken || undefined;
+    } while (pageToken);
+  };
+
+  if (p.mode === 'full') {
+    let pageToken: string | undefined;
+    do {
+      const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken }));
+      await applyPage((res[p.listField] ?? []) as any[], undefined, false);
+      pageToken = res.nextPageToken || undefined;
+    } while (pageToken);
+    return rows;
+  }
+
+  const cursor = loadCursor(s, key);
+  if (!cursor) {
+    await ascending(undefined, -Infinity);
+    return rows;
+  }
+  const floor = cursor.time - s.overlap;
+  if (s.features.celFilter !== false) {
+    try {
+      await ascending(`${field} >= timestamp('${formatTimestamp(Math.max(0, floor))}')`, -Infinity);
+      s.features.celFilter = true;
+      return rows;
+    } catch (e) {
+      if (!filterUnsupported(e)) throw e;
+      s.features.celFilter = false;
+    }
+  }
+  if (!p.orderable) {
+    await ascending(undefined, floor);
+    return rows;
+  }
+  // Newest first down to the floor; the cursor is saved once the floor is reached.
+  let best: Cursor | undefined = cursor;
+  let pageToken: string | undefined;
+  let reached = false;
+  do {
+    const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken, orderBy: `${field} desc` }));
+    const items = (res[p.listField] ?? []) as any[];
+    const keep = items.filter((i) => p.timeOf!(i) >= floor);
+    for (const i of keep) best = later(best, { time: p.timeOf!(i), id: p.idOf!(i) });
+    reached = keep.length < items.length;
+    pageToken = res.nextPageToken || undefined;
+    await applyPage(keep.reverse(), best, reached || !pageToken);
+  } while (pageToken && !reached);
+  return rows;
+}
+
+export async function runPuller(s: SyncSession, p: Puller): Promise<number> {
+  if (!Remote.has(p.operation)) return 0;
+  let rows = 0;
+  for (const variant of p.variants(s)) {
+    const key = p.resource + (variant.organizationId ? `:${variant.organizationId as string}` : '');
+    try {
+      rows += await pullVariant(s, p, variant, key);
+    } catch (e) {
+      if (!notOffered(e)) throw e;
+      s.event({ type: 'warning', message: `${p.resource}: the remote does not offer ${p.operation}; skipped` });
+    }
+  }
+  s.event({ type: 'pulled', resource: p.resource, rows });
+  return rows;
+}
+
+/** `organizationId` only when the user belongs to several organizations (the API requires it then). */
+export function perOrganization(s: SyncSession): Record<string, unknown>[] {
+  const orgs = s.identity.organizations;
+  return orgs.length > 1 ? orgs.map((o) => ({ organizationId: o.id })) : [{}];
+}

@@ -1,0 +1,34 @@
+// Pulls annotation logs (immutable: modified_date = created_date). The list
+// has no order_by; its default order is created_date ascending. A log whose
+// annotation is not local yet (created after the annotations were pulled)
+// fetches that annotation first, so no log is skipped past the cursor.
+import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
+import { callWithRetry, timeOfField, type Puller } from '../pull';
+import { classify } from '../retry';
+
+export const annotationLogsPuller: Puller<AnnotationLog> = {
+  resource: 'annotation_logs',
+  operation: 'ListAllAnnotationLogs',
+  listField: 'annotationLogs',
+  mode: 'modified',
+  orderable: false,
+  timeOf: timeOfField('modifiedDate'),
+  idOf: (l) => l.annotationLogId,
+  variants: () => [{}],
+  async prepare(s, items) {
+    const ids = [...new Set(items.map((l) => l.annotationId))];
+    const missing = ids.filter((id) => !s.db.get('SELECT 1 FROM annotations WHERE id = ?', [id]));
+    for (const annotationId of missing) {
+      try {
+        const res = await callWithRetry(s, 'GetAnnotation', { annotationId });
+        s.applier.annotations([res.annotation]);
+      } catch (e) {
+        if (classify(e).kind !== 'notFound') throw e;
+      }
+    }
+  },
+  apply(s, items) {
+    s.applier.annotationLogs(items);
+    return items.length;
+  },
+};

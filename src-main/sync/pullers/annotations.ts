@@ -1,0 +1,18 @@
+// Pulls annotations (archives arrive as state: archived_date / is_archived).
+import type { Annotation } from '../../../src-shared/api/annotations';
+import { perOrganization, timeOfField, type Puller } from '../pull';
+
+export const annotationsPuller: Puller<Annotation> = {
+  resource: 'annotations',
+  operation: 'ListAnnotations',
+  listField: 'annotations',
+  mode: 'modified',
+  orderable: true,
+  timeOf: timeOfField('modifiedDate'),
+  idOf: (a) => a.annotationId,
+  variants: perOrganization,
+  apply(s, items) {
+    s.applier.annotations(items);
+    return items.length;
+  },
+};

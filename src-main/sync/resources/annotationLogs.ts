@@ -1,0 +1,138 @@
+// Annotation logs as a replicated resource. Logs are immutable (no update
+// operation), so applying a remote log is insert-if-missing. A log we created
+// offline has no marker field (a comment body cannot carry one): a remote log
+// is recognised as ours by (annotation, kind, author, content, created after
+// our first send) while our create is in flight with an unknown outcome.
+import { AnnotationLogKind, AnnotationLogState, type AnnotationLog } from '../../../src-shared/api/annotationLogs';
+import { parseTimestamp } from '../../../src-shared/api/time';
+import type { Db } from '../../db/database';
+import type { ApplyContext } from '../apply';
+import { canonical } from '../canonical';
+import { mapLocalId, registerIdRewriter } from '../idMap';
+import { finishEntry } from '../outbox';
+
+export const ANNOTATION_LOG = 'annotation_log';
+
+/** Clock slack between the Date header we saw before sending and the server's record time (Date has 1 s precision). */
+export const SEND_TIME_SLACK = 2_000_000;
+
+/** The comparable content of a log: kind + the one property its kind carries. */
+export function logContent(log: { kind: string; assigned?: { assignedToUserId: string }; stateUpdate?: { state: string }; comment?: { body: readonly any[] } }): string {
+  if (log.kind === 'ANNOTATION_LOG_KIND_COMMENT') {
+    return canonical({ kind: log.kind, body: (log.comment?.body ?? []).map((e) => ({ type: e.type, text: e.text ?? '', user: e.userMention?.userId ?? '' })) });
+  }
+  if (log.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE') return canonical({ kind: log.kind, state: log.stateUpdate?.state ?? '' });
+  return canonical({ kind: log.kind, user: log.assigned?.assignedToUserId ?? '' });
+}
+
+export interface InflightLogCreate {
+  seq: number;
+  annotationId: string;
+  localLogId: string;
+  content: string;
+  since: number | null;
+}
+
+/** CreateAnnotationLog entries that were sent at least once and are not confirmed. */
+export function inflightLogCreates(db: Db): InflightLogCreate[] {
+  return db
+    .all<{ seq: number; request: string; created_ids: string; first_sent_server_time: number | null }>(
+      "SELECT seq, request, created_ids, first_sent_server_time FROM sync_outbox WHERE operation = 'CreateAnnotationLog' AND state = 'inflight'",
+    )
+    .map((r) => {
+      const req = JSON.parse(r.request);
+      const created = JSON.parse(r.created_ids) as { id: string }[];
+      return { seq: r.seq, annotationId: req.annotationId, localLogId: created[0]?.id ?? '', content: logContent(req), since: r.first_sent_server_time };
+    });
+}
+
+/** Whether a remote log is the one an in-flight create of ours may have made. */
+export function matchesInflight(c: InflightLogCreate, log: AnnotationLog, userId: string): boolean {
+  if (log.annotationId !== c.annotationId || log.createdByUserId !== userId) return false;
+  if (c.since !== null && (parseTimestamp(log.createdDate) ?? 0) < c.since - SEND_TIME_SLACK) return false;
+  return logContent(log) === c.content;
+}
+
+/** Points a local log at the remote one that represents it (id, dates, author name). */
+export function adoptLog(db: Db, localLogId: string, log: AnnotationLog): void {
+  mapLocalId(db, ANNOTATION_LOG, localLogId, log.annotationLogId);
+  db.run('UPDATE annotation_logs SET created_date = ?, modified_date = ?, created_by_user_name = ? WHERE id = ?', [
+    parseTimestamp(log.createdDate), parseTimestamp(log.modifiedDate), log.createdByUserName, log.annotationLogId,
+  ]);
+}
+
+export class LogWriter {
+  private readonly exists;
+  private readonly annotation;
+  private readonly insertRow;
+  private readonly pkCache = new Map<string, { pk: number; organization_id: string } | undefined>();
+
+  constructor(db: Db) {
+    this.exists = db.raw.prepare('SELECT 1 FROM annotation_logs WHERE id = ?').pluck();
+    this.annotation = db.raw.prepare('SELECT pk, organization_id FROM annotations WHERE id = ?');
+    this.insertRow = db.raw.prepare(
+      `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name,
+         created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  has(id: string): boolean {
+    return this.exists.get(id) !== undefined;
+  }
+
+  annotationOf(id: string): { pk: number; organization_id: string } | undefined {
+    if (!this.pkCache.has(id)) this.pkCache.set(id, this.annotation.get(id) as { pk: number; organization_id: string } | undefined);
+    return this.pkCache.get(id);
+  }
+
+  forget(annotationId: string): void {
+    this.pkCache.delete(annotationId);
+  }
+
+  insert(log: AnnotationLog): boolean {
+    const ann = this.annotationOf(log.annotationId);
+    if (!ann) return false;
+    const kind = AnnotationLogKind.numbers[log.kind] ?? 0;
+    this.insertRow.run(
+      log.annotationLogId, ann.pk, log.annotationId, ann.organization_id, kind, log.createdByUserId, log.createdByUserName,
+      parseTimestamp(log.createdDate), parseTimestamp(log.modifiedDate),
+      log.assigned ? log.assigned.assignedToUserId : null, log.assigned ? log.assigned.assignedToUserEmail : null,
+      log.stateUpdate ? AnnotationLogState.numbers[log.stateUpdate.state] : null,
+      log.comment ? JSON.stringify(log.comment.body.map((e) => ({ type: e.type, text: e.text, userMention: e.userMention ?? null }))) : null,
+    );
+    return true;
+  }
+}
+
+/**
+ * Applies remote logs (caller holds the transaction). Returns the ids of
+ * annotations that are not local yet: the caller fetches them and applies the
+ * page again (logs before their annotation are never skipped).
+ */
+export function applyAnnotationLogs(ctx: ApplyContext, list: readonly AnnotationLog[], writer = new LogWriter(ctx.db)): string[] {
+  const missing = new Set<string>();
+  let inflight: InflightLogCreate[] | undefined;
+  for (const log of list) {
+    if (writer.has(log.annotationLogId)) {
+      ctx.stats.unchanged++;
+      continue;
+    }
+    inflight ??= inflightLogCreates(ctx.db);
+    const mine = inflight.find((c) => matchesInflight(c, log, ctx.userId));
+    if (mine) {
+      adoptLog(ctx.db, mine.localLogId, log);
+      finishEntry(ctx.db, mine.seq, 'done', { result: { annotationLogId: log.annotationLogId, adoptedBy: 'pull' } });
+      inflight = inflight.filter((c) => c !== mine);
+      ctx.stats.adopted++;
+      continue;
+    }
+    if (writer.insert(log)) ctx.stats.inserted++;
+    else missing.add(log.annotationId);
+  }
+  return [...missing];
+}
+
+registerIdRewriter(ANNOTATION_LOG, (db, localId, remoteId) => {
+  db.run('UPDATE annotation_logs SET id = ? WHERE id = ?', [remoteId, localId]);
+});

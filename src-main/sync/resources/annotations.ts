@@ -1,0 +1,332 @@
+// Annotations as a replicated resource: their synced fields, the snapshot that
+// becomes a merge base, the per-field merge of a remote version into the local
+// record, and the bulk upsert path used when no local edit is pending.
+import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../src-shared/api/annotations';
+import { MetadataKeyType, metadataInputToRow, type MetadataValue } from '../../../src-shared/api/metadata';
+import { parseTimestamp } from '../../../src-shared/api/time';
+import { replaceList, replaceMetadata } from '../../db/childRows';
+import type { Db } from '../../db/database';
+import { LINKED_CHANNEL_KIND, loadAnnotations } from '../../services/annotations/annotationRows';
+import { sameValue } from '../canonical';
+import { recordConflict } from '../conflicts';
+import { isUnmappedLocalId, mapLocalId, registerIdRewriter, tableExists } from '../idMap';
+import { finishEntry, hasPending, pendingFields } from '../outbox';
+import type { ApplyContext } from '../apply';
+
+export const ANNOTATION = 'annotation';
+
+/** Metadata key an offline-created annotation carries on the remote: its local id (the idempotency marker). */
+export const CLIENT_ID_KEY = 'outpost_client_id';
+
+export const ANNOTATION_FIELDS = [
+  'name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'tags', 'legend_config', 'linked_channels', 'metadata', 'archived',
+] as const;
+export type AnnotationField = (typeof ANNOTATION_FIELDS)[number];
+export type AnnotationFields = Record<AnnotationField, unknown>;
+
+const micros = (ts: string | null | undefined): number | null => (ts ? parseTimestamp(ts) : null);
+
+function normalizeMetadata(list: readonly MetadataValue[]): MetadataValue[] {
+  return list
+    .filter((m) => m.key.name !== CLIENT_ID_KEY)
+    .map((m) => {
+      const out: MetadataValue = { key: { name: m.key.name, type: m.key.type } };
+      if (m.stringValue !== undefined) out.stringValue = m.stringValue;
+      if (m.numberValue !== undefined) out.numberValue = m.numberValue;
+      if (m.booleanValue !== undefined) out.booleanValue = m.booleanValue;
+      if (m.relationValue !== undefined) out.relationValue = { resourceType: m.relationValue.resourceType, resourceId: m.relationValue.resourceId };
+      return out;
+    });
+}
+
+export function markerOf(a: Annotation): string | undefined {
+  return a.metadata.find((m) => m.key.name === CLIENT_ID_KEY)?.stringValue;
+}
+
+/** The synced fields of a wire annotation, canonical (times in micros, marker stripped). */
+export function fieldsOfWire(a: Annotation): AnnotationFields {
+  return {
+    name: a.name,
+    description: a.description,
+    start_time: micros(a.startTime),
+    end_time: micros(a.endTime),
+    assigned_to_user_id: a.assignedToUserId,
+    state: a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null,
+    tags: [...a.tags],
+    legend_config: a.legendConfig ?? null,
+    linked_channels: a.linkedChannels.map((c) =>
+      c.channel ? { channel: { channelId: c.channel.channelId } }
+      : c.bitFieldElement ? { bitFieldElement: { channelId: c.bitFieldElement.channelId, bitFieldName: c.bitFieldElement.bitFieldName } }
+      : { calculatedChannel: { calculatedChannelVersionId: c.calculatedChannel?.calculatedChannelVersionId ?? '' } },
+    ),
+    metadata: normalizeMetadata(a.metadata),
+    archived: a.isArchived,
+  };
+}
+
+interface LocalRow {
+  pk: number;
+  id: string;
+  organization_id: string;
+  modified_date: number;
+  archived_date: number | null;
+}
+
+function localRow(db: Db, id: string): LocalRow | undefined {
+  return db.get<LocalRow>('SELECT pk, id, organization_id, modified_date, archived_date FROM annotations WHERE id = ?', [id]);
+}
+
+export function localFields(db: Db, pk: number): AnnotationFields | undefined {
+  const [a] = loadAnnotations(db, [pk]);
+  return a && fieldsOfWire(a);
+}
+
+/** The merge base of a record about to be edited: the local state, which equals the remote's while nothing is pending. */
+export function snapshotAnnotation(db: Db, id: string): { version: number; fields: AnnotationFields } | undefined {
+  const row = localRow(db, id);
+  if (!row) return undefined;
+  return { version: row.modified_date, fields: localFields(db, row.pk)! };
+}
+
+function writeLinkedChannels(db: Db, pk: number, channels: readonly Record<string, any>[]): void {
+  db.run('DELETE FROM annotation_linked_channels WHERE annotation_pk = ?', [pk]);
+  channels.forEach((c, i) => {
+    const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
+    db.run(
+      'INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)',
+      [pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null],
+    );
+  });
+}
+
+const stateNumber = (s: unknown): number | null => (s ? AnnotationState.numbers[s as AnnotationStateName] : null);
+
+/** Writes one synced field of a local record (no history log, no outbox entry: this is replication). */
+export function writeField(db: Db, pk: number, field: AnnotationField, value: any, remote?: Annotation): void {
+  switch (field) {
+    case 'name':
+    case 'description':
+    case 'start_time':
+    case 'end_time':
+    case 'assigned_to_user_id':
+    case 'legend_config':
+      db.run(`UPDATE annotations SET ${field} = ? WHERE pk = ?`, [value, pk]);
+      return;
+    case 'state':
+      db.run('UPDATE annotations SET state = ? WHERE pk = ?', [stateNumber(value), pk]);
+      return;
+    case 'tags':
+      replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, value as string[]);
+      return;
+    case 'linked_channels':
+      writeLinkedChannels(db, pk, value);
+      return;
+    case 'metadata':
+      replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, value);
+      return;
+    case 'archived': {
+      const at = value ? (micros(remote?.archivedDate) ?? Date.now() * 1000) : null;
+      db.run('UPDATE annotations SET archived_date = ? WHERE pk = ?', [at, pk]);
+      return;
+    }
+  }
+}
+
+// ---- bulk upsert (no pending local edits) ---------------------------------
+
+function rowValues(a: Annotation): unknown[] {
+  return [
+    a.organizationId, a.name, a.description, micros(a.startTime), micros(a.endTime), a.createdByUserId, a.modifiedByUserId,
+    micros(a.createdDate), micros(a.modifiedDate), a.runId ?? null, stateNumber(a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null),
+    a.assignedToUserId, AnnotationType.numbers[a.annotationType] ?? 1, a.legendConfig ?? null, a.createdByConditionId ?? null,
+    a.createdByRuleConditionVersionId ?? null, a.reportRuleVersionId ?? null, a.pending ? 1 : 0, micros(a.deletedDate), micros(a.archivedDate),
+    a.batchedTriggers, a.isNoisyRule ? 1 : 0,
+  ];
+}
+
+const COLUMNS = `organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id, created_date, modified_date,
+  run_id, state, assigned_to_user_id, annotation_type, legend_config, created_by_condition_id, created_by_rule_condition_version_id,
+  report_rule_version_id, pending, deleted_date, archived_date, batched_triggers, is_noisy_rule`;
+
+export class AnnotationWriter {
+  private readonly insertRow;
+  private readonly updateRow;
+  private readonly delChildren;
+  private readonly tag;
+  private readonly asset;
+  private readonly channel;
+  private readonly meta;
+  private readonly orgKnown = new Set<string>();
+
+  constructor(private readonly db: Db) {
+    const raw = db.raw;
+    this.insertRow = raw.prepare(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMNS.split(',').map(() => '?').join(', ')})`);
+    this.updateRow = raw.prepare(
+      `UPDATE annotations SET ${COLUMNS.split(',').map((c) => `${c.trim()} = ?`).join(', ')} WHERE pk = ?`,
+    );
+    this.delChildren = ['annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'].map((t) =>
+      raw.prepare(`DELETE FROM ${t} WHERE annotation_pk = ?`),
+    );
+    this.tag = raw.prepare('INSERT OR IGNORE INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
+    this.asset = raw.prepare('INSERT OR IGNORE INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
+    this.channel = raw.prepare(
+      'INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.meta = raw.prepare(
+      'INSERT OR REPLACE INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  /** Annotations reference their organization (a foreign key): make sure it exists. */
+  private ensureOrganization(id: string): void {
+    if (this.orgKnown.has(id)) return;
+    this.db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, `organization ${id}`, Date.now() * 1000]);
+    this.orgKnown.add(id);
+  }
+
+  private children(pk: number, a: Annotation): void {
+    for (let i = 0; i < a.tags.length; i++) this.tag.run(pk, a.tags[i], i);
+    for (let i = 0; i < a.assetIds.length; i++) this.asset.run(pk, a.assetIds[i], i);
+    a.linkedChannels.forEach((c, i) => {
+      const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
+      this.channel.run(pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null);
+    });
+    let pos = 0;
+    for (const m of a.metadata) {
+      if (m.key.name === CLIENT_ID_KEY) continue;
+      const r = metadataInputToRow(m as never);
+      this.meta.run(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, pos++);
+    }
+  }
+
+  insert(a: Annotation): number {
+    this.ensureOrganization(a.organizationId);
+    const info = this.insertRow.run(a.annotationId, ...rowValues(a));
+    const pk = Number(info.lastInsertRowid);
+    this.children(pk, a);
+    return pk;
+  }
+
+  /** Replaces every column and child row with the remote's. */
+  overwrite(pk: number, a: Annotation): void {
+    this.ensureOrganization(a.organizationId);
+    this.updateRow.run(...rowValues(a), pk);
+    for (const d of this.delChildren) d.run(pk);
+    this.children(pk, a);
+  }
+
+  /** Only the remote's bookkeeping columns (the synced fields are merged separately). */
+  touch(pk: number, a: Annotation, takeModified: boolean): void {
+    this.db.run(
+      `UPDATE annotations SET created_by_user_id = ?, created_date = ?, run_id = ?, annotation_type = ?, pending = ?, deleted_date = ?,
+         batched_triggers = ?, is_noisy_rule = ?, report_rule_version_id = ?
+         ${takeModified ? ', modified_date = ?, modified_by_user_id = ?' : ''} WHERE pk = ?`,
+      [
+        a.createdByUserId, micros(a.createdDate), a.runId ?? null, AnnotationType.numbers[a.annotationType] ?? 1, a.pending ? 1 : 0, micros(a.deletedDate),
+        a.batchedTriggers, a.isNoisyRule ? 1 : 0, a.reportRuleVersionId ?? null,
+        ...(takeModified ? [micros(a.modifiedDate), a.modifiedByUserId] : []), pk,
+      ],
+    );
+  }
+}
+
+// ---- applying remote versions ---------------------------------------------
+
+/** An offline create whose outcome was unknown is found on the remote by its marker: adopt it. */
+function adoptByMarker(ctx: ApplyContext, a: Annotation): void {
+  const marker = markerOf(a);
+  if (!marker || marker === a.annotationId) return;
+  const row = ctx.db.get<{ created_by_seq: number; remote_id: string | null }>("SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = 'annotation'", [marker]);
+  if (!row || row.remote_id !== null) return;
+  mapLocalId(ctx.db, ANNOTATION, marker, a.annotationId);
+  const entry = ctx.db.get<{ state: string; side_effect_log_ids: string }>('SELECT state, side_effect_log_ids FROM sync_outbox WHERE seq = ?', [row.created_by_seq]);
+  if (entry && (entry.state === 'pending' || entry.state === 'inflight')) {
+    for (const id of JSON.parse(entry.side_effect_log_ids) as string[]) ctx.db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+    finishEntry(ctx.db, row.created_by_seq, 'done', { result: { annotationId: a.annotationId, adoptedBy: 'pull' } });
+    ctx.stats.adopted++;
+  }
+}
+
+/** Three-way, per-field merge of a remote version into a local record that has pending local edits. */
+function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow, a: Annotation): void {
+  const { db } = ctx;
+  const remote = fieldsOfWire(a);
+  const remoteTime = micros(a.modifiedDate) ?? 0;
+  const baseRow = db.get<{ fields: string; remote_version: number }>('SELECT fields, remote_version FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
+  const base = baseRow ? (JSON.parse(baseRow.fields) as AnnotationFields) : null;
+  const local = localFields(db, row.pk)!;
+  let pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
+  for (const f of ANNOTATION_FIELDS) {
+    if (sameValue(local[f], remote[f])) continue;
+    const p = pending.get(f);
+    if (!p) {
+      writeField(db, row.pk, f, remote[f], a);
+      continue;
+    }
+    // Without a base (our own create just landed) the remote holds nothing newer than what we sent.
+    const remoteChanged = base ? !sameValue(remote[f], base[f]) : false;
+    if (!remoteChanged) continue;
+    // Changed on both sides: the later write wins; the loser goes to the conflict log.
+    const localTime = p.localTime + ctx.clockOffset;
+    if (remoteTime > localTime) {
+      writeField(db, row.pk, f, remote[f], a);
+      for (const seq of p.seqs) ctx.dropField(seq, ANNOTATION, row.id, f);
+      recordConflict(db, { kind: 'field', resource: ANNOTATION, recordId: row.id, field: f, winner: 'remote', localValue: local[f], remoteValue: remote[f], localTime, remoteTime });
+    } else {
+      recordConflict(db, { kind: 'field', resource: ANNOTATION, recordId: row.id, field: f, winner: 'local', localValue: local[f], remoteValue: remote[f], localTime, remoteTime });
+    }
+    ctx.stats.conflicts++;
+  }
+  pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
+  const stillPending = hasPending(db, ANNOTATION, row.id, ctx.excludeSeq);
+  w.touch(row.pk, a, !stillPending);
+  if (stillPending) {
+    db.run(
+      `INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)
+       ON CONFLICT(resource, record_id) DO UPDATE SET remote_version = excluded.remote_version, fields = excluded.fields`,
+      [ANNOTATION, row.id, remoteTime, JSON.stringify(remote)],
+    );
+  } else {
+    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
+  }
+}
+
+/** Applies remote annotations to the local store (pull pages and push results). Caller holds the transaction. */
+export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[], writer = new AnnotationWriter(ctx.db)): void {
+  for (const a of list) {
+    if (markerOf(a)) adoptByMarker(ctx, a);
+    const row = localRow(ctx.db, a.annotationId);
+    if (!row) {
+      writer.insert(a);
+      ctx.stats.inserted++;
+      continue;
+    }
+    const pending = hasPending(ctx.db, ANNOTATION, row.id, ctx.excludeSeq);
+    if (!pending) {
+      const md = micros(a.modifiedDate);
+      if (md === row.modified_date && (row.archived_date !== null) === a.isArchived && !ctx.force) {
+        ctx.stats.unchanged++;
+        continue;
+      }
+      writer.overwrite(row.pk, a);
+      ctx.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
+      ctx.stats.updated++;
+      continue;
+    }
+    mergeWithPending(ctx, writer, row, a);
+    ctx.stats.updated++;
+  }
+}
+
+/** Whether a local id is an offline-created annotation the remote does not have yet. */
+export const isLocalOnly = (db: Db, id: string) => isUnmappedLocalId(db, id);
+
+// Local references to an annotation id, rewritten when an offline-created one gets its remote id.
+registerIdRewriter(ANNOTATION, (db, localId, remoteId) => {
+  db.run('UPDATE annotations SET id = ? WHERE id = ?', [remoteId, localId]);
+  db.run('UPDATE annotation_logs SET annotation_id = ? WHERE annotation_id = ?', [remoteId, localId]);
+  if (tableExists(db, 'artifact_links')) db.run('UPDATE artifact_links SET entity_id = ? WHERE entity_id = ?', [remoteId, localId]);
+  if (tableExists(db, 'saved_searches')) {
+    db.run("UPDATE saved_searches SET properties = replace(properties, ?, ?) WHERE instr(properties, ?) > 0", [`"${localId}"`, `"${remoteId}"`, `"${localId}"`]);
+  }
+});

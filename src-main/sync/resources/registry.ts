@@ -1,0 +1,20 @@
+// Per-resource hooks the generic sync code needs: the merge-base snapshot of a
+// record about to be edited. Importing this module also registers every
+// resource's id rewriters.
+import type { Db } from '../../db/database';
+import { ANNOTATION, snapshotAnnotation } from './annotations';
+import './annotationLogs';
+
+export interface Snapshot {
+  /** The remote modified_date the local record reflects (micros). */
+  readonly version: number;
+  readonly fields: Record<string, unknown>;
+}
+
+const snapshots: Record<string, (db: Db, id: string) => Snapshot | undefined> = {
+  [ANNOTATION]: snapshotAnnotation,
+};
+
+export function snapshotFor(resource: string): ((db: Db, id: string) => Snapshot | undefined) | undefined {
+  return snapshots[resource];
+}

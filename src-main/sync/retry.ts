@@ -1,0 +1,91 @@
+// What a failed remote call means for sync, and how long to wait before the
+// next try: exponential backoff with jitter, never shorter than Retry-After.
+import { TransportError } from '../../src-shared/client';
+import { ApiError, Code } from '../../src-shared/errors';
+
+export type Failure =
+  /** Try again later. unknownOutcome: the remote may have applied the request (no response, or a 5xx). */
+  | { kind: 'transient'; unknownOutcome: boolean; retryAfterMs?: number; code: number | null; message: string }
+  /** 401/403: stop syncing until the credentials change. */
+  | { kind: 'auth'; code: number; message: string }
+  | { kind: 'notFound'; code: number; message: string }
+  | { kind: 'exists'; code: number; message: string }
+  /** Any other 4xx (and 501): the request itself is refused; retrying cannot help. */
+  | { kind: 'rejected'; code: number; message: string };
+
+/** Retry-After: delay-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export function classify(e: unknown): Failure {
+  if (e instanceof TransportError) return { kind: 'transient', unknownOutcome: true, code: null, message: e.message };
+  if (e instanceof ApiError) {
+    const message = e.message;
+    switch (e.code) {
+      case Code.UNAUTHENTICATED:
+      case Code.PERMISSION_DENIED:
+        return { kind: 'auth', code: e.code, message };
+      case Code.NOT_FOUND:
+        return { kind: 'notFound', code: e.code, message };
+      case Code.ALREADY_EXISTS:
+        return { kind: 'exists', code: e.code, message };
+      case Code.RESOURCE_EXHAUSTED:
+        // 429: refused before being applied.
+        return { kind: 'transient', unknownOutcome: false, retryAfterMs: parseRetryAfter((e as ApiError & { retryAfter?: string | null }).retryAfter), code: e.code, message };
+      case Code.UNAVAILABLE:
+      case Code.INTERNAL:
+      case Code.UNKNOWN:
+      case Code.DEADLINE_EXCEEDED:
+      case Code.ABORTED:
+      case Code.CANCELLED:
+      case Code.DATA_LOSS:
+        return { kind: 'transient', unknownOutcome: true, retryAfterMs: parseRetryAfter((e as ApiError & { retryAfter?: string | null }).retryAfter), code: e.code, message };
+      default:
+        return { kind: 'rejected', code: e.code, message };
+    }
+  }
+  // A bug or a malformed response: treat like a lost response (the request may have been applied).
+  return { kind: 'transient', unknownOutcome: true, code: null, message: (e as Error)?.message ?? String(e) };
+}
+
+export interface RetryPolicy {
+  /** Tries per request within one sync run (the scheduler retries the run later). */
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** 0..1: random share of each delay ("equal jitter" at 0.5). */
+  readonly jitter: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 15_000, jitter: 0.5 };
+
+export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number, random = Math.random): number {
+  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  const delay = exp * (1 - policy.jitter) + exp * policy.jitter * random();
+  return Math.max(Math.round(delay), retryAfterMs ?? 0);
+}
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+export class AuthError extends Error {
+  constructor(message: string, readonly code: number) {
+    super(message);
+    this.name = 'AuthError';
+  }
+}

@@ -1,0 +1,159 @@
+// One full sync run: identity, pull (reference data, annotations, logs), push
+// the outbox, pull again (the remote's side effects of our pushes: history
+// logs, modified dates). Pulling before pushing is what detects conflicts:
+// remote changes are merged field by field against the base of every record
+// with pending local edits before those edits are sent.
+import type { Db } from '../db/database';
+import { readStoredStatus, writeStoredStatus } from '../services/sync/syncService';
+import { createApplier, emptyApplyStats } from './apply';
+import { adoptIdentity, type SyncIdentity } from './identity';
+import { acquireSyncLock } from './lock';
+import { countOpen } from './outbox';
+import { runPuller, callWithRetry, type Puller } from './pull';
+import { annotationLogsPuller } from './pullers/annotationLogs';
+import { annotationsPuller } from './pullers/annotations';
+import { referencePullers } from './pullers/reference';
+import { push } from './push';
+import { Remote, type RemoteOptions } from './remote';
+import { AuthError, DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { emptyProgress, type SyncEvent, type SyncProgress, type SyncSession } from './session';
+import type { RemoteFeatures } from './types';
+
+export interface SyncOptions {
+  readonly db: Db;
+  readonly remote: RemoteOptions;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Concurrent pushes of entries on unrelated records (default 8). */
+  readonly concurrency?: number;
+  /** List page size (default 1000, the API maximum). */
+  readonly pageSize?: number;
+  /** Overlap window re-read by incremental pulls (default 30 s). */
+  readonly overlapMs?: number;
+  /** Pull the reference data (users, tags, assets, runs, channels) too (default true). */
+  readonly reference?: boolean;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (e: SyncEvent) => void;
+}
+
+export interface SyncSummary {
+  readonly ok: boolean;
+  /** 401/403 from the remote: sync stops until the credentials change. */
+  readonly authError: boolean;
+  readonly error?: string;
+  readonly progress: SyncProgress;
+  /** Open outbox entries after the run (0 when everything reached the remote). */
+  readonly pending: number;
+  readonly failedEntries: number;
+  readonly openConflicts: number;
+  readonly durationMs: number;
+  readonly requests: number;
+}
+
+const count = (db: Db, sql: string) => db.get<{ n: number }>(sql)!.n;
+
+function runSummary(p: SyncProgress) {
+  return {
+    pulled: Object.entries(p.pulled).map(([resource, rows]) => ({ resource, rows })),
+    pushed: p.pushed,
+    failed: p.failed,
+    retries: p.retries,
+    recovered: p.recovered,
+    conflicts: p.conflicts,
+  };
+}
+
+export async function runSync(options: SyncOptions): Promise<SyncSummary> {
+  const { db } = options;
+  const started = Date.now();
+  const progress = emptyProgress();
+  const emit = (e: SyncEvent) => options.onEvent?.(e);
+  const lock = acquireSyncLock(db);
+  const remote = new Remote(options.remote);
+  let lastTick = 0;
+  let error: string | undefined;
+  let authError = false;
+  writeStoredStatus(db, { state: 'syncing', phase: 'connecting', lastSyncStarted: started * 1000 });
+  const setPhase = (phase: SyncProgress['phase']) => {
+    progress.phase = phase;
+    writeStoredStatus(db, { phase });
+    emit({ type: 'phase', phase });
+  };
+  try {
+    progress.pendingAtStart = countOpen(db);
+    const retry = { ...DEFAULT_RETRY, ...options.retry };
+    const features: RemoteFeatures = {};
+    const stats = emptyApplyStats();
+    // Identity first (with retries): everything else is stored under the remote's user and organization ids.
+    let identity: SyncIdentity | undefined;
+    const bootstrap = {
+      db, remote, retry, signal: options.signal, progress,
+      throwIfAborted: () => options.signal?.throwIfAborted(),
+    } as unknown as SyncSession;
+    await callWithRetry(bootstrap, 'Ping', {});
+    identity = await adoptIdentity(db, remote);
+    const session: SyncSession = {
+      db,
+      remote,
+      identity,
+      features,
+      applier: createApplier(db, identity.userId, remote.clockOffset(), stats),
+      retry,
+      concurrency: options.concurrency ?? 8,
+      pageSize: options.pageSize ?? 1000,
+      overlap: (options.overlapMs ?? 30_000) * 1000,
+      signal: options.signal,
+      progress,
+      event: emit,
+      tick: () => {
+        progress.conflicts = stats.conflicts;
+        const now = Date.now();
+        if (now - lastTick < 200) return;
+        lastTick = now;
+        lock.renew();
+        emit({ type: 'progress', progress: { ...progress, pulled: { ...progress.pulled } } });
+      },
+      throwIfAborted: () => options.signal?.throwIfAborted(),
+    };
+    const pullAll = async (list: readonly Puller[]) => {
+      setPhase('pull');
+      for (const p of list) await runPuller(session, p);
+    };
+    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller]);
+    setPhase('push');
+    const pushed = await push(session);
+    if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
+    await pullAll([annotationsPuller, annotationLogsPuller]);
+    progress.conflicts = stats.conflicts;
+    setPhase('done');
+  } catch (e) {
+    if (e instanceof AuthError) {
+      authError = true;
+      error = `the remote refused the API key (${e.code === 16 ? '401' : '403'}): ${e.message}; sync is stopped until the key is replaced`;
+    } else {
+      error = (e as Error)?.message ?? String(e);
+    }
+  } finally {
+    const finished = Date.now();
+    const ok = error === undefined;
+    writeStoredStatus(db, {
+      state: authError ? 'auth_error' : ok ? 'idle' : 'error',
+      phase: '',
+      lastSyncFinished: finished * 1000,
+      lastSuccess: ok ? finished * 1000 : readStoredStatus(db).lastSuccess,
+      lastError: error ?? '',
+      lastRun: runSummary(progress),
+    });
+    lock.release();
+  }
+  return {
+    ok: error === undefined,
+    authError,
+    error,
+    progress,
+    pending: countOpen(db),
+    failedEntries: count(db, "SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'"),
+    openConflicts: count(db, "SELECT count(*) AS n FROM sync_conflicts WHERE state = 'open'"),
+    durationMs: Date.now() - started,
+    requests: remote.requests,
+  };
+}

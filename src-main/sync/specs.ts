@@ -1,0 +1,15 @@
+// Every replicated operation, by name. An operation without a spec is not
+// recorded in the outbox (its effect stays local); specs are added as the
+// operations of each resource land in the operation table.
+import { annotationSpecs } from './specs/annotations';
+import type { OpSpec } from './types';
+
+const specs = new Map<string, OpSpec>(annotationSpecs.map((s) => [s.operation, s]));
+
+export function specFor(operation: string): OpSpec | undefined {
+  return specs.get(operation);
+}
+
+export function replicatedOperations(): string[] {
+  return [...specs.keys()];
+}

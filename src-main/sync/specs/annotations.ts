@@ -1,0 +1,240 @@
+// How the annotation and annotation-log writes are recorded and replayed.
+//
+// Idempotency without server keys: an offline CreateAnnotation carries the
+// metadata entry `outpost_client_id = <local id>` on the remote, so a create
+// whose outcome is unknown is looked up by that marker (CEL metadata filter,
+// or a newest-first scan back to the first send when filters are
+// unavailable) before any retry. A CreateAnnotationLog cannot carry a marker:
+// it is looked up among the annotation's logs by (kind, author, content,
+// created at or after the first send) and not already known locally.
+// Updates, archives and deletes are idempotent and simply retried.
+import type { Annotation } from '../../../src-shared/api/annotations';
+import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
+import { ApiError, Code } from '../../../src-shared/errors';
+import { parseTimestamp } from '../../../src-shared/api/time';
+import { mapLocalId } from '../idMap';
+import { ANNOTATION, CLIENT_ID_KEY, markerOf } from '../resources/annotations';
+import { adoptLog, ANNOTATION_LOG, logContent, SEND_TIME_SLACK } from '../resources/annotationLogs';
+import type { OpSpec, OutboxEntry, PushContext, Target } from '../types';
+import { compact, mask, metadataOut, ts } from '../wireEncode';
+
+/** A filter the remote rejects as unsupported (the filter engine is optional on Outpost remotes). */
+export function filterUnsupported(e: unknown): boolean {
+  return e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.INVALID_ARGUMENT && /filter/i.test(e.message)));
+}
+
+const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+function deleteSideEffects(p: PushContext, entry: OutboxEntry): void {
+  // The remote wrote its own history logs for this write; pull brings them.
+  for (const id of entry.sideEffectLogIds) p.db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+}
+
+async function findAnnotationByMarker(p: PushContext, localId: string, organizationId: string | undefined, since: number | null): Promise<Annotation | undefined> {
+  if (p.features.celFilter !== false) {
+    try {
+      const res = await p.call('ListAnnotations', compact({ filter: `metadata[${quote(CLIENT_ID_KEY)}] == ${quote(localId)}`, pageSize: 10, organizationId }));
+      p.features.celFilter = true;
+      return (res.annotations as Annotation[]).find((a) => markerOf(a) === localId);
+    } catch (e) {
+      if (!filterUnsupported(e)) throw e;
+      p.features.celFilter = false;
+    }
+  }
+  // No filters: newest-created first, back to just before our first send.
+  const floor = since === null ? -Infinity : since - 60_000_000;
+  let pageToken: string | undefined;
+  do {
+    const res = await p.call('ListAnnotations', compact({ orderBy: 'created_date desc', pageSize: 1000, pageToken, organizationId }));
+    for (const a of res.annotations as Annotation[]) {
+      if (markerOf(a) === localId) return a;
+      if ((parseTimestamp(a.createdDate) ?? 0) < floor) return undefined;
+    }
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+  return undefined;
+}
+
+const encodeLinkedChannels = (list: readonly any[] | undefined) => list?.map((c) => compact({ ...c }));
+
+export const createAnnotationSpec: OpSpec = {
+  operation: 'CreateAnnotation',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: ANNOTATION, id: res.annotation.annotationId }],
+  targetsAfter: (_req, res) => [{ resource: ANNOTATION, recordId: res.annotation.annotationId, fields: ['*create'] }],
+  encode(req, entry) {
+    const localId = entry.createdIds[0].id;
+    return compact({
+      name: req.name,
+      description: req.description,
+      startTime: ts(req.startTime),
+      endTime: ts(req.endTime),
+      assets: req.assets,
+      linkedChannels: encodeLinkedChannels(req.linkedChannels),
+      tags: req.tags,
+      runId: req.runId,
+      assignToUserId: req.assignToUserId,
+      organizationId: req.organizationId,
+      state: req.state,
+      annotationType: req.annotationType,
+      legendConfig: req.legendConfig,
+      createdByConditionId: req.createdByConditionId,
+      createdByRuleConditionVersionId: req.createdByRuleConditionVersionId,
+      metadata: [...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY), { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId }],
+    });
+  },
+  findExisting: (p, entry) => findAnnotationByMarker(p, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime),
+  applyResult(p, entry, res) {
+    const a: Annotation = res.annotation ?? res;
+    const localId = entry.createdIds[0].id;
+    mapLocalId(p.db, ANNOTATION, localId, a.annotationId);
+    deleteSideEffects(p, entry);
+    p.apply.annotations([a], { excludeSeq: entry.seq });
+  },
+};
+
+const annotationTarget = (id: string, fields: string[]): Target => ({ resource: ANNOTATION, recordId: id, fields });
+
+function encodePatch(patch: any, paths: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { annotationId: patch.annotationId };
+  for (const path of paths) {
+    switch (path) {
+      case 'start_time': out.startTime = ts(patch.startTime); break;
+      case 'end_time': out.endTime = ts(patch.endTime); break;
+      case 'metadata': out.metadata = metadataOut(patch.metadata) ?? []; break;
+      case 'linked_channels': out.linkedChannels = encodeLinkedChannels(patch.linkedChannels) ?? []; break;
+      case 'tags': out.tags = patch.tags ?? []; break;
+      case 'assigned_to_user_id': out.assignedToUserId = patch.assignedToUserId ?? ''; break;
+      case 'legend_config': out.legendConfig = patch.legendConfig; break;
+      case 'state': out.state = patch.state; break;
+      default: out[path] = patch[path];
+    }
+  }
+  return compact(out);
+}
+
+export const updateAnnotationSpec: OpSpec = {
+  operation: 'UpdateAnnotation',
+  kind: 'write',
+  targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask as string[])])],
+  encode: (req) => ({ annotation: encodePatch(req.annotation, req.updateMask), updateMask: mask(req.updateMask) }),
+  applyResult(p, entry, res) {
+    deleteSideEffects(p, entry);
+    p.apply.annotations([res.annotation], { excludeSeq: entry.seq });
+  },
+  dropField(req, _id, field) {
+    const paths = (req.updateMask as string[]).filter((f) => f !== field);
+    return paths.length ? { ...req, updateMask: paths } : null;
+  },
+};
+
+/** Archive / unarchive / delete (= archive) of one annotation. */
+function singleArchiveSpec(operation: string, returnsAnnotation: boolean): OpSpec {
+  return {
+    operation,
+    kind: 'write',
+    targets: (req) => [annotationTarget(req.annotationId, ['archived'])],
+    encode: (req) => ({ annotationId: req.annotationId }),
+    applyResult(p, entry, res) {
+      deleteSideEffects(p, entry);
+      if (returnsAnnotation && res?.annotation) p.apply.annotations([res.annotation], { excludeSeq: entry.seq });
+    },
+    dropField: () => null,
+  };
+}
+
+function batchArchiveSpec(operation: string, returnsAnnotations: boolean): OpSpec {
+  return {
+    operation,
+    kind: 'write',
+    targets: (req) => [...new Set(req.annotationIds as string[])].map((id) => annotationTarget(id, ['archived'])),
+    encode: (req) => ({ annotationIds: req.annotationIds }),
+    applyResult(p, entry, res) {
+      deleteSideEffects(p, entry);
+      if (returnsAnnotations && res?.annotations) p.apply.annotations(res.annotations, { excludeSeq: entry.seq });
+    },
+    dropField(req, id) {
+      const ids = (req.annotationIds as string[]).filter((x) => x !== id);
+      return ids.length ? { ...req, annotationIds: ids } : null;
+    },
+  };
+}
+
+// ---- annotation logs ------------------------------------------------------
+
+function logFields(req: any): string[] {
+  if (req.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE') return ['state'];
+  if (req.kind === 'ANNOTATION_LOG_KIND_ASSIGNED') return ['assigned_to_user_id'];
+  return [];
+}
+
+async function findLog(p: PushContext, entry: OutboxEntry): Promise<AnnotationLog | undefined> {
+  const req = entry.request;
+  const content = logContent(req);
+  const since = entry.firstSentServerTime;
+  let pageToken: string | undefined;
+  const candidates: AnnotationLog[] = [];
+  do {
+    const res = await p.call('ListAnnotationLogs', compact({ annotationId: req.annotationId, pageSize: 1000, pageToken }));
+    candidates.push(...(res.annotationLogs as AnnotationLog[]));
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+  return candidates.find(
+    (log) =>
+      log.createdByUserId === p.userId &&
+      (since === null || (parseTimestamp(log.createdDate) ?? 0) >= since - SEND_TIME_SLACK) &&
+      logContent(log) === content &&
+      // Not a log we already hold (pulled, or adopted for another entry).
+      !p.db.get('SELECT 1 FROM annotation_logs WHERE id = ?', [log.annotationLogId]) &&
+      !p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [log.annotationLogId]),
+  );
+}
+
+export const createAnnotationLogSpec: OpSpec = {
+  operation: 'CreateAnnotationLog',
+  kind: 'create',
+  targets: (req) => [annotationTarget(req.annotationId, logFields(req))],
+  created: (_req, res) => [{ resource: ANNOTATION_LOG, id: res.annotationLog.annotationLogId }],
+  encode: (req) =>
+    compact({
+      annotationId: req.annotationId,
+      kind: req.kind,
+      assigned: req.assigned ? compact({ assignedToUserId: req.assigned.assignedToUserId, assignedToUserEmail: req.assigned.assignedToUserEmail }) : undefined,
+      stateUpdate: req.stateUpdate ? { state: req.stateUpdate.state } : undefined,
+      comment: req.comment
+        ? { body: req.comment.body.map((e: any) => compact({ type: e.type, text: e.text, userMention: e.userMention ? compact({ userId: e.userMention.userId, userEmail: e.userMention.userEmail }) : undefined })) }
+        : undefined,
+    }),
+  findExisting: findLog,
+  applyResult(p, entry, res) {
+    const log: AnnotationLog = res.annotationLog ?? res;
+    adoptLog(p.db, entry.createdIds[0].id, log);
+  },
+  dropField: () => null,
+};
+
+export const deleteAnnotationLogSpec: OpSpec = {
+  operation: 'DeleteAnnotationLog',
+  kind: 'write',
+  targets: (req) => [
+    { resource: ANNOTATION_LOG, recordId: req.annotationLogId, fields: ['*delete'] },
+    annotationTarget(req.annotationId, []),
+  ],
+  encode: (req) => ({ annotationId: req.annotationId, annotationLogId: req.annotationLogId }),
+  notFoundIsDone: true,
+  applyResult: () => {},
+};
+
+export const annotationSpecs: readonly OpSpec[] = [
+  createAnnotationSpec,
+  updateAnnotationSpec,
+  singleArchiveSpec('ArchiveAnnotation', true),
+  singleArchiveSpec('UnarchiveAnnotation', true),
+  singleArchiveSpec('DeleteAnnotation', false),
+  batchArchiveSpec('BatchArchiveAnnotations', true),
+  batchArchiveSpec('BatchUnarchiveAnnotations', true),
+  batchArchiveSpec('BatchDeleteAnnotations', false),
+  createAnnotationLogSpec,
+  deleteAnnotationLogSpec,
+];

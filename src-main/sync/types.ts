@@ -1,0 +1,110 @@
+// Shapes shared by the sync modules: outbox entries, their targets, and the
+// per-operation push specification.
+import type { Db } from '../db/database';
+
+export type EntryState = 'pending' | 'inflight' | 'done' | 'failed' | 'superseded';
+
+/** A record an outbox entry created locally (its id is local until the remote creates it). */
+export interface CreatedRef {
+  readonly resource: string;
+  readonly id: string;
+}
+
+/** A record an outbox entry writes, and the synced fields it changes. */
+export interface Target {
+  readonly resource: string;
+  readonly recordId: string;
+  readonly fields: readonly string[];
+}
+
+export interface OutboxEntry {
+  readonly seq: number;
+  readonly operation: string;
+  /** The validated request (zod output form); ids are rewritten as mappings arrive. */
+  request: any;
+  readonly createdIds: CreatedRef[];
+  readonly sideEffectLogIds: string[];
+  /** Local wall clock (epoch micros) when the edit was made: orders conflicts only, never a cursor. */
+  readonly localTime: number;
+  state: EntryState;
+  attempts: number;
+  /** Server clock (epoch micros, from the remote's Date header) just before the first send. */
+  firstSentServerTime: number | null;
+  errorCode: number | null;
+  lastError: string | null;
+}
+
+export interface OutboxRow {
+  seq: number;
+  operation: string;
+  request: string;
+  created_ids: string;
+  side_effect_log_ids: string;
+  local_time: number;
+  state: EntryState;
+  attempts: number;
+  first_sent_server_time: number | null;
+  error_code: number | null;
+  last_error: string | null;
+}
+
+export function entryFromRow(r: OutboxRow): OutboxEntry {
+  return {
+    seq: r.seq,
+    operation: r.operation,
+    request: JSON.parse(r.request),
+    createdIds: JSON.parse(r.created_ids) as CreatedRef[],
+    sideEffectLogIds: JSON.parse(r.side_effect_log_ids) as string[],
+    localTime: r.local_time,
+    state: r.state,
+    attempts: r.attempts,
+    firstSentServerTime: r.first_sent_server_time,
+    errorCode: r.error_code,
+    lastError: r.last_error,
+  };
+}
+
+/** What the push loop gives an operation spec. */
+export interface PushContext {
+  readonly db: Db;
+  /** Calls one operation on the remote (no retries; the push loop retries). */
+  call(operation: string, request: Record<string, unknown>): Promise<any>;
+  /** Our user on the remote. */
+  readonly userId: string;
+  /** Latest estimate of the server clock (epoch micros). */
+  serverNow(): number;
+  /** Local clock -> server clock correction for conflict ordering (micros; 0 when the skew is negligible). */
+  readonly clockOffset: number;
+  /** Applies remote records to the local store (same merge rules as pull). */
+  readonly apply: import('./apply').Applier;
+  /** What the remote turned out to support (learned once per session). */
+  readonly features: RemoteFeatures;
+}
+
+export interface RemoteFeatures {
+  /** CEL filters on list operations (undefined until tried). */
+  celFilter?: boolean;
+}
+
+/** How one replicated operation is recorded and pushed. */
+export interface OpSpec {
+  readonly operation: string;
+  /** `create`: the remote makes a new record (unknown outcomes need a lookup before retrying). */
+  readonly kind: 'create' | 'write';
+  /** Records the write changes that exist before it runs (read from the validated request). */
+  targets(request: any): Target[];
+  /** Records the write created (read from its response). */
+  created?(request: any, response: any): CreatedRef[];
+  /** Targets that only exist after the write (e.g. the annotation a new log changed). */
+  targetsAfter?(request: any, response: any): Target[];
+  /** The wire request sent to the remote. */
+  encode(request: any, entry: OutboxEntry): Record<string, unknown>;
+  /** For creates: finds what an earlier attempt whose outcome is unknown may have created. */
+  findExisting?(p: PushContext, entry: OutboxEntry): Promise<unknown | undefined>;
+  /** The remote accepted (or an earlier attempt was found): map ids, apply the remote state. Runs inside the local transaction that marks the entry done. */
+  applyResult(p: PushContext, entry: OutboxEntry, response: any): void;
+  /** A 404 from the remote: `done` when that is the desired end state (deletes), else a conflict is recorded. */
+  readonly notFoundIsDone?: boolean;
+  /** The remote won `field` of `recordId` in a conflict: the request without it, or null when nothing is left to send. */
+  dropField?(request: any, recordId: string, field: string): any | null;
+}

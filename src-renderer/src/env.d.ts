@@ -1,0 +1,13 @@
+/// <reference types="svelte" />
+/// <reference types="vite/client" />
+
+import type { OutpostBridge } from './lib/transport/bridge';
+
+declare global {
+  interface Window {
+    /** Present only in the desktop app (exposed by the sandboxed preload). */
+    outpost?: OutpostBridge;
+  }
+}
+
+export {};

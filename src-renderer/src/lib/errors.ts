@@ -1,0 +1,48 @@
+// How API failures are shown: always with the server's message, never
+// swallowed. Turns whatever a client call threw into something a view can print.
+import { TransportError } from '../../../src-shared/client';
+import { ApiError, Code, type FieldViolation } from '../../../src-shared/errors';
+
+export interface ErrorInfo {
+  /** gRPC code name (`INVALID_ARGUMENT`), or `TRANSPORT` when no response arrived, `CLIENT` for a local bug. */
+  readonly code: string;
+  /** The message to show: the server's own message for API errors. */
+  readonly message: string;
+  readonly fieldViolations: readonly FieldViolation[];
+}
+
+const CODE_NAMES = Object.fromEntries(Object.entries(Code).map(([name, n]) => [n, name])) as Record<number, string>;
+
+export function codeName(code: number): string {
+  return CODE_NAMES[code] ?? `CODE_${code}`;
+}
+
+export function toErrorInfo(error: unknown): ErrorInfo {
+  if (error instanceof ApiError) {
+    const violations = error.details.flatMap((d) =>
+      d['@type'] === 'type.googleapis.com/google.rpc.BadRequest' && Array.isArray((d as { fieldViolations?: unknown }).fieldViolations)
+        ? ((d as { fieldViolations: FieldViolation[] }).fieldViolations ?? [])
+        : [],
+    );
+    return { code: codeName(error.code), message: error.message || codeName(error.code), fieldViolations: violations };
+  }
+  if (error instanceof TransportError) {
+    return { code: 'TRANSPORT', message: `Could not reach the Outpost engine: ${error.message}`, fieldViolations: [] };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'CLIENT', message: message || 'Unexpected error', fieldViolations: [] };
+}
+
+/** Errors a filter box shows inline (the user's expression is at fault, or the server cannot run it). */
+export function isFilterError(info: ErrorInfo): boolean {
+  return info.code === 'INVALID_ARGUMENT' || info.code === 'UNIMPLEMENTED';
+}
+
+/** The operation exists in the contract but this engine does not implement it (yet). */
+export function isUnimplemented(info: ErrorInfo | undefined): boolean {
+  return info?.code === 'UNIMPLEMENTED';
+}
+
+export function isUnauthenticated(info: ErrorInfo | undefined): boolean {
+  return info?.code === 'UNAUTHENTICATED';
+}

@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest';
+import { enumLabel, formatDuration, formatRelative, formatShortTime, formatTime, shortUser } from './format';
+
+describe('format', () => {
+  test('enumLabel', () => {
+    expect(enumLabel('ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_')).toBe('Flagged');
+    expect(enumLabel('ANNOTATION_TYPE_DATA_REVIEW', 'ANNOTATION_TYPE_')).toBe('Data review');
+    expect(enumLabel('ANNOTATION_STATE_UNSPECIFIED', 'ANNOTATION_STATE_')).toBe('—');
+    expect(enumLabel(undefined, 'X_')).toBe('—');
+  });
+
+  test('formatTime is UTC, with milliseconds only when present', () => {
+    expect(formatTime('2026-09-01T14:03:07Z')).toBe('2026-09-01 14:03:07 UTC');
+    expect(formatTime('2026-09-01T14:03:07.250Z')).toBe('2026-09-01 14:03:07.250 UTC');
+    expect(formatTime('2026-09-01T16:03:07+02:00')).toBe('2026-09-01 14:03:07 UTC');
+    expect(formatTime(null)).toBe('—');
+    expect(formatTime('garbage')).toBe('garbage');
+  });
+
+  test('formatShortTime', () => {
+    expect(formatShortTime('2026-09-01T04:05:00Z')).toBe('Sep 1, 04:05');
+  });
+
+  test('formatDuration', () => {
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+    expect(formatDuration(at(0), at(0.85))).toBe('850 ms');
+    expect(formatDuration(at(0), at(12.5))).toBe('12.5 s');
+    expect(formatDuration(at(0), at(30))).toBe('30 s');
+    expect(formatDuration(at(0), at(200))).toBe('3 min 20 s');
+    expect(formatDuration(at(0), at(180))).toBe('3 min');
+    expect(formatDuration(at(0), at(7500))).toBe('2 h 5 min');
+    expect(formatDuration(at(10), at(0))).toBe('—');
+  });
+
+  test('formatRelative', () => {
+    const now = new Date('2026-09-02T12:00:00Z');
+    expect(formatRelative('2026-09-02T11:59:50Z', now)).toBe('just now');
+    expect(formatRelative('2026-09-02T11:55:00Z', now)).toBe('5 min ago');
+    expect(formatRelative('2026-09-02T09:00:00Z', now)).toBe('3 h ago');
+    expect(formatRelative('2026-08-30T12:00:00Z', now)).toBe('3 d ago');
+    expect(formatRelative('2026-01-01T12:00:00Z', now)).toBe('Jan 1, 12:00');
+  });
+
+  test('shortUser', () => {
+    expect(shortUser('ana.ruiz@outpost.local')).toBe('ana.ruiz');
+    expect(shortUser('plain')).toBe('plain');
+    expect(shortUser(undefined)).toBe('');
+  });
+});

@@ -1,0 +1,106 @@
+// Annotation operations as the views use them, over the typed client. Each
+// function builds exactly one request of the contract (tested in
+// annotationService.spec.ts); state classes decide when to call them.
+import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
+import type { Annotation, AnnotationStateName } from '../../../../src-shared/api/annotations';
+import type { Client } from '../../../../src-shared/client';
+
+export type { Annotation, AnnotationLog, AnnotationStateName };
+
+/** The review states a user can set (UNSPECIFIED is not a choice). */
+export const REVIEW_STATES = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'] as const satisfies readonly AnnotationStateName[];
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+/** ListAnnotations order_by fields (AIP-132), as offered by the sort selector. */
+export const SORT_FIELDS = [
+  { field: 'created_date', label: 'Created' },
+  { field: 'modified_date', label: 'Modified' },
+  { field: 'start_time', label: 'Start time' },
+  { field: 'end_time', label: 'End time' },
+  { field: 'name', label: 'Name' },
+  { field: 'description', label: 'Description' },
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number]['field'];
+
+export interface Sort {
+  readonly field: SortField;
+  readonly desc: boolean;
+}
+
+/** The API's default order (created_date desc). */
+export const DEFAULT_SORT: Sort = { field: 'created_date', desc: true };
+
+export function orderByOf(sort: Sort): string {
+  return `${sort.field}${sort.desc ? ' desc' : ''}`;
+}
+
+export const PAGE_SIZE = 50;
+
+export interface AnnotationQuery {
+  readonly filter: string;
+  readonly sort: Sort;
+}
+
+export interface AnnotationPage {
+  readonly annotations: Annotation[];
+  readonly nextPageToken: string;
+}
+
+export async function listAnnotations(client: Client, query: AnnotationQuery, pageToken?: string, pageSize = PAGE_SIZE): Promise<AnnotationPage> {
+  const filter = query.filter.trim();
+  const res = await client.ListAnnotations({
+    pageSize,
+    orderBy: orderByOf(query.sort),
+    ...(filter ? { filter } : {}),
+    ...(pageToken ? { pageToken } : {}),
+  });
+  return { annotations: res.annotations, nextPageToken: res.nextPageToken };
+}
+
+export async function getAnnotation(client: Client, annotationId: string): Promise<Annotation> {
+  return (await client.GetAnnotation({ annotationId })).annotation;
+}
+
+export async function setAnnotationState(client: Client, annotationId: string, state: ReviewState): Promise<Annotation> {
+  return (await client.UpdateAnnotation({ annotation: { annotationId, state }, updateMask: 'state' })).annotation;
+}
+
+/** Assigns to `userId`, or unassigns with ''. */
+export async function assignAnnotation(client: Client, annotationId: string, userId: string): Promise<Annotation> {
+  return (await client.UpdateAnnotation({ annotation: { annotationId, assignedToUserId: userId }, updateMask: 'assigned_to_user_id' })).annotation;
+}
+
+export async function setAnnotationTags(client: Client, annotationId: string, tags: readonly string[]): Promise<Annotation> {
+  return (await client.UpdateAnnotation({ annotation: { annotationId, tags: [...tags] }, updateMask: 'tags' })).annotation;
+}
+
+export async function setArchived(client: Client, annotationId: string, archived: boolean): Promise<Annotation> {
+  const res = archived ? await client.ArchiveAnnotation({ annotationId }) : await client.UnarchiveAnnotation({ annotationId });
+  return res.annotation;
+}
+
+/** Every log of an annotation, oldest first (the API's order), following page tokens up to `limit` entries. */
+export async function listAllLogs(client: Client, annotationId: string, limit = 1000): Promise<{ logs: AnnotationLog[]; truncated: boolean }> {
+  const logs: AnnotationLog[] = [];
+  let pageToken: string | undefined;
+  do {
+    const res = await client.ListAnnotationLogs({ annotationId, pageSize: 200, ...(pageToken ? { pageToken } : {}) });
+    logs.push(...res.annotationLogs);
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken && logs.length < limit);
+  return { logs, truncated: !!pageToken };
+}
+
+export async function addComment(client: Client, annotationId: string, text: string): Promise<AnnotationLog> {
+  const res = await client.CreateAnnotationLog({
+    annotationId,
+    kind: 'ANNOTATION_LOG_KIND_COMMENT',
+    comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] },
+  });
+  return res.annotationLog;
+}
+
+/** Splits a tags input (`a, b,c`) into unique, trimmed names, keeping their order (tag names may contain spaces). */
+export function parseTags(input: string): string[] {
+  return [...new Set(input.split(/[,\n]+/).map((t) => t.trim()).filter(Boolean))];
+}

@@ -1,0 +1,119 @@
+import { describe, expect, test } from 'vitest';
+import { ApiError, Code } from '../../../../src-shared/errors';
+import { annotationFactory } from '../testing/factories';
+import { deferred, fakeClient } from '../testing/fakeClient';
+import { AnnotationListState } from './annotationList.svelte';
+
+describe('AnnotationListState', () => {
+  test('load lists the first page with the current filter and sort', async () => {
+    const page = annotationFactory.buildList(3);
+    const fake = fakeClient().on('ListAnnotations', () => ({ annotations: page, nextPageToken: 'p2' }));
+    const list = new AnnotationListState(fake.client);
+    expect(list.loaded).toBe(false);
+    const loading = list.load();
+    expect(list.loading).toBe(true);
+    await loading;
+    expect(list.loading).toBe(false);
+    expect(list.loaded).toBe(true);
+    expect(list.items).toEqual(page);
+    expect(list.hasMore).toBe(true);
+    expect(fake.callsTo('ListAnnotations')).toEqual([{ pageSize: 50, orderBy: 'created_date desc' }]);
+  });
+
+  test('loadMore appends the next page and stops when there is no token', async () => {
+    const [p1, p2] = [annotationFactory.buildList(2), annotationFactory.buildList(2)];
+    const fake = fakeClient().on('ListAnnotations', (req) => (req.pageToken === 'p2' ? { annotations: p2, nextPageToken: '' } : { annotations: p1, nextPageToken: 'p2' }));
+    const list = new AnnotationListState(fake.client);
+    await list.applyFilter('name.contains("a")');
+    await list.loadMore();
+    expect(list.items).toEqual([...p1, ...p2]);
+    expect(list.hasMore).toBe(false);
+    await list.loadMore(); // nothing more to load: no request
+    expect(fake.callsTo('ListAnnotations')).toEqual([
+      { pageSize: 50, orderBy: 'created_date desc', filter: 'name.contains("a")' },
+      { pageSize: 50, orderBy: 'created_date desc', filter: 'name.contains("a")', pageToken: 'p2' },
+    ]);
+  });
+
+  test('loadMore keeps using the applied filter, not what is being typed', async () => {
+    const fake = fakeClient().on('ListAnnotations', () => ({ annotations: annotationFactory.buildList(1), nextPageToken: 'p2' }));
+    const list = new AnnotationListState(fake.client);
+    await list.applyFilter('a == 1');
+    list.filterText = 'half typed';
+    await list.loadMore();
+    expect(fake.callsTo('ListAnnotations')[1]).toMatchObject({ filter: 'a == 1', pageToken: 'p2' });
+  });
+
+  test('a rejected filter is shown as a filter error with the server message', async () => {
+    const fake = fakeClient().on('ListAnnotations', (req) => {
+      if (req.filter) throw ApiError.invalid('filter', "1:1: undeclared reference to 'nmae'");
+      return { annotations: annotationFactory.buildList(2), nextPageToken: '' };
+    });
+    const list = new AnnotationListState(fake.client);
+    await list.load();
+    await list.applyFilter('nmae == "x"');
+    expect(list.filterError).toMatchObject({ code: 'INVALID_ARGUMENT', message: "filter: 1:1: undeclared reference to 'nmae'" });
+    expect(list.error).toBeUndefined();
+    expect(list.items).toEqual([]);
+    await list.applyFilter('');
+    expect(list.filterError).toBeUndefined();
+    expect(list.items).toHaveLength(2);
+  });
+
+  test('UNIMPLEMENTED for a filter is a filter error too; without a filter it is a list error', async () => {
+    const fake = fakeClient().on('ListAnnotations', () => {
+      throw ApiError.unimplemented('this filter cannot be compiled');
+    });
+    const list = new AnnotationListState(fake.client);
+    await list.applyFilter('x');
+    expect(list.filterError?.code).toBe('UNIMPLEMENTED');
+    await list.applyFilter('');
+    expect(list.filterError).toBeUndefined();
+    expect(list.error).toMatchObject({ code: 'UNIMPLEMENTED', message: 'this filter cannot be compiled' });
+  });
+
+  test('setSort reloads with order_by', async () => {
+    const fake = fakeClient().on('ListAnnotations', () => ({ annotations: [], nextPageToken: '' }));
+    const list = new AnnotationListState(fake.client);
+    await list.setSort({ field: 'name', desc: false });
+    await list.setSort({ field: 'start_time', desc: true });
+    expect(fake.callsTo('ListAnnotations').map((r) => r.orderBy)).toEqual(['name', 'start_time desc']);
+  });
+
+  test('a slow response to an older query is dropped', async () => {
+    const slow = deferred<unknown>();
+    const newer = annotationFactory.buildList(1, { name: 'newer' });
+    const fake = fakeClient().on('ListAnnotations', (req) => (req.filter === 'old' ? slow.promise : { annotations: newer, nextPageToken: '' }));
+    const list = new AnnotationListState(fake.client);
+    const first = list.applyFilter('old');
+    await list.applyFilter('new');
+    slow.resolve({ annotations: annotationFactory.buildList(5), nextPageToken: 'x' });
+    await first;
+    expect(list.items).toEqual(newer);
+    expect(list.appliedFilter).toBe('new');
+    expect(list.loading).toBe(false);
+  });
+
+  test('a failed loadMore keeps the rows and shows the error', async () => {
+    const fake = fakeClient().on('ListAnnotations', (req) => {
+      if (req.pageToken) throw new ApiError(Code.INVALID_ARGUMENT, 'page_token: does not match the request');
+      return { annotations: annotationFactory.buildList(2), nextPageToken: 'p2' };
+    });
+    const list = new AnnotationListState(fake.client);
+    await list.load();
+    await list.loadMore();
+    expect(list.items).toHaveLength(2);
+    expect(list.error?.message).toBe('page_token: does not match the request');
+    expect(list.loadingMore).toBe(false);
+  });
+
+  test('upsert replaces a row in place', async () => {
+    const rows = annotationFactory.buildList(3);
+    const fake = fakeClient().on('ListAnnotations', () => ({ annotations: rows, nextPageToken: '' }));
+    const list = new AnnotationListState(fake.client);
+    await list.load();
+    list.upsert({ ...rows[1], state: 'ANNOTATION_STATE_RESOLVED' });
+    list.upsert(annotationFactory.build()); // not in the list: ignored
+    expect(list.items.map((a) => a.state)).toEqual(['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_OPEN']);
+  });
+});

@@ -1,0 +1,13 @@
+import { expect, test } from 'vitest';
+import { hashOf, NavigationState, viewFromHash } from './navigation.svelte';
+
+test('views round-trip through the fragment; anything else is the annotations view', () => {
+  expect(viewFromHash(hashOf('policies'))).toBe('policies');
+  expect(viewFromHash('#/test-reports')).toBe('test-reports');
+  expect(viewFromHash('')).toBe('annotations');
+  expect(viewFromHash('#/nope')).toBe('annotations');
+  const nav = new NavigationState('#/artifacts');
+  expect(nav.view).toBe('artifacts');
+  nav.go('saved-searches');
+  expect(nav.view).toBe('saved-searches');
+});

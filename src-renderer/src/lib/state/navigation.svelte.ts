@@ -1,0 +1,34 @@
+// Which view is shown, kept in the URL fragment (`#/policies`) so reload and
+// back/forward work. The API key fragment (`#key=`) is consumed before this runs.
+
+export const VIEWS = [
+  { id: 'annotations', label: 'Annotations' },
+  { id: 'artifacts', label: 'Artifacts' },
+  { id: 'policies', label: 'Policies' },
+  { id: 'test-reports', label: 'Test reports' },
+  { id: 'saved-searches', label: 'Saved searches' },
+] as const;
+export type ViewId = (typeof VIEWS)[number]['id'];
+
+export const DEFAULT_VIEW: ViewId = 'annotations';
+
+export function viewFromHash(hash: string): ViewId {
+  const id = hash.replace(/^#\/?/, '').split(/[/?&]/)[0];
+  return (VIEWS.find((v) => v.id === id)?.id ?? DEFAULT_VIEW) as ViewId;
+}
+
+export function hashOf(view: ViewId): string {
+  return `#/${view}`;
+}
+
+export class NavigationState {
+  view = $state<ViewId>(DEFAULT_VIEW);
+
+  constructor(hash = '') {
+    this.view = viewFromHash(hash);
+  }
+
+  go(view: ViewId): void {
+    this.view = view;
+  }
+}

@@ -1,0 +1,204 @@
+// The policy view: the list, the selected policy's Cedar editor (draft,
+// validation, save as a new version, revert) and its version history.
+import type { Client } from '../../../../src-shared/client';
+import { toErrorInfo, type ErrorInfo } from '../errors';
+import {
+  createPolicy,
+  listPolicies,
+  listVersions,
+  savePolicyText,
+  setPolicyArchived,
+  validatePolicyText,
+  type Policy,
+  type PolicyVersion,
+  type Validation,
+} from '../services/policyService';
+
+export type PolicyAction = 'validate' | 'save' | 'archive' | 'create';
+
+export class PolicyWorkspace {
+  policies = $state<Policy[]>([]);
+  nextPageToken = $state('');
+  includeArchived = $state(false);
+  loading = $state(false);
+  loaded = $state(false);
+  listError = $state<ErrorInfo | undefined>();
+
+  selected = $state<Policy | undefined>();
+  draft = $state('');
+  versionNotes = $state('');
+  validation = $state<Validation | undefined>();
+  versions = $state<PolicyVersion[]>([]);
+  versionsLoading = $state(false);
+  versionsError = $state<ErrorInfo | undefined>();
+  /** A version shown read-only next to the editor. */
+  viewedVersion = $state<PolicyVersion | undefined>();
+  pending = $state<PolicyAction | undefined>();
+  actionError = $state<ErrorInfo | undefined>();
+  createError = $state<ErrorInfo | undefined>();
+
+  dirty = $derived(this.selected !== undefined && this.draft !== this.selected.configuration.cedarPolicy);
+
+  readonly #client: Client;
+  #generation = 0;
+  #selection = 0;
+
+  constructor(client: Client) {
+    this.#client = client;
+  }
+
+  async load(): Promise<void> {
+    const generation = ++this.#generation;
+    this.loading = true;
+    try {
+      const page = await listPolicies(this.#client, this.includeArchived);
+      if (generation !== this.#generation) return;
+      this.policies = page.policies;
+      this.nextPageToken = page.nextPageToken;
+      this.listError = undefined;
+    } catch (e) {
+      if (generation === this.#generation) this.listError = toErrorInfo(e);
+    } finally {
+      if (generation === this.#generation) {
+        this.loading = false;
+        this.loaded = true;
+      }
+    }
+  }
+
+  async loadMore(): Promise<void> {
+    if (!this.nextPageToken || this.loading) return;
+    const generation = this.#generation;
+    this.loading = true;
+    try {
+      const page = await listPolicies(this.#client, this.includeArchived, this.nextPageToken);
+      if (generation !== this.#generation) return;
+      this.policies = [...this.policies, ...page.policies];
+      this.nextPageToken = page.nextPageToken;
+    } catch (e) {
+      if (generation === this.#generation) this.listError = toErrorInfo(e);
+    } finally {
+      if (generation === this.#generation) this.loading = false;
+    }
+  }
+
+  setIncludeArchived(value: boolean): Promise<void> {
+    this.includeArchived = value;
+    return this.load();
+  }
+
+  /** Opens a policy in the editor (its current text) and loads its history. */
+  async select(policy: Policy): Promise<void> {
+    const selection = ++this.#selection;
+    this.selected = policy;
+    this.draft = policy.configuration.cedarPolicy;
+    this.versionNotes = '';
+    this.validation = undefined;
+    this.viewedVersion = undefined;
+    this.actionError = undefined;
+    this.versions = [];
+    await this.#loadVersions(policy.policyId, selection);
+  }
+
+  async #loadVersions(policyId: string, selection: number): Promise<void> {
+    this.versionsLoading = true;
+    try {
+      const versions = await listVersions(this.#client, policyId);
+      if (selection !== this.#selection) return;
+      this.versions = versions;
+      this.versionsError = undefined;
+    } catch (e) {
+      if (selection === this.#selection) this.versionsError = toErrorInfo(e);
+    } finally {
+      if (selection === this.#selection) this.versionsLoading = false;
+    }
+  }
+
+  setDraft(text: string): void {
+    this.draft = text;
+    this.validation = undefined;
+  }
+
+  revert(): void {
+    if (this.selected) this.setDraft(this.selected.configuration.cedarPolicy);
+  }
+
+  viewVersion(version: PolicyVersion | undefined): void {
+    this.viewedVersion = version;
+  }
+
+  /** Puts an old version's text in the editor (saving it makes a new version). */
+  restoreVersion(version: PolicyVersion): void {
+    this.setDraft(version.configuration.cedarPolicy);
+    this.versionNotes = `Restore version ${version.version}`;
+  }
+
+  async #run<T>(action: PolicyAction, run: () => Promise<T>): Promise<T | undefined> {
+    if (this.pending) return undefined;
+    this.pending = action;
+    this.actionError = undefined;
+    try {
+      return await run();
+    } catch (e) {
+      this.actionError = toErrorInfo(e);
+      return undefined;
+    } finally {
+      this.pending = undefined;
+    }
+  }
+
+  async validate(): Promise<void> {
+    const text = this.draft;
+    const result = await this.#run('validate', () => validatePolicyText(this.#client, text));
+    if (result && this.draft === text) this.validation = result;
+  }
+
+  /** Saves the draft as a new version; true on success. */
+  async save(): Promise<boolean> {
+    const policy = this.selected;
+    if (!policy || !this.dirty) return false;
+    const selection = this.#selection;
+    const saved = await this.#run('save', () => savePolicyText(this.#client, policy.policyId, this.draft, this.versionNotes));
+    if (!saved || selection !== this.#selection) return false;
+    this.#replace(saved);
+    this.selected = saved;
+    this.draft = saved.configuration.cedarPolicy;
+    this.versionNotes = '';
+    this.validation = undefined;
+    await this.#loadVersions(saved.policyId, selection);
+    return true;
+  }
+
+  async setArchived(archived: boolean): Promise<void> {
+    const policy = this.selected;
+    if (!policy) return;
+    const updated = await this.#run('archive', () => setPolicyArchived(this.#client, policy.policyId, archived));
+    if (!updated) return;
+    this.#replace(updated);
+    if (this.selected?.policyId === updated.policyId) this.selected = updated;
+  }
+
+  /** Creates a policy and opens it; false when the API rejected it (see createError). */
+  async create(name: string, cedarPolicy: string): Promise<boolean> {
+    if (this.pending) return false;
+    this.pending = 'create';
+    this.createError = undefined;
+    let created: Policy;
+    try {
+      created = await createPolicy(this.#client, name.trim(), cedarPolicy);
+    } catch (e) {
+      this.createError = toErrorInfo(e);
+      return false;
+    } finally {
+      this.pending = undefined;
+    }
+    this.policies = [...this.policies, created].sort((a, b) => a.name.localeCompare(b.name));
+    await this.select(created);
+    return true;
+  }
+
+  #replace(policy: Policy): void {
+    const i = this.policies.findIndex((p) => p.policyId === policy.policyId);
+    if (i >= 0) this.policies[i] = policy;
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { createClient } from '../../../../src-shared/client';
+import { ApiError, Code } from '../../../../src-shared/errors';
+import type { BridgeResult, OutpostBridge } from './bridge';
+import { electronTransport } from './index.electron';
+
+function fakeBridge(respond: (operation: string, request: Record<string, unknown>) => BridgeResult) {
+  const calls: { operation: string; request: Record<string, unknown> }[] = [];
+  const bridge: OutpostBridge = {
+    async invoke(operation, request = {}) {
+      // IPC uses the structured clone algorithm: anything it cannot clone would throw here too.
+      calls.push({ operation, request: structuredClone(request) });
+      return respond(operation, request);
+    },
+    onEvent: () => () => {},
+  };
+  return { bridge, calls };
+}
+
+describe('electronTransport', () => {
+  test('sends the operation name and the request; returns the data', async () => {
+    const { bridge, calls } = fakeBridge(() => ({ ok: true, data: { annotations: [], nextPageToken: '' } }));
+    const client = createClient(electronTransport(bridge));
+    await expect(client.ListAnnotations({ pageSize: 10, filter: 'x' })).resolves.toEqual({ annotations: [], nextPageToken: '' });
+    expect(calls).toEqual([{ operation: 'ListAnnotations', request: { pageSize: 10, filter: 'x' } }]);
+  });
+
+  test('an error body becomes an ApiError with its code, message and details', async () => {
+    const details = [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'filter', description: 'bad' }] }];
+    const { bridge } = fakeBridge(() => ({ ok: false, error: { code: Code.INVALID_ARGUMENT, message: 'filter: bad', details } }));
+    const error = await createClient(electronTransport(bridge))
+      .ListAnnotations({ filter: '(' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: Code.INVALID_ARGUMENT, message: 'filter: bad', details });
+  });
+
+  test('requests are sent as plain data (proxies and getters are flattened)', async () => {
+    const { bridge, calls } = fakeBridge(() => ({ ok: true, data: {} }));
+    const tags = new Proxy(['a', 'b'], {});
+    const annotation = {
+      annotationId: 'id',
+      get tags() {
+        return tags;
+      },
+    };
+    await createClient(electronTransport(bridge)).UpdateAnnotation({ annotation, updateMask: 'tags' });
+    expect(calls[0].request).toEqual({ annotation: { annotationId: 'id', tags: ['a', 'b'] }, updateMask: 'tags' });
+  });
+});

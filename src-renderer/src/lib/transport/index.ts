@@ -1,0 +1,27 @@
+// The platform seam: the desktop app (a preload exposed window.outpost) talks
+// IPC; the browser build talks HTTP to `outpost serve`. Nothing else in the
+// renderer knows which one it is running on.
+import { createClient, type Client } from '../../../../src-shared/client';
+import type { BridgeEvent } from './bridge';
+import { electronTransport } from './index.electron';
+import { webTransport } from './index.web';
+
+export type Platform = 'desktop' | 'web';
+
+export interface Connection {
+  readonly platform: Platform;
+  readonly client: Client;
+  /** Web only: false when the page has no API key (opened without `#key=...`). */
+  readonly hasKey: boolean;
+  /** Main-process events (desktop only; a no-op subscription on the web). */
+  onEvent(listener: (event: BridgeEvent) => void): () => void;
+}
+
+export function connect(win: Window = window): Connection {
+  const bridge = win.outpost;
+  if (bridge) {
+    return { platform: 'desktop', client: createClient(electronTransport(bridge)), hasKey: true, onEvent: (l) => bridge.onEvent(l) };
+  }
+  const web = webTransport(win);
+  return { platform: 'web', client: createClient(web.transport), hasKey: web.hasKey, onEvent: () => () => {} };
+}

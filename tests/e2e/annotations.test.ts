@@ -1,0 +1,158 @@
+// The real renderer in Chromium against a real `outpost serve` engine: the
+// reviewer's main flows through the UI, each checked against the API.
+//
+// Screenshots go to $OUTPOST_E2E_SHOTS (default: <tmp>/outpost-e2e-shots).
+// OUTPOST_UPDATE_SCREENSHOT=1 also refreshes docs/screenshot.png (README).
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from './support/browser';
+import { ensureRendererBuilt, repoRoot } from './support/renderer';
+import { startE2eServer, type E2eServer } from './support/server';
+
+const SHOTS = process.env.OUTPOST_E2E_SHOTS ?? join(tmpdir(), 'outpost-e2e-shots');
+const TIMEOUT = 10_000;
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+async function shot(name: string): Promise<string> {
+  const path = join(SHOTS, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+const rows = () => page.locator('button.row');
+const rowNames = () => page.locator('button.row .name').allTextContents();
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const staticDir = await ensureRendererBuilt();
+  server = await startE2eServer(staticDir);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    // Chromium logs every 4xx response (the bad filter's 400 is expected); anything else is a bug.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+  });
+  await page.goto(server.appUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('annotations in the browser (outpost serve)', () => {
+  test('the list shows the seeded annotations, newest first, and the key leaves the address bar', async () => {
+    const expected = await server.client.ListAnnotations({ pageSize: 50 });
+    await expect.poll(() => rows().count(), { timeout: TIMEOUT }).toBe(50);
+    expect(await rowNames()).toEqual(expected.annotations.map((a) => a.name));
+    expect(page.url()).not.toContain('key=');
+    expect(page.url()).not.toContain(server.token);
+    await shot('01-list');
+  });
+
+  test('a bad filter shows the API error inline', async () => {
+    const bad = 'name ==';
+    const apiError = await server.client.ListAnnotations({ filter: bad }).catch((e: Error) => e);
+    expect(apiError).toBeInstanceOf(Error);
+    await page.fill('#annotation-filter', bad);
+    await page.press('#annotation-filter', 'Enter');
+    const error = page.getByTestId('filter-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain((apiError as Error).message);
+    expect(await error.textContent()).toContain('INVALID_ARGUMENT');
+    expect(await page.getAttribute('#annotation-filter', 'aria-invalid')).toBe('true');
+    await shot('02-filter-error');
+  });
+
+  test('a good filter narrows the list', async () => {
+    await page.fill('#annotation-filter', 'state == ANNOTATION_STATE_FLAGGED');
+    await page.click('button[type=submit]:has-text("Apply")');
+    await page.getByTestId('filter-error').waitFor({ state: 'detached' });
+    await expect.poll(async () => new Set(await page.locator('button.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))), { timeout: TIMEOUT }).toEqual(
+      new Set(['ANNOTATION_STATE_FLAGGED']),
+    );
+    await page.click('button:has-text("Clear")');
+    await expect.poll(() => page.locator('button.row [data-state="ANNOTATION_STATE_OPEN"]').count(), { timeout: TIMEOUT }).toBeGreaterThan(0);
+  });
+
+  test('open an annotation, flag it, and the API has the state and a STATE_UPDATE log', async () => {
+    const { annotations } = await server.client.ListAnnotations({ pageSize: 50 });
+    const target = annotations.find((a) => a.state === 'ANNOTATION_STATE_OPEN' && !a.isArchived);
+    expect(target, 'an OPEN annotation on the first page').toBeDefined();
+    const id = target!.annotationId;
+
+    await page.click(`button.row[data-annotation-id="${id}"]`);
+    await expect.poll(() => page.getByTestId('detail-name').textContent(), { timeout: TIMEOUT }).toBe(target!.name);
+    expect(await page.getAttribute(`button.row[data-annotation-id="${id}"]`, 'aria-current')).toBe('true');
+
+    await page.click('[aria-label="Review state"] button:has-text("Flagged")');
+    await expect.poll(() => page.getAttribute('[aria-label="Review state"] button:has-text("Flagged")', 'aria-pressed'), { timeout: TIMEOUT }).toBe('true');
+    await page.getByTestId('activity').getByText('set state to Flagged').waitFor();
+    // The row in the list follows.
+    expect(await page.getAttribute(`button.row[data-annotation-id="${id}"] [data-state]`, 'data-state')).toBe('ANNOTATION_STATE_FLAGGED');
+
+    const { annotation } = await server.client.GetAnnotation({ annotationId: id });
+    expect(annotation.state).toBe('ANNOTATION_STATE_FLAGGED');
+    const { annotationLogs } = await server.client.ListAnnotationLogs({ annotationId: id });
+    expect(annotationLogs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE').map((l) => l.stateUpdate?.state)).toContain('ANNOTATION_LOG_STATE_FLAGGED');
+    await shot('03-flagged');
+  });
+
+  test('tag it, and the API has the tags', async () => {
+    const id = (await page.getAttribute('button.row[aria-current="true"]', 'data-annotation-id'))!;
+    await page.fill('#tag-input', 'needs-review, chamber pressure');
+    await page.press('#tag-input', 'Enter');
+    await page.locator('[aria-label="Tags"] li', { hasText: 'chamber pressure' }).waitFor();
+    expect((await server.client.GetAnnotation({ annotationId: id })).annotation.tags).toEqual(expect.arrayContaining(['needs-review', 'chamber pressure']));
+    await page.click('button[aria-label="Remove tag chamber pressure"]');
+    await page.locator('[aria-label="Tags"] li', { hasText: 'chamber pressure' }).waitFor({ state: 'detached' });
+    const { annotation } = await server.client.GetAnnotation({ annotationId: id });
+    expect(annotation.tags).toContain('needs-review');
+    expect(annotation.tags).not.toContain('chamber pressure');
+  });
+
+  test('post a comment and see it in the history', async () => {
+    const text = 'Matches the chamber pressure signature from the previous run — flagging for the hardware review.';
+    await page.fill('#comment-box', text);
+    await page.click('button:has-text("Comment")');
+    await page.getByTestId('activity').getByText(text).waitFor();
+    expect(await page.inputValue('#comment-box')).toBe('');
+
+    const id = await page.getAttribute('button.row[aria-current="true"]', 'data-annotation-id');
+    const { annotationLogs } = await server.client.ListAnnotationLogs({ annotationId: id! });
+    const last = annotationLogs.at(-1)!;
+    expect(last.kind).toBe('ANNOTATION_LOG_KIND_COMMENT');
+    expect(last.comment?.body.map((b) => b.text).join('')).toBe(text);
+    const path = await shot('04-comment');
+    if (process.env.OUTPOST_UPDATE_SCREENSHOT === '1') copyFileSync(path, join(repoRoot, 'docs', 'screenshot.png'));
+  });
+
+  test('sort by name', async () => {
+    const expected = await server.client.ListAnnotations({ pageSize: 50, orderBy: 'name' });
+    await page.selectOption('#annotation-sort', 'name');
+    await expect.poll(rowNames, { timeout: TIMEOUT }).toEqual(expected.annotations.map((a) => a.name));
+    await shot('05-sorted');
+  });
+
+  test('load more appends the next page', async () => {
+    const first = await server.client.ListAnnotations({ pageSize: 50, orderBy: 'name' });
+    const second = await server.client.ListAnnotations({ pageSize: 50, orderBy: 'name', pageToken: first.nextPageToken });
+    await page.click('button:has-text("Load more")');
+    await expect.poll(() => rows().count(), { timeout: TIMEOUT }).toBe(100);
+    expect(await rowNames()).toEqual([...first.annotations, ...second.annotations].map((a) => a.name));
+    await shot('06-load-more');
+  });
+
+  test('no errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
