@@ -7,7 +7,8 @@
 //
 // Options: --skip-build (or OUTPOST_SKIP_BUILD=1) skips the build step.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { build, buildIsStale } from './ensure-build.mjs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,35 +18,6 @@ const require = createRequire(join(root, 'package.json'));
 const INSTALL_TIMEOUT_MS = 10 * 60 * 1000;
 
 const say = (line) => process.stderr.write(`outpost: ${line}\n`);
-
-/** Build outputs and the sources they come from. */
-const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
-const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'electron.vite.config.ts', 'package.json'];
-
-function newestMtime(path) {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-function buildIsStale() {
-  const outputs = OUTPUTS.map((p) => join(root, p));
-  if (!outputs.every((p) => existsSync(p))) return true;
-  const oldestOutput = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
-  return SOURCES.some((s) => existsSync(join(root, s)) && newestMtime(join(root, s)) > oldestOutput);
-}
-
-function build() {
-  say('building the desktop app (electron-vite build)…');
-  const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-  const result = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    say(`the build failed (exit ${result.status ?? result.signal}); fix the errors above and run \`npm start\` again.`);
-    process.exit(result.status || 1);
-  }
-}
 
 /** Path of the Electron executable, or undefined when the runtime is not installed. */
 function electronBinary() {
@@ -96,6 +68,28 @@ if (!binary) {
   binary = electronBinary();
   if (!binary) cannotStart(failure ?? 'the installer finished but no Electron executable was found');
 }
+
+/**
+ * better-sqlite3 is a native module: `npm ci` builds it for this Node, and
+ * Electron needs a build for its own ABI. Say so before the window opens
+ * (the app would otherwise fail at its first database access).
+ */
+function warnAboutNativeAbi() {
+  const abiFile = join(root, 'node_modules', 'electron', 'abi_version');
+  if (!existsSync(abiFile)) return;
+  const electronAbi = readFileSync(abiFile, 'utf8').trim();
+  if (electronAbi === process.versions.modules) return;
+  try {
+    const Database = require('better-sqlite3');
+    new Database(':memory:').close();
+  } catch {
+    return; // not loadable by this Node: presumably already rebuilt for Electron
+  }
+  say(`warning: better-sqlite3 is built for Node (ABI ${process.versions.modules}); Electron needs ABI ${electronAbi}.`);
+  say('warning: rebuild it for Electron (e.g. `npx @electron/rebuild -w better-sqlite3`), and `npm rebuild better-sqlite3` again before `npm run serve` or `npm test`.');
+}
+
+warnAboutNativeAbi();
 
 const env = { ...process.env };
 delete env.ELECTRON_RUN_AS_NODE; // would make Electron behave as plain Node

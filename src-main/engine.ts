@@ -36,6 +36,8 @@ export interface RequestContext {
   readonly engine: Engine;
   readonly db: Db;
   readonly caller: Caller;
+  /** `http://host:port` the request arrived at (HTTP only), for absolute URLs in responses. */
+  readonly origin?: string;
 }
 
 export const DATABASE_FILE = 'outpost.sqlite';

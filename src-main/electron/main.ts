@@ -3,10 +3,10 @@
 // through the IPC bridge, and keeps the renderer locked down: sandboxed,
 // context-isolated, strict CSP, no remote content, no navigation, no new
 // windows, no permissions.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
 import type { Caller } from '../auth/caller';
 import { defaultDataDir, openEngine, type Engine, type RequestContext } from '../engine';
@@ -19,6 +19,8 @@ import { createSafeStorageSecretStore, type SecretStore } from './secretStore';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
 const preloadFile = join(here, '..', 'preload', 'index.cjs');
+/** The window icon on Linux/Windows when run from the repository (packaged builds embed build/icon.*). */
+const iconFile = join(here, '..', '..', 'build', 'icon.png');
 /** Set by `electron-vite dev`: the renderer comes from the Vite dev server instead of app://. */
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 const rendererUrl = devServerUrl ?? APP_INDEX_URL;
@@ -91,7 +93,8 @@ function createWindow(): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Outpost',
-    backgroundColor: '#f6f7f9',
+    backgroundColor: '#f5f6f8',
+    ...(existsSync(iconFile) ? { icon: iconFile } : {}),
     webPreferences: {
       preload: preloadFile,
       contextIsolation: true,
@@ -154,7 +157,9 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((error: unknown) => {
+      // E.g. the database could not be opened (a native module built for another ABI, a locked or corrupt file).
       console.error('outpost: could not start:', error);
+      dialog.showErrorBox('Outpost could not start', error instanceof Error ? error.message : String(error));
       app.exit(1);
     });
 }

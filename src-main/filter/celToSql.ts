@@ -44,7 +44,7 @@ import {
 import { celTypeName } from './celEnvironment';
 import { compileRegex } from './regexFunction';
 import { AliasAllocator, countRelated, noRelated, someRelated, withAliases, type Aliases } from './relatedRows';
-import { and, isNotOne, isOne, join, or, param, raw, sql, type Sql, TRUE } from './sql';
+import { and, balanced, isNotOne, isOne, join, or, param, raw, sql, type Sql, TRUE } from './sql';
 import { stringFunction, stringSize, type StringFunction } from './stringFunctions';
 import { timeArithmetic } from './timeArithmetic';
 
@@ -98,31 +98,37 @@ export class CelToSql {
   // -------------------------------------------------------------------------
   // Conditions
 
-  condition(node: ASTNode, scope: Scope): Condition {
+  /**
+   * `inherited`: the relation elements and lookups already bound by an
+   * enclosing leaf, when this condition is a value inside it
+   * (`pending == (tag_name == 'a')` has one leaf: some tag e has pending == (e == 'a')).
+   */
+  condition(node: ASTNode, scope: Scope, inherited: LeafBindings = NO_BINDINGS): Condition {
     switch (node.op) {
       case '&&': {
-        const [a, b] = (node.args as [ASTNode, ASTNode]).map((n) => this.condition(n, scope));
-        return { pos: and(a.pos, b.pos), neg: or(a.neg, b.neg) };
+        // A chain a && b && c ... is compiled as one balanced conjunction.
+        const parts = chain(node, '&&').map((n) => this.condition(n, scope, inherited));
+        return { pos: and(...parts.map((p) => p.pos)), neg: or(...parts.map((p) => p.neg)) };
       }
       case '||': {
-        const [a, b] = (node.args as [ASTNode, ASTNode]).map((n) => this.condition(n, scope));
-        return { pos: or(a.pos, b.pos), neg: and(a.neg, b.neg) };
+        const parts = chain(node, '||').map((n) => this.condition(n, scope, inherited));
+        return { pos: or(...parts.map((p) => p.pos)), neg: and(...parts.map((p) => p.neg)) };
       }
       case '!_':
-        return negate(this.condition(node.args as ASTNode, scope));
+        return negate(this.condition(node.args as ASTNode, scope, inherited));
       case '?:': {
-        const [c, x, y] = (node.args as [ASTNode, ASTNode, ASTNode]).map((n) => this.condition(n, scope));
+        const [c, x, y] = (node.args as [ASTNode, ASTNode, ASTNode]).map((n) => this.condition(n, scope, inherited));
         return { pos: or(and(c.pos, x.pos), and(c.neg, y.pos)), neg: or(and(c.pos, x.neg), and(c.neg, y.neg)) };
       }
       case 'value':
         return node.args === true ? ALWAYS_TRUE : node.args === false ? ALWAYS_FALSE : ALWAYS_ERROR;
     }
     const comprehension = comprehensionParts(node);
-    if (comprehension) return this.comprehension(node, comprehension, scope);
-    return this.leaf(node, scope);
+    if (comprehension) return this.comprehension(node, comprehension, scope, inherited);
+    return this.leaf(node, scope, inherited);
   }
 
-  private comprehension(node: ASTNode, c: NonNullable<ReturnType<typeof comprehensionParts>>, scope: Scope): Condition {
+  private comprehension(node: ASTNode, c: NonNullable<ReturnType<typeof comprehensionParts>>, scope: Scope, inherited: LeafBindings): Condition {
     if (c.method !== 'exists' && c.method !== 'all' && c.method !== 'exists_one') {
       throw this.unsupported(`${c.method}() can only be used on constant lists`, node);
     }
@@ -130,7 +136,7 @@ export class CelToSql {
     const receiver = c.receiver;
     if (receiver.op === 'id') {
       const f = this.field(receiver.args as string, scope);
-      if (f?.kind === 'messages') return this.messagesComprehension(c.method, f, receiver.args as string, c.variable, c.body[0], scope);
+      if (f?.kind === 'messages') return this.messagesComprehension(c.method, f, receiver.args as string, c.variable, c.body[0], scope, inherited);
     }
     if (!isConstant(receiver, this.fields, scope)) {
       throw this.unsupported(`${c.method}() is supported over list literals and relation fields, not over '${describe(receiver)}'`, receiver);
@@ -138,13 +144,13 @@ export class CelToSql {
     const list = foldConstant(receiver, this.fields, scope);
     if (list instanceof CelErrorValue) return ALWAYS_ERROR;
     const elements: ConstValue[] = Array.isArray(list) ? list : list instanceof Map ? [...list.keys()] : Object.keys(list as object);
-    const parts = elements.map((e) => this.condition(c.body[0], new Map(scope).set(c.variable, { kind: 'const', value: e })));
+    const parts = elements.map((e) => this.condition(c.body[0], new Map(scope).set(c.variable, { kind: 'const', value: e }), inherited));
     return quantify(c.method, parts);
   }
 
-  private messagesComprehension(method: string, f: MessagesField, fieldName: string, variable: string, body: ASTNode, scope: Scope): Condition {
+  private messagesComprehension(method: string, f: MessagesField, fieldName: string, variable: string, body: ASTNode, scope: Scope, inherited: LeafBindings): Condition {
     const aliases = this.aliases.allocate(f.rows.from);
-    const inner = this.condition(body, new Map(scope).set(variable, { kind: 'message', field: fieldName, aliases }));
+    const inner = this.condition(body, new Map(scope).set(variable, { kind: 'message', field: fieldName, aliases }), inherited);
     const rows = f.rows;
     switch (method) {
       case 'exists':
@@ -161,13 +167,15 @@ export class CelToSql {
   }
 
   /** A leaf: wraps relation and lookup bindings around the leaf's own comparison. */
-  private leaf(node: ASTNode, scope: Scope): Condition {
+  private leaf(node: ASTNode, scope: Scope, inherited: LeafBindings): Condition {
     const special = this.presenceTest(node, scope);
     if (special) return special;
     const relations: string[] = [];
     const lookups: { fieldName: string; field: MapField; key: string }[] = [];
     this.collectBindings(node, scope, relations, lookups);
-    return this.wrapRelations(node, scope, relations, 0, new Map(), lookups);
+    const newRelations = relations.filter((r) => !inherited.relations.has(r));
+    const newLookups = lookups.filter((l) => !inherited.lookups.has(lookupKey(l.fieldName, l.key)));
+    return this.wrapRelations(node, scope, newRelations, 0, new Map(inherited.relations), newLookups, inherited.lookups);
   }
 
   private wrapRelations(
@@ -177,15 +185,16 @@ export class CelToSql {
     index: number,
     chosen: Map<string, { source: RelationSource; aliases: Aliases }>,
     lookups: readonly { fieldName: string; field: MapField; key: string }[],
+    boundLookups: ReadonlyMap<string, Lookup>,
   ): Condition {
-    if (index === relations.length) return this.wrapLookups(node, scope, chosen, lookups, 0, new Map());
+    if (index === relations.length) return this.wrapLookups(node, scope, chosen, lookups, 0, new Map(boundLookups));
     const name = relations[index];
     const f = this.fields[name] as RelationField;
     const pos: Sql[] = [];
     const neg: Sql[] = [];
     for (const source of f.sources) {
       const aliases = source.rows ? this.aliases.allocate(source.rows.from) : new Map<string, string>();
-      const inner = this.wrapRelations(node, scope, relations, index + 1, new Map(chosen).set(name, { source, aliases }), lookups);
+      const inner = this.wrapRelations(node, scope, relations, index + 1, new Map(chosen).set(name, { source, aliases }), lookups, boundLookups);
       if (source.rows) {
         pos.push(someRelated(source.rows, aliases, inner.pos));
         neg.push(noRelated(source.rows, aliases, isNotOne(inner.neg)));
@@ -391,8 +400,8 @@ export class CelToSql {
         return this.ternaryValue(node, scope, bindings);
     }
     if (checkedTypeName(node) === 'bool' || COMPARISON_OPS.has(node.op) || node.op === '!_' || node.op === '&&' || node.op === '||' || node.op === 'in') {
-      // A condition used as a value (`pending == (name == 'x')`).
-      return conditionAsValue(this.condition(node, scope));
+      // A condition used as a value (`pending == (name == 'x')`), inside this leaf.
+      return conditionAsValue(this.condition(node, scope, bindings));
     }
     throw this.unsupported(`'${describe(node)}' is not supported in filters`, node);
   }
@@ -451,32 +460,53 @@ export class CelToSql {
       return stringSize(arg) ?? constant(new CelErrorValue('no matching overload for size()'));
     }
     if (name === 'dyn' && args.length === 1) return this.value(args[0], scope, bindings);
-    if (checkedTypeName(node) === 'bool') return conditionAsValue(this.condition(node, scope));
+    if (checkedTypeName(node) === 'bool') return conditionAsValue(this.condition(node, scope, bindings));
     throw this.unsupported(`${name}() of a field is not supported in filters`, node);
   }
 
+  /** `c ? a : b` as a value: CASE WHEN, with the condition's errors (neither rail) as evaluation failures. */
   private ternaryValue(node: ASTNode, scope: Scope, bindings: LeafBindings): Operand {
     const [c, x, y] = node.args as [ASTNode, ASTNode, ASTNode];
-    if (checkedTypeName(node) === 'bool') return conditionAsValue(this.condition(node, scope));
-    const cond = this.condition(c, scope);
+    if (checkedTypeName(node) === 'bool') return conditionAsValue(this.condition(node, scope, bindings));
+    const cond = this.condition(c, scope, bindings);
     const a = this.value(x, scope, bindings);
     const b = this.value(y, scope, bindings);
-    const simple = (o: Operand) =>
-      (o.kind === 'value' && o.onNull === 'never' && !o.guard && (o.family === 'string' || o.family === 'number' || o.family === 'bool')) ||
-      (o.kind === 'const' && ['string', 'number', 'bool'].includes(familyOfConst(o.value)) && !(typeof o.value === 'number' && Number.isNaN(o.value)));
-    const family = (o: Operand) => (o.kind === 'const' ? familyOfConst(o.value) : (o as ValueOperand).family);
-    if (!simple(a) || !simple(b) || family(a) !== family(b)) {
+    const family = (o: Operand) => (o.kind === 'const' ? familyOfConst(o.value) : o.kind === 'value' ? o.family : 'dyn');
+    const scalar = (o: Operand) =>
+      ['string', 'number', 'bool'].includes(family(o)) && !(o.kind === 'const' && typeof o.value === 'number' && Number.isNaN(o.value));
+    if (!scalar(a) || !scalar(b) || family(a) !== family(b)) {
       throw this.unsupported(`conditional values of this kind are not supported in filters: '${describe(node)}'`, node);
     }
-    const sqlOf = (o: Operand) => (o.kind === 'const' ? param(constParam(o.value)) : (o as ValueOperand).sql);
+    const branch = (o: Operand) => {
+      if (o.kind === 'const') return { sql: param(constParam(o.value)), ok: TRUE, nullable: false };
+      const v = o as ValueOperand;
+      return { sql: v.sql, ok: and(v.guard ?? TRUE, v.onNull === 'error' ? sql`${v.sql} IS NOT NULL` : TRUE), nullable: v.onNull === 'null' };
+    };
+    const ba = branch(a);
+    const bb = branch(b);
     return {
       kind: 'value',
       family: family(a) as 'string' | 'number' | 'bool',
-      sql: sql`CASE WHEN ${cond.pos} THEN ${sqlOf(a)} WHEN ${cond.neg} THEN ${sqlOf(b)} END`,
+      numeric: a.kind === 'value' ? a.numeric : b.kind === 'value' ? b.numeric : undefined,
+      sql: sql`CASE WHEN ${cond.pos} THEN ${ba.sql} WHEN ${cond.neg} THEN ${bb.sql} END`,
       nsOffset: 0n,
-      onNull: 'error',
+      onNull: ba.nullable || bb.nullable ? 'null' : 'never',
+      // Defined where the condition is and the chosen branch evaluates.
+      guard: or(and(cond.pos, ba.ok), and(cond.neg, bb.ok)),
     };
   }
+}
+
+/** The operands of a chain of one operator (`a || b || c` parses as `(a || b) || c`). */
+function chain(node: ASTNode, op: '&&' | '||'): ASTNode[] {
+  const out: ASTNode[] = [];
+  const stack: ASTNode[] = [node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.op === op) stack.push(...[...(n.args as [ASTNode, ASTNode])].reverse());
+    else out.push(n);
+  }
+  return out;
 }
 
 function constParam(v: ConstValue): string | number | bigint {
@@ -495,7 +525,7 @@ function quantify(method: string, parts: readonly Condition[]): Condition {
       // exists_one: exactly one element true, and no element an error.
       const noErrors = and(...parts.map((p) => or(p.pos, p.neg)));
       if (parts.length === 0) return ALWAYS_FALSE;
-      const count = sql`(${parts.map((p) => isOne(p.pos)).reduce((acc, s) => sql`${acc} + ${s}`)})`;
+      const count = sql`(${balanced(parts.map((p) => isOne(p.pos)), '+')})`;
       return { pos: and(sql`${count} = 1`, noErrors), neg: and(sql`${count} <> 1`, noErrors) };
     }
   }

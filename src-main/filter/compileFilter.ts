@@ -36,6 +36,21 @@ import { and, raw, type Sql } from './sql';
 export interface CompiledFilter {
   readonly sql: string;
   readonly params: unknown[];
+  /**
+   * Top-level relation conditions written as semi-joins (`t.pk IN (SELECT ...)`)
+   * that may be rewritten as correlated EXISTS when many child rows match
+   * (semiJoinPlanner.ts); the SQL is correct either way.
+   */
+  readonly semiJoins?: readonly SemiJoinChoice[];
+}
+
+export interface SemiJoinChoice {
+  /** The semi-join's text, exactly as it appears once in `sql`. */
+  readonly semiJoin: string;
+  /** The same condition as a correlated EXISTS, with the same parameters in the same order. */
+  readonly exists: string;
+  /** `SELECT count(*) AS n FROM (... LIMIT ?)` over the matching child rows, and its parameters (without the limit). */
+  readonly probe: { readonly sql: string; readonly params: readonly unknown[] };
 }
 
 interface DirectiveSetting {
@@ -67,12 +82,32 @@ function directiveDefaults(fields: FilterFields, setTrue: ReadonlySet<string>): 
   return Object.entries(fields).flatMap(([name, f]) => (f.kind === 'directive' && !setTrue.has(name) ? [raw(f.unlessTrue)] : []));
 }
 
-function toCompiled(s: Sql): CompiledFilter {
-  return { sql: s.text, params: [...s.params] };
+function toCompiled(s: Sql, semiJoins: readonly SemiJoinChoice[] = []): CompiledFilter {
+  // Frozen: compiled filters are shared through the cache.
+  return Object.freeze({ sql: s.text, params: Object.freeze([...s.params]) as unknown[], ...(semiJoins.length ? { semiJoins: Object.freeze(semiJoins) } : {}) });
 }
+
+/** Compiled filters per declaration: paging repeats the same filter, and parsing plus type-checking dominate. */
+const CACHE_SIZE = 256;
+const cache = new WeakMap<FilterFields, Map<string, CompiledFilter>>();
 
 export function compileFilter(fields: FilterFields, filter: string | undefined): CompiledFilter {
   if (!filter || filter.trim() === '') return toCompiled(and(...directiveDefaults(fields, new Set())));
+  let cached = cache.get(fields);
+  if (!cached) cache.set(fields, (cached = new Map()));
+  const hit = cached.get(filter);
+  if (hit) {
+    cached.delete(filter);
+    cached.set(filter, hit);
+    return hit;
+  }
+  const compiled = compileUncached(fields, filter);
+  if (cached.size >= CACHE_SIZE) cached.delete(cached.keys().next().value as string);
+  cached.set(filter, compiled);
+  return compiled;
+}
+
+function compileUncached(fields: FilterFields, filter: string): CompiledFilter {
   const checked = parseAndCheck(fields, filter);
   try {
     const compiler = new CelToSql(fields);
@@ -90,7 +125,10 @@ export function compileFilter(fields: FilterFields, filter: string | undefined):
     if (compiled.params.length > MAX_SQL_PARAMS) {
       throw new FilterCompileError(`filter is too complex: it needs more than ${MAX_SQL_PARAMS} SQL parameters`);
     }
-    return toCompiled(compiled);
+    const semiJoins = parts.flatMap((p): SemiJoinChoice[] =>
+      p.semiJoin ? [{ semiJoin: p.text, exists: p.semiJoin.exists.text, probe: { sql: p.semiJoin.probe.text, params: p.semiJoin.probe.params } }] : [],
+    );
+    return toCompiled(compiled, semiJoins);
   } catch (err) {
     if (err instanceof FilterCompileError) throw filterError(err.message, filter, err.offset);
     throw err;

@@ -5,6 +5,7 @@ import { ApiError } from '../../src-shared/errors';
 import type { Db, SqlValue } from '../db/database';
 import { compileFilter } from './compileFilter';
 import { normalizeOrderBy, parseOrderBy } from './orderBy';
+import { planSemiJoins } from './semiJoinPlanner';
 import { decodePageToken, encodePageToken, fingerprint, type CursorValue } from './pageToken';
 import type { ListSpec, OrderTerm } from './resource';
 
@@ -71,9 +72,10 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
   if (req.pageSize !== undefined && req.pageSize < 0) throw ApiError.invalid('page_size', 'must not be negative');
   const terms = parseOrderBy(spec, req.orderBy);
   const filter = compileFilter(spec.filterFields, req.filter);
+  const filterSql = planSemiJoins(db, filter);
   const fp = fingerprint([spec.resource, (req.filter ?? '').trim(), normalizeOrderBy(terms), ...scope.fingerprint]);
   const st = sqlTerms(spec, terms);
-  const where: string[] = [`(${scope.sql})`, `(${filter.sql})`];
+  const where: string[] = [`(${scope.sql})`, `(${filterSql})`];
   const params: unknown[] = [...scope.params, ...filter.params];
   if (req.pageToken) {
     const cursor = decodePageToken(secret, req.pageToken, fp, st.length);

@@ -39,6 +39,8 @@ export function decodePageToken(secret: string, token: string, fp: string, arity
   } catch {
     throw bad('malformed page token');
   }
+  // Only reachable with the secret, but a non-object payload must still be an INVALID_ARGUMENT, not a TypeError.
+  if (typeof payload !== 'object' || payload === null || payload.v !== 1) throw bad('malformed page token');
   if (payload.f !== fp) {
     throw bad('page token does not match the request: filter, order_by and the other parameters must stay the same while paging');
   }

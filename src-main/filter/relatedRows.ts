@@ -2,7 +2,7 @@
 // the filtered row. Declarations name their aliases with `{placeholders}`;
 // each use gets fresh aliases so nested subqueries never capture each other.
 import type { RelatedRows } from './fields';
-import { raw, sql, type Sql } from './sql';
+import { raw, Sql, sql } from './sql';
 
 export type Aliases = ReadonlyMap<string, string>;
 
@@ -32,9 +32,17 @@ export function withAliases(text: string, aliases: Aliases): Sql {
   );
 }
 
-/** Rows of `t` with at least one related row satisfying `where`: an indexed semi-join. */
+/**
+ * Rows of `t` with at least one related row satisfying `where`, as a
+ * semi-join SQLite can drive from the child index, remembering the
+ * equivalent correlated EXISTS (better when many child rows match).
+ */
 export function someRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sql {
-  return sql`${raw(rows.parentKey)} IN (SELECT ${withAliases(rows.childKey, aliases)} FROM ${withAliases(rows.from, aliases)} WHERE ${where})`;
+  const from = withAliases(rows.from, aliases);
+  const semiJoin = sql`${raw(rows.parentKey)} IN (SELECT ${withAliases(rows.childKey, aliases)} FROM ${from} WHERE ${where})`;
+  const exists = sql`EXISTS (SELECT 1 FROM ${from} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
+  const probe = sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?)`;
+  return new Sql(semiJoin.text, semiJoin.params, { exists, probe });
 }
 
 /** Rows of `t` with no related row satisfying `where` (including rows with no related rows at all). */

@@ -5,14 +5,27 @@ import { MAX_SQL_LENGTH } from './limits';
 
 export type SqlParam = string | number | bigint | null;
 
+/**
+ * A semi-join `t.key IN (SELECT ...)` that could also be written as a
+ * correlated EXISTS (same parameters, same rows): which one is faster depends
+ * on how many child rows match (see semiJoinPlanner.ts).
+ */
+export interface SemiJoinAlternative {
+  readonly exists: Sql;
+  /** Counts matching child rows, up to a limit given as its last parameter. */
+  readonly probe: Sql;
+}
+
 export class Sql {
   readonly text: string;
   readonly params: readonly SqlParam[];
+  readonly semiJoin?: SemiJoinAlternative;
 
-  constructor(text: string, params: readonly SqlParam[] = []) {
+  constructor(text: string, params: readonly SqlParam[] = [], semiJoin?: SemiJoinAlternative) {
     if (text.length > MAX_SQL_LENGTH) throw new FilterCompileError('filter is too complex to compile');
     this.text = text;
     this.params = params;
+    this.semiJoin = semiJoin;
   }
 }
 
@@ -53,12 +66,24 @@ export function isFalse(s: Sql): boolean {
   return s.text === '0' || s.text === 'NULL';
 }
 
+/**
+ * `(p1) OP (p2) OP ...`, parenthesized as a balanced tree: SQLite limits the
+ * height of an expression tree (1000), and a long left-deep chain of
+ * `a OR b OR c ...` would reach it well before the filter's own limits.
+ */
+export function balanced(parts: readonly Sql[], operator: string): Sql {
+  const GROUP = 8;
+  if (parts.length <= GROUP) return join(parts.map((p) => sql`(${p})`), ` ${operator} `);
+  const half = Math.ceil(parts.length / 2);
+  return sql`(${balanced(parts.slice(0, half), operator)}) ${raw(operator)} (${balanced(parts.slice(half), operator)})`;
+}
+
 export function and(...parts: Sql[]): Sql {
   if (parts.some(isFalse)) return FALSE;
   const kept = parts.filter((p) => !isTrue(p));
   if (kept.length === 0) return TRUE;
   if (kept.length === 1) return kept[0];
-  return join(kept.map((p) => sql`(${p})`), ' AND ');
+  return balanced(kept, 'AND');
 }
 
 export function or(...parts: Sql[]): Sql {
@@ -66,7 +91,7 @@ export function or(...parts: Sql[]): Sql {
   const kept = parts.filter((p) => !isFalse(p));
   if (kept.length === 0) return FALSE;
   if (kept.length === 1) return kept[0];
-  return join(kept.map((p) => sql`(${p})`), ' OR ');
+  return balanced(kept, 'OR');
 }
 
 /** NOT of a condition that is never NULL (0 or 1 on every row). */

@@ -81,7 +81,8 @@ async function handleApi(engine: Engine, req: IncomingMessage, res: ServerRespon
       raw = { ...pathParams };
   }
   try {
-    const result = await invoke({ engine, db: engine.db, caller }, route.name, raw);
+    const origin = req.headers.host && /^[\w.:\[\]-]+$/.test(req.headers.host) ? `http://${req.headers.host}` : undefined;
+    const result = await invoke({ engine, db: engine.db, caller, origin }, route.name, raw);
     if (route.op.output === 'binary') {
       const bin = result as BinaryResult;
       const headers: Record<string, string | number> = { 'Content-Type': bin.contentType, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };

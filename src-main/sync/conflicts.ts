@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
 
-export type ConflictKind = 'field' | 'remote_missing';
+/** field: both sides changed it; remote_missing: gone from the remote; duplicate: a replayed create made a second copy. */
+export type ConflictKind = 'field' | 'remote_missing' | 'duplicate';
 
 export interface NewConflict {
   readonly kind: ConflictKind;

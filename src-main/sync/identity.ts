@@ -6,7 +6,6 @@ import { nowMicros } from '../../src-shared/api/time';
 import type { Caller } from '../auth/caller';
 import { loadCaller } from '../auth/identity';
 import type { Db } from '../db/database';
-import type { Remote } from './remote';
 
 export interface SyncIdentity {
   readonly userId: string;
@@ -53,8 +52,8 @@ export function upsertMembership(db: Db, userId: string, organizationId: string)
   ]);
 }
 
-export async function adoptIdentity(db: Db, remote: Remote): Promise<SyncIdentity> {
-  const me = await remote.call('GetMe', {});
+export async function adoptIdentity(db: Db, call: (operation: string, request: Record<string, unknown>) => Promise<any>): Promise<SyncIdentity> {
+  const me = await call('GetMe', {});
   const identity: SyncIdentity = {
     userId: me.userId,
     userName: me.userEmail,

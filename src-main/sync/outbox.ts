@@ -79,6 +79,9 @@ export function createOutboxRecorder(db: Db): WriteRecorder {
         }
         for (const c of created) {
           ctx.db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [c.id, c.resource, seq]);
+          // The base of an offline-created record is what its create sends: later remote edits of it are then detected like any other.
+          const snap = snapshotFor(c.resource)?.(ctx.db, c.id);
+          if (snap) ctx.db.run('INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)', [c.resource, c.id, JSON.stringify(snap.fields)]);
         }
         return response;
       });

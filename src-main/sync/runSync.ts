@@ -6,6 +6,7 @@
 import type { Db } from '../db/database';
 import { readStoredStatus, writeStoredStatus } from '../services/sync/syncService';
 import { createApplier, emptyApplyStats } from './apply';
+import { archiveDuplicates } from './duplicates';
 import { adoptIdentity, type SyncIdentity } from './identity';
 import { acquireSyncLock } from './lock';
 import { countOpen } from './outbox';
@@ -15,7 +16,7 @@ import { annotationsPuller } from './pullers/annotations';
 import { referencePullers } from './pullers/reference';
 import { push } from './push';
 import { Remote, type RemoteOptions } from './remote';
-import { AuthError, DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { AuthError, classify, DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { emptyProgress, type SyncEvent, type SyncProgress, type SyncSession } from './session';
 import type { RemoteFeatures } from './types';
 
@@ -90,7 +91,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       throwIfAborted: () => options.signal?.throwIfAborted(),
     } as unknown as SyncSession;
     await callWithRetry(bootstrap, 'Ping', {});
-    identity = await adoptIdentity(db, remote);
+    identity = await adoptIdentity(db, (op, req) => callWithRetry(bootstrap, op, req));
     const session: SyncSession = {
       db,
       remote,
@@ -117,6 +118,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     const pullAll = async (list: readonly Puller[]) => {
       setPhase('pull');
       for (const p of list) await runPuller(session, p);
+      await archiveDuplicates(session);
     };
     await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller]);
     setPhase('push');
@@ -126,9 +128,10 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     progress.conflicts = stats.conflicts;
     setPhase('done');
   } catch (e) {
-    if (e instanceof AuthError) {
+    const failure = e instanceof AuthError ? { kind: 'auth' as const, code: e.code, message: e.message } : classify(e);
+    if (failure.kind === 'auth') {
       authError = true;
-      error = `the remote refused the API key (${e.code === 16 ? '401' : '403'}): ${e.message}; sync is stopped until the key is replaced`;
+      error = `the remote refused the API key (${failure.code === 16 ? '401' : '403'}): ${failure.message}; sync is stopped until the key is replaced`;
     } else {
       error = (e as Error)?.message ?? String(e);
     }

@@ -136,6 +136,22 @@ describe('annotations in the browser (outpost serve)', () => {
     if (process.env.OUTPOST_UPDATE_SCREENSHOT === '1') copyFileSync(path, join(repoRoot, 'docs', 'screenshot.png'));
   });
 
+  test('assign it, archive and unarchive it; the API follows', async () => {
+    const id = (await page.getAttribute('button.row[aria-current="true"]', 'data-annotation-id'))!;
+    const { users } = await server.client.ListActiveUsers({});
+    const ana = users.find((u) => u.userName === 'ana.ruiz@outpost.local')!;
+    await page.selectOption('#assignee-select', ana.userId);
+    await page.getByTestId('activity').getByText('assigned to ana.ruiz@outpost.local').waitFor();
+    expect((await server.client.GetAnnotation({ annotationId: id })).annotation.assignedToUserId).toBe(ana.userId);
+
+    await page.click('aside button:has-text("Archive")');
+    await page.locator('aside .chip.archived').waitFor();
+    expect((await server.client.GetAnnotation({ annotationId: id })).annotation.isArchived).toBe(true);
+    await page.click('aside button:has-text("Unarchive")');
+    await page.locator('aside .chip.archived').waitFor({ state: 'detached' });
+    expect((await server.client.GetAnnotation({ annotationId: id })).annotation.isArchived).toBe(false);
+  });
+
   test('sort by name', async () => {
     const expected = await server.client.ListAnnotations({ pageSize: 50, orderBy: 'name' });
     await page.selectOption('#annotation-sort', 'name');

@@ -2,9 +2,10 @@
 // the electron package's installer, and when the download fails it exits
 // non-zero with a message that says what failed and offers `npm run serve`.
 // The download is pointed at a closed loopback port so it fails at once, and
-// the runtime lookup at an empty directory so an installed runtime is ignored.
+// the runtime lookup (ELECTRON_OVERRIDE_DIST_PATH) at a directory of our
+// choosing, so an installed runtime is never used.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,8 +15,8 @@ const sandbox = mkdtempSync(join(tmpdir(), 'outpost-start-'));
 
 afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 
-describe('npm start without the Electron runtime', () => {
-  test('tries to download it, then exits non-zero pointing at `npm run serve`', () => {
+describe('npm start (scripts/start-desktop.mjs)', () => {
+  test('without the runtime: tries to download it, then exits non-zero pointing at `npm run serve`', () => {
     const result = spawnSync(process.execPath, ['scripts/start-desktop.mjs', '--skip-build'], {
       cwd: root,
       encoding: 'utf8',
@@ -36,5 +37,22 @@ describe('npm start without the Electron runtime', () => {
     expect(result.stderr).toMatch(/downloading it failed: .*ECONNREFUSED/);
     expect(result.stderr).toContain('the desktop runtime could not be downloaded on this machine.');
     expect(result.stderr).toContain('`npm run serve` gives the same app in a browser');
+  });
+
+  test('with a runtime present, launches it on the app and passes its exit code through', () => {
+    // A stand-in Electron: reports how it was started, exits 7.
+    const dist = join(sandbox, 'fake-runtime');
+    mkdirSync(dist, { recursive: true });
+    writeFileSync(join(dist, 'electron'), '#!/bin/sh\necho "launched: $* run-as-node=${ELECTRON_RUN_AS_NODE:-unset}"\nexit 7\n');
+    chmodSync(join(dist, 'electron'), 0o755);
+    const result = spawnSync(process.execPath, ['scripts/start-desktop.mjs', '--skip-build'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: sandbox, ELECTRON_OVERRIDE_DIST_PATH: dist, ELECTRON_RUN_AS_NODE: '1' },
+    });
+    expect(result.status).toBe(7);
+    expect(result.stdout.trim()).toBe(`launched: ${root} run-as-node=unset`);
+    expect(result.stderr).not.toContain('cannot start');
   });
 });

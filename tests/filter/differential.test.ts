@@ -22,7 +22,7 @@ import {
 } from './support/annotationDataset';
 import { filterArb, type GeneratedFilter } from './support/filterGenerator';
 
-const DATASETS = Number(process.env.FILTER_DATASETS ?? 250);
+const DATASETS = Number(process.env.FILTER_DATASETS ?? 2000);
 const FILTERS_PER_DATASET = 12;
 const seed = process.env.FILTER_SEED !== undefined ? Number(process.env.FILTER_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
 

@@ -121,8 +121,8 @@ CREATE TABLE test_steps (
 );
 CREATE INDEX test_steps_org_path ON test_steps(organization_id, step_path_key, pk);
 CREATE INDEX test_steps_report_path ON test_steps(test_report_id, step_path_key, pk);
-CREATE INDEX test_steps_report_pk ON test_steps(report_pk);
-CREATE INDEX test_steps_parent ON test_steps(parent_step_id);
+-- serves the report cascade and subtree deletes; an import appends to it (its report_pk is the newest)
+CREATE INDEX test_steps_report_parent ON test_steps(report_pk, parent_step_id);
 ${metadataTable('test_step_metadata', 'step_pk', 'test_steps')}
 
 CREATE TABLE test_measurements (

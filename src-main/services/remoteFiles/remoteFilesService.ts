@@ -25,13 +25,13 @@ import {
 } from '../../../src-shared/api/remoteFiles';
 import type { MetadataValueInput } from '../../../src-shared/api/metadata';
 import { nowMicros } from '../../../src-shared/api/time';
+import { camelToSnake } from '../../../src-shared/api/wire';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
 import { replaceMetadata } from '../../db/childRows';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import type { BinaryResult } from '../handler';
-import { zodToApiError } from '../invoke';
 import {
   DOWNLOAD_URL_TTL_SECONDS,
   checkContentSignature,
@@ -110,9 +110,9 @@ export function mediaFromForm(text: string | undefined, mimeType: string): Media
   const schema = kind === 'image' ? ImageMetadataIn : kind === 'video' ? VideoMetadataIn : AudioMetadataIn;
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    const detail = zodToApiError(parsed.error).details[0] as { fieldViolations?: { field: string; description: string }[] };
-    const v = detail.fieldViolations?.[0];
-    throw ApiError.invalid('metadata', v ? `${v.field ? `${v.field}: ` : ''}${v.description}` : 'invalid media metadata');
+    const issue = parsed.error.issues[0];
+    const path = issue.path.map((p) => camelToSnake(String(p))).join('.');
+    throw ApiError.invalid('metadata', `${path ? `${path}: ` : ''}${issue.message}`);
   }
   const key = kind === 'image' ? 'imageMetadata' : kind === 'video' ? 'videoMetadata' : 'audioMetadata';
   return mediaOf({ [key]: parsed.data });
@@ -265,7 +265,8 @@ export function getRemoteFileDownloadUrl(ctx: RequestContext, remoteFileId: stri
   const row = findVisibleRemoteFile(ctx, remoteFileId);
   requireContent(ctx, row);
   const expires = Math.floor(Date.now() / 1000) + DOWNLOAD_URL_TTL_SECONDS;
-  return { downloadUrl: signedContentPath(ctx.engine.pageTokenSecret, row.id, expires) };
+  // Absolute when the request came over HTTP (clients such as Python's requests need one).
+  return { downloadUrl: (ctx.origin ?? '') + signedContentPath(ctx.engine.pageTokenSecret, row.id, expires) };
 }
 
 /**

@@ -10,8 +10,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { MetadataKeyType } from '../../../src-shared/api/metadata';
 import { TestMeasurementType, TestStatus, TestStepType } from '../../../src-shared/api/testReports';
 import type { AtmlSink, ParsedMeasurement, ParsedMetadata, ParsedReport, ParsedStep } from './atmlParser';
@@ -61,6 +61,33 @@ function uniqueKeys(list: readonly ParsedMetadata[]): readonly ParsedMetadata[] 
   return list.filter((m) => !seen.has(m.key) && (seen.add(m.key), true));
 }
 
+const STAGING_PREFIX = 'import-';
+const STALE_AFTER_MS = 24 * 3600 * 1000;
+
+/** A fresh staging file path in `tmpDir`. */
+export function stagingPath(tmpDir: string, id: string): string {
+  return join(tmpDir, `${STAGING_PREFIX}${id}.sqlite`);
+}
+
+/** Deletes staging files a crashed process left behind (older than a day, so never a running import's). */
+export function removeStaleStagingFiles(tmpDir: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const path = join(tmpDir, name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_AFTER_MS) rmSync(path, { force: true });
+    } catch {
+      // raced with its own cleanup
+    }
+  }
+}
+
 export class ImportStaging {
   private readonly db: Database;
   private readonly insertReport: Statement;
@@ -75,7 +102,7 @@ export class ImportStaging {
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.db = new BetterSqlite3(path);
-    // Scratch data: no journal, no fsync; a crash leaves a file that is deleted at the next import's cleanup or by hand.
+    // Scratch data: no journal, no fsync. A crash leaves the file behind; removeStaleStagingFiles collects it later.
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.exec(SCHEMA);

@@ -21,7 +21,7 @@ import type { RequestContext } from '../../engine';
 import { contentFilePath } from '../remoteFiles/contentStore';
 import { findVisibleRemoteFile } from '../remoteFiles/remoteFileRows';
 import { AtmlParseError, parseAtml } from './atmlParser';
-import { ImportStaging } from './importStaging';
+import { ImportStaging, removeStaleStagingFiles, stagingPath } from './importStaging';
 import { loadReports } from './testReportRows';
 
 const READ_CHUNK_BYTES = 256 * 1024;
@@ -32,7 +32,9 @@ export async function importTestReport(ctx: RequestContext, remoteFileId: string
   const source = contentFilePath(ctx.engine.dataDir, file.content_path);
   if (!existsSync(source)) throw ApiError.failedPrecondition(`the content of remote file ${file.id} is missing from the data directory`);
 
-  const staging = new ImportStaging(join(ctx.engine.dataDir, 'tmp', `import-${randomUUID()}.sqlite`));
+  const tmpDir = join(ctx.engine.dataDir, 'tmp');
+  removeStaleStagingFiles(tmpDir);
+  const staging = new ImportStaging(stagingPath(tmpDir, randomUUID()));
   try {
     const stream = createReadStream(source, { highWaterMark: READ_CHUNK_BYTES });
     try {
@@ -58,6 +60,8 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
   const { db, caller } = ctx;
   const raw = db.raw;
   // ATTACH/DETACH are not allowed inside a transaction; both sit right around it, with no await in between.
+  // A staging schema left attached by an earlier failure would block every later import: drop it first.
+  if ((raw.prepare('PRAGMA database_list').all() as { name: string }[]).some((d) => d.name === 'staging')) raw.prepare('DETACH DATABASE staging').run();
   raw.prepare('ATTACH DATABASE ? AS staging').run(stagingPath);
   try {
     return db.tx(() => {

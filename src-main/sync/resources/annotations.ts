@@ -237,7 +237,17 @@ function adoptByMarker(ctx: ApplyContext, a: Annotation): void {
   const marker = markerOf(a);
   if (!marker || marker === a.annotationId) return;
   const row = ctx.db.get<{ created_by_seq: number; remote_id: string | null }>("SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = 'annotation'", [marker]);
-  if (!row || row.remote_id !== null) return;
+  if (!row) return;
+  if (row.remote_id !== null) {
+    // Our create reached the remote twice (a replaying middlebox): this copy is the extra one.
+    if (row.remote_id !== a.annotationId && !ctx.db.get("SELECT 1 FROM sync_conflicts WHERE kind = 'duplicate' AND record_id = ?", [a.annotationId])) {
+      recordConflict(ctx.db, {
+        kind: 'duplicate', resource: ANNOTATION, recordId: a.annotationId, field: '*', winner: 'local', localValue: row.remote_id, remoteValue: a.annotationId,
+        message: `a replayed create made a second copy of ${row.remote_id} on the remote; the copy is archived`,
+      });
+    }
+    return;
+  }
   mapLocalId(ctx.db, ANNOTATION, marker, a.annotationId);
   const entry = ctx.db.get<{ state: string; side_effect_log_ids: string }>('SELECT state, side_effect_log_ids FROM sync_outbox WHERE seq = ?', [row.created_by_seq]);
   if (entry && (entry.state === 'pending' || entry.state === 'inflight')) {
@@ -278,6 +288,8 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
     ctx.stats.conflicts++;
   }
   pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
+  // Both archived (or not) but at different times: the remote's date, unless a local archive is still to be sent.
+  if (!pending.has('archived')) db.run('UPDATE annotations SET archived_date = ? WHERE pk = ?', [micros(a.archivedDate), row.pk]);
   const stillPending = hasPending(db, ANNOTATION, row.id, ctx.excludeSeq);
   w.touch(row.pk, a, !stillPending);
   if (stillPending) {

@@ -1,8 +1,10 @@
 // The connection (typed client + platform) handed to every view through Svelte context.
 import { getContext, setContext } from 'svelte';
+import type { NavigationState } from './state/navigation.svelte';
 import type { Connection } from './transport';
 
 const KEY = Symbol('outpost.connection');
+const NAV_KEY = Symbol('outpost.navigation');
 
 export function setConnection(connection: Connection): void {
   setContext(KEY, connection);
@@ -12,4 +14,14 @@ export function getConnection(): Connection {
   const connection = getContext<Connection | undefined>(KEY);
   if (!connection) throw new Error('no connection in context (views must be rendered inside App)');
   return connection;
+}
+
+export function setNavigation(nav: NavigationState): void {
+  setContext(NAV_KEY, nav);
+}
+
+export function getNavigation(): NavigationState {
+  const nav = getContext<NavigationState | undefined>(NAV_KEY);
+  if (!nav) throw new Error('no navigation in context (views must be rendered inside App)');
+  return nav;
 }

@@ -52,6 +52,10 @@ const stringTemplate: fc.Arbitrary<Template> = fc.oneof(
   fc.tuple(fc.constantFrom('==', '!=', '<', '>='), fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS)).map(([o, f]) => (x: string) => `${x} ${o} ${f}`),
   fc.tuple(fc.constantFrom('startsWith', 'contains', 'endsWith'), fc.constantFrom('name', 'description')).map(([fn, f]) => (x: string) => `${x}.${fn}(${f})`),
   strList.map((l) => (x: string) => `${x} in ${l}`),
+  fc.tuple(fc.constantFrom(...STRING_FIELDS), strLit).map(([f, l]) => (x: string) => `${x} in [${f}, ${l}]`),
+  fc.tuple(fc.constantFrom('pending', 'is_archived'), strLit).map(([c, l]) => (x: string) => `(${c} ? ${x} : description) == ${l}`),
+  strLit.map((l) => (x: string) => `dyn(${x}) == ${l}`),
+  strLit.map((l) => (x: string) => `pending == (${x} == ${l})`),
   fc.constantFrom((x: string) => `${x}.size() == 0`),
 );
 

@@ -5,14 +5,14 @@ import { commentText, toActivity } from './activity';
 describe('toActivity', () => {
   test('comment', () => {
     const entry = toActivity(commentLog('Confirmed with the test conductor.'));
-    expect(entry).toMatchObject({ kind: 'comment', who: 'engineer@outpost.local', summary: 'commented', text: 'Confirmed with the test conductor.' });
+    expect(entry).toMatchObject({ kind: 'comment', tone: 'comment', who: 'engineer@outpost.local', summary: 'commented', text: 'Confirmed with the test conductor.' });
   });
 
   test('state updates, including creation', () => {
     const created = annotationLogFactory.build({ kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', comment: undefined, stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' } });
     const flagged = annotationLogFactory.build({ kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', comment: undefined, stateUpdate: { state: 'ANNOTATION_LOG_STATE_FLAGGED' } });
-    expect(toActivity(created).summary).toBe('created the annotation');
-    expect(toActivity(flagged)).toMatchObject({ kind: 'state', summary: 'set state to Flagged', text: '' });
+    expect(toActivity(created)).toMatchObject({ summary: 'created the annotation', tone: 'neutral' });
+    expect(toActivity(flagged)).toMatchObject({ kind: 'state', tone: 'flagged', summary: 'set state to Flagged', text: '' });
   });
 
   test('assignment, by email or via the user directory', () => {

@@ -5,6 +5,8 @@ import { enumLabel, shortUser } from '../format';
 export interface ActivityEntry {
   readonly id: string;
   readonly kind: 'comment' | 'state' | 'assigned' | 'other';
+  /** Colour of the entry's marker: the state it set, or a neutral one. */
+  readonly tone: 'open' | 'flagged' | 'resolved' | 'comment' | 'neutral';
   readonly who: string;
   readonly at: string;
   /** What happened, without the actor (`set state to Flagged`). */
@@ -21,14 +23,15 @@ export function commentText(log: AnnotationLog): string {
 
 export function toActivity(log: AnnotationLog, userNames: ReadonlyMap<string, string> = new Map()): ActivityEntry {
   const who = log.createdByUserName || userNames.get(log.createdByUserId) || log.createdByUserId;
-  const base = { id: log.annotationLogId, who, at: log.createdDate };
+  const base = { id: log.annotationLogId, who, at: log.createdDate, tone: 'neutral' as ActivityEntry['tone'] };
   switch (log.kind) {
     case 'ANNOTATION_LOG_KIND_COMMENT':
-      return { ...base, kind: 'comment', summary: 'commented', text: commentText(log) };
+      return { ...base, kind: 'comment', tone: 'comment', summary: 'commented', text: commentText(log) };
     case 'ANNOTATION_LOG_KIND_STATE_UPDATE': {
       const state = log.stateUpdate?.state;
       if (state === 'ANNOTATION_LOG_STATE_CREATED') return { ...base, kind: 'state', summary: 'created the annotation', text: '' };
-      return { ...base, kind: 'state', summary: `set state to ${enumLabel(state, 'ANNOTATION_LOG_STATE_')}`, text: '' };
+      const tone = state === 'ANNOTATION_LOG_STATE_OPEN' ? 'open' : state === 'ANNOTATION_LOG_STATE_FLAGGED' ? 'flagged' : state === 'ANNOTATION_LOG_STATE_RESOLVED' ? 'resolved' : 'neutral';
+      return { ...base, kind: 'state', tone, summary: `set state to ${enumLabel(state, 'ANNOTATION_LOG_STATE_')}`, text: '' };
     }
     case 'ANNOTATION_LOG_KIND_ASSIGNED': {
       const a = log.assigned;

@@ -11,3 +11,11 @@ test('views round-trip through the fragment; anything else is the annotations vi
   nav.go('saved-searches');
   expect(nav.view).toBe('saved-searches');
 });
+
+test('openAnnotations hands a query to the annotations view once', () => {
+  const nav = new NavigationState('#/saved-searches');
+  nav.openAnnotations({ filter: 'name == "x"', sort: { field: 'name', desc: false } });
+  expect(nav.view).toBe('annotations');
+  expect(nav.takeAnnotationQuery()).toEqual({ filter: 'name == "x"', sort: { field: 'name', desc: false } });
+  expect(nav.takeAnnotationQuery()).toBeUndefined();
+});

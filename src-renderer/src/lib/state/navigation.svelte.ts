@@ -1,5 +1,6 @@
 // Which view is shown, kept in the URL fragment (`#/policies`) so reload and
 // back/forward work. The API key fragment (`#key=`) is consumed before this runs.
+import type { AnnotationQuery } from '../services/annotationService';
 
 export const VIEWS = [
   { id: 'annotations', label: 'Annotations' },
@@ -23,6 +24,8 @@ export function hashOf(view: ViewId): string {
 
 export class NavigationState {
   view = $state<ViewId>(DEFAULT_VIEW);
+  /** A query for the annotations view to apply when it opens (from a saved search). */
+  pendingAnnotationQuery = $state<AnnotationQuery | undefined>();
 
   constructor(hash = '') {
     this.view = viewFromHash(hash);
@@ -30,5 +33,18 @@ export class NavigationState {
 
   go(view: ViewId): void {
     this.view = view;
+  }
+
+  /** Shows the annotations view listing `query`. */
+  openAnnotations(query: AnnotationQuery): void {
+    this.pendingAnnotationQuery = query;
+    this.view = 'annotations';
+  }
+
+  /** The pending query, once (the annotations view applies it). */
+  takeAnnotationQuery(): AnnotationQuery | undefined {
+    const query = this.pendingAnnotationQuery;
+    this.pendingAnnotationQuery = undefined;
+    return query;
   }
 }

@@ -47,4 +47,12 @@ describe('electronTransport', () => {
     await createClient(electronTransport(bridge)).UpdateAnnotation({ annotation, updateMask: 'tags' });
     expect(calls[0].request).toEqual({ annotation: { annotationId: 'id', tags: ['a', 'b'] }, updateMask: 'tags' });
   });
+
+  test('uploads send the File as bytes, never a path', async () => {
+    const { bridge, calls } = fakeBridge(() => ({ ok: true, data: { artifact: {} } }));
+    const file = new File(['t,p\n'], 'trace.csv', { type: 'text/csv' });
+    await createClient(electronTransport(bridge)).UploadArtifact({ file: file as never, title: 'Trace' });
+    expect(calls[0].operation).toBe('UploadArtifact');
+    expect(calls[0].request).toEqual({ title: 'Trace', file: { fileName: 'trace.csv', mimeType: 'text/csv', bytes: new TextEncoder().encode('t,p\n') } });
+  });
 });

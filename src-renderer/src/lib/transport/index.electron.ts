@@ -10,10 +10,21 @@ function plain(request: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(request)) as Record<string, unknown>;
 }
 
+/** Uploads: the File travels as its bytes (the main process stages it; it never accepts a path). */
+async function uploadRequest(request: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { file, ...fields } = request;
+  const out = plain(fields);
+  if (file instanceof Blob) {
+    out.file = { fileName: (file as File).name || 'file', mimeType: file.type, bytes: new Uint8Array(await file.arrayBuffer()) };
+  }
+  return out;
+}
+
 export function electronTransport(bridge: OutpostBridge): Transport {
   return {
-    async call(name, _op, request) {
-      const result = await bridge.invoke(name, plain(request));
+    async call(name, op, request) {
+      const payload = op.input === 'multipart' ? await uploadRequest(request) : plain(request);
+      const result = await bridge.invoke(name, payload);
       if (!result.ok) throw ApiError.fromBody(result.error);
       return result.data;
     },

@@ -2,6 +2,7 @@
 // own origin, with the API key adopted from the URL fragment.
 import { httpTransport, type Transport } from '../../../../src-shared/client';
 import { adoptApiKey, API_KEY_STORAGE_KEY, type KeyStorage } from './apiKey';
+import { withMultipart } from './multipart';
 
 export interface WebTransport {
   readonly transport: Transport;
@@ -21,8 +22,11 @@ export function webTransport(win: Pick<Window, 'location' | 'history' | 'session
     },
     storage,
   );
+  const apiKey = () => storage.getItem(API_KEY_STORAGE_KEY) ?? key;
+  const doFetch = win.fetch.bind(win);
+  const baseUrl = win.location.origin;
   return {
-    transport: httpTransport({ baseUrl: win.location.origin, apiKey: () => storage.getItem(API_KEY_STORAGE_KEY) ?? key, fetch: win.fetch.bind(win) }),
+    transport: withMultipart(httpTransport({ baseUrl, apiKey, fetch: doFetch }), { baseUrl, apiKey, fetch: doFetch }),
     hasKey: key !== undefined,
     forgetKey: () => storage.removeItem(API_KEY_STORAGE_KEY),
   };

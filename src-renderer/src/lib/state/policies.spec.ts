@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'vitest';
+import { ApiError } from '../../../../src-shared/errors';
+import type { Policy } from '../services/policyService';
+import { fakeClient } from '../testing/fakeClient';
+import { policy, policyVersion } from '../testing/moreFactories';
+import { PolicyWorkspace } from './policies.svelte';
+
+function engine() {
+  let current = policy({ name: 'Field team', configuration: { cedarPolicy: 'permit (principal, action, resource);' } });
+  const versions = [policyVersion(current, 1, current.configuration.cedarPolicy)];
+  const fake = fakeClient()
+    .on('ListPolicies', () => ({ policies: [current], nextPageToken: '' }))
+    .on('ListPolicyVersions', () => ({ policyVersions: [...versions].reverse(), nextPageToken: '' }))
+    .on('ValidatePolicy', (req) => (String(req.cedarPolicy).includes('permit') || String(req.cedarPolicy).includes('forbid') ? { valid: true } : { valid: false, failureMessage: 'parse error' }))
+    .on('UpdatePolicy', (req) => {
+      const text = (req.policy as { configuration: { cedarPolicy: string } }).configuration.cedarPolicy;
+      if (!text.includes('(')) throw ApiError.invalid('policy.configuration.cedar_policy', 'unexpected end of input');
+      const version = (current.version ?? 1) + 1;
+      current = { ...current, version, configuration: { cedarPolicy: text }, policyVersionId: `${current.policyId}-v${version}` };
+      versions.push(policyVersion(current, version, text));
+      return { policy: current };
+    });
+  return { fake, versions, get current(): Policy { return current; } };
+}
+
+describe('PolicyWorkspace', () => {
+  test('select loads the text into the editor and the history', async () => {
+    const e = engine();
+    const ws = new PolicyWorkspace(e.fake.client);
+    await ws.load();
+    await ws.select(ws.policies[0]);
+    expect(ws.draft).toBe('permit (principal, action, resource);');
+    expect(ws.dirty).toBe(false);
+    expect(ws.versions.map((v) => v.version)).toEqual([1]);
+  });
+
+  test('edit, validate, save as a new version with notes', async () => {
+    const e = engine();
+    const ws = new PolicyWorkspace(e.fake.client);
+    await ws.load();
+    await ws.select(ws.policies[0]);
+    ws.setDraft('forbid (principal, action, resource);');
+    expect(ws.dirty).toBe(true);
+    await ws.validate();
+    expect(ws.validation).toEqual({ valid: true, message: 'Valid Cedar.' });
+    ws.versionNotes = 'lock down';
+    expect(await ws.save()).toBe(true);
+    expect(e.fake.callsTo('UpdatePolicy')[0]).toMatchObject({ updateMask: 'configuration', versionNotes: 'lock down' });
+    expect(ws.selected?.version).toBe(2);
+    expect(ws.dirty).toBe(false);
+    expect(ws.versionNotes).toBe('');
+    expect(ws.versions.map((v) => v.version)).toEqual([2, 1]);
+    expect(ws.policies[0].version).toBe(2);
+  });
+
+  test('a rejected save keeps the draft and shows the API message', async () => {
+    const ws = new PolicyWorkspace(engine().fake.client);
+    await ws.load();
+    await ws.select(ws.policies[0]);
+    ws.setDraft('permit');
+    expect(await ws.save()).toBe(false);
+    expect(ws.draft).toBe('permit');
+    expect(ws.actionError).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'policy.configuration.cedar_policy: unexpected end of input' });
+  });
+
+  test('validation failure shows the parser message; editing clears it', async () => {
+    const ws = new PolicyWorkspace(engine().fake.client);
+    await ws.load();
+    await ws.select(ws.policies[0]);
+    ws.setDraft('nonsense');
+    await ws.validate();
+    expect(ws.validation).toEqual({ valid: false, message: 'parse error' });
+    ws.setDraft('nonsense!');
+    expect(ws.validation).toBeUndefined();
+  });
+
+  test('revert and restore an old version', async () => {
+    const e = engine();
+    const ws = new PolicyWorkspace(e.fake.client);
+    await ws.load();
+    await ws.select(ws.policies[0]);
+    ws.setDraft('forbid (principal, action, resource);');
+    await ws.save();
+    ws.setDraft('scratch');
+    ws.revert();
+    expect(ws.draft).toBe('forbid (principal, action, resource);');
+    ws.restoreVersion(ws.versions.find((v) => v.version === 1)!);
+    expect(ws.draft).toBe('permit (principal, action, resource);');
+    expect(ws.versionNotes).toBe('Restore version 1');
+    expect(ws.dirty).toBe(true);
+  });
+
+  test('create opens the new policy; a rejected create keeps its error apart', async () => {
+    const created = policy({ name: 'New one' });
+    const fake = fakeClient()
+      .on('ListPolicies', () => ({ policies: [], nextPageToken: '' }))
+      .on('ListPolicyVersions', () => ({ policyVersions: [], nextPageToken: '' }))
+      .on('CreatePolicy', (req) => {
+        if (req.name === 'dup') throw ApiError.alreadyExists('policy', 'dup');
+        return { policy: created };
+      });
+    const ws = new PolicyWorkspace(fake.client);
+    await ws.load();
+    expect(await ws.create('dup', 'permit (principal, action, resource);')).toBe(false);
+    expect(ws.createError?.code).toBe('ALREADY_EXISTS');
+    expect(await ws.create('New one', 'permit (principal, action, resource);')).toBe(true);
+    expect(ws.selected?.policyId).toBe(created.policyId);
+    expect(ws.policies).toHaveLength(1);
+  });
+});

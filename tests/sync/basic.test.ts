@@ -1,0 +1,76 @@
+// Offline edits on a replica reach the remote exactly once; remote edits reach
+// the replica; ids of offline-created records become the remote's everywhere.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
+
+let remote: Awaited<ReturnType<typeof startRemote>>;
+let a: Replica;
+
+beforeEach(async () => {
+  remote = await startRemote();
+  a = await createReplica('a', remote.url, remote.token);
+});
+afterEach(async () => {
+  a.close();
+  await remote.close();
+});
+
+describe('sync: annotations and logs', () => {
+  test('first sync adopts the remote identity and pulls its data', async () => {
+    const created = await remote.client.CreateAnnotation(annotationRequest('from the remote', { tags: ['t1'] }));
+    await remote.client.CreateAnnotationLog(comment(created.annotation.annotationId, 'remote comment'));
+    const summary = await a.sync();
+    expect(summary.error).toBeUndefined();
+    expect(summary.ok).toBe(true);
+    expect(a.caller().userName).toBe('engineer@outpost.local');
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+    expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n).toBe(0);
+  });
+
+  test('offline create, comment, update and archive reach the remote once, with the remote ids', async () => {
+    await a.sync();
+    const { annotation } = await a.call('CreateAnnotation', annotationRequest('offline', { tags: ['x'] }));
+    const localId = annotation.annotationId;
+    const { annotationLog } = await a.call('CreateAnnotationLog', comment(localId, 'first look'));
+    await a.call('UpdateAnnotation', { annotation: { annotationId: localId, name: 'offline, renamed', state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'name,state' });
+    await a.call('ArchiveAnnotation', { annotationId: localId });
+    expect(a.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'pending'")!.n).toBe(4);
+
+    const summary = await a.sync();
+    expect(summary.error).toBeUndefined();
+    expect(summary.progress.pushed).toBe(4);
+    const remoteView = viewOf(remote.engine.db);
+    expect(Object.keys(remoteView.annotations)).toHaveLength(1);
+    const [remoteId] = Object.keys(remoteView.annotations);
+    expect(remoteId).not.toBe(localId);
+    expect(remoteView.annotations[remoteId]).toMatchObject({ name: 'offline, renamed', state: 'ANNOTATION_STATE_FLAGGED', isArchived: true, tags: ['x'] });
+    expect(viewOf(a.engine.db)).toEqual(remoteView);
+    // The comment exists once, on the remote annotation; the stale local ids still resolve.
+    const comments = Object.values(remoteView.logs).filter((l) => l.kind === 'ANNOTATION_LOG_KIND_COMMENT');
+    expect(comments).toHaveLength(1);
+    expect((await a.call('GetAnnotation', { annotationId: localId })).annotation.annotationId).toBe(remoteId);
+    expect(a.engine.db.get('SELECT 1 FROM annotation_logs WHERE id = ?', [annotationLog.annotationLogId])).toBeUndefined();
+
+    // A second sync changes nothing.
+    const again = await a.sync();
+    expect(again.progress.pushed).toBe(0);
+    expect(viewOf(remote.engine.db)).toEqual(remoteView);
+  });
+
+  test('remote edits arrive: update, archive and new logs', async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('shared'));
+    await a.sync();
+    await remote.client.UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, description: 'remote desc' }, updateMask: 'description' });
+    await remote.client.ArchiveAnnotation({ annotationId: annotation.annotationId });
+    await remote.client.CreateAnnotationLog(comment(annotation.annotationId, 'later'));
+    await a.sync();
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+    expect(viewOf(a.engine.db).annotations[annotation.annotationId]).toMatchObject({ description: 'remote desc', isArchived: true });
+  });
+
+  test('pull-applied changes create no outbox entries', async () => {
+    await remote.client.CreateAnnotation(annotationRequest('one'));
+    await a.sync();
+    expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n).toBe(0);
+  });
+});

@@ -1,0 +1,212 @@
+// Push and pull through the fault-injecting proxy: every outcome-unknown
+// create is resolved without a duplicate, transient failures retry,
+// authentication failures stop, refusals fail one entry without blocking others.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { nowMicros } from '../../src-shared/api/time';
+import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
+import { isPost, startFaultProxy, type FaultProxy } from './faultProxy';
+import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
+
+let remote: Awaited<ReturnType<typeof startRemote>>;
+let proxy: FaultProxy;
+let a: Replica;
+
+const remoteCount = (sql: string, params: unknown[] = []) => remote.engine.db.get<{ n: number }>(sql, params as never)!.n;
+const isCreateAnnotation = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/annotations';
+const isCreateLog = (r: { method: string; path: string }) => r.method === 'POST' && /\/logs$/.test(r.path);
+
+beforeEach(async () => {
+  remote = await startRemote();
+  proxy = await startFaultProxy(remote.url);
+  a = await createReplica('a', proxy.url, remote.token);
+  expect((await a.sync()).ok).toBe(true);
+});
+afterEach(async () => {
+  a.close();
+  await proxy.close();
+  await remote.close();
+});
+
+async function offlineCreate(name: string): Promise<string> {
+  return (await a.call('CreateAnnotation', annotationRequest(name))).annotation.annotationId;
+}
+
+describe('unknown outcomes never duplicate', () => {
+  test('a create whose response was lost is found by its marker (CEL filter) instead of being sent again', async () => {
+    await offlineCreate('lost response');
+    proxy.once({ kind: 'lose' }, isCreateAnnotation);
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.recovered).toBe(1);
+    expect(proxy.forwarded(isCreateAnnotation)).toBe(1);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
+  test('the same without a filter engine on the remote: a newest-first scan finds it', async () => {
+    proxy.rejectFilters(true);
+    await offlineCreate('no filters');
+    proxy.once({ kind: 'lose' }, isCreateAnnotation);
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.recovered).toBe(1);
+    expect(proxy.log.some((e) => e.fault === 'no-filter')).toBe(true);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
+  test('a comment whose response was lost is matched among the annotation logs', async () => {
+    const id = await offlineCreate('commented');
+    await a.call('CreateAnnotationLog', comment(id, 'same words'));
+    await a.call('CreateAnnotationLog', comment(id, 'same words'));
+    proxy.once({ kind: 'lose' }, isCreateLog);
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.recovered).toBe(1);
+    // Two deliberate identical comments stay two; the lost response adds none.
+    expect(remoteCount("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1")).toBe(2);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
+  test('connection dropped before the remote saw the create: sent again, created once', async () => {
+    await offlineCreate('dropped');
+    proxy.once({ kind: 'drop' }, isCreateAnnotation);
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(proxy.forwarded(isCreateAnnotation)).toBe(1);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+  });
+
+  test('a crash after sending (entry left in flight) is resolved on restart by the pull', async () => {
+    await offlineCreate('crashed');
+    proxy.once({ kind: 'lose' }, isCreateAnnotation);
+    proxy.partition(); // the lookup after the lost response fails too: the run ends with the entry in flight
+    const s1 = await a.sync();
+    expect(s1.ok).toBe(false);
+    proxy.heal();
+    a.reopen();
+    expect(a.engine.db.get<{ state: string }>("SELECT state FROM sync_outbox WHERE operation = 'CreateAnnotation'")!.state).toMatch(/pending|inflight/);
+    const s2 = await a.sync();
+    expect(s2.ok).toBe(true);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
+  test('a replayed create (duplicating middlebox) leaves one live copy; the extra one is archived and reported', async () => {
+    await offlineCreate('twice');
+    proxy.once({ kind: 'duplicate' }, isCreateAnnotation);
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(2);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations WHERE archived_date IS NULL')).toBe(1);
+    expect(a.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_conflicts WHERE kind = 'duplicate'")!.n).toBe(1);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
+  test('duplicated idempotent writes are harmless', async () => {
+    const id = await offlineCreate('dup update');
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, description: 'd' }, updateMask: 'description' });
+    await a.call('ArchiveAnnotation', { annotationId: id });
+    proxy.random({ rate: 1, kinds: ['duplicate'], when: (r) => r.method === 'PATCH' || r.path.endsWith(':archive'), random: Math.random });
+    expect((await a.sync()).ok).toBe(true);
+    proxy.random(undefined);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+});
+
+describe('retries and stops', () => {
+  test('500, 503 and 429 are retried until the write lands', async () => {
+    const id = await offlineCreate('flaky');
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'flaky 2' }, updateMask: 'name' });
+    proxy.once({ kind: 'status', status: 503 }, isCreateAnnotation);
+    proxy.once({ kind: 'status', status: 500 }, (r) => r.method === 'PATCH');
+    proxy.once({ kind: 'throttle', seconds: 0 }, (r) => r.method === 'PATCH');
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.retries).toBeGreaterThanOrEqual(3);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+    expect(viewOf(remote.engine.db).annotations[Object.keys(viewOf(remote.engine.db).annotations)[0]].name).toBe('flaky 2');
+  });
+
+  test('Retry-After is honoured and backoff grows with jitter', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+    expect(backoffDelay(DEFAULT_RETRY, 0, 7000, () => 0)).toBe(7000);
+    const p = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 10_000, jitter: 0.5 };
+    expect(backoffDelay(p, 0, undefined, () => 0)).toBe(50);
+    expect(backoffDelay(p, 0, undefined, () => 1)).toBe(100);
+    expect(backoffDelay(p, 3, undefined, () => 1)).toBe(800);
+    expect(backoffDelay(p, 20, undefined, () => 1)).toBe(10_000);
+  });
+
+  test('a partition ends the run with the edits kept; healing delivers them once', async () => {
+    for (let i = 0; i < 5; i++) await offlineCreate(`p${i}`);
+    proxy.partition();
+    const s1 = await a.sync();
+    expect(s1.ok).toBe(false);
+    expect(s1.pending).toBe(5);
+    proxy.heal();
+    const s2 = await a.sync();
+    expect(s2.ok).toBe(true);
+    expect(s2.pending).toBe(0);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(5);
+  });
+
+  test('401 stops sync and says so', async () => {
+    await offlineCreate('unauthorized');
+    const bad = await createReplica('bad', proxy.url, 'op_not-a-key', a.dir);
+    const s = await bad.sync();
+    expect(s.ok).toBe(false);
+    expect(s.authError).toBe(true);
+    expect(s.error).toMatch(/API key/);
+    const status = await remote.api('GET', '/api/v1/outpost/sync/status');
+    expect(status.status).toBe(200);
+    bad.engine.close();
+    a.reopen();
+    expect((await a.call('GetSyncStatus', {})).state).toBe('auth_error');
+  });
+});
+
+describe('refusals', () => {
+  test('a 4xx fails its entry with the message, fails its dependents, and blocks nothing else', async () => {
+    // An asset only the replica knows: the remote refuses the create (400).
+    const db = a.engine.db;
+    const org = a.caller().organizations[0].id;
+    db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      '6b6b6b6b-0000-4000-a000-000000000002', org, 'Local-Only', nowMicros(), a.caller().userId, nowMicros(), a.caller().userId,
+    ]);
+    const bad = (await a.call('CreateAnnotation', { ...annotationRequest('refused'), assets: ['Local-Only'] })).annotation.annotationId;
+    await a.call('CreateAnnotationLog', comment(bad, 'on the refused one'));
+    const good = await offlineCreate('accepted');
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.failed).toBe(2);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+    const failed = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect(failed.map((e: any) => e.operation)).toEqual(['CreateAnnotation', 'CreateAnnotationLog']);
+    expect(failed[0].lastError).toMatch(/Local-Only/);
+    expect(failed[0].errorCode).toBe(3);
+    expect(failed[1].lastError).toMatch(/depends on/);
+    expect((await a.call('GetSyncStatus', {})).failedCount).toBe(2);
+    // The accepted one is on the remote under its new id.
+    expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => x.name)).toEqual(['accepted']);
+    void good;
+  });
+
+  test('an update of a record gone from the remote keeps the local copy and reports a conflict', async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('doomed'));
+    await a.sync();
+    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'my notes' }, updateMask: 'description' });
+    remote.engine.db.run('DELETE FROM annotations WHERE id = ?', [annotation.annotationId]);
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.failed).toBe(1);
+    const local = await a.call('GetAnnotation', { annotationId: annotation.annotationId });
+    expect(local.annotation.description).toBe('my notes');
+    const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
+    expect(conflicts).toHaveLength(1);
+    expect(conflicts[0]).toMatchObject({ kind: 'remote_missing', recordId: annotation.annotationId, winner: 'local' });
+    expect(conflicts[0].localValue.description).toBe('my notes');
+  });
+});

@@ -1,0 +1,38 @@
+// `npm run soak -- --seeds 200 [--start 1] [--steps 60] [--kills 2] [--verbose]`:
+// the sync fuzzer on many seeds; prints one line per seed and the failing
+// seed with its replay command and step log.
+import { parseArgs } from 'node:util';
+import { runFuzz } from './world';
+
+export async function main(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      seeds: { type: 'string', default: '200' },
+      start: { type: 'string', default: '1' },
+      steps: { type: 'string', default: '60' },
+      kills: { type: 'string', default: '2' },
+      clients: { type: 'string', default: '3' },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  const start = Number(values.start);
+  const count = Number(values.seeds);
+  const started = Date.now();
+  let failed = 0;
+  for (let seed = start; seed < start + count; seed++) {
+    const lines: string[] = [];
+    try {
+      const r = await runFuzz(seed, { steps: Number(values.steps), kills: Number(values.kills), clients: Number(values.clients), log: (l) => lines.push(l) });
+      console.log(`seed ${seed}: ok  syncs=${r.syncs} kills=${r.kills} annotations=${r.annotations} comments=${r.comments} conflicts=${r.conflicts} faults=${r.faults}`);
+      if (values.verbose) console.log(lines.join('\n'));
+    } catch (e) {
+      failed++;
+      console.log(`seed ${seed}: FAILED ${(e as Error).message}`);
+      console.log(`  replay: npm run soak -- --start ${seed} --seeds 1 --verbose`);
+      console.log(lines.join('\n'));
+    }
+  }
+  console.log(`${count - failed}/${count} seeds passed in ${((Date.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} FAILED` : ''}`);
+  if (failed) process.exitCode = 1;
+}

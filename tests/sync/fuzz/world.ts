@@ -1,0 +1,413 @@
+// A seeded, model-based sync fuzzer (Joplin / Jepsen style). One remote behind
+// a fault-injecting proxy, several replicas with their own users; random
+// offline edits, random faults and partitions, edits made directly on the
+// remote by an online colleague, and syncs, some of them run as a child
+// `outpost sync` process that is SIGKILLed mid-run and followed by another.
+// After healing and final syncs the checker demands:
+//   - convergence: every replica holds exactly the remote's annotations and logs;
+//   - exactly once: each created annotation and each comment exists once;
+//   - nothing lost: every field value written is the final value, or was
+//     overwritten by a writer who could have seen it, or is in a conflict log;
+//   - nothing stuck: no pending or failed outbox entry.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Annotation } from '../../../src-shared/api/annotations';
+import { prng } from '../../../src-main/seed/seedDemoData';
+import { canonical } from '../../../src-main/sync/canonical';
+import { startFaultProxy, type Fault, type FaultProxy } from '../faultProxy';
+import { annotationRequest, createReplica, startRemote, viewOf, type Replica, type View } from '../helpers';
+
+const OUTPOST = fileURLToPath(new URL('../../../bin/outpost.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface FuzzOptions {
+  readonly clients?: number;
+  readonly steps?: number;
+  /** Child-process syncs killed with SIGKILL mid-run. */
+  readonly kills?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface FuzzResult {
+  readonly seed: number;
+  readonly steps: number;
+  readonly syncs: number;
+  readonly kills: number;
+  readonly annotations: number;
+  readonly comments: number;
+  readonly conflicts: number;
+  readonly faults: number;
+}
+
+type Field = 'name' | 'description' | 'state' | 'tags' | 'assigned_to_user_id' | 'archived';
+
+interface Write {
+  readonly writer: string;
+  readonly step: number;
+  readonly fuzzId: string;
+  readonly field: Field;
+  readonly value: string;
+  /** The writer's value of the field just before (undefined for a create). */
+  readonly prev?: string;
+}
+
+const STATES = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'];
+const TAGS = ['t1', 't2', 't3'];
+const REMOTE = 'remote';
+
+class FuzzError extends Error {}
+
+function fieldOf(a: Annotation, f: Field): unknown {
+  switch (f) {
+    case 'name': return a.name;
+    case 'description': return a.description;
+    case 'state': return a.state ?? null;
+    case 'tags': return a.tags;
+    case 'assigned_to_user_id': return a.assignedToUserId;
+    case 'archived': return a.isArchived;
+  }
+}
+
+const fuzzIdOf = (a: Pick<Annotation, 'metadata'>) => a.metadata.find((m) => m.key.name === 'fuzz_id')?.stringValue;
+
+export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<FuzzResult> {
+  const rand = prng(seed);
+  // Fault draws depend on how many requests a run makes (timing): their own stream keeps the plan reproducible.
+  const faultRand = prng(seed ^ 0x5bd1e995);
+  const log = options.log ?? (() => {});
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+  const clientsN = options.clients ?? 3;
+  const steps = options.steps ?? 60;
+  let killsLeft = options.kills ?? 2;
+  const users = Array.from({ length: clientsN }, (_, i) => (i === 0 ? 'engineer@outpost.local' : `fuzz${i}@outpost.local`)).slice(1);
+  const remote = await startRemote([...users, 'web@outpost.local']);
+  const proxy: FaultProxy = await startFaultProxy(remote.url);
+  const web = remote.clientFor(remote.tokens['web@outpost.local']);
+  const replicas: Replica[] = [];
+  const tokens = [remote.token, ...users.map((u) => remote.tokens[u])];
+  for (let i = 0; i < clientsN; i++) replicas.push(await createReplica(`c${i}`, proxy.url, tokens[i]));
+
+  const writes: Write[] = [];
+  const syncStarts = new Map<string, number[]>([[REMOTE, []]]);
+  const comments = new Map<string, string>(); // text -> fuzz id
+  const created = new Set<string>();
+  let fuzzSeq = 0;
+  let syncs = 0;
+  let kills = 0;
+  let step = 0;
+  const userIds = () => replicas[0].engine.db.all<{ id: string }>('SELECT id FROM users WHERE user_name NOT LIKE ?', ['% (local %']).map((r) => r.id);
+
+  const record = (writer: string, fuzzId: string, field: Field, value: unknown, before?: Annotation) =>
+    writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: before ? canonical(fieldOf(before, field)) : undefined });
+  const current = async (r: Replica, id: string): Promise<Annotation> => (await r.call('GetAnnotation', { annotationId: id })).annotation;
+  const noteSync = (name: string) => {
+    const list = syncStarts.get(name) ?? [];
+    list.push(step);
+    syncStarts.set(name, list);
+  };
+
+  const faultKinds: Fault['kind'][] = ['drop', 'delay', 'status', 'throttle', 'lose', 'duplicate'];
+  // A replayed create makes a second record that the client can only archive (see faults.test.ts):
+  // duplicates are injected where a replay is harmless, every other fault anywhere.
+  const duplicateSafe = (r: { method: string; path: string }) => !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs')));
+  let faultRate = 0;
+  const setRate = (rate: number) => {
+    faultRate = rate;
+    proxy.random(rate === 0 ? undefined : { rate, kinds: faultKinds, random: faultRand, allow: (kind, r) => kind !== 'duplicate' || duplicateSafe(r) });
+  };
+
+  const known = (r: Replica) =>
+    Object.values(viewOf(r.engine.db).annotations)
+      .map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) }))
+      .filter((a): a is { id: string; fuzzId: string } => !!a.fuzzId);
+
+  const syncInProcess = async (r: Replica) => {
+    noteSync(r.name);
+    syncs++;
+    const s = await r.sync({ retry: { baseDelayMs: 2, maxDelayMs: 20, maxAttempts: 3 } });
+    log(`  step ${step}: ${r.name} sync ${s.ok ? 'ok' : `incomplete (${s.error})`} pushed=${s.progress.pushed} conflicts=${s.progress.conflicts} pending=${s.pending}`);
+  };
+
+  let partitioned = false;
+  // A child `outpost sync` killed with SIGKILL mid-run: with pending edits, the link up and every request slowed a
+  // little so the kill lands inside the pull or the push (entries in flight, pages half applied).
+  const syncKilled = async (r: Replica) => {
+    if (partitioned) {
+      proxy.heal();
+      partitioned = false;
+    }
+    for (let i = 0; i < 4; i++) {
+      log(`  step ${step}: ${r.name} ${await edit(r)}`);
+      step++;
+    }
+    const rate = faultRate;
+    proxy.random({ rate: 1, kinds: ['delay'], random: faultRand });
+    noteSync(r.name);
+    syncs++;
+    const child = spawn(process.execPath, [OUTPOST, 'sync', '--data', r.dir, '--remote', proxy.url, '--token', r.token, '--retry-base-ms', '2', '--retry-attempts', '3', '--timeout-ms', '3000'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const marker = rand() < 0.3 ? 'pull...' : 'push...';
+    const delay = Math.floor(rand() * (marker === 'pull...' ? 40 : 150));
+    let out = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const killed = await new Promise<boolean>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes(marker)) setTimeout(() => resolve(child.kill('SIGKILL')), delay);
+      });
+      void exited.then(() => resolve(false));
+    });
+    const code = await exited;
+    setRate(rate);
+    if (killed && code === null) kills++;
+    const inflight = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'inflight'")!.n;
+    const open = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight')")!.n;
+    log(`  step ${step}: ${r.name} child sync ${killed && code === null ? `SIGKILLed after '${marker}'+${delay}ms (${open} edits open, ${inflight} in flight)` : `exited ${code}`}`);
+  };
+
+  const edit = async (r: Replica) => {
+    const mine = known(r);
+    const roll = rand();
+    if (mine.length === 0 || roll < 0.2) {
+      const fuzzId = `f${seed}-${++fuzzSeq}`;
+      const name = `n${step}`;
+      const state = pick(STATES);
+      const tags = TAGS.filter(() => rand() < 0.4);
+      await r.call('CreateAnnotation', annotationRequest(name, { state, tags, metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
+      created.add(fuzzId);
+      for (const [f, v] of [['name', name], ['description', ''], ['state', state], ['tags', tags], ['assigned_to_user_id', ''], ['archived', false]] as const) record(r.name, fuzzId, f, v);
+      return `create ${fuzzId}`;
+    }
+    const target = pick(mine);
+    const before = await current(r, target.id);
+    const kind = rand();
+    if (kind < 0.35) {
+      const fields = (['name', 'description', 'state', 'tags', 'assigned_to_user_id'] as const).filter(() => rand() < 0.4);
+      if (fields.length === 0) fields.push('name');
+      const patch: Record<string, unknown> = { annotationId: target.id };
+      for (const f of fields) {
+        const v = f === 'name' ? `n${step}-${r.name}` : f === 'description' ? `d${step}-${r.name}` : f === 'state' ? pick(STATES) : f === 'tags' ? TAGS.filter(() => rand() < 0.5) : pick(['', ...userIds()]);
+        patch[f === 'assigned_to_user_id' ? 'assignedToUserId' : f] = v;
+        record(r.name, target.fuzzId, f, v, before);
+      }
+      await r.call('UpdateAnnotation', { annotation: patch, updateMask: fields.join(',') });
+      return `update ${target.fuzzId} ${fields.join(',')}`;
+    }
+    if (kind < 0.5) {
+      const archived = rand() < 0.6;
+      await r.call(archived ? 'ArchiveAnnotation' : 'UnarchiveAnnotation', { annotationId: target.id });
+      record(r.name, target.fuzzId, 'archived', archived, before);
+      return `${archived ? 'archive' : 'unarchive'} ${target.fuzzId}`;
+    }
+    if (kind < 0.58) {
+      const others = known(r).filter((x) => x.id !== target.id && rand() < 0.5);
+      const ids = [target, ...others];
+      const befores = await Promise.all(ids.map((x) => current(r, x.id)));
+      await r.call('BatchArchiveAnnotations', { annotationIds: ids.map((x) => x.id) });
+      ids.forEach((x, i) => record(r.name, x.fuzzId, 'archived', true, befores[i]));
+      return `batch archive ${ids.length}`;
+    }
+    if (kind < 0.8) {
+      const text = `c${step}-${r.name}-${Math.floor(rand() * 1e6)}`;
+      await r.call('CreateAnnotationLog', { annotationId: target.id, kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
+      comments.set(text, target.fuzzId);
+      return `comment ${target.fuzzId}`;
+    }
+    if (kind < 0.9) {
+      const state = pick(STATES);
+      await r.call('CreateAnnotationLog', { annotationId: target.id, kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: state.replace('ANNOTATION_STATE_', 'ANNOTATION_LOG_STATE_') } });
+      record(r.name, target.fuzzId, 'state', state, before);
+      return `state log ${target.fuzzId}`;
+    }
+    const user = pick(['', ...userIds()]);
+    await r.call('CreateAnnotationLog', { annotationId: target.id, kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assigned: { assignedToUserId: user } });
+    record(r.name, target.fuzzId, 'assigned_to_user_id', user, before);
+    return `assign log ${target.fuzzId}`;
+  };
+
+  const remoteEdit = async () => {
+    const all = viewOf(remote.engine.db).annotations;
+    const list = Object.values(all).map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) })).filter((a) => a.fuzzId) as { id: string; fuzzId: string }[];
+    noteSync(REMOTE);
+    if (list.length === 0 || rand() < 0.15) {
+      const fuzzId = `f${seed}-${++fuzzSeq}`;
+      await web.CreateAnnotation(annotationRequest(`w${step}`, { metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
+      created.add(fuzzId);
+      for (const [f, v] of [['name', `w${step}`], ['description', ''], ['state', 'ANNOTATION_STATE_OPEN'], ['tags', []], ['assigned_to_user_id', ''], ['archived', false]] as const) record(REMOTE, fuzzId, f, v);
+      return `web create ${fuzzId}`;
+    }
+    const t = pick(list);
+    if (rand() < 0.3) {
+      const text = `web${step}-${Math.floor(rand() * 1e6)}`;
+      await web.CreateAnnotationLog({ annotationId: t.id, kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
+      comments.set(text, t.fuzzId);
+      return `web comment ${t.fuzzId}`;
+    }
+    const name = `web${step}`;
+    const before = (await web.GetAnnotation({ annotationId: t.id })).annotation as Annotation;
+    await web.UpdateAnnotation({ annotation: { annotationId: t.id, name }, updateMask: 'name' });
+    record(REMOTE, t.fuzzId, 'name', name, before);
+    return `web rename ${t.fuzzId}`;
+  };
+
+  try {
+    // Everyone starts from the remote's state.
+    for (const r of replicas) await syncInProcess(r);
+    for (step = 1; step <= steps; step++) {
+      const roll = rand();
+      const r = pick(replicas);
+      if (roll < 0.5) log(`  step ${step}: ${r.name} ${await edit(r)}`);
+      else if (roll < 0.58) log(`  step ${step}: ${await remoteEdit()}`);
+      else if (roll < 0.66) {
+        setRate(pick([0, 0.1, 0.25, 0.4]));
+        log(`  step ${step}: fault rate ${faultRate}`);
+      } else if (roll < 0.7) {
+        partitioned = rand() < 0.5;
+        if (partitioned) proxy.partition();
+        else proxy.heal();
+        log(`  step ${step}: partition toggled`);
+      } else if (killsLeft > 0 && roll < 0.78) {
+        killsLeft--;
+        await syncKilled(r);
+      } else await syncInProcess(r);
+    }
+    // Leftover kills happen now, while edits are pending.
+    while (killsLeft-- > 0) {
+      await syncKilled(pick(replicas));
+      step++;
+    }
+    // Heal and settle: everyone syncs until nothing moves.
+    proxy.heal();
+    partitioned = false;
+    setRate(0);
+    step++;
+    for (let round = 0; round < 3; round++) {
+      for (const r of replicas) {
+        await syncInProcess(r);
+        step++;
+      }
+    }
+    return check();
+  } finally {
+    for (const r of replicas) r.close();
+    await proxy.close();
+    await remote.close();
+  }
+
+  function check(): FuzzResult {
+    const fail = (why: string): never => {
+      throw new FuzzError(`seed ${seed}: ${why}`);
+    };
+    const remoteView: View = viewOf(remote.engine.db);
+    for (const r of replicas) {
+      const v = viewOf(r.engine.db);
+      if (canonical(v) !== canonical(remoteView)) {
+        const diff = [...new Set([...Object.keys(v.annotations), ...Object.keys(remoteView.annotations)])].filter(
+          (id) => canonical(v.annotations[id]) !== canonical(remoteView.annotations[id]),
+        );
+        const logDiff = [...new Set([...Object.keys(v.logs), ...Object.keys(remoteView.logs)])].filter((id) => canonical(v.logs[id]) !== canonical(remoteView.logs[id]));
+        const fieldDiff = (x: Record<string, unknown> | undefined, y: Record<string, unknown> | undefined) =>
+          !x || !y ? { local: x ?? 'missing', remote: y ?? 'missing' } : Object.fromEntries(Object.keys({ ...x, ...y }).filter((k) => canonical(x[k]) !== canonical(y[k])).map((k) => [k, { local: x[k], remote: y[k] }]));
+        fail(
+          `${r.name} diverges from the remote: annotations ${JSON.stringify(diff.slice(0, 3).map((id) => [id, fieldDiff(v.annotations[id], remoteView.annotations[id])]))} ` +
+            `logs ${JSON.stringify(logDiff.slice(0, 3).map((id) => [id, fieldDiff(v.logs[id] as never, remoteView.logs[id] as never)]))}`,
+        );
+      }
+      const open = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')")!.n;
+      if (open) fail(`${r.name} has ${open} outbox entries not delivered: ${JSON.stringify(r.engine.db.all("SELECT seq, operation, state, last_error FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')"))}`);
+    }
+    // Exactly once: annotations by fuzz id, comments by text.
+    const byFuzz = new Map<string, Annotation[]>();
+    for (const a of Object.values(remoteView.annotations)) {
+      const f = fuzzIdOf(a as unknown as Annotation);
+      if (f) byFuzz.set(f, [...(byFuzz.get(f) ?? []), a as unknown as Annotation]);
+    }
+    for (const f of created) {
+      const n = byFuzz.get(f)?.length ?? 0;
+      if (n !== 1) fail(`annotation ${f} exists ${n} times on the remote`);
+    }
+    if (byFuzz.size !== created.size) fail(`the remote has ${byFuzz.size} fuzz annotations, ${created.size} were created`);
+    const textCount = new Map<string, { n: number; annotationId: string }>();
+    for (const l of Object.values(remoteView.logs)) {
+      const text = l.comment?.body[0]?.text;
+      if (!text) continue;
+      const prev = textCount.get(text);
+      textCount.set(text, { n: (prev?.n ?? 0) + 1, annotationId: l.annotationId });
+    }
+    for (const [text, fuzzId] of comments) {
+      const c = textCount.get(text);
+      if (!c || c.n !== 1) fail(`comment '${text}' exists ${c?.n ?? 0} times on the remote`);
+      if (fuzzIdOf(remoteView.annotations[c!.annotationId] as unknown as Annotation) !== fuzzId) fail(`comment '${text}' is on the wrong annotation`);
+    }
+    // Nothing lost.
+    const losers = new Set<string>();
+    let conflicts = 0;
+    for (const r of replicas) {
+      for (const c of r.engine.db.all<{ record_id: string; field: string; winner: string; local_value: string; remote_value: string }>("SELECT * FROM sync_conflicts WHERE kind = 'field'")) {
+        conflicts++;
+        const f = fuzzIdOf(remoteView.annotations[c.record_id] as unknown as Annotation);
+        const loser = c.winner === 'remote' ? c.local_value : c.remote_value;
+        losers.add(`${f}\u0000${c.field}\u0000${canonical(JSON.parse(loser))}`);
+      }
+    }
+    const firstSyncAfter = (writer: string, s: number) => (writer === REMOTE ? s : (syncStarts.get(writer) ?? []).find((x) => x > s));
+    for (const w of writes) {
+      const a = byFuzz.get(w.fuzzId)![0];
+      if (canonical(fieldOf(a, w.field)) === w.value) continue;
+      if (losers.has(`${w.fuzzId}\u0000${w.field}\u0000${w.value}`)) continue;
+      const visible = firstSyncAfter(w.writer, w.step);
+      // Three-way merge: a writer whose base already held w's value and changed it applies cleanly over w
+      // (w was a no-op for them, or came back to their base value: A-B-A), provided it could reach the remote after w.
+      const mergedOver = writes.some(
+        (o) =>
+          o !== w &&
+          o.fuzzId === w.fuzzId &&
+          o.field === w.field &&
+          o.prev === w.value &&
+          o.value !== w.value &&
+          visible !== undefined &&
+          (o.writer === REMOTE ? o.step > visible : (syncStarts.get(o.writer) ?? []).some((s) => s > o.step && s > visible)),
+      );
+      if (mergedOver) continue;
+      const knowing = writes.some(
+        (o) =>
+          o !== w &&
+          o.fuzzId === w.fuzzId &&
+          o.field === w.field &&
+          o.step > w.step &&
+          (o.writer === w.writer || (visible !== undefined && (o.writer === REMOTE ? o.step > visible : (syncStarts.get(o.writer) ?? []).some((s) => s > visible && s < o.step)))),
+      );
+      if (!knowing) {
+        const history = writes.filter((o) => o.fuzzId === w.fuzzId && o.field === w.field).map((o) => `${o.step}:${o.writer}=${o.value}`);
+        const outboxes = replicas.map(
+          (r) =>
+            `${r.name}: ` +
+            JSON.stringify(
+              r.engine.db.all(
+                `SELECT o.seq, o.operation, o.state, o.attempts, o.local_time, t.fields, o.request FROM sync_outbox o JOIN sync_outbox_targets t ON t.seq = o.seq WHERE t.record_id = ?`,
+                [a.annotationId],
+              ),
+            ) +
+            ' conflicts ' +
+            JSON.stringify(r.engine.db.all('SELECT field, winner, local_value, remote_value, local_time, remote_time FROM sync_conflicts WHERE record_id = ?', [a.annotationId])),
+        );
+        fail(
+          `edit lost: ${w.writer} set ${w.field} of ${w.fuzzId} to ${w.value} at step ${w.step}; final ${canonical(fieldOf(a, w.field))}, no conflict logged\n` +
+            `  writes: ${history.join(' ')}\n  syncs: ${JSON.stringify(Object.fromEntries(syncStarts))}\n  ${outboxes.join('\n  ')}`,
+        );
+      }
+    }
+    return {
+      seed,
+      steps,
+      syncs,
+      kills,
+      annotations: created.size,
+      comments: comments.size,
+      conflicts,
+      faults: proxy.log.filter((e) => e.fault).length,
+    };
+  }
+}
