@@ -2,9 +2,10 @@
 // each, plus annotation/run links), generated with prepared statements into a
 // fresh data directory. Prints the time of one page of 50 through the service
 // (default order, and scoped to one conversation) against hand-written SQL for
-// the same conversation-scoped page, and the ratio. Once the CEL engine lands,
-// add the `links.exists(l, l.entity_type == ANNOTATION && l.entity_id == ...)`
-// page here too.
+// the same conversation-scoped page, and the ratio; and the same for pages
+// filtered with the CEL filter `links.exists(l, l.entity_type == ANNOTATION &&
+// l.entity_id == '...')` (a few links each) and `links.exists(l, l.relation ==
+// REFERENCES && l.entity_type == RUN)` (a fifth of all artifacts).
 //
 // Run: node bin/run-ts.mjs bench/artifacts.ts [artifactCount]
 // (OUTPOST_BENCH_ANALYZE=1 runs ANALYZE first, to compare plans with statistics.)
@@ -90,6 +91,25 @@ SELECT a.* FROM artifact_links l JOIN artifacts a ON a.pk = l.artifact_pk
 WHERE l.entity_type = 5 AND l.entity_id = ? AND a.organization_id = ? AND a.archived_date IS NULL
 ORDER BY a.created_date, a.pk LIMIT ${PAGE}`;
 
+/**
+ * The annotation-link page as one would write it by hand: few links match, so
+ * drive from artifact_links_entity and sort that handful (like HAND_WRITTEN_PAGE).
+ */
+const HAND_WRITTEN_ANNOTATION_PAGE = `
+SELECT a.* FROM artifact_links l JOIN artifacts a ON a.pk = l.artifact_pk
+WHERE l.entity_type = 1 AND l.entity_id = ? AND a.organization_id = ? AND a.archived_date IS NULL
+ORDER BY a.created_date, a.pk LIMIT ${PAGE}`;
+
+/** Many matches: walking created_date order and probing each artifact's links is the fast plan. */
+const HAND_WRITTEN_RUN_REFERENCES_PAGE = `
+SELECT a.* FROM artifacts a
+WHERE a.organization_id = ? AND a.archived_date IS NULL
+  AND EXISTS (SELECT 1 FROM artifact_links l WHERE l.artifact_pk = a.pk AND l.relation = 3 AND l.entity_type = 2)
+ORDER BY a.created_date, a.pk LIMIT ${PAGE}`;
+
+const annotationFilter = (annotationId: string) => `links.exists(l, l.entity_type == ANNOTATION && l.entity_id == '${annotationId}')`;
+const RUN_REFERENCES_FILTER = 'links.exists(l, l.relation == REFERENCES && l.entity_type == RUN)';
+
 export async function main(args: string[] = []): Promise<void> {
   const count = Number(args[0] ?? 100_000);
   const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-artifacts-'));
@@ -103,10 +123,25 @@ export async function main(args: string[] = []): Promise<void> {
     console.log(`artifacts bench: ${count} artifacts, ${links} links, ${CONVERSATIONS} conversations (generated in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
     const conv = (i: number) => `conv-${(i * 37) % CONVERSATIONS}`;
+    /** What the service does after the page query: load the page's links and metadata. */
+    const withChildren = (rows: readonly { pk: number }[]) => {
+      const pks = JSON.stringify(rows.map((r) => r.pk));
+      db.all('SELECT * FROM artifact_links WHERE artifact_pk IN (SELECT value FROM json_each(?)) ORDER BY artifact_pk, position', [pks]);
+      db.all('SELECT * FROM artifact_metadata WHERE artifact_pk IN (SELECT value FROM json_each(?)) ORDER BY artifact_pk, position', [pks]);
+    };
     // sanity: the service and the hand-written SQL return the same page
     const ours = listArtifacts(ctx, { conversationId: conv(1) }).artifacts.map((a) => a.artifactId);
     const hand = db.all<{ id: string }>(HAND_WRITTEN_PAGE, [conv(1), organizationId]).map((r) => r.id);
     if (ours.join() !== hand.join()) throw new Error('the service and the hand-written SQL disagree on the conversation page');
+
+    // The annotation linked from artifact 2(i + 1) (only even artifacts have annotation links).
+    const ann = (i: number) => `ann-${(2 * (i + 1) * 7919) % ANNOTATIONS}`;
+    const ourAnnotation = listArtifacts(ctx, { filter: annotationFilter(ann(1)) }).artifacts.map((a) => a.artifactId);
+    const handAnnotation = db.all<{ id: string }>(HAND_WRITTEN_ANNOTATION_PAGE, [ann(1), organizationId]).map((r) => r.id);
+    if (ourAnnotation.length === 0 || ourAnnotation.join() !== handAnnotation.join()) throw new Error('the service and the hand-written SQL disagree on the annotation-link page');
+    const ourReferences = listArtifacts(ctx, { filter: RUN_REFERENCES_FILTER }).artifacts.map((a) => a.artifactId);
+    const handReferences = db.all<{ id: string }>(HAND_WRITTEN_RUN_REFERENCES_PAGE, [organizationId]).map((r) => r.id);
+    if (ourReferences.length !== PAGE || ourReferences.join() !== handReferences.join()) throw new Error('the service and the hand-written SQL disagree on the run-references page');
 
     const iterations = 300;
     const defaultPage = time(iterations, () => listArtifacts(ctx, {}));
@@ -117,12 +152,7 @@ export async function main(args: string[] = []): Promise<void> {
     const recentHand = time(iterations, () => db.all(HAND_WRITTEN_PAGE, ['conv-recent', organizationId]));
     const handRows = time(iterations, (i) => db.all(HAND_WRITTEN_PAGE, [conv(i), organizationId]));
     // The service also builds wire objects with links and metadata: give the hand-written version the same child loads.
-    const handFull = time(iterations, (i) => {
-      const rows = db.all<{ pk: number }>(HAND_WRITTEN_PAGE, [conv(i), organizationId]);
-      const pks = JSON.stringify(rows.map((r) => r.pk));
-      db.all('SELECT * FROM artifact_links WHERE artifact_pk IN (SELECT value FROM json_each(?)) ORDER BY artifact_pk, position', [pks]);
-      db.all('SELECT * FROM artifact_metadata WHERE artifact_pk IN (SELECT value FROM json_each(?)) ORDER BY artifact_pk, position', [pks]);
-    });
+    const handFull = time(iterations, (i) => withChildren(db.all<{ pk: number }>(HAND_WRITTEN_PAGE, [conv(i), organizationId])));
 
     const fmt = (ms: number) => `${ms.toFixed(3).padStart(8)} ms`;
     console.log(`page of ${PAGE}, default order (created_date asc, archived excluded)  ${fmt(defaultPage)}`);
@@ -132,7 +162,23 @@ export async function main(args: string[] = []): Promise<void> {
     console.log(`  same page, hand-written SQL + links + metadata                      ${fmt(handFull)}   ratio ours/hand ${(ourConversation / handFull).toFixed(2)}x`);
     console.log(`page of ${PAGE} of a conversation of only recent artifacts (ListArtifacts)  ${fmt(recent)}`);
     console.log(`  same page, hand-written SQL (rows only)                             ${fmt(recentHand)}   ratio ours/hand ${(recent / recentHand).toFixed(2)}x`);
-    console.log('page with a links.exists(...) filter: pending the CEL filter engine (filterFields are declared empty for now)');
+    // A different annotation per iteration: a new filter text each time, so this includes parsing, checking and compiling it.
+    const annotationPage = time(iterations, (i) => listArtifacts(ctx, { filter: annotationFilter(ann(i)) }));
+    const annotationPageCached = time(iterations, () => listArtifacts(ctx, { filter: annotationFilter(ann(1)) }));
+    const annotationHand = time(iterations, (i) => db.all(HAND_WRITTEN_ANNOTATION_PAGE, [ann(i), organizationId]));
+    const annotationHandFull = time(iterations, (i) => withChildren(db.all<{ pk: number }>(HAND_WRITTEN_ANNOTATION_PAGE, [ann(i), organizationId])));
+    const referencesPage = time(iterations, () => listArtifacts(ctx, { filter: RUN_REFERENCES_FILTER }));
+    const referencesHand = time(iterations, () => db.all(HAND_WRITTEN_RUN_REFERENCES_PAGE, [organizationId]));
+    const referencesHandFull = time(iterations, () => withChildren(db.all<{ pk: number }>(HAND_WRITTEN_RUN_REFERENCES_PAGE, [organizationId])));
+    console.log(`page of ${PAGE} filtered by links.exists(l, l.entity_type == ANNOTATION && l.entity_id == ...)`);
+    console.log(`  ListArtifacts, a new filter text each time (parse + check + compile) ${fmt(annotationPage)}   ratio ours/hand ${(annotationPage / annotationHand).toFixed(2)}x`);
+    console.log(`  ListArtifacts, the same filter text (compiled filter cached)        ${fmt(annotationPageCached)}   ratio ours/hand ${(annotationPageCached / annotationHand).toFixed(2)}x`);
+    console.log(`  same page, hand-written SQL (rows only)                             ${fmt(annotationHand)}`);
+    console.log(`  same page, hand-written SQL + links + metadata                      ${fmt(annotationHandFull)}   ratio ours(cached)/hand ${(annotationPageCached / annotationHandFull).toFixed(2)}x`);
+    console.log(`page of ${PAGE} filtered by ${RUN_REFERENCES_FILTER}`);
+    console.log(`  ListArtifacts                                                       ${fmt(referencesPage)}   ratio ours/hand ${(referencesPage / referencesHand).toFixed(2)}x`);
+    console.log(`  same page, hand-written SQL (rows only)                             ${fmt(referencesHand)}`);
+    console.log(`  same page, hand-written SQL + links + metadata                      ${fmt(referencesHandFull)}   ratio ours/hand ${(referencesPage / referencesHandFull).toFixed(2)}x`);
   } finally {
     engine.close();
     rmSync(dir, { recursive: true, force: true });

@@ -15,18 +15,12 @@
 // A metadata lookup `metadata['k']` in a leaf is an error when the key is
 // absent, exactly like a CEL map.
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { celText, chain, checkedTypeName, childNodes, comprehensionParts } from './celAst';
 import { compare, inConstantList, inElements, NeedsFolding, type ComparisonOp } from './comparisons';
-import { CelErrorValue, familyOfConst, familyOfType, type ConstValue } from './constants';
-import {
-  celText,
-  checkedTypeName,
-  childNodes,
-  comprehensionParts,
-  foldConstant,
-  isConstant,
-  type Scope,
-} from './constantFolding';
-import type { CelScalarType, FilterFields, MapField, MessagesField, RelationField, RelationSource, ValueSpec } from './fields';
+import { foldConstant, isConstant, type Scope } from './constantFolding';
+import { CelErrorValue, familyOfConst, type ConstValue } from './constants';
+import { constParam, mapValueOperand, valueOperand, visibleEntry } from './fieldOperands';
+import type { FilterFields, MapField, MessagesField, RelationField, RelationSource } from './fields';
 import { FilterCompileError } from './filterError';
 import {
   ALWAYS_ERROR,
@@ -37,14 +31,13 @@ import {
   negate,
   valueAsCondition,
   type Condition,
-  type DynOperand,
   type Operand,
   type ValueOperand,
 } from './operands';
-import { celTypeName } from './celEnvironment';
+import { quantifyRelated, quantifyUnrolled } from './quantifiers';
 import { compileRegex } from './regexFunction';
-import { AliasAllocator, countRelated, noRelated, someRelated, withAliases, type Aliases } from './relatedRows';
-import { and, balanced, isNotOne, isOne, join, or, param, raw, sql, type Sql, TRUE } from './sql';
+import { AliasAllocator, noRelated, someRelated, withAliases, type Aliases } from './relatedRows';
+import { and, isNotOne, or, param, raw, sql, type Sql, TRUE } from './sql';
 import { stringFunction, stringSize, type StringFunction } from './stringFunctions';
 import { timeArithmetic } from './timeArithmetic';
 
@@ -145,25 +138,13 @@ export class CelToSql {
     if (list instanceof CelErrorValue) return ALWAYS_ERROR;
     const elements: ConstValue[] = Array.isArray(list) ? list : list instanceof Map ? [...list.keys()] : Object.keys(list as object);
     const parts = elements.map((e) => this.condition(c.body[0], new Map(scope).set(c.variable, { kind: 'const', value: e }), inherited));
-    return quantify(c.method, parts);
+    return quantifyUnrolled(c.method, parts);
   }
 
   private messagesComprehension(method: string, f: MessagesField, fieldName: string, variable: string, body: ASTNode, scope: Scope, inherited: LeafBindings): Condition {
     const aliases = this.aliases.allocate(f.rows.from);
     const inner = this.condition(body, new Map(scope).set(variable, { kind: 'message', field: fieldName, aliases }), inherited);
-    const rows = f.rows;
-    switch (method) {
-      case 'exists':
-        return { pos: someRelated(rows, aliases, inner.pos), neg: noRelated(rows, aliases, isNotOne(inner.neg)) };
-      case 'all':
-        return { pos: noRelated(rows, aliases, isNotOne(inner.pos)), neg: someRelated(rows, aliases, inner.neg) };
-      default: {
-        // exists_one evaluates every element: one error makes the result an error.
-        const noErrors = noRelated(rows, aliases, and(isNotOne(inner.pos), isNotOne(inner.neg)));
-        const trueCount = countRelated(rows, aliases, inner.pos);
-        return { pos: and(sql`${trueCount} = 1`, noErrors), neg: and(sql`${trueCount} <> 1`, noErrors) };
-      }
-    }
+    return quantifyRelated(method, f.rows, aliases, inner);
   }
 
   /** A leaf: wraps relation and lookup bindings around the leaf's own comparison. */
@@ -221,8 +202,10 @@ export class CelToSql {
     const { fieldName, field, key } = lookups[index];
     const aliases = this.aliases.allocate(field.rows.from);
     const inner = this.wrapLookups(node, scope, relations, lookups, index + 1, new Map(bound).set(lookupKey(fieldName, key), { fieldName, field, key, aliases }));
-    // A missing key is an error: both rails need the entry to exist.
-    const entry = and(sql`${withAliases(field.key, aliases)} = ${param(key)}`, visibleEntry(field, aliases));
+    // A missing key is an error: both rails need the entry to exist. (Every rail
+    // of the leaf also requires one of the value's declared type tags, so
+    // entries of other types are missing too, without a separate check.)
+    const entry = sql`${withAliases(field.key, aliases)} = ${param(key)}`;
     return { pos: someRelated(field.rows, aliases, and(entry, inner.pos)), neg: someRelated(field.rows, aliases, and(entry, inner.neg)) };
   }
 
@@ -495,78 +478,5 @@ export class CelToSql {
       guard: or(and(cond.pos, ba.ok), and(cond.neg, bb.ok)),
     };
   }
-}
-
-/** The operands of a chain of one operator (`a || b || c` parses as `(a || b) || c`). */
-function chain(node: ASTNode, op: '&&' | '||'): ASTNode[] {
-  const out: ASTNode[] = [];
-  const stack: ASTNode[] = [node];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.op === op) stack.push(...[...(n.args as [ASTNode, ASTNode])].reverse());
-    else out.push(n);
-  }
-  return out;
-}
-
-function constParam(v: ConstValue): string | number | bigint {
-  if (typeof v === 'boolean') return v ? 1n : 0n;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return v;
-  return (v as { valueOf(): bigint }).valueOf();
-}
-
-function quantify(method: string, parts: readonly Condition[]): Condition {
-  switch (method) {
-    case 'exists':
-      return { pos: or(...parts.map((p) => p.pos)), neg: and(...parts.map((p) => p.neg)) };
-    case 'all':
-      return { pos: and(...parts.map((p) => p.pos)), neg: or(...parts.map((p) => p.neg)) };
-    default: {
-      // exists_one: exactly one element true, and no element an error.
-      const noErrors = and(...parts.map((p) => or(p.pos, p.neg)));
-      if (parts.length === 0) return ALWAYS_FALSE;
-      const count = sql`(${balanced(parts.map((p) => isOne(p.pos)), '+')})`;
-      return { pos: and(sql`${count} = 1`, noErrors), neg: and(sql`${count} <> 1`, noErrors) };
-    }
-  }
-}
-
-/** Map entries with a type tag the declaration does not know are invisible (a missing key). */
-function visibleEntry(f: MapField, aliases: Aliases): Sql {
-  if (f.value.kind !== 'dyn') return TRUE;
-  const tags = [f.value.string, f.value.double, f.value.bool].flatMap((v) => (v ? [param(BigInt(v.tag))] : []));
-  return sql`${withAliases(f.value.tag, aliases)} IN (${join(tags, ', ')})`;
-}
-
-function valueOperand(spec: Pick<ValueSpec, 'type' | 'sql' | 'nullable' | 'whenTrue' | 'whenFalse'>, aliases: Aliases): ValueOperand {
-  return {
-    kind: 'value',
-    family: familyOfType(spec.type as CelScalarType) as ValueOperand['family'],
-    sql: withAliases(spec.sql, aliases),
-    nsOffset: 0n,
-    onNull: spec.nullable ? 'null' : 'never',
-    whenTrue: spec.whenTrue !== undefined ? withAliases(spec.whenTrue, aliases) : undefined,
-    whenFalse: spec.whenFalse !== undefined ? withAliases(spec.whenFalse, aliases) : undefined,
-    numeric: spec.type === 'int' || spec.type === 'uint' || spec.type === 'double' ? spec.type : undefined,
-    declaredType: spec.nullable ? celTypeName(spec.type as CelScalarType) : undefined,
-  };
-}
-
-function mapValueOperand(f: MapField, aliases: Aliases): Operand {
-  const v = f.value;
-  if (v.kind === 'typed') return valueOperand({ type: v.type, sql: v.sql }, aliases);
-  const tag = withAliases(v.tag, aliases);
-  const variants: DynOperand['variants'][number][] = [];
-  const add = (family: ValueOperand['family'], spec: { tag: number; sql: string } | undefined) => {
-    if (!spec) return;
-    variants.push({
-      when: sql`${tag} = ${param(BigInt(spec.tag))}`,
-      value: { kind: 'value', family, numeric: family === 'number' ? 'double' : undefined, sql: withAliases(spec.sql, aliases), nsOffset: 0n, onNull: 'never' },
-    });
-  };
-  add('string', v.string);
-  add('number', v.double);
-  add('bool', v.bool);
-  return { kind: 'dyn', variants };
 }
 

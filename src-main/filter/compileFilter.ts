@@ -51,6 +51,8 @@ export interface SemiJoinChoice {
   readonly exists: string;
   /** `SELECT count(*) AS n FROM (... LIMIT ?)` over the matching child rows, and its parameters (without the limit). */
   readonly probe: { readonly sql: string; readonly params: readonly unknown[] };
+  /** How many other top-level conditions the filter has (each makes walking the order longer). */
+  readonly otherConditions: number;
 }
 
 interface DirectiveSetting {
@@ -121,12 +123,15 @@ function compileUncached(fields: FilterFields, filter: string): CompiledFilter {
       }
       parts.push(compiler.condition(c, new Map()).pos);
     }
-    const compiled = and(...parts, ...directiveDefaults(fields, setTrue));
+    const defaults = directiveDefaults(fields, setTrue);
+    const compiled = and(...parts, ...defaults);
     if (compiled.params.length > MAX_SQL_PARAMS) {
       throw new FilterCompileError(`filter is too complex: it needs more than ${MAX_SQL_PARAMS} SQL parameters`);
     }
     const semiJoins = parts.flatMap((p): SemiJoinChoice[] =>
-      p.semiJoin ? [{ semiJoin: p.text, exists: p.semiJoin.exists.text, probe: { sql: p.semiJoin.probe.text, params: p.semiJoin.probe.params } }] : [],
+      p.semiJoin
+        ? [{ semiJoin: p.text, exists: p.semiJoin.exists.text, probe: { sql: p.semiJoin.probe.text, params: p.semiJoin.probe.params }, otherConditions: parts.length + defaults.length - 1 }]
+        : [],
     );
     return toCompiled(compiled, semiJoins);
   } catch (err) {

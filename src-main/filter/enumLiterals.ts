@@ -6,13 +6,13 @@
 // padded with spaces to the literal's length so every later error still
 // points at the right column.
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { childNodes, comprehensionParts } from './celAst';
 import type { FilterFields } from './fields';
 import { FilterCompileError } from './filterError';
 
 type EnumValues = Readonly<Record<string, number>>;
 
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=', 'in']);
-const COMPREHENSIONS = new Set(['exists', 'all', 'exists_one', 'map', 'filter']);
 
 interface Edit {
   start: number;
@@ -26,16 +26,6 @@ function enumOfField(fields: FilterFields, name: string): EnumValues | undefined
   if (f.kind === 'enum') return f.values;
   if (f.kind === 'scalar' || f.kind === 'relation') return f.enumValues;
   return undefined;
-}
-
-function children(node: ASTNode): ASTNode[] {
-  const out: ASTNode[] = [];
-  const visit = (x: unknown) => {
-    if (Array.isArray(x)) x.forEach(visit);
-    else if (x && typeof x === 'object' && 'op' in x) out.push(x as ASTNode);
-  };
-  visit(node.args);
-  return out;
 }
 
 export function rewriteEnumLiterals(source: string, root: ASTNode, fields: FilterFields, knownConstants: ReadonlySet<string>): string {
@@ -87,19 +77,18 @@ export function rewriteEnumLiterals(source: string, root: ASTNode, fields: Filte
         rewriteName(left, rightEnum, source.slice(right.start, right.end));
       }
     }
-    if (node.op === 'rcall') {
-      const [method, receiver, args] = node.args as [string, ASTNode, ASTNode[]];
-      if (COMPREHENSIONS.has(method) && args.length >= 2 && args[0].op === 'id') {
-        walk(receiver, scope);
-        // The variable shadows any field of the same name; '' marks one that ranges over no messages field.
-        const inner = new Map(scope);
-        const overMessages = receiver.op === 'id' && !scope.has(receiver.args as string) && Object.hasOwn(fields, receiver.args as string) && fields[receiver.args as string].kind === 'messages';
-        inner.set(args[0].args as string, overMessages ? (receiver.args as string) : '');
-        for (const a of args.slice(1)) walk(a, inner);
-        return;
-      }
+    const comprehension = comprehensionParts(node);
+    if (comprehension) {
+      const { receiver, variable, body } = comprehension;
+      walk(receiver, scope);
+      // The variable shadows any field of the same name; '' marks one that ranges over no messages field.
+      const inner = new Map(scope);
+      const overMessages = receiver.op === 'id' && !scope.has(receiver.args as string) && Object.hasOwn(fields, receiver.args as string) && fields[receiver.args as string].kind === 'messages';
+      inner.set(variable, overMessages ? (receiver.args as string) : '');
+      for (const b of body) walk(b, inner);
+      return;
     }
-    for (const c of children(node)) walk(c, scope);
+    for (const c of childNodes(node)) walk(c, scope);
   };
   walk(root, new Map());
 

@@ -71,8 +71,9 @@ function keysetCondition(terms: SqlTerm[], cursor: CursorValue[]): { sql: string
 export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, secret: string): Page {
   if (req.pageSize !== undefined && req.pageSize < 0) throw ApiError.invalid('page_size', 'must not be negative');
   const terms = parseOrderBy(spec, req.orderBy);
+  const size = effectivePageSize(spec, req.pageSize);
   const filter = compileFilter(spec.filterFields, req.filter);
-  const filterSql = planSemiJoins(db, filter);
+  const filterSql = planSemiJoins(db, filter, spec, size);
   const fp = fingerprint([spec.resource, (req.filter ?? '').trim(), normalizeOrderBy(terms), ...scope.fingerprint]);
   const st = sqlTerms(spec, terms);
   const where: string[] = [`(${scope.sql})`, `(${filterSql})`];
@@ -86,10 +87,10 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
     where.push(ks.sql);
     params.push(...ks.params);
   }
-  const size = effectivePageSize(spec, req.pageSize);
   const select = [...st.map((t, i) => `${t.expr} AS k${i}`)].join(', ');
   const sql = `SELECT ${select} FROM ${spec.from} WHERE ${where.join(' AND ')} ORDER BY ${st.map((t) => `${t.expr}${t.desc ? ' DESC' : ''}`).join(', ')} LIMIT ?`;
-  params.push(size + 1);
+  // An integer parameter: a JS number binds as REAL, which costs SQLite a conversion per statement.
+  params.push(BigInt(Math.trunc(size) + 1));
   const rows = db.all<Record<string, CursorValue>>(sql, params as SqlValue[]);
   const more = rows.length > size;
   const pageRows = more ? rows.slice(0, size) : rows;

@@ -5,8 +5,8 @@
 // where CEL evaluates to an error (or a non-bool) are in neither. This is how
 // SQL's NULL logic is kept out of CEL's: negation swaps the rails instead of
 // wrapping SQL NOT around something that may be NULL.
-import { CelErrorValue, type ConstValue, type Family } from './constants';
-import { and, isNotOne, notTotal, or, raw, sql, type Sql, TRUE } from './sql';
+import { CelErrorValue, type ConstValue } from './constants';
+import { and, or, raw, sql, type Sql, TRUE } from './sql';
 
 export interface Condition {
   readonly pos: Sql;
@@ -122,10 +122,3 @@ export function valueAsCondition(o: Operand): Condition {
   }
   return { pos: or(...pos), neg: or(...neg) };
 }
-
-/** The condition's rows where it is not true (false or error) — for NOT EXISTS forms. */
-export function notTrue(s: Sql): Sql {
-  return isNotOne(s);
-}
-
-export { notTotal };

@@ -49,11 +49,17 @@ function describeLibraryError(err: CelLibraryError): string {
   }
 }
 
+/**
+ * Everything the CEL library throws while parsing or checking is about the
+ * filter (including its occasional internal complaints, such as ambiguous
+ * overloads for dyn operands), so it becomes INVALID_ARGUMENT.
+ */
 function toApiError(err: unknown, source: string): ApiError {
   if (err instanceof FilterCompileError) return filterError(err.message, source, err.offset);
   const e = err as CelLibraryError;
-  const kind = (err as Error).name === 'ParseError' && e.code !== 'limit_exceeded' && !/^syntax error/.test(describeLibraryError(e)) ? 'syntax error: ' : '';
-  return filterError(kind + describeLibraryError(e), source, e.range?.start);
+  let description = describeLibraryError(e);
+  if ((err as Error).name === 'ParseError' && e.code !== 'limit_exceeded' && !description.startsWith('syntax error')) description = `syntax error: ${description}`;
+  return filterError(description, source, e.range?.start);
 }
 
 function parse(env: Environment, source: string, original: string): ReturnType<Environment['parse']> {

@@ -40,9 +40,18 @@ export function withAliases(text: string, aliases: Aliases): Sql {
 export function someRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sql {
   const from = withAliases(rows.from, aliases);
   const semiJoin = sql`${raw(rows.parentKey)} IN (SELECT ${withAliases(rows.childKey, aliases)} FROM ${from} WHERE ${where})`;
+  // The child rows can only be counted on their own when `where` reads nothing outside them.
+  if (readsOutside(where, aliases)) return semiJoin;
   const exists = sql`EXISTS (SELECT 1 FROM ${from} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
   const probe = sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?)`;
   return new Sql(semiJoin.text, semiJoin.params, { exists, probe });
+}
+
+/** Whether the SQL qualifies a column with a table alias other than the given ones (`t.name`, an outer relation's alias). */
+function readsOutside(s: Sql, aliases: Aliases): boolean {
+  const own = new Set(aliases.values());
+  for (const m of s.text.matchAll(/\b([A-Za-z_]\w*)\./g)) if (!own.has(m[1])) return true;
+  return false;
 }
 
 /** Rows of `t` with no related row satisfying `where` (including rows with no related rows at all). */

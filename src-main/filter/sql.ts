@@ -94,13 +94,6 @@ export function or(...parts: Sql[]): Sql {
   return balanced(kept, 'OR');
 }
 
-/** NOT of a condition that is never NULL (0 or 1 on every row). */
-export function notTotal(s: Sql): Sql {
-  if (isTrue(s)) return FALSE;
-  if (isFalse(s)) return TRUE;
-  return sql`NOT (${s})`;
-}
-
 /** 1 where the condition is TRUE, 0 where it is FALSE or NULL: makes a condition total. */
 export function isOne(s: Sql): Sql {
   if (isTrue(s)) return TRUE;

@@ -103,13 +103,10 @@ export function mapLocalId(db: Db, resource: string, localId: string, remoteId: 
     db.run('UPDATE sync_outbox_targets SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
     // Requests of unsent entries that target the record (or reference it) now carry the remote id.
     const map = new Map([[localId, remoteId]]);
-    const entries = db.all<{ seq: number; request: string }>(
-      `SELECT seq, request FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')
-         AND (seq IN (SELECT value FROM json_each(?)) OR seq IN (SELECT created_by_seq FROM sync_id_map WHERE local_id = ?))`,
-      [JSON.stringify(seqs), localId],
-    );
-    for (const e of entries) {
-      if (!e.request.includes(localId)) continue;
+    const creator = db.get<{ created_by_seq: number }>('SELECT created_by_seq FROM sync_id_map WHERE local_id = ?', [localId])?.created_by_seq;
+    for (const seq of new Set(creator === undefined ? seqs : [...seqs, creator])) {
+      const e = db.get<{ seq: number; request: string }>("SELECT seq, request FROM sync_outbox WHERE seq = ? AND state IN ('pending', 'inflight', 'failed')", [seq]);
+      if (!e || !e.request.includes(localId)) continue;
       db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(replaceIds(JSON.parse(e.request), map)), e.seq]);
     }
     db.run('UPDATE sync_base SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);

@@ -110,7 +110,8 @@ export function countOpen(db: Db): number {
 
 export function hasPending(db: Db, resource: string, recordId: string, excludeSeq = 0): boolean {
   return !!db.get(
-    `SELECT 1 FROM sync_outbox_targets t JOIN sync_outbox o ON o.seq = t.seq
+    // CROSS JOIN keeps the record's targets as the outer loop (never a scan of every open entry).
+    `SELECT 1 FROM sync_outbox_targets t CROSS JOIN sync_outbox o ON o.seq = t.seq
      WHERE t.resource = ? AND t.record_id = ? AND o.state IN ${OPEN_STATES} AND o.seq != ? LIMIT 1`,
     [resource, recordId, excludeSeq],
   );
@@ -126,7 +127,7 @@ export interface PendingField {
 export function pendingFields(db: Db, resource: string, recordId: string, excludeSeq = 0): Map<string, PendingField> {
   const out = new Map<string, PendingField>();
   const rows = db.all<{ seq: number; fields: string; local_time: number }>(
-    `SELECT o.seq, t.fields, o.local_time FROM sync_outbox_targets t JOIN sync_outbox o ON o.seq = t.seq
+    `SELECT o.seq, t.fields, o.local_time FROM sync_outbox_targets t CROSS JOIN sync_outbox o ON o.seq = t.seq
      WHERE t.resource = ? AND t.record_id = ? AND o.state IN ${OPEN_STATES} AND o.seq != ? ORDER BY o.seq`,
     [resource, recordId, excludeSeq],
   );

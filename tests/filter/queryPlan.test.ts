@@ -43,7 +43,7 @@ beforeAll(() => {
     createdBy: 'u1',
     conditionVersion: null,
     assignee: i % 5 ? 'u1' : '',
-    tags: [`tag-${i % 400}`],
+    tags: [`tag-${i % 400}`, 'everywhere'],
     assetIds: [],
     metadata: { env: `env-${i % 300}`, n: i },
   }));
@@ -70,9 +70,10 @@ const CASES: [string, string | undefined, RegExp][] = [
   ["start_time + duration('1h') > timestamp('2024-01-03T00:00:00Z')", 'start_time', /USING (COVERING )?INDEX annotations_org_start \(organization_id=\? AND start_time>\?/],
   ["tag_name == 'tag-7'", undefined, /USING COVERING INDEX annotation_tags_name \(tag_name=\?\)/],
   ["tag_name.startsWith('tag-7')", undefined, /USING COVERING INDEX annotation_tags_name \(tag_name>\? AND tag_name<\?\)/],
-  ["metadata['env'] == 'env-5'", undefined, /USING (COVERING )?INDEX annotation_metadata_string \(key=\? AND string_value=\?\)/],
-  ["metadata.n > 3990", undefined, /USING (COVERING )?INDEX annotation_metadata_number \(key=\? AND number_value>\?\)/],
-  ["'env' in metadata", undefined, /USING (COVERING )?INDEX annotation_metadata_\w+ \(key=\?\)/],
+  ["metadata['env'] == 'env-5'", undefined, /USING (COVERING )?INDEX annotation_metadata_(typed_)?string \(key=\? AND (type=\? AND )?string_value=\?\)/],
+  ["metadata.n > 3990", undefined, /USING (COVERING )?INDEX annotation_metadata_(typed_)?number \(key=\? AND (type=\? AND )?number_value>\?\)/],
+  // Every row has the key: the correlated probe on the primary key (annotation_pk, key) is chosen.
+  ["'env' in metadata", undefined, /USING (COVERING )?INDEX annotation_metadata_\w+ \(key=\?\)|USING PRIMARY KEY \(annotation_pk=\? AND key=\?\)/],
   ["run_id == 'run-a'", 'name', /USING (COVERING )?INDEX annotations_run \(run_id=\?\)|annotations_org_name/],
   ["assignee == 'alice'", undefined, /SEARCH u\d+ USING (COVERING )?INDEX sqlite_autoindex_users_\d \(user_name=\?\)/],
 ];
@@ -90,6 +91,13 @@ describe('indexed predicates use their index', () => {
     it.each(CASES.filter(([f]) => !f.startsWith("run_id") && !f.startsWith("'env'")))('%s (order_by %s)', (filter, orderBy, expected) => {
       expect(plan(filter, orderBy)).toMatch(expected);
     });
+  });
+
+  it('drives from the child index for a rare value, walks the order with a correlated probe for a common one', () => {
+    expect(plan("tag_name == 'tag-7'")).toMatch(/LIST SUBQUERY/);
+    const common = plan("tag_name == 'everywhere'");
+    expect(common).not.toMatch(/LIST SUBQUERY|TEMP B-TREE/);
+    expect(common).toMatch(/SEARCH tag\d+ (EXISTS )?USING (COVERING )?(INDEX annotation_tags_name|PRIMARY KEY) \((tag_name=\? AND annotation_pk=\?|annotation_pk=\? AND tag_name=\?)\)/);
   });
 
   it('never scans the annotations table itself for an indexed predicate', () => {

@@ -43,14 +43,9 @@ function expectError(res: { status: number; body: any }, status: number, code: n
   expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/); // no stack traces
 }
 
-/**
- * Filters of these lists are not wired yet (`filterFields: {}`; the documented fields are listed in
- * listSpecs.ts): any field is an undeclared reference, so a filter is rejected, never silently ignored.
- * Replace with positive filter tests when the fields are declared.
- */
-function expectFilterRejected(res: { status: number; body: any }) {
-  expectError(res, 400, 3, 'filter');
-  expect(res.body.message).toContain('undeclared reference');
+/** A list request with a CEL filter (the filter fields themselves are covered in filters.test.ts). */
+function withFilter(path: string, filter: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}filter=${encodeURIComponent(filter)}`;
 }
 
 const sortedKeys = (o: object) => Object.keys(o).sort();
@@ -243,7 +238,7 @@ describe('Assets', () => {
     expectError(await s.api('DELETE', `/api/v1/assets/${randomUUID()}`), 404, 5);
   });
 
-  it('ListAssets: created_date desc by default, documented order_by fields, keyset paging, filters not yet', async () => {
+  it('ListAssets: created_date desc by default, documented order_by fields, keyset paging, filters', async () => {
     const o = await freshOrg('assets');
     const names = ['charlie', 'alpha', 'bravo', 'delta', 'echo'];
     const created = [];
@@ -261,7 +256,10 @@ describe('Assets', () => {
     for (const f of ['created_date', 'modified_date desc']) await ok('GET', `/api/v1/assets?order_by=${encodeURIComponent(f)}`, undefined, o.token);
     expectError(await s.api('GET', '/api/v1/assets?order_by=organization_id', undefined, o.token), 400, 3, 'order_by');
     expectError(await s.api('GET', '/api/v1/assets?page_size=-1', undefined, o.token), 400, 3, 'page_size');
-    expectFilterRejected(await s.api('GET', "/api/v1/assets?filter=name%20%3D%3D%20'alpha'", undefined, o.token));
+    expect((await listAll(withFilter('/api/v1/assets', "name == 'alpha'"), 'assets', 2, o.token)).map((a) => a.name)).toEqual(['alpha']);
+    expect((await listAll(withFilter('/api/v1/assets?order_by=name', 'is_archived == false'), 'assets', 2, o.token)).map((a) => a.name)).toEqual([
+      'alpha', 'bravo', 'delta', 'echo',
+    ]);
     const first = await ok('GET', '/api/v1/assets?page_size=2', undefined, o.token);
     expectError(await s.api('GET', `/api/v1/assets?page_size=2&order_by=name&page_token=${encodeURIComponent(first.nextPageToken)}`, undefined, o.token), 400, 3, 'page_token');
   });
@@ -439,7 +437,7 @@ describe('Runs', () => {
     expectError(await s.api('DELETE', `/api/v2/runs/${randomUUID()}`), 404, 5);
   });
 
-  it('ListRuns: created_date desc by default, documented order_by fields, paging', async () => {
+  it('ListRuns: created_date desc by default, documented order_by fields, paging, filters', async () => {
     const o = await freshOrg('runs');
     const specs = [
       { name: 'b', description: 'z', startTime: '2026-09-03T00:00:00Z' },
@@ -458,7 +456,8 @@ describe('Runs', () => {
     expect(await names('?order_by=stop_time%20desc,name')).toEqual(['c', 'a', 'b']);
     expect(await names('?order_by=modified_date%20desc')).toEqual(['c', 'a', 'b']);
     expectError(await s.api('GET', '/api/v2/runs?order_by=duration', undefined, o.token), 400, 3, 'order_by');
-    expectFilterRejected(await s.api('GET', '/api/v2/runs?filter=is_archived%20%3D%3D%20false', undefined, o.token));
+    expect(await names(`?filter=${encodeURIComponent('is_archived == false')}`)).toEqual(['c', 'a', 'b']);
+    expect(await names(`?order_by=name&filter=${encodeURIComponent('start_time == null || stop_time != null')}`)).toEqual(['a', 'c']);
   });
 });
 
@@ -478,7 +477,7 @@ describe('Tags', () => {
     expectError(await s.api('POST', '/api/v2/tags', { name: '   ' }), 400, 3, 'name');
   });
 
-  it('ListTags: created_date asc by default, order by name, tag_type validated and accepted', async () => {
+  it('ListTags: created_date asc by default, order by name, tag_type validated and accepted, filters', async () => {
     const o = await freshOrg('tags');
     for (const n of ['mango', 'apple', 'kiwi']) await ok('POST', '/api/v2/tags', { name: n }, o.token);
     await createAsset('with-tags', { tags: ['banana', 'apple'] }, o.token);
@@ -491,7 +490,8 @@ describe('Tags', () => {
     expect(await names('?tagType=6')).toEqual(['mango', 'apple', 'kiwi', 'banana']);
     expectError(await s.api('GET', '/api/v2/tags?tag_type=TAG_TYPE_FRUIT', undefined, o.token), 400, 3, 'tag_type');
     expectError(await s.api('GET', '/api/v2/tags?order_by=tag_id', undefined, o.token), 400, 3, 'order_by');
-    expectFilterRejected(await s.api('GET', "/api/v2/tags?filter=name%20%3D%3D%20'kiwi'", undefined, o.token));
+    expect(await names(`?filter=${encodeURIComponent("name == 'kiwi'")}`)).toEqual(['kiwi']);
+    expect(await names(`?order_by=name&filter=${encodeURIComponent("name in ['apple', 'banana', 'cherry']")}`)).toEqual(['apple', 'banana']);
   });
 });
 
@@ -527,7 +527,7 @@ describe('Users', () => {
     expectError(await s.api('GET', `/api/v2/users/${randomUUID()}`), 404, 5);
   });
 
-  it('ListActiveUsers: the organization members, name asc by default, paged', async () => {
+  it('ListActiveUsers: the organization members, name asc by default, paged, filtered', async () => {
     const org = uniq('Users org');
     const tokens = ['zed@u.test', 'amy@u.test', 'mid@u.test'].map((u) => s.newToken(`${u}.${org}`, org));
     const names = async (q: string) => (await listAll(`/api/v2/users${q}`, 'users', 2, tokens[0])).map((u) => u.userName.split('.')[0]);
@@ -541,7 +541,8 @@ describe('Users', () => {
     expect(page.users[0].organizations).toHaveLength(1);
     expect(page.nextPageToken).not.toBe('');
     expectError(await s.api('GET', '/api/v2/users?order_by=email', undefined, tokens[0]), 400, 3, 'order_by');
-    expectFilterRejected(await s.api('GET', "/api/v2/users?filter=name%20%3D%3D%20'x'", undefined, tokens[0]));
+    expect(await names(`?filter=${encodeURIComponent("name.startsWith('amy@')")}`)).toEqual(['amy@u']);
+    expect(await names(`?filter=${encodeURIComponent("name == 'x'")}`)).toEqual([]);
     // Users of the default organization are not listed to this organization.
     expect((await ok('GET', '/api/v2/users', undefined, tokens[0])).users.map((u: any) => u.userId)).not.toContain(meId);
   });
@@ -594,7 +595,7 @@ describe('Channels', () => {
     expectError(await s.api('GET', `/api/v3/channels/${randomUUID()}`), 404, 5);
   });
 
-  it('ListChannels: created_date asc by default, order_by name/active, page size up to 10 000', async () => {
+  it('ListChannels: created_date asc by default, order_by name/active, page size up to 10 000, filters', async () => {
     const o = await freshOrg('channels');
     const a = await createAsset('a', {}, o.token);
     for (const n of ['temp', 'accel', 'pressure']) await createChannel({ assetId: a.assetId, name: n }, o.token);
@@ -607,7 +608,8 @@ describe('Channels', () => {
     // Above the maximum is coerced down, not rejected.
     expect((await ok('GET', '/api/v3/channels?page_size=20000', undefined, o.token)).channels).toHaveLength(3);
     expectError(await s.api('GET', '/api/v3/channels?order_by=asset_id', undefined, o.token), 400, 3, 'order_by');
-    expectFilterRejected(await s.api('GET', "/api/v3/channels?filter=name%20%3D%3D%20'temp'", undefined, o.token));
+    expect(await names(`?filter=${encodeURIComponent("name == 'temp'")}`)).toEqual(['temp']);
+    expect(await names(`?order_by=name&filter=${encodeURIComponent(`asset_id == '${a.assetId}' && name != 'temp'`)}`)).toEqual(['accel', 'pressure']);
   });
 });
 

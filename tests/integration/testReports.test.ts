@@ -3,8 +3,8 @@
 // paths of the import (nothing written), and every companion operation of
 // reports, steps and measurements with organization isolation.
 //
-// List filters are not wired yet, so each describe block works in its own
-// organization (its own API key) to keep lists and counts to its own rows.
+// Each describe block works in its own organization (its own API key) to keep
+// unfiltered lists and counts to its own rows (filters: filters.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';

@@ -27,8 +27,8 @@ import { loadByPks, replaceMetadata } from '../../db/childRows';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import type { BinaryResult } from '../handler';
-import { archivedClause } from './archivedClause';
-import { artifactListSpec, artifactVersionListSpec } from './artifactListSpecs';
+import { artifactListSpecFor } from './archivedFilter';
+import { artifactVersionListSpec } from './artifactListSpecs';
 import { checkLinkShape, deleteLink, writeLinks, type LinkKey } from './artifactLinks';
 import { loadArtifacts, storageClassName, versionToWire, type ArtifactRow, type ArtifactVersionRow } from './artifactRows';
 import {
@@ -301,7 +301,7 @@ const CONVERSATION = ArtifactEntityType.numbers.ARTIFACT_ENTITY_TYPE_CONVERSATIO
 /**
  * ListArtifacts: the caller's organization, AND the conversation (a
  * CONVERSATION link to conversationId) when given, AND the filter; archived
- * artifacts only when the filter asks for them (archivedClause).
+ * artifacts only when the filter asks for them (archivedFilter.ts).
  */
 export function listArtifacts(ctx: RequestContext, req: ListParams & { organizationId?: string; conversationId?: string }): { artifacts: Artifact[]; nextPageToken: string } {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
@@ -319,10 +319,9 @@ export function listArtifacts(ctx: RequestContext, req: ListParams & { organizat
     where.push('t.organization_id = ?');
     params.push(organizationId);
   }
-  where.push(archivedClause(req.filter));
   const page = listPage(
     ctx.db,
-    artifactListSpec,
+    artifactListSpecFor(req.filter),
     req,
     { sql: where.join(' AND '), params, fingerprint: [organizationId, req.conversationId ?? ''] },
     ctx.engine.pageTokenSecret,

@@ -14,8 +14,12 @@ export const savedSearchListSpec: ListSpec = {
   defaultOrder: [{ field: 'created_date', desc: false }],
   defaultPageSize: 50,
   maxPageSize: 1000,
-  // Documented CEL filter fields (reference §5), wired by the filter engine later:
-  //   name (string, t.name), saved_search_id (string, t.id),
-  //   overview_mode (string, json_extract(t.properties, '$.overviewMode')).
-  filterFields: {},
+  // CEL filter fields (reference §5). The properties are one JSON document
+  // (migration 0003); overviewMode is always stored ('' when unset), the
+  // COALESCE only guards rows written before that rule.
+  filterFields: {
+    saved_search_id: { kind: 'scalar', type: 'string', sql: 't.id' },
+    name: { kind: 'scalar', type: 'string', sql: 't.name' },
+    overview_mode: { kind: 'scalar', type: 'string', sql: "COALESCE(json_extract(t.properties, '$.overviewMode'), '')" },
+  },
 };

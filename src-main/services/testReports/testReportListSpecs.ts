@@ -1,7 +1,15 @@
-// List/Count specs of test reports, steps and measurements: order_by fields and
-// default orders (reference §1.6). Filter fields are declared by the filter
-// engine later; the documented ones (reference §8 "Filter fields") are listed.
+// List/Count specs of test reports, steps and measurements: order_by fields,
+// default orders (reference §1.6) and CEL filter fields (reference §8 "Filter
+// fields"; Count* takes the same filters as List*).
+import { TestMeasurementType, TestStatus, TestStepType } from '../../../src-shared/api/testReports';
+import type { ScalarField } from '../../filter/fields';
 import type { ListSpec } from '../../filter/resource';
+import { boolColumn, isArchivedFrom, metadataMap } from '../commonFilterFields';
+import { VALUE_FIELD } from './testReportRows';
+
+const str = (sql: string): ScalarField => ({ kind: 'scalar', type: 'string', sql });
+const time = (sql: string): ScalarField => ({ kind: 'scalar', type: 'timestamp', sql });
+
 
 export const testReportListSpec: ListSpec = {
   resource: 'test reports',
@@ -20,11 +28,27 @@ export const testReportListSpec: ListSpec = {
   defaultOrder: [{ field: 'start_time', desc: true }],
   defaultPageSize: 50,
   maxPageSize: 1000,
-  // Documented: test_report_id (t.id), status (enum TestStatus), name, test_system_name, test_case, start_time,
-  // end_time, serial_number, created_by_user_id, modified_by_user_id, part_number, system_operator, run_id,
-  // archived_date, metadata (test_report_metadata, `metadata.<key>`); the Python client also uses
-  // created_date and is_archived (t.archived_date IS NOT NULL).
-  filterFields: {},
+  filterFields: {
+    test_report_id: str('t.id'),
+    status: { kind: 'enum', sql: 't.status', values: TestStatus.numbers },
+    name: str('t.name'),
+    test_system_name: str('t.test_system_name'),
+    test_case: str('t.test_case'),
+    start_time: time('t.start_time'),
+    end_time: time('t.end_time'),
+    serial_number: str('t.serial_number'),
+    created_by_user_id: str('t.created_by_user_id'),
+    modified_by_user_id: str('t.modified_by_user_id'),
+    part_number: str('t.part_number'),
+    system_operator: str('t.system_operator'),
+    // '' when the report has no run (stored NOT NULL DEFAULT '', as on the wire).
+    run_id: str('t.run_id'),
+    archived_date: { kind: 'scalar', type: 'timestamp', sql: 't.archived_date', nullable: true },
+    metadata: metadataMap('test_report_metadata', 'report_pk'),
+    // Not in the documented list, but the Python client filters on them.
+    created_date: time('t.created_date'),
+    is_archived: isArchivedFrom('t.archived_date'),
+  },
 };
 
 export const testStepListSpec: ListSpec = {
@@ -46,10 +70,26 @@ export const testStepListSpec: ListSpec = {
   defaultOrder: [{ field: 'step_path', desc: false }],
   defaultPageSize: 50,
   maxPageSize: 1000,
-  // Documented (List and Count): test_step_id (t.id), test_report_id, parent_step_id, name, description,
-  // step_type (enum TestStepType), step_path, status (enum TestStatus), start_time, end_time, error_code,
-  // error_message, created_date, modified_date, metadata (test_step_metadata).
-  filterFields: {},
+  filterFields: {
+    test_step_id: str('t.id'),
+    test_report_id: str('t.test_report_id'),
+    // '' for top-level steps.
+    parent_step_id: str('t.parent_step_id'),
+    name: str('t.name'),
+    description: str('t.description'),
+    step_type: { kind: 'enum', sql: 't.step_type', values: TestStepType.numbers },
+    // The dotted path as written ("1.2.3"); comparisons are textual.
+    step_path: str('t.step_path'),
+    status: { kind: 'enum', sql: 't.status', values: TestStatus.numbers },
+    start_time: time('t.start_time'),
+    end_time: time('t.end_time'),
+    // NULL when the step has no error_info: absent (CEL null).
+    error_code: { kind: 'scalar', type: 'int', sql: 't.error_code', nullable: true },
+    error_message: { kind: 'scalar', type: 'string', sql: 't.error_message', nullable: true },
+    created_date: time('t.created_date'),
+    modified_date: time('t.modified_date'),
+    metadata: metadataMap('test_step_metadata', 'step_pk'),
+  },
 };
 
 export const testMeasurementListSpec: ListSpec = {
@@ -70,8 +110,40 @@ export const testMeasurementListSpec: ListSpec = {
   defaultOrder: [{ field: 'timestamp', desc: false }],
   defaultPageSize: 50,
   maxPageSize: 1000,
-  // Documented (List and Count): measurement_id (t.id), measurement_type (enum TestMeasurementType), name,
-  // test_step_id, test_report_id, numeric_value, string_value, boolean_value (only for the set oneof member:
-  // value_field = 6/7/8), passed, timestamp, created_date, modified_date, metadata (test_measurement_metadata).
-  filterFields: {},
+  filterFields: {
+    measurement_id: str('t.id'),
+    measurement_type: { kind: 'enum', sql: 't.measurement_type', values: TestMeasurementType.numbers },
+    name: str('t.name'),
+    test_step_id: str('t.test_step_id'),
+    test_report_id: str('t.test_report_id'),
+    // The `value` oneof: each member reads only where it is the set member
+    // (value_field), and is absent (CEL null) elsewhere, so
+    // `numeric_value > 8.5` never matches a boolean or string measurement.
+    // A NaN numeric value is stored as NULL (SQLite has no NaN) and reads as null too.
+    numeric_value: {
+      kind: 'scalar',
+      type: 'double',
+      sql: `(CASE WHEN t.value_field = ${VALUE_FIELD.numeric} THEN t.numeric_value END)`,
+      nullable: true,
+    },
+    string_value: {
+      kind: 'scalar',
+      type: 'string',
+      sql: `(CASE WHEN t.value_field = ${VALUE_FIELD.string} THEN t.string_value END)`,
+      nullable: true,
+    },
+    boolean_value: {
+      kind: 'scalar',
+      type: 'bool',
+      sql: `(CASE WHEN t.value_field = ${VALUE_FIELD.boolean} THEN t.boolean_value END)`,
+      nullable: true,
+      whenTrue: `(t.value_field = ${VALUE_FIELD.boolean} AND t.boolean_value = 1)`,
+      whenFalse: `(t.value_field = ${VALUE_FIELD.boolean} AND t.boolean_value = 0)`,
+    },
+    passed: boolColumn('t.passed'),
+    timestamp: time('t.timestamp'),
+    created_date: time('t.created_date'),
+    modified_date: time('t.modified_date'),
+    metadata: metadataMap('test_measurement_metadata', 'measurement_pk'),
+  },
 };

@@ -391,7 +391,9 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
               ),
             ) +
             ' conflicts ' +
-            JSON.stringify(r.engine.db.all('SELECT field, winner, local_value, remote_value, local_time, remote_time FROM sync_conflicts WHERE record_id = ?', [a.annotationId])),
+            JSON.stringify(r.engine.db.all('SELECT record_id, field, winner, local_value, remote_value, local_time, remote_time FROM sync_conflicts WHERE field = ?', [w.field])) +
+            ' ids ' +
+            JSON.stringify(r.engine.db.all('SELECT * FROM sync_id_map WHERE remote_id = ? OR local_id = ?', [a.annotationId, a.annotationId])),
         );
         fail(
           `edit lost: ${w.writer} set ${w.field} of ${w.fuzzId} to ${w.value} at step ${w.step}; final ${canonical(fieldOf(a, w.field))}, no conflict logged\n` +

@@ -1,0 +1,134 @@
+// Issue #5 benchmark: replication over loopback with the remote in its own
+// process (`outpost serve`). (1) Initial pull of 100k annotations with their
+// logs (and the reference data) into an empty replica; (2) push of 10k queued
+// offline edits (updates, comments, archives, creates). Prints rows/s;
+// targets: pull >= 30 000 annotations/s, 10k edits pushed in <= 5 s.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createApiKey } from '../src-main/auth/apiKeys';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../src-main/auth/identity';
+import { openEngine } from '../src-main/engine';
+import { seedDemoData } from '../src-main/seed/seedDemoData';
+import { invoke } from '../src-main/services/invoke';
+import { localCaller } from '../src-main/sync/identity';
+import { saveProfile } from '../src-main/sync/profile';
+import { runSync, type SyncSummary } from '../src-main/sync/runSync';
+import { createMemorySecretStore } from '../src-main/sync/secretStore';
+import type { SyncEvent } from '../src-main/sync/session';
+
+const OUTPOST = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
+
+async function serve(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /API: (http:\/\/[^\s]+)\/api\/v1/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`outpost serve exited ${code}`)));
+  });
+  return { url, child };
+}
+
+/** Times between a sync's events: per pulled resource and the push phase. */
+function timeline(): { onEvent: (e: SyncEvent) => void; pulls: Map<string, number>; pushMs: () => number } {
+  let last = performance.now();
+  let pushStart = 0;
+  let pushEnd = 0;
+  const pulls = new Map<string, number>();
+  return {
+    pulls,
+    pushMs: () => pushEnd - pushStart,
+    onEvent(e) {
+      const now = performance.now();
+      if (e.type === 'phase' && e.phase === 'push') pushStart = now;
+      if (e.type === 'phase' && e.phase === 'pull' && pushStart && !pushEnd) pushEnd = now;
+      if (e.type === 'pulled' && !pushStart) pulls.set(e.resource, now - last);
+      if (e.type === 'pulled' || e.type === 'phase') last = now;
+    },
+  };
+}
+
+const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
+
+export async function main(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '100000' }, edits: { type: 'string', default: '10000' } }, strict: false });
+  const rows = Number(values.rows);
+  const edits = Number(values.edits);
+  const remoteDir = mkdtempSync(join(tmpdir(), 'outpost-bench-remote-'));
+  const localDir = mkdtempSync(join(tmpdir(), 'outpost-bench-replica-'));
+  let server: ChildProcess | undefined;
+  try {
+    // The remote: the demo dataset scaled up, served by a separate process.
+    const seeding = openEngine(remoteDir);
+    const t0 = performance.now();
+    const counts = seedDemoData(seeding.db, { annotations: rows, ids: 'random' });
+    const token = createApiKey(seeding.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'bench').token;
+    seeding.close();
+    console.log(`remote seeded: ${counts.annotations} annotations, ${counts.annotationLogs} logs (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    const started = await serve(remoteDir);
+    server = started.child;
+
+    const engine = openEngine(localDir, { replica: true });
+    await saveProfile(engine.db, createMemorySecretStore(), { baseUrl: started.url, apiKey: token });
+    const remote = { baseUrl: started.url, apiKey: token };
+
+    // (1) Initial pull.
+    let tl = timeline();
+    let t = performance.now();
+    let summary: SyncSummary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent });
+    let ms = performance.now() - t;
+    if (!summary.ok) throw new Error(`initial sync failed: ${summary.error}`);
+    const pulledAnnotations = summary.progress.pulled.annotations ?? 0;
+    const pulledLogs = summary.progress.pulled.annotation_logs ?? 0;
+    const annMs = tl.pulls.get('annotations') ?? ms;
+    const logMs = tl.pulls.get('annotation_logs') ?? ms;
+    console.log(`\ninitial pull (${summary.requests} requests, whole sync ${(ms / 1000).toFixed(2)} s):`);
+    console.log(`  annotations:     ${pulledAnnotations} in ${(annMs / 1000).toFixed(2)} s = ${rate(pulledAnnotations, annMs)} annotations/s (target >= 30000)`);
+    console.log(`  annotation logs: ${pulledLogs} in ${(logMs / 1000).toFixed(2)} s = ${rate(pulledLogs, logMs)} logs/s`);
+    console.log(`  annotations + logs end to end: ${rate(pulledAnnotations + pulledLogs, ms)} rows/s`);
+
+    // (2) 10k offline edits, then push.
+    const caller = localCaller(engine.db)!;
+    const ctx = { engine, db: engine.db, caller };
+    const ids = engine.db.all<{ id: string; annotation_type: number }>('SELECT id, annotation_type FROM annotations ORDER BY pk LIMIT ?', [edits]).map((r) => r.id);
+    const asset = engine.db.get<{ name: string }>('SELECT name FROM assets LIMIT 1')!.name;
+    const mix = { update: Math.round(edits * 0.6), comment: Math.round(edits * 0.2), archive: Math.round(edits * 0.15) };
+    const creates = edits - mix.update - mix.comment - mix.archive;
+    t = performance.now();
+    let n = 0;
+    for (let i = 0; i < mix.update; i++, n++) {
+      await invoke(ctx, 'UpdateAnnotation', { annotation: { annotationId: ids[n % ids.length], name: `edited offline ${i}`, description: 'checked in the field' }, updateMask: 'name,description' });
+    }
+    for (let i = 0; i < mix.comment; i++, n++) {
+      await invoke(ctx, 'CreateAnnotationLog', { annotationId: ids[n % ids.length], kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: `note ${i}` }] } });
+    }
+    for (let i = 0; i < mix.archive; i++, n++) await invoke(ctx, 'ArchiveAnnotation', { annotationId: ids[n % ids.length] });
+    for (let i = 0; i < creates; i++) {
+      await invoke(ctx, 'CreateAnnotation', { name: `found offline ${i}`, startTime: '2026-09-02T00:00:00Z', endTime: '2026-09-02T00:00:05Z', assets: [asset], tags: ['field'] });
+    }
+    const editMs = performance.now() - t;
+    console.log(`\n${edits} offline edits recorded (${mix.update} updates, ${mix.comment} comments, ${mix.archive} archives, ${creates} creates): ${rate(edits, editMs)} edits/s with their outbox entries`);
+
+    tl = timeline();
+    t = performance.now();
+    summary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent });
+    ms = performance.now() - t;
+    if (!summary.ok) throw new Error(`push sync failed: ${summary.error}`);
+    const pushMs = tl.pushMs();
+    console.log(`push: ${summary.progress.pushed} edits in ${(pushMs / 1000).toFixed(2)} s = ${rate(summary.progress.pushed, pushMs)} edits/s (target: 10k in <= 5 s); ${summary.pending} left, ${summary.failedEntries} failed`);
+    console.log(`  whole sync (pull, push, pull back the remote's side effects): ${(ms / 1000).toFixed(2)} s, ${summary.requests} requests`);
+    engine.close();
+  } finally {
+    server?.kill('SIGTERM');
+    rmSync(remoteDir, { recursive: true, force: true });
+    rmSync(localDir, { recursive: true, force: true });
+  }
+}
