@@ -56,7 +56,21 @@ export class Db {
     this.run('INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
   }
 
+  /**
+   * Refreshes the query planner's statistics where tables changed a lot
+   * (SQLite's recommended `PRAGMA optimize`, bounded by analysis_limit). Without
+   * statistics SQLite guesses plans, and relation filters can pick a full index walk.
+   */
+  optimize(): void {
+    this.raw.pragma('optimize');
+  }
+
   close(): void {
+    try {
+      this.optimize();
+    } catch {
+      /* read-only or busy: statistics are an optimization only */
+    }
     this.cache.clear();
     this.raw.close();
   }
@@ -99,6 +113,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -65536');
   registerSqlFunctions(raw);
+  raw.pragma('analysis_limit = 1000');
+  // 0x10002: also analyze tables that have never been analyzed (cheap with analysis_limit).
+  raw.pragma('optimize = 0x10002');
   const list = options.migrateTo === undefined ? allMigrations : allMigrations.filter((m) => m.version <= options.migrateTo!);
   migrate(raw, list);
   const db = new Db(raw);

@@ -12,8 +12,18 @@ interface Payload {
   k: CursorValue[];
 }
 
+const recentFingerprints = new Map<string, string>();
+
 export function fingerprint(parts: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
+  // Paging repeats the same parameters; hashing them again on every page is measurable on small pages.
+  const text = JSON.stringify(parts);
+  let fp = recentFingerprints.get(text);
+  if (fp === undefined) {
+    fp = createHash('sha256').update(text).digest('base64url').slice(0, 22);
+    if (recentFingerprints.size >= 1000) recentFingerprints.clear();
+    recentFingerprints.set(text, fp);
+  }
+  return fp;
 }
 
 function sign(secret: string, body: string): string {

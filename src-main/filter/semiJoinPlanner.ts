@@ -25,6 +25,30 @@ export function driveLimit(pageSize: number, rows: number, otherConditions: numb
   return Math.max(200, Math.ceil(Math.sqrt(((pageSize + 1) * rows * 3 ** Math.min(otherConditions, 6)) / 3)));
 }
 
+/**
+ * Recent decisions, per connection: paging repeats the same filter, and a
+ * probe of a common value reads thousands of index entries. A stale decision
+ * only costs speed, never correctness, so entries simply expire.
+ */
+const DECISION_TTL_MS = 30_000;
+const DECISION_CACHE_SIZE = 500;
+const decisions = new WeakMap<Db, Map<string, { useExists: boolean; at: number }>>();
+
+function useExists(db: Db, probe: { sql: string; params: readonly unknown[] }, limit: number): boolean {
+  let cache = decisions.get(db);
+  if (!cache) decisions.set(db, (cache = new Map()));
+  const key = `${limit}\u0000${probe.sql}\u0000${JSON.stringify(probe.params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < DECISION_TTL_MS) return hit.useExists;
+  const row = db.get<{ n: number }>(probe.sql, [...(probe.params as SqlValue[]), limit + 1]);
+  const decision = (row?.n ?? 0) > limit;
+  cache.delete(key);
+  if (cache.size >= DECISION_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, { useExists: decision, at: now });
+  return decision;
+}
+
 /** The filter's SQL with each top-level semi-join in its faster form for the current data. */
 export function planSemiJoins(db: Db, compiled: CompiledFilter, spec: ListSpec, pageSize: number): string {
   const choices = compiled.semiJoins ?? [];
@@ -33,9 +57,7 @@ export function planSemiJoins(db: Db, compiled: CompiledFilter, spec: ListSpec, 
   const rows = db.get<{ n: number | null }>(`SELECT max(${spec.tieBreak}) AS n FROM ${spec.from}`)?.n ?? 0;
   let sql = compiled.sql;
   for (const choice of choices) {
-    const limit = driveLimit(pageSize, rows, choice.otherConditions);
-    const row = db.get<{ n: number }>(choice.probe.sql, [...(choice.probe.params as SqlValue[]), limit + 1]);
-    if ((row?.n ?? 0) > limit) sql = sql.replace(choice.semiJoin, () => choice.exists);
+    if (useExists(db, choice.probe, driveLimit(pageSize, rows, choice.otherConditions))) sql = sql.replace(choice.semiJoin, () => choice.exists);
   }
   return sql;
 }

@@ -56,6 +56,12 @@ export interface SeedOptions {
 }
 
 export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
+  const counts = insertDemoData(db, options);
+  db.optimize(); // a bulk load changes row counts by orders of magnitude: refresh planner statistics
+  return counts;
+}
+
+function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
   const total = options.annotations ?? 3000;
   const rand = prng(20260901);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];

@@ -71,6 +71,15 @@ export interface Applier {
   annotationLogs(list: readonly AnnotationLog[]): string[];
 }
 
+// Prepared statements are reused across pages and push results (preparing them per call costs more than the writes).
+const annotationWriters = new WeakMap<Db, AnnotationWriter>();
+const logWriters = new WeakMap<Db, LogWriter>();
+const cached = <T>(map: WeakMap<Db, T>, db: Db, make: () => T): T => {
+  let w = map.get(db);
+  if (!w) map.set(db, (w = make()));
+  return w;
+};
+
 export function createApplier(db: Db, userId: string, clockOffset: number, stats: ApplyStats = emptyApplyStats()): Applier {
   const context = (extra: { excludeSeq?: number; force?: boolean } = {}): ApplyContext => ({
     db,
@@ -83,10 +92,10 @@ export function createApplier(db: Db, userId: string, clockOffset: number, stats
   return {
     stats,
     annotations(list, options = {}) {
-      db.tx(() => applyAnnotations(context(options), list, new AnnotationWriter(db)));
+      db.tx(() => applyAnnotations(context(options), list, cached(annotationWriters, db, () => new AnnotationWriter(db))));
     },
     annotationLogs(list) {
-      return db.tx(() => applyAnnotationLogs(context(), list, new LogWriter(db)));
+      return db.tx(() => applyAnnotationLogs(context(), list, cached(logWriters, db, () => new LogWriter(db))));
     },
   };
 }

@@ -10,6 +10,7 @@
 // lists without order_by a full scan skipping rows below the floor.
 import { formatTimestamp, parseTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
+import { beginBulkLoad, restoreIndexes } from './bulkLoad';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
 import type { SyncSession } from './session';
@@ -28,6 +29,8 @@ export interface Puller<T = any> {
   /** Whether the list accepts order_by on the cursor field (else its default order must be ascending by it). */
   readonly orderable: boolean;
   readonly maxPageSize?: number;
+  /** Tables filled by this puller: an initial pull into them, while empty, defers their secondary indexes (bulkLoad.ts). */
+  readonly bulkTables?: readonly string[];
   /** Cursor field value of an item (epoch micros) and its id. */
   timeOf?(item: T): number;
   idOf?(item: T): string;
@@ -101,18 +104,25 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     return { time: p.timeOf(last), id: p.idOf(last) };
   };
 
-  // Ascending scan (optionally filtered); the cursor moves with every page.
+  // Ascending scan (optionally filtered); the cursor moves with every page. The next page is
+  // requested before the current one is applied, so the remote and the local store work at once.
   const ascending = async (filter: string | undefined, floor: number) => {
-    let pageToken: string | undefined;
-    do {
-      const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken, filter, orderBy: p.orderable ? field : undefined }));
+    const page = (pageToken: string | undefined) => {
+      const promise = callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken, filter, orderBy: p.orderable ? field : undefined }));
+      promise.catch(() => {}); // awaited below; not an unhandled rejection while a page is being applied
+      return promise;
+    };
+    let next: Promise<any> | undefined = page(undefined);
+    while (next) {
+      const res = await next;
       const items = (res[p.listField] ?? []) as any[];
+      next = res.nextPageToken ? page(res.nextPageToken) : undefined;
+      if (next) await new Promise((r) => setImmediate(r)); // let the request leave before the synchronous apply
       const keep = floor > -Infinity && p.timeOf ? items.filter((i) => p.timeOf!(i) >= floor) : items;
       let c = lastOf(items);
       if (c && !p.orderable && p.timeOf && p.idOf) for (const i of items) c = later(c, { time: p.timeOf(i), id: p.idOf(i) });
       await applyPage(keep, c, true);
-      pageToken = res.nextPageToken || undefined;
-    } while (pageToken);
+    }
   };
 
   if (p.mode === 'full') {
@@ -127,7 +137,12 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
 
   const cursor = loadCursor(s, key);
   if (!cursor) {
-    await ascending(undefined, -Infinity);
+    const bulk = p.bulkTables ? beginBulkLoad(s.db, p.bulkTables) : false;
+    try {
+      await ascending(undefined, -Infinity);
+    } finally {
+      if (bulk) restoreIndexes(s.db);
+    }
     return rows;
   }
   const floor = cursor.time - s.overlap;

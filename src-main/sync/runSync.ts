@@ -6,6 +6,7 @@
 import type { Db } from '../db/database';
 import { readStoredStatus, writeStoredStatus } from '../services/sync/syncService';
 import { createApplier, emptyApplyStats } from './apply';
+import { restoreIndexes } from './bulkLoad';
 import { archiveDuplicates } from './duplicates';
 import { adoptIdentity, type SyncIdentity } from './identity';
 import { acquireSyncLock } from './lock';
@@ -81,6 +82,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   };
   try {
     progress.pendingAtStart = countOpen(db);
+    restoreIndexes(db); // an initial pull interrupted by a crash left its deferred indexes to rebuild
     const retry = { ...DEFAULT_RETRY, ...options.retry };
     const features: RemoteFeatures = {};
     const stats = emptyApplyStats();

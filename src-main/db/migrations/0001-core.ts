@@ -225,8 +225,6 @@ CREATE TABLE annotation_metadata (
   position INTEGER NOT NULL,
   PRIMARY KEY (annotation_pk, key)
 ) WITHOUT ROWID;
-CREATE INDEX annotation_metadata_string ON annotation_metadata(key, string_value, annotation_pk);
-CREATE INDEX annotation_metadata_number ON annotation_metadata(key, number_value, annotation_pk);
 
 CREATE TABLE annotation_logs (
   pk INTEGER PRIMARY KEY,

@@ -11,6 +11,7 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
   operation: 'ListAllAnnotationLogs',
   listField: 'annotationLogs',
   mode: 'modified',
+  bulkTables: ['annotation_logs'],
   orderable: false,
   timeOf: timeOfField('modifiedDate'),
   idOf: (l) => l.annotationLogId,

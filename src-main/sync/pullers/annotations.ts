@@ -7,6 +7,7 @@ export const annotationsPuller: Puller<Annotation> = {
   operation: 'ListAnnotations',
   listField: 'annotations',
   mode: 'modified',
+  bulkTables: ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'],
   orderable: true,
   timeOf: timeOfField('modifiedDate'),
   idOf: (a) => a.annotationId,

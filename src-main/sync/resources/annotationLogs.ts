@@ -82,12 +82,17 @@ export class LogWriter {
   }
 
   annotationOf(id: string): { pk: number; organization_id: string } | undefined {
-    if (!this.pkCache.has(id)) this.pkCache.set(id, this.annotation.get(id) as { pk: number; organization_id: string } | undefined);
-    return this.pkCache.get(id);
+    let hit = this.pkCache.get(id);
+    if (!hit) {
+      hit = this.annotation.get(id) as { pk: number; organization_id: string } | undefined;
+      if (hit) this.pkCache.set(id, hit);
+    }
+    return hit;
   }
 
-  forget(annotationId: string): void {
-    this.pkCache.delete(annotationId);
+  /** Ids change (offline-created annotations get their remote id): the cache lives for one page. */
+  reset(): void {
+    this.pkCache.clear();
   }
 
   insert(log: AnnotationLog): boolean {
@@ -111,6 +116,7 @@ export class LogWriter {
  * page again (logs before their annotation are never skipped).
  */
 export function applyAnnotationLogs(ctx: ApplyContext, list: readonly AnnotationLog[], writer = new LogWriter(ctx.db)): string[] {
+  writer.reset();
   const missing = new Set<string>();
   let inflight: InflightLogCreate[] | undefined;
   for (const log of list) {
