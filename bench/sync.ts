@@ -24,7 +24,9 @@ import type { SyncEvent } from '../src-main/sync/session';
 const OUTPOST = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 
 async function serve(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // OUTPOST_BENCH_SERVE_NODE_ARGS: e.g. "--cpu-prof" to profile the remote.
+  const nodeArgs = (process.env.OUTPOST_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, OUTPOST, 'serve', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -127,7 +129,11 @@ export async function main(argv: string[] = []): Promise<void> {
     console.log(`  whole sync (pull, push, pull back the remote's side effects): ${(ms / 1000).toFixed(2)} s, ${summary.requests} requests`);
     engine.close();
   } finally {
-    server?.kill('SIGTERM');
+    if (server) {
+      const exited = new Promise((r) => server!.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
     rmSync(remoteDir, { recursive: true, force: true });
     rmSync(localDir, { recursive: true, force: true });
   }

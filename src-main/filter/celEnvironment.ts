@@ -2,6 +2,7 @@
 // built from its FilterFields declaration (and cached per declaration).
 import { Environment } from '@marcbachmann/cel-js';
 import type { CelScalarType, FilterFields } from './fields';
+import { relationListName } from './relationLists';
 import { MAX_AST_NODES, MAX_CALL_ARGUMENTS, MAX_LIST_ELEMENTS, MAX_MAP_ENTRIES, MAX_NESTING_DEPTH } from './limits';
 
 export const CEL_TIMESTAMP = 'google.protobuf.Timestamp';
@@ -72,6 +73,8 @@ export function buildCelEnvironment(fields: FilterFields, options: EnvironmentOp
         break;
       case 'relation':
         env.registerVariable(name, reference ? `list<${celTypeName(f.type)}>` : celTypeName(f.type));
+        // Its list uses ('x' in tag_name, size(tag_name), tag_name.exists(...)), see relationLists.ts.
+        if (!reference) env.registerVariable(relationListName(name), `list<${celTypeName(f.type)}>`);
         break;
       case 'messages': {
         const memberTypes: Record<string, string> = {};

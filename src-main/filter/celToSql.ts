@@ -17,7 +17,7 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { celText, chain, checkedTypeName, childNodes, comprehensionParts } from './celAst';
 import { compare, inConstantList, inElements, NeedsFolding, type ComparisonOp } from './comparisons';
-import { foldConstant, isConstant, type Scope } from './constantFolding';
+import { foldConstant, isConstant, type Binding, type Scope } from './constantFolding';
 import { CelErrorValue, familyOfConst, type ConstValue } from './constants';
 import { constParam, mapValueOperand, valueOperand, visibleEntry } from './fieldOperands';
 import type { FilterFields, MapField, MessagesField, RelationField, RelationSource } from './fields';
@@ -34,10 +34,11 @@ import {
   type Operand,
   type ValueOperand,
 } from './operands';
-import { quantifyRelated, quantifyUnrolled } from './quantifiers';
+import { quantifyElements, quantifyRelated, quantifyUnrolled, type ElementSource } from './quantifiers';
 import { compileRegex } from './regexFunction';
-import { AliasAllocator, noRelated, someRelated, withAliases, type Aliases } from './relatedRows';
-import { and, isNotOne, or, param, raw, sql, type Sql, TRUE } from './sql';
+import { relationListUse } from './relationLists';
+import { AliasAllocator, countRelated, noRelated, someRelated, withAliases, type Aliases } from './relatedRows';
+import { and, isNotOne, join, or, param, raw, sql, type Sql, TRUE } from './sql';
 import { stringFunction, stringSize, type StringFunction } from './stringFunctions';
 import { timeArithmetic } from './timeArithmetic';
 
@@ -88,6 +89,11 @@ export class CelToSql {
     return this.fields[name];
   }
 
+  /** The relation field the node names as a list ('x' in tag_name, size(tag_name), tag_name.exists(...)); see relationLists.ts. */
+  private relationList(node: ASTNode, scope: Scope): RelationField | undefined {
+    return relationListUse(node, this.fields, (name) => scope.has(name));
+  }
+
   // -------------------------------------------------------------------------
   // Conditions
 
@@ -130,6 +136,10 @@ export class CelToSql {
     if (receiver.op === 'id') {
       const f = this.field(receiver.args as string, scope);
       if (f?.kind === 'messages') return this.messagesComprehension(c.method, f, receiver.args as string, c.variable, c.body[0], scope, inherited);
+      const relation = this.relationList(receiver, scope);
+      if (relation) {
+        return quantifyElements(c.method, this.elementSources(relation, (element) => this.condition(c.body[0], new Map(scope).set(c.variable, element), inherited)));
+      }
     }
     if (!isConstant(receiver, this.fields, scope)) {
       throw this.unsupported(`${c.method}() is supported over list literals and relation fields, not over '${describe(receiver)}'`, receiver);
@@ -145,6 +155,18 @@ export class CelToSql {
     const aliases = this.aliases.allocate(f.rows.from);
     const inner = this.condition(body, new Map(scope).set(variable, { kind: 'message', field: fieldName, aliases }), inherited);
     return quantifyRelated(method, f.rows, aliases, inner);
+  }
+
+  /**
+   * Each source of a relation used as a list, with the condition compiled for
+   * one of its elements (given the element's binding).
+   */
+  private elementSources(f: RelationField, conditionFor: (element: Binding) => Condition): ElementSource[] {
+    return f.sources.map((source): ElementSource => {
+      const aliases = source.rows ? this.aliases.allocate(source.rows.from) : new Map<string, string>();
+      const inner = conditionFor({ kind: 'element', type: f.type, sql: source.value, aliases });
+      return source.rows ? { rows: source.rows, aliases, inner } : { value: raw(source.value), inner };
+    });
   }
 
   /** A leaf: wraps relation and lookup bindings around the leaf's own comparison. */
@@ -214,7 +236,7 @@ export class CelToSql {
     if (comprehensionParts(node)) return;
     if (node.op === 'id') {
       const f = this.field(node.args as string, scope);
-      if (f?.kind === 'relation' && !relations.includes(node.args as string)) relations.push(node.args as string);
+      if (f?.kind === 'relation' && !this.relationList(node, scope) && !relations.includes(node.args as string)) relations.push(node.args as string);
       return;
     }
     const lookup = this.lookupTarget(node, scope);
@@ -335,6 +357,8 @@ export class CelToSql {
   private membership(node: ASTNode, scope: Scope, bindings: LeafBindings): Condition {
     const [l, r] = node.args as [ASTNode, ASTNode];
     const x = this.value(l, scope, bindings);
+    const relation = this.relationList(r, scope);
+    if (relation) return this.relationMembership(x, relation);
     if (isConstant(r, this.fields, scope)) {
       const container = foldConstant(r, this.fields, scope);
       if (container instanceof CelErrorValue) return ALWAYS_ERROR;
@@ -354,6 +378,30 @@ export class CelToSql {
     }
     if (r.op === 'list') return inElements(x, (r.args as ASTNode[]).map((e) => this.value(e, scope, bindings)));
     throw this.unsupported(`'in' is supported with list literals and map fields, not with '${describe(r)}'`, r);
+  }
+
+  /** `x in tag_name`: some element equals x (an error when x is, even with no elements). */
+  private relationMembership(x: Operand, f: RelationField): Condition {
+    const some = quantifyElements('exists', this.elementSources(f, (e) => compare(x, '==', this.elementOperand(e))));
+    if (x.kind === 'const') return x.value instanceof CelErrorValue ? ALWAYS_ERROR : some;
+    const self = compare(x, '==', x);
+    return { pos: some.pos, neg: and(some.neg, or(self.pos, self.neg)) };
+  }
+
+  private elementOperand(e: Binding): ValueOperand {
+    if (e.kind !== 'element') throw new Error('not an element binding');
+    return valueOperand({ type: e.type, sql: e.sql }, e.aliases);
+  }
+
+  /** `size(tag_name)`: how many elements the relation has, over all its sources. */
+  private relationSize(f: RelationField): ValueOperand {
+    const counts = f.sources.map((source) => {
+      if (!source.rows) return sql`(${raw(source.value)} IS NOT NULL)`;
+      return countRelated(source.rows, this.aliases.allocate(source.rows.from), TRUE);
+    });
+    // A SQL expression even without sources: a constant would be folded by evaluating the filter text.
+    const total = counts.length === 0 ? raw('0') : counts.length === 1 ? counts[0] : sql`(${join(counts, ' + ')})`;
+    return { kind: 'value', family: 'number', numeric: 'int', sql: total, nsOffset: 0n, onNull: 'never' };
   }
 
   // -------------------------------------------------------------------------
@@ -394,6 +442,7 @@ export class CelToSql {
     const bound = scope.get(name);
     if (bound?.kind === 'const') return constant(bound.value);
     if (bound?.kind === 'message') throw this.unsupported(`'${name}' is a record; compare one of its fields, e.g. ${name}.<field>`, node);
+    if (bound?.kind === 'element') return this.elementOperand(bound);
     const f = this.fields[name];
     switch (f.kind) {
       case 'scalar':
@@ -401,6 +450,9 @@ export class CelToSql {
       case 'enum':
         return valueOperand({ type: 'int', sql: f.sql, nullable: f.nullable }, new Map());
       case 'relation': {
+        if (this.relationList(node, scope)) {
+          throw this.unsupported(`'${name}' is a list here; use 'x in ${name}', size(${name}), ${name}.exists(x, ...), ${name}.all(x, ...) or ${name}.exists_one(x, ...)`, node);
+        }
         const choice = bindings.relations.get(name);
         if (!choice) throw this.unsupported(`'${name}' cannot be used here`, node);
         return valueOperand({ type: f.type, sql: choice.source.value }, choice.aliases);
@@ -438,6 +490,8 @@ export class CelToSql {
     const name = (node.args as [string, ...unknown[]])[0];
     const args = node.op === 'call' ? (node.args as [string, ASTNode[]])[1] : [(node.args as [string, ASTNode, ASTNode[]])[1], ...(node.args as [string, ASTNode, ASTNode[]])[2]];
     if (name === 'size' && args.length === 1) {
+      const relation = this.relationList(args[0], scope);
+      if (relation) return this.relationSize(relation);
       const arg = this.value(args[0], scope, bindings);
       this.checkOptionalFieldUse(arg, 'string', 'size()', args[0]);
       return stringSize(arg) ?? constant(new CelErrorValue('no matching overload for size()'));

@@ -16,7 +16,10 @@
 // - Relation fields (tag_name, asset_id, asset_name, assignee, ...) mean "some
 //   element": a leaf P(tag_name) is tag_name.exists(x, P(x)). So
 //   `!(tag_name == 'x')` is "no tag is x" (rows without tags included) and
-//   `tag_name != 'x'` is "some tag is not x".
+//   `tag_name != 'x'` is "some tag is not x". Used as a list they are the
+//   list of elements (relationLists.ts): `'x' in tag_name`, `size(tag_name)`,
+//   `tag_name.exists(t, ...)` / `.all` / `.exists_one`; a relation with no
+//   sources has no elements (size 0, `in` false, exists false, all true).
 // - Enum values: bare names (state == ANNOTATION_STATE_OPEN), strings
 //   (state == 'ANNOTATION_STATE_OPEN') or numbers (state == 1, CEL's view of
 //   proto enums); an unknown name is INVALID_ARGUMENT.
@@ -53,6 +56,8 @@ export interface SemiJoinChoice {
   readonly probe: { readonly sql: string; readonly params: readonly unknown[] };
   /** How many other top-level conditions the filter has (each makes walking the order longer). */
   readonly otherConditions: number;
+  /** The SQL over `t` the semi-join's child rows point at (e.g. `t.pk`). */
+  readonly parentKey: string;
 }
 
 interface DirectiveSetting {
@@ -130,7 +135,7 @@ function compileUncached(fields: FilterFields, filter: string): CompiledFilter {
     }
     const semiJoins = parts.flatMap((p): SemiJoinChoice[] =>
       p.semiJoin
-        ? [{ semiJoin: p.text, exists: p.semiJoin.exists.text, probe: { sql: p.semiJoin.probe.text, params: p.semiJoin.probe.params }, otherConditions: parts.length + defaults.length - 1 }]
+        ? [{ semiJoin: p.text, exists: p.semiJoin.exists.text, probe: { sql: p.semiJoin.probe.text, params: p.semiJoin.probe.params }, otherConditions: parts.length + defaults.length - 1, parentKey: p.semiJoin.parentKey }]
         : [],
     );
     return toCompiled(compiled, semiJoins);

@@ -7,7 +7,7 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 import { celText, checkedTypeName, childNodes, comprehensionParts } from './celAst';
 import { CEL_DURATION, CEL_TIMESTAMP, foldEnvironment } from './celEnvironment';
 import { CelErrorValue, TimeConstant, type ConstValue } from './constants';
-import type { FilterFields } from './fields';
+import type { CelScalarType, FilterFields } from './fields';
 import { FilterCompileError } from './filterError';
 import {
   durationInRange,
@@ -21,7 +21,9 @@ import {
 export type Binding =
   | { readonly kind: 'const'; readonly value: ConstValue }
   /** A record of a `messages` relation, read from the aliased child row. */
-  | { readonly kind: 'message'; readonly field: string; readonly aliases: ReadonlyMap<string, string> };
+  | { readonly kind: 'message'; readonly field: string; readonly aliases: ReadonlyMap<string, string> }
+  /** An element of a relation used as a list (`tag_name.exists(x, ...)`): its value SQL over the source's aliases. */
+  | { readonly kind: 'element'; readonly type: CelScalarType; readonly sql: string; readonly aliases: ReadonlyMap<string, string> };
 
 export type Scope = ReadonlyMap<string, Binding>;
 

@@ -31,9 +31,14 @@ function enumOfField(fields: FilterFields, name: string): EnumValues | undefined
 export function rewriteEnumLiterals(source: string, root: ASTNode, fields: FilterFields, knownConstants: ReadonlySet<string>): string {
   const edits: Edit[] = [];
 
-  // Scope: comprehension variable -> the messages field it ranges over.
+  // Scope: comprehension variable -> the messages or relation field it ranges over.
   const enumOf = (node: ASTNode, scope: ReadonlyMap<string, string>): EnumValues | undefined => {
-    if (node.op === 'id') return scope.has(node.args as string) ? undefined : enumOfField(fields, node.args as string);
+    if (node.op === 'id') {
+      const over = scope.get(node.args as string);
+      if (over === undefined) return enumOfField(fields, node.args as string);
+      // An element of a relation used as a list (`states.exists(s, s == OPEN)`).
+      return over && fields[over].kind === 'relation' ? enumOfField(fields, over) : undefined;
+    }
     if (node.op === '.') {
       const [target, member] = node.args as [ASTNode, string];
       if (target.op !== 'id') return undefined;
@@ -68,7 +73,8 @@ export function rewriteEnumLiterals(source: string, root: ASTNode, fields: Filte
     if (COMPARISONS.has(node.op)) {
       const [left, right] = node.args as [ASTNode, ASTNode];
       const leftEnum = enumOf(left, scope);
-      const rightEnum = node.op === 'in' ? undefined : enumOf(right, scope);
+      // `x in relation` compares x with the relation's elements.
+      const rightEnum = node.op === 'in' ? (right.op === 'id' && fields[right.args as string]?.kind === 'relation' ? enumOf(right, scope) : undefined) : enumOf(right, scope);
       if (leftEnum) {
         const fieldText = source.slice(left.start, left.end);
         if (node.op === 'in' && right.op === 'list') (right.args as ASTNode[]).forEach((e) => rewriteName(e, leftEnum, fieldText));
@@ -83,8 +89,12 @@ export function rewriteEnumLiterals(source: string, root: ASTNode, fields: Filte
       walk(receiver, scope);
       // The variable shadows any field of the same name; '' marks one that ranges over no messages field.
       const inner = new Map(scope);
-      const overMessages = receiver.op === 'id' && !scope.has(receiver.args as string) && Object.hasOwn(fields, receiver.args as string) && fields[receiver.args as string].kind === 'messages';
-      inner.set(variable, overMessages ? (receiver.args as string) : '');
+      const overField =
+        receiver.op === 'id' &&
+        !scope.has(receiver.args as string) &&
+        Object.hasOwn(fields, receiver.args as string) &&
+        (fields[receiver.args as string].kind === 'messages' || fields[receiver.args as string].kind === 'relation');
+      inner.set(variable, overField ? (receiver.args as string) : '');
       for (const b of body) walk(b, inner);
       return;
     }

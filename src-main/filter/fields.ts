@@ -7,6 +7,7 @@
 //   scalar    one value of the row                      name == 'x'
 //   enum      an int column whose values have names     state == ANNOTATION_STATE_OPEN
 //   relation  has-many of scalars, "some element matches" tag_name == 'x'
+//             or used as a list                          'x' in tag_name, size(tag_name), tag_name.all(t, ...)
 //   messages  has-many of records, CEL comprehensions   links.exists(l, l.entity_id == 'x')
 //   map       string-keyed map in a child table         metadata['env'] == 'prod'
 //   directive pseudo-field that changes the scope       include_archived == true

@@ -73,10 +73,10 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
   const terms = parseOrderBy(spec, req.orderBy);
   const size = effectivePageSize(spec, req.pageSize);
   const filter = compileFilter(spec.filterFields, req.filter);
-  const filterSql = planSemiJoins(db, filter, spec, size);
+  const planned = planSemiJoins(db, filter, spec, size);
   const fp = fingerprint([spec.resource, (req.filter ?? '').trim(), normalizeOrderBy(terms), ...scope.fingerprint]);
   const st = sqlTerms(spec, terms);
-  const where: string[] = [`(${scope.sql})`, `(${filterSql})`];
+  const where: string[] = [`(${scope.sql})`, `(${planned.sql})`];
   const params: unknown[] = [...scope.params, ...filter.params];
   if (req.pageToken) {
     const cursor = decodePageToken(secret, req.pageToken, fp, st.length);
@@ -88,7 +88,7 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
     params.push(...ks.params);
   }
   const select = [...st.map((t, i) => `${t.expr} AS k${i}`)].join(', ');
-  const sql = `SELECT ${select} FROM ${spec.from} WHERE ${where.join(' AND ')} ORDER BY ${st.map((t) => `${t.expr}${t.desc ? ' DESC' : ''}`).join(', ')} LIMIT ?`;
+  const sql = `SELECT ${select} FROM ${planned.from} WHERE ${where.join(' AND ')} ORDER BY ${st.map((t) => `${t.expr}${t.desc ? ' DESC' : ''}`).join(', ')} LIMIT ?`;
   // An integer parameter: a JS number binds as REAL, which costs SQLite a conversion per statement.
   params.push(BigInt(Math.trunc(size) + 1));
   const rows = db.all<Record<string, CursorValue>>(sql, params as SqlValue[]);

@@ -8,6 +8,7 @@ import { enumConstants, filterEnvironment } from './celEnvironment';
 import { rewriteEnumLiterals } from './enumLiterals';
 import type { FilterFields } from './fields';
 import { FilterCompileError, filterError } from './filterError';
+import { markRelationLists } from './relationLists';
 import { MAX_AST_NODES, MAX_CALL_ARGUMENTS, MAX_FILTER_LENGTH, MAX_LIST_ELEMENTS, MAX_MAP_ENTRIES, MAX_NESTING_DEPTH } from './limits';
 
 export interface CheckedFilter {
@@ -83,7 +84,13 @@ export function parseAndCheck(fields: FilterFields, filter: string): CheckedFilt
     throw toApiError(err, filter);
   }
   if (source !== filter) parsed = parse(env, source, filter);
-  const result = parsed.check();
+  const restoreNames = markRelationLists(parsed.ast, fields);
+  let result: ReturnType<typeof parsed.check>;
+  try {
+    result = parsed.check();
+  } finally {
+    restoreNames();
+  }
   if (!result.valid) throw toApiError(result.error, filter);
   if (result.type !== 'bool' && result.type !== 'dyn') {
     throw filterError(`filter must be a condition (bool), but it is ${result.type}`, filter, 0);

@@ -3,7 +3,7 @@
 import type { RelatedRows } from './fields';
 import { ALWAYS_FALSE, type Condition } from './operands';
 import { countRelated, noRelated, someRelated, type Aliases } from './relatedRows';
-import { and, balanced, isNotOne, isOne, or, sql } from './sql';
+import { and, balanced, isNotOne, isOne, or, raw, sql, type Sql } from './sql';
 
 /** The quantifier over conditions of each element (a comprehension over a list literal, unrolled). */
 export function quantifyUnrolled(method: string, parts: readonly Condition[]): Condition {
@@ -33,6 +33,36 @@ export function quantifyRelated(method: string, rows: RelatedRows, aliases: Alia
       // exists_one evaluates every element: one error makes the result an error.
       const noErrors = noRelated(rows, aliases, and(isNotOne(inner.pos), isNotOne(inner.neg)));
       const trueCount = countRelated(rows, aliases, inner.pos);
+      return { pos: and(sql`${trueCount} = 1`, noErrors), neg: and(sql`${trueCount} <> 1`, noErrors) };
+    }
+  }
+}
+
+/**
+ * One source of a relation's elements with the condition compiled for one of
+ * its elements: related rows, or a value of the row itself (one element, none when NULL).
+ */
+export type ElementSource =
+  | { readonly rows: RelatedRows; readonly aliases: Aliases; readonly inner: Condition }
+  | { readonly rows?: undefined; readonly value: Sql; readonly inner: Condition };
+
+/** The quantifier over the union of a relation's sources (no sources: no elements). */
+export function quantifyElements(method: string, sources: readonly ElementSource[]): Condition {
+  const some = (s: ElementSource, where: (c: Condition) => Sql) =>
+    s.rows ? someRelated(s.rows, s.aliases, where(s.inner)) : and(sql`${s.value} IS NOT NULL`, where(s.inner));
+  /** No element satisfies `where` (total: `where` must be TRUE/FALSE, not NULL). */
+  const none = (s: ElementSource, where: (c: Condition) => Sql) =>
+    s.rows ? noRelated(s.rows, s.aliases, where(s.inner)) : or(sql`${s.value} IS NULL`, isNotOne(where(s.inner)));
+  switch (method) {
+    case 'exists':
+      return { pos: or(...sources.map((s) => some(s, (c) => c.pos))), neg: and(...sources.map((s) => none(s, (c) => isNotOne(c.neg)))) };
+    case 'all':
+      return { pos: and(...sources.map((s) => none(s, (c) => isNotOne(c.pos)))), neg: or(...sources.map((s) => some(s, (c) => c.neg))) };
+    default: {
+      // exists_one evaluates every element: one error makes the result an error.
+      const noErrors = and(...sources.map((s) => none(s, (c) => and(isNotOne(c.pos), isNotOne(c.neg)))));
+      const counts = sources.map((s) => (s.rows ? countRelated(s.rows, s.aliases, s.inner.pos) : isOne(and(sql`${s.value} IS NOT NULL`, s.inner.pos))));
+      const trueCount = counts.length ? sql`(${balanced(counts, '+')})` : raw('0');
       return { pos: and(sql`${trueCount} = 1`, noErrors), neg: and(sql`${trueCount} <> 1`, noErrors) };
     }
   }

@@ -44,7 +44,7 @@ export function someRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sq
   if (readsOutside(where, aliases)) return semiJoin;
   const exists = sql`EXISTS (SELECT 1 FROM ${from} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
   const probe = sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?)`;
-  return new Sql(semiJoin.text, semiJoin.params, { exists, probe });
+  return new Sql(semiJoin.text, semiJoin.params, { exists, probe, parentKey: rows.parentKey });
 }
 
 /** Whether the SQL qualifies a column with a table alias other than the given ones (`t.name`, an outer relation's alias). */

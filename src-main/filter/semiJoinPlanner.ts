@@ -49,15 +49,73 @@ function useExists(db: Db, probe: { sql: string; params: readonly unknown[] }, l
   return decision;
 }
 
-/** The filter's SQL with each top-level semi-join in its faster form for the current data. */
-export function planSemiJoins(db: Db, compiled: CompiledFilter, spec: ListSpec, pageSize: number): string {
+export interface PlannedFilter {
+  /** The filter's SQL with each top-level semi-join in its faster form. */
+  readonly sql: string;
+  /** The FROM clause to run it with: the spec's, or the spec's with `NOT INDEXED` (see below). */
+  readonly from: string;
+}
+
+/**
+ * `artifacts t` -> `artifacts AS t NOT INDEXED`, when `key` is that table's
+ * rowid (`t.pk` declared INTEGER PRIMARY KEY) and it has no statistics (or
+ * stale ones: counted when it had far fewer than its `rows`); otherwise undefined.
+ *
+ * Without statistics SQLite assumes an equality on an index's first column
+ * (`t.organization_id = ?`) keeps about ten rows, so it walks the requested
+ * order's index (artifacts_org_created) through the whole organization,
+ * testing each row against the semi-join's list, rather than looking up the
+ * handful of rows the list holds: 12 ms instead of 0.1 ms at 100k artifacts.
+ * The probe has just counted the list (few rows, or the semi-join would have
+ * become EXISTS), so the lookups are the plan: NOT INDEXED leaves SQLite only
+ * rowid lookups from the list or a full scan, and it picks the lookups. With
+ * statistics (ANALYZE, `PRAGMA optimize`) SQLite knows better and chooses.
+ */
+function drivenFrom(db: Db, from: string, key: string, rows: number): string | undefined {
+  const m = /^\s*(\w+)\s+(?:AS\s+)?(\w+)\s*$/i.exec(from);
+  const k = /^(\w+)\.(\w+)$/.exec(key);
+  if (!m || !k || k[1] !== m[2]) return undefined;
+  const [, table, alias] = m;
+  if (!isRowidAlias(db, table, k[2]) || (statisticsRows(db, table) ?? 0) * 4 >= rows) return undefined;
+  return `${table} AS ${alias} NOT INDEXED`;
+}
+
+const rowidColumns = new WeakMap<Db, Map<string, boolean>>();
+
+/** Whether `column` is the table's INTEGER PRIMARY KEY (an alias of the rowid). Schemas do not change under a connection's lists. */
+function isRowidAlias(db: Db, table: string, column: string): boolean {
+  let known = rowidColumns.get(db);
+  if (!known) rowidColumns.set(db, (known = new Map()));
+  const cacheKey = `${table}.${column}`;
+  let yes = known.get(cacheKey);
+  if (yes === undefined) {
+    const pk = db.all<{ name: string; type: string }>('SELECT name, type FROM pragma_table_info(?) WHERE pk > 0', [table]);
+    // A WITHOUT ROWID table's primary key is an index (origin 'pk'); a rowid alias is not.
+    const pkIndex = db.get<{ n: number }>("SELECT count(*) AS n FROM pragma_index_list(?) WHERE origin = 'pk'", [table])?.n ?? 0;
+    yes = pk.length === 1 && pk[0].name.toLowerCase() === column.toLowerCase() && pk[0].type.toUpperCase() === 'INTEGER' && pkIndex === 0;
+    known.set(cacheKey, yes);
+  }
+  return yes;
+}
+
+/** How many rows the table had when ANALYZE last counted it (the first number of its sqlite_stat1 rows), if ever. */
+function statisticsRows(db: Db, table: string): number | undefined {
+  if (!db.get("SELECT 1 AS x FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'")) return undefined;
+  const row = db.get<{ n: number | null }>("SELECT max(CAST(stat AS INTEGER)) AS n FROM sqlite_stat1 WHERE tbl = ?", [table]);
+  return row?.n ?? undefined;
+}
+
+/** The filter's SQL with each top-level semi-join in its faster form for the current data, and the FROM clause to run it with. */
+export function planSemiJoins(db: Db, compiled: CompiledFilter, spec: ListSpec, pageSize: number): PlannedFilter {
   const choices = compiled.semiJoins ?? [];
-  if (choices.length === 0) return compiled.sql;
+  if (choices.length === 0) return { sql: compiled.sql, from: spec.from };
   // The largest tie-break key approximates the table's size (an index lookup, not a count).
   const rows = db.get<{ n: number | null }>(`SELECT max(${spec.tieBreak}) AS n FROM ${spec.from}`)?.n ?? 0;
   let sql = compiled.sql;
+  let from = spec.from;
   for (const choice of choices) {
     if (useExists(db, choice.probe, driveLimit(pageSize, rows, choice.otherConditions))) sql = sql.replace(choice.semiJoin, () => choice.exists);
+    else if (from === spec.from) from = drivenFrom(db, spec.from, choice.parentKey, rows) ?? from;
   }
-  return sql;
+  return { sql, from };
 }

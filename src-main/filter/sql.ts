@@ -14,6 +14,8 @@ export interface SemiJoinAlternative {
   readonly exists: Sql;
   /** Counts matching child rows, up to a limit given as its last parameter. */
   readonly probe: Sql;
+  /** The SQL over `t` the child rows point at (e.g. `t.pk`): driving from the child rows looks rows of `t` up by it. */
+  readonly parentKey: string;
 }
 
 export class Sql {

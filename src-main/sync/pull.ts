@@ -114,7 +114,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     };
     let next: Promise<any> | undefined = page(undefined);
     while (next) {
-      const res = await next;
+      const res: any = await next;
       const items = (res[p.listField] ?? []) as any[];
       next = res.nextPageToken ? page(res.nextPageToken) : undefined;
       if (next) await new Promise((r) => setImmediate(r)); // let the request leave before the synchronous apply

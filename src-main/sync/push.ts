@@ -34,14 +34,59 @@ export function pushContext(s: SyncSession): PushContext {
   };
 }
 
-function complete(s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): void {
+function completeOne(s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): void {
   const spec = specFor(entry.operation)!;
-  s.db.tx(() => {
-    const current = loadEntry(s.db, entry.seq);
-    if (!current || (current.state !== 'pending' && current.state !== 'inflight')) return; // a pull adopted it meanwhile
-    spec.applyResult(p, current, response);
-    finishEntry(s.db, entry.seq, 'done', { result: { how } });
-  });
+  const current = loadEntry(s.db, entry.seq);
+  if (!current || (current.state !== 'pending' && current.state !== 'inflight')) return; // a pull adopted it meanwhile
+  spec.applyResult(p, current, response);
+  if (entry.attempts !== current.attempts) s.db.run('UPDATE sync_outbox SET attempts = ? WHERE seq = ?', [entry.attempts, entry.seq]);
+  finishEntry(s.db, entry.seq, 'done', { result: { how } });
+}
+
+/**
+ * Completed entries are committed in small groups (one transaction per turn of the event loop
+ * instead of one per entry). An entry counts as done only once its group committed; a crash before
+ * that leaves it open, and it is resent (writes) or looked up (creates) by the next sync.
+ */
+class Completions {
+  private queue: { entry: OutboxEntry; response: unknown; how: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+
+  constructor(private readonly s: SyncSession, private readonly p: PushContext) {}
+
+  add(entry: OutboxEntry, response: unknown, how: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ entry, response, how, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue.splice(0);
+    const errors = new Map<number, unknown>();
+    try {
+      this.s.db.tx(() => {
+        for (const item of batch) {
+          try {
+            this.s.db.tx(() => completeOne(this.s, this.p, item.entry, item.response, item.how));
+          } catch (e) {
+            errors.set(item.entry.seq, e);
+          }
+        }
+      });
+    } catch (e) {
+      for (const item of batch) errors.set(item.entry.seq, e);
+    }
+    for (const item of batch) {
+      if (errors.has(item.entry.seq)) item.reject(errors.get(item.entry.seq));
+      else item.resolve();
+    }
+  }
+}
+
+const completions = new WeakMap<PushContext, Completions>();
+function complete(s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> {
+  let c = completions.get(p);
+  if (!c) completions.set(p, (c = new Completions(s, p)));
+  return c.add(entry, response, how);
 }
 
 /** A refused write leaves the local copy ahead of the remote: take the remote's version back. */
@@ -88,16 +133,18 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
       if (spec.kind === 'create' && unknownOutcome && spec.findExisting) {
         const found = await spec.findExisting(p, entry);
         if (found) {
-          complete(s, p, entry, found, 'found after unknown outcome');
+          await complete(s, p, entry, found, 'found after unknown outcome');
           s.progress.recovered++;
           return 'done';
         }
       }
       const request = spec.encode(translateIds(s.db, entry.request), entry);
-      markInflight(s.db, entry.seq, s.remote.serverNow());
+      // A create is marked in flight (committed) before it leaves: after a crash its outcome is looked up, never
+      // guessed. Other writes are idempotent and simply resent; their attempts are counted at completion.
+      if (spec.kind === 'create') markInflight(s.db, entry.seq, s.remote.serverNow());
       entry = { ...entry, attempts: entry.attempts + 1, firstSentServerTime: entry.firstSentServerTime ?? s.remote.serverNow() };
       const response = await p.call(entry.operation, request);
-      complete(s, p, entry, response, 'sent');
+      await complete(s, p, entry, response, 'sent');
       return 'done';
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
@@ -118,7 +165,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
           throw new AuthError(f.message, f.code);
         case 'notFound':
           if (spec.notFoundIsDone) {
-            complete(s, p, entry, undefined, 'already gone');
+            await complete(s, p, entry, undefined, 'already gone');
             return 'done';
           }
           // The record is gone remotely: keep the local copy, tell the user.
@@ -139,7 +186,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
           if (spec.findExisting) {
             const found = await spec.findExisting(p, entry).catch(() => undefined);
             if (found) {
-              complete(s, p, entry, found, 'adopted existing');
+              await complete(s, p, entry, found, 'adopted existing');
               return 'done';
             }
           }
@@ -165,16 +212,20 @@ function keysOf(s: SyncSession, entry: OutboxEntry): string[] {
   return [...keys];
 }
 
+/** How far past the first waiting entry the scheduler looks for independent work. */
+const LOOKAHEAD = 256;
+
 export async function push(s: SyncSession): Promise<PushResult> {
   const p = pushContext(s);
   const result: PushResult = { pushed: 0, failed: 0, deferred: 0 };
   const running = new Map<number, { keys: string[]; promise: Promise<void> }>();
+  const keyCache = new Map<number, string[]>();
   let stop: unknown;
   let deferred = false;
   let after = 0;
-  let queue: OutboxEntry[] = [];
   let exhausted = false;
-  const waiting: OutboxEntry[] = [];
+  // Open entries not started yet, in seq order.
+  let queue: OutboxEntry[] = [];
 
   const launch = (entry: OutboxEntry, keys: string[]) => {
     const promise = pushEntry(s, p, entry.seq)
@@ -192,37 +243,43 @@ export async function push(s: SyncSession): Promise<PushResult> {
       .catch((e) => {
         stop ??= e;
       })
-      .finally(() => running.delete(entry.seq));
+      .finally(() => {
+        running.delete(entry.seq);
+        keyCache.delete(entry.seq);
+      });
     running.set(entry.seq, { keys, promise });
   };
 
   for (;;) {
     if (stop === undefined && !deferred) {
-      // Candidates in seq order: entries still waiting for a related one first, then fresh ones.
-      if (queue.length === 0 && !exhausted) {
-        queue = openEntries(s.db, after, 500);
-        if (queue.length === 0) exhausted = true;
-        else after = queue[queue.length - 1].seq;
+      if (queue.length < LOOKAHEAD && !exhausted) {
+        const more = openEntries(s.db, after, 500);
+        if (more.length === 0) exhausted = true;
+        else {
+          after = more[more.length - 1].seq;
+          queue.push(...more);
+        }
       }
-      const candidates = [...waiting, ...queue];
-      waiting.length = 0;
-      queue = [];
+      // Start entries in seq order while the window has room; an entry sharing an id with a running
+      // or an earlier waiting entry waits (per-record order and dependencies), later independent ones may go.
       const blocked = new Set<string>();
       for (const r of running.values()) for (const k of r.keys) blocked.add(k);
-      for (const entry of candidates) {
-        const keys = keysOf(s, entry);
-        if (running.size >= s.concurrency || keys.some((k) => blocked.has(k))) {
-          waiting.push(entry);
-          for (const k of keys) blocked.add(k);
-          continue;
-        }
+      const waiting: OutboxEntry[] = [];
+      let i = 0;
+      for (; i < queue.length && i < LOOKAHEAD && running.size < s.concurrency; i++) {
+        const entry = queue[i];
+        let keys = keyCache.get(entry.seq);
+        if (!keys) keyCache.set(entry.seq, (keys = keysOf(s, entry)));
+        const free = !keys.some((k) => blocked.has(k));
         for (const k of keys) blocked.add(k);
-        launch(entry, keys);
+        if (free) launch(entry, keys);
+        else waiting.push(entry);
       }
+      queue = [...waiting, ...queue.slice(i)];
     }
     if (running.size === 0) {
       if (stop !== undefined || deferred) break;
-      if (waiting.length === 0 && exhausted) break;
+      if (queue.length === 0 && exhausted) break;
       continue;
     }
     await Promise.race([...running.values()].map((r) => r.promise));

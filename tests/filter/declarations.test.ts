@@ -72,7 +72,16 @@ function filtersFor(name: string, f: FilterField): string[] {
       return [`${name} == ${literalFor('int', f.values)}`, `${name} in [${Object.values(f.values).join(', ')}]`, ...(f.nullable ? [`${name} != null`] : [])];
     case 'relation': {
       const lit = literalFor(f.type, f.enumValues);
-      return [`${name} == ${lit}`, `!(${name} == ${lit})`];
+      // As one element, and as a list (in, size, comprehensions).
+      return [
+        `${name} == ${lit}`,
+        `!(${name} == ${lit})`,
+        `${lit} in ${name}`,
+        `size(${name}) == 0`,
+        `${name}.exists(x, x == ${lit})`,
+        `${name}.all(x, x != ${lit})`,
+        `${name}.exists_one(x, x == ${lit})`,
+      ];
     }
     case 'messages':
       return Object.entries(f.members).flatMap(([m, spec]) => [

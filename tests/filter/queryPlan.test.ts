@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db, type Params } from '../../src-main/db/database';
 import { listPage } from '../../src-main/filter/listQuery';
 import { annotationListSpec } from '../../src-main/services/annotations/annotationListSpec';
+import { artifactListSpec } from '../../src-main/services/artifacts/artifactListSpecs';
 import { loadDataset, openFilterTestDb, ORGANIZATION_ID, type AnnotationRowData, type FilterTestDb } from './support/annotationDataset';
 
 /** Records the SQL listPage runs. */
@@ -102,5 +103,78 @@ describe('indexed predicates use their index', () => {
 
   it('never scans the annotations table itself for an indexed predicate', () => {
     for (const [filter, orderBy] of CASES) expect(plan(filter, orderBy)).not.toMatch(/SCAN t\b(?! USING)/);
+  });
+});
+
+// ListArtifacts' `links` (a messages field): a rare link drives the page from
+// artifact_links_entity and looks the few artifacts up by rowid. Without
+// statistics SQLite assumes `organization_id = ?` keeps ~10 rows and would walk
+// artifacts_org_created through the whole organization instead (the planner
+// prevents that with NOT INDEXED, see semiJoinPlanner.ts).
+describe('links.exists on artifacts', () => {
+  const ARTIFACTS = 3000;
+  let a: FilterTestDb;
+  let adb: RecordingDb;
+  beforeAll(() => {
+    a = openFilterTestDb();
+    const artifact = a.db.raw.prepare(
+      `INSERT INTO artifacts(pk, id, organization_id, created_by_user_id, modified_by_user_id, title, storage_class, created_via, created_date, modified_date,
+         archived_date, artifact_version_id, version, version_created_date, file_name, file_type, mime_type, size_bytes, sha256)
+       VALUES (?, ?, ?, 'u1', 'u1', ?, 1, 1, ?, ?, ?, ?, 1, ?, 'f.csv', 'csv', 'text/csv', 1, '')`,
+    );
+    const link = a.db.raw.prepare('INSERT INTO artifact_links(artifact_pk, relation, entity_type, entity_id, artifact_version_id, position) VALUES (?, ?, ?, ?, ?, ?)');
+    a.db.tx(() => {
+      for (let i = 1; i <= ARTIFACTS; i++) {
+        const created = (T0 + (i - (i % 7)) * 1000) * 1000;
+        artifact.run(i, `a-${i}`, ORGANIZATION_ID, `Artifact ${i}`, created, created, i % 10 === 0 ? created : null, `v-${i}`, created);
+        link.run(i, 1, 5, `conv-${i % 100}`, `v-${i}`, 0);
+        if (i % 2 === 0) link.run(i, 1, 1, `ann-${(i * 7919) % 1000}`, `v-${i}`, 1);
+        if (i % 5 === 0) link.run(i, 3, 2, `run-${i % 10}`, `v-${i}`, 2);
+      }
+    });
+    adb = new RecordingDb(a.db.raw);
+  });
+  afterAll(() => a.close());
+
+  function artifactPlan(filter: string): string {
+    listPage(adb, artifactListSpec, { filter }, { sql: 't.organization_id = ?', params: [ORGANIZATION_ID], fingerprint: [] }, 's');
+    const { sql, params } = adb.last!;
+    const steps = a.db.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as never[])) as { detail: string }[];
+    return steps.map((s) => s.detail).join('\n');
+  }
+
+  const RARE = "links.exists(l, l.entity_type == ANNOTATION && l.entity_id == 'ann-838')";
+  const COMMON = 'links.exists(l, l.relation == REFERENCES && l.entity_type == RUN)';
+
+  it('a rare link, no statistics: searches the link index and looks the artifacts up by rowid', () => {
+    const p = artifactPlan(RARE);
+    expect(p).toMatch(/SEARCH t USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(p).toMatch(/SEARCH l\d+ USING COVERING INDEX artifact_links_entity \(entity_type=\? AND entity_id=\?\)/);
+    expect(p).not.toMatch(/artifacts_org_created|SCAN t\b/);
+  });
+
+  it('a common link, no statistics: walks created_date order with a correlated probe', () => {
+    const p = artifactPlan(COMMON);
+    expect(p).toMatch(/SEARCH t USING INDEX artifacts_org_created \(organization_id=\?\)/);
+    expect(p).toMatch(/SEARCH l\d+ EXISTS USING PRIMARY KEY \(artifact_pk=\? AND relation=\? AND entity_type=\?\)/);
+    expect(p).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('the rare link finds the same rows whatever the plan', () => {
+    listPage(adb, artifactListSpec, { filter: RARE }, { sql: 't.organization_id = ?', params: [ORGANIZATION_ID], fingerprint: [] }, 's');
+    const { sql, params } = adb.last!;
+    const planned = a.db.all<{ k1: number }>(sql, params).map((r) => r.k1);
+    const plain = a.db.all<{ k1: number }>(sql.replace(' AS t NOT INDEXED', ' t'), params).map((r) => r.k1);
+    expect(planned.length).toBeGreaterThan(0);
+    expect(planned).toEqual(plain);
+  });
+
+  describe('after ANALYZE', () => {
+    beforeAll(() => a.db.raw.exec('ANALYZE'));
+    it('a rare link: SQLite, now informed, still drives from the link index', () => {
+      const p = artifactPlan(RARE);
+      expect(p).toMatch(/SEARCH t USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect(adb.last!.sql).not.toMatch(/NOT INDEXED/);
+    });
   });
 });

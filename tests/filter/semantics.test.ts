@@ -105,6 +105,45 @@ describe('relations mean "some element"', () => {
   });
 });
 
+describe('relations used as lists', () => {
+  it.each([
+    ["'x' in tag_name", ['A', 'C']],
+    ["!('x' in tag_name)", ['B', 'D']],
+    ["'y' in tag_name", ['A']],
+    ["name in tag_name || 'alice' in assignee", ['A']],
+    ['size(tag_name) == 0', ['B', 'D']],
+    ['size(tag_name) == 2', ['A']],
+    ['tag_name.size() == 1', ['C']],
+    // assignee: the user id ('' when unassigned) and, when the user exists, the user's name.
+    ['size(assignee) == 2', ['A']],
+    ['size(assignee) == 1', ['B', 'C', 'D']],
+    ["tag_name.exists(t, t.startsWith('y'))", ['A']],
+    ["tag_name.all(t, t == 'x')", ['B', 'C', 'D']],
+    ["!tag_name.all(t, t == 'x')", ['A']],
+    ["tag_name.exists_one(t, t in ['x', 'y'])", ['C']],
+    ["!tag_name.exists_one(t, t in ['x', 'y'])", ['A', 'B', 'D']],
+    ["assignee.exists_one(a, a.startsWith('u'))", ['A', 'C']],
+    // an element leaf inside a comprehension over the same relation is its own "some element"
+    ["tag_name.exists(t, t == 'y' && tag_name == 'x')", ['A']],
+    ["tag_name.all(t, t == 'x' || tag_name == 'y')", ['A', 'B', 'C', 'D']],
+    ["tag_name.exists(t, t == name) || size(asset_id) > 0", ['A']],
+    // no elements at all
+    ['size(report_id) == 0', ['A', 'B', 'C', 'D']],
+    ["'r' in report_id", []],
+    ["!('r' in report_id)", ['A', 'B', 'C', 'D']],
+    ["report_id.all(r, r == 'x')", ['A', 'B', 'C', 'D']],
+    ["campaign_reports.exists(r, r == 'x')", []],
+    ['campaign_reports.exists_one(r, true)', []],
+    // a comprehension variable shadows the field
+    ['[1, 2].exists(tag_name, tag_name == 2)', ['A', 'B', 'C', 'D']],
+    ["['x'].exists(tag_name, tag_name in ['x'])", ['A', 'B', 'C', 'D']],
+    // an absent value is not in any list; a CEL error stays an error
+    ['run_id in tag_name', []],
+    ['!(run_id in tag_name)', ['A', 'B', 'C', 'D']],
+    ["!(metadata['env'] in tag_name)", ['A', 'B']],
+  ])('%s', (filter, expected) => expect(annotations(filter)).toEqual(expected));
+});
+
 describe('enum values as bare names, strings or numbers', () => {
   it.each(['state == ANNOTATION_STATE_OPEN', "state == 'ANNOTATION_STATE_OPEN'", 'state == 1', 'ANNOTATION_STATE_OPEN == state', "state in ['ANNOTATION_STATE_OPEN']"])(
     '%s',

@@ -775,10 +775,9 @@ describe('ListExternalSyncTokens filters', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
-// Engine bugs found while wiring the lists (src-main/filter/ is not ours to change). Each test states
-// the behavior the reference documents and is marked `it.fails` so the suite stays green while the
-// bug exists; when the engine is fixed the test starts passing, vitest reports it, and `.fails` goes.
-describe('Engine bugs (expected failures until src-main/filter is fixed)', () => {
+// Engine bugs found while wiring the lists, now fixed in src-main/filter/: relation fields used as
+// lists (relationLists.ts). Kept as regression tests of the behavior the reference documents.
+describe('Relation fields as lists (reference §6 rule filters)', () => {
   let org: Org;
   const rules = () => lister(org, '/api/v1/rules:list', 'rules', (x) => x.name);
 
@@ -791,23 +790,31 @@ describe('Engine bugs (expected failures until src-main/filter is fixed)', () =>
     for (const name of ['a', 'b']) await org.ok('POST', '/api/v1/rules', { update: { name, description: '', conditions: [condition] } });
   });
 
-  // Reference §6: folder membership is `"<folder_id>" in folders`. Relation fields are declared
-  // to the type-checker as one element (string), so `in` does not type-check:
-  // 400 "no such overload: string in string".
-  it.fails('relation fields as lists: `"f-1" in folders` is accepted (no local folders: matches nothing)', async () => {
+  // Reference §6: folder membership is `"<folder_id>" in folders` (once rejected with
+  // 400 "no such overload: string in string").
+  it('relation fields as lists: `"f-1" in folders` is accepted (no local folders: matches nothing)', async () => {
     expect(await rules()("'f-1' in folders")).toEqual([]);
   });
 
-  // Reference §6: `size(activeFolders) == 0` selects uncategorized rules (every local rule). The
-  // leaf is read as "some folder has size 0", so a relation without elements compiles to a
-  // constant false and nothing is listed.
-  it.fails('relation fields as lists: `size(activeFolders) == 0` matches every rule without folders', async () => {
+  // Reference §6: `size(activeFolders) == 0` selects uncategorized rules (every local rule; it
+  // once compiled to "some folder has size 0", a constant false).
+  it('relation fields as lists: `size(activeFolders) == 0` matches every rule without folders', async () => {
     expect(await rules()('size(activeFolders) == 0')).toEqual(['a', 'b']);
   });
 
-  // FilterFieldKind RELATION is "has-many, CEL comprehension" (reference §1.8), but a comprehension
-  // over a relation field is rejected: "Expression of type 'string' cannot be range of a comprehension".
-  it.fails("relation fields as lists: `folders.exists(f, f == 'f-1')` is accepted", async () => {
+  // FilterFieldKind RELATION is "has-many, CEL comprehension" (reference §1.8); a comprehension
+  // over a relation field was rejected: "Expression of type 'string' cannot be range of a comprehension".
+  it("relation fields as lists: `folders.exists(f, f == 'f-1')` is accepted", async () => {
     expect(await rules()("folders.exists(f, f == 'f-1')")).toEqual([]);
+  });
+
+  it('a relation with no elements: size 0, `in` false, exists false, all true, exists_one false', async () => {
+    expect(await rules()("!('f-1' in folders)")).toEqual(['a', 'b']);
+    expect(await rules()('activeFolders.size() > 0')).toEqual([]);
+    expect(await rules()("folders.all(f, f == 'f-1')")).toEqual(['a', 'b']);
+    expect(await rules()("!folders.exists(f, f.startsWith('f'))")).toEqual(['a', 'b']);
+    expect(await rules()("folders.exists_one(f, f == 'f-1')")).toEqual([]);
+    expect(await rules()("!folders.exists_one(f, f == 'f-1')")).toEqual(['a', 'b']);
+    expect(await rules()("name == 'a' && size(folders) == 0")).toEqual(['a']);
   });
 });

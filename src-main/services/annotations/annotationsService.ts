@@ -177,7 +177,8 @@ function findVisibleBatch(ctx: RequestContext, ids: readonly string[], field = '
   if (ids.length > MAX_BATCH) throw ApiError.invalid(field, `at most ${MAX_BATCH} ids per batch`);
   const unique = [...new Set(ids)];
   const scope = visibleTo(ctx.caller, 'organization_id');
-  const rows = ctx.db.all<AnnotationRow>(`SELECT * FROM annotations WHERE id IN (SELECT value FROM json_each(?)) AND ${scope.sql}`, [JSON.stringify(unique), ...scope.params]);
+  // Driven from the id list (CROSS JOIN fixes the order): otherwise SQLite may scan the organization by an org index.
+  const rows = ctx.db.all<AnnotationRow>(`SELECT a.* FROM json_each(?) j CROSS JOIN annotations a ON a.id = j.value WHERE ${scope.sql}`, [JSON.stringify(unique), ...scope.params]);
   const found = new Map(rows.map((r) => [r.id, r]));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length) throw ApiError.notFound('annotation', missing.join(', '));

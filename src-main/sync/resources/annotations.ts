@@ -215,18 +215,23 @@ export class AnnotationWriter {
     this.children(pk, a);
   }
 
-  /** Only the remote's bookkeeping columns (the synced fields are merged separately). */
+  /** Only the remote's bookkeeping columns (the synced fields are merged separately); unchanged columns are not written (their indexes stay untouched). */
   touch(pk: number, a: Annotation, takeModified: boolean): void {
-    this.db.run(
-      `UPDATE annotations SET created_by_user_id = ?, created_date = ?, run_id = ?, annotation_type = ?, pending = ?, deleted_date = ?,
-         batched_triggers = ?, is_noisy_rule = ?, report_rule_version_id = ?
-         ${takeModified ? ', modified_date = ?, modified_by_user_id = ?' : ''} WHERE pk = ?`,
-      [
-        a.createdByUserId, micros(a.createdDate), a.runId ?? null, AnnotationType.numbers[a.annotationType] ?? 1, a.pending ? 1 : 0, micros(a.deletedDate),
-        a.batchedTriggers, a.isNoisyRule ? 1 : 0, a.reportRuleVersionId ?? null,
-        ...(takeModified ? [micros(a.modifiedDate), a.modifiedByUserId] : []), pk,
-      ],
+    const current = this.db.get<Record<string, unknown>>(
+      `SELECT created_by_user_id, created_date, run_id, annotation_type, pending, deleted_date, batched_triggers, is_noisy_rule, report_rule_version_id,
+         modified_date, modified_by_user_id FROM annotations WHERE pk = ?`,
+      [pk],
     );
+    if (!current) return;
+    const next: Record<string, unknown> = {
+      created_by_user_id: a.createdByUserId, created_date: micros(a.createdDate), run_id: a.runId ?? null, annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
+      pending: a.pending ? 1 : 0, deleted_date: micros(a.deletedDate), batched_triggers: a.batchedTriggers, is_noisy_rule: a.isNoisyRule ? 1 : 0,
+      report_rule_version_id: a.reportRuleVersionId ?? null,
+      ...(takeModified ? { modified_date: micros(a.modifiedDate), modified_by_user_id: a.modifiedByUserId } : {}),
+    };
+    const changed = Object.keys(next).filter((k) => next[k] !== current[k]);
+    if (changed.length === 0) return;
+    this.db.run(`UPDATE annotations SET ${changed.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...changed.map((c) => next[c] as never), pk]);
   }
 }
 
@@ -289,7 +294,7 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
   }
   pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
   // Both archived (or not) but at different times: the remote's date, unless a local archive is still to be sent.
-  if (!pending.has('archived')) db.run('UPDATE annotations SET archived_date = ? WHERE pk = ?', [micros(a.archivedDate), row.pk]);
+  if (!pending.has('archived')) db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [micros(a.archivedDate), row.pk, micros(a.archivedDate)]);
   const stillPending = hasPending(db, ANNOTATION, row.id, ctx.excludeSeq);
   w.touch(row.pk, a, !stillPending);
   if (stillPending) {
@@ -314,7 +319,8 @@ export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[],
       continue;
     }
     const pending = hasPending(ctx.db, ANNOTATION, row.id, ctx.excludeSeq);
-    if (!pending) {
+    // The result of our own push differs from the local record in few fields: write just those.
+    if (!pending && ctx.excludeSeq === undefined) {
       const md = micros(a.modifiedDate);
       if (md === row.modified_date && (row.archived_date !== null) === a.isArchived && !ctx.force) {
         ctx.stats.unchanged++;

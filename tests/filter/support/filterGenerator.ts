@@ -44,11 +44,11 @@ const strList = fc.array(strLit, { maxLength: 4 }).map((xs) => `[${xs.join(', ')
 /** A string-valued expression template: relation leaves substitute their element variable. */
 type Template = (x: string) => string;
 
-const stringTemplate: fc.Arbitrary<Template> = fc.oneof(
+/** Templates that read x as one string (for a relation: "some element"). */
+const elementTemplate: fc.Arbitrary<Template> = fc.oneof(
   fc.tuple(op, strLit).map(([o, l]) => (x: string) => `${x} ${o} ${l}`),
   fc.tuple(fc.constantFrom('startsWith', 'endsWith', 'contains'), strLit).map(([f, l]) => (x: string) => `${x}.${f}(${l})`),
   fc.constantFrom(...REGEXES).map((re) => (x: string) => `${x}.matches(${celString(re)})`),
-  fc.tuple(orderOp, fc.integer({ min: 0, max: 4 }), fc.boolean()).map(([o, n, asDouble]) => (x: string) => `size(${x}) ${o} ${asDouble ? `${n}.5` : n}`),
   fc.tuple(fc.constantFrom('==', '!=', '<', '>='), fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS)).map(([o, f]) => (x: string) => `${x} ${o} ${f}`),
   fc.tuple(fc.constantFrom('startsWith', 'contains', 'endsWith'), fc.constantFrom('name', 'description')).map(([fn, f]) => (x: string) => `${x}.${fn}(${f})`),
   strList.map((l) => (x: string) => `${x} in ${l}`),
@@ -56,8 +56,15 @@ const stringTemplate: fc.Arbitrary<Template> = fc.oneof(
   fc.tuple(fc.constantFrom('pending', 'is_archived'), strLit).map(([c, l]) => (x: string) => `(${c} ? ${x} : description) == ${l}`),
   strLit.map((l) => (x: string) => `dyn(${x}) == ${l}`),
   strLit.map((l) => (x: string) => `pending == (${x} == ${l})`),
+);
+
+/** size() of x: of a string its length, of a relation (used as a list) its number of elements. */
+const sizeTemplate: fc.Arbitrary<Template> = fc.oneof(
+  fc.tuple(orderOp, fc.integer({ min: 0, max: 4 }), fc.boolean()).map(([o, n, asDouble]) => (x: string) => `size(${x}) ${o} ${asDouble ? `${n}.5` : n}`),
   fc.constantFrom((x: string) => `${x}.size() == 0`),
 );
+
+const stringTemplate: fc.Arbitrary<Template> = fc.oneof({ arbitrary: elementTemplate, weight: 11 }, { arbitrary: sizeTemplate, weight: 2 });
 
 const stringLeaf = fc.tuple(fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS), stringTemplate).map(([f, t]) => same(t(f)));
 
@@ -100,7 +107,21 @@ const boolLeaf = fc.oneof(
   fc.constantFrom('pending', 'is_archived', '!pending', 'pending == true', 'is_archived != false', 'is_archived == false', 'pending != is_archived').map(same),
 );
 
-const relationLeaf = fc.tuple(fc.constantFrom(...RELATIONS), stringTemplate).map(([rel, t]) => ({ surface: t(rel), reference: `${rel}.exists(e, ${t('e')})` }));
+const relationLeaf = fc.tuple(fc.constantFrom(...RELATIONS), elementTemplate).map(([rel, t]) => ({ surface: t(rel), reference: `${rel}.exists(e, ${t('e')})` }));
+
+/** Relations used as lists: `in`, size(), and comprehensions (the same text in both renderings). */
+const relationListLeaf: fc.Arbitrary<GeneratedFilter> = fc.oneof(
+  fc.tuple(fc.constantFrom(...RELATIONS), sizeTemplate).map(([rel, t]) => same(t(rel))),
+  fc.tuple(strLit, fc.constantFrom(...RELATIONS)).map(([l, rel]) => same(`${l} in ${rel}`)),
+  fc.tuple(fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS), fc.constantFrom(...RELATIONS)).map(([f, rel]) => same(`${f} in ${rel}`)),
+  fc.tuple(fc.constantFrom(...METADATA_KEYS, 'missing'), fc.constantFrom(...RELATIONS)).map(([k, rel]) => same(`metadata[${celString(k)}] in ${rel}`)),
+  fc.tuple(fc.constantFrom('exists', 'all', 'exists_one'), fc.constantFrom(...RELATIONS), stringTemplate).map(([m, rel, t]) => same(`${rel}.${m}(v, ${t('v')})`)),
+  // an element leaf of another relation (its own "some element") inside the comprehension
+  fc.tuple(fc.constantFrom('exists', 'all', 'exists_one'), fc.constantFrom(...RELATIONS), elementTemplate, fc.constantFrom(...RELATIONS), strLit).map(([m, rel, t, other, l]) => ({
+    surface: `${rel}.${m}(v, ${t('v')} || ${other} == ${l})`,
+    reference: `${rel}.${m}(v, ${t('v')} || ${other}.exists(e, e == ${l}))`,
+  })),
+);
 
 const metadataLit = metadataValueArb.map((v: MetadataValue) => (typeof v === 'string' ? celString(v) : typeof v === 'number' ? celNumber(v) : String(v)));
 const metadataKey = fc.constantFrom(...METADATA_KEYS, 'missing');
@@ -142,6 +163,7 @@ const leaf: fc.Arbitrary<GeneratedFilter> = fc.oneof(
   { arbitrary: timeLeaf, weight: 3 },
   { arbitrary: boolLeaf, weight: 1 },
   { arbitrary: relationLeaf, weight: 3 },
+  { arbitrary: relationListLeaf, weight: 2 },
   { arbitrary: metadataLeaf, weight: 3 },
   { arbitrary: comprehensionLeaf, weight: 1 },
   { arbitrary: constantLeaf, weight: 1 },
