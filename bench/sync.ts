@@ -121,7 +121,7 @@ export async function main(argv: string[] = []): Promise<void> {
 
     tl = timeline();
     t = performance.now();
-    summary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent });
+    summary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent, concurrency: Number(process.env.OUTPOST_BENCH_CONCURRENCY ?? 8) });
     ms = performance.now() - t;
     if (!summary.ok) throw new Error(`push sync failed: ${summary.error}`);
     const pushMs = tl.pushMs();

@@ -17,6 +17,6 @@ export interface BinaryResult {
 export type Handler<O extends OperationDef> = (
   ctx: RequestContext,
   req: RequestOf<O>,
-) => O['output'] extends 'binary' ? BinaryResult | Promise<BinaryResult> : ResponseInput<O> | Promise<ResponseInput<O>>;
+) => NonNullable<O['output']> extends 'binary' ? BinaryResult | Promise<BinaryResult> : ResponseInput<O> | Promise<ResponseInput<O>>;
 
 export type HandlerMap<Ops extends Record<string, OperationDef>> = { readonly [K in keyof Ops]: Handler<Ops[K]> };

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { listShape, organizationIdIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
-import { defineOperation } from './operation';
+import { binaryContent, defineOperation } from './operation';
 import { int64Out, message, nullableTimestampOut, pageSizeIn, protoEnum, response, timestampOut, uint32In, type EnumDef } from './wire';
 
 /**
@@ -224,7 +224,7 @@ export const artifactOperations = {
     name: 'DownloadArtifactContent', method: 'GET', path: '/api/v1/artifacts/{artifact_id}/content', input: 'query', output: 'binary', tag: TAG, extension: true,
     summary: "Download an artifact's content (the current version, or `version`)",
     request: message({ ...idPath, version: uint32In.optional() }),
-    response: z.unknown(),
+    response: binaryContent,
   }),
   CreateArtifactVersion: defineOperation({
     name: 'CreateArtifactVersion', method: 'POST', path: '/api/v1/artifacts/{artifact_id}/versions', input: 'multipart', tag: TAG, extension: true,

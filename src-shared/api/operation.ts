@@ -1,5 +1,5 @@
 // The shape of one entry of the operation table (see ../operations.ts).
-import type { z } from 'zod';
+import { z as zod, type z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -27,7 +27,13 @@ export interface OperationDef<Req extends z.ZodType = z.ZodType, Res extends z.Z
   readonly public?: boolean;
 }
 
-export const defineOperation = <Req extends z.ZodType, Res extends z.ZodType>(def: OperationDef<Req, Res>) => def;
+/** Keeps `output` literal so a binary operation's handler is typed to return bytes. */
+export const defineOperation = <Req extends z.ZodType, Res extends z.ZodType, const Out extends 'json' | 'binary' = 'json'>(
+  def: OperationDef<Req, Res> & { readonly output?: Out },
+) => def;
+
+/** The response of a binary operation as the client receives it (the HTTP body's bytes). */
+export const binaryContent = zod.custom<Uint8Array>((v) => v instanceof Uint8Array).meta({ type: 'string', contentMediaType: 'application/octet-stream' } as never);
 
 export type RequestOf<O extends OperationDef> = z.output<O['request']>;
 export type RequestInputOf<O extends OperationDef> = z.input<O['request']>;

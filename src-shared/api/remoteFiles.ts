@@ -2,7 +2,7 @@
 // (§10.2), the REST multipart upload the real clients use (§10.3) and one
 // Outpost extension that serves the bytes behind a download URL.
 import { z } from 'zod';
-import { defineOperation } from './operation';
+import { binaryContent, defineOperation } from './operation';
 import { EmptyOut, listRequest, organizationIdIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import {
@@ -160,16 +160,6 @@ export const RemoteFilePatchIn = message({
 }).superRefine(atMostOneMedia);
 export type RemoteFilePatch = z.output<typeof RemoteFilePatchIn>;
 
-/**
- * The response of a binary operation: the handler hands the HTTP adapter a
- * descriptor (src-main's BinaryResult: content type, file name, stream, size),
- * the client receives the bytes. Never parsed; it types both ends, since
- * defineOperation widens `output` and so Handler's binary branch never applies.
- */
-const BinaryContent = z
-  .custom<{ contentType: string; fileName?: string; body: unknown; size?: number }>()
-  .transform((b) => b as unknown as Uint8Array);
-
 export const remoteFileOperations = {
   UploadRemoteFile: defineOperation({
     name: 'UploadRemoteFile', method: 'POST', path: '/api/v0/remote-files/upload', input: 'multipart', tag: 'Remote files',
@@ -214,6 +204,6 @@ export const remoteFileOperations = {
     tag: 'Remote files', extension: true, public: true,
     summary: 'The bytes of a remote file (the target of GetRemoteFileDownloadUrl; authorized by its expires + signature query parameters)',
     request: message({ ...idPath, expires: z.string().optional(), signature: z.string().optional() }),
-    response: BinaryContent,
+    response: binaryContent,
   }),
 } as const;
