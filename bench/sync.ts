@@ -17,6 +17,7 @@ import { seedDemoData } from '../src-main/seed/seedDemoData';
 import { invoke } from '../src-main/services/invoke';
 import { localCaller } from '../src-main/sync/identity';
 import { saveProfile } from '../src-main/sync/profile';
+import { Remote } from '../src-main/sync/remote';
 import { runSync, type SyncSummary } from '../src-main/sync/runSync';
 import { createMemorySecretStore } from '../src-main/sync/secretStore';
 import type { SyncEvent } from '../src-main/sync/session';
@@ -40,19 +41,24 @@ async function serve(dataDir: string): Promise<{ url: string; child: ChildProces
 }
 
 /** Times between a sync's events: per pulled resource and the push phase. */
-function timeline(): { onEvent: (e: SyncEvent) => void; pulls: Map<string, number>; pushMs: () => number } {
-  let last = performance.now();
+function timeline(): { onEvent: (e: SyncEvent) => void; pulls: Map<string, number>; pushMs: () => number; steps: string[] } {
+  const start = performance.now();
+  let last = start;
   let pushStart = 0;
   let pushEnd = 0;
   const pulls = new Map<string, number>();
+  const steps: string[] = [];
   return {
     pulls,
+    steps,
     pushMs: () => pushEnd - pushStart,
     onEvent(e) {
       const now = performance.now();
       if (e.type === 'phase' && e.phase === 'push') pushStart = now;
       if (e.type === 'phase' && e.phase === 'pull' && pushStart && !pushEnd) pushEnd = now;
       if (e.type === 'pulled' && !pushStart) pulls.set(e.resource, now - last);
+      if (e.type === 'pulled') steps.push(`${e.resource} ${e.rows} rows ${((now - last) / 1000).toFixed(2)} s`);
+      if (e.type === 'phase') steps.push(`[${((now - start) / 1000).toFixed(2)} s] ${e.phase}`);
       if (e.type === 'pulled' || e.type === 'phase') last = now;
     },
   };
@@ -121,12 +127,40 @@ export async function main(argv: string[] = []): Promise<void> {
 
     tl = timeline();
     t = performance.now();
-    summary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent, concurrency: Number(process.env.OUTPOST_BENCH_CONCURRENCY ?? 8) });
+    summary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent, concurrency: Number(process.env.OUTPOST_BENCH_CONCURRENCY ?? 16) });
     ms = performance.now() - t;
     if (!summary.ok) throw new Error(`push sync failed: ${summary.error}`);
     const pushMs = tl.pushMs();
     console.log(`push: ${summary.progress.pushed} edits in ${(pushMs / 1000).toFixed(2)} s = ${rate(summary.progress.pushed, pushMs)} edits/s (target: 10k in <= 5 s); ${summary.pending} left, ${summary.failedEntries} failed`);
     console.log(`  whole sync (pull, push, pull back the remote's side effects): ${(ms / 1000).toFixed(2)} s, ${summary.requests} requests`);
+    console.log(`  timeline: ${tl.steps.join('; ')}`);
+
+    // The remote's own ceilings in this run: listing pages with no client work, and bare PATCHes with no bookkeeping.
+    const bare = new Remote(remote);
+    t = performance.now();
+    let listed = 0;
+    let pageToken: string | undefined;
+    do {
+      const page = await bare.callPage('ListAnnotations', { orderBy: 'modified_date', pageSize: 1000, pageToken });
+      listed += 1000;
+      pageToken = page.peekedToken;
+    } while (pageToken);
+    const listRate = rate(listed, performance.now() - t);
+    const patches = Math.min(2000, ids.length);
+    t = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < patches) {
+          const id = ids[next++];
+          await bare.call('UpdateAnnotation', { annotation: { annotationId: id, description: 'bare' }, updateMask: 'description' });
+        }
+      }),
+    );
+    const patchRate = rate(patches, performance.now() - t);
+    bare.close();
+    console.log(`\nremote ceilings (same run): ListAnnotations ${listRate} annotations/s with no client work; UpdateAnnotation ${patchRate} requests/s with no client bookkeeping`);
+    console.log(`  pull reached ${Math.round((100 * rate(pulledAnnotations, annMs)) / listRate)}% of the remote's list rate; push ${Math.round((100 * rate(summary.progress.pushed, pushMs)) / patchRate)}% of its bare request rate (batched archives count as edits)`);
     engine.close();
   } finally {
     if (server) {

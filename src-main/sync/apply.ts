@@ -6,9 +6,11 @@
 import type { AnnotationLog } from '../../src-shared/api/annotationLogs';
 import type { Annotation } from '../../src-shared/api/annotations';
 import type { Db } from '../db/database';
-import { dropTargetField, finishEntry, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
-import { AnnotationWriter, applyAnnotations } from './resources/annotations';
+import { dropTargetField, finishEntry, hasPending, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
+import { ANNOTATION, AnnotationWriter, applyAnnotations } from './resources/annotations';
 import { applyAnnotationLogs, LogWriter } from './resources/annotationLogs';
+import { applySavedSearches } from './resources/savedSearches';
+import type { SavedSearch } from '../../src-shared/api/savedSearches';
 import { specFor } from './specs';
 
 export interface ApplyStats {
@@ -69,6 +71,7 @@ export interface Applier {
   annotations(list: readonly Annotation[], options?: { excludeSeq?: number; force?: boolean }): void;
   /** Returns annotation ids the logs refer to that are not local yet. */
   annotationLogs(list: readonly AnnotationLog[]): string[];
+  savedSearches(list: readonly SavedSearch[], options?: { excludeSeq?: number }): void;
 }
 
 // Prepared statements are reused across pages and push results (preparing them per call costs more than the writes).
@@ -92,10 +95,20 @@ export function createApplier(db: Db, userId: string, clockOffset: number, stats
   return {
     stats,
     annotations(list, options = {}) {
-      db.tx(() => applyAnnotations(context(options), list, cached(annotationWriters, db, () => new AnnotationWriter(db))));
+      // A push result matters now only for records that still have pending edits (it becomes their merge base);
+      // the others get the remote's version from the pull that follows every push.
+      const apply =
+        options.excludeSeq === undefined
+          ? list
+          : list.filter((a) => hasPending(db, ANNOTATION, a.annotationId, options.excludeSeq) || !db.get('SELECT 1 FROM annotations WHERE id = ?', [a.annotationId]));
+      if (apply.length === 0) return;
+      db.tx(() => applyAnnotations(context(options), apply, cached(annotationWriters, db, () => new AnnotationWriter(db))));
     },
     annotationLogs(list) {
       return db.tx(() => applyAnnotationLogs(context(), list, cached(logWriters, db, () => new LogWriter(db))));
+    },
+    savedSearches(list, options = {}) {
+      db.tx(() => applySavedSearches(context(options), list));
     },
   };
 }

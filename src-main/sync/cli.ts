@@ -62,6 +62,7 @@ export async function syncCommand(args: string[]): Promise<number> {
       'timeout-ms': { type: 'string' },
       'retry-base-ms': { type: 'string' },
       'retry-attempts': { type: 'string' },
+      'create-quiet-ms': { type: 'string' },
     },
   });
   const dataDir = values.data ?? defaultDataDir();
@@ -92,6 +93,7 @@ export async function syncCommand(args: string[]): Promise<number> {
       db: engine.db,
       remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey, timeoutMs: num(values['timeout-ms']) },
       concurrency: num(values.concurrency),
+      createQuietMs: num(values['create-quiet-ms']),
       retry: {
         ...(values['retry-base-ms'] ? { baseDelayMs: Number(values['retry-base-ms']) } : {}),
         ...(values['retry-attempts'] ? { maxAttempts: Number(values['retry-attempts']) } : {}),

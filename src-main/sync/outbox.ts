@@ -142,6 +142,13 @@ export function pendingFields(db: Db, resource: string, recordId: string, exclud
   return out;
 }
 
+/** The fields the entry whose result is being applied wrote on a record (empty outside push results). */
+export function ownFields(ctx: { db: Db; excludeSeq?: number }, resource: string, recordId: string): Set<string> {
+  if (ctx.excludeSeq === undefined) return new Set();
+  const row = ctx.db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [ctx.excludeSeq, resource, recordId]);
+  return new Set(row ? (JSON.parse(row.fields) as string[]) : []);
+}
+
 export function setRequest(db: Db, seq: number, request: unknown): void {
   db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(request), seq]);
 }
@@ -179,11 +186,21 @@ export function finishEntry(db: Db, seq: number, state: Exclude<EntryState, 'pen
   releaseBases(db, targets);
 }
 
+/** Marks a create as sent. While in flight, `result` holds when it last left (local clock: it bounds network delay, it is no cursor). */
 export function markInflight(db: Db, seq: number, serverTime: number): void {
   db.run(
-    "UPDATE sync_outbox SET state = 'inflight', attempts = attempts + 1, first_sent_server_time = COALESCE(first_sent_server_time, ?) WHERE seq = ?",
-    [serverTime, seq],
+    `UPDATE sync_outbox SET state = 'inflight', attempts = attempts + 1, first_sent_server_time = COALESCE(first_sent_server_time, ?),
+       result = json_object('lastSentAt', ?) WHERE seq = ?`,
+    [serverTime, Date.now(), seq],
   );
+}
+
+/** When an in-flight create last left this machine (epoch ms), if known. */
+export function lastSentAt(db: Db, seq: number): number | undefined {
+  const row = db.get<{ result: string | null; state: string }>('SELECT result, state FROM sync_outbox WHERE seq = ?', [seq]);
+  if (!row || row.state !== 'inflight' || !row.result) return undefined;
+  const at = (JSON.parse(row.result) as { lastSentAt?: number }).lastSentAt;
+  return typeof at === 'number' ? at : undefined;
 }
 
 export function noteError(db: Db, seq: number, code: number | null, message: string): void {

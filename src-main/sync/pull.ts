@@ -8,9 +8,10 @@
 // A remote without filters is still pulled correctly: newest-first by
 // modified_date down to the overlap floor (cursor saved at the end), or for
 // lists without order_by a full scan skipping rows below the floor.
-import { formatTimestamp, parseTimestamp } from '../../src-shared/api/time';
+import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
 import { beginBulkLoad, restoreIndexes } from './bulkLoad';
+import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
 import type { SyncSession } from './session';
@@ -38,6 +39,8 @@ export interface Puller<T = any> {
   variants(s: SyncSession): Record<string, unknown>[];
   /** Remote lookups a page needs before its transaction (parents of logs). */
   prepare?(s: SyncSession, items: T[]): Promise<void>;
+  /** Full mode: after the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
+  finish?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
   /** Applies one page; runs inside the page's transaction. Returns rows applied. */
   apply(s: SyncSession, items: T[], variant: Record<string, unknown>): number;
 }
@@ -47,7 +50,7 @@ interface Cursor {
   id: string;
 }
 
-export const timeOfField = (field: string) => (item: Record<string, unknown>) => parseTimestamp(String(item[field] ?? '')) ?? 0;
+export const timeOfField = (field: string) => (item: Record<string, unknown>) => wireMicros(String(item[field] ?? '')) ?? 0;
 
 function loadCursor(s: SyncSession, key: string): Cursor | undefined {
   const row = s.db.get<{ modified_date: number; last_id: string }>('SELECT modified_date, last_id FROM sync_cursors WHERE resource = ?', [key]);
@@ -67,10 +70,14 @@ const later = (a: Cursor | undefined, b: Cursor): Cursor => (!a || b.time > a.ti
 
 /** One remote call with the session's retry policy (transient failures back off; auth failures stop the run). */
 export async function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<any> {
+  return retrying(s, () => s.remote.call(operation, request));
+}
+
+export async function retrying<T>(s: SyncSession, fn: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     s.throwIfAborted();
     try {
-      return await s.remote.call(operation, request);
+      return await fn();
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
       const f = classify(e);
@@ -108,15 +115,21 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   // requested before the current one is applied, so the remote and the local store work at once.
   const ascending = async (filter: string | undefined, floor: number) => {
     const page = (pageToken: string | undefined) => {
-      const promise = callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken, filter, orderBy: p.orderable ? field : undefined }));
+      const request = compact({ ...variant, pageSize, pageToken, filter, orderBy: p.orderable ? field : undefined });
+      const promise = retrying(s, () => s.remote.callPage(p.operation, request));
       promise.catch(() => {}); // awaited below; not an unhandled rejection while a page is being applied
       return promise;
     };
-    let next: Promise<any> | undefined = page(undefined);
+    let next: ReturnType<typeof page> | undefined = page(undefined);
     while (next) {
-      const res: any = await next;
+      const raw: Awaited<ReturnType<typeof page>> = await next;
+      // The next request leaves before this page is parsed and applied (on the token read from the text) ...
+      next = raw.peekedToken ? page(raw.peekedToken) : undefined;
+      const res: any = raw.parse();
       const items = (res[p.listField] ?? []) as any[];
-      next = res.nextPageToken ? page(res.nextPageToken) : undefined;
+      // ... and is replaced if the parsed token says otherwise.
+      const token: string | undefined = res.nextPageToken || undefined;
+      if (token !== raw.peekedToken) next = token ? page(token) : undefined;
       if (next) await new Promise((r) => setImmediate(r)); // let the request leave before the synchronous apply
       const keep = floor > -Infinity && p.timeOf ? items.filter((i) => p.timeOf!(i) >= floor) : items;
       let c = lastOf(items);
@@ -127,11 +140,15 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
 
   if (p.mode === 'full') {
     let pageToken: string | undefined;
+    const seen = new Set<string>();
     do {
       const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken }));
-      await applyPage((res[p.listField] ?? []) as any[], undefined, false);
+      const items = (res[p.listField] ?? []) as any[];
+      if (p.idOf) for (const i of items) seen.add(p.idOf(i));
+      await applyPage(items, undefined, false);
       pageToken = res.nextPageToken || undefined;
     } while (pageToken);
+    if (p.finish) s.db.tx(() => p.finish!(s, variant, seen));
     return rows;
   }
 
@@ -146,14 +163,16 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     return rows;
   }
   const floor = cursor.time - s.overlap;
-  if (s.features.celFilter !== false) {
+  const feature = `${p.operation}:${field}`;
+  if (s.features.celFilter.get(feature) !== false) {
     try {
       await ascending(`${field} >= timestamp('${formatTimestamp(Math.max(0, floor))}')`, -Infinity);
-      s.features.celFilter = true;
+      s.features.celFilter.set(feature, true);
       return rows;
     } catch (e) {
       if (!filterUnsupported(e)) throw e;
-      s.features.celFilter = false;
+      s.features.celFilter.set(feature, false);
+      s.event({ type: 'warning', message: `${p.operation}: the remote rejected a ${field} filter (${(e as Error).message}); reading without it` });
     }
   }
   if (!p.orderable) {

@@ -7,7 +7,7 @@
 import { nowMicros } from '../../src-shared/api/time';
 import { recordConflict } from './conflicts';
 import { collectIds, translateIds, unmappedIds } from './idMap';
-import { finishEntry, loadEntry, markInflight, noteError, openEntries, targetsOf } from './outbox';
+import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openEntries, targetsOf } from './outbox';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
 import type { SyncSession } from './session';
 import { specFor } from './specs';
@@ -89,6 +89,13 @@ function complete(s: SyncSession, p: PushContext, entry: OutboxEntry, response: 
   return c.add(entry, response, how);
 }
 
+/** Ids a NOT_FOUND names (its ResourceInfo detail lists them comma-separated). */
+function missingIds(e: unknown): string[] {
+  const details = (e as { details?: { '@type'?: string; resourceName?: string }[] }).details ?? [];
+  const info = details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo');
+  return info?.resourceName ? info.resourceName.split(',').map((x) => x.trim()).filter(Boolean) : [];
+}
+
 /** A refused write leaves the local copy ahead of the remote: take the remote's version back. */
 async function refetchTargets(s: SyncSession, p: PushContext, entry: OutboxEntry): Promise<void> {
   for (const t of targetsOf(s.db, entry.seq)) {
@@ -131,6 +138,13 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
     s.throwIfAborted();
     try {
       if (spec.kind === 'create' && unknownOutcome && spec.findExisting) {
+        // The earlier send may still be on its way (a slow proxy, a request written just before a crash):
+        // look only once it can no longer land, or a late original would duplicate our retry.
+        const sentAt = lastSentAt(s.db, entry.seq);
+        if (sentAt !== undefined) {
+          const wait = sentAt + s.createQuietMs - Date.now();
+          if (wait > 0) await sleep(Math.min(wait, s.createQuietMs), s.signal);
+        }
         const found = await spec.findExisting(p, entry);
         if (found) {
           await complete(s, p, entry, found, 'found after unknown outcome');
@@ -164,6 +178,19 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
           noteError(s.db, entry.seq, f.code, f.message);
           throw new AuthError(f.message, f.code);
         case 'notFound':
+          if (spec.withoutMissing) {
+            const missing = missingIds(e);
+            const next: unknown = missing.length ? spec.withoutMissing(entry.request, missing) : undefined;
+            if (next === null) {
+              await complete(s, p, entry, undefined, 'already gone');
+              return 'done';
+            }
+            if (next !== undefined) {
+              s.db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(next), entry.seq]);
+              entry = { ...entry, request: next };
+              continue;
+            }
+          }
           if (spec.notFoundIsDone) {
             await complete(s, p, entry, undefined, 'already gone');
             return 'done';
@@ -204,6 +231,42 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
   }
 }
 
+/** Single-record archive writes that travel together as one batch request (the API's batch form, up to 1000 ids). */
+const BATCHABLE: Record<string, string> = { ArchiveAnnotation: 'BatchArchiveAnnotations', UnarchiveAnnotation: 'BatchUnarchiveAnnotations' };
+const MAX_BATCH = 1000;
+
+/** Pushes a group of archive (or unarchive) entries as one batch; anything but success or a transient failure falls back to one by one. */
+async function pushBatch(s: SyncSession, p: PushContext, seqs: readonly number[]): Promise<Outcome[]> {
+  const live = seqs.map((seq) => loadEntry(s.db, seq)).filter((e): e is OutboxEntry => !!e && (e.state === 'pending' || e.state === 'inflight'));
+  const ids = live.map((e) => translateIds(s.db, e.request).annotationId as string);
+  const oneByOne = async () => {
+    const out: Outcome[] = [];
+    for (const e of live) out.push(await pushEntry(s, p, e.seq));
+    return out;
+  };
+  if (live.length < 2 || unmappedIds(s.db, ids).length > 0) return oneByOne();
+  for (let attempt = 0; ; attempt++) {
+    s.throwIfAborted();
+    try {
+      const res = await p.call(BATCHABLE[live[0].operation], { annotationIds: ids });
+      const byId = new Map((res.annotations as { annotationId: string }[]).map((a) => [a.annotationId, a]));
+      await Promise.all(live.map((e, i) => complete(s, p, { ...e, attempts: e.attempts + 1 }, { annotation: byId.get(ids[i]) }, 'sent in a batch')));
+      return live.map(() => 'done');
+    } catch (e) {
+      if (s.signal?.aborted) throw s.signal.reason;
+      const f = classify(e);
+      if (f.kind === 'auth') throw new AuthError(f.message, f.code);
+      if (f.kind !== 'transient') return oneByOne();
+      s.progress.retries++;
+      if (attempt + 1 >= s.retry.maxAttempts) {
+        s.lastTransient = f.message;
+        return live.map(() => 'deferred');
+      }
+      await sleep(backoffDelay(s.retry, attempt, f.retryAfterMs), s.signal);
+    }
+  }
+}
+
 /** Ids an entry touches: records it targets or creates and every id its request mentions. */
 function keysOf(s: SyncSession, entry: OutboxEntry): string[] {
   const keys = collectIds(entry.request);
@@ -227,16 +290,20 @@ export async function push(s: SyncSession): Promise<PushResult> {
   // Open entries not started yet, in seq order.
   let queue: OutboxEntry[] = [];
 
-  const launch = (entry: OutboxEntry, keys: string[]) => {
-    const promise = pushEntry(s, p, entry.seq)
-      .then((outcome) => {
-        if (outcome === 'done') {
-          result.pushed++;
-          s.progress.pushed++;
-        } else if (outcome === 'failed') result.failed++;
-        else {
-          result.deferred++;
-          deferred = true;
+  const launch = (entries: readonly OutboxEntry[], keys: string[]) => {
+    const seqs = entries.map((e) => e.seq);
+    const work = seqs.length === 1 ? pushEntry(s, p, seqs[0]).then((o) => [o]) : pushBatch(s, p, seqs);
+    const promise = work
+      .then((outcomes) => {
+        for (const outcome of outcomes) {
+          if (outcome === 'done') {
+            result.pushed++;
+            s.progress.pushed++;
+          } else if (outcome === 'failed') result.failed++;
+          else {
+            result.deferred++;
+            deferred = true;
+          }
         }
         s.tick();
       })
@@ -244,10 +311,10 @@ export async function push(s: SyncSession): Promise<PushResult> {
         stop ??= e;
       })
       .finally(() => {
-        running.delete(entry.seq);
-        keyCache.delete(entry.seq);
+        running.delete(seqs[0]);
+        for (const seq of seqs) keyCache.delete(seq);
       });
-    running.set(entry.seq, { keys, promise });
+    running.set(seqs[0], { keys, promise });
   };
 
   for (;;) {
@@ -265,16 +332,42 @@ export async function push(s: SyncSession): Promise<PushResult> {
       const blocked = new Set<string>();
       for (const r of running.values()) for (const k of r.keys) blocked.add(k);
       const waiting: OutboxEntry[] = [];
+      // Free archive/unarchive entries of this round join one batch per operation.
+      const batches = new Map<string, { entries: OutboxEntry[]; keys: string[] }>();
+      let slots = s.concurrency - running.size;
       let i = 0;
-      for (; i < queue.length && i < LOOKAHEAD && running.size < s.concurrency; i++) {
+      for (; i < queue.length && i < LOOKAHEAD + MAX_BATCH && slots > 0; i++) {
         const entry = queue[i];
         let keys = keyCache.get(entry.seq);
         if (!keys) keyCache.set(entry.seq, (keys = keysOf(s, entry)));
         const free = !keys.some((k) => blocked.has(k));
         for (const k of keys) blocked.add(k);
-        if (free) launch(entry, keys);
-        else waiting.push(entry);
+        if (!free) {
+          waiting.push(entry);
+          continue;
+        }
+        const batchOp = BATCHABLE[entry.operation];
+        if (batchOp) {
+          const batch = batches.get(entry.operation);
+          if (batch && batch.entries.length < MAX_BATCH) {
+            batch.entries.push(entry);
+            batch.keys.push(...keys);
+            continue;
+          }
+          if (!batch) {
+            batches.set(entry.operation, { entries: [entry], keys: [...keys] });
+            slots--;
+            continue;
+          }
+        }
+        if (i >= LOOKAHEAD) {
+          waiting.push(entry);
+          continue;
+        }
+        launch([entry], keys);
+        slots--;
       }
+      for (const b of batches.values()) launch(b.entries, b.keys);
       queue = [...waiting, ...queue.slice(i)];
     }
     if (running.size === 0) {

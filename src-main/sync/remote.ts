@@ -3,14 +3,16 @@
 // from each response's Date header. Server time orders conflicts and bounds
 // unknown-outcome lookups; the local clock is never a pull cursor.
 import type { OperationDef } from '../../src-shared/api/operation';
-import { httpTransport, type Transport } from '../../src-shared/client';
+import { httpTransport, TransportError, type Transport } from '../../src-shared/client';
 import { ApiError, Code } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
+import { nodeHttpTransport, type RawTransport } from './nodeTransport';
 
 export interface RemoteOptions {
   readonly baseUrl: string;
   readonly apiKey: string | (() => string | undefined);
   readonly timeoutMs?: number;
+  /** Use fetch (httpTransport) instead of node:http (e.g. to inject a fetch in tests). */
   readonly fetch?: typeof fetch;
 }
 
@@ -18,26 +20,35 @@ export interface RemoteOptions {
 const NEGLIGIBLE_SKEW = 2_000_000;
 
 export class Remote {
-  private readonly transport: Transport;
+  private readonly transport: Transport & Partial<RawTransport> & { close?(): void };
   private serverAt: number | undefined;
   private localAt = 0;
   requests = 0;
 
   constructor(readonly options: RemoteOptions) {
-    const base = options.fetch ?? fetch;
-    const observe: typeof fetch = async (input, init) => {
-      const sent = Date.now();
-      const res = await base(input, init);
-      const date = res.headers.get('date');
-      const at = date ? Date.parse(date) : NaN;
-      if (!Number.isNaN(at)) {
-        // Date truncates to the second: the server's clock was in [at, at + 1 s) when it answered.
-        this.serverAt = (at + 500) * 1000;
-        this.localAt = (sent + Date.now()) / 2;
-      }
-      return res;
+    // Date truncates to the second: the server's clock was in [at, at + 1 s) when it answered.
+    const observe = (at: number, sent: number) => {
+      this.serverAt = (at + 500) * 1000;
+      this.localAt = (sent + Date.now()) / 2;
     };
-    this.transport = httpTransport({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: observe, timeoutMs: options.timeoutMs ?? 30_000 });
+    if (options.fetch) {
+      const base = options.fetch;
+      const observed: typeof fetch = async (input, init) => {
+        const sent = Date.now();
+        const res = await base(input, init);
+        const at = Date.parse(res.headers.get('date') ?? '');
+        if (!Number.isNaN(at)) observe(at, sent);
+        return res;
+      };
+      this.transport = httpTransport({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: observed, timeoutMs: options.timeoutMs ?? 30_000 });
+    } else {
+      this.transport = nodeHttpTransport({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 30_000, onDate: observe });
+    }
+  }
+
+  /** Releases kept-alive connections. */
+  close(): void {
+    this.transport.close?.();
   }
 
   /** Calls an operation of the table by name. */
@@ -46,6 +57,32 @@ export class Remote {
     if (!op) throw new ApiError(Code.UNIMPLEMENTED, `${name}: not in this Outpost's operation table`);
     this.requests++;
     return await this.transport.call(name as OperationName, op, request);
+  }
+
+  /**
+   * A list page as text plus the page token read from the text before parsing it, so the next
+   * page can be requested while this one is parsed and applied (checked against the parsed token).
+   */
+  async callPage(name: string, request: Record<string, unknown>): Promise<{ peekedToken: string | undefined; parse(): any }> {
+    const op = (operations as Record<string, OperationDef>)[name];
+    if (!op || !this.transport.callRaw) {
+      const res = await this.call(name, request);
+      return { peekedToken: res.nextPageToken || undefined, parse: () => res };
+    }
+    this.requests++;
+    const text = await this.transport.callRaw(op, request);
+    // A quote inside a JSON string is escaped, so only a real key matches.
+    const matches = [...text.slice(-2048).matchAll(/"nextPageToken"\s*:\s*"([^"\\]*)"/g)];
+    return {
+      peekedToken: matches.length ? matches[matches.length - 1][1] || undefined : undefined,
+      parse: () => {
+        try {
+          return JSON.parse(text);
+        } catch (e) {
+          throw new TransportError(`${op.method} ${op.path}: response body lost (${(e as Error).message})`, e);
+        }
+      },
+    };
   }
 
   static has(name: string): boolean {

@@ -15,6 +15,7 @@ import { runPuller, callWithRetry, type Puller } from './pull';
 import { annotationLogsPuller } from './pullers/annotationLogs';
 import { annotationsPuller } from './pullers/annotations';
 import { referencePullers } from './pullers/reference';
+import { savedSearchesPuller } from './pullers/savedSearches';
 import { push } from './push';
 import { Remote, type RemoteOptions } from './remote';
 import { AuthError, classify, DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -25,12 +26,17 @@ export interface SyncOptions {
   readonly db: Db;
   readonly remote: RemoteOptions;
   readonly retry?: Partial<RetryPolicy>;
-  /** Concurrent pushes of entries on unrelated records (default 8). */
+  /** Concurrent pushes of entries on unrelated records (default 16). */
   readonly concurrency?: number;
   /** List page size (default 1000, the API maximum). */
   readonly pageSize?: number;
   /** Overlap window re-read by incremental pulls (default 30 s). */
   readonly overlapMs?: number;
+  /**
+   * A create whose outcome is unknown is looked up only this long after it last left (default: the request
+   * timeout, 30 s): a request still travelling (slow proxy, written just before a crash) cannot land after the lookup.
+   */
+  readonly createQuietMs?: number;
   /** Pull the reference data (users, tags, assets, runs, channels) too (default true). */
   readonly reference?: boolean;
   readonly signal?: AbortSignal;
@@ -84,7 +90,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     progress.pendingAtStart = countOpen(db);
     restoreIndexes(db); // an initial pull interrupted by a crash left its deferred indexes to rebuild
     const retry = { ...DEFAULT_RETRY, ...options.retry };
-    const features: RemoteFeatures = {};
+    const features: RemoteFeatures = { celFilter: new Map() };
     const stats = emptyApplyStats();
     // Identity first (with retries): everything else is stored under the remote's user and organization ids.
     let identity: SyncIdentity | undefined;
@@ -101,9 +107,10 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       features,
       applier: createApplier(db, identity.userId, remote.clockOffset(), stats),
       retry,
-      concurrency: options.concurrency ?? 8,
+      concurrency: options.concurrency ?? 16,
       pageSize: options.pageSize ?? 1000,
       overlap: (options.overlapMs ?? 30_000) * 1000,
+      createQuietMs: options.createQuietMs ?? options.remote.timeoutMs ?? 30_000,
       signal: options.signal,
       progress,
       event: emit,
@@ -122,11 +129,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await archiveDuplicates(session);
     };
-    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller]);
+    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, savedSearchesPuller]);
     setPhase('push');
     const pushed = await push(session);
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
-    await pullAll([annotationsPuller, annotationLogsPuller]);
+    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller]);
     progress.conflicts = stats.conflicts;
     setPhase('done');
   } catch (e) {
@@ -149,6 +156,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       lastRun: runSummary(progress),
     });
     lock.release();
+    remote.close();
   }
   return {
     ok: error === undefined,

@@ -2,9 +2,10 @@
 // recorded in the outbox (its effect stays local); specs are added as the
 // operations of each resource land in the operation table.
 import { annotationSpecs } from './specs/annotations';
+import { savedSearchSpecs } from './specs/savedSearches';
 import type { OpSpec } from './types';
 
-const specs = new Map<string, OpSpec>(annotationSpecs.map((s) => [s.operation, s]));
+const specs = new Map<string, OpSpec>([...annotationSpecs, ...savedSearchSpecs].map((s) => [s.operation, s]));
 
 export function specFor(operation: string): OpSpec | undefined {
   return specs.get(operation);

@@ -82,8 +82,8 @@ export interface PushContext {
 }
 
 export interface RemoteFeatures {
-  /** CEL filters on list operations (undefined until tried). */
-  celFilter?: boolean;
+  /** Whether the remote accepted a CEL filter, per list operation and filter kind (absent until tried). */
+  readonly celFilter: Map<string, boolean>;
 }
 
 /** How one replicated operation is recorded and pushed. */
@@ -105,6 +105,8 @@ export interface OpSpec {
   applyResult(p: PushContext, entry: OutboxEntry, response: any): void;
   /** A 404 from the remote: `done` when that is the desired end state (deletes), else a conflict is recorded. */
   readonly notFoundIsDone?: boolean;
+  /** A batch refused with 404 for some of its ids: the request without them (null: nothing left), sent again. */
+  withoutMissing?(request: any, missing: readonly string[]): any | null;
   /** The remote won `field` of `recordId` in a conflict: the request without it, or null when nothing is left to send. */
   dropField?(request: any, recordId: string, field: string): any | null;
 }

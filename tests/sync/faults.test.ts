@@ -68,6 +68,16 @@ describe('unknown outcomes never duplicate', () => {
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
   });
 
+  test('a create still travelling when its request timed out lands before the lookup, not after the retry', async () => {
+    await offlineCreate('slow network');
+    proxy.once({ kind: 'delay', ms: 400 }, isCreateAnnotation);
+    const s = await a.sync({ remote: { baseUrl: proxy.url, apiKey: remote.token, timeoutMs: 150 }, createQuietMs: 700 });
+    expect(s.ok).toBe(true);
+    expect(s.progress.recovered).toBe(1);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
   test('connection dropped before the remote saw the create: sent again, created once', async () => {
     await offlineCreate('dropped');
     proxy.once({ kind: 'drop' }, isCreateAnnotation);

@@ -68,7 +68,7 @@ export async function createReplica(name: string, url: string, token: string, di
     url,
     token,
     sync: (options = {}) =>
-      runSync({ db: engine.db, remote: { baseUrl: url, apiKey: token, timeoutMs: 5_000 }, retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 }, ...options }),
+      runSync({ db: engine.db, remote: { baseUrl: url, apiKey: token, timeoutMs: 5_000 }, retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 }, createQuietMs: 300, ...options }),
     caller() {
       const c = localCaller(engine.db);
       if (!c) throw new Error(`${name} has not synced yet: no identity`);

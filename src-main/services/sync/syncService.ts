@@ -36,8 +36,23 @@ export function writeStoredStatus(db: Db, patch: Partial<StoredSyncStatus>): Sto
 
 const count = (db: Db, sql: string) => db.get<{ n: number }>(sql)!.n;
 
+/** Whether the process that holds the sync lease is alive (a `syncing` status left by a killed process is not). */
+function syncRunning(db: Db): boolean {
+  const text = db.setting('sync.lock');
+  if (!text) return false;
+  const { pid, until } = JSON.parse(text) as { pid: number; until: number };
+  if (until < Date.now()) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function syncStatus(db: Db): SyncStatus {
-  const s = readStoredStatus(db);
+  let s = readStoredStatus(db);
+  if (s.state === 'syncing' && !syncRunning(db)) s = { ...s, state: 'error', lastError: s.lastError || 'the last sync was interrupted' };
   return {
     replica: db.setting('sync.replica') === '1',
     remoteUrl: db.setting('sync.remote_url') ?? '',

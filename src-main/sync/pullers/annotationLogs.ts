@@ -1,5 +1,6 @@
-// Pulls annotation logs (immutable: modified_date = created_date). The list
-// has no order_by; its default order is created_date ascending. A log whose
+// Pulls annotation logs. Logs are immutable (modified_date = created_date), so
+// the cursor is created_date: the list has no order_by and its default order
+// is created_date ascending, which a created_date filter can use as a range. A log whose
 // annotation is not local yet (created after the annotations were pulled)
 // fetches that annotation first, so no log is skipped past the cursor.
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
@@ -10,10 +11,10 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
   resource: 'annotation_logs',
   operation: 'ListAllAnnotationLogs',
   listField: 'annotationLogs',
-  mode: 'modified',
+  mode: 'created',
   bulkTables: ['annotation_logs'],
   orderable: false,
-  timeOf: timeOfField('modifiedDate'),
+  timeOf: timeOfField('createdDate'),
   idOf: (l) => l.annotationLogId,
   variants: () => [{}],
   async prepare(s, items) {

@@ -9,14 +9,14 @@ import type { Channel } from '../../../src-shared/api/channels';
 import { ChannelDataType } from '../../../src-shared/api/channels';
 import type { Run } from '../../../src-shared/api/runs';
 import type { Tag } from '../../../src-shared/api/tags';
-import { parseTimestamp } from '../../../src-shared/api/time';
+import { wireMicros } from '../time';
 import { replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
 import { upsertMembership, upsertUser } from '../identity';
 import { perOrganization, timeOfField, type Puller } from '../pull';
 import type { SyncSession } from '../session';
 
-const micros = (ts: string | null | undefined) => (ts ? parseTimestamp(ts) : null);
+const micros = wireMicros;
 
 function organizationOf(s: SyncSession, variant: Record<string, unknown>): string {
   return (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id ?? '';

@@ -4,7 +4,7 @@
 // is recognised as ours by (annotation, kind, author, content, created after
 // our first send) while our create is in flight with an unknown outcome.
 import { AnnotationLogKind, AnnotationLogState, type AnnotationLog } from '../../../src-shared/api/annotationLogs';
-import { parseTimestamp } from '../../../src-shared/api/time';
+import { wireMicros } from '../time';
 import type { Db } from '../../db/database';
 import type { ApplyContext } from '../apply';
 import { canonical } from '../canonical';
@@ -49,7 +49,7 @@ export function inflightLogCreates(db: Db): InflightLogCreate[] {
 /** Whether a remote log is the one an in-flight create of ours may have made. */
 export function matchesInflight(c: InflightLogCreate, log: AnnotationLog, userId: string): boolean {
   if (log.annotationId !== c.annotationId || log.createdByUserId !== userId) return false;
-  if (c.since !== null && (parseTimestamp(log.createdDate) ?? 0) < c.since - SEND_TIME_SLACK) return false;
+  if (c.since !== null && (wireMicros(log.createdDate) ?? 0) < c.since - SEND_TIME_SLACK) return false;
   return logContent(log) === c.content;
 }
 
@@ -57,7 +57,7 @@ export function matchesInflight(c: InflightLogCreate, log: AnnotationLog, userId
 export function adoptLog(db: Db, localLogId: string, log: AnnotationLog): void {
   mapLocalId(db, ANNOTATION_LOG, localLogId, log.annotationLogId);
   db.run('UPDATE annotation_logs SET created_date = ?, modified_date = ?, created_by_user_name = ? WHERE id = ?', [
-    parseTimestamp(log.createdDate), parseTimestamp(log.modifiedDate), log.createdByUserName, log.annotationLogId,
+    wireMicros(log.createdDate), wireMicros(log.modifiedDate), log.createdByUserName, log.annotationLogId,
   ]);
 }
 
@@ -101,7 +101,7 @@ export class LogWriter {
     const kind = AnnotationLogKind.numbers[log.kind] ?? 0;
     this.insertRow.run(
       log.annotationLogId, ann.pk, log.annotationId, ann.organization_id, kind, log.createdByUserId, log.createdByUserName,
-      parseTimestamp(log.createdDate), parseTimestamp(log.modifiedDate),
+      wireMicros(log.createdDate), wireMicros(log.modifiedDate),
       log.assigned ? log.assigned.assignedToUserId : null, log.assigned ? log.assigned.assignedToUserEmail : null,
       log.stateUpdate ? AnnotationLogState.numbers[log.stateUpdate.state] : null,
       log.comment ? JSON.stringify(log.comment.body.map((e) => ({ type: e.type, text: e.text, userMention: e.userMention ?? null }))) : null,

@@ -3,14 +3,14 @@
 // record, and the bulk upsert path used when no local edit is pending.
 import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../src-shared/api/annotations';
 import { MetadataKeyType, metadataInputToRow, type MetadataValue } from '../../../src-shared/api/metadata';
-import { parseTimestamp } from '../../../src-shared/api/time';
+import { wireMicros } from '../time';
 import { replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
 import { LINKED_CHANNEL_KIND, loadAnnotations } from '../../services/annotations/annotationRows';
 import { sameValue } from '../canonical';
 import { recordConflict } from '../conflicts';
 import { isUnmappedLocalId, mapLocalId, registerIdRewriter, tableExists } from '../idMap';
-import { finishEntry, hasPending, pendingFields } from '../outbox';
+import { finishEntry, hasPending, ownFields, pendingFields } from '../outbox';
 import type { ApplyContext } from '../apply';
 
 export const ANNOTATION = 'annotation';
@@ -24,7 +24,7 @@ export const ANNOTATION_FIELDS = [
 export type AnnotationField = (typeof ANNOTATION_FIELDS)[number];
 export type AnnotationFields = Record<AnnotationField, unknown>;
 
-const micros = (ts: string | null | undefined): number | null => (ts ? parseTimestamp(ts) : null);
+const micros = wireMicros;
 
 function normalizeMetadata(list: readonly MetadataValue[]): MetadataValue[] {
   return list
@@ -144,6 +144,9 @@ function rowValues(a: Annotation): unknown[] {
   ];
 }
 
+/** Rows per multi-row INSERT (well under SQLite's bound-parameter limit at 23 columns). */
+const MULTI_ROWS = 100;
+
 const COLUMNS = `organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id, created_date, modified_date,
   run_id, state, assigned_to_user_id, annotation_type, legend_config, created_by_condition_id, created_by_rule_condition_version_id,
   report_rule_version_id, pending, deleted_date, archived_date, batched_triggers, is_noisy_rule`;
@@ -205,6 +208,63 @@ export class AnnotationWriter {
     const pk = Number(info.lastInsertRowid);
     this.children(pk, a);
     return pk;
+  }
+
+  private readonly many = new Map<string, import('better-sqlite3').Statement>();
+
+  /** A cached multi-row INSERT of `rows` rows (`columns` values each). */
+  private multi(table: string, columns: string, width: number, rows: number, suffix = ''): import('better-sqlite3').Statement {
+    const key = `${table}\u0000${rows}`;
+    let st = this.many.get(key);
+    if (!st) {
+      const one = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+      st = this.db.raw.prepare(`INSERT OR IGNORE INTO ${table}(${columns}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}${suffix}`);
+      this.many.set(key, st);
+    }
+    return st;
+  }
+
+  private insertRows(table: string, columns: string, width: number, values: unknown[][]): void {
+    for (let i = 0; i < values.length; i += MULTI_ROWS) {
+      const chunk = values.slice(i, i + MULTI_ROWS);
+      this.multi(table, columns, width, chunk.length).run(...chunk.flat());
+    }
+  }
+
+  /** New records of a pull page: one multi-row statement per table and chunk instead of a statement per row. */
+  insertMany(list: readonly Annotation[]): void {
+    if (list.length === 0) return;
+    for (const a of list) this.ensureOrganization(a.organizationId);
+    const width = COLUMNS.split(',').length + 1;
+    const pkOf = new Map<string, number>();
+    for (let i = 0; i < list.length; i += MULTI_ROWS) {
+      const chunk = list.slice(i, i + MULTI_ROWS);
+      const st = this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id');
+      for (const r of st.all(...chunk.flatMap((a) => [a.annotationId, ...rowValues(a)])) as { pk: number; id: string }[]) pkOf.set(r.id, r.pk);
+    }
+    const tags: unknown[][] = [];
+    const assets: unknown[][] = [];
+    const channels: unknown[][] = [];
+    const meta: unknown[][] = [];
+    for (const a of list) {
+      const pk = pkOf.get(a.annotationId)!;
+      a.tags.forEach((t, i) => tags.push([pk, t, i]));
+      a.assetIds.forEach((x, i) => assets.push([pk, x, i]));
+      a.linkedChannels.forEach((c, i) => {
+        const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
+        channels.push([pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null]);
+      });
+      let pos = 0;
+      for (const m of a.metadata) {
+        if (m.key.name === CLIENT_ID_KEY) continue;
+        const r = metadataInputToRow(m as never);
+        meta.push([pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, pos++]);
+      }
+    }
+    this.insertRows('annotation_tags', 'annotation_pk, tag_name, position', 3, tags);
+    this.insertRows('annotation_assets', 'annotation_pk, asset_id, position', 3, assets);
+    this.insertRows('annotation_linked_channels', 'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id', 6, channels);
+    this.insertRows('annotation_metadata', 'annotation_pk, key, type, string_value, number_value, boolean_value, position', 7, meta);
   }
 
   /** Replaces every column and child row with the remote's. */
@@ -270,6 +330,7 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
   const baseRow = db.get<{ fields: string; remote_version: number }>('SELECT fields, remote_version FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
   const base = baseRow ? (JSON.parse(baseRow.fields) as AnnotationFields) : null;
   const local = localFields(db, row.pk)!;
+  const own = ownFields(ctx, ANNOTATION, row.id);
   let pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
   for (const f of ANNOTATION_FIELDS) {
     if (sameValue(local[f], remote[f])) continue;
@@ -278,8 +339,9 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
       writeField(db, row.pk, f, remote[f], a);
       continue;
     }
-    // Without a base (our own create just landed) the remote holds nothing newer than what we sent.
-    const remoteChanged = base ? !sameValue(remote[f], base[f]) : false;
+    // Without a base (our own create just landed) the remote holds nothing newer than what we sent;
+    // a field the entry being completed wrote changed remotely because of us, not a competitor.
+    const remoteChanged = base && !own.has(f) ? !sameValue(remote[f], base[f]) : false;
     if (!remoteChanged) continue;
     // Changed on both sides: the later write wins; the loser goes to the conflict log.
     const localTime = p.localTime + ctx.clockOffset;
@@ -310,11 +372,12 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
 
 /** Applies remote annotations to the local store (pull pages and push results). Caller holds the transaction. */
 export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[], writer = new AnnotationWriter(ctx.db)): void {
+  const fresh = new Map<string, Annotation>();
   for (const a of list) {
     if (markerOf(a)) adoptByMarker(ctx, a);
     const row = localRow(ctx.db, a.annotationId);
     if (!row) {
-      writer.insert(a);
+      fresh.set(a.annotationId, a); // a later version in the same page replaces an earlier one
       ctx.stats.inserted++;
       continue;
     }
@@ -334,6 +397,7 @@ export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[],
     mergeWithPending(ctx, writer, row, a);
     ctx.stats.updated++;
   }
+  writer.insertMany([...fresh.values()]);
 }
 
 /** Whether a local id is an offline-created annotation the remote does not have yet. */

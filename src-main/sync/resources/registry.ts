@@ -4,6 +4,7 @@
 import type { Db } from '../../db/database';
 import { ANNOTATION, snapshotAnnotation } from './annotations';
 import './annotationLogs';
+import { SAVED_SEARCH, snapshotSavedSearch } from './savedSearches';
 
 export interface Snapshot {
   /** The remote modified_date the local record reflects (micros). */
@@ -13,6 +14,7 @@ export interface Snapshot {
 
 const snapshots: Record<string, (db: Db, id: string) => Snapshot | undefined> = {
   [ANNOTATION]: snapshotAnnotation,
+  [SAVED_SEARCH]: snapshotSavedSearch,
 };
 
 export function snapshotFor(resource: string): ((db: Db, id: string) => Snapshot | undefined) | undefined {

@@ -31,14 +31,15 @@ function deleteSideEffects(p: PushContext, entry: OutboxEntry): void {
 }
 
 async function findAnnotationByMarker(p: PushContext, localId: string, organizationId: string | undefined, since: number | null): Promise<Annotation | undefined> {
-  if (p.features.celFilter !== false) {
+  const feature = 'ListAnnotations:metadata';
+  if (p.features.celFilter.get(feature) !== false) {
     try {
       const res = await p.call('ListAnnotations', compact({ filter: `metadata[${quote(CLIENT_ID_KEY)}] == ${quote(localId)}`, pageSize: 10, organizationId }));
-      p.features.celFilter = true;
+      p.features.celFilter.set(feature, true);
       return (res.annotations as Annotation[]).find((a) => markerOf(a) === localId);
     } catch (e) {
       if (!filterUnsupported(e)) throw e;
-      p.features.celFilter = false;
+      p.features.celFilter.set(feature, false);
     }
   }
   // No filters: newest-created first, back to just before our first send.

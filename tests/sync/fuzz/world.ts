@@ -144,7 +144,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     proxy.random({ rate: 1, kinds: ['delay'], random: faultRand });
     noteSync(r.name);
     syncs++;
-    const child = spawn(process.execPath, [OUTPOST, 'sync', '--data', r.dir, '--remote', proxy.url, '--token', r.token, '--retry-base-ms', '2', '--retry-attempts', '3', '--timeout-ms', '3000'], {
+    const child = spawn(process.execPath, [OUTPOST, 'sync', '--data', r.dir, '--remote', proxy.url, '--token', r.token, '--retry-base-ms', '2', '--retry-attempts', '3', '--timeout-ms', '3000', '--create-quiet-ms', '300'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

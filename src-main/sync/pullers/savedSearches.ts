@@ -1,0 +1,23 @@
+// Pulls saved searches: few per organization, and deleted for good upstream,
+// so each sync reads them all and removes local ones the remote no longer has.
+import type { SavedSearch } from '../../../src-shared/api/savedSearches';
+import { perOrganization, type Puller } from '../pull';
+import { reconcileSavedSearchDeletions } from '../resources/savedSearches';
+
+export const savedSearchesPuller: Puller<SavedSearch> = {
+  resource: 'saved_searches',
+  operation: 'ListSavedSearches',
+  listField: 'savedSearches',
+  mode: 'full',
+  orderable: true,
+  idOf: (x) => x.savedSearchId,
+  variants: perOrganization,
+  apply(s, items) {
+    s.applier.savedSearches(items);
+    return items.length;
+  },
+  finish(s, variant, seen) {
+    const org = (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id;
+    if (org) reconcileSavedSearchDeletions(s.db, org, seen);
+  },
+};

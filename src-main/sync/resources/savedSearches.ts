@@ -1,0 +1,115 @@
+// Saved searches as a replicated resource. Synced fields: `name` and each
+// property (`properties.<name>`, the update_mask sub-paths), so two people
+// changing different filters of one search both keep their change. Delete is
+// a hard delete upstream (no tombstones): a full pull reconciles deletions.
+import { SAVED_SEARCH_PROPERTY_PATHS, SavedSearchPropertiesPatchIn, type SavedSearch } from '../../../src-shared/api/savedSearches';
+import { snakeToCamel } from '../../../src-shared/api/wire';
+import type { Db } from '../../db/database';
+import { emptyProperties, patchProperties, propertiesToWire, type PropertyPath, type StoredProperties } from '../../services/savedSearches/savedSearchProperties';
+import type { ApplyContext } from '../apply';
+import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
+import { mergeFields } from '../merge';
+import { hasPending } from '../outbox';
+import { wireMicros } from '../time';
+
+export const SAVED_SEARCH = 'saved_search';
+
+export const propertyField = (path: string) => `properties.${path}`;
+export const SAVED_SEARCH_FIELDS = ['name', ...SAVED_SEARCH_PROPERTY_PATHS.map(propertyField)];
+
+interface Row {
+  pk: number;
+  id: string;
+  name: string;
+  properties: string;
+  modified_date: number;
+}
+
+/** Synced fields from a wire saved search (property values in wire form; absent optionals as null). */
+export function savedSearchFields(s: Pick<SavedSearch, 'name' | 'properties'>): Record<string, unknown> {
+  const props = s.properties as Record<string, unknown>;
+  const out: Record<string, unknown> = { name: s.name };
+  for (const p of SAVED_SEARCH_PROPERTY_PATHS) out[propertyField(p)] = props[snakeToCamel(p)] ?? null;
+  return out;
+}
+
+function rowFields(r: Row): Record<string, unknown> {
+  return savedSearchFields({ name: r.name, properties: propertiesToWire(JSON.parse(r.properties) as StoredProperties) });
+}
+
+const rowOf = (db: Db, id: string) => db.get<Row>('SELECT pk, id, name, properties, modified_date FROM saved_searches WHERE id = ?', [id]);
+
+export function snapshotSavedSearch(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
+  const r = rowOf(db, id);
+  return r && { version: r.modified_date, fields: rowFields(r) };
+}
+
+/** Wire properties -> the stored document (through the request schema, as the service would store them). */
+function storedFrom(properties: SavedSearch['properties'], current: StoredProperties = emptyProperties(), paths: readonly PropertyPath[] = SAVED_SEARCH_PROPERTY_PATHS): StoredProperties {
+  return patchProperties(current, SavedSearchPropertiesPatchIn.parse(properties), paths);
+}
+
+function upsertRow(db: Db, s: SavedSearch): void {
+  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [s.organizationId, `organization ${s.organizationId}`, Date.now() * 1000]);
+  db.run(
+    `INSERT INTO saved_searches(id, organization_id, name, properties, created_by_user_id, modified_by_user_id, created_date, modified_date)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET name = excluded.name, properties = excluded.properties, modified_by_user_id = excluded.modified_by_user_id,
+       created_by_user_id = excluded.created_by_user_id, created_date = excluded.created_date, modified_date = excluded.modified_date`,
+    [s.savedSearchId, s.organizationId, s.name, JSON.stringify(storedFrom(s.properties)), s.createdByUserId, s.modifiedByUserId, wireMicros(s.createdDate), wireMicros(s.modifiedDate)],
+  );
+}
+
+export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch[]): void {
+  const { db } = ctx;
+  for (const s of list) {
+    const row = rowOf(db, s.savedSearchId);
+    if (!row || !hasPending(db, SAVED_SEARCH, row.id, ctx.excludeSeq)) {
+      if (row && row.modified_date === wireMicros(s.modifiedDate)) {
+        ctx.stats.unchanged++;
+        continue;
+      }
+      upsertRow(db, s);
+      if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, row.id]);
+      if (row) ctx.stats.updated++;
+      else ctx.stats.inserted++;
+      continue;
+    }
+    const remote = savedSearchFields(s);
+    const stillPending = mergeFields(ctx, {
+      resource: SAVED_SEARCH,
+      recordId: row.id,
+      local: rowFields(row),
+      remote,
+      remoteTime: wireMicros(s.modifiedDate) ?? 0,
+      write(field, value) {
+        const current = rowOf(db, row.id)!;
+        if (field === 'name') {
+          db.run('UPDATE saved_searches SET name = ? WHERE pk = ?', [String(value), row.pk]);
+          return;
+        }
+        const path = field.slice('properties.'.length) as PropertyPath;
+        const next = storedFrom({ [snakeToCamel(path)]: value ?? undefined } as never, JSON.parse(current.properties) as StoredProperties, [path]);
+        db.run('UPDATE saved_searches SET properties = ? WHERE pk = ?', [JSON.stringify(next), row.pk]);
+      },
+    });
+    if (!stillPending) db.run('UPDATE saved_searches SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [wireMicros(s.modifiedDate), s.modifiedByUserId, row.pk]);
+    ctx.stats.updated++;
+  }
+}
+
+/** After a full pull: local rows the remote no longer has are gone there (hard delete), unless created or edited here and not sent yet. */
+export function reconcileSavedSearchDeletions(db: Db, organizationId: string, seen: ReadonlySet<string>): number {
+  let removed = 0;
+  for (const r of db.all<{ id: string }>('SELECT id FROM saved_searches WHERE organization_id = ?', [organizationId])) {
+    if (seen.has(r.id) || isUnmappedLocalId(db, r.id) || hasPending(db, SAVED_SEARCH, r.id)) continue;
+    db.run('DELETE FROM saved_searches WHERE id = ?', [r.id]);
+    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, r.id]);
+    removed++;
+  }
+  return removed;
+}
+
+registerIdRewriter(SAVED_SEARCH, (db, localId, remoteId) => {
+  db.run('UPDATE saved_searches SET id = ? WHERE id = ?', [remoteId, localId]);
+});

@@ -1,0 +1,105 @@
+// How saved-search writes are recorded and replayed. A create has no field
+// that could carry a marker: an unknown outcome is resolved by finding a
+// search with the same name and properties, created by us at or after the
+// first send, that no local record already stands for.
+import type { SavedSearch } from '../../../src-shared/api/savedSearches';
+import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../src-shared/api/savedSearches';
+import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../services/savedSearches/savedSearchProperties';
+import { canonical } from '../canonical';
+import { mapLocalId } from '../idMap';
+import { SEND_TIME_SLACK } from '../resources/annotationLogs';
+import { propertyField, SAVED_SEARCH, savedSearchFields } from '../resources/savedSearches';
+import { wireMicros } from '../time';
+import type { OpSpec, OutboxEntry, PushContext } from '../types';
+import { compact, mask } from '../wireEncode';
+
+/** Mask paths -> synced field names ('properties' stands for every property). */
+function fieldsOfMask(paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (p === 'properties') for (const q of SAVED_SEARCH_PROPERTY_PATHS) out.add(propertyField(q));
+    else out.add(p);
+  }
+  return [...out];
+}
+
+async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<SavedSearch | undefined> {
+  const req = entry.request;
+  const want = canonical(savedSearchFields({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)) }));
+  const since = entry.firstSentServerTime;
+  let pageToken: string | undefined;
+  do {
+    const res = await p.call('ListSavedSearches', compact({ pageSize: 1000, pageToken, organizationId: req.organizationId }));
+    for (const s of res.savedSearches as SavedSearch[]) {
+      if (s.createdByUserId !== p.userId) continue;
+      if (since !== null && (wireMicros(s.createdDate) ?? 0) < since - SEND_TIME_SLACK) continue;
+      if (canonical(savedSearchFields(s)) !== want) continue;
+      if (p.db.get('SELECT 1 FROM saved_searches WHERE id = ?', [s.savedSearchId]) || p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [s.savedSearchId])) continue;
+      return s;
+    }
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+  return undefined;
+}
+
+export const createSavedSearchSpec: OpSpec = {
+  operation: 'CreateSavedSearch',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: SAVED_SEARCH, id: res.savedSearch.savedSearchId }],
+  targetsAfter: (_req, res) => [{ resource: SAVED_SEARCH, recordId: res.savedSearch.savedSearchId, fields: ['*create'] }],
+  encode: (req) => compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
+  findExisting: findSavedSearch,
+  applyResult(p, entry, res) {
+    const s: SavedSearch = res.savedSearch ?? res;
+    mapLocalId(p.db, SAVED_SEARCH, entry.createdIds[0].id, s.savedSearchId);
+    p.apply.savedSearches([s], { excludeSeq: entry.seq });
+  },
+};
+
+export const updateSavedSearchSpec: OpSpec = {
+  operation: 'UpdateSavedSearch',
+  kind: 'write',
+  targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearch.savedSearchId, fields: fieldsOfMask(req.updateMask ?? []) }],
+  encode(req) {
+    const paths = (req.updateMask ?? []) as string[];
+    const propertyPaths = paths.includes('properties') ? [...SAVED_SEARCH_PROPERTY_PATHS] : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
+    const savedSearch = compact({
+      savedSearchId: req.savedSearch.savedSearchId,
+      name: paths.includes('name') ? req.savedSearch.name : undefined,
+      properties: propertyPaths.length ? propertiesToWire(patchProperties(emptyProperties(), req.savedSearch.properties ?? {}, propertyPaths)) : undefined,
+    });
+    return { savedSearch, updateMask: mask(paths) };
+  },
+  applyResult(p, entry, res) {
+    p.apply.savedSearches([res.savedSearch], { excludeSeq: entry.seq });
+  },
+  dropField(req, _id, field) {
+    const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
+    return left.length ? { ...req, updateMask: left } : null;
+  },
+};
+
+export const deleteSavedSearchSpec: OpSpec = {
+  operation: 'DeleteSavedSearch',
+  kind: 'write',
+  targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearchId, fields: ['*delete'] }],
+  encode: (req) => ({ savedSearchId: req.savedSearchId }),
+  notFoundIsDone: true,
+  applyResult: () => {},
+};
+
+export const batchDeleteSavedSearchesSpec: OpSpec = {
+  operation: 'BatchDeleteSavedSearches',
+  kind: 'write',
+  targets: (req) => [...new Set(req.savedSearchIds as string[])].map((id) => ({ resource: SAVED_SEARCH, recordId: id, fields: ['*delete'] })),
+  encode: (req) => ({ savedSearchIds: req.savedSearchIds }),
+  applyResult: () => {},
+  // The batch is all-or-nothing: ids already gone remotely are left out and the rest sent again.
+  withoutMissing(req, missing) {
+    const ids = (req.savedSearchIds as string[]).filter((id) => !missing.includes(id));
+    return ids.length ? { ...req, savedSearchIds: ids } : null;
+  },
+};
+
+export const savedSearchSpecs: readonly OpSpec[] = [createSavedSearchSpec, updateSavedSearchSpec, deleteSavedSearchSpec, batchDeleteSavedSearchesSpec];

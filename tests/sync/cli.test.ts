@@ -1,0 +1,53 @@
+// `outpost sync` as a user runs it: progress, summary, exit code, the key kept
+// in the data directory with 0600 permissions and reused by the next run.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { SECRETS_FILE } from '../../src-main/sync/secretStore';
+import { annotationRequest, comment, startRemote } from './helpers';
+
+const run = promisify(execFile);
+const OUTPOST = fileURLToPath(new URL('../../bin/outpost.mjs', import.meta.url));
+let remote: Awaited<ReturnType<typeof startRemote>>;
+let dir: string;
+
+beforeEach(async () => {
+  remote = await startRemote();
+  dir = mkdtempSync(join(tmpdir(), 'outpost-cli-sync-'));
+});
+afterEach(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await remote.close();
+});
+
+const outpost = (...args: string[]) => run(process.execPath, [OUTPOST, ...args], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
+
+describe('outpost sync', () => {
+  test('one full sync with progress and a summary; the key is stored 0600 and reused', async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('remote one'));
+    await remote.client.CreateAnnotationLog(comment(annotation.annotationId, 'hello'));
+    const first = await outpost('sync', '--data', dir, '--remote', remote.url, '--token', remote.token);
+    expect(first.stdout).toMatch(/^pull\.\.\./m);
+    expect(first.stdout).toMatch(/synced with http:\/\/127\.0\.0\.1:\d+ in [\d.]+ s/);
+    expect(first.stdout).toMatch(/pulled: .*\d+ annotations, \d+ annotation_logs/);
+    expect(first.stdout).toMatch(/waiting: 0 edits; failed: 0; open conflicts: 0/);
+    const secrets = join(dir, SECRETS_FILE);
+    expect(existsSync(secrets)).toBe(true);
+    expect(statSync(secrets).mode & 0o777).toBe(0o600);
+
+    const again = await outpost('sync', '--data', dir, '--json');
+    const summary = JSON.parse(again.stdout);
+    expect(summary).toMatchObject({ ok: true, pending: 0, failedEntries: 0 });
+  });
+
+  test('a refused key exits 3 and says so; no remote configured exits 2', async () => {
+    await expect(outpost('sync', '--data', dir)).rejects.toMatchObject({ code: 2 });
+    const bad = await outpost('sync', '--data', dir, '--remote', remote.url, '--token', 'op_wrong').catch((e) => e);
+    expect(bad.code).toBe(3);
+    expect(bad.stdout).toMatch(/refused the API key \(401\)/);
+  });
+});

@@ -1,0 +1,68 @@
+// Saved searches replicate like annotations: offline create/update/delete
+// reach the remote once, remote changes and deletions arrive, fields merge.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { startFaultProxy, type FaultProxy } from './faultProxy';
+import { createReplica, startRemote, type Replica } from './helpers';
+
+let remote: Awaited<ReturnType<typeof startRemote>>;
+let proxy: FaultProxy;
+let a: Replica;
+let b: Replica;
+
+beforeEach(async () => {
+  remote = await startRemote(['second@outpost.local']);
+  proxy = await startFaultProxy(remote.url);
+  a = await createReplica('a', proxy.url, remote.token);
+  b = await createReplica('b', remote.url, remote.tokens['second@outpost.local']);
+  await a.sync();
+  await b.sync();
+});
+afterEach(async () => {
+  a.close();
+  b.close();
+  await proxy.close();
+  await remote.close();
+});
+
+const search = (name: string, assets: string[] = []) => ({ name, properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', assetItems: assets.map((x) => ({ id: x, name: x })) } });
+const remoteSearches = () => remote.engine.db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY name');
+const localSearches = (r: Replica) => r.engine.db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY name');
+
+describe('sync: saved searches', () => {
+  test('offline create, update and delete reach the remote once; a lost create response makes no duplicate', async () => {
+    const keep = (await a.call('CreateSavedSearch', search('keep', ['x']))).savedSearch.savedSearchId;
+    const drop = (await a.call('CreateSavedSearch', search('drop'))).savedSearch.savedSearchId;
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: keep, name: 'kept' }, updateMask: 'name' });
+    await a.call('DeleteSavedSearch', { savedSearchId: drop });
+    proxy.once({ kind: 'lose' }, (r) => r.method === 'POST' && r.path === '/api/v1/saved_searches');
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(remoteSearches().map((x) => x.name)).toEqual(['kept']);
+    expect(localSearches(a)).toEqual(remoteSearches());
+    await b.sync();
+    expect(localSearches(b)).toEqual(remoteSearches());
+  });
+
+  test('remote deletions and edits arrive; different fields edited on two replicas both stay', async () => {
+    const { savedSearch } = await remote.client.CreateSavedSearch(search('shared', ['one']));
+    const other = (await remote.client.CreateSavedSearch(search('doomed'))).savedSearch;
+    await a.sync();
+    await b.sync();
+    await remote.client.DeleteSavedSearch({ savedSearchId: other.savedSearchId });
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'renamed by a' }, updateMask: 'name' });
+    await b.call('UpdateSavedSearch', {
+      savedSearch: { savedSearchId: savedSearch.savedSearchId, properties: { assetItems: [{ id: 'two', name: 'two' }] } },
+      updateMask: 'properties.asset_items',
+    });
+    await a.sync();
+    await b.sync();
+    await a.sync();
+    const [final] = remoteSearches();
+    expect(remoteSearches()).toHaveLength(1);
+    expect(final.name).toBe('renamed by a');
+    expect(JSON.parse(final.properties).assetItems).toEqual([{ id: 'two', name: 'two' }]);
+    expect(localSearches(a)).toEqual(remoteSearches());
+    expect(localSearches(b)).toEqual(remoteSearches());
+    expect((await b.call('ListSyncConflicts', {})).conflicts).toEqual([]);
+  });
+});
