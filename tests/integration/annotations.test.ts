@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { createFixtures, type Fixtures } from '../support/fixtures';
+import { expectViolation } from '../support/assertions';
 
 let s: TestServer;
 let f: Fixtures;
@@ -20,14 +21,6 @@ async function create(body: Record<string, unknown>) {
   const res = await s.api('POST', '/api/v1/annotations', body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.annotation;
-}
-
-function expectViolation(res: { status: number; body: any }, field: string, status = 400, code = 3) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-  expect(res.body.details[0]['@type']).toBe('type.googleapis.com/google.rpc.BadRequest');
-  expect(res.body.details[0].fieldViolations.map((v: { field: string }) => v.field)).toContain(field);
-  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/); // no stack traces
 }
 
 describe('CreateAnnotation', () => {

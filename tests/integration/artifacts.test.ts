@@ -10,6 +10,7 @@ import { invoke } from '../../src-main/services/invoke';
 import { loadCaller } from '../../src-main/auth/identity';
 import { createFixtures, type Fixtures } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { expectViolation, expectNotFound } from '../support/assertions';
 
 let s: TestServer;
 let f: Fixtures;
@@ -69,18 +70,6 @@ async function structured(body: Record<string, unknown>, token?: string) {
 async function download(artifactId: string, query = '', token = s.token) {
   const res = await fetch(`${s.url}/api/v1/artifacts/${artifactId}/content${query}`, { headers: { Authorization: `Bearer ${token}` } });
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
-}
-
-function expectViolation(res: { status: number; body: any }, field: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.code).toBe(3);
-  expect(res.body.details[0].fieldViolations.map((v: { field: string }) => v.field)).toContain(field);
-}
-
-function expectNotFound(res: { status: number; body: any }, pattern?: RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(404);
-  expect(res.body.code).toBe(5);
-  if (pattern) expect(res.body.message).toMatch(pattern);
 }
 
 const ARTIFACT_KEYS = [

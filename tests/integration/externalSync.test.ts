@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors';
 import { DEFAULT_TOKEN_LIFETIME_SECONDS, verifyExternalSyncToken } from '../../src-main/services/externalSync/externalSyncService';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { violationOf as violation } from '../support/assertions';
 
 let server: TestServer;
 
@@ -16,12 +17,6 @@ afterAll(async () => server?.close());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
 const NINETY_DAYS = 90 * 24 * 60 * 60;
-
-function violation(res: { status: number; body: any }): { field: string; description: string } {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.code).toBe(3);
-  return res.body.details.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest').fieldViolations[0];
-}
 
 /** A fresh organization (own server) so token history starts empty. */
 async function withServer(fn: (s: TestServer) => Promise<void>): Promise<void> {

@@ -3,6 +3,7 @@
 // every error path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { violationOf as violation } from '../support/assertions';
 
 let server: TestServer;
 let otherOrgToken: string;
@@ -27,14 +28,6 @@ permit(
   action == Action::"view",
   resource
 );`;
-
-function violation(res: { status: number; body: any }): { field: string; description: string } {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.code).toBe(3);
-  const detail = res.body.details.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest');
-  expect(detail).toBeDefined();
-  return detail.fieldViolations[0];
-}
 
 async function create(body: Record<string, unknown>, token?: string) {
   const res = await server.api('POST', '/api/v1/policies', { configuration: { cedar_policy: TWO }, ...body }, token);

@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { signedContentPath } from '../../src-main/services/remoteFiles/contentStore';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { expectViolation as expectInvalid } from '../support/assertions';
 
 let s: TestServer;
 
@@ -53,12 +54,6 @@ async function uploadOk(o: UploadOptions = {}) {
   const res = await upload(o);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.remoteFile as Record<string, any>;
-}
-
-function expectInvalid(res: { status: number; body: any }, field: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.code).toBe(3);
-  expect(res.body.details[0].fieldViolations.map((v: { field: string }) => v.field)).toContain(field);
 }
 
 const tmpUploads = () => {

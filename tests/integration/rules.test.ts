@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchRoute } from '../../src-main/http/routes';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { expectViolation, expectNotFound } from '../support/assertions';
 
 let s: TestServer;
 let otherToken: string;
@@ -71,19 +72,6 @@ function restate(rule: any, extra: Record<string, unknown> = {}) {
     })),
     ...extra,
   };
-}
-
-function expectViolation(res: { status: number; body: any }, field: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.code).toBe(3);
-  expect(res.body.details[0]['@type']).toBe('type.googleapis.com/google.rpc.BadRequest');
-  expect(res.body.details[0].fieldViolations.map((v: { field: string }) => v.field)).toContain(field);
-}
-
-function expectNotFound(res: { status: number; body: any }, pattern?: RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(404);
-  expect(res.body.code).toBe(5);
-  if (pattern) expect(res.body.message).toMatch(pattern);
 }
 
 const RULE_KEYS = [

@@ -2,6 +2,7 @@
 // delete / batch delete, exact JSON shapes, lossless properties, error paths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { violationOf as violation } from '../support/assertions';
 
 let server: TestServer;
 let otherOrgToken: string;
@@ -17,15 +18,6 @@ afterAll(async () => server?.close());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
 const REPEATED = ['assetItems', 'userItems', 'tagItems', 'annotationItems', 'runItems', 'reportTemplateItems', 'metadataItems', 'templateItems'];
-
-/** The one field violation of a 400 response. */
-function violation(res: { status: number; body: any }): { field: string; description: string } {
-  expect(res.status).toBe(400);
-  expect(res.body.code).toBe(3);
-  const detail = res.body.details.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest');
-  expect(detail).toBeDefined();
-  return detail.fieldViolations[0];
-}
 
 const FULL_SNAKE = {
   overview_mode: 'annotations',

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { AtmlParseError, parseAtml, type AtmlSink } from '../../src-main/services/testReports/atmlParser';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { expectViolation as expectInvalid } from '../support/assertions';
 
 const SAMPLE = readFileSync(join(__dirname, '../fixtures/teststand/demo_test_report.xml'));
 
@@ -54,12 +55,6 @@ async function listAll(api: Api, path: string, key: string, pageSize = 1000): Pr
     token = res.body.nextPageToken;
   } while (token);
   return out;
-}
-
-function expectInvalid(res: { status: number; body: any }, field: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.code).toBe(3);
-  expect(res.body.details[0].fieldViolations.map((v: { field: string }) => v.field)).toContain(field);
 }
 
 const tally = (values: string[]) => values.reduce<Record<string, number>>((acc, v) => ((acc[v] = (acc[v] ?? 0) + 1), acc), {});

@@ -1,0 +1,38 @@
+// Shared assertions on the API's error bodies (google.rpc.Status).
+import { expect } from 'vitest';
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+}
+
+const badRequestOf = (res: ApiResponse) =>
+  (res.body.details as { '@type': string; fieldViolations?: { field: string; description: string }[] }[]).find(
+    (d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest',
+  );
+
+/** INVALID_ARGUMENT (400, code 3) whose BadRequest detail names `field`; never a stack trace. */
+export function expectViolation(res: ApiResponse, field: string, status = 400, code = 3): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.code).toBe(code);
+  const detail = badRequestOf(res);
+  expect(detail, 'BadRequest detail').toBeDefined();
+  expect(detail!.fieldViolations!.map((v) => v.field)).toContain(field);
+  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
+}
+
+/** The first field violation of an INVALID_ARGUMENT response. */
+export function violationOf(res: ApiResponse): { field: string; description: string } {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body.code).toBe(3);
+  const detail = badRequestOf(res);
+  expect(detail, 'BadRequest detail').toBeDefined();
+  return detail!.fieldViolations![0];
+}
+
+/** NOT_FOUND (404, code 5), optionally with a message matching `pattern`. */
+export function expectNotFound(res: ApiResponse, pattern?: RegExp): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(404);
+  expect(res.body.code).toBe(5);
+  if (pattern) expect(res.body.message).toMatch(pattern);
+}
