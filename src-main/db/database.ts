@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { registerSqlFunctions } from '../filter/regexFunction';
+import { restoreIndexes } from './bulkLoad';
 import { migrations as allMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
 
@@ -119,6 +120,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const list = options.migrateTo === undefined ? allMigrations : allMigrations.filter((m) => m.version <= options.migrateTo!);
   migrate(raw, list);
   const db = new Db(raw);
+  restoreIndexes(db); // a bulk load interrupted by a crash left indexes dropped
   if (!db.setting('page_token_secret')) db.setSetting('page_token_secret', randomBytes(32).toString('base64'));
   return db;
 }

@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { AnnotationState } from '../../src-shared/api/annotations';
 import { AnnotationLogKind, AnnotationLogState } from '../../src-shared/api/annotationLogs';
 import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../auth/identity';
+import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
 import type { Db } from '../db/database';
 import { annotationBulkInserter } from '../services/annotations/annotationBulkInsert';
 
@@ -56,7 +57,14 @@ export interface SeedOptions {
 }
 
 export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
-  const counts = insertDemoData(db, options);
+  // Into an empty database, build the annotation indexes once at the end (one sort each).
+  const bulk = beginBulkLoad(db, ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs']);
+  let counts: SeedCounts;
+  try {
+    counts = insertDemoData(db, options);
+  } finally {
+    if (bulk) restoreIndexes(db);
+  }
   db.optimize(); // a bulk load changes row counts by orders of magnitude: refresh planner statistics
   return counts;
 }

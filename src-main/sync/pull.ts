@@ -10,7 +10,7 @@
 // lists without order_by a full scan skipping rows below the floor.
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
-import { beginBulkLoad, restoreIndexes } from './bulkLoad';
+import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
 import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';

@@ -6,7 +6,7 @@
 import type { Db } from '../db/database';
 import { readStoredStatus, writeStoredStatus } from '../services/sync/syncService';
 import { createApplier, emptyApplyStats } from './apply';
-import { restoreIndexes } from './bulkLoad';
+import { restoreIndexes } from '../db/bulkLoad';
 import { archiveDuplicates } from './duplicates';
 import { adoptIdentity, type SyncIdentity } from './identity';
 import { acquireSyncLock } from './lock';
