@@ -1,11 +1,12 @@
-// The initial pull into empty tables: secondary indexes are dropped first and
-// rebuilt once at the end (one sort per index instead of a random B-tree
+// Bulk loads into empty tables (the sync's initial pull, the demo seed):
+// secondary indexes are dropped first and rebuilt once at the end (one sort per index instead of a random B-tree
 // insert per row and index). Unique and primary keys stay, so upserts and
 // lookups by id keep working. The dropped definitions are recorded in the
 // same transaction as the drop, so an interrupted load (crash, kill -9) is
-// repaired by the next sync (restoreIndexes at its start).
+// repaired at the next open (openDatabase calls restoreIndexes).
 import type { Db } from '../db/database';
 
+// The setting's name predates the move out of sync/; kept so interrupted loads still repair.
 const SETTING = 'sync.deferred_indexes';
 
 interface Deferred {
