@@ -10,6 +10,8 @@ import { dropTargetField, finishEntry, hasPending, loadEntry, removeTarget, setR
 import { ANNOTATION, AnnotationWriter, applyAnnotations } from './resources/annotations';
 import { applyAnnotationLogs, LogWriter } from './resources/annotationLogs';
 import { applySavedSearches } from './resources/savedSearches';
+import { applyPolicies } from './resources/policies';
+import type { Policy } from '../../src-shared/api/policies';
 import type { SavedSearch } from '../../src-shared/api/savedSearches';
 import { specFor } from './specs';
 
@@ -72,6 +74,7 @@ export interface Applier {
   /** Returns annotation ids the logs refer to that are not local yet. */
   annotationLogs(list: readonly AnnotationLog[]): string[];
   savedSearches(list: readonly SavedSearch[], options?: { excludeSeq?: number }): void;
+  policies(list: readonly Policy[], options?: { excludeSeq?: number }): void;
 }
 
 // Prepared statements are reused across pages and push results (preparing them per call costs more than the writes).
@@ -109,6 +112,9 @@ export function createApplier(db: Db, userId: string, clockOffset: number, stats
     },
     savedSearches(list, options = {}) {
       db.tx(() => applySavedSearches(context(options), list));
+    },
+    policies(list, options = {}) {
+      db.tx(() => applyPolicies(context(options), list));
     },
   };
 }

@@ -15,6 +15,8 @@ import { runPuller, callWithRetry, type Puller } from './pull';
 import { annotationLogsPuller } from './pullers/annotationLogs';
 import { annotationsPuller } from './pullers/annotations';
 import { referencePullers } from './pullers/reference';
+import { policiesPuller } from './pullers/policies';
+import { rulesPuller } from './pullers/rules';
 import { savedSearchesPuller } from './pullers/savedSearches';
 import { push } from './push';
 import { Remote, type RemoteOptions } from './remote';
@@ -129,11 +131,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await archiveDuplicates(session);
     };
-    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, savedSearchesPuller]);
+    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, rulesPuller]);
     setPhase('push');
     const pushed = await push(session);
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
-    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller]);
+    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller]);
     progress.conflicts = stats.conflicts;
     setPhase('done');
   } catch (e) {

@@ -2,10 +2,11 @@
 // recorded in the outbox (its effect stays local); specs are added as the
 // operations of each resource land in the operation table.
 import { annotationSpecs } from './specs/annotations';
+import { policySpecs } from './specs/policies';
 import { savedSearchSpecs } from './specs/savedSearches';
 import type { OpSpec } from './types';
 
-const specs = new Map<string, OpSpec>([...annotationSpecs, ...savedSearchSpecs].map((s) => [s.operation, s]));
+const specs = new Map<string, OpSpec>([...annotationSpecs, ...savedSearchSpecs, ...policySpecs].map((s) => [s.operation, s]));
 
 export function specFor(operation: string): OpSpec | undefined {
   return specs.get(operation);

@@ -4,6 +4,7 @@
 import type { Db } from '../../db/database';
 import { ANNOTATION, snapshotAnnotation } from './annotations';
 import './annotationLogs';
+import { POLICY, snapshotPolicy } from './policies';
 import { SAVED_SEARCH, snapshotSavedSearch } from './savedSearches';
 
 export interface Snapshot {
@@ -15,6 +16,7 @@ export interface Snapshot {
 const snapshots: Record<string, (db: Db, id: string) => Snapshot | undefined> = {
   [ANNOTATION]: snapshotAnnotation,
   [SAVED_SEARCH]: snapshotSavedSearch,
+  [POLICY]: snapshotPolicy,
 };
 
 export function snapshotFor(resource: string): ((db: Db, id: string) => Snapshot | undefined) | undefined {

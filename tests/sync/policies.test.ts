@@ -1,0 +1,83 @@
+// Policies replicate like saved searches: offline create/update/archive reach
+// the remote once (also when a response is lost), remote changes arrive.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { startFaultProxy, type FaultProxy } from './faultProxy';
+import { createReplica, startRemote, type Replica } from './helpers';
+
+let remote: Awaited<ReturnType<typeof startRemote>>;
+let proxy: FaultProxy;
+let a: Replica;
+
+beforeEach(async () => {
+  remote = await startRemote();
+  proxy = await startFaultProxy(remote.url);
+  a = await createReplica('a', proxy.url, remote.token);
+  await a.sync();
+});
+afterEach(async () => {
+  a.close();
+  await proxy.close();
+  await remote.close();
+});
+
+const PERMIT = 'permit(principal, action, resource);';
+const FORBID = 'forbid(principal, action, resource);';
+type Row = { id: string; name: string; description: string | null; cedar_policy: string; version: number; policy_version_id: string; archived: number };
+const policies = (db: Replica['engine']['db']) =>
+  db.all<Row>('SELECT id, name, description, cedar_policy, version, policy_version_id, archived_date IS NOT NULL AS archived FROM policies ORDER BY name');
+const versions = (db: Replica['engine']['db']) =>
+  db.all<{ id: string; version: number; cedar_policy: string }>('SELECT v.id, v.version, v.cedar_policy FROM policy_versions v JOIN policies p ON p.pk = v.policy_pk ORDER BY p.name, v.version');
+const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/policies';
+const isUpdate = (r: { method: string; path: string }) => r.method === 'PATCH' && r.path === '/api/v1/policies';
+
+describe('sync: policies', () => {
+  test('offline create, update and archive reach the remote once; a lost create response makes no duplicate', async () => {
+    const { policy } = await a.call('CreatePolicy', { name: 'offline', configuration: { cedarPolicy: PERMIT } });
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, name: 'offline, renamed', configuration: { cedarPolicy: FORBID } }, updateMask: 'name,configuration' });
+    await a.call('ArchivePolicy', { policyId: policy.policyId });
+    proxy.once({ kind: 'lose' }, isCreate);
+    const s = await a.sync();
+    expect(s.error).toBeUndefined();
+    expect(s.ok).toBe(true);
+    expect(proxy.forwarded(isCreate)).toBe(1);
+    const remoteRows = policies(remote.engine.db);
+    expect(remoteRows).toHaveLength(1);
+    expect(remoteRows[0]).toMatchObject({ name: 'offline, renamed', cedar_policy: FORBID, version: 2, archived: 1 });
+    expect(remoteRows[0].id).not.toBe(policy.policyId);
+    expect(policies(a.engine.db)).toEqual(remoteRows);
+    expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
+    expect((await a.call('GetPolicy', { policyId: policy.policyId })).policy.policyId).toBe(remoteRows[0].id);
+    const again = await a.sync();
+    expect(again.progress.pushed).toBe(0);
+    expect(policies(remote.engine.db)).toEqual(remoteRows);
+  });
+
+  test('an offline edit of a remote policy reaches it exactly once through a lost update response', async () => {
+    const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
+    await a.sync();
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration', versionNotes: 'tighten' });
+    proxy.once({ kind: 'lose' }, isUpdate);
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    const [row] = policies(remote.engine.db);
+    expect(row).toMatchObject({ cedar_policy: FORBID, version: 2 });
+    expect(versions(remote.engine.db)).toHaveLength(2);
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    expect(a.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state != 'done'")!.n).toBe(0);
+  });
+
+  test('remote changes arrive: create, update, archive and unarchive', async () => {
+    const { policy } = await remote.client.CreatePolicy({ name: 'remote', description: 'd', configuration: { cedarPolicy: PERMIT } });
+    await a.sync();
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, description: 'changed', configuration: { cedarPolicy: FORBID } }, updateMask: 'description,configuration' });
+    await remote.client.ArchivePolicy({ policyId: policy.policyId });
+    await a.sync();
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    expect(policies(a.engine.db)[0]).toMatchObject({ description: 'changed', cedar_policy: FORBID, archived: 1 });
+    await remote.client.UnarchivePolicy({ policyId: policy.policyId });
+    await a.sync();
+    expect(policies(a.engine.db)[0].archived).toBe(0);
+    expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n).toBe(0);
+  });
+});
