@@ -26,6 +26,21 @@ describe('TestReportWorkspace', () => {
     expect(ws.measurements).toEqual([m]);
   });
 
+  test('a slow earlier load never overwrites a later one', async () => {
+    const slow = deferred<{ testReports: ReturnType<typeof testReport>[]; nextPageToken: string }>();
+    const fresh = testReport({ name: 'fresh' });
+    let calls = 0;
+    const fake = fakeClient().on('ListTestReports', () => (++calls === 1 ? slow.promise : { testReports: [fresh], nextPageToken: '' }));
+    const ws = new TestReportWorkspace(fake.client);
+    const first = ws.load();
+    await ws.load();
+    slow.resolve({ testReports: [testReport({ name: 'stale' })], nextPageToken: 'more' });
+    await first;
+    expect(ws.reports.map((r) => r.name)).toEqual(['fresh']);
+    expect(ws.nextPageToken).toBe('');
+    expect(ws.loading).toBe(false);
+  });
+
   test('errors are kept per part', async () => {
     const fake = fakeClient()
       .on('ListTestReports', () => ({ testReports: [testReport()], nextPageToken: '' }))

@@ -36,6 +36,7 @@ export class TestReportWorkspace {
   measurementsError = $state<ErrorInfo | undefined>();
 
   readonly #client: Client;
+  #list = 0;
   #report = 0;
   #step = 0;
 
@@ -44,31 +45,38 @@ export class TestReportWorkspace {
   }
 
   async load(): Promise<void> {
+    // A reload makes responses of earlier loads stale (as the other list states do).
+    const generation = ++this.#list;
     this.loading = true;
     try {
       const page = await listTestReports(this.#client);
+      if (generation !== this.#list) return;
       this.reports = page.testReports;
       this.nextPageToken = page.nextPageToken;
       this.listError = undefined;
     } catch (e) {
-      this.listError = toErrorInfo(e);
+      if (generation === this.#list) this.listError = toErrorInfo(e);
     } finally {
-      this.loading = false;
-      this.loaded = true;
+      if (generation === this.#list) {
+        this.loading = false;
+        this.loaded = true;
+      }
     }
   }
 
   async loadMore(): Promise<void> {
     if (!this.nextPageToken || this.loading) return;
+    const generation = this.#list;
     this.loading = true;
     try {
       const page = await listTestReports(this.#client, this.nextPageToken);
+      if (generation !== this.#list) return;
       this.reports = [...this.reports, ...page.testReports];
       this.nextPageToken = page.nextPageToken;
     } catch (e) {
-      this.listError = toErrorInfo(e);
+      if (generation === this.#list) this.listError = toErrorInfo(e);
     } finally {
-      this.loading = false;
+      if (generation === this.#list) this.loading = false;
     }
   }
 
