@@ -2,6 +2,7 @@
 // httpTransport (never a private sync endpoint), plus the server clock read
 // from each response's Date header. Server time orders conflicts and bounds
 // unknown-outcome lookups; the local clock is never a pull cursor.
+import { writeFile } from 'node:fs/promises';
 import type { OperationDef } from '../../src-shared/api/operation';
 import { httpTransport, TransportError, type Transport } from '../../src-shared/client';
 import { ApiError, Code } from '../../src-shared/errors';
@@ -83,6 +84,20 @@ export class Remote {
         }
       },
     };
+  }
+
+  /**
+   * A binary operation (e.g. DownloadArtifactContent) streamed into `destPath`. Multipart operations go
+   * through call(): a request field holding a FilePart ({ path, fileName, mimeType }) is sent as the file.
+   */
+  async download(name: string, request: Record<string, unknown>, destPath: string): Promise<{ bytes: number; contentType: string }> {
+    const op = (operations as Record<string, OperationDef>)[name];
+    if (!op || op.output !== 'binary') throw new ApiError(Code.UNIMPLEMENTED, `${name}: not a binary operation of this Outpost's operation table`);
+    this.requests++;
+    if (this.transport.download) return await this.transport.download(op, request, destPath);
+    const bytes = (await this.transport.call(name as OperationName, op, request)) as Uint8Array;
+    await writeFile(destPath, bytes);
+    return { bytes: bytes.byteLength, contentType: 'application/octet-stream' };
   }
 
   static has(name: string): boolean {
