@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { build, buildIsStale } from './ensure-build.mjs';
+import { electronSqliteBinding } from './electron-sqlite.mjs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,29 +71,30 @@ if (!binary) {
 }
 
 /**
- * better-sqlite3 is a native module: `npm ci` builds it for this Node, and
- * Electron needs a build for its own ABI. Say so before the window opens
- * (the app would otherwise fail at its first database access).
+ * better-sqlite3 is a native module: `npm ci` builds it for this Node, and Electron needs a build for its own
+ * ABI. A separate build for Electron is made once (scripts/electron-sqlite.mjs) and passed to the app;
+ * OUTPOST_SQLITE_BINDING set by the user (a module built elsewhere) is used as it is.
  */
-function warnAboutNativeAbi() {
+function sqliteBindingForElectron() {
+  if (process.env.OUTPOST_SQLITE_BINDING) return process.env.OUTPOST_SQLITE_BINDING;
   const abiFile = join(root, 'node_modules', 'electron', 'abi_version');
-  if (!existsSync(abiFile)) return;
-  const electronAbi = readFileSync(abiFile, 'utf8').trim();
-  if (electronAbi === process.versions.modules) return;
+  if (existsSync(abiFile) && readFileSync(abiFile, 'utf8').trim() === process.versions.modules) return undefined;
+  const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
   try {
-    const Database = require('better-sqlite3');
-    new Database(':memory:').close();
-  } catch {
-    return; // not loadable by this Node: presumably already rebuilt for Electron
+    return electronSqliteBinding({ root, electronVersion, say });
+  } catch (e) {
+    say(`cannot start the desktop app: building the SQLite module for Electron ${electronVersion} failed: ${e.message}`);
+    say('it needs the Electron headers (https://electronjs.org/headers, or OUTPOST_ELECTRON_HEADERS_URL) and a C++ toolchain, once.');
+    say('`npm run serve` gives the same app in a browser: it prints an "App: http://127.0.0.1:…/#key=…" address to open.');
+    process.exit(1);
   }
-  say(`warning: better-sqlite3 is built for Node (ABI ${process.versions.modules}); Electron needs ABI ${electronAbi}.`);
-  say('warning: rebuild it for Electron (e.g. `npx @electron/rebuild -w better-sqlite3`), and `npm rebuild better-sqlite3` again before `npm run serve` or `npm test`.');
 }
 
-warnAboutNativeAbi();
+const sqliteBinding = sqliteBindingForElectron();
 
 const env = { ...process.env };
 delete env.ELECTRON_RUN_AS_NODE; // would make Electron behave as plain Node
+if (sqliteBinding) env.OUTPOST_SQLITE_BINDING = sqliteBinding;
 const child = spawn(binary, [root, ...process.argv.slice(2).filter((a) => a !== '--skip-build')], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

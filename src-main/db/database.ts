@@ -105,9 +105,18 @@ export interface OpenOptions {
   migrateTo?: number;
 }
 
+/**
+ * The desktop launcher (scripts/start-desktop.mjs) builds better-sqlite3 a second time for Electron's ABI and
+ * passes its path here; Node (tests, `outpost serve`) uses the module npm built.
+ */
+function nativeBinding(): { nativeBinding: string } | undefined {
+  const path = process.env.OUTPOST_SQLITE_BINDING;
+  return path ? { nativeBinding: path } : undefined;
+}
+
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const raw = new BetterSqlite3(file);
+  const raw = new BetterSqlite3(file, nativeBinding());
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
