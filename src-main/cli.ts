@@ -9,10 +9,14 @@ import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
 import { defaultDataDir, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
+import { BackgroundSync } from './sync/backgroundSync';
 import { SYNC_USAGE, syncCommand } from './sync/cli';
+import { dataDirSecretStore } from './sync/secretStore';
 
 const USAGE = `usage:
-  outpost serve [--data DIR] [--port N] [--host 127.0.0.1] [--seed-if-empty] [--static DIR]
+  outpost serve [--data DIR] [--port N] [--host 127.0.0.1] [--seed-if-empty] [--static DIR] [--no-sync]
+      background sync runs while the data directory has a remote (configured in the
+      app's Sync view or by \`outpost sync --remote\`); --no-sync turns it off
   outpost keys create [--data DIR] [--user EMAIL] [--org NAME]
   outpost seed [--data DIR] [--annotations N]
 ${SYNC_USAGE}
@@ -36,6 +40,7 @@ async function serve(args: string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       static: { type: 'string' },
       'seed-if-empty': { type: 'boolean', default: false },
+      'no-sync': { type: 'boolean', default: false },
     },
   });
   const port = Number(values.port);
@@ -52,7 +57,12 @@ async function serve(args: string[]): Promise<number> {
   const { token } = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'serve session');
   process.stdout.write(`Outpost serving ${engine.dataDir}\n  API: ${url}/api/v1\n`);
   process.stdout.write(staticDir ? `  App: ${url}/#key=${token}\n` : '  (renderer not built: run `npm run build` to serve the app)\n');
-  const stop = () => server.close(() => (engine.close(), process.exit(0)));
+  // Background sync with the data directory's remote (if any, or once one is configured through the API).
+  const sync = values['no-sync'] ? undefined : new BackgroundSync({ engine, secrets: dataDirSecretStore(engine.dataDir) });
+  await sync?.start();
+  const remote = await engine.remoteProfile.read();
+  process.stdout.write(sync ? `  Sync: ${remote ? `with ${remote.baseUrl} in the background` : 'no remote configured (add one in the Sync view)'}\n` : '  Sync: off (--no-sync)\n');
+  const stop = () => void (sync?.stop() ?? Promise.resolve()).finally(() => server.close(() => (engine.close(), process.exit(0))));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await new Promise(() => {});

@@ -5,7 +5,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
 import { openDatabase, type Db } from './db/database';
+import { cachedLocalCaller } from './sync/identity';
 import { createOutboxRecorder, isReplica } from './sync/outbox';
+import { createRemoteProfileStore } from './sync/profileStore';
+import { dataDirSecretStore, type SecretStore } from './sync/secretStore';
 
 export interface Engine {
   readonly db: Db;
@@ -14,7 +17,38 @@ export interface Engine {
   readonly pageTokenSecret: string;
   /** Set when this database is a sync replica: records replicated writes in the outbox (see sync/outbox.ts). */
   readonly writeRecorder?: WriteRecorder;
+  /** The remote this database syncs with (URL setting + API key in the SecretStore). */
+  readonly remoteProfile: RemoteProfileStore;
+  /**
+   * Set by a host that runs background sync (the desktop app, `outpost serve`);
+   * absent in plain tests and one-shot CLI commands, where SyncNow is FAILED_PRECONDITION.
+   */
+  syncController?: SyncController;
+  /**
+   * On a replica that has synced: the remote user every local request acts as
+   * (local records carry the remote's user and organization ids; see sync/identity.ts).
+   */
+  actingCaller(): Caller | undefined;
   close(): void;
+}
+
+/** What the sync operations need of a running scheduler. */
+export interface SyncController {
+  /** Starts a run now, or joins the one in progress (does not wait for it). */
+  syncNow(): void;
+  /** The remote or its key was (re)configured: clear an authentication stop and sync soon. */
+  remoteChanged(): Promise<void>;
+  /** The remote is about to be removed: stop background runs (a run in progress is aborted). */
+  remoteRemoved(): Promise<void>;
+}
+
+/** The remote profile as the sync operations see it. */
+export interface RemoteProfileStore {
+  read(): Promise<{ baseUrl: string; hasApiKey: boolean } | undefined>;
+  /** Links the database (it becomes a replica) or replaces the key; `apiKey` undefined keeps the stored one. */
+  save(baseUrl: string, apiKey: string | undefined): Promise<{ baseUrl: string; hasApiKey: boolean }>;
+  /** Forgets the URL and the key; the replica's data, outbox and identity stay. */
+  remove(): Promise<void>;
 }
 
 /** The outbox hook invoke() calls on a sync replica. */
@@ -30,6 +64,8 @@ export interface WriteRecorder {
 export interface EngineOptions {
   /** Open as a sync replica (default: the database's own `sync.replica` setting, set when a remote is linked). */
   readonly replica?: boolean;
+  /** Where remote API keys live (default: a 0600 file in the data directory; the desktop app passes safeStorage). */
+  readonly secrets?: SecretStore;
 }
 
 export interface RequestContext {
@@ -52,11 +88,21 @@ export function defaultDataDir(): string {
 
 export function openEngine(dataDir: string = defaultDataDir(), options: EngineOptions = {}): Engine {
   const db = openDatabase(join(dataDir, DATABASE_FILE));
+  let writeRecorder = (options.replica ?? isReplica(db)) ? createOutboxRecorder(db) : undefined;
+  // Linking a remote while running (ConfigureSyncRemote) turns recording on for the writes that follow.
+  const remoteProfile = createRemoteProfileStore(db, options.secrets ?? dataDirSecretStore(dataDir), () => {
+    writeRecorder ??= createOutboxRecorder(db);
+  });
+  const syncedCaller = cachedLocalCaller(db);
   return {
     db,
     dataDir,
     pageTokenSecret: db.setting('page_token_secret')!,
-    writeRecorder: (options.replica ?? isReplica(db)) ? createOutboxRecorder(db) : undefined,
+    get writeRecorder() {
+      return writeRecorder;
+    },
+    remoteProfile,
+    actingCaller: () => (writeRecorder ? syncedCaller() : undefined),
     close: () => db.close(),
   };
 }

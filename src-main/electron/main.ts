@@ -11,6 +11,7 @@ import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller 
 import type { Caller } from '../auth/caller';
 import { defaultDataDir, openEngine, type Engine, type RequestContext } from '../engine';
 import { seedDemoData } from '../seed/seedDemoData';
+import { BackgroundSync } from '../sync/backgroundSync';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
@@ -32,14 +33,15 @@ app.enableSandbox();
 let engine: Engine | undefined;
 let caller: Caller | undefined;
 let mainWindow: BrowserWindow | undefined;
+let backgroundSync: BackgroundSync | undefined;
 
 /** Pushes an event to every window (`window.outpost.onEvent`), e.g. sync status. */
 const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.getAllWindows().map((w) => w.webContents));
 
-function openProfile(): { engine: Engine; caller: Caller } {
+function openProfile(secrets: SecretStore): { engine: Engine; caller: Caller } {
   const dataDir = defaultDataDir();
   mkdirSync(dataDir, { recursive: true });
-  const opened = openEngine(dataDir);
+  const opened = openEngine(dataDir, { secrets });
   const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   // First start: a living demo dataset instead of an empty screen.
   if (!opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
@@ -48,6 +50,10 @@ function openProfile(): { engine: Engine; caller: Caller } {
   return { engine: opened, caller: local };
 }
 
+/**
+ * The desktop's local user; once the first sync has adopted the remote identity,
+ * invoke() runs every call as that remote user instead (engine.actingCaller).
+ */
 function requestContext(): RequestContext {
   if (!engine || !caller) throw new Error('the profile database is not open');
   return { engine, db: engine.db, caller };
@@ -117,9 +123,9 @@ function createWindow(): BrowserWindow {
 }
 
 function start(): void {
-  ({ engine, caller } = openProfile());
-  // Remote API keys, encrypted with the OS keyring; handed to the sync worker with publishEvent for its status.
-  const secrets: SecretStore = createSafeStorageSecretStore({ safeStorage, dir: join(engine.dataDir, 'secrets') });
+  // Remote API keys, encrypted with the OS keyring: the engine's remote profile and the scheduler share the store.
+  const secrets: SecretStore = createSafeStorageSecretStore({ safeStorage, dir: join(defaultDataDir(), 'secrets') });
+  ({ engine, caller } = openProfile(secrets));
   configureSession();
   registerIpcBridge(ipcMain, {
     context: requestContext,
@@ -127,9 +133,10 @@ function start(): void {
     onInternalError: (operation, error) => console.error(`outpost: internal error in ${operation}:`, error),
   });
   mainWindow = createWindow();
-  // The sync scheduler starts here, with { engine, secrets, publishEvent } (status events reach window.outpost.onEvent).
-  void secrets;
-  void publishEvent;
+  // Background sync: runs while a remote is configured (now or later, from the Sync view);
+  // status and progress events reach window.outpost.onEvent.
+  backgroundSync = new BackgroundSync({ engine, secrets, publishEvent });
+  void backgroundSync.start().catch((error: unknown) => console.error('outpost: background sync could not start:', error));
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -149,9 +156,23 @@ if (!app.requestSingleInstanceLock()) {
   app.on('activate', () => {
     if (app.isReady() && BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
   });
-  app.on('will-quit', () => {
-    engine?.close();
-    engine = undefined;
+  let quitting = false;
+  app.on('will-quit', (event) => {
+    if (quitting || !backgroundSync) {
+      engine?.close();
+      engine = undefined;
+      return;
+    }
+    // Stop sync first (a run in progress is aborted; committed work stays), then close the database.
+    event.preventDefault();
+    quitting = true;
+    void backgroundSync
+      .stop()
+      .catch((error: unknown) => console.error('outpost: stopping sync failed:', error))
+      .finally(() => {
+        backgroundSync = undefined;
+        app.quit();
+      });
   });
   app
     .whenReady()

@@ -33,7 +33,12 @@ export function parseRequest(name: OperationName, raw: unknown): unknown {
   return result.data;
 }
 
-export async function invoke(ctx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
+export async function invoke(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
+  // A synced replica works as its remote user: whoever calls locally (the desktop's user, a
+  // local API key under `outpost serve`) reads and writes as that user, so local records,
+  // outbox entries and their authors carry the remote's user and organization ids.
+  const acting = requestCtx.engine.actingCaller?.();
+  const ctx = acting && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: acting } : requestCtx;
   const handler = (handlers as Record<string, ((ctx: RequestContext, req: unknown) => unknown) | undefined>)[name];
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
   const req = parseRequest(name, raw);

@@ -26,6 +26,23 @@ export function localCaller(db: Db): Caller | undefined {
   return id && loadCaller(db, id.userId);
 }
 
+/**
+ * localCaller, re-read only when the stored identity changes (it is rewritten,
+ * with the memberships, by every sync): engine.actingCaller runs on every request.
+ */
+export function cachedLocalCaller(db: Db): () => Caller | undefined {
+  let text: string | undefined;
+  let caller: Caller | undefined;
+  return () => {
+    const current = db.setting(IDENTITY_SETTING);
+    if (current !== text) {
+      text = current;
+      caller = localCaller(db);
+    }
+    return caller;
+  };
+}
+
 /** Writes a remote user locally with the remote's id; a different local user of the same name is renamed out of the way. */
 export function upsertUser(db: Db, id: string, userName: string): void {
   const clash = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ? AND id != ?', [userName, id]);

@@ -44,6 +44,8 @@ export class SyncScheduler {
   private nextRunAt: number | null = null;
   private lastPending = -1;
   private watch: NodeJS.Timeout | undefined;
+  /** Bumped by profileChanged(): a run that started with the previous key must not stop sync for the new one. */
+  private profileVersion = 0;
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -73,9 +75,11 @@ export class SyncScheduler {
     if (this.running) return this.running;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.running = this.runOnce().finally(() => {
+    const version = this.profileVersion;
+    this.running = this.runOnce(version).finally(() => {
       this.running = undefined;
-      if (!this.stopped) this.schedule(this.delayAfter());
+      // The key changed while this run was out: try the new one at once.
+      if (!this.stopped) this.schedule(version !== this.profileVersion ? 0 : this.delayAfter());
       this.publish();
     });
     return this.running;
@@ -84,10 +88,20 @@ export class SyncScheduler {
   /** Sets (or replaces) the remote and its key; clears an authentication stop. */
   async setProfile(profile: RemoteProfile): Promise<void> {
     await saveProfile(this.options.engine.db, this.options.secrets, profile);
+    this.profileChanged();
+  }
+
+  /** The stored profile changed (saved by someone else, e.g. ConfigureSyncRemote): clears an authentication stop, syncs now. */
+  profileChanged(): void {
+    this.profileVersion++;
     this.authStopped = false;
     this.failures = 0;
     if (!this.stopped) this.schedule(0);
     this.publish();
+  }
+
+  get started(): boolean {
+    return !this.stopped;
   }
 
   status(): SyncStatus {
@@ -122,7 +136,7 @@ export class SyncScheduler {
     this.lastPending = pending;
   }
 
-  private async runOnce(): Promise<SyncSummary | undefined> {
+  private async runOnce(version: number): Promise<SyncSummary | undefined> {
     const { engine, secrets } = this.options;
     const profile = await loadProfile(engine.db, secrets);
     if (!profile) {
@@ -142,7 +156,7 @@ export class SyncScheduler {
           if (e.type === 'phase') this.publish(true);
         },
       });
-      if (summary.authError) this.authStopped = true;
+      if (summary.authError && version === this.profileVersion) this.authStopped = true;
       this.failures = summary.ok ? 0 : this.failures + 1;
       return summary;
     } catch (e) {

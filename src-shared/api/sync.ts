@@ -1,5 +1,7 @@
 // Outpost extension operations for local-first sync: status and progress, the
-// conflict log (list, undo, dismiss) and the outbox (list, retry a failed entry).
+// conflict log (list, undo, dismiss), the outbox (list, retry a failed entry),
+// the remote profile (configure, read, remove; the API key is write-only) and
+// "sync now".
 import { z } from 'zod';
 import { defineOperation } from './operation';
 import { message, nullableTimestampOut, pageSizeIn, response, timestampOut } from './wire';
@@ -67,6 +69,41 @@ export const SyncOutboxEntryOut = response({
   createdDate: timestampOut,
 });
 
+export const SyncRemoteOut = response({
+  /** The remote's normalized base URL (origin + path, no trailing slash). */
+  baseUrl: z.string(),
+  /** Whether an API key is stored for it (the key itself is never returned). */
+  hasApiKey: z.boolean(),
+});
+export type SyncRemote = z.infer<typeof SyncRemoteOut>;
+
+/** An http(s) base URL without credentials (the key travels as api_key, into the secret store). */
+const remoteUrlIn = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(2048, 'must be at most 2048 characters')
+  .superRefine((text, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `must be an absolute http:// or https:// URL, got '${text.slice(0, 100)}'` });
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: `must use http or https, not ${url.protocol.replace(':', '')}` });
+    else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not contain credentials: pass the key as api_key' });
+    else if (url.search || url.hash) ctx.addIssue({ code: 'custom', message: 'must not contain a query or fragment' });
+  });
+
+/** A bearer token: one line, no spaces (it goes into an Authorization header). */
+const apiKeyIn = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(4096, 'must be at most 4096 characters')
+  .regex(/^\S+$/, 'must not contain spaces or line breaks');
+
 const conflictPath = { conflictId: z.string().min(1, 'is required') };
 const conflictBody = response({ conflict: SyncConflictOut });
 
@@ -100,5 +137,25 @@ export const syncOperations = {
     name: 'RetrySyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:retry', input: 'body', tag: 'Sync', extension: true,
     summary: 'Queue a failed outbox entry again', request: message({ seq: z.string().regex(/^\d+$/, 'must be an entry number') }),
     response: response({ entry: SyncOutboxEntryOut }),
+  }),
+  GetSyncRemote: defineOperation({
+    name: 'GetSyncRemote', method: 'GET', path: '/api/v1/outpost/sync/remote', input: 'path', tag: 'Sync', extension: true,
+    summary: 'The remote this database syncs with (null when none); the API key is never returned, only has_api_key',
+    request: message({}), response: response({ remote: SyncRemoteOut.nullable() }),
+  }),
+  ConfigureSyncRemote: defineOperation({
+    name: 'ConfigureSyncRemote', method: 'PUT', path: '/api/v1/outpost/sync/remote', input: 'body', tag: 'Sync', extension: true,
+    summary: 'Link this database to a remote (base URL + API key, kept in the secret store) or replace its key; api_key may be omitted to keep the stored one',
+    request: message({ baseUrl: remoteUrlIn, apiKey: apiKeyIn.optional() }), response: response({ remote: SyncRemoteOut }),
+  }),
+  DeleteSyncRemote: defineOperation({
+    name: 'DeleteSyncRemote', method: 'DELETE', path: '/api/v1/outpost/sync/remote', input: 'path', tag: 'Sync', extension: true,
+    summary: 'Stop syncing and forget the remote and its API key (local data and queued edits stay)',
+    request: message({}), response: response({}),
+  }),
+  SyncNow: defineOperation({
+    name: 'SyncNow', method: 'POST', path: '/api/v1/outpost/sync:run', input: 'body', tag: 'Sync', extension: true,
+    summary: 'Start a sync run now (or join the one in progress); returns the status (state syncing)',
+    request: message({}), response: SyncStatusOut,
   }),
 } as const;

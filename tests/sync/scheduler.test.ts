@@ -84,4 +84,16 @@ describe('SyncScheduler', () => {
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
     await until('a successful sync with the new key', () => scheduler!.status().state === 'idle' && scheduler!.status().lastSuccessDate !== null);
   });
+
+  test('a key replaced while a run with the old one is out is tried as soon as that run ends', async () => {
+    scheduler = new SyncScheduler({ engine, secrets: createMemorySecretStore(), intervalMs: 60_000, run: fast, backoff: { maxAttempts: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, jitter: 0 } });
+    // The old key's GetMe is held back, so its 401 arrives after the new key is saved.
+    proxy.once({ kind: 'delay', ms: 400 }, (r) => r.path.startsWith('/api/v2/me'));
+    await scheduler.setProfile({ baseUrl: proxy.url, apiKey: 'op_old_key' });
+    scheduler.start();
+    await until('the run with the old key', () => scheduler!.status().state === 'syncing');
+    await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
+    await until('a successful sync with the new key', () => scheduler!.status().state === 'idle' && scheduler!.status().lastSuccessDate !== null);
+    expect(proxy.log.filter((e) => e.path.startsWith('/api/v2/me')).map((e) => e.status)).toEqual([401, 200]);
+  });
 });

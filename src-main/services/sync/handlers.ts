@@ -1,6 +1,7 @@
 // Sync extension operations -> syncService.
 import type { syncOperations } from '../../../src-shared/api/sync';
 import type { HandlerMap } from '../handler';
+import { configureRemote, getRemote, removeRemote, syncNow } from './remoteService';
 import { dismissConflict, listConflicts, listOutbox, retryEntry, syncStatus, undoConflict } from './syncService';
 
 export const syncHandlers: HandlerMap<typeof syncOperations> = {
@@ -10,4 +11,8 @@ export const syncHandlers: HandlerMap<typeof syncOperations> = {
   DismissSyncConflict: (ctx, req) => dismissConflict(ctx, req.conflictId),
   ListSyncOutbox: (ctx, req) => listOutbox(ctx, req),
   RetrySyncEntry: (ctx, req) => retryEntry(ctx, req.seq),
+  GetSyncRemote: (ctx) => getRemote(ctx),
+  ConfigureSyncRemote: (ctx, req) => configureRemote(ctx, req),
+  DeleteSyncRemote: (ctx) => removeRemote(ctx),
+  SyncNow: (ctx) => syncNow(ctx),
 };

@@ -1,10 +1,12 @@
 // The connection (typed client + platform) handed to every view through Svelte context.
 import { getContext, setContext } from 'svelte';
 import type { NavigationState } from './state/navigation.svelte';
+import type { SyncMonitor } from './state/syncMonitor.svelte';
 import type { Connection } from './transport';
 
 const KEY = Symbol('outpost.connection');
 const NAV_KEY = Symbol('outpost.navigation');
+const SYNC_KEY = Symbol('outpost.sync');
 
 export function setConnection(connection: Connection): void {
   setContext(KEY, connection);
@@ -24,4 +26,15 @@ export function getNavigation(): NavigationState {
   const nav = getContext<NavigationState | undefined>(NAV_KEY);
   if (!nav) throw new Error('no navigation in context (views must be rendered inside App)');
   return nav;
+}
+
+/** The app's one live sync status (navigation badge and Sync view). */
+export function setSyncMonitor(monitor: SyncMonitor): void {
+  setContext(SYNC_KEY, monitor);
+}
+
+export function getSyncMonitor(): SyncMonitor {
+  const monitor = getContext<SyncMonitor | undefined>(SYNC_KEY);
+  if (!monitor) throw new Error('no sync monitor in context (views must be rendered inside App)');
+  return monitor;
 }

@@ -4,6 +4,7 @@ import { hashOf, NavigationState, viewFromHash } from './navigation.svelte';
 test('views round-trip through the fragment; anything else is the annotations view', () => {
   expect(viewFromHash(hashOf('policies'))).toBe('policies');
   expect(viewFromHash('#/test-reports')).toBe('test-reports');
+  expect(viewFromHash('#/sync')).toBe('sync');
   expect(viewFromHash('')).toBe('annotations');
   expect(viewFromHash('#/nope')).toBe('annotations');
   const nav = new NavigationState('#/artifacts');

@@ -8,6 +8,7 @@ export const VIEWS = [
   { id: 'policies', label: 'Policies' },
   { id: 'test-reports', label: 'Test reports' },
   { id: 'saved-searches', label: 'Saved searches' },
+  { id: 'sync', label: 'Sync' },
 ] as const;
 export type ViewId = (typeof VIEWS)[number]['id'];
 

@@ -3,7 +3,9 @@
 // validates and runs it; errors come back as google.rpc.Status bodies.
 import type { Transport } from '../../../../src-shared/client';
 import { ApiError } from '../../../../src-shared/errors';
+import type { SyncStatus } from '../../../../src-shared/api/sync';
 import type { OutpostBridge } from './bridge';
+import type { SyncProgress, SyncWatcher } from './syncUpdates';
 
 /** IPC needs structured-clone data; Svelte state proxies and class instances are not. Requests are JSON by definition. */
 function plain(request: Record<string, unknown>): Record<string, unknown> {
@@ -29,4 +31,13 @@ export function electronTransport(bridge: OutpostBridge): Transport {
       return result.data;
     },
   };
+}
+
+/** Sync status pushed by the main process's scheduler (`sync-status`, `sync-progress` events). */
+export function electronSyncWatcher(bridge: OutpostBridge): SyncWatcher {
+  return (listener) =>
+    bridge.onEvent((event) => {
+      if (event.type === 'sync-status' && event.status) listener({ kind: 'status', status: event.status as SyncStatus, running: event.running === true });
+      else if (event.type === 'sync-progress' && event.progress) listener({ kind: 'progress', progress: event.progress as SyncProgress });
+    });
 }

@@ -3,8 +3,9 @@
 // renderer knows which one it is running on.
 import { createClient, type Client } from '../../../../src-shared/client';
 import type { BridgeEvent } from './bridge';
-import { electronTransport } from './index.electron';
-import { webTransport } from './index.web';
+import { electronSyncWatcher, electronTransport } from './index.electron';
+import { pollingSyncWatcher, webTransport } from './index.web';
+import type { SyncWatcher } from './syncUpdates';
 
 export type Platform = 'desktop' | 'web';
 
@@ -15,13 +16,16 @@ export interface Connection {
   readonly hasKey: boolean;
   /** Main-process events (desktop only; a no-op subscription on the web). */
   onEvent(listener: (event: BridgeEvent) => void): () => void;
+  /** Live sync status: pushed by the main process on the desktop, polled on the web. */
+  readonly watchSync: SyncWatcher;
 }
 
 export function connect(win: Window = window): Connection {
   const bridge = win.outpost;
   if (bridge) {
-    return { platform: 'desktop', client: createClient(electronTransport(bridge)), hasKey: true, onEvent: (l) => bridge.onEvent(l) };
+    return { platform: 'desktop', client: createClient(electronTransport(bridge)), hasKey: true, onEvent: (l) => bridge.onEvent(l), watchSync: electronSyncWatcher(bridge) };
   }
   const web = webTransport(win);
-  return { platform: 'web', client: createClient(web.transport), hasKey: web.hasKey, onEvent: () => () => {} };
+  const client = createClient(web.transport);
+  return { platform: 'web', client, hasKey: web.hasKey, onEvent: () => () => {}, watchSync: pollingSyncWatcher(client) };
 }

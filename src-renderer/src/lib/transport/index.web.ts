@@ -1,8 +1,12 @@
 // Browser transport (`outpost serve`): the typed client over HTTP on the page's
 // own origin, with the API key adopted from the URL fragment.
-import { httpTransport, type Transport } from '../../../../src-shared/client';
+import { httpTransport, type Client, type Transport } from '../../../../src-shared/client';
 import { adoptApiKey, API_KEY_STORAGE_KEY, type KeyStorage } from './apiKey';
 import { withMultipart } from './multipart';
+import type { SyncWatcher } from './syncUpdates';
+
+/** How often the browser asks for the sync status (there is no push channel over plain HTTP). */
+export const SYNC_POLL_MS = 3_000;
 
 export interface WebTransport {
   readonly transport: Transport;
@@ -29,5 +33,28 @@ export function webTransport(win: Pick<Window, 'location' | 'history' | 'session
     transport: withMultipart(httpTransport({ baseUrl, apiKey, fetch: doFetch }), { baseUrl, apiKey, fetch: doFetch }),
     hasKey: key !== undefined,
     forgetKey: () => storage.removeItem(API_KEY_STORAGE_KEY),
+  };
+}
+
+/** Sync status in the browser: GetSyncStatus now and every `intervalMs` while someone listens. */
+export function pollingSyncWatcher(client: Client, intervalMs = SYNC_POLL_MS): SyncWatcher {
+  return (listener) => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        const status = await client.GetSyncStatus({});
+        if (!stopped) listener({ kind: 'status', status, running: status.state === 'syncing' });
+      } catch (error) {
+        if (!stopped) listener({ kind: 'error', error });
+      }
+      // The next poll is timed from this answer: a slow server is never asked twice at once.
+      if (!stopped) timer = setTimeout(() => void poll(), intervalMs);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
   };
 }

@@ -1,0 +1,45 @@
+// Background sync as a host runs it (the desktop app, `outpost serve`): a
+// SyncScheduler plus the engine's SyncController seam, so the sync operations
+// (ConfigureSyncRemote, DeleteSyncRemote, SyncNow) reach the scheduler.
+// Background runs happen while a remote with a key is configured.
+import type { Engine, SyncController } from '../engine';
+import { SyncScheduler, type SchedulerOptions } from './scheduler';
+
+export class BackgroundSync implements SyncController {
+  readonly scheduler: SyncScheduler;
+  private readonly engine: Engine;
+
+  /** `options.secrets` must be the store the engine was opened with (openEngine's `secrets`). */
+  constructor(options: SchedulerOptions) {
+    this.engine = options.engine;
+    this.scheduler = new SyncScheduler(options);
+  }
+
+  /** Becomes the engine's sync controller; runs in the background when a remote is configured. */
+  async start(): Promise<void> {
+    this.engine.syncController = this;
+    if ((await this.engine.remoteProfile.read())?.hasApiKey) this.scheduler.start();
+  }
+
+  /** Stops background runs (a run in progress is aborted; its committed work stays) and leaves the engine. */
+  async stop(): Promise<void> {
+    if (this.engine.syncController === this) this.engine.syncController = undefined;
+    await this.scheduler.stop();
+  }
+
+  syncNow(): void {
+    // A remote linked by someone else (e.g. `outpost sync --remote` while serving): start the loop, which runs at once.
+    if (!this.scheduler.started) return this.scheduler.start();
+    // Failures are recorded in the sync status (and published); nothing waits for this promise.
+    this.scheduler.syncNow().catch((e: unknown) => console.error('outpost: sync run failed:', e));
+  }
+
+  async remoteChanged(): Promise<void> {
+    if (this.scheduler.started) this.scheduler.profileChanged();
+    else this.scheduler.start();
+  }
+
+  async remoteRemoved(): Promise<void> {
+    await this.scheduler.stop();
+  }
+}

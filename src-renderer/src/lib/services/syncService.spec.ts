@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+import { fakeClient } from '../testing/fakeClient';
+import { syncConflict, syncStatus } from '../testing/syncFactories';
+import { badgeOf, canUndo, configureRemote, conflictValue, operationLabel, pulledSummary, stateLabel } from './syncService';
+
+describe('syncService', () => {
+  test('configureRemote trims; an empty key is left out so the stored one is kept', async () => {
+    const fake = fakeClient().on('ConfigureSyncRemote', (req) => ({ remote: { baseUrl: req.baseUrl, hasApiKey: true } }));
+    await configureRemote(fake.client, ' https://remote.example ', ' op_key ');
+    await configureRemote(fake.client, 'https://remote.example', '  ');
+    expect(fake.callsTo('ConfigureSyncRemote')).toEqual([{ baseUrl: 'https://remote.example', apiKey: 'op_key' }, { baseUrl: 'https://remote.example' }]);
+  });
+
+  test('the badge shows what needs attention first', () => {
+    expect(badgeOf(undefined)).toBeUndefined();
+    expect(badgeOf(syncStatus({ remoteUrl: '' }))).toBeUndefined();
+    expect(badgeOf(syncStatus({ state: 'auth_error', pendingCount: 4 }))).toMatchObject({ text: 'Key refused', tone: 'error' });
+    expect(badgeOf(syncStatus({ state: 'error', lastError: 'offline' }))).toEqual({ text: 'Error', tone: 'error', title: 'offline' });
+    expect(badgeOf(syncStatus(), true)).toMatchObject({ text: 'Syncing', tone: 'busy' });
+    expect(badgeOf(syncStatus({ failedCount: 1, openConflictCount: 2, pendingCount: 5 }))).toMatchObject({ text: '3', tone: 'warn' });
+    expect(badgeOf(syncStatus({ pendingCount: 5 }))).toMatchObject({ text: '5', tone: 'busy' });
+    expect(badgeOf(syncStatus())).toMatchObject({ text: '✓', tone: 'ok' });
+  });
+
+  test('state labels', () => {
+    expect(stateLabel(syncStatus({ remoteUrl: '' }))).toBe('Not configured');
+    expect(stateLabel(syncStatus({ state: 'syncing', phase: 'push' }))).toBe('Syncing (sending)');
+    expect(stateLabel(syncStatus({ state: 'auth_error' }))).toBe('Stopped: API key refused');
+    expect(stateLabel(syncStatus({ state: 'error' }))).toBe('Last sync failed');
+    expect(stateLabel(syncStatus())).toBe('Up to date');
+    expect(stateLabel(syncStatus({ lastSuccessDate: null }))).toBe('Not synced yet');
+  });
+
+  test('summaries and values', () => {
+    expect(pulledSummary([{ resource: 'annotations', rows: 2 }, { resource: 'runs', rows: 0 }, { resource: 'annotation_logs', rows: 5 }])).toBe('2 annotations, 5 annotation logs');
+    expect(pulledSummary({ annotations: 0 })).toBe('nothing new');
+    expect(pulledSummary({ runs: 1, annotations: 2 })).toBe('1 run, 2 annotations');
+    expect(conflictValue('ANNOTATION_STATE_FLAGGED', 'state')).toBe('Flagged');
+    expect(conflictValue(null, 'description')).toBe('(empty)');
+    expect(conflictValue(1788220800000000, 'start_time')).toBe('2026-09-01T00:00:00Z');
+    expect(conflictValue(['a', 'b'], 'tags')).toBe('["a","b"]');
+    expect(operationLabel('UpdateAnnotation')).toBe('Update annotation');
+    expect(canUndo(syncConflict())).toBe(true);
+    expect(canUndo(syncConflict({ kind: 'remote_missing' }))).toBe(false);
+  });
+});

@@ -1,0 +1,130 @@
+// Sync as the Sync view and the navigation badge use it: the remote profile,
+// "sync now", failed outbox entries and open conflicts, plus the wording of
+// states (pure helpers, tested in syncService.spec.ts).
+import type { SyncConflict, SyncRemote, SyncStatus } from '../../../../src-shared/api/sync';
+import type { Client } from '../../../../src-shared/client';
+import { enumLabel } from '../format';
+
+export type { SyncConflict, SyncRemote, SyncStatus };
+export type SyncOutboxEntry = Awaited<ReturnType<Client['ListSyncOutbox']>>['entries'][number];
+
+export async function getRemote(client: Client): Promise<SyncRemote | null> {
+  return (await client.GetSyncRemote({})).remote;
+}
+
+/** An empty key keeps the stored one (the key is write-only: the form never shows it). */
+export async function configureRemote(client: Client, baseUrl: string, apiKey: string): Promise<SyncRemote> {
+  const key = apiKey.trim();
+  return (await client.ConfigureSyncRemote({ baseUrl: baseUrl.trim(), ...(key ? { apiKey: key } : {}) })).remote;
+}
+
+export async function removeRemote(client: Client): Promise<void> {
+  await client.DeleteSyncRemote({});
+}
+
+export const syncNow = (client: Client): Promise<SyncStatus> => client.SyncNow({});
+
+export const getStatus = (client: Client): Promise<SyncStatus> => client.GetSyncStatus({});
+
+/** Edits the remote refused (4xx other than auth), oldest first. */
+export async function listFailedEntries(client: Client): Promise<SyncOutboxEntry[]> {
+  return (await client.ListSyncOutbox({ state: 'failed', pageSize: 200 })).entries;
+}
+
+export async function retryEntry(client: Client, seq: string): Promise<SyncOutboxEntry> {
+  return (await client.RetrySyncEntry({ seq })).entry;
+}
+
+/** Open conflicts, newest first. */
+export async function listOpenConflicts(client: Client): Promise<SyncConflict[]> {
+  return (await client.ListSyncConflicts({ state: 'open', pageSize: 200 })).conflicts;
+}
+
+export async function undoConflict(client: Client, conflictId: string): Promise<SyncConflict> {
+  return (await client.UndoSyncConflict({ conflictId })).conflict;
+}
+
+export async function dismissConflict(client: Client, conflictId: string): Promise<SyncConflict> {
+  return (await client.DismissSyncConflict({ conflictId })).conflict;
+}
+
+/** Whether a conflict can be undone by the engine (it rewrites annotation fields only). */
+export const canUndo = (c: SyncConflict): boolean => c.kind === 'field' && c.resource === 'annotation';
+
+export type SyncTone = 'ok' | 'busy' | 'warn' | 'error' | 'off';
+
+export interface SyncBadge {
+  readonly text: string;
+  readonly tone: SyncTone;
+  /** Longer wording for a tooltip / screen readers. */
+  readonly title: string;
+}
+
+/** The navigation badge: what needs attention first (auth stop, error, failures, pending), else "synced". */
+export function badgeOf(status: SyncStatus | undefined, running = false): SyncBadge | undefined {
+  if (!status || !status.remoteUrl) return undefined;
+  if (status.state === 'auth_error') return { text: 'Key refused', tone: 'error', title: status.lastError || 'The remote refused the API key: sync is stopped.' };
+  if (running || status.state === 'syncing') return { text: 'Syncing', tone: 'busy', title: `Syncing with ${status.remoteUrl}` };
+  if (status.state === 'error') return { text: 'Error', tone: 'error', title: status.lastError || 'The last sync failed.' };
+  const attention = status.failedCount + status.openConflictCount;
+  if (attention > 0) return { text: String(attention), tone: 'warn', title: `${status.failedCount} refused edits, ${status.openConflictCount} open conflicts` };
+  if (status.pendingCount > 0) return { text: String(status.pendingCount), tone: 'busy', title: `${status.pendingCount} edits waiting to be sent` };
+  return { text: '✓', tone: 'ok', title: `In sync with ${status.remoteUrl}` };
+}
+
+/** The state line of the status panel. */
+export function stateLabel(status: SyncStatus, running = false): string {
+  if (!status.remoteUrl) return 'Not configured';
+  if (running || status.state === 'syncing') return status.phase ? `Syncing (${phaseLabel(status.phase)})` : 'Syncing';
+  switch (status.state) {
+    case 'auth_error':
+      return 'Stopped: API key refused';
+    case 'error':
+      return 'Last sync failed';
+    default:
+      return status.lastSuccessDate ? 'Up to date' : 'Not synced yet';
+  }
+}
+
+export function phaseLabel(phase: string): string {
+  switch (phase) {
+    case 'connecting':
+      return 'connecting';
+    case 'pull':
+      return 'receiving';
+    case 'push':
+      return 'sending';
+    case 'done':
+      return 'finishing';
+    default:
+      return phase;
+  }
+}
+
+/** Rows pulled per resource as `12 annotations, 3 annotation logs` (nothing: `nothing new`). */
+export function pulledSummary(pulled: readonly { resource: string; rows: number }[] | Readonly<Record<string, number>>): string {
+  const rows = Array.isArray(pulled) ? pulled : Object.entries(pulled).map(([resource, n]) => ({ resource, rows: n as number }));
+  const parts = rows.filter((r) => r.rows > 0).map((r) => counted(r.rows, r.resource.replace(/_/g, ' ')));
+  return parts.length ? parts.join(', ') : 'nothing new';
+}
+
+/** `1 run`, `3 runs` (`plural` is the word as the API names resources: plural). */
+export function counted(n: number, plural: string): string {
+  return `${n} ${n === 1 ? plural.replace(/s$/, '') : plural}`;
+}
+
+/** A conflict value as one line of text (values are canonical JSON: strings, numbers, lists, null). */
+export function conflictValue(value: unknown, field: string): string {
+  if (value === null || value === undefined || value === '') return '(empty)';
+  if ((field === 'start_time' || field === 'end_time') && typeof value === 'number') return new Date(value / 1000).toISOString().replace('.000Z', 'Z');
+  if (field === 'state' && typeof value === 'string') return enumLabel(value, 'ANNOTATION_STATE_');
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return JSON.stringify(value);
+}
+
+/** `UpdateAnnotation` -> `Update annotation`. */
+export function operationLabel(operation: string): string {
+  const words = operation.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,77 @@
+import { expect, test } from 'vitest';
+import { ApiError, Code } from '../../../../src-shared/errors';
+import { fakeClient } from '../testing/fakeClient';
+import { outboxEntry, syncConflict, syncStatus } from '../testing/syncFactories';
+import { SyncMonitor } from './syncMonitor.svelte';
+import { SyncWorkspace } from './sync.svelte';
+
+function setup() {
+  let remote: { baseUrl: string; hasApiKey: boolean } | null = null;
+  const fake = fakeClient()
+    .on('GetSyncRemote', () => ({ remote }))
+    .on('ConfigureSyncRemote', (req) => {
+      if (!String(req.baseUrl).startsWith('http')) throw ApiError.invalid('base_url', 'must use http or https, not ftp');
+      remote = { baseUrl: String(req.baseUrl).replace(/\/$/, ''), hasApiKey: true };
+      return { remote };
+    })
+    .on('DeleteSyncRemote', () => ((remote = null), {}))
+    .on('GetSyncStatus', () => syncStatus({ remoteUrl: remote?.baseUrl ?? '' }))
+    .on('SyncNow', () => syncStatus({ state: 'syncing', phase: 'connecting' }))
+    .on('ListSyncOutbox', () => ({ entries: [outboxEntry()], nextPageToken: '' }))
+    .on('RetrySyncEntry', (req) => ({ entry: outboxEntry({ seq: String(req.seq), state: 'pending' }) }))
+    .on('ListSyncConflicts', () => ({ conflicts: [syncConflict(), syncConflict({ conflictId: 'c2' })], nextPageToken: '' }))
+    .on('UndoSyncConflict', (req) => {
+      if (req.conflictId === 'c2') throw new ApiError(Code.FAILED_PRECONDITION, 'conflict c2 is already dismissed');
+      return { conflict: syncConflict({ state: 'undone' }) };
+    })
+    .on('DismissSyncConflict', () => ({ conflict: syncConflict({ conflictId: 'c2', state: 'dismissed' }) }));
+  const monitor = new SyncMonitor(fake.client, () => () => {});
+  return { fake, monitor, ws: new SyncWorkspace(fake.client, monitor) };
+}
+
+test('configure the remote: a rejected URL names the field; the key is sent once and never kept', async () => {
+  const { fake, monitor, ws } = setup();
+  await ws.load();
+  expect(ws.remote).toBeNull();
+  expect(ws.failed.map((e) => e.seq)).toEqual(['7']);
+  expect(ws.conflicts.map((c) => c.conflictId)).toEqual(['c1', 'c2']);
+
+  ws.baseUrl = 'ftp://remote.example';
+  ws.apiKey = 'op_key';
+  expect(await ws.saveRemote()).toBe(false);
+  expect(ws.fieldError('base_url')).toBe('must use http or https, not ftp');
+  expect(ws.apiKey).toBe('op_key');
+
+  ws.baseUrl = 'https://remote.example/';
+  expect(await ws.saveRemote()).toBe(true);
+  expect(ws.formError).toBeUndefined();
+  expect(ws.remote).toEqual({ baseUrl: 'https://remote.example', hasApiKey: true });
+  expect(ws.baseUrl).toBe('https://remote.example');
+  expect(ws.apiKey).toBe('');
+  expect(monitor.status?.remoteUrl).toBe('https://remote.example');
+  expect(fake.callsTo('ConfigureSyncRemote').at(-1)).toEqual({ baseUrl: 'https://remote.example/', apiKey: 'op_key' });
+
+  expect(await ws.removeRemote()).toBe(true);
+  expect(ws.remote).toBeNull();
+  expect(monitor.status?.remoteUrl).toBe('');
+});
+
+test('sync now shows the run at once; retry, undo and dismiss update the lists; a refusal is shown', async () => {
+  const { monitor, ws } = setup();
+  await ws.load();
+  await ws.syncNow();
+  expect(monitor.running).toBe(true);
+  expect(monitor.status?.phase).toBe('connecting');
+
+  await ws.retry('7');
+  expect(ws.failed).toEqual([]);
+  await ws.undo('c1');
+  expect(ws.conflicts.map((c) => c.conflictId)).toEqual(['c2']);
+  await ws.undo('c2');
+  expect(ws.actionError).toMatchObject({ code: 'FAILED_PRECONDITION', message: 'conflict c2 is already dismissed' });
+  expect(ws.conflicts.map((c) => c.conflictId)).toEqual(['c2']);
+  await ws.dismiss('c2');
+  expect(ws.actionError).toBeUndefined();
+  expect(ws.conflicts).toEqual([]);
+  expect(ws.pending).toBeUndefined();
+});

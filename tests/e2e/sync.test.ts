@@ -1,0 +1,157 @@
+// The Sync view in Chromium: a fresh replica (`outpost serve` with background
+// sync) and a second real server as its remote. Connect in the UI (a bad URL
+// first: the field says why, nothing is stored), edit an annotation, press
+// "Sync now" and find the edit on the remote through its API; then a conflict
+// (the same field changed on both sides) is listed and undone from the UI;
+// a refused key stops sync visibly until a good key is saved.
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from './support/browser';
+import { startReplicaServer, type ReplicaServer } from './support/replicaServer';
+import { ensureRendererBuilt } from './support/renderer';
+import { startE2eServer, type E2eServer } from './support/server';
+
+const SHOTS = process.env.OUTPOST_E2E_SHOTS ?? join(tmpdir(), 'outpost-e2e-shots');
+const TIMEOUT = 15_000;
+
+let remote: E2eServer;
+let local: ReplicaServer;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const goTo = async (view: string) => {
+  await page.click(`nav a[href="#/${view}"]`);
+  await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/${view}`);
+};
+const stateText = () => page.locator('#sync-state').textContent();
+const remoteState = async (id: string) => (await remote.client.GetAnnotation({ annotationId: id })).annotation.state;
+
+/** Opens an annotation in the Annotations view and sets its review state from the detail pane. */
+async function setStateInUi(id: string, label: 'Flagged' | 'Resolved' | 'Open') {
+  await goTo('annotations');
+  await page.click(`button.row[data-annotation-id="${id}"]`);
+  await page.click(`[aria-label="Review state"] button:has-text("${label}")`);
+  await expect.poll(() => page.getAttribute(`[aria-label="Review state"] button:has-text("${label}")`, 'aria-pressed'), { timeout: TIMEOUT }).toBe('true');
+}
+
+async function syncNowInUi() {
+  await goTo('sync');
+  await page.locator('button:has-text("Sync now"):not([disabled])').click();
+  await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Up to date');
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const staticDir = await ensureRendererBuilt();
+  remote = await startE2eServer(staticDir, { annotations: 12 });
+  local = await startReplicaServer(staticDir);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+  });
+  await page.goto(local.appUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await local?.close();
+  await remote?.close();
+});
+
+describe('sync in the browser (outpost serve replica + a remote)', () => {
+  test('a bad URL is refused next to its field and nothing is stored', async () => {
+    await goTo('sync');
+    await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Not configured');
+    expect(await page.locator('nav a[href="#/sync"] [data-tone]').count()).toBe(0);
+    await page.fill('#sync-url', 'ftp://remote.example');
+    await page.fill('#sync-key', remote.token);
+    await page.click('button[type=submit]:has-text("Connect")');
+    await expect.poll(() => page.locator('#sync-url-help').textContent(), { timeout: TIMEOUT }).toBe('must use http or https, not ftp');
+    expect(await page.getAttribute('#sync-url', 'aria-invalid')).toBe('true');
+    expect((await local.client.GetSyncRemote({})).remote).toBeNull();
+  });
+
+  test('connect: the first sync brings the remote’s annotations and the status says so', async () => {
+    await page.fill('#sync-url', remote.url);
+    await page.click('button[type=submit]:has-text("Connect")');
+    await page.getByText(`Saved. A sync with ${remote.url} has started.`).waitFor();
+    expect(await page.inputValue('#sync-key')).toBe('');
+    await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Up to date');
+    await expect.poll(() => page.getByTestId('last-run').textContent(), { timeout: TIMEOUT }).toMatch(/received .*\d+ annotations/);
+    const ids = (rows: { annotationId: string }[]) => rows.map((a) => a.annotationId).sort();
+    const [here, there] = [await local.client.ListAnnotations({ pageSize: 500 }), await remote.client.ListAnnotations({ pageSize: 500 })];
+    expect(there.annotations.length).toBeGreaterThan(0);
+    expect(ids(here.annotations)).toEqual(ids(there.annotations));
+    expect(await local.client.GetSyncRemote({})).toEqual({ remote: { baseUrl: remote.url, hasApiKey: true } });
+    expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('ok');
+  });
+
+  test('an edit waits locally, then "Sync now" sends it to the remote', async () => {
+    const { annotations } = await remote.client.ListAnnotations({ filter: 'state == ANNOTATION_STATE_OPEN', orderBy: 'name' });
+    const target = annotations[0];
+    expect(target, 'an OPEN annotation on the remote').toBeDefined();
+    await setStateInUi(target.annotationId, 'Flagged');
+    expect(await remoteState(target.annotationId)).toBe('ANNOTATION_STATE_OPEN');
+
+    await goTo('sync');
+    await expect.poll(() => page.getByTestId('pending-count').textContent(), { timeout: TIMEOUT }).not.toBe('0 edits');
+    await expect.poll(() => page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone'), { timeout: TIMEOUT }).toBe('busy');
+    await syncNowInUi();
+    await expect.poll(() => remoteState(target.annotationId), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_FLAGGED');
+    await expect.poll(() => page.getByTestId('pending-count').textContent(), { timeout: TIMEOUT }).toBe('0 edits');
+    await expect.poll(() => page.getByTestId('last-run').textContent(), { timeout: TIMEOUT }).toMatch(/sent [1-9]/);
+    // The remote records the change under the remote user the replica synced as.
+    const { annotationLogs } = await remote.client.ListAnnotationLogs({ annotationId: target.annotationId });
+    expect(annotationLogs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE').map((l) => l.stateUpdate?.state)).toContain('ANNOTATION_LOG_STATE_FLAGGED');
+    await shot('30-sync');
+  });
+
+  test('a conflict on the same field is listed, and Undo sends the value that lost', async () => {
+    const { annotations } = await remote.client.ListAnnotations({ filter: 'state == ANNOTATION_STATE_OPEN', orderBy: 'name' });
+    const target = annotations[0];
+    // The remote resolves it first; later, offline from the remote's point of view, this machine flags it: the later write wins.
+    await remote.client.UpdateAnnotation({ annotation: { annotationId: target.annotationId, state: 'ANNOTATION_STATE_RESOLVED' }, updateMask: 'state' });
+    await setStateInUi(target.annotationId, 'Flagged');
+    await syncNowInUi();
+    await expect.poll(() => remoteState(target.annotationId), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_FLAGGED');
+
+    const row = page.locator('tr[data-conflict]', { hasText: target.annotationId.slice(0, 8) });
+    await row.waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual(
+      expect.arrayContaining(['state', 'This machine', 'Flagged', 'Resolved']),
+    );
+    await shot('31-sync-conflict');
+    await row.getByRole('button', { name: 'Undo' }).click();
+    await row.waitFor({ state: 'detached' });
+    await syncNowInUi();
+    await expect.poll(() => remoteState(target.annotationId), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_RESOLVED');
+    const { conflicts } = await local.client.ListSyncConflicts({ state: 'all' });
+    expect(conflicts.map((c) => [c.field, c.winner, c.state])).toEqual([['state', 'local', 'undone']]);
+  });
+
+  test('a refused key stops sync and says so; saving the right key resumes it', async () => {
+    await goTo('sync');
+    await page.fill('#sync-key', 'op_not_a_valid_key');
+    await page.click('button[type=submit]:has-text("Save")');
+    await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Stopped: API key refused');
+    await page.locator('.last-error', { hasText: 'refused the API key (401)' }).waitFor();
+    expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('error');
+    await shot('32-sync-auth-stopped');
+    await page.fill('#sync-key', remote.token);
+    await page.click('button[type=submit]:has-text("Save")');
+    await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Up to date');
+    await page.locator('.last-error').waitFor({ state: 'detached' });
+  });
+
+  test('no errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+// A synced replica works as its remote user whoever calls locally: the
+// desktop's IPC bridge (which hands invoke() the local default user) and
+// local API keys under `outpost serve` both act as the adopted identity.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../../src-main/auth/identity';
+import { handleInvoke } from '../../src-main/electron/ipcBridge';
+import { openEngine, type Engine } from '../../src-main/engine';
+import { runSync } from '../../src-main/sync/runSync';
+import { annotationRequest, startRemote } from './helpers';
+
+let remote: Awaited<ReturnType<typeof startRemote>>;
+let dir: string;
+let engine: Engine;
+
+beforeEach(async () => {
+  remote = await startRemote();
+  dir = mkdtempSync(join(tmpdir(), 'outpost-acting-'));
+  engine = openEngine(dir);
+});
+afterEach(async () => {
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+  await remote.close();
+});
+
+test('the IPC bridge acts as the local user before the first sync and as the remote user after it', async () => {
+  // What the desktop app does at start: its own local user.
+  const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
+  const desktopUser = loadCaller(engine.db, userId)!;
+  const options = { context: () => ({ engine, db: engine.db, caller: desktopUser }), isTrustedSender: () => true };
+  const call = async (operation: string, request: Record<string, unknown> = {}) => {
+    const result = await handleInvoke(options, { senderFrame: { url: 'app://outpost/index.html' } }, operation, request);
+    if (!result.ok) throw new Error(result.error.message);
+    return result.data as any;
+  };
+  expect((await call('GetMe')).userId).toBe(desktopUser.userId);
+
+  await engine.remoteProfile.save(remote.url, remote.token);
+  const summary = await runSync({ db: engine.db, remote: { baseUrl: remote.url, apiKey: remote.token } });
+  expect(summary.ok).toBe(true);
+
+  const remoteMe = await remote.client.GetMe({});
+  expect(remoteMe.userId).not.toBe(desktopUser.userId);
+  const me = await call('GetMe');
+  expect(me.userId).toBe(remoteMe.userId);
+  expect(me.organizations.map((o: { organizationId: string }) => o.organizationId)).toEqual(remoteMe.organizations.map((o) => o.organizationId));
+
+  const { annotation } = await call('CreateAnnotation', annotationRequest('from the desktop'));
+  expect(annotation.createdByUserId).toBe(remoteMe.userId);
+  expect(annotation.organizationId).toBe(remoteMe.organizations[0].organizationId);
+  expect((await runSync({ db: engine.db, remote: { baseUrl: remote.url, apiKey: remote.token } })).pending).toBe(0);
+  const onRemote = await remote.client.ListAnnotations({ filter: 'name == "from the desktop"' });
+  expect(onRemote.annotations.map((a) => a.createdByUserId)).toEqual([remoteMe.userId]);
+});
