@@ -69,6 +69,16 @@ describe('safeStorage secret store', () => {
     const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage(), dir: tempDir() });
     await expect(store.set('', 'v')).rejects.toThrow(/invalid secret name/);
     await expect(store.get('a b')).rejects.toThrow(/invalid secret name/);
+    await expect(store.get('line\nbreak')).rejects.toThrow(/invalid secret name/);
+  });
+
+  test('takes any remote URL as a name (~ % + and the like), never as a file name', async () => {
+    const dir = tempDir();
+    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage(), dir });
+    const name = 'remote:https://sift.example.com/~team/api%2Bv1?x=a+b';
+    await store.set(name, 'key-1');
+    expect(await store.get(name)).toBe('key-1');
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.bin$/)]);
   });
 });
 

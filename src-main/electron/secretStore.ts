@@ -27,10 +27,12 @@ export class SecretStoreUnavailableError extends Error {
   }
 }
 
-const NAME = /^[A-Za-z0-9._:@/-]{1,200}$/;
+// Names are remote URLs (`remote:<normalized url>`): any printable ASCII a URL may hold (~ % + included).
+// Files are named by hash, so a name never reaches the file system.
+const NAME = /^[\x21-\x7e]{1,2048}$/;
 
 function checkName(name: string): void {
-  if (!NAME.test(name)) throw new TypeError(`invalid secret name '${name}' (1-200 characters of A-Z a-z 0-9 . _ : @ / -)`);
+  if (!NAME.test(name)) throw new TypeError(`invalid secret name '${name}' (1-2048 printable ASCII characters, no spaces)`);
 }
 
 /** File name of a secret: a hash, so names (e.g. remote URLs) never appear on disk. */
