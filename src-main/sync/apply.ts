@@ -11,6 +11,8 @@ import { ANNOTATION, AnnotationWriter, applyAnnotations } from './resources/anno
 import { applyAnnotationLogs, LogWriter } from './resources/annotationLogs';
 import { applySavedSearches } from './resources/savedSearches';
 import { applyPolicies } from './resources/policies';
+import { applyArtifacts } from './resources/artifacts';
+import type { Artifact, ArtifactVersion } from '../../src-shared/api/artifacts';
 import type { Policy } from '../../src-shared/api/policies';
 import type { SavedSearch } from '../../src-shared/api/savedSearches';
 import { specFor } from './specs';
@@ -75,6 +77,8 @@ export interface Applier {
   annotationLogs(list: readonly AnnotationLog[]): string[];
   savedSearches(list: readonly SavedSearch[], options?: { excludeSeq?: number }): void;
   policies(list: readonly Policy[], options?: { excludeSeq?: number }): void;
+  /** `versionsOf`: the versions fetched for an artifact (content already stored), if any. */
+  artifacts(list: readonly Artifact[], options?: { excludeSeq?: number; force?: boolean; versionsOf?: (a: Artifact) => readonly ArtifactVersion[] | undefined }): void;
 }
 
 // Prepared statements are reused across pages and push results (preparing them per call costs more than the writes).
@@ -115,6 +119,9 @@ export function createApplier(db: Db, userId: string, clockOffset: number, stats
     },
     policies(list, options = {}) {
       db.tx(() => applyPolicies(context(options), list));
+    },
+    artifacts(list, { versionsOf, ...options } = {}) {
+      db.tx(() => applyArtifacts(context(options), list, versionsOf));
     },
   };
 }

@@ -9,7 +9,8 @@ import type { RequestContext, WriteRecorder } from '../engine';
 import { translateIds, isUnmappedLocalId } from './idMap';
 import { snapshotFor } from './resources/registry';
 import { specFor } from './specs';
-import { entryFromRow, type EntryState, type OutboxEntry, type OutboxRow, type Target } from './types';
+import { entryFromRow, type EntryState, type OpSpec, type OutboxEntry, type OutboxRow, type Target } from './types';
+import { withWriteListener } from '../services/writeScope';
 
 export const REPLICA_SETTING = 'sync.replica';
 
@@ -44,45 +45,77 @@ function mergeTargets(list: readonly Target[]): Target[] {
   return [...byKey.values()];
 }
 
+/** What a write changes before it runs: its targets and their merge bases (taken before the write). */
+function beforeWrite(db: Db, spec: OpSpec, request: unknown) {
+  const before = spec.targets(request);
+  const bases = new Map<string, number | null>();
+  for (const t of before) bases.set(`${t.resource}\u0000${t.recordId}`, ensureBase(db, t));
+  const lastLog = db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0;
+  return { before, bases, lastLog };
+}
+
+/** Appends the entry of a write that just ran (inside the write's transaction). */
+function appendEntry(ctx: RequestContext, spec: OpSpec, name: string, request: unknown, response: unknown, prior: ReturnType<typeof beforeWrite>): void {
+  const { before, bases, lastLog } = prior;
+  // (`db`: a write may create more than its response names, e.g. an import's steps and measurements.)
+  const created = spec.created?.(request, response, ctx.db) ?? [];
+  const targets = mergeTargets([...before, ...(spec.targetsAfter?.(request, response) ?? [])]);
+  const createdIds = new Set(created.map((c) => c.id));
+  // Logs the write appended as a side effect (history of a create/update): the remote writes its own.
+  const sideEffects = ctx.db
+    .all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [lastLog])
+    .map((r) => r.id)
+    .filter((id) => !createdIds.has(id));
+  const stored = spec.storedRequest ? spec.storedRequest(ctx, request, response) : request;
+  const info = ctx.db.run(
+    'INSERT INTO sync_outbox(operation, request, created_ids, side_effect_log_ids, local_time) VALUES (?, ?, ?, ?, ?)',
+    [name, JSON.stringify(stored), JSON.stringify(created), JSON.stringify(sideEffects), localClock()],
+  );
+  const seq = Number(info.lastInsertRowid);
+  for (const t of targets) {
+    const key = `${t.resource}\u0000${t.recordId}`;
+    const base = bases.has(key) ? bases.get(key)! : ensureBase(ctx.db, t);
+    ctx.db.run('INSERT OR IGNORE INTO sync_outbox_targets(seq, resource, record_id, fields, base_version) VALUES (?, ?, ?, ?, ?)', [
+      seq, t.resource, t.recordId, JSON.stringify(t.fields), base,
+    ]);
+  }
+  for (const c of created) {
+    ctx.db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [c.id, c.resource, seq]);
+    // The base of an offline-created record is what its create sends: later remote edits of it are then detected like any other.
+    const snap = snapshotFor(c.resource)?.(ctx.db, c.id);
+    if (snap) ctx.db.run('INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)', [c.resource, c.id, JSON.stringify(snap.fields)]);
+  }
+}
+
+/**
+ * An asynchronous write (awaits before its one write transaction) reports its response from inside that
+ * transaction (services/writeScope.ts): the entry is appended right there, so it commits or rolls back with
+ * the write. Its merge bases are taken at that point too, after the write: right for the async writes there
+ * are (creates, and a new artifact version, which changes none of its artifact's merged fields).
+ */
+async function recordAsyncWrite(ctx: RequestContext, spec: OpSpec, name: string, request: unknown, call: () => unknown): Promise<unknown> {
+  let recorded = false;
+  const response = await withWriteListener((reported) => {
+    if (recorded) throw ApiError.internal(`${name}: a replicated write must report itself once`);
+    appendEntry(ctx, spec, name, request, reported, beforeWrite(ctx.db, spec, request));
+    recorded = true;
+  }, call);
+  if (!recorded) throw ApiError.internal(`${name}: a replicated asynchronous write must report itself from its transaction`);
+  return response;
+}
+
 export function createOutboxRecorder(db: Db): WriteRecorder {
   return {
     translate: (_name, request) => translateIds(db, request),
     records: (name) => specFor(name) !== undefined,
     run(ctx: RequestContext, name: string, request: unknown, call: () => unknown) {
       const spec = specFor(name)!;
+      if (spec.asyncWrite) return recordAsyncWrite(ctx, spec, name, request, call);
       return ctx.db.tx(() => {
-        const before = spec.targets(request);
-        const bases = new Map<string, number | null>();
-        for (const t of before) bases.set(`${t.resource}\u0000${t.recordId}`, ensureBase(ctx.db, t));
-        const lastLog = ctx.db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0;
+        const prior = beforeWrite(ctx.db, spec, request);
         const response = call();
         if (isPromise(response)) throw ApiError.internal(`${name}: a replicated write must run synchronously`);
-        const created = spec.created?.(request, response) ?? [];
-        const targets = mergeTargets([...before, ...(spec.targetsAfter?.(request, response) ?? [])]);
-        const createdIds = new Set(created.map((c) => c.id));
-        // Logs the write appended as a side effect (history of a create/update): the remote writes its own.
-        const sideEffects = ctx.db
-          .all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [lastLog])
-          .map((r) => r.id)
-          .filter((id) => !createdIds.has(id));
-        const info = ctx.db.run(
-          'INSERT INTO sync_outbox(operation, request, created_ids, side_effect_log_ids, local_time) VALUES (?, ?, ?, ?, ?)',
-          [name, JSON.stringify(request), JSON.stringify(created), JSON.stringify(sideEffects), localClock()],
-        );
-        const seq = Number(info.lastInsertRowid);
-        for (const t of targets) {
-          const key = `${t.resource}\u0000${t.recordId}`;
-          const base = bases.has(key) ? bases.get(key)! : ensureBase(ctx.db, t);
-          ctx.db.run('INSERT OR IGNORE INTO sync_outbox_targets(seq, resource, record_id, fields, base_version) VALUES (?, ?, ?, ?, ?)', [
-            seq, t.resource, t.recordId, JSON.stringify(t.fields), base,
-          ]);
-        }
-        for (const c of created) {
-          ctx.db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [c.id, c.resource, seq]);
-          // The base of an offline-created record is what its create sends: later remote edits of it are then detected like any other.
-          const snap = snapshotFor(c.resource)?.(ctx.db, c.id);
-          if (snap) ctx.db.run('INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)', [c.resource, c.id, JSON.stringify(snap.fields)]);
-        }
+        appendEntry(ctx, spec, name, request, response, prior);
         return response;
       });
     },

@@ -14,12 +14,15 @@ import { specFor } from './specs';
 import { ANNOTATION, localFields } from './resources/annotations';
 import type { OutboxEntry, PushContext } from './types';
 
-type Outcome = 'done' | 'failed' | 'deferred';
+/** held: the remote lacks the operation (see hold); the entry stays pending and blocks nothing. */
+type Outcome = 'done' | 'failed' | 'deferred' | 'held';
 
 export interface PushResult {
   pushed: number;
   failed: number;
   deferred: number;
+  /** Entries kept pending because the remote does not offer their operation. */
+  held: number;
 }
 
 export function pushContext(s: SyncSession): PushContext {
@@ -116,11 +119,27 @@ function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: 
   return 'failed';
 }
 
+/**
+ * The remote does not offer the entry's operation at all (spec.unsupportedBy; e.g. the platform has no artifact
+ * routes): nothing was created, so the entry goes back to pending with the message, and the rest of this run holds
+ * that operation's entries without sending them (one probe per operation and run, no retry storm).
+ */
+function hold(s: SyncSession, entry: OutboxEntry, message: string, learned = false): Outcome {
+  if (learned && !s.features.unsupported.has(entry.operation)) {
+    s.features.unsupported.set(entry.operation, message);
+    s.event({ type: 'warning', message });
+  }
+  s.db.run("UPDATE sync_outbox SET state = 'pending', last_error = ? WHERE seq = ? AND state IN ('pending', 'inflight')", [message, entry.seq]);
+  return 'held';
+}
+
 async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<Outcome> {
   let entry = loadEntry(s.db, seq);
   if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return 'done';
   const spec = specFor(entry.operation);
   if (!spec) return fail(s, entry, null, `${entry.operation} is not replicated by this version of Outpost`);
+  const unsupported = s.features.unsupported.get(entry.operation);
+  if (unsupported !== undefined) return hold(s, entry, unsupported);
 
   // A record this entry refers to was created offline by an entry that failed: this one cannot succeed either.
   const own = new Set(entry.createdIds.map((c) => c.id));
@@ -130,6 +149,8 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
     if (creator && (creator.state === 'failed' || creator.state === 'superseded')) {
       return fail(s, entry, null, `depends on #${creator.seq} (${creator.operation}), which failed: ${creator.lastError ?? creator.state}`);
     }
+    const held = creator && s.features.unsupported.get(creator.operation);
+    if (held) return hold(s, entry, `waits for #${creator.seq} (${creator.operation}): ${held}`);
     if (creator && creator.seq !== entry.seq) return 'deferred';
   }
 
@@ -157,11 +178,14 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
       // guessed. Other writes are idempotent and simply resent; their attempts are counted at completion.
       if (spec.kind === 'create') markInflight(s.db, entry.seq, s.remote.serverNow());
       entry = { ...entry, attempts: entry.attempts + 1, firstSentServerTime: entry.firstSentServerTime ?? s.remote.serverNow() };
-      const response = await p.call(entry.operation, request);
+      // (A spec may send more than one request for its write: `send`, see types.ts.)
+      const response = spec.send ? await spec.send(p, request, entry) : await p.call(entry.operation, request);
       await complete(s, p, entry, response, 'sent');
       return 'done';
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
+      const unsupportedMessage = spec.unsupportedBy?.(e);
+      if (unsupportedMessage !== undefined) return hold(s, entry, unsupportedMessage, true);
       const f = classify(e);
       switch (f.kind) {
         case 'transient':
@@ -280,7 +304,7 @@ const LOOKAHEAD = 256;
 
 export async function push(s: SyncSession): Promise<PushResult> {
   const p = pushContext(s);
-  const result: PushResult = { pushed: 0, failed: 0, deferred: 0 };
+  const result: PushResult = { pushed: 0, failed: 0, deferred: 0, held: 0 };
   const running = new Map<number, { keys: string[]; promise: Promise<void> }>();
   const keyCache = new Map<number, string[]>();
   let stop: unknown;
@@ -300,6 +324,7 @@ export async function push(s: SyncSession): Promise<PushResult> {
             result.pushed++;
             s.progress.pushed++;
           } else if (outcome === 'failed') result.failed++;
+          else if (outcome === 'held') result.held++;
           else {
             result.deferred++;
             deferred = true;

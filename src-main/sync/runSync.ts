@@ -14,10 +14,12 @@ import { countOpen } from './outbox';
 import { runPuller, callWithRetry, type Puller } from './pull';
 import { annotationLogsPuller } from './pullers/annotationLogs';
 import { annotationsPuller } from './pullers/annotations';
+import { artifactsPuller } from './pullers/artifacts';
 import { referencePullers } from './pullers/reference';
 import { policiesPuller } from './pullers/policies';
 import { rulesPuller } from './pullers/rules';
 import { savedSearchesPuller } from './pullers/savedSearches';
+import { testReportPullers } from './pullers/testReports';
 import { push } from './push';
 import { Remote, type RemoteOptions } from './remote';
 import { AuthError, classify, DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -92,7 +94,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     progress.pendingAtStart = countOpen(db);
     restoreIndexes(db); // an initial pull interrupted by a crash left its deferred indexes to rebuild
     const retry = { ...DEFAULT_RETRY, ...options.retry };
-    const features: RemoteFeatures = { celFilter: new Map() };
+    const features: RemoteFeatures = { celFilter: new Map(), unsupported: new Map() };
     const stats = emptyApplyStats();
     // Identity first (with retries): everything else is stored under the remote's user and organization ids.
     let identity: SyncIdentity | undefined;
@@ -131,11 +133,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await archiveDuplicates(session);
     };
-    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, rulesPuller]);
+    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, artifactsPuller]);
     setPhase('push');
     const pushed = await push(session);
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
-    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller]);
+    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, ...testReportPullers, artifactsPuller]);
     progress.conflicts = stats.conflicts;
     setPhase('done');
   } catch (e) {

@@ -2,11 +2,16 @@
 // recorded in the outbox (its effect stays local); specs are added as the
 // operations of each resource land in the operation table.
 import { annotationSpecs } from './specs/annotations';
+import { artifactSpecs } from './specs/artifacts';
 import { policySpecs } from './specs/policies';
+import { remoteFileSpecs } from './specs/remoteFiles';
 import { savedSearchSpecs } from './specs/savedSearches';
+import { testMeasurementSpecs } from './specs/testReportMeasurements';
+import { testStepSpecs } from './specs/testReportSteps';
+import { testReportSpecs } from './specs/testReports';
 import type { OpSpec } from './types';
 
-const specs = new Map<string, OpSpec>([...annotationSpecs, ...savedSearchSpecs, ...policySpecs].map((s) => [s.operation, s]));
+const specs = new Map<string, OpSpec>([...annotationSpecs, ...savedSearchSpecs, ...policySpecs, ...remoteFileSpecs, ...testReportSpecs, ...testStepSpecs, ...testMeasurementSpecs, ...artifactSpecs].map((s) => [s.operation, s]));
 
 export function specFor(operation: string): OpSpec | undefined {
   return specs.get(operation);

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { listShape, organizationIdIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import { binaryContent, defineOperation } from './operation';
-import { int64Out, message, nullableTimestampOut, pageSizeIn, protoEnum, response, timestampOut, uint32In, type EnumDef } from './wire';
+import { boolIn, int64Out, message, nullableTimestampOut, pageSizeIn, protoEnum, response, timestampOut, uint32In, type EnumDef } from './wire';
 
 /**
  * A protoEnum whose input also accepts the value name without the type prefix.
@@ -202,8 +202,8 @@ const TAG = 'Artifacts';
 export const artifactOperations = {
   ListArtifacts: defineOperation({
     name: 'ListArtifacts', method: 'GET', path: '/api/v1/artifacts', input: 'query', tag: TAG,
-    summary: 'List artifacts (archived ones only with include_archived or an archived_date filter; conversationId scopes to one conversation)',
-    request: message({ ...listShape, organizationId: organizationIdIn, conversationId: z.string().optional() }),
+    summary: 'List artifacts (archived ones only with include_archived, in the filter or as a parameter, or an archived_date filter; conversationId scopes to one conversation)',
+    request: message({ ...listShape, organizationId: organizationIdIn, conversationId: z.string().optional(), includeArchived: boolIn.optional() }),
     response: response({ artifacts: z.array(ArtifactOut), nextPageToken: z.string() }),
   }),
   UploadArtifact: defineOperation({

@@ -9,7 +9,9 @@
 //   duplicate  forward twice (a replaying middlebox), answer with the first response
 //   partition  (mode) every request is dropped until heal()
 // plus `rejectFilters`: list requests carrying a CEL filter get 501, like a
-// remote without a filter engine.
+// remote without a filter engine, and `withoutRoutes`: matching requests get
+// the gateway's unmatched-route answer (404 Not Found), like the platform,
+// which has no artifact routes.
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -41,7 +43,7 @@ export interface RandomFaults {
 }
 
 export interface ProxyLogEntry extends RequestInfo {
-  readonly fault?: Fault['kind'] | 'partition' | 'no-filter';
+  readonly fault?: Fault['kind'] | 'partition' | 'no-filter' | 'no-route';
   /** Times the request reached the remote. */
   readonly forwarded: number;
   readonly status?: number;
@@ -56,6 +58,8 @@ export interface FaultProxy {
   partition(): void;
   heal(): void;
   rejectFilters(on: boolean): void;
+  /** Requests matching `when` (until called with undefined) are answered 404 Not Found without forwarding. */
+  withoutRoutes(when: Matcher | undefined): void;
   /** Requests that reached the remote, as "METHOD path". */
   forwarded(matcher?: Matcher): number;
   close(): Promise<void>;
@@ -70,6 +74,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let randomFaults: RandomFaults | undefined;
   let partitioned = false;
   let noFilters = false;
+  let missingRoutes: Matcher | undefined;
   const log: ProxyLogEntry[] = [];
   const sockets = new Set<Socket>();
 
@@ -135,6 +140,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       fail(501, 12, 'filter: CEL filtering is not implemented yet');
       return;
     }
+    if (missingRoutes?.(info)) {
+      entry.fault = 'no-route';
+      fail(404, 5, 'Not Found');
+      return;
+    }
     const fault = pick(info);
     entry.fault = fault?.kind;
     switch (fault?.kind) {
@@ -189,6 +199,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     heal: () => void (partitioned = false),
     rejectFilters: (on) => void (noFilters = on),
+    withoutRoutes: (when) => void (missingRoutes = when),
     forwarded: (m = () => true) => log.filter((e) => m(e)).reduce((n, e) => n + e.forwarded, 0),
     close: async () => {
       for (const s of sockets) s.destroy();

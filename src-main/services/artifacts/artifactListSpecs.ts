@@ -27,6 +27,8 @@ function artifactFilterFields(excludeArchivedUnlessIncluded: string): FilterFiel
     file_type: { kind: 'scalar', type: 'string', sql: 't.file_type' },
     version: { kind: 'scalar', type: 'int', sql: 't.version' },
     created_date: { kind: 'scalar', type: 'timestamp', sql: 't.created_date' },
+    // Every change of the artifact (new version, link, archive) moves it: what sync pulls incrementally on.
+    modified_date: { kind: 'scalar', type: 'timestamp', sql: 't.modified_date' },
     version_created_date: { kind: 'scalar', type: 'timestamp', sql: 't.version_created_date' },
     archived_date: { kind: 'scalar', type: 'timestamp', sql: 't.archived_date', nullable: true },
     include_archived: { kind: 'directive', unlessTrue: excludeArchivedUnlessIncluded },
@@ -52,6 +54,7 @@ export const artifactListSpec: ListSpec = {
   tieBreak: 't.pk',
   orderFields: {
     created_date: { sql: 't.created_date', type: 'number' },
+    modified_date: { sql: 't.modified_date', type: 'number' },
     version_created_date: { sql: 't.version_created_date', type: 'number' },
     // Unarchived artifacts sort as 0 (before every archived one when ascending).
     archived_date: { sql: 'COALESCE(t.archived_date, 0)', type: 'number' },

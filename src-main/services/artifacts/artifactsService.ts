@@ -28,7 +28,7 @@ import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import type { BinaryResult } from '../handler';
 import { artifactListSpecFor } from './archivedFilter';
-import { artifactVersionListSpec } from './artifactListSpecs';
+import { artifactListSpecArchiveByFilter, artifactVersionListSpec } from './artifactListSpecs';
 import { checkLinkShape, deleteLink, writeLinks, type LinkKey } from './artifactLinks';
 import { loadArtifacts, storageClassName, versionToWire, type ArtifactRow, type ArtifactVersionRow } from './artifactRows';
 import {
@@ -44,6 +44,7 @@ import {
   type FileFacts,
 } from './artifactStorage';
 import { deriveFileType, normalizeMimeType } from './fileType';
+import { reportWrite } from '../writeScope';
 
 const JSON_MIME = 'application/json';
 
@@ -120,7 +121,10 @@ function insertArtifact(ctx: RequestContext, a: NewArtifact): { artifact: Artifa
       writeLinks(db, { pk, organization_id: a.organizationId, artifact_version_id: version.id }, a.links, (i) => `links[${i}].`);
       a.content.place(version.storagePath);
       placed = version.storagePath;
-      return one(ctx, pk);
+      const result = one(ctx, pk);
+      // A sync replica appends its outbox entry here, in this transaction (an upload is async: writeScope.ts).
+      reportWrite(result);
+      return result;
     });
   } catch (e) {
     if (placed) removeFromStore(ctx.engine.dataDir, placed);
@@ -208,7 +212,9 @@ export async function createArtifactVersion(ctx: RequestContext, req: { artifact
       );
       content.place(version.storagePath);
       placed = version.storagePath;
-      return one(ctx, row.pk);
+      const result = one(ctx, row.pk);
+      reportWrite(result); // the outbox entry of a sync replica, in this transaction (writeScope.ts)
+      return result;
     });
   } catch (e) {
     if (placed) removeFromStore(ctx.engine.dataDir, placed);
@@ -303,7 +309,7 @@ const CONVERSATION = ArtifactEntityType.numbers.ARTIFACT_ENTITY_TYPE_CONVERSATIO
  * CONVERSATION link to conversationId) when given, AND the filter; archived
  * artifacts only when the filter asks for them (archivedFilter.ts).
  */
-export function listArtifacts(ctx: RequestContext, req: ListParams & { organizationId?: string; conversationId?: string }): { artifacts: Artifact[]; nextPageToken: string } {
+export function listArtifacts(ctx: RequestContext, req: ListParams & { organizationId?: string; conversationId?: string; includeArchived?: boolean }): { artifacts: Artifact[]; nextPageToken: string } {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
   const where: string[] = [];
   const params: (string | number)[] = [];
@@ -321,9 +327,10 @@ export function listArtifacts(ctx: RequestContext, req: ListParams & { organizat
   }
   const page = listPage(
     ctx.db,
-    artifactListSpecFor(req.filter),
+    // include_archived as a parameter (what sync lists with) is the directive set for the whole filter.
+    req.includeArchived ? artifactListSpecArchiveByFilter : artifactListSpecFor(req.filter),
     req,
-    { sql: where.join(' AND '), params, fingerprint: [organizationId, req.conversationId ?? ''] },
+    { sql: where.join(' AND '), params, fingerprint: [organizationId, req.conversationId ?? '', req.includeArchived ? 'archived' : ''] },
     ctx.engine.pageTokenSecret,
   );
   return { artifacts: loadArtifacts(ctx.db, page.keys), nextPageToken: page.nextPageToken };

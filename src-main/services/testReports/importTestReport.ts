@@ -19,6 +19,7 @@ import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import type { RequestContext } from '../../engine';
 import { contentFilePath } from '../remoteFiles/contentStore';
+import { reportWrite } from '../writeScope';
 import { findVisibleRemoteFile } from '../remoteFiles/remoteFileRows';
 import { AtmlParseError, parseAtml } from './atmlParser';
 import { ImportStaging, removeStaleStagingFiles, stagingPath } from './importStaging';
@@ -125,6 +126,8 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
            ORDER BY md.measurement_seq, md.position`,
         )
         .run({ measurementBase });
+      // A sync replica appends its outbox entry here, in the import's own transaction (writeScope.ts).
+      reportWrite({ testReport: loadReports(db, [reportPk])[0] });
       return reportPk;
     });
   } finally {

@@ -1,0 +1,84 @@
+// Pulls artifacts incrementally on modified_date (every new version, link and
+// archive moves it), archived ones included (archives are state). Before a
+// page's transaction, an artifact whose current version is not stored here
+// (or whose content file is missing) gets its version list and every missing
+// version's content, streamed into the content store and verified (and an
+// extra copy of one of our creates is archived: artifactDuplicates.ts). The
+// remote may have no artifact routes at all (the platform): runPuller then
+// skips the list with a warning.
+import type { Artifact, ArtifactVersion } from '../../../src-shared/api/artifacts';
+import { ApiError, Code } from '../../../src-shared/errors';
+import { storagePathFor } from '../../services/artifacts/artifactStorage';
+import { downloadVersion, hasContent } from '../artifactContent';
+import { callWithRetry, perOrganization, retrying, timeOfField, type Puller } from '../pull';
+import { isUnmappedLocalId } from '../idMap';
+import { archiveIfDuplicate } from './artifactDuplicates';
+import { markerOf } from '../resources/artifacts';
+import { storedContentPath } from '../resources/artifactVersions';
+import type { SyncSession } from '../session';
+import { compact } from '../wireEncode';
+
+/** Versions fetched for the artifacts of the page being applied (prepare -> apply, same objects). */
+const fetchedVersions = new WeakMap<Artifact, ArtifactVersion[]>();
+/** An item of the page replaced by its state after prepare archived it (an extra copy: artifactDuplicates.ts). */
+const replaced = new WeakMap<Artifact, Artifact>();
+
+async function listVersions(s: SyncSession, artifactId: string): Promise<ArtifactVersion[]> {
+  const out: ArtifactVersion[] = [];
+  let pageToken: string | undefined;
+  do {
+    const res = await callWithRetry(s, 'ListArtifactVersions', compact({ artifactId, pageSize: 1000, pageToken }));
+    out.push(...(res.artifactVersions as ArtifactVersion[]));
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+  return out;
+}
+
+/** The remote itself lacks the bytes (its DATA_LOSS, or the version is gone): nothing to retry. */
+const remoteLacksContent = (e: unknown) => e instanceof ApiError && (e.code === Code.DATA_LOSS || e.code === Code.NOT_FOUND);
+
+async function fetchContent(s: SyncSession, a: Artifact): Promise<void> {
+  const current = storedContentPath(s.db, a.artifactVersionId);
+  if (current !== undefined && hasContent(s.db, current)) return;
+  const versions = await listVersions(s, a.artifactId);
+  // Our own offline create, about to be adopted by its marker: its first version's content is already here.
+  const marker = markerOf(a);
+  const adopting = marker !== undefined && isUnmappedLocalId(s.db, marker);
+  for (const v of versions) {
+    if (adopting && v.version === 1) continue;
+    const path = storedContentPath(s.db, v.artifactVersionId) ?? storagePathFor(a.artifactId, v.artifactVersionId);
+    if (hasContent(s.db, path)) continue;
+    try {
+      await retrying(s, () => downloadVersion(s.db, s.remote, v, path));
+    } catch (e) {
+      if (!remoteLacksContent(e)) throw e;
+      s.event({ type: 'warning', message: `artifact ${a.artifactId} version ${v.version}: the remote has no content (${(e as Error).message}); kept without it` });
+    }
+  }
+  fetchedVersions.set(a, versions);
+}
+
+export const artifactsPuller: Puller<Artifact> = {
+  resource: 'artifacts',
+  operation: 'ListArtifacts',
+  listField: 'artifacts',
+  mode: 'modified',
+  orderable: true,
+  timeOf: timeOfField('modifiedDate'),
+  idOf: (a) => a.artifactId,
+  variants: (s) => perOrganization(s).map((v) => ({ ...v, includeArchived: true })),
+  async prepare(s, items) {
+    for (const item of items) {
+      const a = await archiveIfDuplicate(s, item);
+      if (a !== item) replaced.set(item, a);
+      await fetchContent(s, a);
+    }
+  },
+  apply(s, items) {
+    s.applier.artifacts(
+      items.map((a) => replaced.get(a) ?? a),
+      { versionsOf: (a) => fetchedVersions.get(a) },
+    );
+    return items.length;
+  },
+};

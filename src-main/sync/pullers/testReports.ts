@@ -1,0 +1,166 @@
+// Pulls test reports, their steps and their measurements.
+//
+// Reports: the wire TestReport has no modified_date (nor created_date), so no
+// (modified_date, id) cursor can be read from a page. Each pull reads every
+// report (pages of 1000; the list covers all the caller's organizations,
+// archived ones included: archives are state) and merges what differs; the
+// full read is also what reconciles hard deletions upstream (like saved
+// searches). A remote report an import in flight may have created is left for
+// that import's lookup (it adopts it instead of importing again).
+//
+// Steps and measurements: incremental on the documented `modified_date`
+// filter. Their pages carry no dates either, so the cursor is the server time
+// taken just before the first request (anything committed later is in the
+// next window; the 30 s overlap covers late commits), saved once the last
+// page is applied. (A remote that refused an earlier puller's modified_date
+// filter in the same run, i.e. has no filter engine, is read in full.)
+// A step whose report is not here yet (created after the
+// reports were read) brings its report first; likewise a measurement its step.
+// Known limit: a step or measurement deleted upstream on its own stays here
+// until its report is deleted (no tombstones, and no date to reconcile by).
+import type { TestMeasurement, TestReport, TestStep } from '../../../src-shared/api/testReports';
+import { formatTimestamp } from '../../../src-shared/api/time';
+import { ApiError, Code } from '../../../src-shared/errors';
+import { callWithRetry, type Puller } from '../pull';
+import { upsertMeasurements, upsertSteps } from '../resources/testReportChildren';
+import { applyTestReports, observedNow, reconcileTestReportDeletions, testReportContext } from '../resources/testReports';
+import type { SyncSession } from '../session';
+import { filterUnsupported } from '../specs/annotations';
+import { createdReportFields, quote, sameImport } from '../specs/testReports';
+import { compact } from '../wireEncode';
+
+const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? '';
+
+/** Remote reports that imports in flight (sent, outcome not known yet) may have created. */
+function inflightImportMatcher(s: SyncSession): (r: TestReport) => boolean {
+  const wanted = s.db
+    .all<{ created_ids: string }>("SELECT created_ids FROM sync_outbox WHERE operation = 'ImportTestReport' AND state = 'inflight'")
+    .map((e) => createdReportFields(s, (JSON.parse(e.created_ids) as { id: string }[])[0]?.id ?? ''))
+    .filter((f): f is Record<string, unknown> => f !== undefined);
+  return (r) => wanted.some((w) => sameImport(w, r));
+}
+
+const contextOf = (s: SyncSession) => testReportContext(s.db, s.identity.userId, s.remote.clockOffset(), s.applier.stats);
+
+function applyReports(s: SyncSession, reports: readonly TestReport[]): void {
+  s.db.tx(() => applyTestReports(contextOf(s), reports, { organizationId: organizationOf(s), remoteTime: observedNow(s.remote.clockOffset()), skipNew: inflightImportMatcher(s) }));
+}
+
+export const testReportsPuller: Puller<TestReport> = {
+  resource: 'test_reports',
+  operation: 'ListTestReports',
+  listField: 'testReports',
+  mode: 'full',
+  orderable: true,
+  idOf: (r) => r.testReportId,
+  variants: () => [{}],
+  apply(s, items) {
+    applyReports(s, items);
+    return items.length;
+  },
+  finish(s, _variant, seen) {
+    reconcileTestReportDeletions(s.db, seen, s.identity.organizations.map((o) => o.id));
+  },
+};
+
+// ---- steps and measurements: server-time watermarks ----------------------
+
+const windowStart = new WeakMap<SyncSession, Map<string, number>>();
+
+function watermarkVariant(s: SyncSession, key: string): Record<string, unknown>[] {
+  const starts = windowStart.get(s) ?? new Map<string, number>();
+  windowStart.set(s, starts);
+  starts.set(key, s.remote.serverNow());
+  const row = s.db.get<{ modified_date: number }>('SELECT modified_date FROM sync_cursors WHERE resource = ?', [key]);
+  // A remote whose filter engine refused an earlier puller's modified_date filter in this run: read in full.
+  const refused = [...s.features.celFilter].some(([feature, ok]) => !ok && feature.endsWith(':modified_date'));
+  if (!row || refused) return [{}];
+  return [{ filter: `modified_date >= timestamp('${formatTimestamp(Math.max(0, row.modified_date - s.overlap))}')` }];
+}
+
+function saveWatermark(s: SyncSession, key: string): void {
+  const start = windowStart.get(s)?.get(key);
+  if (start === undefined) return;
+  s.db.run(
+    `INSERT INTO sync_cursors(resource, modified_date, last_id, updated_date) VALUES (?, ?, '', ?)
+     ON CONFLICT(resource) DO UPDATE SET modified_date = max(sync_cursors.modified_date, excluded.modified_date), updated_date = excluded.updated_date`,
+    [key, start, Date.now() * 1000],
+  );
+}
+
+const held = (s: SyncSession, table: string, id: string) => !!s.db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]);
+
+/** Reports not held here yet, read one by one (a report created after the reports were read). */
+async function ensureReports(s: SyncSession, ids: Iterable<string>): Promise<void> {
+  const missing = [...new Set(ids)].filter((id) => !held(s, 'test_reports', id));
+  const found: TestReport[] = [];
+  for (const id of missing) {
+    try {
+      found.push((await callWithRetry(s, 'GetTestReport', { testReportId: id })).testReport as TestReport);
+    } catch (e) {
+      // Gone again (deleted since it was listed): its children are skipped.
+      if (!(e instanceof ApiError && e.code === Code.NOT_FOUND)) throw e;
+    }
+  }
+  if (found.length) applyReports(s, found);
+}
+
+/** Every step of one report (filtered by CEL, or read whole and filtered here when the remote has no filters). */
+async function stepsOfReport(s: SyncSession, reportId: string): Promise<TestStep[]> {
+  const read = async (filter: string | undefined) => {
+    const steps: TestStep[] = [];
+    let pageToken: string | undefined;
+    do {
+      const res = await callWithRetry(s, 'ListTestSteps', compact({ filter, pageSize: 1000, pageToken }));
+      steps.push(...(res.testSteps as TestStep[]).filter((x) => x.testReportId === reportId));
+      pageToken = res.nextPageToken || undefined;
+    } while (pageToken);
+    return steps;
+  };
+  try {
+    return await read(`test_report_id == ${quote(reportId)}`);
+  } catch (e) {
+    if (!filterUnsupported(e)) throw e;
+    return read(undefined);
+  }
+}
+
+const STEPS = 'test_steps';
+const MEASUREMENTS = 'test_measurements';
+
+export const testStepsPuller: Puller<TestStep> = {
+  resource: STEPS,
+  operation: 'ListTestSteps',
+  listField: 'testSteps',
+  mode: 'full',
+  orderable: true,
+  variants: (s) => watermarkVariant(s, STEPS),
+  async prepare(s, items) {
+    await ensureReports(s, items.map((x) => x.testReportId));
+  },
+  apply: (s, items) => upsertSteps(contextOf(s), items, observedNow(s.remote.clockOffset())),
+  finish: (s) => saveWatermark(s, STEPS),
+};
+
+export const testMeasurementsPuller: Puller<TestMeasurement> = {
+  resource: MEASUREMENTS,
+  operation: 'ListTestMeasurements',
+  listField: 'testMeasurements',
+  mode: 'full',
+  orderable: true,
+  variants: (s) => watermarkVariant(s, MEASUREMENTS),
+  async prepare(s, items) {
+    const missing = items.filter((m) => !held(s, 'test_steps', m.testStepId));
+    if (!missing.length) return;
+    await ensureReports(s, missing.map((m) => m.testReportId));
+    for (const reportId of new Set(missing.map((m) => m.testReportId))) {
+      const steps = await stepsOfReport(s, reportId);
+      s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset())));
+    }
+  },
+  apply: (s, items) => upsertMeasurements(contextOf(s), items, observedNow(s.remote.clockOffset())),
+  finish: (s) => saveWatermark(s, MEASUREMENTS),
+};
+
+/** In pull order: reports, then their steps, then measurements. */
+export const testReportPullers: readonly Puller[] = [testReportsPuller, testStepsPuller, testMeasurementsPuller];

@@ -1,0 +1,91 @@
+// Finding what an artifact create whose outcome is unknown may have made on
+// the remote, before anything is sent again (no idempotency keys):
+//   - an artifact (upload or structured) by its metadata marker
+//     `outpost_client_id = <local id>`: a CEL metadata filter, or, on a remote
+//     without filters, a newest-first scan back to just before the first send;
+//   - a version (no field could carry a marker) among the artifact's versions:
+//     ours (author), created at or after the first send, with the content's
+//     SHA-256 and size, and held by no local record yet.
+import type { Artifact, ArtifactVersion } from '../../../src-shared/api/artifacts';
+import { parseTimestamp } from '../../../src-shared/api/time';
+import { translateIds } from '../idMap';
+import { ARTIFACT_CLIENT_ID_KEY, markerOf } from '../resources/artifacts';
+import { SEND_TIME_SLACK } from '../resources/annotationLogs';
+import type { OutboxEntry, PushContext } from '../types';
+import { compact } from '../wireEncode';
+import { filterUnsupported } from './annotations';
+
+const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** A created artifact found again, with the id of its first version (the one the create made). */
+export interface FoundArtifact {
+  readonly artifact: Artifact;
+  readonly firstVersionId: string;
+}
+
+/** A created version found again, with its artifact as the remote has it now. */
+export interface FoundVersion {
+  readonly artifact: Artifact;
+  readonly createdVersion: ArtifactVersion;
+}
+
+export async function allVersions(p: PushContext, artifactId: string): Promise<ArtifactVersion[]> {
+  const out: ArtifactVersion[] = [];
+  let pageToken: string | undefined;
+  do {
+    const res = await p.call('ListArtifactVersions', compact({ artifactId, pageSize: 1000, pageToken }));
+    out.push(...(res.artifactVersions as ArtifactVersion[]));
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+  return out;
+}
+
+async function byMarker(p: PushContext, localId: string, organizationId: string | undefined, since: number | null): Promise<Artifact | undefined> {
+  const feature = 'ListArtifacts:metadata';
+  if (p.features.celFilter.get(feature) !== false) {
+    try {
+      const res = await p.call('ListArtifacts', compact({ filter: `metadata[${quote(ARTIFACT_CLIENT_ID_KEY)}] == ${quote(localId)}`, includeArchived: true, pageSize: 10, organizationId }));
+      p.features.celFilter.set(feature, true);
+      return (res.artifacts as Artifact[]).find((a) => markerOf(a) === localId);
+    } catch (e) {
+      if (!filterUnsupported(e)) throw e;
+      p.features.celFilter.set(feature, false);
+    }
+  }
+  const floor = since === null ? -Infinity : since - 60_000_000;
+  let pageToken: string | undefined;
+  do {
+    const res = await p.call('ListArtifacts', compact({ orderBy: 'created_date desc', includeArchived: true, pageSize: 1000, pageToken, organizationId }));
+    for (const a of res.artifacts as Artifact[]) {
+      if (markerOf(a) === localId) return a;
+      if ((parseTimestamp(a.createdDate) ?? 0) < floor) return undefined;
+    }
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+  return undefined;
+}
+
+export async function findCreatedArtifact(p: PushContext, entry: OutboxEntry, localId: string): Promise<FoundArtifact | undefined> {
+  const a = await byMarker(p, localId, entry.request.organizationId, entry.firstSentServerTime);
+  if (!a) return undefined;
+  if (a.version === 1) return { artifact: a, firstVersionId: a.artifactVersionId };
+  const first = (await allVersions(p, a.artifactId)).find((v) => v.version === 1);
+  return first && { artifact: a, firstVersionId: first.artifactVersionId };
+}
+
+export async function findCreatedVersion(p: PushContext, entry: OutboxEntry): Promise<FoundVersion | undefined> {
+  const req = translateIds(p.db, entry.request);
+  const since = entry.firstSentServerTime;
+  const known = (id: string) => !!p.db.get('SELECT 1 FROM artifact_versions WHERE id = ?', [id]) || !!p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
+  const v = (await allVersions(p, req.artifactId)).find(
+    (x) =>
+      x.createdByUserId === p.userId &&
+      x.sha256 === req.sha256 &&
+      Number(x.sizeBytes) === req.sizeBytes &&
+      (since === null || (parseTimestamp(x.createdDate) ?? 0) >= since - SEND_TIME_SLACK) &&
+      !known(x.artifactVersionId),
+  );
+  if (!v) return undefined;
+  const { artifact } = await p.call('GetArtifact', { artifactId: req.artifactId });
+  return { artifact, createdVersion: v };
+}
