@@ -54,6 +54,8 @@ export const SyncConflictOut = response({
   /** open | undone | dismissed */
   state: z.string(),
   resolvedDate: nullableTimestampOut,
+  /** Whether UndoSyncConflict can write the losing value back (an open field conflict of a resource that has an undo). */
+  undoable: z.boolean(),
 });
 export type SyncConflict = z.infer<typeof SyncConflictOut>;
 

@@ -7,7 +7,7 @@ import type { SyncConflict, SyncStatus } from '../../../src-shared/api/sync';
 import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
-import { invoke } from '../invoke';
+import { canUndoField, undoFieldWrite } from './conflictUndo';
 
 export const STATUS_SETTING = 'sync.status';
 
@@ -87,6 +87,8 @@ interface ConflictRow {
   resolved_date: number | null;
 }
 
+const losingValue = (r: ConflictRow) => JSON.parse((r.winner === 'remote' ? r.local_value : r.remote_value) ?? 'null') as unknown;
+
 function conflictToWire(r: ConflictRow): SyncConflict {
   return {
     conflictId: r.id,
@@ -103,6 +105,7 @@ function conflictToWire(r: ConflictRow): SyncConflict {
     createdDate: formatTimestamp(r.created_date),
     state: r.state,
     resolvedDate: formatOptionalTimestamp(r.resolved_date),
+    undoable: r.state === 'open' && r.kind === 'field' && canUndoField(r.resource, r.record_id, r.field, losingValue(r)),
   };
 }
 
@@ -141,37 +144,11 @@ function openConflict(ctx: RequestContext, id: string): ConflictRow {
   return row;
 }
 
-/** A canonical field value (as stored in the conflict log) -> the wire value UpdateAnnotation takes. */
-function annotationPatchValue(field: string, value: unknown): Record<string, unknown> {
-  switch (field) {
-    case 'start_time':
-      return { startTime: formatTimestamp(value as number) };
-    case 'end_time':
-      return { endTime: formatTimestamp(value as number) };
-    case 'assigned_to_user_id':
-      return { assignedToUserId: value ?? '' };
-    case 'legend_config':
-      return value === null ? {} : { legendConfig: value };
-    case 'linked_channels':
-      return { linkedChannels: value ?? [] };
-    case 'state':
-      return value === null ? {} : { state: value };
-    default:
-      return { [field]: value };
-  }
-}
-
 export async function undoConflict(ctx: RequestContext, id: string) {
   const row = openConflict(ctx, id);
-  if (row.kind !== 'field' || row.resource !== 'annotation') {
-    throw ApiError.failedPrecondition(`a ${row.kind} conflict on ${row.resource} cannot be undone automatically; dismiss it once handled`);
-  }
-  const losing = JSON.parse((row.winner === 'remote' ? row.local_value : row.remote_value) ?? 'null') as unknown;
-  if (row.field === 'archived') {
-    await invoke(ctx, losing ? 'ArchiveAnnotation' : 'UnarchiveAnnotation', { annotationId: row.record_id });
-  } else {
-    await invoke(ctx, 'UpdateAnnotation', { annotation: { annotationId: row.record_id, ...annotationPatchValue(row.field, losing) }, updateMask: row.field });
-  }
+  const losing = losingValue(row);
+  const undone = row.kind === 'field' && (await undoFieldWrite(ctx, row.resource, row.record_id, row.field, losing));
+  if (!undone) throw ApiError.failedPrecondition(`a ${row.kind} conflict on ${row.resource} field ${row.field} cannot be undone automatically; dismiss it once handled`);
   return resolveConflict(ctx, row, 'undone');
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fakeClient } from '../testing/fakeClient';
 import { syncConflict, syncStatus } from '../testing/syncFactories';
-import { badgeOf, canUndo, configureRemote, conflictValue, operationLabel, pulledSummary, stateLabel } from './syncService';
+import { badgeOf, configureRemote, conflictValue, operationLabel, pulledSummary, stateLabel } from './syncService';
 
 describe('syncService', () => {
   test('configureRemote trims; an empty key is left out so the stored one is kept', async () => {
@@ -40,7 +40,5 @@ describe('syncService', () => {
     expect(conflictValue(1788220800000000, 'start_time')).toBe('2026-09-01T00:00:00Z');
     expect(conflictValue(['a', 'b'], 'tags')).toBe('["a","b"]');
     expect(operationLabel('UpdateAnnotation')).toBe('Update annotation');
-    expect(canUndo(syncConflict())).toBe(true);
-    expect(canUndo(syncConflict({ kind: 'remote_missing' }))).toBe(false);
   });
 });

@@ -49,8 +49,6 @@ export async function dismissConflict(client: Client, conflictId: string): Promi
 }
 
 /** Whether a conflict can be undone by the engine (it rewrites annotation fields only). */
-export const canUndo = (c: SyncConflict): boolean => c.kind === 'field' && c.resource === 'annotation';
-
 export type SyncTone = 'ok' | 'busy' | 'warn' | 'error' | 'off';
 
 export interface SyncBadge {

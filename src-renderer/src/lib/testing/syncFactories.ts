@@ -36,6 +36,7 @@ export function syncConflict(overrides: Partial<SyncConflict> = {}): SyncConflic
     createdDate: '2026-09-01T10:00:01Z',
     state: 'open',
     resolvedDate: null,
+    undoable: true,
     ...overrides,
   };
 }
