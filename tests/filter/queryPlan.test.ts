@@ -136,8 +136,8 @@ describe('links.exists on artifacts', () => {
   });
   afterAll(() => a.close());
 
-  function artifactPlan(filter: string): string {
-    listPage(adb, artifactListSpec, { filter }, { sql: 't.organization_id = ?', params: [ORGANIZATION_ID], fingerprint: [] }, 's');
+  function artifactPlan(filter: string, orderBy?: string): string {
+    listPage(adb, artifactListSpec, { filter, orderBy }, { sql: 't.organization_id = ?', params: [ORGANIZATION_ID], fingerprint: [] }, 's');
     const { sql, params } = adb.last!;
     const steps = a.db.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as never[])) as { detail: string }[];
     return steps.map((s) => s.detail).join('\n');
@@ -167,6 +167,12 @@ describe('links.exists on artifacts', () => {
     const plain = a.db.all<{ k1: number }>(sql.replace(' AS t NOT INDEXED', ' t'), params).map((r) => r.k1);
     expect(planned.length).toBeGreaterThan(0);
     expect(planned).toEqual(plain);
+  });
+
+  it("a sync pull's incremental page (modified_date >= cursor, in modified_date order) searches artifacts_org_modified", () => {
+    const p = artifactPlan(`modified_date >= timestamp('2024-01-01T00:40:00Z')`, 'modified_date');
+    expect(p).toMatch(/SEARCH t USING INDEX artifacts_org_modified \(organization_id=\? AND modified_date>\?\)/);
+    expect(p).not.toMatch(/TEMP B-TREE/);
   });
 
   describe('after ANALYZE', () => {
