@@ -25,8 +25,8 @@ import { callWithRetry, type Puller } from '../pull';
 import { upsertMeasurements, upsertSteps } from '../resources/testReportChildren';
 import { applyTestReports, observedNow, reconcileTestReportDeletions, testReportContext } from '../resources/testReports';
 import type { SyncSession } from '../session';
-import { filterUnsupported } from '../specs/annotations';
-import { createdReportFields, quote, sameImport } from '../specs/testReports';
+import { filterUnsupported, quote } from '../specs/remoteQuery';
+import { createdReportFields, sameImport } from '../specs/testReports';
 import { compact } from '../wireEncode';
 
 const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? '';

@@ -10,50 +10,24 @@
 // Updates, archives and deletes are idempotent and simply retried.
 import type { Annotation } from '../../../src-shared/api/annotations';
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
-import { ApiError, Code } from '../../../src-shared/errors';
 import { parseTimestamp } from '../../../src-shared/api/time';
 import { mapLocalId } from '../idMap';
 import { ANNOTATION, CLIENT_ID_KEY, markerOf } from '../resources/annotations';
 import { adoptLog, ANNOTATION_LOG, logContent, SEND_TIME_SLACK } from '../resources/annotationLogs';
 import type { OpSpec, OutboxEntry, PushContext, Target } from '../types';
+import { filterUnsupported, findByClientMarker, quote, type MarkerLookup } from './remoteQuery';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
 
-/** A filter the remote rejects as unsupported (the filter engine is optional on Outpost remotes). */
-export function filterUnsupported(e: unknown): boolean {
-  return e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.INVALID_ARGUMENT && /filter/i.test(e.message)));
-}
+// (Re-exported for the pull, which recognises a remote without filters the same way.)
+export { filterUnsupported };
 
-const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const annotationMarker: MarkerLookup<Annotation> = {
+  operation: 'ListAnnotations', listField: 'annotations', markerKey: CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+};
 
 function deleteSideEffects(p: PushContext, entry: OutboxEntry): void {
   // The remote wrote its own history logs for this write; pull brings them.
   for (const id of entry.sideEffectLogIds) p.db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
-}
-
-async function findAnnotationByMarker(p: PushContext, localId: string, organizationId: string | undefined, since: number | null): Promise<Annotation | undefined> {
-  const feature = 'ListAnnotations:metadata';
-  if (p.features.celFilter.get(feature) !== false) {
-    try {
-      const res = await p.call('ListAnnotations', compact({ filter: `metadata[${quote(CLIENT_ID_KEY)}] == ${quote(localId)}`, pageSize: 10, organizationId }));
-      p.features.celFilter.set(feature, true);
-      return (res.annotations as Annotation[]).find((a) => markerOf(a) === localId);
-    } catch (e) {
-      if (!filterUnsupported(e)) throw e;
-      p.features.celFilter.set(feature, false);
-    }
-  }
-  // No filters: newest-created first, back to just before our first send.
-  const floor = since === null ? -Infinity : since - 60_000_000;
-  let pageToken: string | undefined;
-  do {
-    const res = await p.call('ListAnnotations', compact({ orderBy: 'created_date desc', pageSize: 1000, pageToken, organizationId }));
-    for (const a of res.annotations as Annotation[]) {
-      if (markerOf(a) === localId) return a;
-      if ((parseTimestamp(a.createdDate) ?? 0) < floor) return undefined;
-    }
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
-  return undefined;
 }
 
 const encodeLinkedChannels = (list: readonly any[] | undefined) => list?.map((c) => compact({ ...c }));
@@ -85,7 +59,7 @@ export const createAnnotationSpec: OpSpec = {
       metadata: [...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY), { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId }],
     });
   },
-  findExisting: (p, entry) => findAnnotationByMarker(p, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime),
+  findExisting: (p, entry) => findByClientMarker(p, annotationMarker, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime),
   applyResult(p, entry, res) {
     const a: Annotation = res.annotation ?? res;
     const localId = entry.createdIds[0].id;

@@ -13,9 +13,7 @@ import { ARTIFACT_CLIENT_ID_KEY, markerOf } from '../resources/artifacts';
 import { SEND_TIME_SLACK } from '../resources/annotationLogs';
 import type { OutboxEntry, PushContext } from '../types';
 import { compact } from '../wireEncode';
-import { filterUnsupported } from './annotations';
-
-const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+import { findByClientMarker, type MarkerLookup } from './remoteQuery';
 
 /** A created artifact found again, with the id of its first version (the one the create made). */
 export interface FoundArtifact {
@@ -40,33 +38,12 @@ export async function allVersions(p: PushContext, artifactId: string): Promise<A
   return out;
 }
 
-async function byMarker(p: PushContext, localId: string, organizationId: string | undefined, since: number | null): Promise<Artifact | undefined> {
-  const feature = 'ListArtifacts:metadata';
-  if (p.features.celFilter.get(feature) !== false) {
-    try {
-      const res = await p.call('ListArtifacts', compact({ filter: `metadata[${quote(ARTIFACT_CLIENT_ID_KEY)}] == ${quote(localId)}`, includeArchived: true, pageSize: 10, organizationId }));
-      p.features.celFilter.set(feature, true);
-      return (res.artifacts as Artifact[]).find((a) => markerOf(a) === localId);
-    } catch (e) {
-      if (!filterUnsupported(e)) throw e;
-      p.features.celFilter.set(feature, false);
-    }
-  }
-  const floor = since === null ? -Infinity : since - 60_000_000;
-  let pageToken: string | undefined;
-  do {
-    const res = await p.call('ListArtifacts', compact({ orderBy: 'created_date desc', includeArchived: true, pageSize: 1000, pageToken, organizationId }));
-    for (const a of res.artifacts as Artifact[]) {
-      if (markerOf(a) === localId) return a;
-      if ((parseTimestamp(a.createdDate) ?? 0) < floor) return undefined;
-    }
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
-  return undefined;
-}
+const artifactMarker: MarkerLookup<Artifact> = {
+  operation: 'ListArtifacts', listField: 'artifacts', request: { includeArchived: true }, markerKey: ARTIFACT_CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+};
 
 export async function findCreatedArtifact(p: PushContext, entry: OutboxEntry, localId: string): Promise<FoundArtifact | undefined> {
-  const a = await byMarker(p, localId, entry.request.organizationId, entry.firstSentServerTime);
+  const a = await findByClientMarker(p, artifactMarker, localId, entry.request.organizationId, entry.firstSentServerTime);
   if (!a) return undefined;
   if (a.version === 1) return { artifact: a, firstVersionId: a.artifactVersionId };
   const first = (await allVersions(p, a.artifactId)).find((v) => v.version === 1);

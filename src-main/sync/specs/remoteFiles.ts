@@ -21,9 +21,8 @@ import { REMOTE_FILE } from '../resources/remoteFiles';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact } from '../wireEncode';
-import { filterUnsupported } from './annotations';
+import { filterUnsupported, quote } from './remoteQuery';
 
-const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The replica's data directory: an engine always opens `<dataDir>/outpost.sqlite` (engine.ts). */
 const dataDirOf = (p: PushContext) => dirname(p.db.raw.name);

@@ -26,10 +26,9 @@ import { classify } from '../retry';
 import type { Db } from '../../db/database';
 import type { CreatedRef, OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { filterUnsupported } from './annotations';
+import { filterUnsupported, quote } from './remoteQuery';
 
 /** A CEL string literal. */
-export const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** What an import sent and the remote created. */
 interface ImportResult {

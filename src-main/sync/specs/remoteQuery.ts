@@ -1,0 +1,58 @@
+// Asking the remote what an earlier attempt may have created, shared by the
+// create specs: CEL string literals, recognising a remote without a filter
+// engine, and the client-marker lookup (a create that carries
+// `<marker key> = <local id>` in its metadata is found by a CEL metadata
+// filter, or, without filters, by a newest-first scan back to just before the
+// first send).
+import { parseTimestamp } from '../../../src-shared/api/time';
+import { ApiError, Code } from '../../../src-shared/errors';
+import type { PushContext } from '../types';
+import { compact } from '../wireEncode';
+
+/** A CEL string literal. */
+export const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** A filter the remote rejects as unsupported (the filter engine is optional on Outpost remotes). */
+export function filterUnsupported(e: unknown): boolean {
+  return e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.INVALID_ARGUMENT && /filter/i.test(e.message)));
+}
+
+/** How far before the first send the no-filter scan looks (clock skew and the create's own duration). */
+const SCAN_SLACK = 60_000_000;
+
+export interface MarkerLookup<T> {
+  /** The list operation and its result field, e.g. ListAnnotations / annotations. */
+  readonly operation: string;
+  readonly listField: string;
+  /** Extra request fields (e.g. `includeArchived: true`). */
+  readonly request?: Record<string, unknown>;
+  readonly markerKey: string;
+  readonly markerOf: (record: T) => string | undefined;
+  readonly createdDateOf: (record: T) => string | undefined;
+}
+
+/** The record carrying `localId` as its client marker, if an earlier attempt created it. */
+export async function findByClientMarker<T>(p: PushContext, l: MarkerLookup<T>, localId: string, organizationId: string | undefined, since: number | null): Promise<T | undefined> {
+  const feature = `${l.operation}:metadata`;
+  if (p.features.celFilter.get(feature) !== false) {
+    try {
+      const res = await p.call(l.operation, compact({ ...l.request, filter: `metadata[${quote(l.markerKey)}] == ${quote(localId)}`, pageSize: 10, organizationId }));
+      p.features.celFilter.set(feature, true);
+      return (res[l.listField] as T[]).find((x) => l.markerOf(x) === localId);
+    } catch (e) {
+      if (!filterUnsupported(e)) throw e;
+      p.features.celFilter.set(feature, false);
+    }
+  }
+  const floor = since === null ? -Infinity : since - SCAN_SLACK;
+  let pageToken: string | undefined;
+  do {
+    const res = await p.call(l.operation, compact({ ...l.request, orderBy: 'created_date desc', pageSize: 1000, pageToken, organizationId }));
+    for (const x of res[l.listField] as T[]) {
+      if (l.markerOf(x) === localId) return x;
+      if ((parseTimestamp(l.createdDateOf(x) ?? '') ?? 0) < floor) return undefined;
+    }
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+  return undefined;
+}
