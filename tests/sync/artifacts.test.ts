@@ -10,25 +10,18 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { contentPath } from '../../src-main/services/artifacts/artifactStorage';
 import type { SyncEvent } from '../../src-main/sync/session';
 import { artifactView, binary, onRemote, openEntries, sha256, stageUpload } from './artifactKit';
-import { startFaultProxy, type FaultProxy, type RequestInfo } from './faultProxy';
-import { annotationRequest, createReplica, startRemote, type Replica } from './helpers';
+import { type FaultProxy, type RequestInfo } from './faultProxy';
+import { annotationRequest, closeProxiedPair, createReplica, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 
-let remote: Awaited<ReturnType<typeof startRemote>>;
+let remote: RemoteServer;
 let proxy: FaultProxy;
 let a: Replica;
 const extra: Replica[] = [];
 
-beforeEach(async () => {
-  remote = await startRemote();
-  proxy = await startFaultProxy(remote.url);
-  a = await createReplica('a', proxy.url, remote.token);
-  await a.sync();
-});
+beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair()));
 afterEach(async () => {
-  a.close();
   for (const r of extra.splice(0)) r.close();
-  await proxy.close();
-  await remote.close();
+  await closeProxiedPair({ remote, proxy, a });
 });
 
 const isUpload = (r: RequestInfo) => r.method === 'POST' && r.path.startsWith('/api/v1/artifacts:upload');

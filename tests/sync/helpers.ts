@@ -20,6 +20,7 @@ import { saveProfile } from '../../src-main/sync/profile';
 import { runSync, type SyncOptions, type SyncSummary } from '../../src-main/sync/runSync';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { startFaultProxy, type FaultProxy } from './faultProxy';
 
 export const ASSET = 'Sync-Rig-1';
 
@@ -37,6 +38,29 @@ export async function startRemote(users: string[] = []): Promise<TestServer & { 
   const tokens: Record<string, string> = {};
   for (const u of users) tokens[u] = server.newToken(u);
   return Object.assign(server, { tokens });
+}
+
+export type RemoteServer = Awaited<ReturnType<typeof startRemote>>;
+
+/** The usual sync test bench: a remote, a fault proxy in front of it, and replica `a` that has synced once through it. */
+export interface ProxiedPair {
+  readonly remote: RemoteServer;
+  readonly proxy: FaultProxy;
+  readonly a: Replica;
+}
+
+export async function openProxiedPair(): Promise<ProxiedPair> {
+  const remote = await startRemote();
+  const proxy = await startFaultProxy(remote.url);
+  const a = await createReplica('a', proxy.url, remote.token);
+  await a.sync();
+  return { remote, proxy, a };
+}
+
+export async function closeProxiedPair({ remote, proxy, a }: ProxiedPair): Promise<void> {
+  a.close();
+  await proxy.close();
+  await remote.close();
 }
 
 export interface Replica {

@@ -1,24 +1,15 @@
 // Policies replicate like saved searches: offline create/update/archive reach
 // the remote once (also when a response is lost), remote changes arrive.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startFaultProxy, type FaultProxy } from './faultProxy';
-import { createReplica, startRemote, type Replica } from './helpers';
+import { type FaultProxy } from './faultProxy';
+import { closeProxiedPair, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 
-let remote: Awaited<ReturnType<typeof startRemote>>;
+let remote: RemoteServer;
 let proxy: FaultProxy;
 let a: Replica;
 
-beforeEach(async () => {
-  remote = await startRemote();
-  proxy = await startFaultProxy(remote.url);
-  a = await createReplica('a', proxy.url, remote.token);
-  await a.sync();
-});
-afterEach(async () => {
-  a.close();
-  await proxy.close();
-  await remote.close();
-});
+beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair()));
+afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
 const PERMIT = 'permit(principal, action, resource);';
 const FORBID = 'forbid(principal, action, resource);';

@@ -3,25 +3,16 @@
 // later edit; remote edits and deletes of steps and measurements arrive; a
 // measurement field changed on both sides is a logged conflict.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startFaultProxy, type FaultProxy, type Matcher } from './faultProxy';
-import { createReplica, startRemote, type Replica } from './helpers';
+import { type FaultProxy, type Matcher } from './faultProxy';
+import { closeProxiedPair, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 import { count, importSample, reportsOf } from './testReportHelpers';
 
-let remote: Awaited<ReturnType<typeof startRemote>>;
+let remote: RemoteServer;
 let proxy: FaultProxy;
 let a: Replica;
 
-beforeEach(async () => {
-  remote = await startRemote();
-  proxy = await startFaultProxy(remote.url);
-  a = await createReplica('a', proxy.url, remote.token);
-  await a.sync();
-});
-afterEach(async () => {
-  a.close();
-  await proxy.close();
-  await remote.close();
-});
+beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair()));
+afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
 const isPost = (path: string): Matcher => (r) => r.method === 'POST' && r.path === path;
 const T0 = '2026-09-01T00:00:00Z';

@@ -5,25 +5,16 @@
 // logged conflict.
 import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startFaultProxy, type FaultProxy, type Matcher } from './faultProxy';
-import { createReplica, startRemote, type Replica } from './helpers';
+import { type FaultProxy, type Matcher } from './faultProxy';
+import { closeProxiedPair, createReplica, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 import { count, importSample, reportsOf, SAMPLE } from './testReportHelpers';
 
-let remote: Awaited<ReturnType<typeof startRemote>>;
+let remote: RemoteServer;
 let proxy: FaultProxy;
 let a: Replica;
 
-beforeEach(async () => {
-  remote = await startRemote();
-  proxy = await startFaultProxy(remote.url);
-  a = await createReplica('a', proxy.url, remote.token);
-  await a.sync();
-});
-afterEach(async () => {
-  a.close();
-  await proxy.close();
-  await remote.close();
-});
+beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair()));
+afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
 const isUpload: Matcher = (r) => r.method === 'POST' && r.path.startsWith('/api/v0/remote-files/upload');
 const isImport: Matcher = (r) => r.method === 'POST' && r.path.startsWith('/api/v1/test-reports:import');
