@@ -137,7 +137,9 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     setPhase('push');
     const pushed = await push(session);
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
-    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, ...testReportPullers, artifactsPuller]);
+    // Test reports are not read again here: every push of them applies the remote's answer already, and their
+    // pull is a full read (the platform cannot filter reports by modified_date), too costly to repeat for nothing.
+    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, artifactsPuller]);
     progress.conflicts = stats.conflicts;
     setPhase('done');
   } catch (e) {
