@@ -12,6 +12,7 @@ import { adoptIdentity, type SyncIdentity } from './identity';
 import { acquireSyncLock } from './lock';
 import { countOpen } from './outbox';
 import { runPuller, callWithRetry, type Puller } from './pull';
+import { annotationLogDeletionsPuller } from './pullers/annotationLogDeletions';
 import { annotationLogsPuller } from './pullers/annotationLogs';
 import { annotationsPuller } from './pullers/annotations';
 import { artifactsPuller } from './pullers/artifacts';
@@ -36,6 +37,8 @@ export interface SyncOptions {
   readonly pageSize?: number;
   /** Overlap window re-read by incremental pulls (default 30 s). */
   readonly overlapMs?: number;
+  /** How often annotation logs deleted on the remote are looked for by listing every log (default 6 h). */
+  readonly reconcileEveryMs?: number;
   /**
    * A create whose outcome is unknown is looked up only this long after it last left (default: the request
    * timeout, 30 s): a request still travelling (slow proxy, written just before a crash) cannot land after the lookup.
@@ -114,6 +117,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       concurrency: options.concurrency ?? 16,
       pageSize: options.pageSize ?? 1000,
       overlap: (options.overlapMs ?? 30_000) * 1000,
+      reconcileEvery: (options.reconcileEveryMs ?? 6 * 3_600_000) * 1000,
       createQuietMs: options.createQuietMs ?? options.remote.timeoutMs ?? 30_000,
       signal: options.signal,
       progress,
@@ -133,7 +137,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await archiveDuplicates(session);
     };
-    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, artifactsPuller]);
+    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, annotationLogDeletionsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, artifactsPuller]);
     setPhase('push');
     const pushed = await push(session);
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
