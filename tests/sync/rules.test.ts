@@ -52,4 +52,18 @@ describe('sync: rules (pull)', () => {
     expect(local.conditions).toHaveLength(1);
     expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n).toBe(0);
   });
+
+  test('a rule deleted on the remote (the deprecated alias of archive) is archived here too; undeleted, it comes back', async () => {
+    const { ruleId } = await remote.client.CreateRule({ update: { name: 'Doomed', description: '', conditions: [condition(5)] } });
+    await a.sync();
+    expect((await a.call('ListRules', {})).rules.map((r: { ruleId: string }) => r.ruleId)).toEqual([ruleId]);
+    await remote.client.DeleteRule({ ruleId });
+    await a.sync();
+    const local = async () => (await a.call('GetRule', { ruleId })).rule;
+    expect(await local()).toEqual((await remote.client.GetRule({ ruleId })).rule);
+    expect((await local()).isArchived).toBe(true);
+    await remote.client.UndeleteRule({ ruleId });
+    await a.sync();
+    expect((await local()).isArchived).toBe(false);
+  });
 });
