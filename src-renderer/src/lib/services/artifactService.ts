@@ -14,9 +14,15 @@ export function artifactFilter(text: string, includeArchived: boolean): string {
   return expr ? `include_archived && (${expr})` : 'include_archived';
 }
 
+export interface ArtifactQuery {
+  /** The user's CEL expression. */
+  readonly filter: string;
+  readonly includeArchived: boolean;
+}
+
 export async function listArtifacts(
   client: Client,
-  query: { filter: string; includeArchived: boolean },
+  query: ArtifactQuery,
   pageToken?: string,
 ): Promise<{ artifacts: Artifact[]; nextPageToken: string }> {
   const filter = artifactFilter(query.filter, query.includeArchived);

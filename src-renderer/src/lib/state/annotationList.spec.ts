@@ -9,14 +9,14 @@ describe('AnnotationListState', () => {
     const page = annotationFactory.buildList(3);
     const fake = fakeClient().on('ListAnnotations', () => ({ annotations: page, nextPageToken: 'p2' }));
     const list = new AnnotationListState(fake.client);
-    expect(list.loaded).toBe(false);
+    expect(list.pages.loaded).toBe(false);
     const loading = list.load();
-    expect(list.loading).toBe(true);
+    expect(list.pages.loading).toBe(true);
     await loading;
-    expect(list.loading).toBe(false);
-    expect(list.loaded).toBe(true);
-    expect(list.items).toEqual(page);
-    expect(list.hasMore).toBe(true);
+    expect(list.pages.loading).toBe(false);
+    expect(list.pages.loaded).toBe(true);
+    expect(list.pages.items).toEqual(page);
+    expect(list.pages.hasMore).toBe(true);
     expect(fake.callsTo('ListAnnotations')).toEqual([{ pageSize: 50, orderBy: 'created_date desc' }]);
   });
 
@@ -25,10 +25,10 @@ describe('AnnotationListState', () => {
     const fake = fakeClient().on('ListAnnotations', (req) => (req.pageToken === 'p2' ? { annotations: p2, nextPageToken: '' } : { annotations: p1, nextPageToken: 'p2' }));
     const list = new AnnotationListState(fake.client);
     await list.applyFilter('name.contains("a")');
-    await list.loadMore();
-    expect(list.items).toEqual([...p1, ...p2]);
-    expect(list.hasMore).toBe(false);
-    await list.loadMore(); // nothing more to load: no request
+    await list.pages.loadMore();
+    expect(list.pages.items).toEqual([...p1, ...p2]);
+    expect(list.pages.hasMore).toBe(false);
+    await list.pages.loadMore(); // nothing more to load: no request
     expect(fake.callsTo('ListAnnotations')).toEqual([
       { pageSize: 50, orderBy: 'created_date desc', filter: 'name.contains("a")' },
       { pageSize: 50, orderBy: 'created_date desc', filter: 'name.contains("a")', pageToken: 'p2' },
@@ -40,7 +40,7 @@ describe('AnnotationListState', () => {
     const list = new AnnotationListState(fake.client);
     await list.applyFilter('a == 1');
     list.filterText = 'half typed';
-    await list.loadMore();
+    await list.pages.loadMore();
     expect(fake.callsTo('ListAnnotations')[1]).toMatchObject({ filter: 'a == 1', pageToken: 'p2' });
   });
 
@@ -52,12 +52,12 @@ describe('AnnotationListState', () => {
     const list = new AnnotationListState(fake.client);
     await list.load();
     await list.applyFilter('nmae == "x"');
-    expect(list.filterError).toMatchObject({ code: 'INVALID_ARGUMENT', message: "filter: 1:1: undeclared reference to 'nmae'" });
-    expect(list.error).toBeUndefined();
-    expect(list.items).toEqual([]);
+    expect(list.pages.filterError).toMatchObject({ code: 'INVALID_ARGUMENT', message: "filter: 1:1: undeclared reference to 'nmae'" });
+    expect(list.pages.error).toBeUndefined();
+    expect(list.pages.items).toEqual([]);
     await list.applyFilter('');
-    expect(list.filterError).toBeUndefined();
-    expect(list.items).toHaveLength(2);
+    expect(list.pages.filterError).toBeUndefined();
+    expect(list.pages.items).toHaveLength(2);
   });
 
   test('UNIMPLEMENTED for a filter is a filter error too; without a filter it is a list error', async () => {
@@ -66,10 +66,10 @@ describe('AnnotationListState', () => {
     });
     const list = new AnnotationListState(fake.client);
     await list.applyFilter('x');
-    expect(list.filterError?.code).toBe('UNIMPLEMENTED');
+    expect(list.pages.filterError?.code).toBe('UNIMPLEMENTED');
     await list.applyFilter('');
-    expect(list.filterError).toBeUndefined();
-    expect(list.error).toMatchObject({ code: 'UNIMPLEMENTED', message: 'this filter cannot be compiled' });
+    expect(list.pages.filterError).toBeUndefined();
+    expect(list.pages.error).toMatchObject({ code: 'UNIMPLEMENTED', message: 'this filter cannot be compiled' });
   });
 
   test('setSort reloads with order_by', async () => {
@@ -89,9 +89,9 @@ describe('AnnotationListState', () => {
     await list.applyFilter('new');
     slow.resolve({ annotations: annotationFactory.buildList(5), nextPageToken: 'x' });
     await first;
-    expect(list.items).toEqual(newer);
+    expect(list.pages.items).toEqual(newer);
     expect(list.appliedFilter).toBe('new');
-    expect(list.loading).toBe(false);
+    expect(list.pages.loading).toBe(false);
   });
 
   test('a failed loadMore keeps the rows and shows the error', async () => {
@@ -101,19 +101,19 @@ describe('AnnotationListState', () => {
     });
     const list = new AnnotationListState(fake.client);
     await list.load();
-    await list.loadMore();
-    expect(list.items).toHaveLength(2);
-    expect(list.error?.message).toBe('page_token: does not match the request');
-    expect(list.loadingMore).toBe(false);
+    await list.pages.loadMore();
+    expect(list.pages.items).toHaveLength(2);
+    expect(list.pages.error?.message).toBe('page_token: does not match the request');
+    expect(list.pages.loadingMore).toBe(false);
   });
 
-  test('upsert replaces a row in place', async () => {
+  test('an edited annotation replaces its row in place', async () => {
     const rows = annotationFactory.buildList(3);
     const fake = fakeClient().on('ListAnnotations', () => ({ annotations: rows, nextPageToken: '' }));
     const list = new AnnotationListState(fake.client);
     await list.load();
-    list.upsert({ ...rows[1], state: 'ANNOTATION_STATE_RESOLVED' });
-    list.upsert(annotationFactory.build()); // not in the list: ignored
-    expect(list.items.map((a) => a.state)).toEqual(['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_OPEN']);
+    list.pages.replace({ ...rows[1], state: 'ANNOTATION_STATE_RESOLVED' });
+    list.pages.replace(annotationFactory.build()); // not in the list: ignored
+    expect(list.pages.items.map((a) => a.state)).toEqual(['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_OPEN']);
   });
 });

@@ -13,7 +13,7 @@ describe('ArtifactWorkspace', () => {
       .on('DownloadArtifactContent', () => new TextEncoder().encode('{"ok":true}'));
     const ws = new ArtifactWorkspace(fake.client);
     await ws.load();
-    await ws.select(ws.artifacts[0]);
+    await ws.select(ws.list.items[0]);
     expect(ws.versions).toHaveLength(1);
     expect(ws.preview).toBe('{\n  "ok": true\n}');
   });
@@ -25,8 +25,8 @@ describe('ArtifactWorkspace', () => {
     });
     const ws = new ArtifactWorkspace(fake.client);
     await ws.applyFilter('((');
-    expect(ws.filterError?.message).toBe('filter: syntax error');
-    expect(ws.listError).toBeUndefined();
+    expect(ws.list.filterError?.message).toBe('filter: syntax error');
+    expect(ws.list.error).toBeUndefined();
   });
 
   test('upload puts the new artifact first and selects it', async () => {
@@ -40,7 +40,7 @@ describe('ArtifactWorkspace', () => {
     const ws = new ArtifactWorkspace(fake.client);
     await ws.load();
     expect(await ws.upload(new File(['t,p\n'], 'trace.csv', { type: 'text/csv' }), 'Pressure trace')).toBe(true);
-    expect(ws.artifacts.map((a) => a.title)).toEqual(['Pressure trace', existing.title]);
+    expect(ws.list.items.map((a) => a.title)).toEqual(['Pressure trace', existing.title]);
     expect(ws.selected?.artifactId).toBe(created.artifactId);
   });
 
@@ -56,12 +56,21 @@ describe('ArtifactWorkspace', () => {
       });
     const ws = new ArtifactWorkspace(fake.client);
     await ws.load();
-    await ws.select(ws.artifacts[0]);
+    await ws.select(ws.list.items[0]);
     await ws.setArchived(true);
-    expect(ws.artifacts[0].isArchived).toBe(true);
+    expect(ws.list.items[0].isArchived).toBe(true);
     expect(ws.selected?.isArchived).toBe(true);
     fail = true;
     await ws.setArchived(true);
     expect(ws.actionError).toMatchObject({ code: 'PERMISSION_DENIED', message: 'read-only profile' });
+  });
+
+  test('"Archived" lists again with archived ones, keeping the filter that was applied', async () => {
+    const fake = fakeClient().on('ListArtifacts', () => ({ artifacts: [artifact()], nextPageToken: '' }));
+    const ws = new ArtifactWorkspace(fake.client);
+    await ws.applyFilter('file_type == "csv"');
+    await ws.setIncludeArchived(true);
+    expect(fake.callsTo('ListArtifacts').map((r) => r.filter)).toEqual(['file_type == "csv"', 'include_archived && (file_type == "csv")']);
+    expect(ws.list.items).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 // The artifact view: filtered list with paging, the selected artifact with its
 // versions and a text/JSON preview, download, upload and archive.
 import type { Client } from '../../../../src-shared/client';
-import { isFilterError, toErrorInfo, type ErrorInfo } from '../errors';
+import { toErrorInfo, type ErrorInfo } from '../errors';
 import {
   downloadArtifact,
   isPreviewable,
@@ -11,20 +11,17 @@ import {
   setArtifactArchived,
   uploadArtifact,
   type Artifact,
+  type ArtifactQuery,
   type ArtifactVersion,
 } from '../services/artifactService';
+import { PagedList } from './pagedList.svelte';
 
 export type ArtifactAction = 'upload' | 'archive' | 'download';
 
 export class ArtifactWorkspace {
   filterText = $state('');
   includeArchived = $state(false);
-  artifacts = $state<Artifact[]>([]);
-  nextPageToken = $state('');
-  loading = $state(false);
-  loaded = $state(false);
-  filterError = $state<ErrorInfo | undefined>();
-  listError = $state<ErrorInfo | undefined>();
+  readonly list: PagedList<Artifact, ArtifactQuery>;
 
   selected = $state<Artifact | undefined>();
   versions = $state<ArtifactVersion[]>([]);
@@ -35,58 +32,19 @@ export class ArtifactWorkspace {
   actionError = $state<ErrorInfo | undefined>();
 
   readonly #client: Client;
-  #generation = 0;
   #selection = 0;
 
   constructor(client: Client) {
     this.#client = client;
+    this.list = new PagedList({
+      fetchPage: (query, pageToken) => listArtifacts(client, query, pageToken).then((p) => ({ items: p.artifacts, nextPageToken: p.nextPageToken })),
+      keyOf: (a) => a.artifactId,
+      filterOf: (query) => query.filter,
+    });
   }
 
-  async load(): Promise<void> {
-    const generation = ++this.#generation;
-    const query = { filter: this.filterText, includeArchived: this.includeArchived };
-    this.loading = true;
-    try {
-      const page = await listArtifacts(this.#client, query);
-      if (generation !== this.#generation) return;
-      this.artifacts = page.artifacts;
-      this.nextPageToken = page.nextPageToken;
-      this.filterError = undefined;
-      this.listError = undefined;
-    } catch (e) {
-      if (generation !== this.#generation) return;
-      const info = toErrorInfo(e);
-      this.artifacts = [];
-      this.nextPageToken = '';
-      if (query.filter.trim() && isFilterError(info)) {
-        this.filterError = info;
-        this.listError = undefined;
-      } else {
-        this.listError = info;
-        this.filterError = undefined;
-      }
-    } finally {
-      if (generation === this.#generation) {
-        this.loading = false;
-        this.loaded = true;
-      }
-    }
-  }
-
-  async loadMore(): Promise<void> {
-    if (!this.nextPageToken || this.loading) return;
-    const generation = this.#generation;
-    this.loading = true;
-    try {
-      const page = await listArtifacts(this.#client, { filter: this.filterText, includeArchived: this.includeArchived }, this.nextPageToken);
-      if (generation !== this.#generation) return;
-      this.artifacts = [...this.artifacts, ...page.artifacts];
-      this.nextPageToken = page.nextPageToken;
-    } catch (e) {
-      if (generation === this.#generation) this.listError = toErrorInfo(e);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+  load(): Promise<void> {
+    return this.list.load({ filter: this.filterText, includeArchived: this.includeArchived });
   }
 
   applyFilter(text: string): Promise<void> {
@@ -144,7 +102,7 @@ export class ArtifactWorkspace {
   async upload(file: File, title: string): Promise<boolean> {
     const created = await this.#run('upload', () => uploadArtifact(this.#client, file, title));
     if (!created) return false;
-    this.artifacts = [created, ...this.artifacts.filter((a) => a.artifactId !== created.artifactId)];
+    this.list.insert(created);
     await this.select(created);
     return true;
   }
@@ -154,8 +112,7 @@ export class ArtifactWorkspace {
     if (!artifact) return;
     const updated = await this.#run('archive', () => setArtifactArchived(this.#client, artifact.artifactId, archived));
     if (!updated) return;
-    const i = this.artifacts.findIndex((a) => a.artifactId === updated.artifactId);
-    if (i >= 0) this.artifacts[i] = updated;
+    this.list.replace(updated);
     if (this.selected?.artifactId === updated.artifactId) this.selected = updated;
   }
 }

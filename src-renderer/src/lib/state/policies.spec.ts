@@ -28,7 +28,7 @@ describe('PolicyWorkspace', () => {
     const e = engine();
     const ws = new PolicyWorkspace(e.fake.client);
     await ws.load();
-    await ws.select(ws.policies[0]);
+    await ws.select(ws.list.items[0]);
     expect(ws.draft).toBe('permit (principal, action, resource);');
     expect(ws.dirty).toBe(false);
     expect(ws.versions.map((v) => v.version)).toEqual([1]);
@@ -38,7 +38,7 @@ describe('PolicyWorkspace', () => {
     const e = engine();
     const ws = new PolicyWorkspace(e.fake.client);
     await ws.load();
-    await ws.select(ws.policies[0]);
+    await ws.select(ws.list.items[0]);
     ws.setDraft('forbid (principal, action, resource);');
     expect(ws.dirty).toBe(true);
     await ws.validate();
@@ -50,13 +50,13 @@ describe('PolicyWorkspace', () => {
     expect(ws.dirty).toBe(false);
     expect(ws.versionNotes).toBe('');
     expect(ws.versions.map((v) => v.version)).toEqual([2, 1]);
-    expect(ws.policies[0].version).toBe(2);
+    expect(ws.list.items[0].version).toBe(2);
   });
 
   test('a rejected save keeps the draft and shows the API message', async () => {
     const ws = new PolicyWorkspace(engine().fake.client);
     await ws.load();
-    await ws.select(ws.policies[0]);
+    await ws.select(ws.list.items[0]);
     ws.setDraft('permit');
     expect(await ws.save()).toBe(false);
     expect(ws.draft).toBe('permit');
@@ -66,7 +66,7 @@ describe('PolicyWorkspace', () => {
   test('validation failure shows the parser message; editing clears it', async () => {
     const ws = new PolicyWorkspace(engine().fake.client);
     await ws.load();
-    await ws.select(ws.policies[0]);
+    await ws.select(ws.list.items[0]);
     ws.setDraft('nonsense');
     await ws.validate();
     expect(ws.validation).toEqual({ valid: false, message: 'parse error' });
@@ -78,7 +78,7 @@ describe('PolicyWorkspace', () => {
     const e = engine();
     const ws = new PolicyWorkspace(e.fake.client);
     await ws.load();
-    await ws.select(ws.policies[0]);
+    await ws.select(ws.list.items[0]);
     ws.setDraft('forbid (principal, action, resource);');
     await ws.save();
     ws.setDraft('scratch');
@@ -105,6 +105,25 @@ describe('PolicyWorkspace', () => {
     expect(ws.createError?.code).toBe('ALREADY_EXISTS');
     expect(await ws.create('New one', 'permit (principal, action, resource);')).toBe(true);
     expect(ws.selected?.policyId).toBe(created.policyId);
-    expect(ws.policies).toHaveLength(1);
+    expect(ws.list.items).toHaveLength(1);
+  });
+
+  test('"Show archived" lists again with archived policies, and next pages keep to it', async () => {
+    const [active, archived, later] = [policy({ name: 'A' }), policy({ name: 'B', isArchived: true }), policy({ name: 'C' })];
+    const fake = fakeClient().on('ListPolicies', (req) => {
+      if (req.pageToken) return { policies: [later], nextPageToken: '' };
+      return req.includeArchived ? { policies: [active, archived], nextPageToken: 'p2' } : { policies: [active], nextPageToken: '' };
+    });
+    const ws = new PolicyWorkspace(fake.client);
+    await ws.load();
+    await ws.setIncludeArchived(true);
+    expect(ws.list.items.map((p) => p.name)).toEqual(['A', 'B']);
+    await ws.list.loadMore();
+    expect(ws.list.items.map((p) => p.name)).toEqual(['A', 'B', 'C']);
+    expect(fake.callsTo('ListPolicies')).toEqual([
+      { pageSize: 100, orderBy: 'name' },
+      { pageSize: 100, orderBy: 'name', includeArchived: true },
+      { pageSize: 100, orderBy: 'name', includeArchived: true, pageToken: 'p2' },
+    ]);
   });
 });

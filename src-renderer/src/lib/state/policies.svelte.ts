@@ -13,16 +13,13 @@ import {
   type PolicyVersion,
   type Validation,
 } from '../services/policyService';
+import { PagedList } from './pagedList.svelte';
 
 export type PolicyAction = 'validate' | 'save' | 'archive' | 'create';
 
 export class PolicyWorkspace {
-  policies = $state<Policy[]>([]);
-  nextPageToken = $state('');
   includeArchived = $state(false);
-  loading = $state(false);
-  loaded = $state(false);
-  listError = $state<ErrorInfo | undefined>();
+  readonly list: PagedList<Policy, boolean>;
 
   selected = $state<Policy | undefined>();
   draft = $state('');
@@ -40,46 +37,19 @@ export class PolicyWorkspace {
   dirty = $derived(this.selected !== undefined && this.draft !== this.selected.configuration.cedarPolicy);
 
   readonly #client: Client;
-  #generation = 0;
   #selection = 0;
 
   constructor(client: Client) {
     this.#client = client;
+    // Policies have no filter box: the query is whether archived ones are listed too.
+    this.list = new PagedList({
+      fetchPage: (includeArchived, pageToken) => listPolicies(client, includeArchived, pageToken).then((p) => ({ items: p.policies, nextPageToken: p.nextPageToken })),
+      keyOf: (p) => p.policyId,
+    });
   }
 
-  async load(): Promise<void> {
-    const generation = ++this.#generation;
-    this.loading = true;
-    try {
-      const page = await listPolicies(this.#client, this.includeArchived);
-      if (generation !== this.#generation) return;
-      this.policies = page.policies;
-      this.nextPageToken = page.nextPageToken;
-      this.listError = undefined;
-    } catch (e) {
-      if (generation === this.#generation) this.listError = toErrorInfo(e);
-    } finally {
-      if (generation === this.#generation) {
-        this.loading = false;
-        this.loaded = true;
-      }
-    }
-  }
-
-  async loadMore(): Promise<void> {
-    if (!this.nextPageToken || this.loading) return;
-    const generation = this.#generation;
-    this.loading = true;
-    try {
-      const page = await listPolicies(this.#client, this.includeArchived, this.nextPageToken);
-      if (generation !== this.#generation) return;
-      this.policies = [...this.policies, ...page.policies];
-      this.nextPageToken = page.nextPageToken;
-    } catch (e) {
-      if (generation === this.#generation) this.listError = toErrorInfo(e);
-    } finally {
-      if (generation === this.#generation) this.loading = false;
-    }
+  load(): Promise<void> {
+    return this.list.load(this.includeArchived);
   }
 
   setIncludeArchived(value: boolean): Promise<void> {
@@ -160,7 +130,7 @@ export class PolicyWorkspace {
     const selection = this.#selection;
     const saved = await this.#run('save', () => savePolicyText(this.#client, policy.policyId, this.draft, this.versionNotes));
     if (!saved || selection !== this.#selection) return false;
-    this.#replace(saved);
+    this.list.replace(saved);
     this.selected = saved;
     this.draft = saved.configuration.cedarPolicy;
     this.versionNotes = '';
@@ -174,7 +144,7 @@ export class PolicyWorkspace {
     if (!policy) return;
     const updated = await this.#run('archive', () => setPolicyArchived(this.#client, policy.policyId, archived));
     if (!updated) return;
-    this.#replace(updated);
+    this.list.replace(updated);
     if (this.selected?.policyId === updated.policyId) this.selected = updated;
   }
 
@@ -192,13 +162,8 @@ export class PolicyWorkspace {
     } finally {
       this.pending = undefined;
     }
-    this.policies = [...this.policies, created].sort((a, b) => a.name.localeCompare(b.name));
+    this.list.insert(created, (a, b) => a.name.localeCompare(b.name));
     await this.select(created);
     return true;
-  }
-
-  #replace(policy: Policy): void {
-    const i = this.policies.findIndex((p) => p.policyId === policy.policyId);
-    if (i >= 0) this.policies[i] = policy;
   }
 }

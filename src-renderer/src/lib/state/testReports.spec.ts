@@ -16,7 +16,7 @@ describe('TestReportWorkspace', () => {
       .on('ListTestMeasurements', () => ({ testMeasurements: [m], nextPageToken: '' }));
     const ws = new TestReportWorkspace(fake.client);
     await ws.load();
-    await ws.select(ws.reports[0]);
+    await ws.select(ws.list.items[0]);
     expect(ws.stepCount).toBe(2);
     expect(ws.rows.map((n) => n.step.testStepId)).toEqual(['root', 'child']);
     ws.toggle('root');
@@ -36,9 +36,9 @@ describe('TestReportWorkspace', () => {
     await ws.load();
     slow.resolve({ testReports: [testReport({ name: 'stale' })], nextPageToken: 'more' });
     await first;
-    expect(ws.reports.map((r) => r.name)).toEqual(['fresh']);
-    expect(ws.nextPageToken).toBe('');
-    expect(ws.loading).toBe(false);
+    expect(ws.list.items.map((r) => r.name)).toEqual(['fresh']);
+    expect(ws.list.hasMore).toBe(false);
+    expect(ws.list.loading).toBe(false);
   });
 
   test('errors are kept per part', async () => {
@@ -49,9 +49,9 @@ describe('TestReportWorkspace', () => {
       });
     const ws = new TestReportWorkspace(fake.client);
     await ws.load();
-    await ws.select(ws.reports[0]);
+    await ws.select(ws.list.items[0]);
     expect(ws.stepsError).toMatchObject({ code: 'INVALID_ARGUMENT', message: "filter: undeclared reference to 'test_report_id'" });
-    expect(ws.listError).toBeUndefined();
+    expect(ws.list.error).toBeUndefined();
     await ws.selectStep('s');
     expect(ws.measurementsError?.code).toBe('UNIMPLEMENTED'); // the fake has no ListTestMeasurements
   });

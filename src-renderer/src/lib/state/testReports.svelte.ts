@@ -12,13 +12,10 @@ import {
   type TestMeasurement,
   type TestReport,
 } from '../services/testReportService';
+import { PagedList } from './pagedList.svelte';
 
 export class TestReportWorkspace {
-  reports = $state<TestReport[]>([]);
-  nextPageToken = $state('');
-  loading = $state(false);
-  loaded = $state(false);
-  listError = $state<ErrorInfo | undefined>();
+  readonly list: PagedList<TestReport>;
 
   selected = $state<TestReport | undefined>();
   tree = $state<StepNode[]>([]);
@@ -36,48 +33,19 @@ export class TestReportWorkspace {
   measurementsError = $state<ErrorInfo | undefined>();
 
   readonly #client: Client;
-  #list = 0;
   #report = 0;
   #step = 0;
 
   constructor(client: Client) {
     this.#client = client;
+    this.list = new PagedList({
+      fetchPage: (_noQuery, pageToken) => listTestReports(client, pageToken).then((p) => ({ items: p.testReports, nextPageToken: p.nextPageToken })),
+      keyOf: (r) => r.testReportId,
+    });
   }
 
-  async load(): Promise<void> {
-    // A reload makes responses of earlier loads stale (as the other list states do).
-    const generation = ++this.#list;
-    this.loading = true;
-    try {
-      const page = await listTestReports(this.#client);
-      if (generation !== this.#list) return;
-      this.reports = page.testReports;
-      this.nextPageToken = page.nextPageToken;
-      this.listError = undefined;
-    } catch (e) {
-      if (generation === this.#list) this.listError = toErrorInfo(e);
-    } finally {
-      if (generation === this.#list) {
-        this.loading = false;
-        this.loaded = true;
-      }
-    }
-  }
-
-  async loadMore(): Promise<void> {
-    if (!this.nextPageToken || this.loading) return;
-    const generation = this.#list;
-    this.loading = true;
-    try {
-      const page = await listTestReports(this.#client, this.nextPageToken);
-      if (generation !== this.#list) return;
-      this.reports = [...this.reports, ...page.testReports];
-      this.nextPageToken = page.nextPageToken;
-    } catch (e) {
-      if (generation === this.#list) this.listError = toErrorInfo(e);
-    } finally {
-      if (generation === this.#list) this.loading = false;
-    }
+  load(): Promise<void> {
+    return this.list.load();
   }
 
   async select(report: TestReport): Promise<void> {

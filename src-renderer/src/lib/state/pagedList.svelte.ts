@@ -1,0 +1,120 @@
+// One list shown a page at a time: the rows, the token of the next page
+// ("Load more"), loading flags and errors, for a query its owner supplies.
+// Every load starts a new generation and a response (first page or next
+// page) of an older generation is dropped: a slow earlier request can never
+// overwrite what a later one showed, and a reload discards a page still
+// being loaded for the previous rows.
+import { isFilterError, toErrorInfo, type ErrorInfo } from '../errors';
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextPageToken: string;
+}
+
+export interface PagedListSource<T, Q> {
+  /** Lists one page of the query: the first without a token. */
+  fetchPage(query: Q, pageToken?: string): Promise<Page<T>>;
+  /** A row's identity: later pages never repeat a shown row, and edits replace rows by it. */
+  keyOf(item: T): string;
+  /** For lists with a filter box: the query's filter text. A first page rejected for a
+   * non-empty filter is then a filterError (shown at the box), not a list error. */
+  filterOf?(query: Q): string;
+}
+
+export class PagedList<T, Q = void> {
+  items = $state<T[]>([]);
+  nextPageToken = $state('');
+  /** The first page is being listed. */
+  loading = $state(false);
+  /** A next page is being listed. */
+  loadingMore = $state(false);
+  /** Set once a first page has arrived or failed (tells "empty" from "not loaded yet"). */
+  loaded = $state(false);
+  filterError = $state<ErrorInfo | undefined>();
+  error = $state<ErrorInfo | undefined>();
+  /** The query of the last first page that arrived (a failed load leaves it): next pages continue it. */
+  shownQuery = $state.raw<Q | undefined>();
+
+  readonly #source: PagedListSource<T, Q>;
+  #generation = 0;
+
+  constructor(source: PagedListSource<T, Q>) {
+    this.#source = source;
+  }
+
+  get hasMore(): boolean {
+    return this.nextPageToken !== '';
+  }
+
+  get busy(): boolean {
+    return this.loading || this.loadingMore;
+  }
+
+  keyOf(item: T): string {
+    return this.#source.keyOf(item);
+  }
+
+  /** Lists the first page of the query, replacing the rows (none are kept when it fails). */
+  async load(query: Q): Promise<void> {
+    const generation = ++this.#generation;
+    this.loading = true;
+    this.loadingMore = false;
+    try {
+      const page = await this.#source.fetchPage(query);
+      if (generation !== this.#generation) return;
+      this.items = page.items;
+      this.nextPageToken = page.nextPageToken;
+      this.shownQuery = query;
+      this.filterError = undefined;
+      this.error = undefined;
+    } catch (e) {
+      if (generation !== this.#generation) return;
+      const info = toErrorInfo(e);
+      const rejectedFilter = Boolean(this.#source.filterOf?.(query).trim()) && isFilterError(info);
+      this.items = [];
+      this.nextPageToken = '';
+      this.filterError = rejectedFilter ? info : undefined;
+      this.error = rejectedFilter ? undefined : info;
+    } finally {
+      if (generation === this.#generation) {
+        this.loading = false;
+        this.loaded = true;
+      }
+    }
+  }
+
+  /** Appends the next page; a no-op when there is none or a list request is running. A failure keeps the rows. */
+  async loadMore(): Promise<void> {
+    if (!this.hasMore || this.busy) return;
+    const generation = this.#generation;
+    // A next page exists only once a first page arrived, so the shown query is set.
+    const query = this.shownQuery as Q;
+    this.loadingMore = true;
+    try {
+      const page = await this.#source.fetchPage(query, this.nextPageToken);
+      if (generation !== this.#generation) return;
+      const shown = new Set(this.items.map((item) => this.keyOf(item)));
+      this.items = [...this.items, ...page.items.filter((item) => !shown.has(this.keyOf(item)))];
+      this.nextPageToken = page.nextPageToken;
+      this.error = undefined;
+    } catch (e) {
+      if (generation === this.#generation) this.error = toErrorInfo(e);
+    } finally {
+      if (generation === this.#generation) this.loadingMore = false;
+    }
+  }
+
+  /** Puts a newer version of a shown row in its place (after an edit); a row not shown is ignored. */
+  replace(item: T): void {
+    const key = this.keyOf(item);
+    const i = this.items.findIndex((row) => this.keyOf(row) === key);
+    if (i >= 0) this.items[i] = item;
+  }
+
+  /** Shows a created item without a reload: first, or where `compare` sorts it. */
+  insert(item: T, compare?: (a: T, b: T) => number): void {
+    const key = this.keyOf(item);
+    const others = this.items.filter((row) => this.keyOf(row) !== key);
+    this.items = compare ? [...others, item].sort(compare) : [item, ...others];
+  }
+}
