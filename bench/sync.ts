@@ -4,8 +4,8 @@
 // offline edits (updates, comments, archives, creates). Prints rows/s;
 // targets: pull >= 30 000 annotations/s, 10k edits pushed in <= 5 s.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -40,28 +40,83 @@ async function serve(dataDir: string): Promise<{ url: string; child: ChildProces
   return { url, child };
 }
 
-/** Times between a sync's events: per pulled resource and the push phase. */
-function timeline(): { onEvent: (e: SyncEvent) => void; pulls: Map<string, number>; pushMs: () => number; steps: string[] } {
+/** CPU seconds used so far by this process (the client) and by the remote's process (Linux /proc; 0 elsewhere). */
+function cpuClock(serverPid: number | undefined): () => { client: number; server: number } {
+  return () => {
+    const c = process.cpuUsage();
+    let server = 0;
+    try {
+      // Fields 14 and 15 (utime, stime) in clock ticks; the command name (field 2) may hold spaces, so count from its ')'.
+      const stat = readFileSync(`/proc/${serverPid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      server = (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      /* not Linux: wall times only */
+    }
+    return { client: (c.user + c.system) / 1e6, server };
+  };
+}
+
+type Cpu = { client: number; server: number };
+const cpuSince = (a: Cpu, b: Cpu): Cpu => ({ client: b.client - a.client, server: b.server - a.server });
+
+/** Times (and both processes' CPU) between a sync's events: per pulled resource and the push phase. */
+function timeline(cpu: () => Cpu): {
+  onEvent: (e: SyncEvent) => void;
+  pulls: Map<string, number>;
+  pullCpu: Map<string, Cpu>;
+  pushMs: () => number;
+  pushCpu: () => Cpu;
+  steps: string[];
+} {
   const start = performance.now();
   let last = start;
+  let lastCpu = cpu();
   let pushStart = 0;
   let pushEnd = 0;
+  let pushCpuStart = lastCpu;
+  let pushCpuEnd = lastCpu;
   const pulls = new Map<string, number>();
+  const pullCpu = new Map<string, Cpu>();
   const steps: string[] = [];
   return {
     pulls,
+    pullCpu,
     steps,
     pushMs: () => pushEnd - pushStart,
+    pushCpu: () => cpuSince(pushCpuStart, pushCpuEnd),
     onEvent(e) {
       const now = performance.now();
-      if (e.type === 'phase' && e.phase === 'push') pushStart = now;
-      if (e.type === 'phase' && e.phase === 'pull' && pushStart && !pushEnd) pushEnd = now;
-      if (e.type === 'pulled' && !pushStart) pulls.set(e.resource, now - last);
+      const c = cpu();
+      if (e.type === 'phase' && e.phase === 'push') [pushStart, pushCpuStart] = [now, c];
+      if (e.type === 'phase' && e.phase === 'pull' && pushStart && !pushEnd) [pushEnd, pushCpuEnd] = [now, c];
+      if (e.type === 'pulled' && !pushStart) {
+        pulls.set(e.resource, now - last);
+        pullCpu.set(e.resource, cpuSince(lastCpu, c));
+      }
       if (e.type === 'pulled') steps.push(`${e.resource} ${e.rows} rows ${((now - last) / 1000).toFixed(2)} s`);
       if (e.type === 'phase') steps.push(`[${((now - start) / 1000).toFixed(2)} s] ${e.phase}`);
-      if (e.type === 'pulled' || e.type === 'phase') last = now;
+      if (e.type === 'pulled' || e.type === 'phase') [last, lastCpu] = [now, c];
     },
   };
+}
+
+/** Says whether the CPU measured in this run leaves the target reachable at all: each side runs on one core at best. */
+function verdict(what: string, budgetSeconds: number, c: Cpu | undefined): string {
+  if (!c || (c.client === 0 && c.server === 0)) return '';
+  const side = c.client >= c.server ? 'client' : 'remote';
+  const need = Math.max(c.client, c.server);
+  return need > budgetSeconds
+    ? `  -> ${what}: out of reach in this run: the ${side} alone used ${need.toFixed(2)} s of CPU, the target allows ${budgetSeconds.toFixed(2)} s of wall time`
+    : `  -> ${what}: reachable on two idle cores (the busier side used ${need.toFixed(2)} s of CPU of the ${budgetSeconds.toFixed(2)} s the target allows)`;
+}
+
+/** What the two processes' CPU time allows on two otherwise idle cores (they overlap at best). */
+function cpuBound(label: string, units: number, unit: string, c: Cpu, wallMs: number): string {
+  const best = Math.max(c.client, c.server);
+  const limit = best > 0 ? Math.round(units / best) : 0;
+  return `  ${label}: CPU client ${c.client.toFixed(2)} s + remote ${c.server.toFixed(2)} s in ${(wallMs / 1000).toFixed(2)} s wall` +
+    (best > 0 ? ` -> at most ${limit} ${unit}/s on two idle cores (the busier side bounds it)` : '');
 }
 
 const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
@@ -87,9 +142,13 @@ export async function main(argv: string[] = []): Promise<void> {
     const engine = openEngine(localDir, { replica: true });
     await saveProfile(engine.db, createMemorySecretStore(), { baseUrl: started.url, apiKey: token });
     const remote = { baseUrl: started.url, apiKey: token };
+    const cpu = cpuClock(server.pid);
+    // The machine may be shared: the load average says how far wall times are from an idle machine's.
+    const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+    console.log(`(${availableParallelism()} CPUs; ${load()})`);
 
     // (1) Initial pull.
-    let tl = timeline();
+    let tl = timeline(cpu);
     let t = performance.now();
     let summary: SyncSummary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent });
     let ms = performance.now() - t;
@@ -102,6 +161,12 @@ export async function main(argv: string[] = []): Promise<void> {
     console.log(`  annotations:     ${pulledAnnotations} in ${(annMs / 1000).toFixed(2)} s = ${rate(pulledAnnotations, annMs)} annotations/s (target >= 30000)`);
     console.log(`  annotation logs: ${pulledLogs} in ${(logMs / 1000).toFixed(2)} s = ${rate(pulledLogs, logMs)} logs/s`);
     console.log(`  annotations + logs end to end: ${rate(pulledAnnotations + pulledLogs, ms)} rows/s`);
+    const annCpu = tl.pullCpu.get('annotations');
+    const logCpu = tl.pullCpu.get('annotation_logs');
+    if (annCpu) console.log(cpuBound('annotations', pulledAnnotations, 'annotations', annCpu, annMs));
+    if (logCpu) console.log(cpuBound('annotation logs', pulledLogs, 'logs', logCpu, logMs));
+    console.log(verdict('pull target (>= 30000 annotations/s)', pulledAnnotations / 30_000, annCpu));
+    console.log(`  (${load()})`);
 
     // (2) 10k offline edits, then push.
     const caller = localCaller(engine.db)!;
@@ -125,7 +190,7 @@ export async function main(argv: string[] = []): Promise<void> {
     const editMs = performance.now() - t;
     console.log(`\n${edits} offline edits recorded (${mix.update} updates, ${mix.comment} comments, ${mix.archive} archives, ${creates} creates): ${rate(edits, editMs)} edits/s with their outbox entries`);
 
-    tl = timeline();
+    tl = timeline(cpu);
     t = performance.now();
     summary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent, concurrency: Number(process.env.OUTPOST_BENCH_CONCURRENCY ?? 16) });
     ms = performance.now() - t;
@@ -133,10 +198,14 @@ export async function main(argv: string[] = []): Promise<void> {
     const pushMs = tl.pushMs();
     console.log(`push: ${summary.progress.pushed} edits in ${(pushMs / 1000).toFixed(2)} s = ${rate(summary.progress.pushed, pushMs)} edits/s (target: 10k in <= 5 s); ${summary.pending} left, ${summary.failedEntries} failed`);
     console.log(`  whole sync (pull, push, pull back the remote's side effects): ${(ms / 1000).toFixed(2)} s, ${summary.requests} requests`);
+    console.log(cpuBound('push', summary.progress.pushed, 'edits', tl.pushCpu(), pushMs));
+    console.log(verdict('push target (10k edits in <= 5 s)', (5 * summary.progress.pushed) / 10_000, tl.pushCpu()));
     console.log(`  timeline: ${tl.steps.join('; ')}`);
+    console.log(`  (${load()})`);
 
     // The remote's own ceilings in this run: listing pages with no client work, and bare PATCHes with no bookkeeping.
     const bare = new Remote(remote);
+    let c0 = cpu();
     t = performance.now();
     let listed = 0;
     let pageToken: string | undefined;
@@ -146,7 +215,9 @@ export async function main(argv: string[] = []): Promise<void> {
       pageToken = page.peekedToken;
     } while (pageToken);
     const listRate = rate(listed, performance.now() - t);
+    const listCpu = cpuSince(c0, cpu());
     const patches = Math.min(2000, ids.length);
+    c0 = cpu();
     t = performance.now();
     let next = 0;
     await Promise.all(
@@ -158,8 +229,16 @@ export async function main(argv: string[] = []): Promise<void> {
       }),
     );
     const patchRate = rate(patches, performance.now() - t);
+    const patchCpu = cpuSince(c0, cpu());
     bare.close();
     console.log(`\nremote ceilings (same run): ListAnnotations ${listRate} annotations/s with no client work; UpdateAnnotation ${patchRate} requests/s with no client bookkeeping`);
+    if (listCpu.server > 0) {
+      console.log(
+        `  remote CPU: ${Math.round((listCpu.server * 1e6) / listed)} us per listed annotation (at most ${Math.round(listed / listCpu.server)}/s on one idle core); ` +
+          `${Math.round((patchCpu.server * 1e6) / patches)} us per UpdateAnnotation (at most ${Math.round(patches / patchCpu.server)}/s)`,
+      );
+    }
+    console.log(`  (${load()})`);
     console.log(`  pull reached ${Math.round((100 * rate(pulledAnnotations, annMs)) / listRate)}% of the remote's list rate; push ${Math.round((100 * rate(summary.progress.pushed, pushMs)) / patchRate)}% of its bare request rate (batched archives count as edits)`);
     engine.close();
   } finally {

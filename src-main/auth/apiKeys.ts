@@ -4,6 +4,7 @@ import { ApiError } from '../../src-shared/errors';
 import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
 import type { Caller } from './caller';
+import { cachedCaller, rememberCaller } from './callerCache';
 import { ensureMember, loadCaller } from './identity';
 
 const hashKey = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -22,8 +23,11 @@ export function authenticate(db: Db, authorization: string | undefined): Caller 
   if (!authorization) throw ApiError.unauthenticated('missing Authorization header (expected "Bearer <api key>")');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!m) throw ApiError.unauthenticated('malformed Authorization header (expected "Bearer <api key>")');
+  const cached = cachedCaller(db, m[1]);
+  if (cached) return cached;
   const row = db.get<{ user_id: string }>('SELECT user_id FROM api_keys WHERE key_hash = ? AND revoked_date IS NULL', [hashKey(m[1])]);
   const caller = row && loadCaller(db, row.user_id);
   if (!caller) throw ApiError.unauthenticated('invalid API key');
+  rememberCaller(db, m[1], caller);
   return caller;
 }

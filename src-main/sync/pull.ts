@@ -11,11 +11,13 @@
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
 import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
+import type { Db } from '../db/database';
 import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
 import type { SyncSession } from './session';
 import { filterUnsupported } from './specs/annotations';
+import { widenCheckpoints } from './walCheckpoints';
 import { compact } from './wireEncode';
 
 export interface Puller<T = any> {
@@ -32,6 +34,11 @@ export interface Puller<T = any> {
   readonly maxPageSize?: number;
   /** Tables filled by this puller: an initial pull into them, while empty, defers their secondary indexes (bulkLoad.ts). */
   readonly bulkTables?: readonly string[];
+  /**
+   * Secondary indexes kept during that bulk load because pages arrive in their order (rows append at their
+   * end, which costs less than the separate sort and table scan of rebuilding them afterwards).
+   */
+  readonly liveIndexes?: readonly string[];
   /** Cursor field value of an item (epoch micros) and its id. */
   timeOf?(item: T): number;
   idOf?(item: T): string;
@@ -67,6 +74,16 @@ function saveCursor(s: SyncSession, key: string, c: Cursor): void {
 }
 
 const later = (a: Cursor | undefined, b: Cursor): Cursor => (!a || b.time > a.time || (b.time === a.time && b.id > a.id) ? b : a);
+
+/** beginBulkLoad, then the live indexes created again at once (on empty tables; restoreIndexes skips existing ones). */
+function beginLoad(db: Db, tables: readonly string[], live: readonly string[]): boolean {
+  const keep = live.length
+    ? db.all<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name IN (SELECT value FROM json_each(?))`, [JSON.stringify(live)])
+    : [];
+  const bulk = beginBulkLoad(db, tables);
+  if (bulk) db.tx(() => keep.forEach((ix) => db.raw.exec(ix.sql)));
+  return bulk;
+}
 
 /** One remote call with the session's retry policy (transient failures back off; auth failures stop the run). */
 export async function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<any> {
@@ -154,11 +171,14 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
 
   const cursor = loadCursor(s, key);
   if (!cursor) {
-    const bulk = p.bulkTables ? beginBulkLoad(s.db, p.bulkTables) : false;
+    const bulk = p.bulkTables ? beginLoad(s.db, p.bulkTables, p.liveIndexes ?? []) : false;
+    // Each page dirties ~1000 random leaves of the unique id indexes: checkpoint them rarely (walCheckpoints.ts).
+    const restoreCheckpoints = bulk ? widenCheckpoints(s.db) : () => {};
     try {
       await ascending(undefined, -Infinity);
     } finally {
       if (bulk) restoreIndexes(s.db);
+      restoreCheckpoints();
     }
     return rows;
   }

@@ -13,6 +13,7 @@ import type { SyncSession } from './session';
 import { specFor } from './specs';
 import { ANNOTATION, localFields } from './resources/annotations';
 import type { OutboxEntry, PushContext } from './types';
+import { widenCheckpoints } from './walCheckpoints';
 
 /** held: the remote lacks the operation (see hold); the entry stays pending and blocks nothing. */
 type Outcome = 'done' | 'failed' | 'deferred' | 'held';
@@ -303,6 +304,16 @@ function keysOf(s: SyncSession, entry: OutboxEntry): string[] {
 const LOOKAHEAD = 256;
 
 export async function push(s: SyncSession): Promise<PushResult> {
+  // Thousands of small completion commits: checkpoint rarely while they run (walCheckpoints.ts).
+  const restoreCheckpoints = widenCheckpoints(s.db);
+  try {
+    return await pushAll(s);
+  } finally {
+    restoreCheckpoints();
+  }
+}
+
+async function pushAll(s: SyncSession): Promise<PushResult> {
   const p = pushContext(s);
   const result: PushResult = { pushed: 0, failed: 0, deferred: 0, held: 0 };
   const running = new Map<number, { keys: string[]; promise: Promise<void> }>();

@@ -1,8 +1,9 @@
 // Stored annotation rows -> wire Annotations (batch-loading child tables).
 import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName, type LinkedChannel } from '../../../src-shared/api/annotations';
+import { MetadataKeyType, metadataRowToWire, type MetadataKeyTypeName, type MetadataValue } from '../../../src-shared/api/metadata';
 import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/api/time';
-import { loadByPks, loadLists, loadMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
+import { childValues, rowsByPks } from './annotationPageQueries';
 
 export interface AnnotationRow {
   pk: number;
@@ -39,26 +40,23 @@ export const stateName = (n: number | null): AnnotationStateName | undefined => 
 // Linked-channel kind numbers are the oneof member numbers of AnnotationLinkedChannel.
 export const LINKED_CHANNEL_KIND = { channel: 1, bitFieldElement: 2, calculatedChannel: 3 } as const;
 
-function loadLinkedChannels(db: Db, pks: readonly number[]): Map<number, LinkedChannel[]> {
-  const out = new Map<number, LinkedChannel[]>();
-  const rows = db.all<{ pk: number; kind: number; channel_id: string | null; bit_field_name: string | null; calculated_channel_version_id: string | null }>(
-    'SELECT annotation_pk AS pk, kind, channel_id, bit_field_name, calculated_channel_version_id FROM annotation_linked_channels WHERE annotation_pk IN (SELECT value FROM json_each(?)) ORDER BY annotation_pk, position',
-    [JSON.stringify(pks)],
-  );
-  for (const r of rows) {
-    let list = out.get(r.pk);
-    if (!list) out.set(r.pk, (list = []));
-    if (r.kind === LINKED_CHANNEL_KIND.channel) list.push({ channel: { channelId: r.channel_id ?? '' } });
-    else if (r.kind === LINKED_CHANNEL_KIND.bitFieldElement) list.push({ bitFieldElement: { channelId: r.channel_id ?? '', bitFieldName: r.bit_field_name ?? '' } });
-    else list.push({ calculatedChannel: { calculatedChannelVersionId: r.calculated_channel_version_id ?? '' } });
-  }
-  return out;
-}
+const channelOf = (kind: number, channelId: string | null, bitFieldName: string | null, calculatedChannelVersionId: string | null): LinkedChannel =>
+  kind === LINKED_CHANNEL_KIND.channel ? { channel: { channelId: channelId ?? '' } }
+  : kind === LINKED_CHANNEL_KIND.bitFieldElement ? { bitFieldElement: { channelId: channelId ?? '', bitFieldName: bitFieldName ?? '' } }
+  : { calculatedChannel: { calculatedChannelVersionId: calculatedChannelVersionId ?? '' } };
+
+type Assignee = Annotation['assignedToUser'];
+const assigneeKey = (userId: string, organizationId: string) => `${userId}\u0000${organizationId}`;
+const assigneeOf = (f: { id: string; user_name: string; org_id: string; org_name: string }): Assignee => ({
+  userId: f.id,
+  userName: f.user_name,
+  organizations: [{ organizationId: f.org_id, organizationName: f.org_name }],
+});
 
 /** The assigned users of a page in one query (`assignedToUser` carries the annotation's organization). */
-function loadAssignees(db: Db, rows: readonly AnnotationRow[]): Map<string, Annotation['assignedToUser']> {
-  const pairs = [...new Set(rows.filter((r) => r.assigned_to_user_id).map((r) => `${r.assigned_to_user_id}\u0000${r.organization_id}`))];
-  const out = new Map<string, Annotation['assignedToUser']>();
+function loadAssignees(db: Db, rows: readonly AnnotationRow[]): Map<string, Assignee> {
+  const pairs = [...new Set(rows.filter((r) => r.assigned_to_user_id).map((r) => assigneeKey(r.assigned_to_user_id, r.organization_id)))];
+  const out = new Map<string, Assignee>();
   if (pairs.length === 0) return out;
   const found = db.all<{ id: string; user_name: string; org_id: string; org_name: string }>(
     `SELECT u.id, u.user_name, o.id AS org_id, o.name AS org_name
@@ -67,17 +65,70 @@ function loadAssignees(db: Db, rows: readonly AnnotationRow[]): Map<string, Anno
        JOIN organizations o ON o.id = json_extract(p.value, '$[1]')`,
     [JSON.stringify(pairs.map((p) => p.split('\u0000')))],
   );
-  for (const f of found) out.set(`${f.id}\u0000${f.org_id}`, { userId: f.id, userName: f.user_name, organizations: [{ organizationId: f.org_id, organizationName: f.org_name }] });
+  for (const f of found) out.set(assigneeKey(f.id, f.org_id), assigneeOf(f));
   return out;
 }
 
-export function toWire(rows: readonly AnnotationRow[], db: Db): Annotation[] {
+interface Children {
+  tags: Map<number, string[]>;
+  assets: Map<number, string[]>;
+  metadata: Map<number, MetadataValue[]>;
+  channels: Map<number, LinkedChannel[]>;
+  assignees: Map<string, Assignee>;
+}
+
+function loadChildren(db: Db, rows: readonly AnnotationRow[]): Children {
   const pks = rows.map((r) => r.pk);
-  const tags = loadLists(db, 'annotation_tags', 'annotation_pk', 'tag_name', pks);
-  const assets = loadLists(db, 'annotation_assets', 'annotation_pk', 'asset_id', pks);
-  const metadata = loadMetadata(db, 'annotation_metadata', 'annotation_pk', pks);
-  const channels = loadLinkedChannels(db, pks);
-  const assignees = loadAssignees(db, rows);
+  return {
+    tags: childValues(db, 'tags', pks, (r) => r[1] as string),
+    assets: childValues(db, 'assets', pks, (r) => r[1] as string),
+    metadata: childValues(db, 'metadata', pks, (r) =>
+      metadataRowToWire({ key: r[1], type: metadataTypeByNumber.get(r[2]) ?? 'METADATA_KEY_TYPE_UNSPECIFIED', stringValue: r[3], numberValue: r[4], booleanValue: r[5] }),
+    ),
+    channels: childValues(db, 'channels', pks, (r) => channelOf(r[1], r[2], r[3], r[4])),
+    assignees: loadAssignees(db, rows),
+  };
+}
+
+const metadataTypeByNumber = new Map<number, MetadataKeyTypeName>(MetadataKeyType.names.map((n) => [MetadataKeyType.numbers[n], n]));
+
+/**
+ * One record's children with plain `= ?` lookups: every write returns the record it changed, and the
+ * page loaders' `IN (SELECT value FROM json_each(?))` plus the sort cost more than the lookups themselves there.
+ */
+function loadChildrenOfOne(db: Db, r: AnnotationRow): Children {
+  const one = <T>(v: T) => new Map<number, T>([[r.pk, v]]);
+  const list = (table: string, column: string) =>
+    db.all<{ v: string }>(`SELECT ${column} AS v FROM ${table} WHERE annotation_pk = ? ORDER BY position`, [r.pk]).map((x) => x.v);
+  const metadata = db
+    .all<{ key: string; type: number; string_value: string | null; number_value: number | null; boolean_value: number | null }>(
+      'SELECT key, type, string_value, number_value, boolean_value FROM annotation_metadata WHERE annotation_pk = ? ORDER BY position',
+      [r.pk],
+    )
+    .map((m) =>
+      metadataRowToWire({ key: m.key, type: metadataTypeByNumber.get(m.type) ?? 'METADATA_KEY_TYPE_UNSPECIFIED', stringValue: m.string_value, numberValue: m.number_value, booleanValue: m.boolean_value }),
+    );
+  const channels = one(
+    db
+      .all<{ kind: number; channel_id: string | null; bit_field_name: string | null; calculated_channel_version_id: string | null }>(
+        'SELECT kind, channel_id, bit_field_name, calculated_channel_version_id FROM annotation_linked_channels WHERE annotation_pk = ? ORDER BY position',
+        [r.pk],
+      )
+      .map((c) => channelOf(c.kind, c.channel_id, c.bit_field_name, c.calculated_channel_version_id)),
+  );
+  const assignees = new Map<string, Assignee>();
+  if (r.assigned_to_user_id) {
+    const f = db.get<{ id: string; user_name: string; org_id: string; org_name: string }>(
+      'SELECT u.id, u.user_name, o.id AS org_id, o.name AS org_name FROM users u, organizations o WHERE u.id = ? AND o.id = ?',
+      [r.assigned_to_user_id, r.organization_id],
+    );
+    if (f) assignees.set(assigneeKey(f.id, f.org_id), assigneeOf(f));
+  }
+  return { tags: one(list('annotation_tags', 'tag_name')), assets: one(list('annotation_assets', 'asset_id')), metadata: one(metadata), channels, assignees };
+}
+
+export function toWire(rows: readonly AnnotationRow[], db: Db): Annotation[] {
+  const { tags, assets, metadata, channels, assignees } = rows.length === 1 ? loadChildrenOfOne(db, rows[0]) : loadChildren(db, rows);
   return rows.map((r) => {
     const a: Annotation = {
       annotationId: r.id,
@@ -94,7 +145,7 @@ export function toWire(rows: readonly AnnotationRow[], db: Db): Annotation[] {
       annotationType: typeByNumber.get(r.annotation_type) ?? 'ANNOTATION_TYPE_UNSPECIFIED',
       tags: tags.get(r.pk) ?? [],
       pending: r.pending === 1,
-      assignedToUser: r.assigned_to_user_id ? (assignees.get(`${r.assigned_to_user_id}\u0000${r.organization_id}`) ?? null) : null,
+      assignedToUser: r.assigned_to_user_id ? (assignees.get(assigneeKey(r.assigned_to_user_id, r.organization_id)) ?? null) : null,
       deletedDate: formatOptionalTimestamp(r.deleted_date),
       linkedChannels: channels.get(r.pk) ?? [],
       assetIds: assets.get(r.pk) ?? [],
@@ -117,5 +168,9 @@ export function toWire(rows: readonly AnnotationRow[], db: Db): Annotation[] {
 }
 
 export function loadAnnotations(db: Db, pks: readonly number[]): Annotation[] {
-  return toWire(loadByPks<AnnotationRow>(db, 'annotations', pks), db);
+  if (pks.length === 1) {
+    const row = db.get<AnnotationRow>('SELECT * FROM annotations WHERE pk = ?', [pks[0]]);
+    return row ? toWire([row], db) : [];
+  }
+  return toWire(rowsByPks(db, pks), db);
 }

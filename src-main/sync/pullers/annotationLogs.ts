@@ -13,13 +13,18 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
   listField: 'annotationLogs',
   mode: 'created',
   bulkTables: ['annotation_logs'],
+  liveIndexes: ['annotation_logs_org_created', 'annotation_logs_org_modified'],
   orderable: false,
   timeOf: timeOfField('createdDate'),
   idOf: (l) => l.annotationLogId,
   variants: () => [{}],
   async prepare(s, items) {
     const ids = [...new Set(items.map((l) => l.annotationId))];
-    const missing = ids.filter((id) => !s.db.get('SELECT 1 FROM annotations WHERE id = ?', [id]));
+    // One query per page: a lookup per annotation cost as much as inserting the page's logs.
+    const local = new Set(
+      s.db.all<{ id: string }>('SELECT id FROM annotations WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]).map((r) => r.id),
+    );
+    const missing = ids.filter((id) => !local.has(id));
     for (const annotationId of missing) {
       try {
         const res = await callWithRetry(s, 'GetAnnotation', { annotationId });

@@ -8,6 +8,7 @@ export const annotationsPuller: Puller<Annotation> = {
   listField: 'annotations',
   mode: 'modified',
   bulkTables: ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'],
+  liveIndexes: ['annotations_org_modified'],
   orderable: true,
   timeOf: timeOfField('modifiedDate'),
   idOf: (a) => a.annotationId,

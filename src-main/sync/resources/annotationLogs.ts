@@ -5,6 +5,7 @@
 // our first send) while our create is in flight with an unknown outcome.
 import { AnnotationLogKind, AnnotationLogState, type AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import { wireMicros } from '../time';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/database';
 import type { ApplyContext } from '../apply';
 import { canonical } from '../canonical';
@@ -67,7 +68,10 @@ export class LogWriter {
   private readonly insertRow;
   private readonly pkCache = new Map<string, { pk: number; organization_id: string } | undefined>();
 
-  constructor(db: Db) {
+  private readonly annotationsByIds;
+
+  constructor(private readonly db: Db) {
+    this.annotationsByIds = db.raw.prepare('SELECT id, pk, organization_id FROM annotations WHERE id IN (SELECT value FROM json_each(?))');
     this.exists = db.raw.prepare('SELECT 1 FROM annotation_logs WHERE id = ?').pluck();
     this.annotation = db.raw.prepare('SELECT pk, organization_id FROM annotations WHERE id = ?');
     this.insertRow = db.raw.prepare(
@@ -95,20 +99,70 @@ export class LogWriter {
     this.pkCache.clear();
   }
 
-  insert(log: AnnotationLog): boolean {
-    const ann = this.annotationOf(log.annotationId);
-    if (!ann) return false;
-    const kind = AnnotationLogKind.numbers[log.kind] ?? 0;
-    this.insertRow.run(
-      log.annotationLogId, ann.pk, log.annotationId, ann.organization_id, kind, log.createdByUserId, log.createdByUserName,
+  private values(log: AnnotationLog, ann: { pk: number; organization_id: string }): unknown[] {
+    return [
+      log.annotationLogId, ann.pk, log.annotationId, ann.organization_id, AnnotationLogKind.numbers[log.kind] ?? 0, log.createdByUserId, log.createdByUserName,
       wireMicros(log.createdDate), wireMicros(log.modifiedDate),
       log.assigned ? log.assigned.assignedToUserId : null, log.assigned ? log.assigned.assignedToUserEmail : null,
       log.stateUpdate ? AnnotationLogState.numbers[log.stateUpdate.state] : null,
       log.comment ? JSON.stringify(log.comment.body.map((e) => ({ type: e.type, text: e.text, userMention: e.userMention ?? null }))) : null,
-    );
+    ];
+  }
+
+  insert(log: AnnotationLog): boolean {
+    const ann = this.annotationOf(log.annotationId);
+    if (!ann) return false;
+    this.insertRow.run(...this.values(log, ann));
     return true;
   }
+
+  /** The annotations of a page's logs in one query (instead of one lookup per annotation). */
+  private preloadAnnotations(list: readonly AnnotationLog[]): void {
+    const ids = [...new Set(list.map((l) => l.annotationId))].filter((id) => !this.pkCache.has(id));
+    if (ids.length === 0) return;
+    for (const r of this.annotationsByIds.all(JSON.stringify(ids)) as { id: string; pk: number; organization_id: string }[]) {
+      this.pkCache.set(r.id, { pk: r.pk, organization_id: r.organization_id });
+    }
+  }
+
+  private readonly many = new Map<number, Statement>();
+
+  /**
+   * Inserts a page's logs (those whose annotation is local) with multi-row statements; logs already held are
+   * left alone (ids are unique, logs immutable). Returns how many were new and the annotation ids not local yet.
+   */
+  insertMany(list: readonly AnnotationLog[]): { inserted: number; missing: string[] } {
+    this.preloadAnnotations(list);
+    const missing = new Set<string>();
+    const rows: unknown[][] = [];
+    for (const log of list) {
+      const ann = this.annotationOf(log.annotationId);
+      if (ann) rows.push(this.values(log, ann));
+      else missing.add(log.annotationId);
+    }
+    let inserted = 0;
+    for (let i = 0; i < rows.length; i += MULTI_ROWS) {
+      const chunk = rows.slice(i, i + MULTI_ROWS);
+      let st = this.many.get(chunk.length);
+      if (!st) {
+        // ON CONFLICT(id), not OR IGNORE: a malformed row (a NOT NULL column) must still fail the page, not vanish.
+        st = this.db.raw.prepare(
+          `INSERT INTO annotation_logs(${LOG_COLUMNS}) VALUES ${Array.from({ length: chunk.length }, () => LOG_ROW).join(', ')} ON CONFLICT(id) DO NOTHING`,
+        );
+        this.many.set(chunk.length, st);
+      }
+      // One array argument: spreading 1300 values into the call costs more than binding them.
+      inserted += st.run(chunk.flat()).changes;
+    }
+    return { inserted, missing: [...missing] };
+  }
 }
+
+const LOG_COLUMNS = `id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name,
+  created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body`;
+const LOG_ROW = `(${LOG_COLUMNS.split(',').map(() => '?').join(', ')})`;
+/** Rows per multi-row INSERT (13 columns each: well under SQLite's bound-parameter limit). */
+const MULTI_ROWS = 100;
 
 /**
  * Applies remote logs (caller holds the transaction). Returns the ids of
@@ -117,15 +171,22 @@ export class LogWriter {
  */
 export function applyAnnotationLogs(ctx: ApplyContext, list: readonly AnnotationLog[], writer = new LogWriter(ctx.db)): string[] {
   writer.reset();
+  let inflight: InflightLogCreate[] = inflightLogCreates(ctx.db);
+  if (inflight.length === 0) {
+    // Nothing of ours can be among them (the usual case, and every initial pull): insert the page in bulk.
+    const { inserted, missing } = writer.insertMany(list);
+    ctx.stats.inserted += inserted;
+    const notLocal = new Set(missing);
+    ctx.stats.unchanged += list.filter((l) => !notLocal.has(l.annotationId)).length - inserted;
+    return missing;
+  }
   const missing = new Set<string>();
-  let inflight: InflightLogCreate[] | undefined;
   for (const log of list) {
     if (writer.has(log.annotationLogId)) {
       ctx.stats.unchanged++;
       continue;
     }
-    inflight ??= inflightLogCreates(ctx.db);
-    const mine = inflight.find((c) => matchesInflight(c, log, ctx.userId));
+    const mine: InflightLogCreate | undefined = inflight.find((c) => matchesInflight(c, log, ctx.userId));
     if (mine) {
       adoptLog(ctx.db, mine.localLogId, log);
       finishEntry(ctx.db, mine.seq, 'done', { result: { annotationLogId: log.annotationLogId, adoptedBy: 'pull' } });

@@ -224,10 +224,12 @@ export class AnnotationWriter {
     return st;
   }
 
-  private insertRows(table: string, columns: string, width: number, values: unknown[][]): void {
-    for (let i = 0; i < values.length; i += MULTI_ROWS) {
-      const chunk = values.slice(i, i + MULTI_ROWS);
-      this.multi(table, columns, width, chunk.length).run(...chunk.flat());
+  /** `values` holds the rows one after another (`width` values each); bound as one array, not spread into arguments. */
+  private insertRows(table: string, columns: string, width: number, values: unknown[]): void {
+    const step = MULTI_ROWS * width;
+    for (let i = 0; i < values.length; i += step) {
+      const chunk = values.slice(i, i + step);
+      this.multi(table, columns, width, chunk.length / width).run(chunk);
     }
   }
 
@@ -240,25 +242,27 @@ export class AnnotationWriter {
     for (let i = 0; i < list.length; i += MULTI_ROWS) {
       const chunk = list.slice(i, i + MULTI_ROWS);
       const st = this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id');
-      for (const r of st.all(...chunk.flatMap((a) => [a.annotationId, ...rowValues(a)])) as { pk: number; id: string }[]) pkOf.set(r.id, r.pk);
+      const values: unknown[] = [];
+      for (const a of chunk) values.push(a.annotationId, ...rowValues(a));
+      for (const r of st.all(values) as { pk: number; id: string }[]) pkOf.set(r.id, r.pk);
     }
-    const tags: unknown[][] = [];
-    const assets: unknown[][] = [];
-    const channels: unknown[][] = [];
-    const meta: unknown[][] = [];
+    const tags: unknown[] = [];
+    const assets: unknown[] = [];
+    const channels: unknown[] = [];
+    const meta: unknown[] = [];
     for (const a of list) {
       const pk = pkOf.get(a.annotationId)!;
-      a.tags.forEach((t, i) => tags.push([pk, t, i]));
-      a.assetIds.forEach((x, i) => assets.push([pk, x, i]));
+      a.tags.forEach((t, i) => tags.push(pk, t, i));
+      a.assetIds.forEach((x, i) => assets.push(pk, x, i));
       a.linkedChannels.forEach((c, i) => {
         const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
-        channels.push([pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null]);
+        channels.push(pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null);
       });
       let pos = 0;
       for (const m of a.metadata) {
         if (m.key.name === CLIENT_ID_KEY) continue;
         const r = metadataInputToRow(m as never);
-        meta.push([pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, pos++]);
+        meta.push(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, pos++);
       }
     }
     this.insertRows('annotation_tags', 'annotation_pk, tag_name, position', 3, tags);
