@@ -36,6 +36,12 @@ async function undoOnly(resource: string, field: string): Promise<void> {
   expect(again.pending).toBe(0);
 }
 
+/** The remote's competing write must be later than the local one (a tie on the clock goes to the local edit). */
+async function later(): Promise<void> {
+  const now = Date.now();
+  while (Date.now() <= now + 1) await new Promise((r) => setTimeout(r, 2));
+}
+
 const PERMIT = 'permit(principal, action, resource);';
 const FORBID = 'forbid(principal, action, resource);';
 
@@ -44,6 +50,7 @@ describe('undo of a lost field', () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'p', configuration: { cedarPolicy: PERMIT } });
     await a.sync();
     await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    await later();
     await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: `${PERMIT}\n${FORBID}` } }, updateMask: 'configuration' });
     await undoOnly('policy', 'configuration');
     expect((await remote.client.GetPolicy({ policyId: policy.policyId })).policy.configuration.cedarPolicy).toBe(FORBID);
@@ -53,6 +60,7 @@ describe('undo of a lost field', () => {
     const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'shared', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
     await a.sync();
     await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'mine' }, updateMask: 'name' });
+    await later();
     await remote.client.UpdateSavedSearch({ savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'theirs' }, updateMask: 'name' });
     await undoOnly('saved_search', 'name');
     expect((await remote.client.GetSavedSearch({ savedSearchId: savedSearch.savedSearchId })).savedSearch.name).toBe('mine');
@@ -63,6 +71,7 @@ describe('undo of a lost field', () => {
     await a.sync();
     const id = remote.engine.db.get<{ id: string }>('SELECT id FROM test_reports')!.id;
     await a.call('UpdateTestReport', { testReport: { testReportId: id, name: 'local name' }, updateMask: 'name' });
+    await later();
     await remote.client.UpdateTestReport({ testReport: { testReportId: id, name: 'remote name' }, updateMask: 'name' });
     await undoOnly('test_report', 'name');
     expect((await remote.client.GetTestReport({ testReportId: id })).testReport.name).toBe('local name');
@@ -79,6 +88,7 @@ describe('undo of a lost field', () => {
     await a.sync();
     // Offline the link points at version 1; then the remote points the same link at version 2 (the later write).
     await a.call('LinkArtifact', { ...link, artifactVersionId: artifact.artifactVersionId });
+    await later();
     await onRemote(remote.engine, 'LinkArtifact', { ...link, artifactVersionId: second.artifactVersionId });
     await undoOnly('artifact', `link:ATTACHED_TO:ANNOTATION:${annotation.annotationId}`);
     const { links } = (await onRemote(remote.engine, 'GetArtifact', { artifactId: artifact.artifactId })).artifact;
