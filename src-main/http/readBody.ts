@@ -41,8 +41,12 @@ export interface UploadedFile {
   readonly size: number;
 }
 
-/** Parses multipart/form-data: text fields as strings, the first file part (`file`) streamed to tmpDir. */
-export async function readMultipart(req: IncomingMessage, tmpDir: string): Promise<{ fields: Record<string, string>; file?: UploadedFile; cleanup: () => void }> {
+/** Parses multipart/form-data: text fields as strings, the first file part (`file`) streamed to tmpDir, refused past `limit`. */
+export async function readMultipart(
+  req: IncomingMessage,
+  tmpDir: string,
+  limit: { bytes: number; message: string } = { bytes: MAX_UPLOAD_BYTES, message: `the uploaded file exceeds ${MAX_UPLOAD_BYTES} bytes` },
+): Promise<{ fields: Record<string, string>; file?: UploadedFile; cleanup: () => void }> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) throw ApiError.invalid('body', 'expected a multipart/form-data request');
   mkdirSync(tmpDir, { recursive: true });
@@ -52,7 +56,7 @@ export async function readMultipart(req: IncomingMessage, tmpDir: string): Promi
   let file: UploadedFile | undefined;
   let bb: busboy.Busboy;
   try {
-    bb = busboy({ headers: req.headers, limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 50, fieldSize: 1024 * 1024 } });
+    bb = busboy({ headers: req.headers, limits: { fileSize: limit.bytes + 1, files: 1, fields: 50, fieldSize: 1024 * 1024 } });
   } catch (e) {
     throw ApiError.invalid('body', `malformed multipart request: ${(e as Error).message}`);
   }
@@ -88,9 +92,10 @@ export async function readMultipart(req: IncomingMessage, tmpDir: string): Promi
     cleanup();
     throw ApiError.invalid('body', `malformed multipart request: ${(e as Error).message}`);
   }
-  if (tooLarge) {
+  // (busboy stops a file at its fileSize limit: one byte past ours is enough to know it is too large.)
+  if (tooLarge || (file !== undefined && file.size > limit.bytes)) {
     cleanup();
-    throw ApiError.invalid('file', `the uploaded file exceeds ${MAX_UPLOAD_BYTES} bytes`);
+    throw ApiError.invalid('file', limit.message);
   }
   return { fields, file, cleanup };
 }

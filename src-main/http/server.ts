@@ -16,6 +16,7 @@ import { readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
 import { groupCommitFor } from './groupCommit';
 import { matchRoute } from './routes';
+import { uploadLimitFor } from './uploadLimits';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -75,7 +76,7 @@ async function handleApi(engine: Engine, req: IncomingMessage, res: ServerRespon
       raw = { ...queryObject(url), ...pathParams };
       break;
     case 'multipart': {
-      const form = await readMultipart(req, join(engine.dataDir, 'tmp'));
+      const form = await readMultipart(req, join(engine.dataDir, 'tmp'), uploadLimitFor(route.name));
       cleanup = form.cleanup;
       raw = { ...form.fields, ...(form.file ? { file: form.file } : {}), ...pathParams };
       break;
