@@ -172,6 +172,29 @@ describe('sync: artifacts', () => {
     expect(artifactView(a.engine)).toEqual([x]);
   });
 
+  test('a version sent in a run that ended before its response (entry left in flight) is found by the next run, not sent again, though that run pulls first', async () => {
+    const { artifact } = await onRemote(remote.engine, 'UploadArtifact', { file: stageUpload(remote.dataDir, binary(10_000), 'log.bin') });
+    await a.sync();
+    const mine = binary(5_000);
+    await a.call('CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(a.dir, mine, 'log-2.bin') });
+    proxy.once({ kind: 'lose' }, isNewVersion);
+    // One try: the run ends with the version committed remotely and the entry in flight (as after a crash).
+    const first = await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    expect(first.ok).toBe(false);
+    expect(open(a).map((e) => [e.operation, e.state])).toEqual([['CreateArtifactVersion', 'inflight']]);
+    // The next run's pull meets the remote's new current version before the push resolves the entry: it leaves it to the lookup.
+    const second = await a.sync();
+    expect(second.ok).toBe(true);
+    expect(second.pending).toBe(0);
+    expect(proxy.forwarded(isNewVersion)).toBe(1);
+    const [x] = artifactView(remote.engine);
+    expect(x.versions.map((v) => [v.version, v.contentSha])).toEqual([
+      [1, x.versions[0].contentSha],
+      [2, sha256(mine)],
+    ]);
+    expect(artifactView(a.engine)).toEqual([x]);
+  });
+
   test('pulled content is verified: bytes that do not match the version hash never enter the store', async () => {
     const bytes = binary(256 * 1024);
     const { artifact } = await onRemote(remote.engine, 'UploadArtifact', { file: stageUpload(remote.dataDir, bytes, 'sensor.bin') });

@@ -3,7 +3,10 @@
 // page's transaction, an artifact whose current version is not stored here
 // (or whose content file is missing) gets its version list and every missing
 // version's content, streamed into the content store and verified (and an
-// extra copy of one of our creates is archived: artifactDuplicates.ts). The
+// extra copy of one of our creates is archived: artifactDuplicates.ts). A
+// version a CreateArtifactVersion of ours in flight may have made is left for
+// that entry's lookup, which maps our offline version to it (taken in here, it
+// would be "held locally" and the lookup would send the version again). The
 // remote may have no artifact routes at all (the platform): runPuller then
 // skips the list with a warning.
 import type { Artifact, ArtifactVersion } from '../../../src-shared/api/artifacts';
@@ -11,7 +14,7 @@ import { ApiError, Code } from '../../../src-shared/errors';
 import { storagePathFor } from '../../services/artifacts/artifactStorage';
 import { downloadVersion, hasContent } from '../artifactContent';
 import { callWithRetry, perOrganization, retrying, timeOfField, type Puller } from '../pull';
-import { isUnmappedLocalId } from '../idMap';
+import { isUnmappedLocalId, translateIds } from '../idMap';
 import { archiveIfDuplicate } from './artifactDuplicates';
 import { markerOf } from '../resources/artifacts';
 import { storedContentPath } from '../resources/artifactVersions';
@@ -37,10 +40,21 @@ async function listVersions(s: SyncSession, artifactId: string): Promise<Artifac
 /** The remote itself lacks the bytes (its DATA_LOSS, or the version is gone): nothing to retry. */
 const remoteLacksContent = (e: unknown) => e instanceof ApiError && (e.code === Code.DATA_LOSS || e.code === Code.NOT_FOUND);
 
-async function fetchContent(s: SyncSession, a: Artifact): Promise<void> {
+/** Remote versions that versions of ours in flight (sent, outcome not known yet) may have created: ours, same artifact, hash and size. */
+function inflightVersionMatcher(s: SyncSession): (v: ArtifactVersion) => boolean {
+  const wanted = s.db
+    .all<{ request: string }>("SELECT request FROM sync_outbox WHERE operation = 'CreateArtifactVersion' AND state = 'inflight'")
+    .map((e) => translateIds(s.db, JSON.parse(e.request) as { artifactId: string; sha256: string; sizeBytes: number }));
+  return (v) =>
+    v.createdByUserId === s.identity.userId &&
+    storedContentPath(s.db, v.artifactVersionId) === undefined &&
+    wanted.some((w) => w.artifactId === v.artifactId && w.sha256 === v.sha256 && w.sizeBytes === Number(v.sizeBytes));
+}
+
+async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: ArtifactVersion) => boolean): Promise<void> {
   const current = storedContentPath(s.db, a.artifactVersionId);
   if (current !== undefined && hasContent(s.db, current)) return;
-  const versions = await listVersions(s, a.artifactId);
+  const versions = (await listVersions(s, a.artifactId)).filter((v) => !leaveForLookup(v));
   // Our own offline create, about to be adopted by its marker: its first version's content is already here.
   const marker = markerOf(a);
   const adopting = marker !== undefined && isUnmappedLocalId(s.db, marker);
@@ -68,10 +82,11 @@ export const artifactsPuller: Puller<Artifact> = {
   idOf: (a) => a.artifactId,
   variants: (s) => perOrganization(s).map((v) => ({ ...v, includeArchived: true })),
   async prepare(s, items) {
+    const leaveForLookup = inflightVersionMatcher(s);
     for (const item of items) {
       const a = await archiveIfDuplicate(s, item);
       if (a !== item) replaced.set(item, a);
-      await fetchContent(s, a);
+      await fetchContent(s, a, leaveForLookup);
     }
   },
   apply(s, items) {

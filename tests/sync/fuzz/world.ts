@@ -3,9 +3,13 @@
 // offline edits, random faults and partitions, edits made directly on the
 // remote by an online colleague, and syncs, some of them run as a child
 // `outpost sync` process that is SIGKILLed mid-run and followed by another.
+// The records: annotations and comments (here), artifacts (./artifacts.ts)
+// and test reports (./testReports.ts).
 // After healing and final syncs the checker demands:
-//   - convergence: every replica holds exactly the remote's annotations and logs;
-//   - exactly once: each created annotation and each comment exists once;
+//   - convergence: every replica holds exactly the remote's annotations and logs,
+//     artifacts (with their content) and test reports (with steps and measurements);
+//   - exactly once: each created annotation, comment, artifact, artifact version
+//     and imported report exists once;
 //   - nothing lost: every field value written is the final value, or was
 //     overwritten by a writer who could have seen it, or is in a conflict log;
 //   - nothing stuck: no pending or failed outbox entry.
@@ -16,6 +20,9 @@ import { prng } from '../../../src-main/seed/seedDemoData';
 import { canonical } from '../../../src-main/sync/canonical';
 import { startFaultProxy, type Fault, type FaultProxy } from '../faultProxy';
 import { annotationRequest, createReplica, startRemote, viewOf, type Replica, type View } from '../helpers';
+import { artifactCreate, artifactFuzz } from './artifacts';
+import { checkNothingLost, fieldConflicts, FuzzError, REMOTE, type FuzzContext, type Write } from './model';
+import { reportCreate, testReportFuzz } from './testReports';
 
 const OUTPOST = fileURLToPath(new URL('../../../bin/outpost.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -35,27 +42,22 @@ export interface FuzzResult {
   readonly kills: number;
   readonly annotations: number;
   readonly comments: number;
+  readonly artifacts: number;
+  readonly artifactVersions: number;
+  /** Replayed uploads whose extra copy the sync archived and logged. */
+  readonly artifactDuplicates: number;
+  readonly testReports: number;
+  /** Field conflicts logged, all resources (and those of artifacts and test reports). */
   readonly conflicts: number;
+  readonly artifactConflicts: number;
+  readonly testReportConflicts: number;
   readonly faults: number;
 }
 
 type Field = 'name' | 'description' | 'state' | 'tags' | 'assigned_to_user_id' | 'archived';
 
-interface Write {
-  readonly writer: string;
-  readonly step: number;
-  readonly fuzzId: string;
-  readonly field: Field;
-  readonly value: string;
-  /** The writer's value of the field just before (undefined for a create). */
-  readonly prev?: string;
-}
-
 const STATES = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'];
 const TAGS = ['t1', 't2', 't3'];
-const REMOTE = 'remote';
-
-class FuzzError extends Error {}
 
 function fieldOf(a: Annotation, f: Field): unknown {
   switch (f) {
@@ -67,6 +69,9 @@ function fieldOf(a: Annotation, f: Field): unknown {
     case 'archived': return a.isArchived;
   }
 }
+
+/** Share of the edits (offline and remote) that act on artifacts and test reports; the rest act on annotations. */
+const MIX = { artifact: 0.2, testReport: 0.1 };
 
 const fuzzIdOf = (a: Pick<Annotation, 'metadata'>) => a.metadata.find((m) => m.key.name === 'fuzz_id')?.stringValue;
 
@@ -99,6 +104,18 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
 
   const record = (writer: string, fuzzId: string, field: Field, value: unknown, before?: Annotation) =>
     writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: before ? canonical(fieldOf(before, field)) : undefined });
+  const ctx: FuzzContext = {
+    seed,
+    rand,
+    pick,
+    replicas,
+    step: () => step,
+    record: (writer, fuzzId, field, value, prev) => writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: prev === undefined ? undefined : canonical(prev) }),
+    knownAnnotations: (r) => known(r),
+    nextId: (prefix) => `${prefix}${seed}-${++fuzzSeq}`,
+  };
+  const artifacts = artifactFuzz(ctx, remote);
+  const reports = testReportFuzz(ctx, remote);
   const current = async (r: Replica, id: string): Promise<Annotation> => (await r.call('GetAnnotation', { annotationId: id })).annotation;
   const noteSync = (name: string) => {
     const list = syncStarts.get(name) ?? [];
@@ -108,8 +125,10 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
 
   const faultKinds: Fault['kind'][] = ['drop', 'delay', 'status', 'throttle', 'lose', 'duplicate'];
   // A replayed create makes a second record that the client can only archive (see faults.test.ts):
-  // duplicates are injected where a replay is harmless, every other fault anywhere.
-  const duplicateSafe = (r: { method: string; path: string }) => !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs')));
+  // duplicates are injected where a replay is harmless, and on artifact uploads, whose extra copy the
+  // sync archives and logs (checked in ./artifacts.ts); every other fault anywhere.
+  const duplicateSafe = (r: { method: string; path: string }) =>
+    !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs'))) && !artifactCreate(r) && !reportCreate(r);
   let faultRate = 0;
   const setRate = (rate: number) => {
     faultRate = rate;
@@ -167,7 +186,11 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     log(`  step ${step}: ${r.name} child sync ${killed && code === null ? `SIGKILLed after '${marker}'+${delay}ms (${open} edits open, ${inflight} in flight)` : `exited ${code}`}`);
   };
 
-  const edit = async (r: Replica) => {
+  const edit = async (r: Replica): Promise<string> => {
+    // Annotations stay the bulk of the mix; artifacts and reports cost more per action (files, an XML parse).
+    const resource = rand();
+    if (resource < MIX.artifact) return artifacts.edit(r);
+    if (resource < MIX.artifact + MIX.testReport) return reports.edit(r);
     const mine = known(r);
     const roll = rand();
     if (mine.length === 0 || roll < 0.2) {
@@ -231,6 +254,9 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const all = viewOf(remote.engine.db).annotations;
     const list = Object.values(all).map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) })).filter((a) => a.fuzzId) as { id: string; fuzzId: string }[];
     noteSync(REMOTE);
+    const resource = rand();
+    if (resource < MIX.artifact) return artifacts.remoteEdit(list);
+    if (resource < MIX.artifact + MIX.testReport) return reports.remoteEdit();
     if (list.length === 0 || rand() < 0.15) {
       const fuzzId = `f${seed}-${++fuzzSeq}`;
       await web.CreateAnnotation(annotationRequest(`w${step}`, { metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
@@ -341,66 +367,50 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       if (!c || c.n !== 1) fail(`comment '${text}' exists ${c?.n ?? 0} times on the remote`);
       if (fuzzIdOf(remoteView.annotations[c!.annotationId] as unknown as Annotation) !== fuzzId) fail(`comment '${text}' is on the wrong annotation`);
     }
+    // Each resource checks its own convergence and exactly-once, and says where its writes ended up.
+    const remoteAnnotations = Object.values(remoteView.annotations)
+      .map((x) => ({ id: x.annotationId, fuzzId: fuzzIdOf(x as unknown as Annotation)! }))
+      .filter((x) => x.fuzzId);
+    const artifactOutcome = artifacts.check(fail, remoteAnnotations);
+    const reportOutcome = reports.check(fail);
     // Nothing lost.
-    const losers = new Set<string>();
-    let conflicts = 0;
+    const losers = new Set<string>([...artifactOutcome.losers, ...reportOutcome.losers]);
+    let conflicts = artifactOutcome.conflicts + reportOutcome.conflicts;
     for (const r of replicas) {
-      for (const c of r.engine.db.all<{ record_id: string; field: string; winner: string; local_value: string; remote_value: string }>("SELECT * FROM sync_conflicts WHERE kind = 'field'")) {
+      for (const c of fieldConflicts(r, 'annotation')) {
         conflicts++;
         const f = fuzzIdOf(remoteView.annotations[c.record_id] as unknown as Annotation);
         const loser = c.winner === 'remote' ? c.local_value : c.remote_value;
-        losers.add(`${f}\u0000${c.field}\u0000${canonical(JSON.parse(loser))}`);
+        losers.add(`${f}\u0000${c.field}\u0000${canonical(JSON.parse(loser!))}`);
       }
     }
-    const firstSyncAfter = (writer: string, s: number) => (writer === REMOTE ? s : (syncStarts.get(writer) ?? []).find((x) => x > s));
-    for (const w of writes) {
-      const a = byFuzz.get(w.fuzzId)![0];
-      if (canonical(fieldOf(a, w.field)) === w.value) continue;
-      if (losers.has(`${w.fuzzId}\u0000${w.field}\u0000${w.value}`)) continue;
-      const visible = firstSyncAfter(w.writer, w.step);
-      // Three-way merge: a writer whose base already held w's value and changed it applies cleanly over w
-      // (w was a no-op for them, or came back to their base value: A-B-A), provided it could reach the remote after w.
-      const mergedOver = writes.some(
-        (o) =>
-          o !== w &&
-          o.fuzzId === w.fuzzId &&
-          o.field === w.field &&
-          o.prev === w.value &&
-          o.value !== w.value &&
-          visible !== undefined &&
-          (o.writer === REMOTE ? o.step > visible : (syncStarts.get(o.writer) ?? []).some((s) => s > o.step && s > visible)),
-      );
-      if (mergedOver) continue;
-      const knowing = writes.some(
-        (o) =>
-          o !== w &&
-          o.fuzzId === w.fuzzId &&
-          o.field === w.field &&
-          o.step > w.step &&
-          (o.writer === w.writer || (visible !== undefined && (o.writer === REMOTE ? o.step > visible : (syncStarts.get(o.writer) ?? []).some((s) => s > visible && s < o.step)))),
-      );
-      if (!knowing) {
-        const history = writes.filter((o) => o.fuzzId === w.fuzzId && o.field === w.field).map((o) => `${o.step}:${o.writer}=${o.value}`);
-        const outboxes = replicas.map(
+    const final = (w: Write) => {
+      if (w.fuzzId.startsWith('a')) return artifactOutcome.final(w);
+      if (w.fuzzId.startsWith('r')) return reportOutcome.final(w);
+      return canonical(fieldOf(byFuzz.get(w.fuzzId)![0], w.field as Field));
+    };
+    const explain = (w: Write) => {
+      const id = w.fuzzId.startsWith('f') ? byFuzz.get(w.fuzzId)![0].annotationId : undefined;
+      return replicas
+        .map(
           (r) =>
             `${r.name}: ` +
-            JSON.stringify(
-              r.engine.db.all(
-                `SELECT o.seq, o.operation, o.state, o.attempts, o.local_time, t.fields, o.request FROM sync_outbox o JOIN sync_outbox_targets t ON t.seq = o.seq WHERE t.record_id = ?`,
-                [a.annotationId],
-              ),
-            ) +
+            (id
+              ? JSON.stringify(
+                  r.engine.db.all(
+                    `SELECT o.seq, o.operation, o.state, o.attempts, o.local_time, t.fields, o.request FROM sync_outbox o JOIN sync_outbox_targets t ON t.seq = o.seq WHERE t.record_id = ?`,
+                    [id],
+                  ),
+                ) +
+                ' ids ' +
+                JSON.stringify(r.engine.db.all('SELECT * FROM sync_id_map WHERE remote_id = ? OR local_id = ?', [id, id]))
+              : JSON.stringify(r.engine.db.all(`SELECT o.seq, o.operation, o.state, o.attempts, o.local_time, t.record_id, t.fields FROM sync_outbox o JOIN sync_outbox_targets t ON t.seq = o.seq WHERE t.fields LIKE ?`, [`%${w.field.split(':')[0]}%`]))) +
             ' conflicts ' +
-            JSON.stringify(r.engine.db.all('SELECT record_id, field, winner, local_value, remote_value, local_time, remote_time FROM sync_conflicts WHERE field = ?', [w.field])) +
-            ' ids ' +
-            JSON.stringify(r.engine.db.all('SELECT * FROM sync_id_map WHERE remote_id = ? OR local_id = ?', [a.annotationId, a.annotationId])),
-        );
-        fail(
-          `edit lost: ${w.writer} set ${w.field} of ${w.fuzzId} to ${w.value} at step ${w.step}; final ${canonical(fieldOf(a, w.field))}, no conflict logged\n` +
-            `  writes: ${history.join(' ')}\n  syncs: ${JSON.stringify(Object.fromEntries(syncStarts))}\n  ${outboxes.join('\n  ')}`,
-        );
-      }
-    }
+            JSON.stringify(r.engine.db.all('SELECT resource, record_id, field, winner, local_value, remote_value, local_time, remote_time FROM sync_conflicts')),
+        )
+        .join('\n  ');
+    };
+    checkNothingLost(writes, syncStarts, final, losers, fail, explain);
     return {
       seed,
       steps,
@@ -408,7 +418,13 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       kills,
       annotations: created.size,
       comments: comments.size,
+      artifacts: artifacts.versions.size,
+      artifactVersions: [...artifacts.versions.values()].reduce((n, v) => n + v.length, 0),
+      artifactDuplicates: artifacts.duplicates(),
+      testReports: reports.imports.size,
       conflicts,
+      artifactConflicts: artifactOutcome.conflicts,
+      testReportConflicts: reportOutcome.conflicts,
       faults: proxy.log.filter((e) => e.fault).length,
     };
   }
