@@ -3,22 +3,20 @@
 //
 // Screenshots go to $OUTPOST_E2E_SHOTS (default: <tmp>/outpost-e2e-shots).
 // OUTPOST_UPDATE_SCREENSHOT=1 also refreshes docs/screenshot.png (README).
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './support/browser';
+import { launchChromium, openAppPage, SHOTS } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
-const SHOTS = process.env.OUTPOST_E2E_SHOTS ?? join(tmpdir(), 'outpost-e2e-shots');
 const TIMEOUT = 10_000;
 
 let server: E2eServer;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 async function shot(name: string): Promise<string> {
   const path = join(SHOTS, `${name}.png`);
@@ -30,18 +28,10 @@ const rows = () => page.locator('button.row');
 const rowNames = () => page.locator('button.row .name').allTextContents();
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   const staticDir = await ensureRendererBuilt();
   server = await startE2eServer(staticDir);
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(TIMEOUT);
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    // Chromium logs every 4xx response (the bad filter's 400 is expected); anything else is a bug.
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
-  });
-  await page.goto(server.appUrl);
+  ({ page, pageErrors } = await openAppPage(browser, server.appUrl, TIMEOUT));
 });
 
 afterAll(async () => {

@@ -4,24 +4,21 @@
 // "Sync now" and find the edit on the remote through its API; then a conflict
 // (the same field changed on both sides) is listed and undone from the UI;
 // a refused key stops sync visibly until a good key is saved.
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './support/browser';
+import { launchChromium, openAppPage, SHOTS } from './support/browser';
 import { startReplicaServer, type ReplicaServer } from './support/replicaServer';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
-const SHOTS = process.env.OUTPOST_E2E_SHOTS ?? join(tmpdir(), 'outpost-e2e-shots');
 const TIMEOUT = 15_000;
 
 let remote: E2eServer;
 let local: ReplicaServer;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const goTo = async (view: string) => {
@@ -46,18 +43,11 @@ async function syncNowInUi() {
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   const staticDir = await ensureRendererBuilt();
   remote = await startE2eServer(staticDir, { annotations: 12 });
   local = await startReplicaServer(staticDir);
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(TIMEOUT);
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
-  });
-  await page.goto(local.appUrl);
+  ({ page, pageErrors } = await openAppPage(browser, local.appUrl, TIMEOUT));
 });
 
 afterAll(async () => {

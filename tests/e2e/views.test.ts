@@ -2,22 +2,19 @@
 // (save from Annotations, open again), policies (create, edit, validate, save
 // a version), artifacts (upload, preview) and test reports (list, header).
 // Each flow is checked against the API.
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './support/browser';
+import { launchChromium, openAppPage, SHOTS } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
-const SHOTS = process.env.OUTPOST_E2E_SHOTS ?? join(tmpdir(), 'outpost-e2e-shots');
 const TIMEOUT = 10_000;
 
 let server: E2eServer;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 const goTo = async (view: string) => {
@@ -26,17 +23,10 @@ const goTo = async (view: string) => {
 };
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   const staticDir = await ensureRendererBuilt();
   server = await startE2eServer(staticDir, { annotations: 300 });
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(TIMEOUT);
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
-  });
-  await page.goto(server.appUrl);
+  ({ page, pageErrors } = await openAppPage(browser, server.appUrl, TIMEOUT));
   await page.locator('button.row').first().waitFor();
 });
 

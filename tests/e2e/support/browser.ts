@@ -1,7 +1,9 @@
 // Debian's Chromium driven by playwright-core (no downloaded browsers). A
 // missing /usr/bin/chromium is a test failure with instructions, never a skip.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.OUTPOST_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -16,4 +18,25 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** Where e2e screenshots go (OUTPOST_E2E_SHOTS, else a temp folder); look at them after a run. */
+export const SHOTS = process.env.OUTPOST_E2E_SHOTS ?? join(tmpdir(), 'outpost-e2e-shots');
+
+/**
+ * A page of the app at `url` (a desktop-sized window) and the errors it reports: uncaught exceptions and
+ * console errors. Chromium logs every 4xx response as "Failed to load resource" (tests provoke some on
+ * purpose), so those are not counted; anything else is a bug the test should fail on.
+ */
+export async function openAppPage(browser: Browser, url: string, timeoutMs: number): Promise<{ page: Page; pageErrors: string[] }> {
+  mkdirSync(SHOTS, { recursive: true });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(timeoutMs);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+  });
+  await page.goto(url);
+  return { page, pageErrors };
 }
