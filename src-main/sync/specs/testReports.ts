@@ -28,8 +28,6 @@ import type { CreatedRef, OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
 import { filterUnsupported, quote } from './remoteQuery';
 
-/** A CEL string literal. */
-
 /** What an import sent and the remote created. */
 interface ImportResult {
   testReport: TestReport;
