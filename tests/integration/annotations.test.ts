@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { createFixtures, type Fixtures } from '../support/fixtures';
-import { expectViolation } from '../support/assertions';
+import { expectViolation, RFC3339 } from '../support/assertions';
 
 let s: TestServer;
 let f: Fixtures;
@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
 
 async function create(body: Record<string, unknown>) {
   const res = await s.api('POST', '/api/v1/annotations', body);

@@ -10,7 +10,7 @@ import { invoke } from '../../src-main/services/invoke';
 import { loadCaller } from '../../src-main/auth/identity';
 import { createFixtures, type Fixtures } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { expectViolation, expectNotFound } from '../support/assertions';
+import { expectViolation, expectNotFound, UUID, RFC3339 } from '../support/assertions';
 
 let s: TestServer;
 let f: Fixtures;
@@ -27,8 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 interface FilePart {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors';
 import { DEFAULT_TOKEN_LIFETIME_SECONDS, verifyExternalSyncToken } from '../../src-main/services/externalSync/externalSyncService';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { violationOf as violation } from '../support/assertions';
+import { violationOf as violation, UUID, RFC3339 as TS } from '../support/assertions';
 
 let server: TestServer;
 
@@ -14,8 +14,6 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
 const NINETY_DAYS = 90 * 24 * 60 * 60;
 
 /** A fresh organization (own server) so token history starts empty. */

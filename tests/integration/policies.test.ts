@@ -3,7 +3,7 @@
 // every error path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { violationOf as violation } from '../support/assertions';
+import { violationOf as violation, UUID, RFC3339 as TS } from '../support/assertions';
 
 let server: TestServer;
 let otherOrgToken: string;
@@ -16,8 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
 
 const TWO = `permit(principal, action == Action::"edit", resource);
 forbid(principal, action == Action::"delete", resource);`;

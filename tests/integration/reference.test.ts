@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../../src-main/db/database';
 import { startTestServer, type TestServer } from '../support/testServer';
+import { UUID, RFC3339 } from '../support/assertions';
 
 let s: TestServer;
 let orgId: string; // the default token's organization ("Field Team")
@@ -22,8 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function ok(method: string, path: string, body?: unknown, token?: string) {
   const res = await s.api(method, path, body, token);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchRoute } from '../../src-main/http/routes';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { expectViolation, expectNotFound } from '../support/assertions';
+import { expectViolation, expectNotFound, UUID, RFC3339 } from '../support/assertions';
 
 let s: TestServer;
 let otherToken: string;
@@ -15,8 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let seq = 0;
 const uniq = (p: string) => `${p}-${++seq}-${Date.now()}`;
 

@@ -2,7 +2,7 @@
 // delete / batch delete, exact JSON shapes, lossless properties, error paths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { violationOf as violation } from '../support/assertions';
+import { violationOf as violation, UUID, RFC3339 as TS } from '../support/assertions';
 
 let server: TestServer;
 let otherOrgToken: string;
@@ -15,8 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
 const REPEATED = ['assetItems', 'userItems', 'tagItems', 'annotationItems', 'runItems', 'reportTemplateItems', 'metadataItems', 'templateItems'];
 
 const FULL_SNAKE = {

@@ -1,6 +1,11 @@
 // Shared assertions on the API's error bodies (google.rpc.Status).
 import { expect } from 'vitest';
 
+/** A UUID as the API returns ids. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An RFC 3339 timestamp in UTC as the API writes them (millisecond or microsecond fraction). */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?Z$/;
+
 export interface ApiResponse {
   status: number;
   body: any;
