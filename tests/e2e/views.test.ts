@@ -127,7 +127,7 @@ describe('views in the browser (outpost serve)', () => {
       serialNumber: 'FV-0042',
     });
     await goTo('test-reports');
-    await page.click(`button.item:has-text("${testReport.name}")`);
+    await page.click(`button.pane-item:has-text("${testReport.name}")`);
     await page.locator('.report h2', { hasText: testReport.name }).waitFor();
     expect(await page.locator('.report header').textContent()).toContain('FV-0042');
     expect(await page.locator('.report header [data-status]').getAttribute('data-status')).toBe('TEST_STATUS_FAILED');
