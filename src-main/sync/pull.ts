@@ -115,11 +115,14 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   let rows = 0;
   const applyPage = async (items: any[], cursor: Cursor | undefined, saveNow: boolean) => {
     if (p.prepare && items.length) await p.prepare(s, items);
+    let applied = 0;
     s.db.tx(() => {
-      rows += p.apply(s, items, variant);
+      applied = p.apply(s, items, variant);
       if (saveNow && cursor) saveCursor(s, key, cursor);
     });
-    s.progress.pulled[p.resource] = (s.progress.pulled[p.resource] ?? 0) + items.length;
+    rows += applied;
+    // What the puller says it applied (a listing that only checks, like the log-deletion scan, applies nothing).
+    if (applied) s.progress.pulled[p.resource] = (s.progress.pulled[p.resource] ?? 0) + applied;
     s.tick();
   };
   const lastOf = (items: any[]): Cursor | undefined => {

@@ -54,7 +54,7 @@ export const annotationLogDeletionsPuller: Puller<AnnotationLog> = {
     // (The server clock is estimated to within a second: an interval of 0 means every sync.)
     return s.reconcileEvery <= 0 || s.remote.serverNow() - last >= s.reconcileEvery ? [{}] : [];
   },
-  // Arrivals are the incremental puller's work: this one only looks at what is missing.
+  // Arrivals are the incremental puller's work: this one only looks at what is missing (and counts as nothing pulled).
   apply: () => 0,
   finish(s, _variant, seen) {
     const pending = pendingLogIds(s.db);
@@ -65,7 +65,5 @@ export const annotationLogDeletionsPuller: Puller<AnnotationLog> = {
       .filter((l) => !seen.has(l.id) && !pending.has(l.id));
     for (const l of gone) s.db.run('DELETE FROM annotation_logs WHERE pk = ?', [l.pk]);
     saveReconcile(s.db, s.remote.serverNow());
-    // The listing was a check, not data received: keep it out of the run's "pulled" counts.
-    delete s.progress.pulled[RESOURCE];
   },
 };
