@@ -19,23 +19,15 @@ import { archiveIfDuplicate } from './artifactDuplicates';
 import { markerOf } from '../resources/artifacts';
 import { storedContentPath } from '../resources/artifactVersions';
 import type { SyncSession } from '../session';
-import { compact } from '../wireEncode';
+import { listEvery } from '../specs/remoteQuery';
 
 /** Versions fetched for the artifacts of the page being applied (prepare -> apply, same objects). */
 const fetchedVersions = new WeakMap<Artifact, ArtifactVersion[]>();
 /** An item of the page replaced by its state after prepare archived it (an extra copy: artifactDuplicates.ts). */
 const replaced = new WeakMap<Artifact, Artifact>();
 
-async function listVersions(s: SyncSession, artifactId: string): Promise<ArtifactVersion[]> {
-  const out: ArtifactVersion[] = [];
-  let pageToken: string | undefined;
-  do {
-    const res = await callWithRetry(s, 'ListArtifactVersions', compact({ artifactId, pageSize: 1000, pageToken }));
-    out.push(...(res.artifactVersions as ArtifactVersion[]));
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
-  return out;
-}
+const listVersions = (s: SyncSession, artifactId: string) =>
+  listEvery<ArtifactVersion>((op, req) => callWithRetry(s, op, req), 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
 
 /** The remote itself lacks the bytes (its DATA_LOSS, or the version is gone): nothing to retry. */
 const remoteLacksContent = (e: unknown) => e instanceof ApiError && (e.code === Code.DATA_LOSS || e.code === Code.NOT_FOUND);

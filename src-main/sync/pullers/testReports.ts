@@ -25,9 +25,8 @@ import { callWithRetry, type Puller } from '../pull';
 import { upsertMeasurements, upsertSteps } from '../resources/testReportChildren';
 import { applyTestReports, observedNow, reconcileTestReportDeletions, testReportContext } from '../resources/testReports';
 import type { SyncSession } from '../session';
-import { filterUnsupported, quote } from '../specs/remoteQuery';
+import { filterUnsupported, listEvery, quote } from '../specs/remoteQuery';
 import { createdReportFields, sameImport } from '../specs/testReports';
-import { compact } from '../wireEncode';
 
 const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? '';
 
@@ -107,16 +106,8 @@ async function ensureReports(s: SyncSession, ids: Iterable<string>): Promise<voi
 
 /** Every step of one report (filtered by CEL, or read whole and filtered here when the remote has no filters). */
 async function stepsOfReport(s: SyncSession, reportId: string): Promise<TestStep[]> {
-  const read = async (filter: string | undefined) => {
-    const steps: TestStep[] = [];
-    let pageToken: string | undefined;
-    do {
-      const res = await callWithRetry(s, 'ListTestSteps', compact({ filter, pageSize: 1000, pageToken }));
-      steps.push(...(res.testSteps as TestStep[]).filter((x) => x.testReportId === reportId));
-      pageToken = res.nextPageToken || undefined;
-    } while (pageToken);
-    return steps;
-  };
+  const read = async (filter: string | undefined) =>
+    (await listEvery<TestStep>((op, req) => callWithRetry(s, op, req), 'ListTestSteps', 'testSteps', { filter, pageSize: 1000 })).filter((x) => x.testReportId === reportId);
   try {
     return await read(`test_report_id == ${quote(reportId)}`);
   } catch (e) {

@@ -15,7 +15,7 @@ import { mapLocalId } from '../idMap';
 import { ANNOTATION, CLIENT_ID_KEY, markerOf } from '../resources/annotations';
 import { adoptLog, ANNOTATION_LOG, logContent, SEND_TIME_SLACK } from '../resources/annotationLogs';
 import type { OpSpec, OutboxEntry, PushContext, Target } from '../types';
-import { filterUnsupported, findByClientMarker, quote, type MarkerLookup } from './remoteQuery';
+import { filterUnsupported, findByClientMarker, listEvery, unclaimed, type MarkerLookup } from './remoteQuery';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
 
 // (Re-exported for the pull, which recognises a remote without filters the same way.)
@@ -148,21 +148,14 @@ async function findLog(p: PushContext, entry: OutboxEntry): Promise<AnnotationLo
   const req = entry.request;
   const content = logContent(req);
   const since = entry.firstSentServerTime;
-  let pageToken: string | undefined;
-  const candidates: AnnotationLog[] = [];
-  do {
-    const res = await p.call('ListAnnotationLogs', compact({ annotationId: req.annotationId, pageSize: 1000, pageToken }));
-    candidates.push(...(res.annotationLogs as AnnotationLog[]));
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
+  const candidates = await listEvery<AnnotationLog>(p.call, 'ListAnnotationLogs', 'annotationLogs', { annotationId: req.annotationId, pageSize: 1000 });
   return candidates.find(
     (log) =>
       log.createdByUserId === p.userId &&
       (since === null || (parseTimestamp(log.createdDate) ?? 0) >= since - SEND_TIME_SLACK) &&
       logContent(log) === content &&
       // Not a log we already hold (pulled, or adopted for another entry).
-      !p.db.get('SELECT 1 FROM annotation_logs WHERE id = ?', [log.annotationLogId]) &&
-      !p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [log.annotationLogId]),
+      unclaimed(p.db, 'annotation_logs', log.annotationLogId),
   );
 }
 

@@ -12,8 +12,7 @@ import { translateIds } from '../idMap';
 import { ARTIFACT_CLIENT_ID_KEY, markerOf } from '../resources/artifacts';
 import { SEND_TIME_SLACK } from '../resources/annotationLogs';
 import type { OutboxEntry, PushContext } from '../types';
-import { compact } from '../wireEncode';
-import { findByClientMarker, type MarkerLookup } from './remoteQuery';
+import { findByClientMarker, listEvery, unclaimed, type MarkerLookup } from './remoteQuery';
 
 /** A created artifact found again, with the id of its first version (the one the create made). */
 export interface FoundArtifact {
@@ -27,16 +26,7 @@ export interface FoundVersion {
   readonly createdVersion: ArtifactVersion;
 }
 
-export async function allVersions(p: PushContext, artifactId: string): Promise<ArtifactVersion[]> {
-  const out: ArtifactVersion[] = [];
-  let pageToken: string | undefined;
-  do {
-    const res = await p.call('ListArtifactVersions', compact({ artifactId, pageSize: 1000, pageToken }));
-    out.push(...(res.artifactVersions as ArtifactVersion[]));
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
-  return out;
-}
+export const allVersions = (p: PushContext, artifactId: string) => listEvery<ArtifactVersion>(p.call, 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
 
 const artifactMarker: MarkerLookup<Artifact> = {
   operation: 'ListArtifacts', listField: 'artifacts', request: { includeArchived: true }, markerKey: ARTIFACT_CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
@@ -53,14 +43,13 @@ export async function findCreatedArtifact(p: PushContext, entry: OutboxEntry, lo
 export async function findCreatedVersion(p: PushContext, entry: OutboxEntry): Promise<FoundVersion | undefined> {
   const req = translateIds(p.db, entry.request);
   const since = entry.firstSentServerTime;
-  const known = (id: string) => !!p.db.get('SELECT 1 FROM artifact_versions WHERE id = ?', [id]) || !!p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
   const v = (await allVersions(p, req.artifactId)).find(
     (x) =>
       x.createdByUserId === p.userId &&
       x.sha256 === req.sha256 &&
       Number(x.sizeBytes) === req.sizeBytes &&
       (since === null || (parseTimestamp(x.createdDate) ?? 0) >= since - SEND_TIME_SLACK) &&
-      !known(x.artifactVersionId),
+      unclaimed(p.db, 'artifact_versions', x.artifactVersionId),
   );
   if (!v) return undefined;
   const { artifact } = await p.call('GetArtifact', { artifactId: req.artifactId });

@@ -10,6 +10,7 @@ import { POLICY } from '../resources/policies';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
+import { listPages, unclaimed } from './remoteQuery';
 
 /** update_mask path -> synced field name. */
 const fieldOfPath = (p: string) => (p === 'configuration.cedar_policy' ? 'configuration' : p);
@@ -18,18 +19,14 @@ const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOf
 async function findPolicy(p: PushContext, entry: OutboxEntry): Promise<Policy | undefined> {
   const req = entry.request;
   const since = entry.firstSentServerTime;
-  let pageToken: string | undefined;
-  do {
-    const res = await p.call('ListPolicies', compact({ pageSize: 100, pageToken, includeArchived: true }));
-    for (const x of res.policies as Policy[]) {
+  for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) {
+    for (const x of page) {
       if (x.createdByUserId !== p.userId) continue;
       if (x.name !== req.name || x.configuration.cedarPolicy !== req.configuration.cedarPolicy) continue;
       if (since !== null && (wireMicros(x.createdDate) ?? 0) < since - SEND_TIME_SLACK) continue;
-      if (p.db.get('SELECT 1 FROM policies WHERE id = ?', [x.policyId]) || p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [x.policyId])) continue;
-      return x;
+      if (unclaimed(p.db, 'policies', x.policyId)) return x;
     }
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
+  }
   return undefined;
 }
 

@@ -21,7 +21,7 @@ import { REMOTE_FILE } from '../resources/remoteFiles';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact } from '../wireEncode';
-import { filterUnsupported, quote } from './remoteQuery';
+import { filterUnsupported, listPages, quote, unclaimed } from './remoteQuery';
 
 
 /** The replica's data directory: an engine always opens `<dataDir>/outpost.sqlite` (engine.ts). */
@@ -33,7 +33,7 @@ function isOurUpload(p: PushContext, entry: OutboxEntry, f: RemoteFile): boolean
   if (Number(f.fileSize) !== req.file.size) return false;
   if (entry.firstSentServerTime !== null && (wireMicros(f.createdDate) ?? 0) < entry.firstSentServerTime - SEND_TIME_SLACK) return false;
   // Not a file some local record already stands for.
-  return !p.db.get('SELECT 1 FROM remote_files WHERE id = ?', [f.remoteFileId]) && !p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [f.remoteFileId]);
+  return unclaimed(p.db, 'remote_files', f.remoteFileId);
 }
 
 async function findUpload(p: PushContext, entry: OutboxEntry): Promise<RemoteFile | undefined> {
@@ -41,14 +41,11 @@ async function findUpload(p: PushContext, entry: OutboxEntry): Promise<RemoteFil
   const feature = 'ListRemoteFiles:entity_id';
   if (p.features.celFilter.get(feature) !== false) {
     try {
-      let pageToken: string | undefined;
-      do {
-        const res = await p.call('ListRemoteFiles', compact({ filter: `entity_id == ${quote(entry.request.entityId)}`, pageSize: 1000, pageToken, organizationId }));
+      for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', { filter: `entity_id == ${quote(entry.request.entityId)}`, pageSize: 1000, organizationId })) {
         p.features.celFilter.set(feature, true);
-        const found = (res.remoteFiles as RemoteFile[]).find((f) => isOurUpload(p, entry, f));
+        const found = page.find((f) => isOurUpload(p, entry, f));
         if (found) return found;
-        pageToken = res.nextPageToken || undefined;
-      } while (pageToken);
+      }
       return undefined;
     } catch (e) {
       if (!filterUnsupported(e)) throw e;
@@ -57,15 +54,12 @@ async function findUpload(p: PushContext, entry: OutboxEntry): Promise<RemoteFil
   }
   // No filters: newest-created first (the list's default order), back to just before the first send.
   const floor = entry.firstSentServerTime === null ? -Infinity : entry.firstSentServerTime - 60_000_000;
-  let pageToken: string | undefined;
-  do {
-    const res = await p.call('ListRemoteFiles', compact({ orderBy: 'created_date desc', pageSize: 1000, pageToken, organizationId }));
-    for (const f of res.remoteFiles as RemoteFile[]) {
+  for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', { orderBy: 'created_date desc', pageSize: 1000, organizationId })) {
+    for (const f of page) {
       if (isOurUpload(p, entry, f)) return f;
       if ((wireMicros(f.createdDate) ?? 0) < floor) return undefined;
     }
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
+  }
   return undefined;
 }
 

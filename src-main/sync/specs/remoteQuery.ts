@@ -6,6 +6,7 @@
 // first send).
 import { parseTimestamp } from '../../../src-shared/api/time';
 import { ApiError, Code } from '../../../src-shared/errors';
+import type { Db } from '../../db/database';
 import type { PushContext } from '../types';
 import { compact } from '../wireEncode';
 
@@ -16,6 +17,30 @@ export const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "
 export function filterUnsupported(e: unknown): boolean {
   return e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.INVALID_ARGUMENT && /filter/i.test(e.message)));
 }
+
+/** Calls one list operation on the remote (a PushContext's call, or a pull's callWithRetry). */
+export type ListCall = (operation: string, request: Record<string, unknown>) => Promise<any>;
+
+/** The pages of a list, one page's items at a time (leave the loop to stop early). */
+export async function* listPages<T>(call: ListCall, operation: string, field: string, request: Record<string, unknown>): AsyncGenerator<T[]> {
+  let pageToken: string | undefined;
+  do {
+    const res = await call(operation, compact({ ...request, pageToken }));
+    yield (res[field] ?? []) as T[];
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken);
+}
+
+/** Every item of a list. */
+export async function listEvery<T>(call: ListCall, operation: string, field: string, request: Record<string, unknown>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const page of listPages<T>(call, operation, field, request)) out.push(...page);
+  return out;
+}
+
+/** A remote record no local one stands for yet (held under its id, or mapped to it): one an earlier attempt may have made. */
+export const unclaimed = (db: Db, table: string, id: string) =>
+  !db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]) && !db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
 
 /** How far before the first send the no-filter scan looks (clock skew and the create's own duration). */
 const SCAN_SLACK = 60_000_000;
@@ -45,14 +70,11 @@ export async function findByClientMarker<T>(p: PushContext, l: MarkerLookup<T>, 
     }
   }
   const floor = since === null ? -Infinity : since - SCAN_SLACK;
-  let pageToken: string | undefined;
-  do {
-    const res = await p.call(l.operation, compact({ ...l.request, orderBy: 'created_date desc', pageSize: 1000, pageToken, organizationId }));
-    for (const x of res[l.listField] as T[]) {
+  for await (const page of listPages<T>(p.call, l.operation, l.listField, { ...l.request, orderBy: 'created_date desc', pageSize: 1000, organizationId })) {
+    for (const x of page) {
       if (l.markerOf(x) === localId) return x;
       if ((parseTimestamp(l.createdDateOf(x) ?? '') ?? 0) < floor) return undefined;
     }
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
+  }
   return undefined;
 }

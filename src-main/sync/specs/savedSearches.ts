@@ -12,6 +12,7 @@ import { propertyField, SAVED_SEARCH, savedSearchFields } from '../resources/sav
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
+import { listPages, unclaimed } from './remoteQuery';
 
 /** Mask paths -> synced field names ('properties' stands for every property). */
 function fieldsOfMask(paths: readonly string[]): string[] {
@@ -27,18 +28,14 @@ async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<Save
   const req = entry.request;
   const want = canonical(savedSearchFields({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)) }));
   const since = entry.firstSentServerTime;
-  let pageToken: string | undefined;
-  do {
-    const res = await p.call('ListSavedSearches', compact({ pageSize: 1000, pageToken, organizationId: req.organizationId }));
-    for (const s of res.savedSearches as SavedSearch[]) {
+  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) {
+    for (const s of page) {
       if (s.createdByUserId !== p.userId) continue;
       if (since !== null && (wireMicros(s.createdDate) ?? 0) < since - SEND_TIME_SLACK) continue;
       if (canonical(savedSearchFields(s)) !== want) continue;
-      if (p.db.get('SELECT 1 FROM saved_searches WHERE id = ?', [s.savedSearchId]) || p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [s.savedSearchId])) continue;
-      return s;
+      if (unclaimed(p.db, 'saved_searches', s.savedSearchId)) return s;
     }
-    pageToken = res.nextPageToken || undefined;
-  } while (pageToken);
+  }
   return undefined;
 }
 

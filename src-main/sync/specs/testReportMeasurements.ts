@@ -15,8 +15,8 @@ import { observedNow, testReportContext } from '../resources/testReports';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { createdSince, listAll, unclaimed } from './testReports';
-import { quote } from './remoteQuery';
+import { createdSince, listAll } from './testReports';
+import { quote, unclaimed } from './remoteQuery';
 
 /** Non-finite doubles travel as text on the wire. */
 function dbl(n: number | undefined): number | string | undefined {
@@ -71,7 +71,7 @@ async function findMeasurements(p: PushContext, entry: OutboxEntry, wanted: read
   const byStep = new Map<string, TestMeasurement[]>();
   for (const stepId of new Set(wanted.map((m) => m.testStepId as string))) {
     const filter = `test_step_id == ${quote(stepId)}${createdSince(entry)}`;
-    byStep.set(stepId, await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', filter, (m) => m.testStepId === stepId && unclaimed(p, 'test_measurements', m.measurementId)));
+    byStep.set(stepId, await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', filter, (m) => m.testStepId === stepId && unclaimed(p.db, 'test_measurements', m.measurementId)));
   }
   const used = new Set<string>();
   const out: TestMeasurement[] = [];

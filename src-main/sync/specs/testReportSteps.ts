@@ -10,8 +10,8 @@ import { TEST_STEP, upsertSteps } from '../resources/testReportChildren';
 import { observedNow, TEST_REPORT, testReportContext } from '../resources/testReports';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { createdSince, listAll, unclaimed } from './testReports';
-import { quote } from './remoteQuery';
+import { createdSince, listAll } from './testReports';
+import { quote, unclaimed } from './remoteQuery';
 
 /** update_mask path -> [wire member, value]; `test_case` (listed by the platform, no such field) is not sent. */
 function stepMember(step: any, path: string): [string, unknown] | undefined {
@@ -47,7 +47,7 @@ async function findStep(p: PushContext, entry: OutboxEntry): Promise<TestStep | 
   const step = translateIds(p.db, entry.request).testStep;
   const filter = `test_report_id == ${quote(step.testReportId)} && step_path == ${quote(step.stepPath)}${createdSince(entry)}`;
   const candidates = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', filter, (s) => s.testReportId === step.testReportId && s.stepPath === step.stepPath && s.name === step.name);
-  return candidates.find((s) => unclaimed(p, 'test_steps', s.testStepId));
+  return candidates.find((s) => unclaimed(p.db, 'test_steps', s.testStepId));
 }
 
 export const createTestStepSpec: OpSpec = {

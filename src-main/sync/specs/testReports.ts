@@ -26,7 +26,7 @@ import { classify } from '../retry';
 import type { Db } from '../../db/database';
 import type { CreatedRef, OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { filterUnsupported, quote } from './remoteQuery';
+import { filterUnsupported, listEvery, quote, unclaimed } from './remoteQuery';
 
 /** What an import sent and the remote created. */
 interface ImportResult {
@@ -39,21 +39,15 @@ interface ImportResult {
 export async function listAll<T>(p: PushContext, operation: string, field: string, filter: string, keep: (x: T) => boolean, orderBy?: string): Promise<T[]> {
   const feature = `${operation}:${filter.split(' ')[0]}`;
   const useFilter = p.features.celFilter.get(feature) !== false;
-  const out: T[] = [];
-  let pageToken: string | undefined;
   try {
-    do {
-      const res = await p.call(operation, compact({ pageSize: 1000, pageToken, filter: useFilter ? filter : undefined, orderBy }));
-      if (useFilter) p.features.celFilter.set(feature, true);
-      out.push(...(res[field] as T[]).filter(keep));
-      pageToken = res.nextPageToken || undefined;
-    } while (pageToken);
+    const all = await listEvery<T>(p.call, operation, field, { pageSize: 1000, filter: useFilter ? filter : undefined, orderBy });
+    if (useFilter) p.features.celFilter.set(feature, true);
+    return all.filter(keep);
   } catch (e) {
     if (!useFilter || !filterUnsupported(e)) throw e;
     p.features.celFilter.set(feature, false);
     return listAll(p, operation, field, filter, keep, orderBy);
   }
-  return out;
 }
 
 /** The steps and measurements of a remote report, in creation order (= document order for an import). */
@@ -82,9 +76,6 @@ export const sameImport = (want: Record<string, unknown>, r: TestReport) => {
 export const createdSince = (entry: OutboxEntry) =>
   entry.firstSentServerTime === null ? '' : ` && created_date >= timestamp('${formatTimestamp(Math.max(0, entry.firstSentServerTime - SEND_TIME_SLACK))}')`;
 
-/** Not a remote record some local one already stands for (held under its id, or mapped to it). */
-export const unclaimed = (p: PushContext, table: string, id: string) =>
-  !p.db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]) && !p.db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
 
 /** A report created by us at or after the first send with the created report's values, that no local record stands for. */
 async function findNewReport(p: PushContext, entry: OutboxEntry): Promise<TestReport | undefined> {
@@ -92,7 +83,7 @@ async function findNewReport(p: PushContext, entry: OutboxEntry): Promise<TestRe
   if (!want) return undefined;
   const filter = `name == ${quote(String(want.name))} && created_by_user_id == ${quote(p.userId)}${createdSince(entry)}`;
   const candidates = await listAll<TestReport>(p, 'ListTestReports', 'testReports', filter, (r) => sameImport(want, r));
-  return candidates.find((r) => unclaimed(p, 'test_reports', r.testReportId));
+  return candidates.find((r) => unclaimed(p.db, 'test_reports', r.testReportId));
 }
 
 async function findImport(p: PushContext, entry: OutboxEntry): Promise<ImportResult | undefined> {
