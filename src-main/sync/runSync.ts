@@ -3,6 +3,7 @@
 // logs, modified dates). Pulling before pushing is what detects conflicts:
 // remote changes are merged field by field against the base of every record
 // with pending local edits before those edits are sent.
+import { httpStatusFromCode } from '../../src-shared/errors';
 import type { Db } from '../db/database';
 import { readStoredStatus, writeStoredStatus } from '../services/sync/syncService';
 import { createApplier, emptyApplyStats } from './apply';
@@ -150,7 +151,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     const failure = e instanceof AuthError ? { kind: 'auth' as const, code: e.code, message: e.message } : classify(e);
     if (failure.kind === 'auth') {
       authError = true;
-      error = `the remote refused the API key (${failure.code === 16 ? '401' : '403'}): ${failure.message}; sync is stopped until the key is replaced`;
+      error = `the remote refused the API key (${httpStatusFromCode(failure.code)}): ${failure.message}; sync is stopped until the key is replaced`;
     } else {
       error = (e as Error)?.message ?? String(e);
     }

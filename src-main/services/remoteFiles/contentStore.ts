@@ -4,6 +4,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { buildPath } from '../../../src-shared/client';
+import { operations } from '../../../src-shared/operations';
 
 export const FILES_DIR = 'files';
 
@@ -39,7 +41,9 @@ function signature(secret: string, remoteFileId: string, expires: number): strin
 
 /** Path + query of the content URL for a remote file, valid until `expires` (epoch seconds). */
 export function signedContentPath(secret: string, remoteFileId: string, expires: number): string {
-  return `/api/v1/remote-files/${encodeURIComponent(remoteFileId)}/content?expires=${expires}&signature=${signature(secret, remoteFileId, expires)}`;
+  // The route comes from the operation table (GetRemoteFileContent), like every other route.
+  const { path } = buildPath(operations.GetRemoteFileContent, { remoteFileId });
+  return `${path}?expires=${expires}&signature=${signature(secret, remoteFileId, expires)}`;
 }
 
 export type SignatureCheck = 'valid' | 'expired' | 'invalid';
