@@ -60,10 +60,6 @@ function isNaNConst(v: ConstValue): boolean {
   return typeof v === 'number' && Number.isNaN(v);
 }
 
-function constFamily(o: ConstOperand): Family {
-  return familyOfConst(o.value);
-}
-
 function comparableFamilies(a: Family, b: Family): boolean {
   return a === b && a !== 'null';
 }

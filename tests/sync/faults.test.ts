@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { nowMicros } from '../../src-shared/api/time';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
-import { isPost, startFaultProxy, type FaultProxy } from './faultProxy';
+import { startFaultProxy, type FaultProxy } from './faultProxy';
 import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { fakeClient } from '../testing/fakeClient';
-import { syncConflict, syncStatus } from '../testing/syncFactories';
+import { syncStatus } from '../testing/syncFactories';
 import { badgeOf, configureRemote, conflictValue, operationLabel, pulledSummary, stateLabel } from './syncService';
 
 describe('syncService', () => {
