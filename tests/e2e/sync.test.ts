@@ -8,14 +8,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, openAppPage, SHOTS } from './support/browser';
-import { startReplicaServer, type ReplicaServer } from './support/replicaServer';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
 const TIMEOUT = 15_000;
 
 let remote: E2eServer;
-let local: ReplicaServer;
+let local: E2eServer;
 let browser: Browser;
 let page: Page;
 let pageErrors: string[] = [];
@@ -45,7 +44,7 @@ async function syncNowInUi() {
 beforeAll(async () => {
   const staticDir = await ensureRendererBuilt();
   remote = await startE2eServer(staticDir, { annotations: 12 });
-  local = await startReplicaServer(staticDir);
+  local = await startE2eServer(staticDir, { seed: false, backgroundSync: true });
   browser = await launchChromium();
   ({ page, pageErrors } = await openAppPage(browser, local.appUrl, TIMEOUT));
 });

@@ -1,5 +1,8 @@
 // A real `outpost serve` in-process for e2e tests: fresh data directory, demo
-// data, the built renderer at / and the API at /api, on a loopback port.
+// data (or none), the built renderer at / and the API at /api, on a loopback
+// port; optionally the background sync `outpost serve` runs (src-main/cli.ts),
+// with long intervals so runs happen when the test asks (connect, "Sync now")
+// rather than on a timer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +13,8 @@ import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../../../src-main/
 import { openEngine, type Engine } from '../../../src-main/engine';
 import { createApiServer, listen } from '../../../src-main/http/server';
 import { seedDemoData, type SeedCounts } from '../../../src-main/seed/seedDemoData';
+import { BackgroundSync } from '../../../src-main/sync/backgroundSync';
+import { dataDirSecretStore } from '../../../src-main/sync/secretStore';
 
 export interface E2eServer {
   readonly url: string;
@@ -18,14 +23,29 @@ export interface E2eServer {
   readonly token: string;
   readonly engine: Engine;
   readonly client: Client;
-  readonly seeded: SeedCounts;
+  /** Undefined when started with `seed: false`. */
+  readonly seeded: SeedCounts | undefined;
+  /** Set when started with `backgroundSync: true`. */
+  readonly sync: BackgroundSync | undefined;
   close(): Promise<void>;
 }
 
-export async function startE2eServer(staticDir: string, options: { annotations?: number } = {}): Promise<E2eServer> {
+export interface E2eServerOptions {
+  readonly annotations?: number;
+  /** Load the demo dataset (default true); a replica starts empty. */
+  readonly seed?: boolean;
+  /** Run the background sync as `outpost serve` does. */
+  readonly backgroundSync?: boolean;
+}
+
+export async function startE2eServer(staticDir: string, options: E2eServerOptions = {}): Promise<E2eServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-'));
   const engine = openEngine(dataDir);
-  const seeded = seedDemoData(engine.db, { annotations: options.annotations });
+  const seeded = options.seed === false ? undefined : seedDemoData(engine.db, { annotations: options.annotations });
+  const sync = options.backgroundSync
+    ? new BackgroundSync({ engine, secrets: dataDirSecretStore(dataDir), intervalMs: 3_600_000, afterEditMs: 3_600_000 })
+    : undefined;
+  await sync?.start();
   const server: Server = createApiServer(engine, { staticDir });
   const url = await listen(server, 0, '127.0.0.1');
   const { token } = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'e2e');
@@ -36,7 +56,9 @@ export async function startE2eServer(staticDir: string, options: { annotations?:
     engine,
     client: createClient(httpTransport({ baseUrl: url, apiKey: token })),
     seeded,
+    sync,
     async close() {
+      await sync?.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       engine.close();
