@@ -55,6 +55,7 @@ function operationObject(name: string, op: OperationDef): Json {
     },
   };
   if (op.extension) result['x-outpost-extension'] = true;
+  if (op.effect) result['x-outpost-effect'] = op.effect;
   if (op.public) result.security = [];
   if (op.input === 'body') {
     result.requestBody = { required: false, content: { 'application/json': { schema: request } } };
@@ -74,7 +75,7 @@ export function buildOpenApiDocument(): Json {
     info: {
       title: 'Outpost local API',
       version: '1',
-      description: 'A local implementation of the platform HTTP/JSON API (protobuf JSON mapping). Operations marked x-outpost-extension are Outpost additions.',
+      description: 'A local implementation of the platform HTTP/JSON API (protobuf JSON mapping). Operations marked x-outpost-extension are Outpost additions; x-outpost-effect (read | local) marks a non-GET operation that changes no platform data.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

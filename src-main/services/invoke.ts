@@ -2,6 +2,7 @@
 // schema, then call its handler. Shared by the HTTP router and the IPC bridge
 // so both validate identically.
 import { z } from 'zod';
+import { writesPlatformData } from '../../src-shared/api/operation';
 import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
@@ -45,7 +46,12 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
   // On a sync replica, replicated writes append their outbox entry in the write's transaction.
   const recorder = ctx.engine.writeRecorder;
   if (!recorder) return await handler(ctx, req);
+  const replicated = recorder.records(name);
+  // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
+  if (!replicated && writesPlatformData(operations[name])) {
+    throw ApiError.failedPrecondition(`${name} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`);
+  }
   const translated = recorder.translate(name, req);
-  if (!recorder.records(name)) return await handler(ctx, translated);
+  if (!replicated) return await handler(ctx, translated);
   return await recorder.run(ctx, name, translated, () => handler(ctx, translated));
 }

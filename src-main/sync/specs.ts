@@ -1,6 +1,6 @@
-// Every replicated operation, by name. An operation without a spec is not
-// recorded in the outbox (its effect stays local); specs are added as the
-// operations of each resource land in the operation table.
+// Every replicated operation, by name. On a replica, a platform write without
+// a spec is refused (invoke.ts, writesPlatformData): it would never reach the
+// remote. Local and read-only operations are marked by their `effect`.
 import { annotationSpecs } from './specs/annotations';
 import { artifactSpecs } from './specs/artifacts';
 import { policySpecs } from './specs/policies';

@@ -25,7 +25,18 @@ export interface OperationDef<Req extends z.ZodType = z.ZodType, Res extends z.Z
   readonly extension?: boolean;
   /** Reachable without an API key (health check, OpenAPI document). */
   readonly public?: boolean;
+  /**
+   * What a non-GET operation does when it changes no platform data: `read` = it only
+   * reads (batch gets, validation); `local` = it changes only this Outpost's own state
+   * (the sync extension operations; an undo's platform edit runs as its own operation).
+   * Unset: GET reads, any other method writes platform data, which a sync replica
+   * refuses unless the operation is replicated.
+   */
+  readonly effect?: 'read' | 'local';
 }
+
+/** Whether the operation changes platform data (records the remote also holds). */
+export const writesPlatformData = (op: Pick<OperationDef, 'method' | 'effect'>): boolean => op.method !== 'GET' && op.effect === undefined;
 
 /** Keeps `output` literal so a binary operation's handler is typed to return bytes. */
 export const defineOperation = <Req extends z.ZodType, Res extends z.ZodType, const Out extends 'json' | 'binary' = 'json'>(

@@ -102,7 +102,7 @@ export const policyOperations = {
     request: UpdatePolicyRequest, response: response(policyBody),
   }),
   ValidatePolicy: defineOperation({
-    name: 'ValidatePolicy', method: 'POST', path: '/api/v1/policies:validate', input: 'body', tag: 'Policies',
+    name: 'ValidatePolicy', method: 'POST', path: '/api/v1/policies:validate', input: 'body', tag: 'Policies', effect: 'read',
     summary: 'Check Cedar policy text without saving it',
     request: message({ cedarPolicy: cedarText }),
     response: response({ valid: z.boolean(), failureMessage: z.string().optional() }),

@@ -332,7 +332,7 @@ export const ruleOperations = {
     request: message(ruleIdentifier), response: ruleOut,
   }),
   BatchGetRules: defineOperation({
-    name: 'BatchGetRules', method: 'POST', path: '/api/v1/rules:batchGet', input: 'body', tag: TAG,
+    name: 'BatchGetRules', method: 'POST', path: '/api/v1/rules:batchGet', input: 'body', tag: TAG, effect: 'read',
     summary: 'Get rules by rule_ids and by client_keys (both lists are used; each rule appears once)',
     request: message(ruleIdentifiers), response: rulesOut,
   }),
@@ -354,7 +354,7 @@ export const ruleOperations = {
     request: message({ ruleVersionId: z.string().min(1, 'must not be empty') }), response: ruleOut,
   }),
   BatchGetRuleVersions: defineOperation({
-    name: 'BatchGetRuleVersions', method: 'POST', path: '/api/v1/rules:batchGetVersions', input: 'body', tag: TAG,
+    name: 'BatchGetRuleVersions', method: 'POST', path: '/api/v1/rules:batchGetVersions', input: 'body', tag: TAG, effect: 'read',
     summary: 'Get rules as of each of the given versions',
     request: message({ ruleVersionIds: z.array(z.string()).max(MAX_RULE_BATCH, `at most ${MAX_RULE_BATCH} ids per batch`) }),
     response: rulesOut,

@@ -121,12 +121,12 @@ export const syncOperations = {
     response: response({ conflicts: z.array(SyncConflictOut), nextPageToken: z.string() }),
   }),
   UndoSyncConflict: defineOperation({
-    name: 'UndoSyncConflict', method: 'POST', path: '/api/v1/outpost/sync/conflicts/{conflict_id}:undo', input: 'body', tag: 'Sync', extension: true,
+    name: 'UndoSyncConflict', method: 'POST', path: '/api/v1/outpost/sync/conflicts/{conflict_id}:undo', input: 'body', tag: 'Sync', extension: true, effect: 'local',
     summary: 'Undo a conflict resolution: the losing value is written again as a new (synced) edit',
     request: message(conflictPath), response: conflictBody,
   }),
   DismissSyncConflict: defineOperation({
-    name: 'DismissSyncConflict', method: 'POST', path: '/api/v1/outpost/sync/conflicts/{conflict_id}:dismiss', input: 'body', tag: 'Sync', extension: true,
+    name: 'DismissSyncConflict', method: 'POST', path: '/api/v1/outpost/sync/conflicts/{conflict_id}:dismiss', input: 'body', tag: 'Sync', extension: true, effect: 'local',
     summary: 'Accept a conflict resolution as is', request: message(conflictPath), response: conflictBody,
   }),
   ListSyncOutbox: defineOperation({
@@ -136,7 +136,7 @@ export const syncOperations = {
     response: response({ entries: z.array(SyncOutboxEntryOut), nextPageToken: z.string() }),
   }),
   RetrySyncEntry: defineOperation({
-    name: 'RetrySyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:retry', input: 'body', tag: 'Sync', extension: true,
+    name: 'RetrySyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:retry', input: 'body', tag: 'Sync', extension: true, effect: 'local',
     summary: 'Queue a failed outbox entry again', request: message({ seq: z.string().regex(/^\d+$/, 'must be an entry number') }),
     response: response({ entry: SyncOutboxEntryOut }),
   }),
@@ -146,17 +146,17 @@ export const syncOperations = {
     request: message({}), response: response({ remote: SyncRemoteOut.nullable() }),
   }),
   ConfigureSyncRemote: defineOperation({
-    name: 'ConfigureSyncRemote', method: 'PUT', path: '/api/v1/outpost/sync/remote', input: 'body', tag: 'Sync', extension: true,
+    name: 'ConfigureSyncRemote', method: 'PUT', path: '/api/v1/outpost/sync/remote', input: 'body', tag: 'Sync', extension: true, effect: 'local',
     summary: 'Link this database to a remote (base URL + API key, kept in the secret store) or replace its key; api_key may be omitted to keep the stored one',
     request: message({ baseUrl: remoteUrlIn, apiKey: apiKeyIn.optional() }), response: response({ remote: SyncRemoteOut }),
   }),
   DeleteSyncRemote: defineOperation({
-    name: 'DeleteSyncRemote', method: 'DELETE', path: '/api/v1/outpost/sync/remote', input: 'path', tag: 'Sync', extension: true,
+    name: 'DeleteSyncRemote', method: 'DELETE', path: '/api/v1/outpost/sync/remote', input: 'path', tag: 'Sync', extension: true, effect: 'local',
     summary: 'Stop syncing and forget the remote and its API key (local data and queued edits stay)',
     request: message({}), response: response({}),
   }),
   SyncNow: defineOperation({
-    name: 'SyncNow', method: 'POST', path: '/api/v1/outpost/sync:run', input: 'body', tag: 'Sync', extension: true,
+    name: 'SyncNow', method: 'POST', path: '/api/v1/outpost/sync:run', input: 'body', tag: 'Sync', extension: true, effect: 'local',
     summary: 'Start a sync run now (or join the one in progress); returns the status (state syncing)',
     request: message({}), response: SyncStatusOut,
   }),

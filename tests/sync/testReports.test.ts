@@ -3,9 +3,10 @@
 // also through lost responses and a crash between upload and import; edits,
 // archives and deletes travel both ways; a field changed on both sides is a
 // logged conflict.
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type FaultProxy, type Matcher } from './faultProxy';
+import { contentFilePath } from '../../src-main/services/remoteFiles/contentStore';
 import { closeProxiedPair, createReplica, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 import { count, importSample, reportsOf, SAMPLE } from './testReportHelpers';
 
@@ -203,9 +204,11 @@ describe('sync: test reports', () => {
     expect(a.engine.db.get('SELECT name FROM test_steps WHERE id = ?', [stepId])).toEqual({ name: 'renamed remotely' });
   });
 
-  test('an upload whose file was deleted locally before the push fails visibly, and its import with it', async () => {
+  test('an upload whose stored file vanished before the push fails visibly, and its import with it', async () => {
     const { remoteFileId } = await importSample(a);
-    await a.call('DeleteRemoteFile', { remoteFileId });
+    // DeleteRemoteFile is refused on a replica (no push spec): the file goes from disk, as a damaged data directory would lose it.
+    const row = a.engine.db.get<{ content_path: string }>('SELECT content_path FROM remote_files WHERE id = ?', [remoteFileId])!;
+    rmSync(contentFilePath(a.dir, row.content_path));
     const s = await a.sync();
     expect(s.failedEntries).toBe(2);
     expect(a.engine.db.all("SELECT operation FROM sync_outbox WHERE state = 'failed' ORDER BY seq")).toEqual([{ operation: 'UploadRemoteFile' }, { operation: 'ImportTestReport' }]);

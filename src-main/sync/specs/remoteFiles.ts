@@ -4,8 +4,9 @@
 // temporary file the upload moved into the content store: the stored request
 // names the durable copy instead (`file.contentPath`, relative to the store, so
 // a moved data directory still works), which `send` streams from disk at push
-// time. A local delete of the file before the push leaves nothing to send: the
-// entry fails (FAILED_PRECONDITION), and so do the imports that depend on it.
+// time. A stored file gone from disk before the push (DeleteRemoteFile is refused
+// on a replica, so only a damaged data directory loses it) leaves nothing to send:
+// the entry fails (FAILED_PRECONDITION), and so do the imports that depend on it.
 //
 // Exactly once: the upload's `entityId` is chosen by the client (a random UUID
 // for a test-report import), so an upload whose outcome is unknown is looked
