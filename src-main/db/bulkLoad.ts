@@ -19,13 +19,23 @@ function deferred(db: Db): Deferred[] {
   return text ? (JSON.parse(text) as Deferred[]) : [];
 }
 
+export interface BulkLoadOptions {
+  /**
+   * Also defer unique indexes (annotations_id, annotation_logs_id). Only for a loader that never inserts an id
+   * twice and looks nothing up by id in the meantime (both would need the index): it keeps its own record of
+   * the ids it inserted (sync/pull.ts BulkLoad).
+   */
+  readonly deferUnique?: boolean;
+}
+
 /** Drops the secondary indexes of `tables` when the first one is empty; returns whether it did. */
-export function beginBulkLoad(db: Db, tables: readonly string[]): boolean {
+export function beginBulkLoad(db: Db, tables: readonly string[], options: BulkLoadOptions = {}): boolean {
   if (db.get(`SELECT 1 FROM ${tables[0]} LIMIT 1`)) return false;
   return db.tx(() => {
     const list = db.all<Deferred>(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(tables)],
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))
+         AND (? OR sql NOT LIKE 'CREATE UNIQUE INDEX%')`,
+      [JSON.stringify(tables), options.deferUnique ? 1 : 0],
     );
     if (list.length === 0) return false;
     db.setSetting(SETTING, JSON.stringify([...deferred(db), ...list]));
@@ -40,9 +50,41 @@ export function restoreIndexes(db: Db): number {
   if (list.length === 0) return 0;
   db.tx(() => {
     for (const ix of list) {
-      if (!db.get("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [ix.name])) db.raw.exec(ix.sql);
+      if (db.get("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [ix.name])) continue;
+      try {
+        db.raw.exec(ix.sql);
+      } catch (e) {
+        const idIndex = /^CREATE UNIQUE INDEX \w+ ON (\w+)\(id\)$/.exec(ix.sql);
+        if (!idIndex || (e as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw e;
+        // A loader inserted an id twice (a bug): keep each id's latest copy rather than leave a database that
+        // cannot open (this runs at every open until it succeeds). Their child rows go with the older copies.
+        db.run(`DELETE FROM ${idIndex[1]} WHERE pk NOT IN (SELECT max(pk) FROM ${idIndex[1]} GROUP BY id)`);
+        db.raw.exec(ix.sql);
+      }
     }
     db.run('DELETE FROM settings WHERE key = ?', [SETTING]);
   });
   return list.length;
 }
+
+/**
+ * Runs `fn` (which opens its own transaction) with foreign-key checks off: a bulk load's rows reference parents
+ * the same load inserted just before (or looked up), so the per-row probes are redundant, and they cost ~15% of an
+ * initial pull's annotation inserts (bench/sync.ts). The pragma is a no-op inside a transaction, hence around it;
+ * `fn` is synchronous, so no other request's write runs unchecked in between.
+ */
+export function withoutForeignKeyChecks<T>(db: Db, fn: () => T): T {
+  if (db.raw.inTransaction || !db.raw.pragma('foreign_keys', { simple: true })) return fn();
+  db.raw.pragma('foreign_keys = OFF');
+  try {
+    return fn();
+  } finally {
+    db.raw.pragma('foreign_keys = ON');
+  }
+}
+
+/**
+ * The ids a bulk load with deferred unique indexes inserted, with their pks: its stand-in for the id index
+ * while that index is absent (a lookup by id would scan the table; an id inserted twice would break the index).
+ */
+export type LoadedIds = Map<string, number>;

@@ -90,11 +90,22 @@ export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrat
   }
   for (const m of list) {
     if (m.version <= current) continue;
-    raw.transaction(() => {
-      if (m.sql) raw.exec(m.sql);
-      m.up?.(raw);
-      raw.pragma(`user_version = ${m.version}`);
-    })();
+    const checks = raw.pragma('foreign_keys', { simple: true }) as number;
+    // The pragma is a no-op inside a transaction: it is switched around it.
+    if (m.foreignKeysOff) raw.pragma('foreign_keys = OFF');
+    try {
+      raw.transaction(() => {
+        if (m.sql) raw.exec(m.sql);
+        m.up?.(raw);
+        if (m.foreignKeysOff) {
+          const broken = raw.pragma('foreign_key_check') as unknown[];
+          if (broken.length) throw new Error(`migration ${m.version} (${m.name}) would leave ${broken.length} broken foreign keys`);
+        }
+        raw.pragma(`user_version = ${m.version}`);
+      })();
+    } finally {
+      if (m.foreignKeysOff) raw.pragma(`foreign_keys = ${checks ? 'ON' : 'OFF'}`);
+    }
     current = m.version;
   }
   return current;

@@ -5,6 +5,7 @@
 // the field is dropped from those entries (dropField).
 import type { AnnotationLog } from '../../src-shared/api/annotationLogs';
 import type { Annotation } from '../../src-shared/api/annotations';
+import type { LoadedIds } from '../db/bulkLoad';
 import type { Db } from '../db/database';
 import { dropTargetField, finishEntry, hasPending, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
 import { ANNOTATION, AnnotationWriter, applyAnnotations } from './resources/annotations';
@@ -72,9 +73,10 @@ export function dropField(db: Db, seq: number, resource: string, recordId: strin
 
 export interface Applier {
   readonly stats: ApplyStats;
-  annotations(list: readonly Annotation[], options?: { excludeSeq?: number; force?: boolean }): void;
+  /** `loaded`: the ids an initial bulk load inserted so far (pull.ts tracksLoadedIds). */
+  annotations(list: readonly Annotation[], options?: { excludeSeq?: number; force?: boolean; loaded?: LoadedIds }): void;
   /** Returns annotation ids the logs refer to that are not local yet. */
-  annotationLogs(list: readonly AnnotationLog[]): string[];
+  annotationLogs(list: readonly AnnotationLog[], loaded?: LoadedIds): string[];
   savedSearches(list: readonly SavedSearch[], options?: { excludeSeq?: number }): void;
   policies(list: readonly Policy[], options?: { excludeSeq?: number }): void;
   /** `versionsOf`: the versions fetched for an artifact (content already stored), if any. */
@@ -109,10 +111,11 @@ export function createApplier(db: Db, userId: string, clockOffset: number, stats
           ? list
           : list.filter((a) => hasPending(db, ANNOTATION, a.annotationId, options.excludeSeq) || !db.get('SELECT 1 FROM annotations WHERE id = ?', [a.annotationId]));
       if (apply.length === 0) return;
-      db.tx(() => applyAnnotations(context(options), apply, cached(annotationWriters, db, () => new AnnotationWriter(db))));
+      const { loaded, ...rest } = options;
+      db.tx(() => applyAnnotations(context(rest), apply, cached(annotationWriters, db, () => new AnnotationWriter(db)), loaded));
     },
-    annotationLogs(list) {
-      return db.tx(() => applyAnnotationLogs(context(), list, cached(logWriters, db, () => new LogWriter(db))));
+    annotationLogs(list, loaded) {
+      return db.tx(() => applyAnnotationLogs(context(), list, cached(logWriters, db, () => new LogWriter(db)), loaded));
     },
     savedSearches(list, options = {}) {
       db.tx(() => applySavedSearches(context(options), list));

@@ -10,7 +10,7 @@
 // lists without order_by a full scan skipping rows below the floor.
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
-import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
+import { beginBulkLoad, restoreIndexes, withoutForeignKeyChecks, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
 import type { Db } from '../db/database';
 import { wireMicros } from './time';
 import { Remote } from './remote';
@@ -39,6 +39,11 @@ export interface Puller<T = any> {
    * end, which costs less than the separate sort and table scan of rebuilding them afterwards).
    */
   readonly liveIndexes?: readonly string[];
+  /**
+   * The puller's apply takes the `loaded` ids during a bulk load and never looks records up by id then, so the
+   * unique id indexes are deferred as well (bulkLoad.ts; the costliest index of an initial pull: random keys).
+   */
+  readonly tracksLoadedIds?: boolean;
   /** Cursor field value of an item (epoch micros) and its id. */
   timeOf?(item: T): number;
   idOf?(item: T): string;
@@ -48,8 +53,8 @@ export interface Puller<T = any> {
   prepare?(s: SyncSession, items: T[]): Promise<void>;
   /** Full mode: after the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
   finish?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
-  /** Applies one page; runs inside the page's transaction. Returns rows applied. */
-  apply(s: SyncSession, items: T[], variant: Record<string, unknown>): number;
+  /** Applies one page; runs inside the page's transaction. Returns rows applied. `loaded`: see tracksLoadedIds. */
+  apply(s: SyncSession, items: T[], variant: Record<string, unknown>, loaded?: LoadedIds): number;
 }
 
 interface Cursor {
@@ -76,11 +81,11 @@ function saveCursor(s: SyncSession, key: string, c: Cursor): void {
 const later = (a: Cursor | undefined, b: Cursor): Cursor => (!a || b.time > a.time || (b.time === a.time && b.id > a.id) ? b : a);
 
 /** beginBulkLoad, then the live indexes created again at once (on empty tables; restoreIndexes skips existing ones). */
-function beginLoad(db: Db, tables: readonly string[], live: readonly string[]): boolean {
+function beginLoad(db: Db, tables: readonly string[], live: readonly string[], options: BulkLoadOptions): boolean {
   const keep = live.length
     ? db.all<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name IN (SELECT value FROM json_each(?))`, [JSON.stringify(live)])
     : [];
-  const bulk = beginBulkLoad(db, tables);
+  const bulk = beginBulkLoad(db, tables, options);
   if (bulk) db.tx(() => keep.forEach((ix) => db.raw.exec(ix.sql)));
   return bulk;
 }
@@ -113,13 +118,18 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   const pageSize = Math.min(p.maxPageSize ?? 1000, s.pageSize);
   const field = p.mode === 'created' ? 'created_date' : 'modified_date';
   let rows = 0;
+  let bulk = false;
+  let loaded: LoadedIds | undefined;
   const applyPage = async (items: any[], cursor: Cursor | undefined, saveNow: boolean) => {
     if (p.prepare && items.length) await p.prepare(s, items);
     let applied = 0;
-    s.db.tx(() => {
-      applied = p.apply(s, items, variant);
-      if (saveNow && cursor) saveCursor(s, key, cursor);
-    });
+    const apply = () =>
+      s.db.tx(() => {
+        applied = p.apply(s, items, variant, loaded);
+        if (saveNow && cursor) saveCursor(s, key, cursor);
+      });
+    if (bulk) withoutForeignKeyChecks(s.db, apply);
+    else apply();
     rows += applied;
     // What the puller says it applied (a listing that only checks, like the log-deletion scan, applies nothing).
     if (applied) s.progress.pulled[p.resource] = (s.progress.pulled[p.resource] ?? 0) + applied;
@@ -174,13 +184,16 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
 
   const cursor = loadCursor(s, key);
   if (!cursor) {
-    const bulk = p.bulkTables ? beginLoad(s.db, p.bulkTables, p.liveIndexes ?? []) : false;
+    bulk = p.bulkTables ? beginLoad(s.db, p.bulkTables, p.liveIndexes ?? [], { deferUnique: p.tracksLoadedIds }) : false;
+    if (bulk && p.tracksLoadedIds) loaded = new Map();
     // Each page dirties ~1000 random leaves of the unique id indexes: checkpoint them rarely (walCheckpoints.ts).
     const restoreCheckpoints = bulk ? widenCheckpoints(s.db) : () => {};
     try {
       await ascending(undefined, -Infinity);
     } finally {
       if (bulk) restoreIndexes(s.db);
+      bulk = false;
+      loaded = undefined;
       restoreCheckpoints();
     }
     return rows;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { beginBulkLoad } from '../../src-main/db/bulkLoad';
+import { beginBulkLoad, restoreIndexes, withoutForeignKeyChecks } from '../../src-main/db/bulkLoad';
 import { openDatabase, type Db } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
 
@@ -36,6 +36,53 @@ describe('bulk loads', () => {
     const reopened = openDatabase(file);
     expect(indexNames(reopened)).toEqual(expected);
     reopened.close();
+  });
+
+  it('keeps unique indexes unless asked to defer them, and restores them either way', () => {
+    const db = openDatabase(join(dir, 'unique.sqlite'));
+    const expected = indexNames(db);
+    expect(beginBulkLoad(db, ['annotation_logs'])).toBe(true);
+    expect(indexNames(db)).toContain('annotation_logs_id');
+    restoreIndexes(db);
+    expect(beginBulkLoad(db, ['annotation_logs'], { deferUnique: true })).toBe(true);
+    expect(indexNames(db)).not.toContain('annotation_logs_id');
+    restoreIndexes(db);
+    expect(indexNames(db)).toEqual(expected);
+    db.close();
+  });
+
+  it('an id a broken loader inserted twice is repaired at restore (its latest copy kept) instead of leaving a database that cannot open', () => {
+    const file = join(dir, 'duplicate.sqlite');
+    const db = openDatabase(file);
+    const expected = indexNames(db);
+    seedDemoData(db, { annotations: 3 });
+    db.run('DELETE FROM annotations'); // logs and children go with them (cascade)
+    expect(beginBulkLoad(db, ['annotations'], { deferUnique: true })).toBe(true);
+    const org = db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
+    const insert = (name: string) =>
+      db.run(
+        `INSERT INTO annotations(id, organization_id, name, start_time, end_time, created_by_user_id, modified_by_user_id, created_date, modified_date, annotation_type)
+         VALUES ('a-1', ?, ?, 1, 2, 'u', 'u', 1, 1, 1)`,
+        [org, name],
+      );
+    insert('older copy');
+    insert('newer copy');
+    db.raw.close(); // the crash: indexes still deferred
+    const reopened = openDatabase(file);
+    expect(indexNames(reopened)).toEqual(expected);
+    expect(reopened.all('SELECT name FROM annotations')).toEqual([{ name: 'newer copy' }]);
+    reopened.close();
+  });
+
+  it('turns foreign-key checks off only for the function it runs, and back on even when it throws', () => {
+    const db = openDatabase(join(dir, 'fk.sqlite'));
+    const orphan = () => db.tx(() => db.run("INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (424242, 'x', 0)"));
+    expect(() => withoutForeignKeyChecks(db, () => db.raw.pragma('foreign_keys', { simple: true }))).not.toThrow();
+    expect(withoutForeignKeyChecks(db, () => db.raw.pragma('foreign_keys', { simple: true }))).toBe(0);
+    expect(() => withoutForeignKeyChecks(db, () => { throw new Error('boom'); })).toThrow('boom');
+    expect(db.raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(orphan).toThrow(/FOREIGN KEY/);
+    db.close();
   });
 
   it('does nothing to tables that already hold rows', () => {

@@ -39,10 +39,16 @@ describe('migrations', () => {
     const db = openDatabase(file, { migrateTo: from });
     expect(schemaVersion(db.raw)).toBe(from);
     seedDemoData(db, { annotations: 50 }); // every version since 1 has the core tables
+    // Table rebuilds (0009) must not cascade to child rows: every count survives the upgrade.
+    const tables = ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs'];
+    const counts = (d: typeof db) => tables.map((t) => d.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`)!.n);
+    const before = counts(db);
+    expect(before.every((n) => n > 0)).toBe(true);
     db.close();
     const upgraded = openDatabase(file);
     expect(schemaVersion(upgraded.raw)).toBe(latest);
     expect(upgraded.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n).toBe(50);
+    expect(counts(upgraded)).toEqual(before);
     expect(upgraded.raw.pragma('foreign_key_check')).toEqual([]);
     upgraded.close();
     const fresh = tempFile();

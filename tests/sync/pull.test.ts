@@ -77,6 +77,35 @@ describe('pull', () => {
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
   });
 
+  test('an annotation edited while the initial pull lists it arrives again on a later page: one copy, the edit kept, every index back', async () => {
+    const created = await ids(6);
+    const [first] = remote.engine.db.all<{ id: string }>('SELECT id FROM annotations ORDER BY modified_date, id LIMIT 1');
+    let pages = 0;
+    // Between the first and second page, a colleague renames the first record: it moves to the end of the listing.
+    proxy.random({
+      rate: 1, kinds: ['drop'], random: Math.random,
+      when: (r) => {
+        if (r.method === 'GET' && r.path.startsWith('/api/v1/annotations?') && ++pages === 2) {
+          remote.engine.db.run("UPDATE annotations SET name = 'renamed mid-pull', modified_date = ? WHERE id = ?", [nowMicros(), first.id]);
+        }
+        return false;
+      },
+    });
+    const s = await a.sync({ pageSize: 2 });
+    proxy.random(undefined);
+    expect(s.ok).toBe(true);
+    expect(pages).toBeGreaterThan(3); // the renamed record was listed twice
+    expect(localCount()).toBe(created.length);
+    // Updated in place, not inserted a second time (pks are handed out in order: no gap, no repaired duplicate).
+    expect(a.engine.db.get('SELECT max(pk) AS pk FROM annotations')).toEqual({ pk: created.length });
+    expect(a.engine.db.get('SELECT name FROM annotations WHERE id = ?', [first.id])).toEqual({ name: 'renamed mid-pull' });
+    // The deferred indexes, the unique id index among them, are all back.
+    const indexes = (db: typeof a.engine.db) => db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'annotation%' ORDER BY name");
+    expect(indexes(a.engine.db)).toEqual(indexes(remote.engine.db));
+    expect(() => a.engine.db.run("UPDATE annotations SET id = ? WHERE id = ?", [created[1], created[2]])).toThrow(/UNIQUE/);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
   test('reference data arrives, so offline work can use runs, channels, tags and colleagues', async () => {
     const org = a.engine.db; // replica
     const rdb = remote.engine.db;

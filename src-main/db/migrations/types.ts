@@ -8,4 +8,9 @@ export interface Migration {
   readonly sql?: string;
   /** For steps that need code (data rewrites). Runs inside the migration's transaction. */
   readonly up?: (db: Database) => void;
+  /**
+   * Runs with foreign keys off (a table rebuild: dropping the old table must not cascade to its children).
+   * The runner checks every foreign key before the migration commits.
+   */
+  readonly foreignKeysOff?: boolean;
 }

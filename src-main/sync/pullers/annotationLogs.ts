@@ -14,6 +14,7 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
   mode: 'created',
   bulkTables: ['annotation_logs'],
   liveIndexes: ['annotation_logs_org_created', 'annotation_logs_org_modified'],
+  tracksLoadedIds: true,
   orderable: false,
   timeOf: timeOfField('createdDate'),
   idOf: (l) => l.annotationLogId,
@@ -34,8 +35,8 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
       }
     }
   },
-  apply(s, items) {
-    s.applier.annotationLogs(items);
+  apply(s, items, _variant, loaded) {
+    s.applier.annotationLogs(items, loaded);
     return items.length;
   },
 };

@@ -9,12 +9,13 @@ export const annotationsPuller: Puller<Annotation> = {
   mode: 'modified',
   bulkTables: ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'],
   liveIndexes: ['annotations_org_modified'],
+  tracksLoadedIds: true,
   orderable: true,
   timeOf: timeOfField('modifiedDate'),
   idOf: (a) => a.annotationId,
   variants: perOrganization,
-  apply(s, items) {
-    s.applier.annotations(items);
+  apply(s, items, _variant, loaded) {
+    s.applier.annotations(items, { loaded });
     return items.length;
   },
 };

@@ -6,6 +6,7 @@
 import { AnnotationLogKind, AnnotationLogState, type AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import { wireMicros } from '../time';
 import type { Statement } from 'better-sqlite3';
+import type { LoadedIds } from '../../db/bulkLoad';
 import type { Db } from '../../db/database';
 import type { ApplyContext } from '../apply';
 import { canonical } from '../canonical';
@@ -125,34 +126,52 @@ export class LogWriter {
     }
   }
 
-  private readonly many = new Map<number, Statement>();
+  private readonly many = new Map<string, Statement>();
+
+  /** A cached multi-row INSERT of `rows` logs; `bulk`: no conflict clause (the id index is deferred) and the new pks returned. */
+  private multi(rows: number, bulk: boolean): Statement {
+    const key = `${rows}:${bulk}`;
+    let st = this.many.get(key);
+    if (!st) {
+      // ON CONFLICT(id), not OR IGNORE: a malformed row (a NOT NULL column) must still fail the page, not vanish.
+      st = this.db.raw.prepare(
+        `INSERT INTO annotation_logs(${LOG_COLUMNS}) VALUES ${Array.from({ length: rows }, () => LOG_ROW).join(', ')} ${bulk ? 'RETURNING pk, id' : 'ON CONFLICT(id) DO NOTHING'}`,
+      );
+      if (bulk) st.raw(true);
+      this.many.set(key, st);
+    }
+    return st;
+  }
 
   /**
    * Inserts a page's logs (those whose annotation is local) with multi-row statements; logs already held are
    * left alone (ids are unique, logs immutable). Returns how many were new and the annotation ids not local yet.
+   * `loaded`: during an initial bulk load, the log ids it inserted so far (the id index is deferred; updated here).
    */
-  insertMany(list: readonly AnnotationLog[]): { inserted: number; missing: string[] } {
+  insertMany(list: readonly AnnotationLog[], loaded?: LoadedIds): { inserted: number; missing: string[] } {
     this.preloadAnnotations(list);
     const missing = new Set<string>();
     const rows: unknown[][] = [];
+    const seen = new Set<string>();
     for (const log of list) {
+      if (loaded && (loaded.has(log.annotationLogId) || seen.has(log.annotationLogId))) continue;
       const ann = this.annotationOf(log.annotationId);
-      if (ann) rows.push(this.values(log, ann));
-      else missing.add(log.annotationId);
+      if (ann) {
+        rows.push(this.values(log, ann));
+        seen.add(log.annotationLogId);
+      } else missing.add(log.annotationId);
     }
     let inserted = 0;
     for (let i = 0; i < rows.length; i += MULTI_ROWS) {
       const chunk = rows.slice(i, i + MULTI_ROWS);
-      let st = this.many.get(chunk.length);
-      if (!st) {
-        // ON CONFLICT(id), not OR IGNORE: a malformed row (a NOT NULL column) must still fail the page, not vanish.
-        st = this.db.raw.prepare(
-          `INSERT INTO annotation_logs(${LOG_COLUMNS}) VALUES ${Array.from({ length: chunk.length }, () => LOG_ROW).join(', ')} ON CONFLICT(id) DO NOTHING`,
-        );
-        this.many.set(chunk.length, st);
-      }
       // One array argument: spreading 1300 values into the call costs more than binding them.
-      inserted += st.run(chunk.flat()).changes;
+      const st = this.multi(chunk.length, loaded !== undefined);
+      if (!loaded) {
+        inserted += st.run(chunk.flat()).changes;
+        continue;
+      }
+      for (const [pk, id] of st.all(chunk.flat()) as [number, string][]) loaded.set(id, pk);
+      inserted += chunk.length;
     }
     return { inserted, missing: [...missing] };
   }
@@ -169,12 +188,13 @@ const MULTI_ROWS = 100;
  * annotations that are not local yet: the caller fetches them and applies the
  * page again (logs before their annotation are never skipped).
  */
-export function applyAnnotationLogs(ctx: ApplyContext, list: readonly AnnotationLog[], writer = new LogWriter(ctx.db)): string[] {
+export function applyAnnotationLogs(ctx: ApplyContext, list: readonly AnnotationLog[], writer = new LogWriter(ctx.db), loaded?: LoadedIds): string[] {
   writer.reset();
   let inflight: InflightLogCreate[] = inflightLogCreates(ctx.db);
-  if (inflight.length === 0) {
-    // Nothing of ours can be among them (the usual case, and every initial pull): insert the page in bulk.
-    const { inserted, missing } = writer.insertMany(list);
+  // Nothing of ours can be among them (the usual case, and every initial pull, whose `loaded` stands in for
+  // the deferred id index): insert the page in bulk.
+  if (inflight.length === 0 || loaded) {
+    const { inserted, missing } = writer.insertMany(list, loaded);
     ctx.stats.inserted += inserted;
     const notLocal = new Set(missing);
     ctx.stats.unchanged += list.filter((l) => !notLocal.has(l.annotationId)).length - inserted;
