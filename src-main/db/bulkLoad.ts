@@ -44,27 +44,50 @@ export function beginBulkLoad(db: Db, tables: readonly string[], options: BulkLo
   });
 }
 
+/** Creates one deferred index (part of the caller's transaction). */
+function createDeferred(db: Db, ix: Deferred): void {
+  if (db.get("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [ix.name])) return;
+  try {
+    db.raw.exec(ix.sql);
+  } catch (e) {
+    const idIndex = /^CREATE UNIQUE INDEX \w+ ON (\w+)\(id\)$/.exec(ix.sql);
+    if (!idIndex || (e as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw e;
+    // A loader inserted an id twice (a bug): keep each id's latest copy rather than leave a database that
+    // cannot open (this runs at every open until it succeeds). Their child rows go with the older copies.
+    db.run(`DELETE FROM ${idIndex[1]} WHERE pk NOT IN (SELECT max(pk) FROM ${idIndex[1]} GROUP BY id)`);
+    db.raw.exec(ix.sql);
+  }
+}
+
 /** Rebuilds every index a bulk load dropped (idempotent). */
 export function restoreIndexes(db: Db): number {
   const list = deferred(db);
   if (list.length === 0) return 0;
   db.tx(() => {
-    for (const ix of list) {
-      if (db.get("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [ix.name])) continue;
-      try {
-        db.raw.exec(ix.sql);
-      } catch (e) {
-        const idIndex = /^CREATE UNIQUE INDEX \w+ ON (\w+)\(id\)$/.exec(ix.sql);
-        if (!idIndex || (e as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw e;
-        // A loader inserted an id twice (a bug): keep each id's latest copy rather than leave a database that
-        // cannot open (this runs at every open until it succeeds). Their child rows go with the older copies.
-        db.run(`DELETE FROM ${idIndex[1]} WHERE pk NOT IN (SELECT max(pk) FROM ${idIndex[1]} GROUP BY id)`);
-        db.raw.exec(ix.sql);
-      }
-    }
+    for (const ix of list) createDeferred(db, ix);
     db.run('DELETE FROM settings WHERE key = ?', [SETTING]);
   });
   return list.length;
+}
+
+/**
+ * restoreIndexes one index per transaction, calling `pause` between them: a million-row load takes ~0.7 s per
+ * index (bench/sync.ts: ~12 s for the annotations' 16), which would otherwise hold the process (the desktop's
+ * IPC, the served API) for the whole rebuild. Each index leaves the deferred list as it commits.
+ */
+export async function restoreIndexesGradually(db: Db, pause: () => Promise<void>): Promise<number> {
+  let done = 0;
+  for (let list = deferred(db); list.length > 0; list = deferred(db)) {
+    const [ix, ...rest] = list;
+    db.tx(() => {
+      createDeferred(db, ix);
+      if (rest.length) db.setSetting(SETTING, JSON.stringify(rest));
+      else db.run('DELETE FROM settings WHERE key = ?', [SETTING]);
+    });
+    done++;
+    await pause();
+  }
+  return done;
 }
 
 /**

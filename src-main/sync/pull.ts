@@ -10,7 +10,7 @@
 // lists without order_by a full scan skipping rows below the floor.
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
-import { beginBulkLoad, restoreIndexes, withoutForeignKeyChecks, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
+import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, withoutForeignKeyChecks, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
 import type { Db } from '../db/database';
 import { wireMicros } from './time';
 import { Remote } from './remote';
@@ -190,8 +190,9 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     const restoreCheckpoints = bulk ? widenCheckpoints(s.db) : () => {};
     try {
       await ascending(undefined, -Infinity);
+      if (bulk) await restoreIndexesGradually(s.db, () => new Promise((r) => setImmediate(r)));
     } finally {
-      if (bulk) restoreIndexes(s.db);
+      if (bulk) restoreIndexes(s.db); // after a failure: at once
       bulk = false;
       loaded = undefined;
       restoreCheckpoints();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { beginBulkLoad, restoreIndexes, withoutForeignKeyChecks } from '../../src-main/db/bulkLoad';
+import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, withoutForeignKeyChecks } from '../../src-main/db/bulkLoad';
 import { openDatabase, type Db } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
 
@@ -83,6 +83,28 @@ describe('bulk loads', () => {
     expect(db.raw.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(orphan).toThrow(/FOREIGN KEY/);
     db.close();
+  });
+
+  it('can rebuild one index per transaction, letting other work run in between, and resumes from what is left', async () => {
+    const file = join(dir, 'gradual.sqlite');
+    const db = openDatabase(file);
+    const expected = indexNames(db);
+    expect(beginBulkLoad(db, ['annotations', 'annotation_tags', 'annotation_metadata'], { deferUnique: true })).toBe(true);
+    const missing = expected.length - indexNames(db).length;
+    const seen: number[] = [];
+    let pauses = 0;
+    // A crash after the second index: the two committed ones stay, the rest is rebuilt at the next open.
+    await expect(
+      restoreIndexesGradually(db, async () => {
+        seen.push(indexNames(db).length);
+        if (++pauses === 2) throw new Error('crash');
+      }),
+    ).rejects.toThrow('crash');
+    expect(seen).toEqual([expected.length - missing + 1, expected.length - missing + 2]);
+    db.raw.close();
+    const reopened = openDatabase(file);
+    expect(indexNames(reopened)).toEqual(expected);
+    reopened.close();
   });
 
   it('does nothing to tables that already hold rows', () => {

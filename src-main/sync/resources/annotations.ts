@@ -2,6 +2,7 @@
 // becomes a merge base, the per-field merge of a remote version into the local
 // record, and the bulk upsert path used when no local edit is pending.
 import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../src-shared/api/annotations';
+import { ArtifactEntityType } from '../../../src-shared/api/artifacts';
 import { MetadataKeyType, metadataInputToRow, type MetadataValue } from '../../../src-shared/api/metadata';
 import { wireMicros } from '../time';
 import { replaceList, replaceMetadata } from '../../db/childRows';
@@ -435,7 +436,10 @@ export const isLocalOnly = (db: Db, id: string) => isUnmappedLocalId(db, id);
 registerIdRewriter(ANNOTATION, (db, localId, remoteId) => {
   db.run('UPDATE annotations SET id = ? WHERE id = ?', [remoteId, localId]);
   db.run('UPDATE annotation_logs SET annotation_id = ? WHERE annotation_id = ?', [remoteId, localId]);
-  if (tableExists(db, 'artifact_links')) db.run('UPDATE artifact_links SET entity_id = ? WHERE entity_id = ?', [remoteId, localId]);
+  // With its entity type, so artifact_links_entity serves it (entity_id alone scanned every link per mapped id).
+  if (tableExists(db, 'artifact_links')) {
+    db.run('UPDATE artifact_links SET entity_id = ? WHERE entity_type = ? AND entity_id = ?', [remoteId, ArtifactEntityType.numbers.ARTIFACT_ENTITY_TYPE_ANNOTATION, localId]);
+  }
   if (tableExists(db, 'saved_searches')) {
     db.run("UPDATE saved_searches SET properties = replace(properties, ?, ?) WHERE instr(properties, ?) > 0", [`"${localId}"`, `"${remoteId}"`, `"${localId}"`]);
   }
