@@ -71,9 +71,9 @@ export function restoreIndexes(db: Db): number {
 }
 
 /**
- * restoreIndexes one index per transaction, calling `pause` between them: a million-row load takes ~0.7 s per
- * index (bench/sync.ts: ~12 s for the annotations' 16), which would otherwise hold the process (the desktop's
- * IPC, the served API) for the whole rebuild. Each index leaves the deferred list as it commits.
+ * restoreIndexes one index per transaction, calling `pause` between them. The annotations' 16 indexes took
+ * 1.1 s for 100k rows here (bench/sync.ts), so about ten times that for a million, which would otherwise hold
+ * the process (the desktop's IPC, the served API) in one stretch. Each index leaves the deferred list as it commits.
  */
 export async function restoreIndexesGradually(db: Db, pause: () => Promise<void>): Promise<number> {
   let done = 0;

@@ -22,6 +22,7 @@ import { policiesPuller } from './pullers/policies';
 import { rulesPuller } from './pullers/rules';
 import { savedSearchesPuller } from './pullers/savedSearches';
 import { testReportPullers } from './pullers/testReports';
+import { testReportDeletionPullers } from './pullers/testReportDeletions';
 import { push } from './push';
 import { Remote, type RemoteOptions } from './remote';
 import { AuthError, classify, DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -38,7 +39,7 @@ export interface SyncOptions {
   readonly pageSize?: number;
   /** Overlap window re-read by incremental pulls (default 30 s). */
   readonly overlapMs?: number;
-  /** How often annotation logs deleted on the remote are looked for by listing every log (default 6 h). */
+  /** How often annotation logs, test steps and measurements deleted on the remote are looked for by listing them all (default 6 h). */
   readonly reconcileEveryMs?: number;
   /**
    * A create whose outcome is unknown is looked up only this long after it last left (default: the request
@@ -138,7 +139,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await archiveDuplicates(session);
     };
-    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, annotationLogDeletionsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, artifactsPuller]);
+    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, annotationLogDeletionsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, ...testReportDeletionPullers, artifactsPuller]);
     setPhase('push');
     const pushed = await push(session);
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;

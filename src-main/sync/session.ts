@@ -40,7 +40,7 @@ export interface SyncSession {
   readonly pageSize: number;
   /** How far back (micros) each incremental pull re-reads to catch late commits. */
   readonly overlap: number;
-  /** How often (micros) deletions that leave no trace in incremental pulls (annotation logs) are reconciled by a full listing. */
+  /** How often (micros) deletions that leave no trace in incremental pulls (annotation logs, test steps and measurements) are reconciled by a full listing. */
   readonly reconcileEvery: number;
   /** How long after a create whose outcome is unknown was last sent before it is looked up (ms). */
   readonly createQuietMs: number;

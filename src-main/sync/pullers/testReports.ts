@@ -16,8 +16,8 @@
 // filter in the same run, i.e. has no filter engine, is read in full.)
 // A step whose report is not here yet (created after the
 // reports were read) brings its report first; likewise a measurement its step.
-// Known limit: a step or measurement deleted upstream on its own stays here
-// until its report is deleted (no tombstones, and no date to reconcile by).
+// A step or measurement deleted upstream on its own leaves no trace here: a
+// periodic full listing reconciles those (testReportDeletions.ts).
 import type { TestMeasurement, TestReport, TestStep } from '../../../src-shared/api/testReports';
 import { formatTimestamp } from '../../../src-shared/api/time';
 import { ApiError, Code } from '../../../src-shared/errors';

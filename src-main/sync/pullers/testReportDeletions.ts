@@ -1,0 +1,72 @@
+// Test steps and measurements deleted on the remote on their own
+// (DeleteTestStep, DeleteTestMeasurement: the report stays) leave no trace the
+// incremental pulls could see, so they are reconciled by a periodic full
+// listing (deletions.ts); deleted reports are the full report pull's work.
+//
+// Still on their way, so kept although the remote does not list them:
+// - records made here whose create has not reached the remote (their id is an
+//   unmapped local id: CreateTestStep, CreateTestMeasurement(s), and every
+//   step and measurement of an offline import, mapped only when the
+//   ImportTestReport entry is done; a failed create stays for a retry too);
+// - records with open entries (edits; for a step, also measurement creates
+//   under it, which target it), whose outcome reports a 404 as a conflict;
+// - everything of a report that is local-only or has an open entry (an import
+//   in flight, a step created under it, ...): its children are settled once
+//   that entry is done;
+// - a step with a measurement or a child step that stays (deleting the step
+//   would take its measurements along: FK cascade).
+// The lists are ordered by id: immutable, so no record moves between pages
+// while the listing runs (the default orders, step_path and timestamp, are
+// editable) and every record the remote keeps is seen.
+import type { TestMeasurement, TestStep } from '../../../src-shared/api/testReports';
+import type { Db } from '../../db/database';
+import { isUnmappedLocalId } from '../idMap';
+import { hasPending } from '../outbox';
+import { TEST_MEASUREMENT, TEST_STEP } from '../resources/testReportChildren';
+import { TEST_REPORT } from '../resources/testReports';
+import { deletionReconciler, type LocalRecord } from './deletions';
+
+const onItsWay = (db: Db, resource: string, id: string) => isUnmappedLocalId(db, id) || hasPending(db, resource, id);
+
+function measurementStays(db: Db, pk: number): boolean {
+  const m = db.get<{ id: string; test_report_id: string }>('SELECT id, test_report_id FROM test_measurements WHERE pk = ?', [pk]);
+  return !!m && (onItsWay(db, TEST_MEASUREMENT, m.id) || onItsWay(db, TEST_REPORT, m.test_report_id));
+}
+
+function stepStays(db: Db, pk: number): boolean {
+  const s = db.get<{ id: string; test_report_id: string; report_pk: number }>('SELECT id, test_report_id, report_pk FROM test_steps WHERE pk = ?', [pk]);
+  if (!s) return false;
+  if (onItsWay(db, TEST_STEP, s.id) || onItsWay(db, TEST_REPORT, s.test_report_id)) return true;
+  const measurements = db.all<{ pk: number }>('SELECT pk FROM test_measurements WHERE step_pk = ?', [pk]);
+  if (measurements.some((m) => measurementStays(db, m.pk))) return true;
+  const children = db.all<{ pk: number }>('SELECT pk FROM test_steps WHERE report_pk = ? AND parent_step_id = ?', [s.report_pk, s.id]);
+  return children.some((c) => stepStays(db, c.pk));
+}
+
+/** Before the measurements: a step removed takes its measurements along (the remote deleted them with it). */
+export const testStepDeletionsPuller = deletionReconciler<TestStep>({
+  resource: 'test_steps:deletions',
+  operation: 'ListTestSteps',
+  listField: 'testSteps',
+  request: { orderBy: 'test_step_id' },
+  maxPageSize: 1000,
+  idOf: (s) => s.testStepId,
+  table: 'test_steps',
+  createdResource: TEST_STEP,
+  stays: (db) => (r: LocalRecord) => stepStays(db, r.pk),
+});
+
+export const testMeasurementDeletionsPuller = deletionReconciler<TestMeasurement>({
+  resource: 'test_measurements:deletions',
+  operation: 'ListTestMeasurements',
+  listField: 'testMeasurements',
+  request: { orderBy: 'measurement_id' },
+  maxPageSize: 1000,
+  idOf: (m) => m.measurementId,
+  table: 'test_measurements',
+  createdResource: TEST_MEASUREMENT,
+  stays: (db) => (r: LocalRecord) => measurementStays(db, r.pk),
+});
+
+/** In pull order, after the test report pullers. */
+export const testReportDeletionPullers = [testStepDeletionsPuller, testMeasurementDeletionsPuller] as const;
