@@ -48,10 +48,14 @@ describe('annotation logs deleted on the remote', () => {
     expect((await a.sync({ reconcileEveryMs: SIX_HOURS })).ok).toBe(true);
     expect(logIds(a)).toContain(withdrawn.annotationLogId);
 
-    // A second offline comment is pending while the listing runs (the pull comes before the push).
-    await a.call('CreateAnnotationLog', comment(annotation.annotationId, 'also offline'));
-    const s = await a.sync({ reconcileEveryMs: 0 });
+    // A second offline comment is pending while the listing runs (the pull comes before the push) ...
+    const { annotationLog: offline } = (await a.call('CreateAnnotationLog', comment(annotation.annotationId, 'also offline'))) as { annotationLog: { annotationLogId: string } };
+    let afterPull: string[] = [];
+    const s = await a.sync({ reconcileEveryMs: 0, onEvent: (e) => e.type === 'phase' && e.phase === 'push' && (afterPull = logIds(a)) });
     expect(s.ok).toBe(true);
+    // ... and is still here when the listing is done (the push would bring it back, so only this moment shows it).
+    expect(afterPull).toContain(offline.annotationLogId);
+    expect(afterPull).not.toContain(withdrawn.annotationLogId);
     expect(s.pending).toBe(0);
     const local = viewOf(a.engine.db).logs;
     expect(Object.keys(local)).not.toContain(withdrawn.annotationLogId);
