@@ -8,10 +8,17 @@ import type { Db } from './database';
 
 const PKS = '(SELECT value FROM json_each(?))';
 
-export function replaceList(db: Db, table: string, fk: string, column: string, pk: number, values: readonly string[]): void {
-  db.run(`DELETE FROM ${table} WHERE ${fk} = ?`, [pk]);
+/**
+ * Replaces a parent's list (deduplicated, in order). Returns whether it changed: a list equal to the stored
+ * one (same values at the same positions) is left as it is.
+ */
+export function replaceList(db: Db, table: string, fk: string, column: string, pk: number, values: readonly string[]): boolean {
   const unique = [...new Set(values)];
+  const current = db.all<{ v: unknown; position: number }>(`SELECT ${column} AS v, position FROM ${table} WHERE ${fk} = ? ORDER BY position`, [pk]);
+  if (current.length === unique.length && current.every((r, i) => r.position === i && r.v === unique[i])) return false;
+  db.run(`DELETE FROM ${table} WHERE ${fk} = ?`, [pk]);
   unique.forEach((v, i) => db.run(`INSERT INTO ${table}(${fk}, ${column}, position) VALUES (?, ?, ?)`, [pk, v, i]));
+  return true;
 }
 
 export function loadLists(db: Db, table: string, fk: string, column: string, pks: readonly number[]): Map<number, string[]> {
@@ -24,19 +31,41 @@ export function loadLists(db: Db, table: string, fk: string, column: string, pks
   return out;
 }
 
-export function replaceMetadata(db: Db, table: string, fk: string, pk: number, values: readonly MetadataValueInput[], field = 'metadata'): void {
+/** A value as SQLite stores it (NaN becomes NULL), for comparing stored rows with new ones. */
+const stored = (v: unknown) => (typeof v === 'number' && Number.isNaN(v) ? null : v ?? null);
+
+/**
+ * Replaces a parent's metadata (duplicate keys are refused). Returns whether it changed: metadata equal to the
+ * stored one (same keys, types, values and order) is left as it is.
+ */
+export function replaceMetadata(db: Db, table: string, fk: string, pk: number, values: readonly MetadataValueInput[], field = 'metadata'): boolean {
   const rows = values.map(metadataInputToRow);
   const seen = new Set<string>();
   for (const r of rows) {
     if (seen.has(r.key)) throw ApiError.invalid(field, `metadata key '${r.key}' appears more than once`);
     seen.add(r.key);
   }
+  const current = db.all<{ key: string; type: number; string_value: unknown; number_value: unknown; boolean_value: unknown; position: number }>(
+    `SELECT key, type, string_value, number_value, boolean_value, position FROM ${table} WHERE ${fk} = ? ORDER BY position`,
+    [pk],
+  );
+  const same =
+    current.length === rows.length &&
+    current.every((c, i) => {
+      const r = rows[i];
+      return (
+        c.position === i && c.key === r.key && c.type === stored(MetadataKeyType.numbers[r.type]) && c.string_value === stored(r.stringValue) &&
+        c.number_value === stored(r.numberValue) && c.boolean_value === stored(r.booleanValue)
+      );
+    });
+  if (same) return false;
   db.run(`DELETE FROM ${table} WHERE ${fk} = ?`, [pk]);
   rows.forEach((r, i) =>
     db.run(`INSERT INTO ${table}(${fk}, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
       pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, i,
     ]),
   );
+  return true;
 }
 
 const typeByNumber = new Map<number, MetadataKeyTypeName>(MetadataKeyType.names.map((n) => [MetadataKeyType.numbers[n], n]));

@@ -28,6 +28,25 @@ export interface ApplyStats {
 
 export const emptyApplyStats = (): ApplyStats => ({ inserted: 0, updated: 0, unchanged: 0, conflicts: 0, adopted: 0 });
 
+/**
+ * How many records `fn` inserted or changed locally, read from the stats (inserted + updated; a record re-read
+ * as it is here counts as unchanged): what a pull reports as arrived.
+ */
+export function changedBy(stats: ApplyStats, fn: () => void): number {
+  const before = stats.inserted + stats.updated;
+  fn();
+  return stats.inserted + stats.updated - before;
+}
+
+/**
+ * A comparable picture of a record's stored state (the rows the queries return, in their order), taken before
+ * and after applying a remote version to tell whether anything was actually written. Queries must not select
+ * values that a rewrite of the same data changes (pks of re-inserted child rows).
+ */
+export function storedState(db: Db, queries: readonly (readonly [sql: string, params: readonly unknown[]])[]): string {
+  return JSON.stringify(queries.map(([sql, params]) => db.all(sql, params as never)));
+}
+
 export interface ApplyContext {
   readonly db: Db;
   /** Our user on the remote (recognises our own logs). */

@@ -43,15 +43,20 @@ export function cachedLocalCaller(db: Db): () => Caller | undefined {
   };
 }
 
-/** Writes a remote user locally with the remote's id; a different local user of the same name is renamed out of the way. */
-export function upsertUser(db: Db, id: string, userName: string): void {
+/**
+ * Writes a remote user locally with the remote's id; a different local user of the same name is renamed out of
+ * the way. Returns whether the user was inserted or renamed (false: already here as it is).
+ */
+export function upsertUser(db: Db, id: string, userName: string): boolean {
   const clash = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ? AND id != ?', [userName, id]);
   if (clash) db.run('UPDATE users SET user_name = ? WHERE id = ?', [`${userName} (local ${clash.id.slice(0, 8)})`, clash.id]);
   const now = nowMicros();
-  db.run(
-    `INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET user_name = excluded.user_name WHERE users.user_name != excluded.user_name`,
-    [id, userName, now, now],
+  return (
+    db.run(
+      `INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET user_name = excluded.user_name WHERE users.user_name != excluded.user_name`,
+      [id, userName, now, now],
+    ).changes > 0
   );
 }
 
@@ -63,10 +68,13 @@ export function upsertOrganization(db: Db, id: string, name: string): void {
   ]);
 }
 
-export function upsertMembership(db: Db, userId: string, organizationId: string): void {
-  db.run('INSERT INTO memberships(user_id, organization_id, active) VALUES (?, ?, 1) ON CONFLICT(user_id, organization_id) DO UPDATE SET active = 1 WHERE active != 1', [
-    userId, organizationId,
-  ]);
+/** Returns whether the membership was added or made active again (false: already active). */
+export function upsertMembership(db: Db, userId: string, organizationId: string): boolean {
+  return (
+    db.run('INSERT INTO memberships(user_id, organization_id, active) VALUES (?, ?, 1) ON CONFLICT(user_id, organization_id) DO UPDATE SET active = 1 WHERE active != 1', [
+      userId, organizationId,
+    ]).changes > 0
+  );
 }
 
 export async function adoptIdentity(db: Db, call: (operation: string, request: Record<string, unknown>) => Promise<any>): Promise<SyncIdentity> {

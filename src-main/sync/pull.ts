@@ -53,7 +53,10 @@ export interface Puller<T = any> {
   prepare?(s: SyncSession, items: T[]): Promise<void>;
   /** Full mode: after the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
   finish?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
-  /** Applies one page; runs inside the page's transaction. Returns rows applied. `loaded`: see tracksLoadedIds. */
+  /**
+   * Applies one page; runs inside the page's transaction. Returns the records inserted or changed here (an
+   * unchanged re-read, e.g. in the overlap window, counts 0): what progress reports as pulled. `loaded`: see tracksLoadedIds.
+   */
   apply(s: SyncSession, items: T[], variant: Record<string, unknown>, loaded?: LoadedIds): number;
 }
 

@@ -4,6 +4,7 @@
 // annotation is not local yet (created after the annotations were pulled)
 // fetches that annotation first, so no log is skipped past the cursor.
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
+import { changedBy } from '../apply';
 import { callWithRetry, timeOfField, type Puller } from '../pull';
 import { classify } from '../retry';
 
@@ -29,14 +30,16 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
     for (const annotationId of missing) {
       try {
         const res = await callWithRetry(s, 'GetAnnotation', { annotationId });
-        s.applier.annotations([res.annotation]);
+        // An annotation that arrives this way arrived all the same (the annotations' pull will find it unchanged).
+        const arrived = changedBy(s.applier.stats, () => s.applier.annotations([res.annotation]));
+        if (arrived) s.progress.pulled.annotations = (s.progress.pulled.annotations ?? 0) + arrived;
       } catch (e) {
         if (classify(e).kind !== 'notFound') throw e;
       }
     }
   },
+  /** Counts logs new here (logs are immutable: one already held, or our own adopted one, counts 0). */
   apply(s, items, _variant, loaded) {
-    s.applier.annotationLogs(items, loaded);
-    return items.length;
+    return changedBy(s.applier.stats, () => s.applier.annotationLogs(items, loaded));
   },
 };

@@ -1,5 +1,6 @@
 // Pulls annotations (archives arrive as state: archived_date / is_archived).
 import type { Annotation } from '../../../src-shared/api/annotations';
+import { changedBy } from '../apply';
 import { perOrganization, timeOfField, type Puller } from '../pull';
 
 export const annotationsPuller: Puller<Annotation> = {
@@ -14,8 +15,8 @@ export const annotationsPuller: Puller<Annotation> = {
   timeOf: timeOfField('modifiedDate'),
   idOf: (a) => a.annotationId,
   variants: perOrganization,
+  /** Counts annotations inserted or changed here (an unchanged re-read, e.g. in the overlap window, counts 0). */
   apply(s, items, _variant, loaded) {
-    s.applier.annotations(items, { loaded });
-    return items.length;
+    return changedBy(s.applier.stats, () => s.applier.annotations(items, { loaded }));
   },
 };

@@ -13,6 +13,7 @@ import type { Artifact, ArtifactVersion } from '../../../src-shared/api/artifact
 import { ApiError, Code } from '../../../src-shared/errors';
 import { storagePathFor } from '../../services/artifacts/artifactStorage';
 import { downloadVersion, hasContent } from '../artifactContent';
+import { changedBy } from '../apply';
 import { callWithRetry, perOrganization, retrying, timeOfField, type Puller } from '../pull';
 import { isUnmappedLocalId, translateIds } from '../idMap';
 import { archiveIfDuplicate } from './artifactDuplicates';
@@ -25,6 +26,8 @@ import { listEvery } from '../specs/remoteQuery';
 const fetchedVersions = new WeakMap<Artifact, ArtifactVersion[]>();
 /** An item of the page replaced by its state after prepare archived it (an extra copy: artifactDuplicates.ts). */
 const replaced = new WeakMap<Artifact, Artifact>();
+/** Artifacts of the page whose content prepare downloaded (content that arrived counts even when no row changes). */
+const downloaded = new WeakSet<Artifact>();
 
 const listVersions = (s: SyncSession, artifactId: string) =>
   listEvery<ArtifactVersion>((op, req) => callWithRetry(s, op, req), 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
@@ -43,25 +46,29 @@ function inflightVersionMatcher(s: SyncSession): (v: ArtifactVersion) => boolean
     wanted.some((w) => w.artifactId === v.artifactId && w.sha256 === v.sha256 && w.sizeBytes === Number(v.sizeBytes));
 }
 
-async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: ArtifactVersion) => boolean): Promise<void> {
+/** Returns whether any content was downloaded. */
+async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: ArtifactVersion) => boolean): Promise<boolean> {
   const current = storedContentPath(s.db, a.artifactVersionId);
-  if (current !== undefined && hasContent(s.db, current)) return;
+  if (current !== undefined && hasContent(s.db, current)) return false;
   const versions = (await listVersions(s, a.artifactId)).filter((v) => !leaveForLookup(v));
   // Our own offline create, about to be adopted by its marker: its first version's content is already here.
   const marker = markerOf(a);
   const adopting = marker !== undefined && isUnmappedLocalId(s.db, marker);
+  let any = false;
   for (const v of versions) {
     if (adopting && v.version === 1) continue;
     const path = storedContentPath(s.db, v.artifactVersionId) ?? storagePathFor(a.artifactId, v.artifactVersionId);
     if (hasContent(s.db, path)) continue;
     try {
       await retrying(s, () => downloadVersion(s.db, s.remote, v, path));
+      any = true;
     } catch (e) {
       if (!remoteLacksContent(e)) throw e;
       s.event({ type: 'warning', message: `artifact ${a.artifactId} version ${v.version}: the remote has no content (${(e as Error).message}); kept without it` });
     }
   }
   fetchedVersions.set(a, versions);
+  return any;
 }
 
 export const artifactsPuller: Puller<Artifact> = {
@@ -78,14 +85,20 @@ export const artifactsPuller: Puller<Artifact> = {
     for (const item of items) {
       const a = await archiveIfDuplicate(s, item);
       if (a !== item) replaced.set(item, a);
-      await fetchContent(s, a, leaveForLookup);
+      if (await fetchContent(s, a, leaveForLookup)) downloaded.add(a);
     }
   },
+  /**
+   * Counts artifacts inserted or changed here, or whose content arrived (an unchanged re-read in the overlap
+   * window counts 0). Applied one by one (each in a savepoint of the page's transaction) to tell which.
+   */
   apply(s, items) {
-    s.applier.artifacts(
-      items.map((a) => replaced.get(a) ?? a),
-      { versionsOf: (a) => fetchedVersions.get(a) },
-    );
-    return items.length;
+    let changed = 0;
+    for (const item of items) {
+      const a = replaced.get(item) ?? item;
+      const written = changedBy(s.applier.stats, () => s.applier.artifacts([a], { versionsOf: (x) => fetchedVersions.get(x) }));
+      if (written || downloaded.has(a)) changed++;
+    }
+    return changed;
   },
 };

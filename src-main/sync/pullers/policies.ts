@@ -2,6 +2,7 @@
 // on modified_date. ListPolicies has no organization_id: one list covers every
 // organization of the caller. Its pages hold at most 100.
 import type { Policy } from '../../../src-shared/api/policies';
+import { changedBy } from '../apply';
 import { timeOfField, type Puller } from '../pull';
 
 export const policiesPuller: Puller<Policy> = {
@@ -14,8 +15,8 @@ export const policiesPuller: Puller<Policy> = {
   timeOf: timeOfField('modifiedDate'),
   idOf: (p) => p.policyId,
   variants: () => [{ includeArchived: true }],
+  /** Counts policies inserted or changed here (an unchanged re-read in the overlap window counts 0). */
   apply(s, items) {
-    s.applier.policies(items);
-    return items.length;
+    return changedBy(s.applier.stats, () => s.applier.policies(items));
   },
 };

@@ -7,10 +7,39 @@
 import { ActionKind, MAX_RULE_BATCH, type Rule } from '../../../src-shared/api/rules';
 import { replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
+import { storedState } from '../apply';
 import { callWithRetry, perOrganization, timeOfField, type Puller } from '../pull';
 import { wireMicros } from '../time';
 
 const micros = (ts: string | null | undefined) => wireMicros(ts) ?? Date.now() * 1000;
+
+/**
+ * Everything upsertRule writes of one rule, without the pks of the children it re-inserts (a rewrite of the
+ * same rule gives the same picture). Undefined when the rule is not here.
+ */
+function ruleState(db: Db, id: string): string | undefined {
+  const pk = db.get<{ pk: number }>('SELECT pk FROM rules WHERE id = ?', [id])?.pk;
+  if (pk === undefined) return undefined;
+  return storedState(db, [
+    ['SELECT * FROM rules WHERE pk = ?', [pk]],
+    [
+      `SELECT id, position, version_id, expression, created_date, modified_date, created_by_user_id, modified_by_user_id
+       FROM rule_conditions WHERE rule_pk = ? ORDER BY position, id`,
+      [pk],
+    ],
+    [
+      `SELECT a.id, c.id AS condition_id, a.position, a.action_type, a.configuration, a.version_id, a.created_date, a.modified_date,
+         a.created_by_user_id, a.modified_by_user_id
+       FROM rule_actions a JOIN rule_conditions c ON c.pk = a.condition_pk WHERE a.rule_pk = ? ORDER BY c.position, c.id, a.position, a.id`,
+      [pk],
+    ],
+    ['SELECT asset_id, position FROM rule_asset_ids WHERE rule_pk = ? ORDER BY position', [pk]],
+    ['SELECT tag_id, position FROM rule_tag_ids WHERE rule_pk = ? ORDER BY position', [pk]],
+    ['SELECT position, name, component, calculated_channel_version_id FROM rule_contextual_channels WHERE rule_pk = ? ORDER BY position', [pk]],
+    ['SELECT key, type, string_value, number_value, boolean_value, position FROM rule_metadata WHERE rule_pk = ? ORDER BY position', [pk]],
+    ['SELECT * FROM rule_versions WHERE rule_pk = ? ORDER BY pk', [pk]],
+  ]);
+}
 
 function upsertRule(db: Db, r: Rule): void {
   db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [r.organizationId, `organization ${r.organizationId}`, Date.now() * 1000]);
@@ -90,8 +119,14 @@ export const rulesPuller: Puller<Rule> = {
     }
     items.forEach((r, i) => (items[i] = full.get(r.ruleId) ?? r));
   },
+  /** Counts rules inserted or changed here (an unchanged re-read in the overlap window counts 0). */
   apply(s, items) {
-    for (const r of items) upsertRule(s.db, r);
-    return items.length;
+    let changed = 0;
+    for (const r of items) {
+      const before = ruleState(s.db, r.ruleId);
+      upsertRule(s.db, r);
+      if (before === undefined || ruleState(s.db, r.ruleId) !== before) changed++;
+    }
+    return changed;
   },
 };

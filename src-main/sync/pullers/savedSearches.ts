@@ -1,6 +1,7 @@
 // Pulls saved searches: few per organization, and deleted for good upstream,
 // so each sync reads them all and removes local ones the remote no longer has.
 import type { SavedSearch } from '../../../src-shared/api/savedSearches';
+import { changedBy } from '../apply';
 import { perOrganization, type Puller } from '../pull';
 import { reconcileSavedSearchDeletions } from '../resources/savedSearches';
 
@@ -12,9 +13,9 @@ export const savedSearchesPuller: Puller<SavedSearch> = {
   orderable: true,
   idOf: (x) => x.savedSearchId,
   variants: perOrganization,
+  /** Counts saved searches inserted or changed here (the full read of every run finds the others unchanged). */
   apply(s, items) {
-    s.applier.savedSearches(items);
-    return items.length;
+    return changedBy(s.applier.stats, () => s.applier.savedSearches(items));
   },
   finish(s, variant, seen) {
     const org = (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id;

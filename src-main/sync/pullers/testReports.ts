@@ -21,6 +21,7 @@
 import type { TestMeasurement, TestReport, TestStep } from '../../../src-shared/api/testReports';
 import { formatTimestamp } from '../../../src-shared/api/time';
 import { ApiError, Code } from '../../../src-shared/errors';
+import { changedBy } from '../apply';
 import { callWithRetry, type Puller } from '../pull';
 import { upsertMeasurements, upsertSteps } from '../resources/testReportChildren';
 import { applyTestReports, observedNow, reconcileTestReportDeletions, testReportContext } from '../resources/testReports';
@@ -41,8 +42,16 @@ function inflightImportMatcher(s: SyncSession): (r: TestReport) => boolean {
 
 const contextOf = (s: SyncSession) => testReportContext(s.db, s.identity.userId, s.remote.clockOffset(), s.applier.stats);
 
-function applyReports(s: SyncSession, reports: readonly TestReport[]): void {
-  s.db.tx(() => applyTestReports(contextOf(s), reports, { organizationId: organizationOf(s), remoteTime: observedNow(s.remote.clockOffset()), skipNew: inflightImportMatcher(s) }));
+/** Returns how many reports were inserted or changed here (an unchanged one counts 0). */
+function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
+  return changedBy(s.applier.stats, () =>
+    s.db.tx(() => applyTestReports(contextOf(s), reports, { organizationId: organizationOf(s), remoteTime: observedNow(s.remote.clockOffset()), skipNew: inflightImportMatcher(s) })),
+  );
+}
+
+/** Records that arrived through another resource's pull (a step's missing report, a measurement's missing steps). */
+function countArrived(s: SyncSession, resource: string, n: number): void {
+  if (n) s.progress.pulled[resource] = (s.progress.pulled[resource] ?? 0) + n;
 }
 
 export const testReportsPuller: Puller<TestReport> = {
@@ -53,9 +62,9 @@ export const testReportsPuller: Puller<TestReport> = {
   orderable: true,
   idOf: (r) => r.testReportId,
   variants: () => [{}],
+  /** Counts reports inserted or changed here (the full read of every run finds the others unchanged). */
   apply(s, items) {
-    applyReports(s, items);
-    return items.length;
+    return applyReports(s, items);
   },
   finish(s, _variant, seen) {
     reconcileTestReportDeletions(s.db, seen, s.identity.organizations.map((o) => o.id));
@@ -101,7 +110,7 @@ async function ensureReports(s: SyncSession, ids: Iterable<string>): Promise<voi
       if (!(e instanceof ApiError && e.code === Code.NOT_FOUND)) throw e;
     }
   }
-  if (found.length) applyReports(s, found);
+  if (found.length) countArrived(s, 'test_reports', applyReports(s, found));
 }
 
 /** Every step of one report (filtered by CEL, or read whole and filtered here when the remote has no filters). */
@@ -129,6 +138,7 @@ export const testStepsPuller: Puller<TestStep> = {
   async prepare(s, items) {
     await ensureReports(s, items.map((x) => x.testReportId));
   },
+  /** Counts steps inserted or changed here (a re-read in the overlap window of one already here counts 0). */
   apply: (s, items) => upsertSteps(contextOf(s), items, observedNow(s.remote.clockOffset())),
   finish: (s) => saveWatermark(s, STEPS),
 };
@@ -146,9 +156,10 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
     await ensureReports(s, missing.map((m) => m.testReportId));
     for (const reportId of new Set(missing.map((m) => m.testReportId))) {
       const steps = await stepsOfReport(s, reportId);
-      s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset())));
+      countArrived(s, STEPS, s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset()))));
     }
   },
+  /** Counts measurements inserted or changed here (like steps). */
   apply: (s, items) => upsertMeasurements(contextOf(s), items, observedNow(s.remote.clockOffset())),
   finish: (s) => saveWatermark(s, MEASUREMENTS),
 };

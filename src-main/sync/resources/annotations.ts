@@ -297,14 +297,17 @@ export class AnnotationWriter {
     this.children(pk, a);
   }
 
-  /** Only the remote's bookkeeping columns (the synced fields are merged separately); unchanged columns are not written (their indexes stay untouched). */
-  touch(pk: number, a: Annotation, takeModified: boolean): void {
+  /**
+   * Only the remote's bookkeeping columns (the synced fields are merged separately); unchanged columns are not
+   * written (their indexes stay untouched). Returns whether any column was written.
+   */
+  touch(pk: number, a: Annotation, takeModified: boolean): boolean {
     const current = this.db.get<Record<string, unknown>>(
       `SELECT created_by_user_id, created_date, run_id, annotation_type, pending, deleted_date, batched_triggers, is_noisy_rule, report_rule_version_id,
          modified_date, modified_by_user_id FROM annotations WHERE pk = ?`,
       [pk],
     );
-    if (!current) return;
+    if (!current) return false;
     const next: Record<string, unknown> = {
       created_by_user_id: a.createdByUserId, created_date: micros(a.createdDate), run_id: a.runId ?? null, annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
       pending: a.pending ? 1 : 0, deleted_date: micros(a.deletedDate), batched_triggers: a.batchedTriggers, is_noisy_rule: a.isNoisyRule ? 1 : 0,
@@ -312,8 +315,9 @@ export class AnnotationWriter {
       ...(takeModified ? { modified_date: micros(a.modifiedDate), modified_by_user_id: a.modifiedByUserId } : {}),
     };
     const changed = Object.keys(next).filter((k) => next[k] !== current[k]);
-    if (changed.length === 0) return;
+    if (changed.length === 0) return false;
     this.db.run(`UPDATE annotations SET ${changed.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...changed.map((c) => next[c] as never), pk]);
+    return true;
   }
 }
 
@@ -345,8 +349,11 @@ function adoptByMarker(ctx: ApplyContext, a: Annotation): boolean {
   return true;
 }
 
-/** Three-way, per-field merge of a remote version into a local record that has pending local edits. */
-function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow, a: Annotation): void {
+/**
+ * Three-way, per-field merge of a remote version into a local record that has pending local edits. Returns
+ * whether the local record was written (a remote field taken, or the remote's bookkeeping columns).
+ */
+function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow, a: Annotation): boolean {
   const { db } = ctx;
   const remote = fieldsOfWire(a);
   const remoteTime = micros(a.modifiedDate) ?? 0;
@@ -355,11 +362,13 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
   const local = localFields(db, row.pk)!;
   const own = ownFields(ctx, ANNOTATION, row.id);
   let pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
+  let written = false;
   for (const f of ANNOTATION_FIELDS) {
     if (sameValue(local[f], remote[f])) continue;
     const p = pending.get(f);
     if (!p) {
       writeField(db, row.pk, f, remote[f], a);
+      written = true;
       continue;
     }
     // Without a base (our own create just landed) the remote holds nothing newer than what we sent;
@@ -370,6 +379,7 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
     const localTime = p.localTime + ctx.clockOffset;
     if (remoteTime > localTime) {
       writeField(db, row.pk, f, remote[f], a);
+      written = true;
       for (const seq of p.seqs) ctx.dropField(seq, ANNOTATION, row.id, f);
       recordConflict(db, { kind: 'field', resource: ANNOTATION, recordId: row.id, field: f, winner: 'remote', localValue: local[f], remoteValue: remote[f], localTime, remoteTime });
     } else {
@@ -379,9 +389,12 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
   }
   pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
   // Both archived (or not) but at different times: the remote's date, unless a local archive is still to be sent.
-  if (!pending.has('archived')) db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [micros(a.archivedDate), row.pk, micros(a.archivedDate)]);
+  if (!pending.has('archived')) {
+    const archived = db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [micros(a.archivedDate), row.pk, micros(a.archivedDate)]);
+    if (archived.changes) written = true;
+  }
   const stillPending = hasPending(db, ANNOTATION, row.id, ctx.excludeSeq);
-  w.touch(row.pk, a, !stillPending);
+  if (w.touch(row.pk, a, !stillPending)) written = true;
   if (stillPending) {
     db.run(
       `INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)
@@ -391,6 +404,7 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
   } else {
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
   }
+  return written;
 }
 
 /**
@@ -405,8 +419,8 @@ export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[],
     // An adopted offline create now holds this id.
     if (markerOf(a) && adoptByMarker(ctx, a)) row = localRow(ctx.db, a.annotationId);
     if (!row) {
+      if (!fresh.has(a.annotationId)) ctx.stats.inserted++; // one record, however many versions the page holds
       fresh.set(a.annotationId, a); // a later version in the same page replaces an earlier one
-      ctx.stats.inserted++;
       continue;
     }
     const pending = hasPending(ctx.db, ANNOTATION, row.id, ctx.excludeSeq);
@@ -422,8 +436,8 @@ export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[],
       ctx.stats.updated++;
       continue;
     }
-    mergeWithPending(ctx, writer, row, a);
-    ctx.stats.updated++;
+    if (mergeWithPending(ctx, writer, row, a)) ctx.stats.updated++;
+    else ctx.stats.unchanged++;
   }
   const inserted = writer.insertMany([...fresh.values()]);
   if (loaded) for (const [id, pk] of inserted) loaded.set(id, pk);

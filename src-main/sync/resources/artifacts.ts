@@ -13,7 +13,7 @@ import { ArtifactCreatedVia, ArtifactEntityType, ArtifactLinkRelation, ArtifactS
 import type { Db } from '../../db/database';
 import { replaceMetadata } from '../../db/childRows';
 import { upsertLink, deleteLink } from '../../services/artifacts/artifactLinks';
-import type { ApplyContext } from '../apply';
+import { storedState, type ApplyContext } from '../apply';
 import { mapLocalId, registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { finishEntry, hasPending } from '../outbox';
@@ -89,6 +89,15 @@ function writeField(db: Db, r: Row, a: Artifact, field: string, value: unknown):
   else upsertLink(db, r.pk, link as never, String(value));
 }
 
+/** Everything a pull may write of one artifact: its row, metadata, links and versions. */
+const stateOf = (db: Db, pk: number) =>
+  storedState(db, [
+    ['SELECT * FROM artifacts WHERE pk = ?', [pk]],
+    ['SELECT * FROM artifact_metadata WHERE artifact_pk = ? ORDER BY position', [pk]],
+    ['SELECT * FROM artifact_links WHERE artifact_pk = ? ORDER BY relation, entity_type, entity_id', [pk]],
+    ['SELECT * FROM artifact_versions WHERE artifact_pk = ? ORDER BY pk', [pk]],
+  ]);
+
 /** The artifact's own columns: everything but the synced fields, which apply as a whole or merge. */
 function upsertRow(db: Db, a: Artifact, keepCurrentVersion: boolean): number {
   db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [a.organizationId, `organization ${a.organizationId}`, Date.now() * 1000]);
@@ -151,6 +160,13 @@ export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], ver
       ctx.stats.unchanged++;
       continue;
     }
+    // Counted as updated only when something was written (versions fetched again, a merge that takes nothing: unchanged).
+    const before = row && stateOf(db, row.pk);
+    const counted = () => {
+      if (!row) ctx.stats.inserted++;
+      else if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
+      else ctx.stats.unchanged++;
+    };
     // While an offline version waits for its push, the local current version stays the newest one.
     const keepCurrent = !!row && hasUnpushedVersions(db, row.pk);
     const pk = upsertRow(db, a, keepCurrent);
@@ -162,8 +178,7 @@ export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], ver
       db.run('DELETE FROM artifact_links WHERE artifact_pk = ?', [pk]);
       for (const l of a.links) upsertLink(db, pk, l, l.artifactVersionId);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
-      if (row) ctx.stats.updated++;
-      else ctx.stats.inserted++;
+      counted();
       continue;
     }
     const local = rowFields(db, row);
@@ -180,7 +195,7 @@ export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], ver
       write: (field, value) => writeField(db, row, a, field, value),
     });
     if (!stillPending) db.run('UPDATE artifacts SET modified_date = ? WHERE pk = ?', [wireMicros(a.modifiedDate), pk]);
-    ctx.stats.updated++;
+    counted();
   }
 }
 

@@ -6,7 +6,7 @@
 import type { Policy } from '../../../src-shared/api/policies';
 import type { Db } from '../../db/database';
 import type { PolicyRow } from '../../services/policies/policyRows';
-import type { ApplyContext } from '../apply';
+import { storedState, type ApplyContext } from '../apply';
 import { registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
@@ -45,6 +45,13 @@ function keepVersion(db: Db, pk: number, p: Policy): void {
   );
 }
 
+/** Everything a pull may write of one policy: its row and its versions. */
+const stateOf = (db: Db, pk: number) =>
+  storedState(db, [
+    ['SELECT * FROM policies WHERE pk = ?', [pk]],
+    ['SELECT * FROM policy_versions WHERE policy_pk = ? ORDER BY pk', [pk]],
+  ]);
+
 function upsertRow(db: Db, p: Policy): void {
   db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [p.organizationId, `organization ${p.organizationId}`, Date.now() * 1000]);
   db.run(
@@ -75,10 +82,12 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       }
       upsertRow(db, p);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
-      if (row) ctx.stats.updated++;
+      if (row) ctx.stats.updated++; // (its modified_date or current version moved: the row changed)
       else ctx.stats.inserted++;
       continue;
     }
+    // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
+    const before = stateOf(db, row.pk);
     const stillPending = mergeFields(ctx, {
       resource: POLICY,
       recordId: row.id,
@@ -100,7 +109,8 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       ]);
     }
     if (!stillPending) db.run('UPDATE policies SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [wireMicros(p.modifiedDate), p.modifiedByUserId, row.pk]);
-    ctx.stats.updated++;
+    if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
+    else ctx.stats.unchanged++;
   }
 }
 

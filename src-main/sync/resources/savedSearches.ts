@@ -6,7 +6,7 @@ import { SAVED_SEARCH_PROPERTY_PATHS, SavedSearchPropertiesPatchIn, type SavedSe
 import { snakeToCamel } from '../../../src-shared/api/wire';
 import type { Db } from '../../db/database';
 import { emptyProperties, patchProperties, propertiesToWire, type PropertyPath, type StoredProperties } from '../../services/savedSearches/savedSearchProperties';
-import type { ApplyContext } from '../apply';
+import { storedState, type ApplyContext } from '../apply';
 import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
@@ -49,6 +49,9 @@ function storedFrom(properties: SavedSearch['properties'], current: StoredProper
   return patchProperties(current, SavedSearchPropertiesPatchIn.parse(properties), paths);
 }
 
+/** Everything a pull may write of one saved search. */
+const stateOf = (db: Db, id: string) => storedState(db, [['SELECT * FROM saved_searches WHERE id = ?', [id]]]);
+
 function upsertRow(db: Db, s: SavedSearch): void {
   db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [s.organizationId, `organization ${s.organizationId}`, Date.now() * 1000]);
   db.run(
@@ -71,10 +74,12 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
       }
       upsertRow(db, s);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, row.id]);
-      if (row) ctx.stats.updated++;
+      if (row) ctx.stats.updated++; // (its modified_date moved: the row changed)
       else ctx.stats.inserted++;
       continue;
     }
+    // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
+    const before = stateOf(db, row.id);
     const remote = savedSearchFields(s);
     const stillPending = mergeFields(ctx, {
       resource: SAVED_SEARCH,
@@ -94,7 +99,8 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
       },
     });
     if (!stillPending) db.run('UPDATE saved_searches SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [wireMicros(s.modifiedDate), s.modifiedByUserId, row.pk]);
-    ctx.stats.updated++;
+    if (stateOf(db, row.id) !== before) ctx.stats.updated++;
+    else ctx.stats.unchanged++;
   }
 }
 

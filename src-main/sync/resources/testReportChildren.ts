@@ -40,6 +40,14 @@ function num(v: number | string | undefined): number | null {
 
 type Columns = Record<string, SqlValue>;
 
+/** The DO UPDATE part of an upsert that writes `columns` only when one of them differs (an unchanged re-read writes nothing). */
+const updateIfChanged = (table: string, columns: readonly string[]) =>
+  `DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')} WHERE ${columns.map((c) => `${table}.${c} IS NOT excluded.${c}`).join(' OR ')}`;
+
+const STEP_UPDATE = updateIfChanged('test_steps', [
+  'parent_step_id', 'name', 'description', 'step_type', 'step_path', 'step_path_key', 'status', 'start_time', 'end_time', 'error_code', 'error_message',
+]);
+
 // ---- steps ------------------------------------------------------------------
 
 /** Synced fields of a step (named as its update_mask paths; values in wire form, times as micros). */
@@ -83,7 +91,8 @@ function writeStepField(db: Db, pk: number, w: TestStep, field: string): void {
 
 /**
  * Remote steps -> local: new ones inserted (when their report is here and was not deleted here), others
- * overwritten, or merged field by field when they have pending local edits. Returns how many were written.
+ * overwritten, or merged field by field when they have pending local edits. Returns how many were inserted
+ * or changed (a step already here as the remote has it counts 0).
  */
 export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: number, remoteTime = now): number {
   const { db } = ctx;
@@ -91,31 +100,33 @@ export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: 
   for (const s of steps) {
     const existing = stepRow(db, s.testStepId);
     if (existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq)) {
+      let changed = false;
       mergeFields(ctx, {
         resource: TEST_STEP, recordId: s.testStepId, local: stepFields(loadSteps(db, [existing.pk])[0]), remote: stepFields(s), remoteTime,
-        write: (field) => writeStepField(db, existing.pk, s, field),
+        write: (field) => {
+          writeStepField(db, existing.pk, s, field);
+          changed = true;
+        },
       });
-      written++;
+      if (changed) written++;
       continue;
     }
     const report = reportOf(db, s.testReportId);
     if (!report || (!existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq))) continue;
     const c = stepColumns(s);
-    db.run(
+    const row = db.run(
       `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, step_path, step_path_key,
          status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET parent_step_id = excluded.parent_step_id, name = excluded.name, description = excluded.description,
-         step_type = excluded.step_type, step_path = excluded.step_path, step_path_key = excluded.step_path_key, status = excluded.status,
-         start_time = excluded.start_time, end_time = excluded.end_time, error_code = excluded.error_code, error_message = excluded.error_message`,
+       ON CONFLICT(id) ${STEP_UPDATE}`,
       [
         s.testStepId, report.pk, s.testReportId, report.organization_id, s.parentStepId ?? '', c.name, c.description, c.step_type, c.step_path, c.step_path_key,
         c.status, c.start_time, c.end_time, c.error_code, c.error_message, report.created_by_user_id, report.created_by_user_id, now, now,
       ],
-    );
-    replaceMetadata(db, 'test_step_metadata', 'step_pk', stepRow(db, s.testStepId)!.pk, (s.metadata ?? []) as never);
+    ).changes;
+    const metadata = replaceMetadata(db, 'test_step_metadata', 'step_pk', stepRow(db, s.testStepId)!.pk, (s.metadata ?? []) as never);
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_STEP, s.testStepId]);
-    written++;
+    if (row || metadata) written++;
   }
   return written;
 }
@@ -154,6 +165,7 @@ const MEASUREMENT_FIELD_COLUMNS: Record<string, readonly string[]> = {
   timestamp: ['timestamp'], description: ['description'],
 };
 const MEASUREMENT_COLUMNS = Object.values(MEASUREMENT_FIELD_COLUMNS).flat();
+const MEASUREMENT_UPDATE = updateIfChanged('test_measurements', ['step_pk', 'test_step_id', ...MEASUREMENT_COLUMNS]);
 
 const measurementRow = (db: Db, id: string) => db.get<{ pk: number }>('SELECT pk FROM test_measurements WHERE id = ?', [id]);
 
@@ -172,18 +184,25 @@ function writeMeasurementField(db: Db, pk: number, m: TestMeasurement, field: st
   }
 }
 
-/** Remote measurements -> local, like upsertSteps (new ones need their step here). Returns how many were written. */
+/**
+ * Remote measurements -> local, like upsertSteps (new ones need their step here). Returns how many were
+ * inserted or changed (one already here as the remote has it counts 0).
+ */
 export function upsertMeasurements(ctx: ApplyContext, list: readonly TestMeasurement[], now: number, remoteTime = now): number {
   const { db } = ctx;
   let written = 0;
   for (const m of list) {
     const existing = measurementRow(db, m.measurementId);
     if (existing && hasPending(db, TEST_MEASUREMENT, m.measurementId, ctx.excludeSeq)) {
+      let changed = false;
       mergeFields(ctx, {
         resource: TEST_MEASUREMENT, recordId: m.measurementId, local: measurementFields(loadMeasurements(db, [existing.pk])[0]), remote: measurementFields(m), remoteTime,
-        write: (field) => writeMeasurementField(db, existing.pk, m, field),
+        write: (field) => {
+          writeMeasurementField(db, existing.pk, m, field);
+          changed = true;
+        },
       });
-      written++;
+      if (changed) written++;
       continue;
     }
     const step = db.get<{ pk: number; report_pk: number; organization_id: string; created_by_user_id: string }>(
@@ -192,22 +211,21 @@ export function upsertMeasurements(ctx: ApplyContext, list: readonly TestMeasure
     );
     if (!step || (!existing && hasPending(db, TEST_MEASUREMENT, m.measurementId, ctx.excludeSeq))) continue;
     const c = measurementColumns(m);
-    db.run(
+    const row = db.run(
       `INSERT INTO test_measurements(id, report_pk, step_pk, test_report_id, test_step_id, organization_id, ${MEASUREMENT_COLUMNS.join(', ')},
          created_by_user_id, modified_by_user_id, created_date, modified_date)
        VALUES (?, ?, ?, ?, ?, ?, ${MEASUREMENT_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET step_pk = excluded.step_pk, test_step_id = excluded.test_step_id,
-         ${MEASUREMENT_COLUMNS.map((col) => `${col} = excluded.${col}`).join(', ')}`,
+       ON CONFLICT(id) ${MEASUREMENT_UPDATE}`,
       [
         m.measurementId, step.report_pk, step.pk, m.testReportId, m.testStepId, step.organization_id, ...MEASUREMENT_COLUMNS.map((col) => c[col]),
         step.created_by_user_id, step.created_by_user_id, now, now,
       ],
-    );
+    ).changes;
     const pk = measurementRow(db, m.measurementId)!.pk;
-    replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', pk, m.channelNames ?? []);
-    replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', pk, (m.metadata ?? []) as never);
+    const channels = replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', pk, m.channelNames ?? []);
+    const metadata = replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', pk, (m.metadata ?? []) as never);
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_MEASUREMENT, m.measurementId]);
-    written++;
+    if (row || channels || metadata) written++;
   }
   return written;
 }

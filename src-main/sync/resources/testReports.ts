@@ -125,15 +125,21 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
       else ctx.stats.unchanged++;
       continue;
     }
+    // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
+    let written = metadataChanged;
     mergeFields(ctx, {
       resource: TEST_REPORT,
       recordId: row.id,
       local: rowFields(row),
       remote,
       remoteTime: o.remoteTime,
-      write: (field, value) => writeField(db, row.pk, r, field, value),
+      write: (field, value) => {
+        writeField(db, row.pk, r, field, value);
+        written = true;
+      },
     });
-    ctx.stats.updated++;
+    if (written) ctx.stats.updated++;
+    else ctx.stats.unchanged++;
   }
 }
 
