@@ -49,11 +49,12 @@ export interface ProxiedPair {
   readonly a: Replica;
 }
 
-export async function openProxiedPair(): Promise<ProxiedPair> {
-  const remote = await startRemote();
+/** `colleagues`: further members of the remote's organization; `synced: false`: `a` has not synced yet. */
+export async function openProxiedPair(options: { colleagues?: string[]; synced?: boolean } = {}): Promise<ProxiedPair> {
+  const remote = await startRemote(options.colleagues);
   const proxy = await startFaultProxy(remote.url);
   const a = await createReplica('a', proxy.url, remote.token);
-  await a.sync();
+  if (options.synced !== false) await a.sync();
   return { remote, proxy, a };
 }
 

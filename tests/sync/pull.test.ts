@@ -4,23 +4,15 @@
 // and the reference data a reviewer needs offline.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { nowMicros } from '../../src-shared/api/time';
-import { startFaultProxy, type FaultProxy } from './faultProxy';
-import { annotationRequest, createReplica, startRemote, viewOf, type Replica } from './helpers';
+import { type FaultProxy } from './faultProxy';
+import { annotationRequest, closeProxiedPair, openProxiedPair, viewOf, type RemoteServer, type Replica } from './helpers';
 
-let remote: Awaited<ReturnType<typeof startRemote>>;
+let remote: RemoteServer;
 let proxy: FaultProxy;
 let a: Replica;
 
-beforeEach(async () => {
-  remote = await startRemote(['colleague@outpost.local']);
-  proxy = await startFaultProxy(remote.url);
-  a = await createReplica('a', proxy.url, remote.token);
-});
-afterEach(async () => {
-  a.close();
-  await proxy.close();
-  await remote.close();
-});
+beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair({ colleagues: ['colleague@outpost.local'], synced: false })));
+afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
 const ids = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => remote.client.CreateAnnotation(annotationRequest(`r${i}`)))).then((r) => r.map((x) => x.annotation.annotationId));
 const localCount = () => a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n;

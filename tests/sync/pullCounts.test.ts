@@ -4,23 +4,15 @@
 // again and incremental lists re-read their overlap window.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { onRemote } from './artifactKit';
-import { isWrite, startFaultProxy, type FaultProxy } from './faultProxy';
-import { annotationRequest, comment, createReplica, startRemote, type RemoteServer, type Replica } from './helpers';
+import { isWrite, type FaultProxy } from './faultProxy';
+import { annotationRequest, closeProxiedPair, comment, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 
 let remote: RemoteServer;
 let proxy: FaultProxy;
 let a: Replica;
 
-beforeEach(async () => {
-  remote = await startRemote(['colleague@outpost.local']);
-  proxy = await startFaultProxy(remote.url);
-  a = await createReplica('a', proxy.url, remote.token);
-});
-afterEach(async () => {
-  a.close();
-  await proxy.close();
-  await remote.close();
-});
+beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair({ colleagues: ['colleague@outpost.local'], synced: false })));
+afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
 const RIG = '5a5a5a5a-0000-4000-a000-000000000001';
 const team = (value: string) => [{ key: { name: 'team', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: value }];
