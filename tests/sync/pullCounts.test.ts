@@ -125,4 +125,18 @@ describe('sync: pulled counts', () => {
     expect(sent.ok).toBe(true);
     expect(sent.pending).toBe(0);
   });
+
+  test("our own pushed edits, coming back with the server's dates, are sent but not received", async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('reviewed offline'));
+    expect((await a.sync()).error).toBeUndefined();
+    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'checked in the field' }, updateMask: 'description' });
+    await a.call('ArchiveAnnotation', { annotationId: annotation.annotationId });
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.pushed).toBe(2);
+    // The pull after the push took the remote's version (its dates) without counting it as news.
+    const remoteDates = remote.engine.db.get('SELECT modified_date, archived_date FROM annotations WHERE id = ?', [annotation.annotationId]);
+    expect(a.engine.db.get('SELECT modified_date, archived_date FROM annotations WHERE id = ?', [annotation.annotationId])).toEqual(remoteDates);
+    expect(s.progress.pulled.annotations ?? 0).toBe(0);
+  });
 });

@@ -408,11 +408,30 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
 }
 
 /**
+ * Replaces local records with newer remote versions. One counts as updated only if a synced field differs: the
+ * remote's copy of our own pushed edit (the pull after every push brings it back with the server's dates) and a
+ * change of bookkeeping columns alone show nothing new here. The local versions are read in one batch.
+ */
+function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly { row: LocalRow; a: Annotation }[]): void {
+  if (list.length === 0) return;
+  const before = new Map(loadAnnotations(ctx.db, list.map((o) => o.row.pk)).map((l) => [l.annotationId, fieldsOfWire(l)]));
+  for (const { row, a } of list) {
+    const local = before.get(row.id);
+    const remote = fieldsOfWire(a);
+    writer.overwrite(row.pk, a);
+    ctx.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
+    if (!local || ANNOTATION_FIELDS.some((f) => !sameValue(local[f], remote[f]))) ctx.stats.updated++;
+    else ctx.stats.unchanged++;
+  }
+}
+
+/**
  * Applies remote annotations to the local store (pull pages and push results). Caller holds the transaction.
  * `loaded`: during an initial bulk load, the ids it inserted so far (updated here).
  */
 export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[], writer = new AnnotationWriter(ctx.db), loaded?: LoadedIds): void {
   const fresh = new Map<string, Annotation>();
+  const overwrites: { row: LocalRow; a: Annotation }[] = [];
   const known = localRows(ctx.db, list.map((a) => a.annotationId), loaded);
   for (const a of list) {
     let row = known.get(a.annotationId);
@@ -431,14 +450,13 @@ export function applyAnnotations(ctx: ApplyContext, list: readonly Annotation[],
         ctx.stats.unchanged++;
         continue;
       }
-      writer.overwrite(row.pk, a);
-      ctx.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
-      ctx.stats.updated++;
+      overwrites.push({ row, a });
       continue;
     }
     if (mergeWithPending(ctx, writer, row, a)) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }
+  overwrite(ctx, writer, overwrites);
   const inserted = writer.insertMany([...fresh.values()]);
   if (loaded) for (const [id, pk] of inserted) loaded.set(id, pk);
 }
