@@ -189,7 +189,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   if (!cursor) {
     bulk = p.bulkTables ? beginLoad(s.db, p.bulkTables, p.liveIndexes ?? [], { deferUnique: p.tracksLoadedIds }) : false;
     if (bulk && p.tracksLoadedIds) loaded = new Map();
-    // Each page dirties ~1000 random leaves of the unique id indexes: checkpoint them rarely (walCheckpoints.ts).
+    // A commit per page (its rows, the live indexes' tails, the cursor): checkpoint rarely (walCheckpoints.ts).
     const restoreCheckpoints = bulk ? widenCheckpoints(s.db) : () => {};
     try {
       await ascending(undefined, -Infinity);
