@@ -1,29 +1,54 @@
 // The statements that load a page of annotations (a list page, a batch
 // result): rows and child rows of many pks at once. They run in raw mode
-// (arrays, not objects) and the rows are rebuilt as plain object literals
-// here: better-sqlite3 builds a named-property object per row through the V8
-// API, which cost more than the query itself for the 24-column annotations
-// rows (ListAnnotations, bench/sync.ts: ~8.5 of the remote's ~44 us per
-// listed annotation, half of that with arrays).
+// (arrays, not objects): better-sqlite3 builds a named-property object per row
+// through the V8 API, which cost more than the query itself for the 24-column
+// annotations rows (ListAnnotations, bench/sync.ts: ~8.5 of the remote's
+// ~44 us per listed annotation, half of that with arrays).
+//
+// Every statement returns its rows ordered by annotation pk, which the
+// `IN (json_each)` lookup yields for free (it probes the pks in sorted order),
+// so the caller merges the five results in one pass with no map per table.
+// Within one annotation, child rows come in the table's primary-key order
+// (tag name, asset id, metadata key) and the caller restores `position`
+// order: `ORDER BY annotation_pk, position` made SQLite sort every page
+// through a temp b-tree, 0.3 to 0.9 us per listed annotation and child table
+// (bench/listing.ts), for lists that are mostly one element long.
 import type { Statement } from 'better-sqlite3';
+import { MetadataKeyType } from '../../../src-shared/api/metadata';
 import type { Db } from '../../db/database';
-import type { AnnotationRow } from './annotationRows';
 
 const PKS = '(SELECT value FROM json_each(?))';
+const { METADATA_KEY_TYPE_NUMBER: NUMBER, METADATA_KEY_TYPE_BOOLEAN: BOOLEAN } = MetadataKeyType.numbers;
 
-const ROW_COLUMNS = [
+/** The annotations columns of a raw row, in order (`ANNOTATION_COLUMN` names their indexes). */
+export const ROW_COLUMNS = [
   'pk', 'id', 'organization_id', 'name', 'description', 'start_time', 'end_time', 'created_by_user_id', 'modified_by_user_id', 'created_date',
   'modified_date', 'run_id', 'state', 'assigned_to_user_id', 'annotation_type', 'legend_config', 'created_by_condition_id',
   'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'deleted_date', 'archived_date', 'batched_triggers', 'is_noisy_rule',
 ] as const;
 
-interface PageStatements {
-  rows: Statement;
-  tags: Statement;
-  assets: Statement;
-  metadata: Statement;
-  channels: Statement;
-}
+export const ANNOTATION_COLUMN = Object.fromEntries(ROW_COLUMNS.map((c, i) => [c, i])) as { readonly [C in (typeof ROW_COLUMNS)[number]]: number };
+
+/**
+ * Child rows, raw: [annotation_pk, position, ...values]. Values per table:
+ * tags [tag_name], assets [asset_id], metadata [key, type, value],
+ * channels [kind, channel_id, bit_field_name, calculated_channel_version_id].
+ */
+export type ChildTable = 'tags' | 'assets' | 'metadata' | 'channels';
+
+const CHILD_SELECT: Record<ChildTable, { table: string; columns: string }> = {
+  tags: { table: 'annotation_tags', columns: 'tag_name' },
+  assets: { table: 'annotation_assets', columns: 'asset_id' },
+  // The one value column the key type reads (number, boolean, else the string): every value crossing into
+  // JavaScript costs, and two fewer per metadata row took ~0.5 us off each listed annotation (bench/listing.ts).
+  metadata: {
+    table: 'annotation_metadata',
+    columns: `key, type, CASE type WHEN ${NUMBER} THEN number_value WHEN ${BOOLEAN} THEN boolean_value ELSE string_value END`,
+  },
+  channels: { table: 'annotation_linked_channels', columns: 'kind, channel_id, bit_field_name, calculated_channel_version_id' },
+};
+
+type PageStatements = { rows: Statement; one: Statement } & Record<ChildTable, Statement> & { oneChild: Record<ChildTable, Statement> };
 
 const statements = new WeakMap<Db, PageStatements>();
 
@@ -31,57 +56,75 @@ function statementsOf(db: Db): PageStatements {
   let s = statements.get(db);
   if (!s) {
     const raw = (sql: string) => db.raw.prepare(sql).raw(true);
+    const child = (t: ChildTable, where: string) =>
+      raw(`SELECT annotation_pk, position, ${CHILD_SELECT[t].columns} FROM ${CHILD_SELECT[t].table} WHERE ${where} ORDER BY annotation_pk`);
+    // One record (every write returns the record it changed): plain `= ?` lookups, which cost less than json_each there.
+    const oneChild = (t: ChildTable) => raw(`SELECT annotation_pk, position, ${CHILD_SELECT[t].columns} FROM ${CHILD_SELECT[t].table} WHERE annotation_pk = ?`);
     s = {
-      rows: raw(`SELECT ${ROW_COLUMNS.join(', ')} FROM annotations WHERE pk IN ${PKS}`),
-      tags: raw(`SELECT annotation_pk, tag_name FROM annotation_tags WHERE annotation_pk IN ${PKS} ORDER BY annotation_pk, position`),
-      assets: raw(`SELECT annotation_pk, asset_id FROM annotation_assets WHERE annotation_pk IN ${PKS} ORDER BY annotation_pk, position`),
-      metadata: raw(
-        `SELECT annotation_pk, key, type, string_value, number_value, boolean_value FROM annotation_metadata WHERE annotation_pk IN ${PKS} ORDER BY annotation_pk, position`,
-      ),
-      channels: raw(
-        `SELECT annotation_pk, kind, channel_id, bit_field_name, calculated_channel_version_id FROM annotation_linked_channels WHERE annotation_pk IN ${PKS} ORDER BY annotation_pk, position`,
-      ),
+      rows: raw(`SELECT ${ROW_COLUMNS.join(', ')} FROM annotations WHERE pk IN ${PKS} ORDER BY pk`),
+      one: raw(`SELECT ${ROW_COLUMNS.join(', ')} FROM annotations WHERE pk = ?`),
+      tags: child('tags', `annotation_pk IN ${PKS}`),
+      assets: child('assets', `annotation_pk IN ${PKS}`),
+      metadata: child('metadata', `annotation_pk IN ${PKS}`),
+      channels: child('channels', `annotation_pk IN ${PKS}`),
+      oneChild: { tags: oneChild('tags'), assets: oneChild('assets'), metadata: oneChild('metadata'), channels: oneChild('channels') },
     };
     statements.set(db, s);
   }
   return s;
 }
 
-type Raw = any[];
+export type Raw = any[];
 
-/** Annotation rows by pk, in the order of `pks` (missing pks skipped). */
-export function rowsByPks(db: Db, pks: readonly number[]): AnnotationRow[] {
-  const byPk = new Map<number, AnnotationRow>();
-  for (const r of statementsOf(db).rows.all(JSON.stringify(pks)) as Raw[]) {
-    byPk.set(r[0], {
-      pk: r[0], id: r[1], organization_id: r[2], name: r[3], description: r[4], start_time: r[5], end_time: r[6], created_by_user_id: r[7],
-      modified_by_user_id: r[8], created_date: r[9], modified_date: r[10], run_id: r[11], state: r[12], assigned_to_user_id: r[13],
-      annotation_type: r[14], legend_config: r[15], created_by_condition_id: r[16], created_by_rule_condition_version_id: r[17],
-      report_rule_version_id: r[18], pending: r[19], deleted_date: r[20], archived_date: r[21], batched_triggers: r[22], is_noisy_rule: r[23],
-    });
-  }
-  const out: AnnotationRow[] = [];
-  for (const pk of pks) {
-    const row = byPk.get(pk);
-    if (row) out.push(row);
-  }
-  return out;
+export interface PageRows {
+  /** Annotation rows (ROW_COLUMNS) of the distinct pks found, by ascending pk. */
+  readonly rows: Raw[];
+  /** Child rows by ascending annotation pk; within one annotation in primary-key order, not position order. */
+  readonly children: Record<ChildTable, Raw[]>;
 }
 
-/**
- * Child rows of the pks as values (`fn` of each raw row, whose first column is the annotation pk), grouped by
- * annotation pk in position order. Rows come sorted by pk, so each pk's rows are one run: no map lookup per row.
- */
-export function childValues<T>(db: Db, which: 'tags' | 'assets' | 'metadata' | 'channels', pks: readonly number[], fn: (r: Raw) => T): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  let current = NaN;
-  let list: T[] = [];
-  for (const r of statementsOf(db)[which].all(JSON.stringify(pks)) as Raw[]) {
-    if (r[0] !== current) {
-      current = r[0];
-      out.set(current, (list = []));
-    }
-    list.push(fn(r));
+/** The rows and child rows of `pks` (any order, duplicates allowed; missing pks have no rows). */
+export function pageRows(db: Db, pks: readonly number[]): PageRows {
+  const s = statementsOf(db);
+  if (pks.length === 1) {
+    const pk = pks[0];
+    const rows = s.one.all(pk) as Raw[];
+    const none: Raw[] = [];
+    if (rows.length === 0) return { rows, children: { tags: none, assets: none, metadata: none, channels: none } };
+    const c = s.oneChild;
+    return { rows, children: { tags: c.tags.all(pk) as Raw[], assets: c.assets.all(pk) as Raw[], metadata: c.metadata.all(pk) as Raw[], channels: c.channels.all(pk) as Raw[] } };
   }
-  return out;
+  const json = JSON.stringify(pks);
+  return {
+    rows: s.rows.all(json) as Raw[],
+    children: { tags: s.tags.all(json) as Raw[], assets: s.assets.all(json) as Raw[], metadata: s.metadata.all(json) as Raw[], channels: s.channels.all(json) as Raw[] },
+  };
+}
+
+const byPosition = (a: Raw, b: Raw) => a[1] - b[1];
+
+/**
+ * Walks one child table's rows (sorted by annotation pk) alongside the annotations: call the returned
+ * function with each annotation's pk in ascending order; it returns that annotation's values (`fn` of each
+ * raw row) in position order.
+ */
+export function childCursor<T>(rows: readonly Raw[], fn: (r: Raw) => T): (pk: number) => T[] {
+  let i = 0;
+  return (pk) => {
+    // Skips rows of pks with no annotation row (none while foreign keys hold).
+    while (i < rows.length && rows[i][0] < pk) i++;
+    const start = i;
+    let ordered = true;
+    while (i < rows.length && rows[i][0] === pk) {
+      if (i > start && rows[i][1] < rows[i - 1][1]) ordered = false;
+      i++;
+    }
+    const out: T[] = [];
+    if (ordered) {
+      for (let k = start; k < i; k++) out.push(fn(rows[k]));
+    } else {
+      for (const r of rows.slice(start, i).sort(byPosition)) out.push(fn(r));
+    }
+    return out;
+  };
 }
