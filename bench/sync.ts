@@ -3,12 +3,11 @@
 // logs (and the reference data) into an empty replica; (2) push of 10k queued
 // offline edits (updates, comments, archives, creates). Prints rows/s;
 // targets: pull >= 30 000 annotations/s, 10k edits pushed in <= 5 s.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../src-main/auth/identity';
@@ -21,38 +20,13 @@ import { Remote } from '../src-main/sync/remote';
 import { runSync, type SyncSummary } from '../src-main/sync/runSync';
 import { createMemorySecretStore } from '../src-main/sync/secretStore';
 import type { SyncEvent } from '../src-main/sync/session';
-
-const OUTPOST = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
-
-async function serve(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  // OUTPOST_BENCH_SERVE_NODE_ARGS: e.g. "--cpu-prof" to profile the remote.
-  const nodeArgs = (process.env.OUTPOST_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, OUTPOST, 'serve', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /API: (http:\/\/[^\s]+)\/api\/v1/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`outpost serve exited ${code}`)));
-  });
-  return { url, child };
-}
+import { processCpuSeconds, serveOutpost } from './support/processes';
 
 /** CPU seconds used so far by this process (the client) and by the remote's process (Linux /proc; 0 elsewhere). */
 function cpuClock(serverPid: number | undefined): () => { client: number; server: number } {
   return () => {
     const c = process.cpuUsage();
-    let server = 0;
-    try {
-      // Fields 14 and 15 (utime, stime) in clock ticks; the command name (field 2) may hold spaces, so count from its ')'.
-      const stat = readFileSync(`/proc/${serverPid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      server = (Number(f[11]) + Number(f[12])) / 100;
-    } catch {
-      /* not Linux: wall times only */
-    }
+    const server = processCpuSeconds(serverPid) || 0;
     return { client: (c.user + c.system) / 1e6, server };
   };
 }
@@ -136,7 +110,7 @@ export async function main(argv: string[] = []): Promise<void> {
     const token = createApiKey(seeding.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'bench').token;
     seeding.close();
     console.log(`remote seeded: ${counts.annotations} annotations, ${counts.annotationLogs} logs (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-    const started = await serve(remoteDir);
+    const started = await serveOutpost(remoteDir);
     server = started.child;
 
     const engine = openEngine(localDir, { replica: true });

@@ -1,0 +1,195 @@
+// The remote's CPU per listed row: a sync replica's initial pull reads every
+// annotation (ListAnnotations by modified_date) and every log
+// (ListAllAnnotationLogs) in pages of 1000, and on a 2-core machine the
+// server's CPU per row bounds that pull. Seeds the demo dataset scaled up
+// (--rows, default 100k annotations with ~245k logs; --data DIR keeps it
+// between runs), then (1) runs the pages in this process (invoke, then
+// JSON.stringify and Buffer.from as sendJson does) to split the cost between
+// the handler and the serialization, and (2) lists everything through a real
+// `outpost serve` process and reads that process's CPU time (Linux /proc),
+// HTTP included: the number that bounds a pull. Prints medians of --repeat
+// passes; never asserts times (the machine may be shared: it says how busy).
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createApiKey } from '../src-main/auth/apiKeys';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, loadCaller } from '../src-main/auth/identity';
+import { openEngine } from '../src-main/engine';
+import { seedDemoData } from '../src-main/seed/seedDemoData';
+import { invoke } from '../src-main/services/invoke';
+import { processCpuSeconds, serveOutpost } from './support/processes';
+
+const PAGE_SIZE = 1000;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (xs: number[], digits = 2) => `${median(xs).toFixed(digits)} (runs: ${xs.map((x) => x.toFixed(digits)).join(', ')})`;
+const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+
+/** CPU seconds used so far by the whole machine (all processes; Linux /proc/stat); NaN elsewhere. */
+function machineCpu(): number {
+  try {
+    // user nice system idle iowait irq softirq steal, in clock ticks
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** GET on a kept-alive connection: the body's length, its list's length and its nextPageToken. */
+function getPage(agent: Agent, url: string, token: string, listField: string): Promise<{ bytes: number; nextPageToken: string; rows: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${body.toString().slice(0, 300)}`));
+        const page = JSON.parse(body.toString()) as Record<string, unknown>;
+        resolve({ bytes: body.length, nextPageToken: (page.nextPageToken as string) ?? '', rows: (page[listField] as unknown[]).length });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface Listing {
+  label: string;
+  path: string;
+  query: Record<string, string>;
+  operation: 'ListAnnotations' | 'ListAllAnnotationLogs';
+  listField: string;
+}
+
+const LISTINGS: Listing[] = [
+  { label: 'ListAnnotations', path: '/api/v1/annotations', query: { order_by: 'modified_date' }, operation: 'ListAnnotations', listField: 'annotations' },
+  { label: 'ListAllAnnotationLogs', path: '/api/v1/annotation-logs', query: {}, operation: 'ListAllAnnotationLogs', listField: 'annotationLogs' },
+];
+
+async function listOverHttp(agent: Agent, base: string, token: string, l: Listing): Promise<{ rows: number; bytes: number; pages: number }> {
+  let pageToken = '';
+  let rows = 0;
+  let bytes = 0;
+  let pages = 0;
+  do {
+    const q = new URLSearchParams({ ...l.query, page_size: String(PAGE_SIZE), ...(pageToken ? { page_token: pageToken } : {}) });
+    const page = await getPage(agent, `${base}${l.path}?${q}`, token, l.listField);
+    rows += page.rows;
+    bytes += page.bytes;
+    pages++;
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return { rows, bytes, pages };
+}
+
+export async function main(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { rows: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '5' }, data: { type: 'string' }, 'in-process-only': { type: 'boolean' } },
+    strict: false,
+  });
+  const rows = Number(values.rows);
+  const repeat = Number(values.repeat);
+  // --data DIR keeps the seeded database between runs (seeded when DIR holds none yet).
+  const dataDir = (values.data as string | undefined) ?? mkdtempSync(join(tmpdir(), 'outpost-bench-listing-'));
+  let server: ChildProcess | undefined;
+  try {
+    const engine = openEngine(dataDir);
+    let annotations = engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n;
+    if (annotations === 0) {
+      const t0 = performance.now();
+      annotations = seedDemoData(engine.db, { annotations: rows, ids: 'random' }).annotations;
+      console.log(`seeded ${annotations} annotations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    const logs = engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs')!.n;
+    const token = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'bench').token;
+    console.log(`dataset: ${annotations} annotations, ${logs} annotation logs; pages of ${PAGE_SIZE}; ${availableParallelism()} CPUs; ${load()}`);
+
+    // (1) In process: the handler (query + rows -> wire objects) and the serialization, timed apart.
+    const userId = engine.db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [DEFAULT_USER_NAME])!.id;
+    const ctx = { engine, db: engine.db, caller: loadCaller(engine.db, userId)! };
+    console.log(`\nin process (invoke, then JSON.stringify + Buffer.from as sendJson does), us of CPU per listed row, median of ${repeat}:`);
+    for (const l of LISTINGS) {
+      const handler: number[] = [];
+      const serialize: number[] = [];
+      const total: number[] = [];
+      for (let r = 0; r < repeat; r++) {
+        let listed = 0;
+        let handlerUs = 0;
+        let serializeUs = 0;
+        let pageToken: string | undefined;
+        const c0 = process.cpuUsage();
+        do {
+          const a = process.cpuUsage();
+          const res = (await invoke(ctx, l.operation, { ...l.query, page_size: String(PAGE_SIZE), page_token: pageToken })) as Record<string, unknown>;
+          const b = process.cpuUsage(a);
+          const bytes = Buffer.from(JSON.stringify(res), 'utf8');
+          const c = process.cpuUsage(a);
+          handlerUs += b.user + b.system;
+          serializeUs += c.user + c.system - (b.user + b.system);
+          listed += (res[l.listField] as unknown[]).length;
+          pageToken = (res.nextPageToken as string) || undefined;
+          if (bytes.length === 0) throw new Error('empty body');
+        } while (pageToken);
+        const all = process.cpuUsage(c0);
+        handler.push(handlerUs / listed);
+        serialize.push(serializeUs / listed);
+        total.push((all.user + all.system) / listed);
+      }
+      console.log(`  ${l.label.padEnd(22)} total ${fmt(total)}`);
+      console.log(`  ${''.padEnd(22)} handler ${median(handler).toFixed(2)}, JSON.stringify + Buffer.from ${median(serialize).toFixed(2)}`);
+    }
+    engine.close();
+    if (values['in-process-only']) return;
+
+    // (2) Through a real `outpost serve`: its process's CPU per listed row, HTTP included.
+    const started = await serveOutpost(dataDir);
+    server = started.child;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    // One warm-up pass of each (statement caches, JIT, page cache).
+    for (const l of LISTINGS) await listOverHttp(agent, started.url, token, l);
+    console.log(`\nthrough \`outpost serve\` (HTTP, keep-alive, one request at a time), us of the server's CPU per listed row, median of ${repeat}; ${load()}:`);
+    for (const l of LISTINGS) {
+      const cpuPerRow: number[] = [];
+      const wallRate: number[] = [];
+      const others: number[] = [];
+      let last = { rows: 0, bytes: 0, pages: 0 };
+      for (let r = 0; r < repeat; r++) {
+        const c0 = processCpuSeconds(server.pid!);
+        const b0 = process.cpuUsage();
+        const m0 = machineCpu();
+        const t0 = performance.now();
+        last = await listOverHttp(agent, started.url, token, l);
+        const ms = performance.now() - t0;
+        const cpu = processCpuSeconds(server.pid!) - c0;
+        const b = process.cpuUsage(b0);
+        cpuPerRow.push((cpu * 1e6) / last.rows);
+        wallRate.push(last.rows / (ms / 1000));
+        // Cores busy with neither the server nor this client: a shared machine's noise.
+        others.push((machineCpu() - m0 - cpu - (b.user + b.system) / 1e6) / (ms / 1000));
+      }
+      const cpuMedian = median(cpuPerRow);
+      console.log(`  ${l.label.padEnd(22)} ${fmt(cpuPerRow)} us/row -> at most ${Math.round(1e6 / cpuMedian)} rows/s on one idle core`);
+      console.log(
+        `  ${''.padEnd(22)} ${last.rows} rows in ${last.pages} pages, ${(last.bytes / last.rows).toFixed(0)} bytes/row; wall ${Math.round(median(wallRate))} rows/s; ` +
+          `other processes busy ${Math.max(0, median(others)).toFixed(2)} cores`,
+      );
+    }
+    agent.destroy();
+    console.log(`  (${load()})`);
+  } finally {
+    if (server) {
+      const exited = new Promise((r) => server!.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    if (!values.data) rmSync(dataDir, { recursive: true, force: true });
+    else if (!existsSync(dataDir)) console.log(`(data directory ${dataDir} is gone)`);
+  }
+}
