@@ -128,15 +128,32 @@ describe('sync: pulled counts', () => {
 
   test("our own pushed edits, coming back with the server's dates, are sent but not received", async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('reviewed offline'));
+    const { policy } = await remote.client.CreatePolicy({ name: 'open', configuration: { cedarPolicy: 'permit(principal, action, resource);' } });
+    const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'mine', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
     expect((await a.sync()).error).toBeUndefined();
     await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'checked in the field' }, updateMask: 'description' });
     await a.call('ArchiveAnnotation', { annotationId: annotation.annotationId });
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, description: 'reviewed' }, updateMask: 'description' });
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'mine, renamed' }, updateMask: 'name' });
     const s = await a.sync();
     expect(s.ok).toBe(true);
-    expect(s.progress.pushed).toBe(2);
-    // The pull after the push took the remote's version (its dates) without counting it as news.
-    const remoteDates = remote.engine.db.get('SELECT modified_date, archived_date FROM annotations WHERE id = ?', [annotation.annotationId]);
-    expect(a.engine.db.get('SELECT modified_date, archived_date FROM annotations WHERE id = ?', [annotation.annotationId])).toEqual(remoteDates);
-    expect(s.progress.pulled.annotations ?? 0).toBe(0);
+    expect(s.progress.pushed).toBe(4);
+    // The pull after the push took the remote's versions (their dates) without counting them as news.
+    const dates = (db: typeof a.engine.db) => [
+      db.get('SELECT modified_date, archived_date FROM annotations WHERE id = ?', [annotation.annotationId]),
+      db.get('SELECT modified_date FROM policies WHERE id = ?', [policy.policyId]),
+      db.get('SELECT modified_date FROM saved_searches WHERE id = ?', [savedSearch.savedSearchId]),
+    ];
+    expect(dates(a.engine.db)).toEqual(dates(remote.engine.db));
+    expect(s.progress.pulled).toEqual({});
+
+    // A remote save that changed no synced field (only its dates) is taken, and is no news either.
+    const later = Date.now() * 1000;
+    for (const [table, id] of [['annotations', annotation.annotationId], ['policies', policy.policyId], ['saved_searches', savedSearch.savedSearchId]]) {
+      remote.engine.db.run(`UPDATE ${table} SET modified_date = ? WHERE id = ?`, [later, id]);
+    }
+    const resaved = await a.sync();
+    expect(dates(a.engine.db)).toEqual(dates(remote.engine.db));
+    expect(resaved.progress.pulled).toEqual({});
   });
 });

@@ -7,6 +7,7 @@ import type { Policy } from '../../../src-shared/api/policies';
 import type { Db } from '../../db/database';
 import type { PolicyRow } from '../../services/policies/policyRows';
 import { storedState, type ApplyContext } from '../apply';
+import { sameValue } from '../canonical';
 import { registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
@@ -82,8 +83,10 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       }
       upsertRow(db, p);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
-      if (row) ctx.stats.updated++; // (its modified_date or current version moved: the row changed)
-      else ctx.stats.inserted++;
+      // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
+      if (!row) ctx.stats.inserted++;
+      else if (sameValue(rowFields(row), policyFields(p))) ctx.stats.unchanged++;
+      else ctx.stats.updated++;
       continue;
     }
     // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).

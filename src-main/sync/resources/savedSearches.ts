@@ -7,6 +7,7 @@ import { snakeToCamel } from '../../../src-shared/api/wire';
 import type { Db } from '../../db/database';
 import { emptyProperties, patchProperties, propertiesToWire, type PropertyPath, type StoredProperties } from '../../services/savedSearches/savedSearchProperties';
 import { storedState, type ApplyContext } from '../apply';
+import { sameValue } from '../canonical';
 import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
@@ -74,8 +75,10 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
       }
       upsertRow(db, s);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, row.id]);
-      if (row) ctx.stats.updated++; // (its modified_date moved: the row changed)
-      else ctx.stats.inserted++;
+      // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
+      if (!row) ctx.stats.inserted++;
+      else if (sameValue(rowFields(row), savedSearchFields(s))) ctx.stats.unchanged++;
+      else ctx.stats.updated++;
       continue;
     }
     // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
