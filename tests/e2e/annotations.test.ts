@@ -7,7 +7,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openAppPage, SHOTS } from './support/browser';
+import { launchChromium, openAppPage, screenshot } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -18,11 +18,7 @@ let browser: Browser;
 let page: Page;
 let pageErrors: string[] = [];
 
-async function shot(name: string): Promise<string> {
-  const path = join(SHOTS, `${name}.png`);
-  await page.screenshot({ path });
-  return path;
-}
+const shot = (name: string) => screenshot(page, name);
 
 const rows = () => page.locator('button.row');
 const rowNames = () => page.locator('button.row .name').allTextContents();

@@ -4,10 +4,9 @@
 // "Sync now" and find the edit on the remote through its API; then a conflict
 // (the same field changed on both sides) is listed and undone from the UI;
 // a refused key stops sync visibly until a good key is saved.
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openAppPage, SHOTS } from './support/browser';
+import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -19,11 +18,8 @@ let browser: Browser;
 let page: Page;
 let pageErrors: string[] = [];
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-const goTo = async (view: string) => {
-  await page.click(`nav a[href="#/${view}"]`);
-  await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/${view}`);
-};
+const shot = (name: string) => screenshot(page, name);
+const goTo = (view: string) => navigateTo(page, view, TIMEOUT);
 const stateText = () => page.locator('#sync-state').textContent();
 const remoteState = async (id: string) => (await remote.client.GetAnnotation({ annotationId: id })).annotation.state;
 

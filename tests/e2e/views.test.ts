@@ -2,10 +2,9 @@
 // (save from Annotations, open again), policies (create, edit, validate, save
 // a version), artifacts (upload, preview) and test reports (list, header).
 // Each flow is checked against the API.
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openAppPage, SHOTS } from './support/browser';
+import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -16,11 +15,8 @@ let browser: Browser;
 let page: Page;
 let pageErrors: string[] = [];
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-const goTo = async (view: string) => {
-  await page.click(`nav a[href="#/${view}"]`);
-  await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/${view}`);
-};
+const shot = (name: string) => screenshot(page, name);
+const goTo = (view: string) => navigateTo(page, view, TIMEOUT);
 
 beforeAll(async () => {
   const staticDir = await ensureRendererBuilt();

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.OUTPOST_E2E_CHROMIUM ?? '/usr/bin/chromium';
@@ -39,4 +40,17 @@ export async function openAppPage(browser: Browser, url: string, timeoutMs: numb
   });
   await page.goto(url);
   return { page, pageErrors };
+}
+
+/** Saves a screenshot of the page as SHOTS/<name>.png; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(SHOTS, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** Follows the navigation link of a view and waits until the address says so. */
+export async function navigateTo(page: Page, view: string, timeoutMs: number): Promise<void> {
+  await page.click(`nav a[href="#/${view}"]`);
+  await expect.poll(() => page.url(), { timeout: timeoutMs }).toContain(`#/${view}`);
 }
