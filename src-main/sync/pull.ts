@@ -10,8 +10,8 @@
 // lists without order_by a full scan skipping rows below the floor.
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
-import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, withoutForeignKeyChecks, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
-import type { Db } from '../db/database';
+import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
+import { withoutForeignKeyChecks, type Db } from '../db/database';
 import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
@@ -93,6 +93,14 @@ function beginLoad(db: Db, tables: readonly string[], live: readonly string[], o
   return bulk;
 }
 
+/**
+ * Adds records that arrived or changed to the run's progress: a page's, or those another resource's puller
+ * fetched for it (a log's missing annotation, a step's missing report).
+ */
+export function countPulled(s: SyncSession, resource: string, n: number): void {
+  if (n) s.progress.pulled[resource] = (s.progress.pulled[resource] ?? 0) + n;
+}
+
 /** One remote call with the session's retry policy (transient failures back off; auth failures stop the run). */
 export async function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<any> {
   return retrying(s, () => s.remote.call(operation, request));
@@ -131,11 +139,11 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
         applied = p.apply(s, items, variant, loaded);
         if (saveNow && cursor) saveCursor(s, key, cursor);
       });
-    if (bulk) withoutForeignKeyChecks(s.db, apply);
+    if (bulk) withoutForeignKeyChecks(s.db.raw, apply);
     else apply();
     rows += applied;
     // What the puller says it applied (a listing that only checks, like the log-deletion scan, applies nothing).
-    if (applied) s.progress.pulled[p.resource] = (s.progress.pulled[p.resource] ?? 0) + applied;
+    countPulled(s, p.resource, applied);
     s.tick();
   };
   const lastOf = (items: any[]): Cursor | undefined => {

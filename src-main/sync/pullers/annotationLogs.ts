@@ -5,7 +5,7 @@
 // fetches that annotation first, so no log is skipped past the cursor.
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import { changedBy } from '../apply';
-import { callWithRetry, timeOfField, type Puller } from '../pull';
+import { callWithRetry, countPulled, timeOfField, type Puller } from '../pull';
 import { classify } from '../retry';
 
 export const annotationLogsPuller: Puller<AnnotationLog> = {
@@ -32,7 +32,7 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
         const res = await callWithRetry(s, 'GetAnnotation', { annotationId });
         // An annotation that arrives this way arrived all the same (the annotations' pull will find it unchanged).
         const arrived = changedBy(s.applier.stats, () => s.applier.annotations([res.annotation]));
-        if (arrived) s.progress.pulled.annotations = (s.progress.pulled.annotations ?? 0) + arrived;
+        countPulled(s, 'annotations', arrived);
       } catch (e) {
         if (classify(e).kind !== 'notFound') throw e;
       }

@@ -22,7 +22,7 @@ import type { TestMeasurement, TestReport, TestStep } from '../../../src-shared/
 import { formatTimestamp } from '../../../src-shared/api/time';
 import { ApiError, Code } from '../../../src-shared/errors';
 import { changedBy } from '../apply';
-import { callWithRetry, type Puller } from '../pull';
+import { callWithRetry, countPulled, type Puller } from '../pull';
 import { upsertMeasurements, upsertSteps } from '../resources/testReportChildren';
 import { applyTestReports, observedNow, reconcileTestReportDeletions, testReportContext } from '../resources/testReports';
 import type { SyncSession } from '../session';
@@ -47,11 +47,6 @@ function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
   return changedBy(s.applier.stats, () =>
     s.db.tx(() => applyTestReports(contextOf(s), reports, { organizationId: organizationOf(s), remoteTime: observedNow(s.remote.clockOffset()), skipNew: inflightImportMatcher(s) })),
   );
-}
-
-/** Records that arrived through another resource's pull (a step's missing report, a measurement's missing steps). */
-function countArrived(s: SyncSession, resource: string, n: number): void {
-  if (n) s.progress.pulled[resource] = (s.progress.pulled[resource] ?? 0) + n;
 }
 
 export const testReportsPuller: Puller<TestReport> = {
@@ -110,7 +105,7 @@ async function ensureReports(s: SyncSession, ids: Iterable<string>): Promise<voi
       if (!(e instanceof ApiError && e.code === Code.NOT_FOUND)) throw e;
     }
   }
-  if (found.length) countArrived(s, 'test_reports', applyReports(s, found));
+  if (found.length) countPulled(s, 'test_reports', applyReports(s, found));
 }
 
 /** Every step of one report (filtered by CEL, or read whole and filtered here when the remote has no filters). */
@@ -156,7 +151,7 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
     await ensureReports(s, missing.map((m) => m.testReportId));
     for (const reportId of new Set(missing.map((m) => m.testReportId))) {
       const steps = await stepsOfReport(s, reportId);
-      countArrived(s, STEPS, s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset()))));
+      countPulled(s, STEPS, s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset()))));
     }
   },
   /** Counts measurements inserted or changed here (like steps). */
