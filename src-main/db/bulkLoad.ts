@@ -90,21 +90,6 @@ export async function restoreIndexesGradually(db: Db, pause: () => Promise<void>
   return done;
 }
 
-/**
- * Runs `fn` (which opens its own transaction) with foreign-key checks off: a bulk load's rows reference parents
- * the same load inserted just before (or looked up), so the per-row probes are redundant, and they cost ~15% of an
- * initial pull's annotation inserts (bench/sync.ts). The pragma is a no-op inside a transaction, hence around it;
- * `fn` is synchronous, so no other request's write runs unchecked in between.
- */
-export function withoutForeignKeyChecks<T>(db: Db, fn: () => T): T {
-  if (db.raw.inTransaction || !db.raw.pragma('foreign_keys', { simple: true })) return fn();
-  db.raw.pragma('foreign_keys = OFF');
-  try {
-    return fn();
-  } finally {
-    db.raw.pragma('foreign_keys = ON');
-  }
-}
 
 /**
  * The ids a bulk load with deferred unique indexes inserted, with their pks: its stand-in for the id index

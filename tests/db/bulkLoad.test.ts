@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, withoutForeignKeyChecks } from '../../src-main/db/bulkLoad';
-import { openDatabase, type Db } from '../../src-main/db/database';
+import { beginBulkLoad, restoreIndexes, restoreIndexesGradually } from '../../src-main/db/bulkLoad';
+import { openDatabase, withoutForeignKeyChecks, type Db } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
 
 const dir = mkdtempSync(join(tmpdir(), 'outpost-bulk-'));
@@ -77,9 +77,9 @@ describe('bulk loads', () => {
   it('turns foreign-key checks off only for the function it runs, and back on even when it throws', () => {
     const db = openDatabase(join(dir, 'fk.sqlite'));
     const orphan = () => db.tx(() => db.run("INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (424242, 'x', 0)"));
-    expect(() => withoutForeignKeyChecks(db, () => db.raw.pragma('foreign_keys', { simple: true }))).not.toThrow();
-    expect(withoutForeignKeyChecks(db, () => db.raw.pragma('foreign_keys', { simple: true }))).toBe(0);
-    expect(() => withoutForeignKeyChecks(db, () => { throw new Error('boom'); })).toThrow('boom');
+    expect(() => withoutForeignKeyChecks(db.raw, () => db.raw.pragma('foreign_keys', { simple: true }))).not.toThrow();
+    expect(withoutForeignKeyChecks(db.raw, () => db.raw.pragma('foreign_keys', { simple: true }))).toBe(0);
+    expect(() => withoutForeignKeyChecks(db.raw, () => { throw new Error('boom'); })).toThrow('boom');
     expect(db.raw.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(orphan).toThrow(/FOREIGN KEY/);
     db.close();
