@@ -60,6 +60,14 @@ export function upsertUser(db: Db, id: string, userName: string): boolean {
   );
 }
 
+/**
+ * A pulled record references its organization (a foreign key): make sure a row exists, named after its id
+ * until the identity or a listing names it (upsertOrganization).
+ */
+export function ensureOrganization(db: Db, id: string): void {
+  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, `organization ${id}`, nowMicros()]);
+}
+
 export function upsertOrganization(db: Db, id: string, name: string): void {
   const clash = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ? AND id != ?', [name, id]);
   if (clash) db.run('UPDATE organizations SET name = ? WHERE id = ?', [`${name} (local ${clash.id.slice(0, 8)})`, clash.id]);

@@ -14,7 +14,7 @@ import type { Tag } from '../../../src-shared/api/tags';
 import { wireMicros } from '../time';
 import { replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
-import { upsertMembership, upsertUser } from '../identity';
+import { ensureOrganization, upsertMembership, upsertUser } from '../identity';
 import { perOrganization, timeOfField, type Puller } from '../pull';
 import type { SyncSession } from '../session';
 
@@ -41,10 +41,6 @@ const RUN_UPDATE = updateIfChanged('runs', [
 const CHANNEL_UPDATE = updateIfChanged('channels', [
   'name', 'description', 'unit_id', 'data_type', 'display_description', 'display_unit_id', 'active', 'modified_date', 'modified_by_user_id',
 ]);
-
-function ensureOrganization(db: Db, id: string): void {
-  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, `organization ${id}`, Date.now() * 1000]);
-}
 
 interface UserWire {
   userId: string;

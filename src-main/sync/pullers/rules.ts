@@ -10,6 +10,7 @@ import type { Db } from '../../db/database';
 import { storedState } from '../apply';
 import { callWithRetry, perOrganization, timeOfField, type Puller } from '../pull';
 import { wireMicros } from '../time';
+import { ensureOrganization } from '../identity';
 
 const micros = (ts: string | null | undefined) => wireMicros(ts) ?? Date.now() * 1000;
 
@@ -42,7 +43,7 @@ function ruleState(db: Db, id: string): string | undefined {
 }
 
 function upsertRule(db: Db, r: Rule): void {
-  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [r.organizationId, `organization ${r.organizationId}`, Date.now() * 1000]);
+  ensureOrganization(db, r.organizationId);
   const clientKey = r.clientKey || null;
   if (clientKey) db.run('UPDATE rules SET client_key = NULL WHERE organization_id = ? AND client_key = ? AND id != ?', [r.organizationId, clientKey, r.ruleId]);
   db.run(

@@ -19,6 +19,7 @@ import { mergeFields } from '../merge';
 import { finishEntry, hasPending } from '../outbox';
 import { wireMicros } from '../time';
 import { ARTIFACT_VERSION, hasUnpushedVersions, setVersionNumber, upsertVersions } from './artifactVersions';
+import { ensureOrganization } from '../identity';
 
 export const ARTIFACT = 'artifact';
 export const ARTIFACT_CLIENT_ID_KEY = 'outpost_client_id';
@@ -100,7 +101,7 @@ const stateOf = (db: Db, pk: number) =>
 
 /** The artifact's own columns: everything but the synced fields, which apply as a whole or merge. */
 function upsertRow(db: Db, a: Artifact, keepCurrentVersion: boolean): number {
-  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [a.organizationId, `organization ${a.organizationId}`, Date.now() * 1000]);
+  ensureOrganization(db, a.organizationId);
   const current = keepCurrentVersion
     ? ''
     : `, artifact_version_id = excluded.artifact_version_id, version = excluded.version, version_created_date = excluded.version_created_date,

@@ -12,6 +12,7 @@ import { registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
 import { wireMicros } from '../time';
+import { ensureOrganization } from '../identity';
 
 export const POLICY = 'policy';
 export const POLICY_FIELDS = ['name', 'description', 'configuration', 'is_archived'] as const;
@@ -54,7 +55,7 @@ const stateOf = (db: Db, pk: number) =>
   ]);
 
 function upsertRow(db: Db, p: Policy): void {
-  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [p.organizationId, `organization ${p.organizationId}`, Date.now() * 1000]);
+  ensureOrganization(db, p.organizationId);
   db.run(
     `INSERT INTO policies(id, organization_id, name, description, cedar_policy, policy_version_id, version, version_notes, generated_change_message,
        created_by_user_id, modified_by_user_id, created_date, modified_date, archived_date)

@@ -12,6 +12,7 @@ import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
 import { wireMicros } from '../time';
+import { ensureOrganization } from '../identity';
 
 export const SAVED_SEARCH = 'saved_search';
 
@@ -54,7 +55,7 @@ function storedFrom(properties: SavedSearch['properties'], current: StoredProper
 const stateOf = (db: Db, id: string) => storedState(db, [['SELECT * FROM saved_searches WHERE id = ?', [id]]]);
 
 function upsertRow(db: Db, s: SavedSearch): void {
-  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [s.organizationId, `organization ${s.organizationId}`, Date.now() * 1000]);
+  ensureOrganization(db, s.organizationId);
   db.run(
     `INSERT INTO saved_searches(id, organization_id, name, properties, created_by_user_id, modified_by_user_id, created_date, modified_date)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -25,6 +25,7 @@ import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
 import { wireMicros } from '../time';
+import { ensureOrganization } from '../identity';
 
 export const TEST_REPORT = 'test_report';
 
@@ -70,7 +71,7 @@ function writeField(db: Db, pk: number, r: TestReport, field: string, value: unk
 }
 
 function insertReport(db: Db, r: TestReport, organizationId: string, userId: string, now: number): number {
-  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [organizationId, `organization ${organizationId}`, now]);
+  ensureOrganization(db, organizationId);
   const info = db.run(
     `INSERT INTO test_reports(id, organization_id, status, name, test_system_name, test_case, start_time, end_time, serial_number, part_number,
        system_operator, run_id, archived_date, created_by_user_id, modified_by_user_id, created_date, modified_date)
