@@ -14,6 +14,7 @@ import { recordConflict } from '../conflicts';
 import { isUnmappedLocalId, mapLocalId, registerIdRewriter, tableExists } from '../idMap';
 import { finishEntry, hasPending, ownFields, pendingFields } from '../outbox';
 import type { ApplyContext } from '../apply';
+import { ensureOrganization } from '../identity';
 
 export const ANNOTATION = 'annotation';
 
@@ -74,8 +75,10 @@ interface LocalRow {
   archived_date: number | null;
 }
 
+const LOCAL_ROW = 'SELECT pk, id, organization_id, modified_date, archived_date FROM annotations';
+
 function localRow(db: Db, id: string): LocalRow | undefined {
-  return db.get<LocalRow>('SELECT pk, id, organization_id, modified_date, archived_date FROM annotations WHERE id = ?', [id]);
+  return db.get<LocalRow>(`${LOCAL_ROW} WHERE id = ?`, [id]);
 }
 
 /**
@@ -84,12 +87,8 @@ function localRow(db: Db, id: string): LocalRow | undefined {
  */
 function localRows(db: Db, ids: readonly string[], loaded: LoadedIds | undefined): Map<string, LocalRow> {
   const rows = loaded
-    ? db.all<LocalRow>('SELECT pk, id, organization_id, modified_date, archived_date FROM annotations WHERE pk IN (SELECT value FROM json_each(?))', [
-        JSON.stringify(ids.filter((id) => loaded.has(id)).map((id) => loaded.get(id))),
-      ])
-    : db.all<LocalRow>('SELECT pk, id, organization_id, modified_date, archived_date FROM annotations WHERE id IN (SELECT value FROM json_each(?))', [
-        JSON.stringify(ids),
-      ]);
+    ? db.all<LocalRow>(`${LOCAL_ROW} WHERE pk IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids.filter((id) => loaded.has(id)).map((id) => loaded.get(id)))])
+    : db.all<LocalRow>(`${LOCAL_ROW} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -200,7 +199,7 @@ export class AnnotationWriter {
   /** Annotations reference their organization (a foreign key): make sure it exists. */
   private ensureOrganization(id: string): void {
     if (this.orgKnown.has(id)) return;
-    this.db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, `organization ${id}`, Date.now() * 1000]);
+    ensureOrganization(this.db, id);
     this.orgKnown.add(id);
   }
 
