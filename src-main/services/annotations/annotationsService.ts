@@ -24,6 +24,8 @@ import { LINKED_CHANNEL_KIND, loadAnnotations, stateName, type AnnotationRow } f
 /** update_mask paths UpdateAnnotation may change (reference §3). */
 export const UPDATABLE_PATHS = ['name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'tags', 'legend_config', 'linked_channels', 'metadata'] as const;
 type UpdatablePath = (typeof UPDATABLE_PATHS)[number];
+/** Updatable paths stored in a column of the same name. */
+const SCALAR_PATHS = ['name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'legend_config'] as const satisfies readonly UpdatablePath[];
 const IMMUTABLE_PATHS = new Set([
   'annotation_id', 'organization_id', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date', 'run_id', 'annotation_type',
   'created_by_condition_id', 'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'assigned_to_user', 'deleted_date',
@@ -153,10 +155,12 @@ export function updateAnnotation(ctx: RequestContext, patch: AnnotationPatch, ma
     if (has('linked_channels')) assertChannelsExist(db, row.organization_id, channelIdsOf(patch.linkedChannels ?? []), 'annotation.linked_channels');
 
     const now = nowMicros();
+    // Only the masked columns: SQLite rewrites the entries of every index on a column the SET names, changed or not
+    // (a name edit would otherwise rewrite the start, end, state and assignee indexes too).
+    const columns = SCALAR_PATHS.filter(has);
     db.run(
-      `UPDATE annotations SET name = ?, description = ?, start_time = ?, end_time = ?, legend_config = ?, state = ?, assigned_to_user_id = ?,
-         modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
-      [next.name, next.description, next.start_time, next.end_time, next.legend_config, next.state, next.assigned_to_user_id, now, caller.userId, row.pk],
+      `UPDATE annotations SET ${columns.map((c) => `${c} = ?, `).join('')}modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
+      [...columns.map((c) => next[c]), now, caller.userId, row.pk],
     );
     if (has('tags')) replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'annotation.tags'));
     if (has('linked_channels')) writeLinkedChannels(db, row.pk, patch.linkedChannels ?? []);
