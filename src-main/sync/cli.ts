@@ -65,6 +65,15 @@ export async function syncCommand(args: string[]): Promise<number> {
       'create-quiet-ms': { type: 'string' },
     },
   });
+  // Numeric options: whole numbers, checked before anything is opened.
+  const numbers = { concurrency: 1, 'timeout-ms': 1, 'retry-base-ms': 0, 'retry-attempts': 1, 'create-quiet-ms': 0 } as const;
+  for (const [name, min] of Object.entries(numbers)) {
+    const v = values[name as keyof typeof numbers];
+    if (v !== undefined && !(/^\d+$/.test(v) && Number(v) >= min)) {
+      process.stderr.write(`outpost: --${name} must be a whole number >= ${min}, got '${v}'\n`);
+      return 2;
+    }
+  }
   const dataDir = values.data ?? defaultDataDir();
   const engine = openEngine(dataDir);
   try {

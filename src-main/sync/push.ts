@@ -1,5 +1,6 @@
 // Push: replays the outbox against the remote, in order per dependency.
-// Entries that touch disjoint records run concurrently (a small window);
+// Entries that touch disjoint records run concurrently (a window that narrows
+// while the remote says it is overloaded: pushWindow.ts);
 // entries sharing a record or referring to one another's records run in seq
 // order. Each entry is marked in flight (committed) before it is sent, so a
 // crash or a lost response leaves a trace: a create in flight is looked up on
@@ -8,7 +9,7 @@ import { nowMicros } from '../../src-shared/api/time';
 import { recordConflict } from './conflicts';
 import { collectIds, translateIds, unmappedIds } from './idMap';
 import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openEntries, targetsOf } from './outbox';
-import { AuthError, backoffDelay, classify, sleep } from './retry';
+import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { SyncSession } from './session';
 import { specFor } from './specs';
 import { ANNOTATION, localFields } from './resources/annotations';
@@ -158,6 +159,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
   let unknownOutcome = entry.attempts > 0;
   for (let attempt = 0; ; attempt++) {
     s.throwIfAborted();
+    const sentIn = s.pushWindow.epoch;
     try {
       if (spec.kind === 'create' && unknownOutcome && spec.findExisting) {
         // The earlier send may still be on its way (a slow proxy, a request written just before a crash):
@@ -188,6 +190,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
       const unsupportedMessage = spec.unsupportedBy?.(e);
       if (unsupportedMessage !== undefined) return hold(s, entry, unsupportedMessage, true);
       const f = classify(e);
+      if (isOverload(f)) s.pushWindow.overloaded(sentIn);
       switch (f.kind) {
         case 'transient':
           unknownOutcome ||= f.unknownOutcome;
@@ -272,6 +275,7 @@ async function pushBatch(s: SyncSession, p: PushContext, seqs: readonly number[]
   if (live.length < 2 || unmappedIds(s.db, ids).length > 0) return oneByOne();
   for (let attempt = 0; ; attempt++) {
     s.throwIfAborted();
+    const sentIn = s.pushWindow.epoch;
     try {
       const res = await p.call(BATCHABLE[live[0].operation], { annotationIds: ids });
       const byId = new Map((res.annotations as { annotationId: string }[]).map((a) => [a.annotationId, a]));
@@ -280,6 +284,7 @@ async function pushBatch(s: SyncSession, p: PushContext, seqs: readonly number[]
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
       const f = classify(e);
+      if (isOverload(f)) s.pushWindow.overloaded(sentIn);
       if (f.kind === 'auth') throw new AuthError(f.message, f.code);
       if (f.kind !== 'transient') return oneByOne();
       s.progress.retries++;
@@ -332,6 +337,7 @@ async function pushAll(s: SyncSession): Promise<PushResult> {
       .then((outcomes) => {
         for (const outcome of outcomes) {
           if (outcome === 'done') {
+            s.pushWindow.succeeded();
             result.pushed++;
             s.progress.pushed++;
           } else if (outcome === 'failed') result.failed++;
@@ -370,7 +376,7 @@ async function pushAll(s: SyncSession): Promise<PushResult> {
       const waiting: OutboxEntry[] = [];
       // Free archive/unarchive entries of this round join one batch per operation.
       const batches = new Map<string, { entries: OutboxEntry[]; keys: string[] }>();
-      let slots = s.concurrency - running.size;
+      let slots = s.pushWindow.size - running.size;
       let i = 0;
       for (; i < queue.length && i < LOOKAHEAD + MAX_BATCH && slots > 0; i++) {
         const entry = queue[i];

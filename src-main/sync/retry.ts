@@ -52,6 +52,9 @@ export function classify(e: unknown): Failure {
   return { kind: 'transient', unknownOutcome: true, code: null, message: (e as Error)?.message ?? String(e) };
 }
 
+/** The remote asks for fewer requests (429, 503): the push window narrows (pushWindow.ts). */
+export const isOverload = (f: Failure): boolean => f.kind === 'transient' && (f.code === Code.RESOURCE_EXHAUSTED || f.code === Code.UNAVAILABLE);
+
 export interface RetryPolicy {
   /** Tries per request within one sync run (the scheduler retries the run later). */
   readonly maxAttempts: number;

@@ -5,6 +5,7 @@ import type { Db } from '../db/database';
 import type { Applier } from './apply';
 import type { SyncIdentity } from './identity';
 import type { Remote } from './remote';
+import type { PushWindow } from './pushWindow';
 import type { RetryPolicy } from './retry';
 import type { RemoteFeatures } from './types';
 
@@ -36,7 +37,8 @@ export interface SyncSession {
   readonly features: RemoteFeatures;
   readonly applier: Applier;
   readonly retry: RetryPolicy;
-  readonly concurrency: number;
+  /** How many push requests may be on their way at once (shrinks while the remote says it is overloaded). */
+  readonly pushWindow: PushWindow;
   readonly pageSize: number;
   /** How far back (micros) each incremental pull re-reads to catch late commits. */
   readonly overlap: number;

@@ -46,6 +46,8 @@ export interface ProxyLogEntry extends RequestInfo {
   readonly fault?: Fault['kind'] | 'partition' | 'no-filter' | 'no-route';
   /** Times the request reached the remote. */
   readonly forwarded: number;
+  /** Requests the proxy was handling when this one arrived, itself included (how parallel the client was). */
+  readonly concurrent: number;
   readonly status?: number;
 }
 
@@ -77,6 +79,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let missingRoutes: Matcher | undefined;
   const log: ProxyLogEntry[] = [];
   const sockets = new Set<Socket>();
+  let handling = 0;
 
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
@@ -114,7 +117,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
     const info: RequestInfo = { method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('utf8') };
-    const entry: { -readonly [K in keyof ProxyLogEntry]: ProxyLogEntry[K] } = { ...info, forwarded: 0 };
+    const entry: { -readonly [K in keyof ProxyLogEntry]: ProxyLogEntry[K] } = { ...info, forwarded: 0, concurrent: handling };
     log.push(entry);
     const send = (r: { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }) => {
       entry.status = r.status;
@@ -179,7 +182,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => req.socket.destroy());
+    handling++;
+    handle(req, res)
+      .catch(() => req.socket.destroy())
+      .finally(() => handling--);
   });
   server.on('connection', (s) => {
     sockets.add(s);

@@ -178,6 +178,38 @@ describe('retries and stops', () => {
   });
 });
 
+describe('a remote that asks for fewer requests', () => {
+  test('a 429 narrows the push window: later edits go out with fewer requests in parallel, and all land', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) ids.push(await offlineCreate(`rig ${i}`));
+    expect((await a.sync({ concurrency: 32 })).ok).toBe(true);
+    const isPatch = (r: { method: string }) => r.method === 'PATCH';
+    // Every update takes the remote a while (1-40 ms), so the client keeps as many on their way as its window allows.
+    let seed = 7;
+    proxy.random({ rate: 1, kinds: ['delay'], when: isPatch, random: () => ((seed = (seed * 48271) % 2147483647) / 2147483647) });
+    /** Edits every annotation offline, syncs, and returns how many updates the proxy saw on their way at once, per update. */
+    const pushRound = async (round: number, throttles: number) => {
+      for (const [i, id] of ids.entries()) await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: `round ${round} ${i}` }, updateMask: 'name' });
+      for (let i = 0; i < throttles; i++) proxy.once({ kind: 'throttle', seconds: 0 }, isPatch);
+      const from = proxy.log.length;
+      const s = await a.sync({ concurrency: 32 });
+      expect(s.ok).toBe(true);
+      expect(s.progress.pushed).toBe(120);
+      const patches = proxy.log.slice(from).filter(isPatch);
+      expect(patches.filter((e) => e.status === 429)).toHaveLength(throttles);
+      // After the first wave (32 sent at once, and the retries of the refused ones) has drained:
+      return Math.max(...patches.slice(40).map((e) => e.concurrent));
+    };
+    // Unthrottled, the client keeps close to its 32 on their way.
+    expect(await pushRound(1, 0)).toBeGreaterThanOrEqual(26);
+    // Three 429s in the first wave halve the window once (32 -> 16; a whole window refused at once counts once),
+    // and it widens by one per window of successes: at most 22 by the 120th update.
+    expect(await pushRound(2, 3)).toBeLessThanOrEqual(22);
+    proxy.random(undefined);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+});
+
 describe('refusals', () => {
   test('a 4xx fails its entry with the message, fails its dependents, and blocks nothing else', async () => {
     // An asset only the replica knows: the remote refuses the create (400).
