@@ -55,12 +55,69 @@ export function matchesInflight(c: InflightLogCreate, log: AnnotationLog, userId
   return logContent(log) === c.content;
 }
 
-/** Points a local log at the remote one that represents it (id, dates, author name). */
+/** Points a local log at the remote one that represents it (id, dates, author name, assignee email). */
 export function adoptLog(db: Db, localLogId: string, log: AnnotationLog): void {
   mapLocalId(db, ANNOTATION_LOG, localLogId, log.annotationLogId);
-  db.run('UPDATE annotation_logs SET created_date = ?, modified_date = ?, created_by_user_name = ? WHERE id = ?', [
-    wireMicros(log.createdDate), wireMicros(log.modifiedDate), log.createdByUserName, log.annotationLogId,
-  ]);
+  db.run(
+    'UPDATE annotation_logs SET created_date = ?, modified_date = ?, created_by_user_name = ?, assigned_to_user_email = COALESCE(?, assigned_to_user_email) WHERE id = ?',
+    [wireMicros(log.createdDate), wireMicros(log.modifiedDate), log.createdByUserName, log.assigned?.assignedToUserEmail ?? null, log.annotationLogId],
+  );
+}
+
+// ---- history logs of our own writes -----------------------------------------
+// A local CreateAnnotation / UpdateAnnotation appends history logs (CREATED,
+// STATE_UPDATE, ASSIGNED) as a side effect, and so does the remote when the
+// write is pushed. Removing ours and letting the pull bring the remote's would
+// report our own change as news; instead ours takes the identity of the
+// remote's, in the transaction that completes the write, so the pull finds it held.
+
+const HISTORY_KINDS: ReadonlySet<string> = new Set(['ANNOTATION_LOG_KIND_STATE_UPDATE', 'ANNOTATION_LOG_KIND_ASSIGNED']);
+
+/**
+ * Whether a remote log may be the history log the remote wrote for a write of ours that it answered at `answeredAt`
+ * (the annotation's modified_date in the answer). No lower bound: a resent write (its first answer lost) changes
+ * nothing the second time, so its log is the one the first send made, however long ago.
+ */
+export function mayEchoOurWrite(log: AnnotationLog, userId: string, answeredAt: number): boolean {
+  return HISTORY_KINDS.has(log.kind) && log.createdByUserId === userId && (wireMicros(log.createdDate) ?? Infinity) <= answeredAt + SEND_TIME_SLACK;
+}
+
+const kindNames = new Map(AnnotationLogKind.names.map((n) => [AnnotationLogKind.numbers[n], n]));
+const stateNames = new Map(AnnotationLogState.names.map((n) => [AnnotationLogState.numbers[n], n]));
+
+function storedContent(db: Db, id: string): string | undefined {
+  const r = db.get<{ kind: number; state: number | null; assigned_to_user_id: string | null }>('SELECT kind, state, assigned_to_user_id FROM annotation_logs WHERE id = ?', [id]);
+  if (!r) return undefined;
+  return logContent({
+    kind: kindNames.get(r.kind) ?? '',
+    stateUpdate: r.state === null ? undefined : { state: stateNames.get(r.state) ?? '' },
+    assigned: r.assigned_to_user_id === null ? undefined : { assignedToUserId: r.assigned_to_user_id },
+  });
+}
+
+/** A remote log no local one stands for yet. */
+const unheld = (db: Db, id: string) => !db.get('SELECT 1 FROM annotation_logs WHERE id = ?', [id]) && !db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
+
+/**
+ * Settles the history logs entry `seq` appended locally, now that the remote has done its write: each adopts the
+ * remote's log with the same content (`echoes`: candidates from mayEchoOurWrite; the newest wins, the one this write
+ * made), or is removed when there is none (the remote had that value already and wrote no log, or the lookup failed:
+ * the pull then brings whatever the remote has). Caller holds the transaction.
+ */
+export function settleSideEffectLogs(db: Db, seq: number, localIds: readonly string[], echoes: readonly AnnotationLog[]): void {
+  const newestFirst = [...echoes].sort((x, y) => (wireMicros(y.createdDate) ?? 0) - (wireMicros(x.createdDate) ?? 0));
+  for (const id of localIds) {
+    const content = storedContent(db, id);
+    if (content === undefined) continue;
+    const echo = newestFirst.find((l) => logContent(l) === content && unheld(db, l.annotationLogId));
+    if (!echo) {
+      db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+      continue;
+    }
+    // The mapping lets a UI still holding our id reach the adopted log (translateIds).
+    db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [id, ANNOTATION_LOG, seq]);
+    adoptLog(db, id, echo);
+  }
 }
 
 export class LogWriter {

@@ -8,12 +8,17 @@
 // it is looked up among the annotation's logs by (kind, author, content,
 // created at or after the first send) and not already known locally.
 // Updates, archives and deletes are idempotent and simply retried.
+//
+// The history logs a create or update appended locally (CREATED, STATE_UPDATE,
+// ASSIGNED) adopt the ones the remote wrote for the same change, listed right
+// after the remote answered (resources/annotationLogs.ts settleSideEffectLogs).
 import type { Annotation } from '../../../src-shared/api/annotations';
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import { parseTimestamp } from '../../../src-shared/api/time';
 import { mapLocalId } from '../idMap';
 import { ANNOTATION, CLIENT_ID_KEY, markerOf } from '../resources/annotations';
-import { adoptLog, ANNOTATION_LOG, logContent, SEND_TIME_SLACK } from '../resources/annotationLogs';
+import { adoptLog, ANNOTATION_LOG, logContent, mayEchoOurWrite, SEND_TIME_SLACK, settleSideEffectLogs } from '../resources/annotationLogs';
+import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext, Target } from '../types';
 import { filterUnsupported, findByClientMarker, listEvery, unclaimed, type MarkerLookup } from './remoteQuery';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
@@ -28,6 +33,26 @@ const annotationMarker: MarkerLookup<Annotation> = {
 function deleteSideEffects(p: PushContext, entry: OutboxEntry): void {
   // The remote wrote its own history logs for this write; pull brings them.
   for (const id of entry.sideEffectLogIds) p.db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+}
+
+/**
+ * The remote's answer `a` to a write of ours, with the history logs it may have written for it. Best effort: the
+ * write is done whatever the listing does, so a failed listing yields none (the local logs then make way for the
+ * pull, which brings the remote's).
+ */
+async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<{ annotation: Annotation; historyLogs: AnnotationLog[] }> {
+  if (entry.sideEffectLogIds.length === 0) return { annotation: a, historyLogs: [] };
+  const answeredAt = wireMicros(a.modifiedDate) ?? p.serverNow();
+  try {
+    const logs = await listEvery<AnnotationLog>(p.call, 'ListAnnotationLogs', 'annotationLogs', { annotationId: a.annotationId, pageSize: 1000 });
+    return { annotation: a, historyLogs: logs.filter((l) => mayEchoOurWrite(l, p.userId, answeredAt)) };
+  } catch {
+    return { annotation: a, historyLogs: [] };
+  }
+}
+
+function settleHistoryLogs(p: PushContext, entry: OutboxEntry, res: { historyLogs?: AnnotationLog[] }): void {
+  settleSideEffectLogs(p.db, entry.seq, entry.sideEffectLogIds, res.historyLogs ?? []);
 }
 
 const encodeLinkedChannels = (list: readonly any[] | undefined) => list?.map((c) => compact({ ...c }));
@@ -59,12 +84,16 @@ export const createAnnotationSpec: OpSpec = {
       metadata: [...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY), { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId }],
     });
   },
-  findExisting: (p, entry) => findByClientMarker(p, annotationMarker, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime),
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call(entry.operation, request)).annotation),
+  async findExisting(p, entry) {
+    const found = await findByClientMarker(p, annotationMarker, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime);
+    return found && withHistoryLogs(p, entry, found);
+  },
   applyResult(p, entry, res) {
     const a: Annotation = res.annotation ?? res;
     const localId = entry.createdIds[0].id;
     mapLocalId(p.db, ANNOTATION, localId, a.annotationId);
-    deleteSideEffects(p, entry);
+    settleHistoryLogs(p, entry, res);
     p.apply.annotations([a], { excludeSeq: entry.seq });
   },
 };
@@ -94,8 +123,9 @@ export const updateAnnotationSpec: OpSpec = {
   kind: 'write',
   targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask as string[])])],
   encode: (req) => ({ annotation: encodePatch(req.annotation, req.updateMask), updateMask: mask(req.updateMask) }),
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call(entry.operation, request)).annotation),
   applyResult(p, entry, res) {
-    deleteSideEffects(p, entry);
+    settleHistoryLogs(p, entry, res);
     p.apply.annotations([res.annotation], { excludeSeq: entry.seq });
   },
   dropField(req, _id, field) {
