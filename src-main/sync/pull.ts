@@ -51,6 +51,11 @@ export interface Puller<T = any> {
   variants(s: SyncSession): Record<string, unknown>[];
   /** Remote lookups a page needs before its transaction (parents of logs). */
   prepare?(s: SyncSession, items: T[]): Promise<void>;
+  /**
+   * A failed listing the run can do without (e.g. a deletion check whose order the remote refuses): the warning
+   * to give; the variant is skipped (finish does not run). Undefined: the failure is the run's.
+   */
+  skipOn?(s: SyncSession, error: unknown): string | undefined;
   /** Full mode: after the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
   finish?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
   /**
@@ -251,8 +256,10 @@ export async function runPuller(s: SyncSession, p: Puller): Promise<number> {
     try {
       rows += await pullVariant(s, p, variant, key);
     } catch (e) {
-      if (!notOffered(e)) throw e;
-      s.event({ type: 'warning', message: `${p.resource}: the remote does not offer ${p.operation}; skipped` });
+      const skipped = p.skipOn?.(s, e);
+      if (skipped !== undefined) s.event({ type: 'warning', message: `${p.resource}: ${skipped}` });
+      else if (notOffered(e)) s.event({ type: 'warning', message: `${p.resource}: the remote does not offer ${p.operation}; skipped` });
+      else throw e;
     }
   }
   s.event({ type: 'pulled', resource: p.resource, rows });

@@ -9,9 +9,10 @@
 //   duplicate  forward twice (a replaying middlebox), answer with the first response
 //   partition  (mode) every request is dropped until heal()
 // plus `rejectFilters`: list requests carrying a CEL filter get 501, like a
-// remote without a filter engine, and `withoutRoutes`: matching requests get
+// remote without a filter engine, `withoutRoutes`: matching requests get
 // the gateway's unmatched-route answer (404 Not Found), like the platform,
-// which has no artifact routes.
+// which has no artifact routes, and `refuse`: matching requests get a given
+// API error (a remote refusing a parameter it does not support).
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -43,7 +44,7 @@ export interface RandomFaults {
 }
 
 export interface ProxyLogEntry extends RequestInfo {
-  readonly fault?: Fault['kind'] | 'partition' | 'no-filter' | 'no-route';
+  readonly fault?: Fault['kind'] | 'partition' | 'no-filter' | 'no-route' | 'refused';
   /** Times the request reached the remote. */
   readonly forwarded: number;
   /** Requests the proxy was handling when this one arrived, itself included (how parallel the client was). */
@@ -62,9 +63,17 @@ export interface FaultProxy {
   rejectFilters(on: boolean): void;
   /** Requests matching `when` (until called with undefined) are answered 404 Not Found without forwarding. */
   withoutRoutes(when: Matcher | undefined): void;
+  /** Requests matching `when` (until called with undefined) get this API error without forwarding. */
+  refuse(when: Matcher | undefined, answer?: ApiRefusal): void;
   /** Requests that reached the remote, as "METHOD path". */
   forwarded(matcher?: Matcher): number;
   close(): Promise<void>;
+}
+
+export interface ApiRefusal {
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
 }
 
 export const isPost = (pathPart: string): Matcher => (r) => r.method === 'POST' && r.path.includes(pathPart);
@@ -77,6 +86,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let partitioned = false;
   let noFilters = false;
   let missingRoutes: Matcher | undefined;
+  let refusing: { when: Matcher; answer: ApiRefusal } | undefined;
   const log: ProxyLogEntry[] = [];
   const sockets = new Set<Socket>();
   let handling = 0;
@@ -148,6 +158,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       fail(404, 5, 'Not Found');
       return;
     }
+    if (refusing?.when(info)) {
+      entry.fault = 'refused';
+      fail(refusing.answer.status, refusing.answer.code, refusing.answer.message);
+      return;
+    }
     const fault = pick(info);
     entry.fault = fault?.kind;
     switch (fault?.kind) {
@@ -206,6 +221,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     heal: () => void (partitioned = false),
     rejectFilters: (on) => void (noFilters = on),
     withoutRoutes: (when) => void (missingRoutes = when),
+    refuse: (when, answer) => void (refusing = when && answer ? { when, answer } : undefined),
     forwarded: (m = () => true) => log.filter((e) => m(e)).reduce((n, e) => n + e.forwarded, 0),
     close: async () => {
       for (const s of sockets) s.destroy();

@@ -4,7 +4,7 @@
 // annotation. So they are reconciled by a periodic full listing (deletions.ts).
 // Besides logs created offline, the history logs a pending local write made
 // (CREATED, STATE_UPDATE...) are on their way too: the remote writes its own,
-// and they are removed when the write's entry is done.
+// and they adopt those (or are removed) when the write's entry is done.
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import type { Db } from '../../db/database';
 import { ANNOTATION_LOG } from '../resources/annotationLogs';

@@ -8,9 +8,17 @@
 // listing runs are not local yet (the pull runs alone, before the push), so
 // nothing the remote has is ever removed. Only records of the remote's
 // organizations are considered: a local organization's never went there.
+//
+// A list that can change while it is read is ordered on an immutable field
+// (`orderBy`), so no record moves between pages and every one the remote keeps
+// is seen. A remote that refuses that order gets no check in this run (a
+// warning; the reconcile stays due): read unordered, a record edited during
+// the listing could be missed and a live record removed here.
+import { ApiError, Code, type FieldViolation } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { Puller } from '../pull';
 import type { SyncSession } from '../session';
+import type { RemoteFeatures } from '../types';
 
 export interface LocalRecord {
   readonly pk: number;
@@ -23,8 +31,8 @@ export interface DeletionReconcilerOptions<T> {
   /** The list operation of the operation table, read in full. */
   readonly operation: string;
   readonly listField: string;
-  /** Request members of every page (e.g. an order on an immutable field, so no record moves between pages). */
-  readonly request?: Record<string, unknown>;
+  /** order_by of every page: an immutable field, so no record moves between pages (see above). */
+  readonly orderBy?: string;
   readonly maxPageSize?: number;
   idOf(item: T): string;
   /** Local table (pk, id, organization_id). */
@@ -43,6 +51,21 @@ export function createdByOpenEntries(db: Db, resource: string): Set<string> {
   }
   return ids;
 }
+
+const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
+
+/**
+ * The remote refused the order itself (INVALID_ARGUMENT or UNIMPLEMENTED naming order_by). A field violation,
+ * when the answer has one, says which parameter was wrong (a stale page token's message may name order_by too).
+ */
+export function orderRefused(e: unknown): boolean {
+  if (!(e instanceof ApiError) || (e.code !== Code.INVALID_ARGUMENT && e.code !== Code.UNIMPLEMENTED)) return false;
+  const violations = e.details.flatMap((d) => (d['@type'] === BAD_REQUEST ? ((d as { fieldViolations?: FieldViolation[] }).fieldViolations ?? []) : []));
+  return violations.length ? violations.some((v) => /^order_?by$/i.test(v.field)) : /order_?by/i.test(e.message);
+}
+
+/** Per run (its features object): checks whose order the remote refused, not asked for again. */
+const refusedChecks = new WeakMap<RemoteFeatures, Set<string>>();
 
 const lastReconcile = (db: Db, key: string) => db.get<{ modified_date: number }>('SELECT modified_date FROM sync_cursors WHERE resource = ?', [key])?.modified_date;
 
@@ -65,6 +88,7 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
     maxPageSize: o.maxPageSize,
     idOf: o.idOf,
     variants(s: SyncSession) {
+      if (refusedChecks.get(s.features)?.has(o.resource)) return [];
       const last = lastReconcile(s.db, o.resource);
       if (last === undefined) {
         // A first pull has just read every record (or is about to): the clock starts now.
@@ -72,7 +96,14 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
         return [];
       }
       // (The server clock is estimated to within a second: an interval of 0 means every sync.)
-      return s.reconcileEvery <= 0 || s.remote.serverNow() - last >= s.reconcileEvery ? [{ ...o.request }] : [];
+      return s.reconcileEvery <= 0 || s.remote.serverNow() - last >= s.reconcileEvery ? [o.orderBy ? { orderBy: o.orderBy } : {}] : [];
+    },
+    // The reconcile clock is not moved: the check stays due, and the next run asks again.
+    skipOn(s, error) {
+      if (!o.orderBy || !orderRefused(error)) return undefined;
+      const refused = refusedChecks.get(s.features) ?? new Set<string>();
+      refusedChecks.set(s.features, refused.add(o.resource));
+      return `the remote refused ${o.operation} ordered by ${o.orderBy} (${(error as Error).message}); deletions there are not looked for in this sync`;
     },
     // Arrivals are the incremental puller's work: this one only looks at what is missing (and counts as nothing pulled).
     apply: () => 0,

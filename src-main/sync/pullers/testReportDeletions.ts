@@ -17,7 +17,8 @@
 //   would take its measurements along: FK cascade).
 // The lists are ordered by id: immutable, so no record moves between pages
 // while the listing runs (the default orders, step_path and timestamp, are
-// editable) and every record the remote keeps is seen.
+// editable) and every record the remote keeps is seen. A remote refusing that
+// order gets no check (deletions.ts).
 import type { TestMeasurement, TestStep } from '../../../src-shared/api/testReports';
 import type { Db } from '../../db/database';
 import { isUnmappedLocalId } from '../idMap';
@@ -48,7 +49,7 @@ export const testStepDeletionsPuller = deletionReconciler<TestStep>({
   resource: 'test_steps:deletions',
   operation: 'ListTestSteps',
   listField: 'testSteps',
-  request: { orderBy: 'test_step_id' },
+  orderBy: 'test_step_id',
   maxPageSize: 1000,
   idOf: (s) => s.testStepId,
   table: 'test_steps',
@@ -60,7 +61,7 @@ export const testMeasurementDeletionsPuller = deletionReconciler<TestMeasurement
   resource: 'test_measurements:deletions',
   operation: 'ListTestMeasurements',
   listField: 'testMeasurements',
-  request: { orderBy: 'measurement_id' },
+  orderBy: 'measurement_id',
   maxPageSize: 1000,
   idOf: (m) => m.measurementId,
   table: 'test_measurements',
