@@ -303,14 +303,15 @@ export class AnnotationWriter {
   touch(pk: number, a: Annotation, takeModified: boolean): boolean {
     const current = this.db.get<Record<string, unknown>>(
       `SELECT created_by_user_id, created_date, run_id, annotation_type, pending, deleted_date, batched_triggers, is_noisy_rule, report_rule_version_id,
-         modified_date, modified_by_user_id FROM annotations WHERE pk = ?`,
+         created_by_condition_id, created_by_rule_condition_version_id, modified_date, modified_by_user_id FROM annotations WHERE pk = ?`,
       [pk],
     );
     if (!current) return false;
     const next: Record<string, unknown> = {
       created_by_user_id: a.createdByUserId, created_date: micros(a.createdDate), run_id: a.runId ?? null, annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
       pending: a.pending ? 1 : 0, deleted_date: micros(a.deletedDate), batched_triggers: a.batchedTriggers, is_noisy_rule: a.isNoisyRule ? 1 : 0,
-      report_rule_version_id: a.reportRuleVersionId ?? null,
+      report_rule_version_id: a.reportRuleVersionId ?? null, created_by_condition_id: a.createdByConditionId ?? null,
+      created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null,
       ...(takeModified ? { modified_date: micros(a.modifiedDate), modified_by_user_id: a.modifiedByUserId } : {}),
     };
     const changed = Object.keys(next).filter((k) => next[k] !== current[k]);
@@ -409,7 +410,9 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
 /**
  * Replaces local records with newer remote versions. One counts as updated only if a synced field differs: the
  * remote's copy of our own pushed edit (the pull after every push brings it back with the server's dates) and a
- * change of bookkeeping columns alone show nothing new here. The local versions are read in one batch.
+ * change of bookkeeping columns alone show nothing new here. Such a copy takes only the remote's bookkeeping
+ * columns and archive date: a full rewrite would touch every index and child row of thousands of records after
+ * each push. The local versions are read in one batch.
  */
 function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly { row: LocalRow; a: Annotation }[]): void {
   if (list.length === 0) return;
@@ -417,10 +420,15 @@ function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly {
   for (const { row, a } of list) {
     const local = before.get(row.id);
     const remote = fieldsOfWire(a);
-    writer.overwrite(row.pk, a);
     ctx.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
-    if (!local || ANNOTATION_FIELDS.some((f) => !sameValue(local[f], remote[f]))) ctx.stats.updated++;
-    else ctx.stats.unchanged++;
+    if (!local || ANNOTATION_FIELDS.some((f) => !sameValue(local[f], remote[f]))) {
+      writer.overwrite(row.pk, a);
+      ctx.stats.updated++;
+      continue;
+    }
+    writer.touch(row.pk, a, true);
+    ctx.db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [micros(a.archivedDate), row.pk, micros(a.archivedDate)]);
+    ctx.stats.unchanged++;
   }
 }
 
