@@ -69,6 +69,25 @@ export function translateIds<T>(db: Db, value: T): T {
   return replaceIds(value, mappedIds(db, ids));
 }
 
+/**
+ * Both questions a push asks of the ids in `value`, in one query: which await their create (with the entry that
+ * creates each: unmappedIds) and which the remote knows by another id (mappedIds).
+ */
+export function idStates(db: Db, value: unknown): { unmapped: { localId: string; createdBySeq: number }[]; mapped: Map<string, string> } {
+  const ids = collectIds(value);
+  const unmapped: { localId: string; createdBySeq: number }[] = [];
+  const mapped = new Map<string, string>();
+  if (ids.size === 0) return { unmapped, mapped };
+  for (const r of db.all<{ local_id: string; remote_id: string | null; created_by_seq: number }>(
+    'SELECT local_id, remote_id, created_by_seq FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify([...ids])],
+  )) {
+    if (r.remote_id === null) unmapped.push({ localId: r.local_id, createdBySeq: r.created_by_seq });
+    else if (r.remote_id !== r.local_id) mapped.set(r.local_id, r.remote_id);
+  }
+  return { unmapped, mapped };
+}
+
 /** Local ids in `value` whose create has not reached the remote yet, with the entry that creates each. */
 export function unmappedIds(db: Db, value: unknown): { localId: string; createdBySeq: number }[] {
   const ids = collectIds(value);

@@ -204,6 +204,18 @@ export function targetsOf(db: Db, seq: number): Target[] {
     .map((r) => ({ resource: r.resource, recordId: r.record_id, fields: JSON.parse(r.fields) as string[] }));
 }
 
+/** targetsOf for many entries in one query (the push scheduler reads them for every entry it considers). */
+export function targetsOfMany(db: Db, seqs: readonly number[]): Map<number, Target[]> {
+  const out = new Map<number, Target[]>(seqs.map((seq) => [seq, []]));
+  for (const r of db.all<{ seq: number; resource: string; record_id: string; fields: string }>(
+    'SELECT seq, resource, record_id, fields FROM sync_outbox_targets WHERE seq IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(seqs)],
+  )) {
+    out.get(r.seq)?.push({ resource: r.resource, recordId: r.record_id, fields: JSON.parse(r.fields) as string[] });
+  }
+  return out;
+}
+
 /** Drops the merge base of records whose edits have all drained. */
 export function releaseBases(db: Db, targets: readonly Target[]): void {
   for (const t of targets) {

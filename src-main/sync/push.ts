@@ -7,8 +7,8 @@
 // the remote before it is ever sent again.
 import { nowMicros } from '../../src-shared/api/time';
 import { recordConflict } from './conflicts';
-import { collectIds, translateIds, unmappedIds } from './idMap';
-import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openEntries, targetsOf } from './outbox';
+import { collectIds, idStates, replaceIds, translateIds, unmappedIds } from './idMap';
+import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openEntries, targetsOf, targetsOfMany } from './outbox';
 import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { SyncSession } from './session';
 import { specFor } from './specs';
@@ -145,7 +145,9 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
 
   // A record this entry refers to was created offline by an entry that failed: this one cannot succeed either.
   const own = new Set(entry.createdIds.map((c) => c.id));
-  for (const dep of unmappedIds(s.db, entry.request)) {
+  // (Once every id it refers to is mapped, or its own, the mapping no longer changes: read once for every attempt.)
+  const ids = idStates(s.db, entry.request);
+  for (const dep of ids.unmapped) {
     if (own.has(dep.localId)) continue;
     const creator = loadEntry(s.db, dep.createdBySeq);
     if (creator && (creator.state === 'failed' || creator.state === 'superseded')) {
@@ -176,7 +178,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
           return 'done';
         }
       }
-      const request = spec.encode(translateIds(s.db, entry.request), entry);
+      const request = spec.encode(replaceIds(entry.request, ids.mapped), entry);
       // A create is marked in flight (committed) before it leaves: after a crash its outcome is looked up, never
       // guessed. Other writes are idempotent and simply resent; their attempts are counted at completion.
       if (spec.kind === 'create') markInflight(s.db, entry.seq, s.remote.serverNow());
@@ -297,12 +299,31 @@ async function pushBatch(s: SyncSession, p: PushContext, seqs: readonly number[]
   }
 }
 
-/** Ids an entry touches: records it targets or creates and every id its request mentions. */
-function keysOf(s: SyncSession, entry: OutboxEntry): string[] {
+/** Ids an entry touches: records it targets (`targets`: read for a batch of entries) or creates and every id its request mentions. */
+function keysOf(entry: OutboxEntry, targets: readonly { recordId: string }[]): string[] {
   const keys = collectIds(entry.request);
-  for (const t of targetsOf(s.db, entry.seq)) keys.add(t.recordId);
+  for (const t of targets) keys.add(t.recordId);
   for (const c of entry.createdIds) keys.add(c.id);
   return [...keys];
+}
+
+/**
+ * keysOf for a batch of entries, with their targets read in one query. A record created offline is named by its
+ * local id in entries made before its create landed and by the remote id in later ones: both become the local id,
+ * so those entries still wait for one another.
+ */
+function keysOfMany(s: SyncSession, entries: readonly OutboxEntry[]): Map<number, string[]> {
+  const targets = targetsOfMany(s.db, entries.map((e) => e.seq));
+  const keys = new Map(entries.map((e) => [e.seq, keysOf(e, targets.get(e.seq) ?? [])]));
+  const localOf = new Map(
+    s.db
+      .all<{ local_id: string; remote_id: string }>('SELECT local_id, remote_id FROM sync_id_map WHERE remote_id IN (SELECT value FROM json_each(?))', [
+        JSON.stringify([...new Set([...keys.values()].flat())]),
+      ])
+      .map((r) => [r.remote_id, r.local_id]),
+  );
+  if (localOf.size) for (const [seq, list] of keys) keys.set(seq, [...new Set(list.map((k) => localOf.get(k) ?? k))]);
+  return keys;
 }
 
 /** How far past the first waiting entry the scheduler looks for independent work. */
@@ -367,6 +388,7 @@ async function pushAll(s: SyncSession): Promise<PushResult> {
         else {
           after = more[more.length - 1].seq;
           queue.push(...more);
+          for (const [seq, keys] of keysOfMany(s, more)) keyCache.set(seq, keys);
         }
       }
       // Start entries in seq order while the window has room; an entry sharing an id with a running
@@ -380,8 +402,7 @@ async function pushAll(s: SyncSession): Promise<PushResult> {
       let i = 0;
       for (; i < queue.length && i < LOOKAHEAD + MAX_BATCH && slots > 0; i++) {
         const entry = queue[i];
-        let keys = keyCache.get(entry.seq);
-        if (!keys) keyCache.set(entry.seq, (keys = keysOf(s, entry)));
+        const keys = keyCache.get(entry.seq)!;
         const free = !keys.some((k) => blocked.has(k));
         for (const k of keys) blocked.add(k);
         if (!free) {

@@ -210,6 +210,32 @@ describe('a remote that asks for fewer requests', () => {
   });
 });
 
+describe('order across outbox batches', () => {
+  test('an edit made before an offline create landed and one made after (another id, a later batch) still go out in order', async () => {
+    // 600 synced annotations to edit: the push reads the outbox 500 entries at a time.
+    for (let i = 0; i < 600; i++) await remote.client.CreateAnnotation(annotationRequest(`filler ${i}`));
+    expect((await a.sync()).ok).toBe(true);
+    const fillers = a.engine.db.all<{ id: string }>("SELECT id FROM annotations WHERE name LIKE 'filler %'").map((r) => r.id);
+    const x = await offlineCreate('created offline');
+    await a.call('UpdateAnnotation', { annotation: { annotationId: x, name: 'first' }, updateMask: 'name' });
+    for (const [i, id] of fillers.entries()) await a.call('UpdateAnnotation', { annotation: { annotationId: id, description: `checked ${i}` }, updateMask: 'description' });
+    await a.call('UpdateAnnotation', { annotation: { annotationId: x, name: 'second' }, updateMask: 'name' });
+    // The create lands at once; the first rename is slow; the fillers take long enough that the second batch is read
+    // after the create landed (it then names the annotation by its remote id) and while the first rename travels.
+    proxy.once({ kind: 'delay', ms: 2000 }, (r) => r.method === 'PATCH' && r.body.includes('"first"'));
+    let seed = 11;
+    proxy.random({ rate: 1, kinds: ['delay'], when: (r) => r.method === 'PATCH' && r.body.includes('checked'), random: () => ((seed = (seed * 48271) % 2147483647) / 2147483647) });
+    const s = await a.sync({ concurrency: 32 });
+    proxy.random(undefined);
+    expect(s.ok).toBe(true);
+    expect(s.progress.pushed).toBe(603);
+    const renames = proxy.log.filter((e) => e.method === 'PATCH' && /"(first|second)"/.test(e.body)).map((e) => /"(first|second)"/.exec(e.body)![1]);
+    expect(renames).toEqual(['first', 'second']);
+    expect(remoteCount("SELECT count(*) AS n FROM annotations WHERE name = 'second'")).toBe(1);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+});
+
 describe('refusals', () => {
   test('a 4xx fails its entry with the message, fails its dependents, and blocks nothing else', async () => {
     // An asset only the replica knows: the remote refuses the create (400).
