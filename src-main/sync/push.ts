@@ -87,6 +87,40 @@ class Completions {
   }
 }
 
+/**
+ * Creates launched in the same turn of the event loop are marked in flight in one commit; each is sent only once
+ * that commit is done (a commit per create was ~0.4 ms of a 10k-edit push's client time per create).
+ */
+class InflightMarks {
+  private queue: { seq: number; serverTime: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
+
+  constructor(private readonly s: SyncSession) {}
+
+  mark(seq: number, serverTime: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ seq, serverTime, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue.splice(0);
+    try {
+      this.s.db.tx(() => batch.forEach((m) => markInflight(this.s.db, m.seq, m.serverTime)));
+    } catch (e) {
+      batch.forEach((m) => m.reject(e));
+      return;
+    }
+    batch.forEach((m) => m.resolve());
+  }
+}
+
+const inflightMarks = new WeakMap<SyncSession, InflightMarks>();
+function markSent(s: SyncSession, seq: number): Promise<void> {
+  let m = inflightMarks.get(s);
+  if (!m) inflightMarks.set(s, (m = new InflightMarks(s)));
+  return m.mark(seq, s.remote.serverNow());
+}
+
 const completions = new WeakMap<PushContext, Completions>();
 function complete(s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> {
   let c = completions.get(p);
@@ -181,7 +215,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
       const request = spec.encode(replaceIds(entry.request, ids.mapped), entry);
       // A create is marked in flight (committed) before it leaves: after a crash its outcome is looked up, never
       // guessed. Other writes are idempotent and simply resent; their attempts are counted at completion.
-      if (spec.kind === 'create') markInflight(s.db, entry.seq, s.remote.serverNow());
+      if (spec.kind === 'create') await markSent(s, entry.seq);
       entry = { ...entry, attempts: entry.attempts + 1, firstSentServerTime: entry.firstSentServerTime ?? s.remote.serverNow() };
       // (A spec may send more than one request for its write: `send`, see types.ts.)
       const response = spec.send ? await spec.send(p, request, entry) : await p.call(entry.operation, request);
