@@ -80,7 +80,7 @@ function runSummary(p: SyncProgress) {
   };
 }
 
-/** Push requests on their way at once unless the caller says otherwise (measured in bench/sync.ts: 16 -> 64 took a 10k-edit push from ~7 s to ~4.5 s on loopback). */
+/** Push requests on their way at once unless the caller says otherwise (measured in bench/sync.ts: 16 -> 64 took a 10k-edit push from ~7 s to ~5 s on loopback: both sides commit in larger groups). */
 export const DEFAULT_PUSH_CONCURRENCY = 64;
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
