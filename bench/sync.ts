@@ -2,7 +2,8 @@
 // process (`outpost serve`). (1) Initial pull of 100k annotations with their
 // logs (and the reference data) into an empty replica; (2) push of 10k queued
 // offline edits (updates, comments, archives, creates). Prints rows/s;
-// targets: pull >= 30 000 annotations/s, 10k edits pushed in <= 5 s.
+// targets: pull >= 30 000 annotations/s, 10k edits pushed in <= 5 s. (3) The
+// push through 40 ms of delay per request, at the old and the current window.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { Remote } from '../src-main/sync/remote';
 import { DEFAULT_PUSH_CONCURRENCY, runSync, type SyncSummary } from '../src-main/sync/runSync';
 import { createMemorySecretStore } from '../src-main/sync/secretStore';
 import type { SyncEvent } from '../src-main/sync/session';
+import { startFaultProxy } from '../tests/sync/faultProxy';
 import { processCpuSeconds, serveOutpost } from './support/processes';
 
 /** CPU seconds used so far by this process (the client) and by the remote's process (Linux /proc; 0 elsewhere). */
@@ -227,6 +229,26 @@ export async function main(argv: string[] = []): Promise<void> {
     }
     console.log(`  (${load()})`);
     console.log(`  pull reached ${Math.round((100 * rate(pulledAnnotations, annMs)) / listRate)}% of the remote's list rate; push ${Math.round((100 * rate(summary.progress.pushed, pushMs)) / patchRate)}% of its bare request rate (batched archives count as edits)`);
+
+    // (3) A network like a field engineer's: every request takes 40 ms longer (the fault proxy's delay). Loopback hides
+    // what the push window is for; here the round trip, not either CPU, bounds the rate.
+    const proxy = await startFaultProxy(started.url);
+    try {
+      const rtt = { baseUrl: proxy.url, apiKey: token };
+      proxy.random({ rate: 1, kinds: ['delay'], random: () => 0.999 }); // delay 1 + floor(0.999 * 40) = 40 ms
+      const slowEdits = Math.min(2000, ids.length);
+      for (const window of [16, concurrency]) {
+        for (let i = 0; i < slowEdits; i++) {
+          await invoke(ctx, 'UpdateAnnotation', { annotation: { annotationId: ids[i], description: `window ${window} ${i}` }, updateMask: 'description' });
+        }
+        const slow = timeline(cpu);
+        const res = await runSync({ db: engine.db, remote: rtt, onEvent: slow.onEvent, concurrency: window });
+        if (!res.ok || res.progress.pushed !== slowEdits) throw new Error(`push through the delay failed: ${res.error ?? `${res.progress.pushed} of ${slowEdits} pushed`}`);
+        console.log(`\n40 ms per request, ${window} requests at once: ${slowEdits} edits pushed in ${(slow.pushMs() / 1000).toFixed(2)} s = ${rate(slowEdits, slow.pushMs())} edits/s`);
+      }
+    } finally {
+      await proxy.close();
+    }
     engine.close();
   } finally {
     if (server) {
