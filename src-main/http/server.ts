@@ -14,7 +14,7 @@ import type { BinaryResult } from '../services/handler';
 import { invoke } from '../services/invoke';
 import { readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
-import { groupCommitFor } from './groupCommit';
+import { groupCommitFor } from '../db/groupCommit';
 import { matchRoute } from './routes';
 import { uploadLimitFor } from './uploadLimits';
 

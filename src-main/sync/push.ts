@@ -6,6 +6,7 @@
 // crash or a lost response leaves a trace: a create in flight is looked up on
 // the remote before it is ever sent again.
 import { nowMicros } from '../../src-shared/api/time';
+import { groupCommitFor } from '../db/groupCommit';
 import { recordConflict } from './conflicts';
 import { collectIds, idStates, replaceIds, translateIds, unmappedIds } from './idMap';
 import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openEntries, targetsOf, targetsOfMany } from './outbox';
@@ -49,84 +50,15 @@ function completeOne(s: SyncSession, p: PushContext, entry: OutboxEntry, respons
 }
 
 /**
- * Completed entries are committed in small groups (one transaction per turn of the event loop
- * instead of one per entry). An entry counts as done only once its group committed; a crash before
- * that leaves it open, and it is resent (writes) or looked up (creates) by the next sync.
+ * Completions and in-flight marks share commits with the other writes of the same turn of the event loop
+ * (db/groupCommit.ts: a commit per entry cost more than the entry's own writes). An entry counts as done only
+ * once its group committed; a crash before that leaves it open, and it is resent (writes) or looked up
+ * (creates) by the next sync. A create is sent only once its in-flight mark committed.
  */
-class Completions {
-  private queue: { entry: OutboxEntry; response: unknown; how: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+const complete = (s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> =>
+  groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, p, entry, response, how)));
 
-  constructor(private readonly s: SyncSession, private readonly p: PushContext) {}
-
-  add(entry: OutboxEntry, response: unknown, how: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.queue.push({ entry, response, how, resolve, reject }) === 1) setImmediate(() => this.flush());
-    });
-  }
-
-  private flush(): void {
-    const batch = this.queue.splice(0);
-    const errors = new Map<number, unknown>();
-    try {
-      this.s.db.tx(() => {
-        for (const item of batch) {
-          try {
-            this.s.db.tx(() => completeOne(this.s, this.p, item.entry, item.response, item.how));
-          } catch (e) {
-            errors.set(item.entry.seq, e);
-          }
-        }
-      });
-    } catch (e) {
-      for (const item of batch) errors.set(item.entry.seq, e);
-    }
-    for (const item of batch) {
-      if (errors.has(item.entry.seq)) item.reject(errors.get(item.entry.seq));
-      else item.resolve();
-    }
-  }
-}
-
-/**
- * Creates launched in the same turn of the event loop are marked in flight in one commit; each is sent only once
- * that commit is done (a commit per create was ~0.4 ms of a 10k-edit push's client time per create).
- */
-class InflightMarks {
-  private queue: { seq: number; serverTime: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
-
-  constructor(private readonly s: SyncSession) {}
-
-  mark(seq: number, serverTime: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.queue.push({ seq, serverTime, resolve, reject }) === 1) setImmediate(() => this.flush());
-    });
-  }
-
-  private flush(): void {
-    const batch = this.queue.splice(0);
-    try {
-      this.s.db.tx(() => batch.forEach((m) => markInflight(this.s.db, m.seq, m.serverTime)));
-    } catch (e) {
-      batch.forEach((m) => m.reject(e));
-      return;
-    }
-    batch.forEach((m) => m.resolve());
-  }
-}
-
-const inflightMarks = new WeakMap<SyncSession, InflightMarks>();
-function markSent(s: SyncSession, seq: number): Promise<void> {
-  let m = inflightMarks.get(s);
-  if (!m) inflightMarks.set(s, (m = new InflightMarks(s)));
-  return m.mark(seq, s.remote.serverNow());
-}
-
-const completions = new WeakMap<PushContext, Completions>();
-function complete(s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> {
-  let c = completions.get(p);
-  if (!c) completions.set(p, (c = new Completions(s, p)));
-  return c.add(entry, response, how);
-}
+const markSent = (s: SyncSession, seq: number): Promise<void> => groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow()));
 
 /** Ids a NOT_FOUND names (its ResourceInfo detail lists them comma-separated). */
 function missingIds(e: unknown): string[] {

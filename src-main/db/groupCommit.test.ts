@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { openDatabase, type Db } from '../db/database';
+import { openDatabase, type Db } from './database';
 import { GroupCommit } from './groupCommit';
 
 let dir: string;

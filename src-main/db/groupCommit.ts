@@ -1,4 +1,5 @@
-// Group commit for API writes. Each write request is one SQLite transaction,
+// Group commit: for API writes (http/server.ts) and for the push's completed
+// entries and in-flight marks (sync/push.ts). Each write request is one SQLite transaction,
 // and its COMMIT (WAL frames for every page it dirtied, locks) costs more than
 // the write itself: ~160 us of an UpdateAnnotation's ~400 us (profile of
 // bench/sync.ts push, where a client keeps 16 writes in flight). Writes that
@@ -13,7 +14,7 @@
 // of an asynchronous handler after its first await runs after the COMMIT, in
 // its own transaction, as it always did.
 import { ApiError } from '../../src-shared/errors';
-import type { Db } from '../db/database';
+import type { Db } from './database';
 
 interface Pending {
   readonly run: () => Promise<unknown>;
