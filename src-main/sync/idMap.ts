@@ -48,30 +48,9 @@ export function replaceIds<T>(value: T, map: ReadonlyMap<string, string>): T {
   return walk(value) as T;
 }
 
-/** local id -> remote id for the mapped ids among `ids`. */
-export function mappedIds(db: Db, ids: Iterable<string>): Map<string, string> {
-  const list = [...ids];
-  const out = new Map<string, string>();
-  if (list.length === 0) return out;
-  for (const r of db.all<{ local_id: string; remote_id: string }>(
-    'SELECT local_id, remote_id FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?)) AND remote_id IS NOT NULL AND remote_id != local_id',
-    [JSON.stringify(list)],
-  )) {
-    out.set(r.local_id, r.remote_id);
-  }
-  return out;
-}
-
-/** Replaces ids of records the remote has since created with their remote ids. */
-export function translateIds<T>(db: Db, value: T): T {
-  const ids = collectIds(value);
-  if (ids.size === 0) return value;
-  return replaceIds(value, mappedIds(db, ids));
-}
-
 /**
- * Both questions a push asks of the ids in `value`, in one query: which await their create (with the entry that
- * creates each: unmappedIds) and which the remote knows by another id (mappedIds).
+ * What the id map says of the ids in `value`, in one query: which await their create (with the entry that creates
+ * each) and which the remote knows by another id.
  */
 export function idStates(db: Db, value: unknown): { unmapped: { localId: string; createdBySeq: number }[]; mapped: Map<string, string> } {
   const ids = collectIds(value);
@@ -88,17 +67,13 @@ export function idStates(db: Db, value: unknown): { unmapped: { localId: string;
   return { unmapped, mapped };
 }
 
-/** Local ids in `value` whose create has not reached the remote yet, with the entry that creates each. */
-export function unmappedIds(db: Db, value: unknown): { localId: string; createdBySeq: number }[] {
-  const ids = collectIds(value);
-  if (ids.size === 0) return [];
-  return db
-    .all<{ local_id: string; created_by_seq: number }>(
-      'SELECT local_id, created_by_seq FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?)) AND remote_id IS NULL',
-      [JSON.stringify([...ids])],
-    )
-    .map((r) => ({ localId: r.local_id, createdBySeq: r.created_by_seq }));
+/** Replaces ids of records the remote has since created with their remote ids. */
+export function translateIds<T>(db: Db, value: T): T {
+  return replaceIds(value, idStates(db, value).mapped);
 }
+
+/** Local ids in `value` whose create has not reached the remote yet, with the entry that creates each. */
+export const unmappedIds = (db: Db, value: unknown) => idStates(db, value).unmapped;
 
 export function isUnmappedLocalId(db: Db, id: string): boolean {
   return !!db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND remote_id IS NULL', [id]);
