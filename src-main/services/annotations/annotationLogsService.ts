@@ -80,6 +80,12 @@ function wireLog(
 const logToWire = (r: LogRow): AnnotationLog =>
   wireLog(r.id, r.annotation_id, r.kind, r.created_by_user_id, r.created_by_user_name, r.created_date, r.modified_date, r.assigned_to_user_id, r.assigned_to_user_email, r.state, r.comment_body);
 
+/** One stored log as the API shows it (no visibility check: for the engine's own bookkeeping). */
+export function loadLog(db: Db, id: string): AnnotationLog | undefined {
+  const row = db.get<LogRow>('SELECT * FROM annotation_logs WHERE id = ?', [id]);
+  return row && logToWire(row);
+}
+
 // A list page's rows in raw mode (arrays): better-sqlite3 builds a named-property object per row through the
 // V8 API, which cost ~5 us per listed log, most of ListAllAnnotationLogs' handler (bench/listing.ts).
 const PAGE_COLUMNS = 'pk, id, annotation_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body';

@@ -12,6 +12,7 @@ import type { ApplyContext } from '../apply';
 import { canonical } from '../canonical';
 import { mapLocalId, registerIdRewriter } from '../idMap';
 import { finishEntry } from '../outbox';
+import { loadLog } from '../../services/annotations/annotationLogsService';
 
 export const ANNOTATION_LOG = 'annotation_log';
 
@@ -82,17 +83,9 @@ export function mayEchoOurWrite(log: AnnotationLog, userId: string, answeredAt: 
   return HISTORY_KINDS.has(log.kind) && log.createdByUserId === userId && (wireMicros(log.createdDate) ?? Infinity) <= answeredAt + SEND_TIME_SLACK;
 }
 
-const kindNames = new Map(AnnotationLogKind.names.map((n) => [AnnotationLogKind.numbers[n], n]));
-const stateNames = new Map(AnnotationLogState.names.map((n) => [AnnotationLogState.numbers[n], n]));
-
 function storedContent(db: Db, id: string): string | undefined {
-  const r = db.get<{ kind: number; state: number | null; assigned_to_user_id: string | null }>('SELECT kind, state, assigned_to_user_id FROM annotation_logs WHERE id = ?', [id]);
-  if (!r) return undefined;
-  return logContent({
-    kind: kindNames.get(r.kind) ?? '',
-    stateUpdate: r.state === null ? undefined : { state: stateNames.get(r.state) ?? '' },
-    assigned: r.assigned_to_user_id === null ? undefined : { assignedToUserId: r.assigned_to_user_id },
-  });
+  const log = loadLog(db, id);
+  return log && logContent(log);
 }
 
 /** A remote log no local one stands for yet. */
