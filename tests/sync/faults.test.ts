@@ -3,6 +3,7 @@
 // authentication failures stop, refusals fail one entry without blocking others.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { nowMicros } from '../../src-shared/api/time';
+import { prng } from '../../src-main/seed/seedDemoData';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
 import { startFaultProxy, type FaultProxy } from './faultProxy';
 import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
@@ -185,8 +186,7 @@ describe('a remote that asks for fewer requests', () => {
     expect((await a.sync({ concurrency: 32 })).ok).toBe(true);
     const isPatch = (r: { method: string }) => r.method === 'PATCH';
     // Every update takes the remote a while (1-40 ms), so the client keeps as many on their way as its window allows.
-    let seed = 7;
-    proxy.random({ rate: 1, kinds: ['delay'], when: isPatch, random: () => ((seed = (seed * 48271) % 2147483647) / 2147483647) });
+    proxy.random({ rate: 1, kinds: ['delay'], when: isPatch, random: prng(7) });
     /** Edits every annotation offline, syncs, and returns how many updates the proxy saw on their way at once, per update. */
     const pushRound = async (round: number, throttles: number) => {
       for (const [i, id] of ids.entries()) await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: `round ${round} ${i}` }, updateMask: 'name' });
@@ -223,8 +223,7 @@ describe('order across outbox batches', () => {
     // The create lands at once; the first rename is slow; the fillers take long enough that the second batch is read
     // after the create landed (it then names the annotation by its remote id) and while the first rename travels.
     proxy.once({ kind: 'delay', ms: 2000 }, (r) => r.method === 'PATCH' && r.body.includes('"first"'));
-    let seed = 11;
-    proxy.random({ rate: 1, kinds: ['delay'], when: (r) => r.method === 'PATCH' && r.body.includes('checked'), random: () => ((seed = (seed * 48271) % 2147483647) / 2147483647) });
+    proxy.random({ rate: 1, kinds: ['delay'], when: (r) => r.method === 'PATCH' && r.body.includes('checked'), random: prng(11) });
     const s = await a.sync({ concurrency: 32 });
     proxy.random(undefined);
     expect(s.ok).toBe(true);
