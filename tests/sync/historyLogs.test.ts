@@ -130,6 +130,35 @@ describe('sync: history logs of our own writes', () => {
     expectSameLogs();
   });
 
+  test("beside a long discussion, the lookup reads only our logs since the edit (one filtered request); without filters, the whole list", async () => {
+    const [x, y] = await remoteAnnotations('x', 'y');
+    const colleague = remote.clientFor(remote.tokens[COLLEAGUE]);
+    const comment = (text: string) => ({ kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
+    // More than a page (1000) of a colleague's comments on each.
+    for (const id of [x, y]) for (let i = 0; i < 1000; i++) await colleague.CreateAnnotationLog({ annotationId: id, ...comment(`${id} ${i}`) });
+    expect((await a.sync()).progress.pulled).toEqual({ annotation_logs: 2000 });
+    const lookup = (id: string): Matcher => (r) => r.method === 'GET' && r.path.startsWith(`/api/v1/annotations/${id}/logs`);
+
+    await flag(x);
+    const s = await a.sync();
+    expect(s.progress.pushed).toBe(1);
+    expect(s.progress.pulled).toEqual({});
+    const asked = proxy.log.filter(lookup(x));
+    expect(asked).toHaveLength(1);
+    expect(new URL(asked[0].path, 'http://remote').searchParams.get('filter')).toContain(`created_by_user_id == '${a.caller().userId}' && created_date >= timestamp(`);
+    expectSameLogs();
+
+    // A remote without a filter engine: the filtered request is refused, the whole list read (two pages), and the
+    // remote's log still adopted.
+    proxy.rejectFilters(true);
+    await flag(y);
+    const unfiltered = await a.sync();
+    expect(unfiltered.ok).toBe(true);
+    expect(unfiltered.progress.pulled).toEqual({});
+    expect(proxy.log.filter(lookup(y)).map((r) => r.fault ?? 'forwarded')).toEqual(['no-filter', 'forwarded', 'forwarded']);
+    expectSameLogs();
+  });
+
   test('a failed lookup of the remote logs costs only the count: the write is done, the pull brings the one log', async () => {
     const [x] = await remoteAnnotations('x');
     await flag(x);

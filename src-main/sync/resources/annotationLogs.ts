@@ -76,8 +76,9 @@ const HISTORY_KINDS: ReadonlySet<string> = new Set(['ANNOTATION_LOG_KIND_STATE_U
 
 /**
  * Whether a remote log may be the history log the remote wrote for a write of ours that it answered at `answeredAt`
- * (the annotation's modified_date in the answer). No lower bound: a resent write (its first answer lost) changes
- * nothing the second time, so its log is the one the first send made, however long ago.
+ * (the annotation's modified_date in the answer). No lower bound here beyond the lookup's (the local edit's time):
+ * a resent write (its first answer lost) changes nothing the second time, so its log is the one the first send made,
+ * however long ago.
  */
 export function mayEchoOurWrite(log: AnnotationLog, userId: string, answeredAt: number): boolean {
   return HISTORY_KINDS.has(log.kind) && log.createdByUserId === userId && (wireMicros(log.createdDate) ?? Infinity) <= answeredAt + SEND_TIME_SLACK;

@@ -14,13 +14,13 @@
 // after the remote answered (resources/annotationLogs.ts settleSideEffectLogs).
 import type { Annotation } from '../../../src-shared/api/annotations';
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
-import { parseTimestamp } from '../../../src-shared/api/time';
+import { formatTimestamp, parseTimestamp } from '../../../src-shared/api/time';
 import { mapLocalId } from '../idMap';
 import { ANNOTATION, CLIENT_ID_KEY, markerOf } from '../resources/annotations';
 import { adoptLog, ANNOTATION_LOG, logContent, mayEchoOurWrite, SEND_TIME_SLACK, settleSideEffectLogs } from '../resources/annotationLogs';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext, Target } from '../types';
-import { filterUnsupported, findByClientMarker, listEvery, unclaimed, type MarkerLookup } from './remoteQuery';
+import { filterUnsupported, findByClientMarker, listAll, quote, unclaimed, type MarkerLookup } from './remoteQuery';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
 
 // (Re-exported for the pull, which recognises a remote without filters the same way.)
@@ -36,15 +36,28 @@ function deleteSideEffects(p: PushContext, entry: OutboxEntry): void {
 }
 
 /**
+ * The annotation's logs written by us at or after `since` (server micros; less the send slack): narrowed by a CEL
+ * filter where the remote has one (an annotation may carry thousands of colleagues' comments), else its whole list.
+ */
+function ourLogsSince(p: PushContext, annotationId: string, since: number | null): Promise<AnnotationLog[]> {
+  const floor = since === null ? undefined : Math.max(0, since - SEND_TIME_SLACK);
+  const filter = `created_by_user_id == ${quote(p.userId)}${floor === undefined ? '' : ` && created_date >= timestamp('${formatTimestamp(floor)}')`}`;
+  const keep = (log: AnnotationLog) => log.createdByUserId === p.userId && (floor === undefined || (parseTimestamp(log.createdDate) ?? 0) >= floor);
+  return listAll<AnnotationLog>(p, 'ListAnnotationLogs', 'annotationLogs', filter, keep, { annotationId });
+}
+
+/**
  * The remote's answer `a` to a write of ours, with the history logs it may have written for it. Best effort: the
  * write is done whatever the listing does, so a failed listing yields none (the local logs then make way for the
- * pull, which brings the remote's).
+ * pull, which brings the remote's). Those logs are no older than the local edit (in server time: its clock offset
+ * applied) nor than this run's first send; a resend after a lost answer finds the first send's log that way too.
  */
 async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<{ annotation: Annotation; historyLogs: AnnotationLog[] }> {
   if (entry.sideEffectLogIds.length === 0) return { annotation: a, historyLogs: [] };
   const answeredAt = wireMicros(a.modifiedDate) ?? p.serverNow();
+  const since = Math.min(entry.localTime + p.clockOffset, entry.firstSentServerTime ?? Infinity);
   try {
-    const logs = await listEvery<AnnotationLog>(p.call, 'ListAnnotationLogs', 'annotationLogs', { annotationId: a.annotationId, pageSize: 1000 });
+    const logs = await ourLogsSince(p, a.annotationId, since);
     return { annotation: a, historyLogs: logs.filter((l) => mayEchoOurWrite(l, p.userId, answeredAt)) };
   } catch {
     return { annotation: a, historyLogs: [] };
@@ -177,12 +190,9 @@ function logFields(req: any): string[] {
 async function findLog(p: PushContext, entry: OutboxEntry): Promise<AnnotationLog | undefined> {
   const req = entry.request;
   const content = logContent(req);
-  const since = entry.firstSentServerTime;
-  const candidates = await listEvery<AnnotationLog>(p.call, 'ListAnnotationLogs', 'annotationLogs', { annotationId: req.annotationId, pageSize: 1000 });
+  const candidates = await ourLogsSince(p, req.annotationId, entry.firstSentServerTime);
   return candidates.find(
     (log) =>
-      log.createdByUserId === p.userId &&
-      (since === null || (parseTimestamp(log.createdDate) ?? 0) >= since - SEND_TIME_SLACK) &&
       logContent(log) === content &&
       // Not a log we already hold (pulled, or adopted for another entry).
       unclaimed(p.db, 'annotation_logs', log.annotationLogId),

@@ -38,6 +38,26 @@ export async function listEvery<T>(call: ListCall, operation: string, field: str
   return out;
 }
 
+/**
+ * Every item of a list, narrowed by the CEL `filter` when the remote has filters, else read whole; `keep` checks
+ * each item either way (the filter only saves reading). `request`: the list's other fields (a parent id, order_by).
+ */
+export async function listAll<T>(
+  p: Pick<PushContext, 'call' | 'features'>, operation: string, field: string, filter: string, keep: (x: T) => boolean, request: Record<string, unknown> = {},
+): Promise<T[]> {
+  const feature = `${operation}:${filter.split(' ')[0]}`;
+  const useFilter = p.features.celFilter.get(feature) !== false;
+  try {
+    const all = await listEvery<T>(p.call, operation, field, { ...request, pageSize: 1000, filter: useFilter ? filter : undefined });
+    if (useFilter) p.features.celFilter.set(feature, true);
+    return all.filter(keep);
+  } catch (e) {
+    if (!useFilter || !filterUnsupported(e)) throw e;
+    p.features.celFilter.set(feature, false);
+    return listAll(p, operation, field, filter, keep, request);
+  }
+}
+
 /** A remote record no local one stands for yet (held under its id, or mapped to it): one an earlier attempt may have made. */
 export const unclaimed = (db: Db, table: string, id: string) =>
   !db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]) && !db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);

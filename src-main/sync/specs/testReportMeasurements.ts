@@ -15,8 +15,8 @@ import { observedNow, testReportContext } from '../resources/testReports';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { createdSince, listAll } from './testReports';
-import { quote, unclaimed } from './remoteQuery';
+import { createdSince } from './testReports';
+import { listAll, quote, unclaimed } from './remoteQuery';
 
 /** Non-finite doubles travel as text on the wire. */
 function dbl(n: number | undefined): number | string | undefined {

@@ -10,8 +10,8 @@ import { TEST_STEP, upsertSteps } from '../resources/testReportChildren';
 import { observedNow, TEST_REPORT, testReportContext } from '../resources/testReports';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { createdSince, listAll } from './testReports';
-import { quote, unclaimed } from './remoteQuery';
+import { createdSince } from './testReports';
+import { listAll, quote, unclaimed } from './remoteQuery';
 
 /** update_mask path -> [wire member, value]; `test_case` (listed by the platform, no such field) is not sent. */
 function stepMember(step: any, path: string): [string, unknown] | undefined {

@@ -26,7 +26,7 @@ import { classify } from '../retry';
 import type { Db } from '../../db/database';
 import type { CreatedRef, OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { filterUnsupported, listEvery, quote, unclaimed } from './remoteQuery';
+import { listAll, quote, unclaimed } from './remoteQuery';
 
 /** What an import sent and the remote created. */
 interface ImportResult {
@@ -35,27 +35,12 @@ interface ImportResult {
   testMeasurements: TestMeasurement[];
 }
 
-/** Every page of a list, filtered by CEL when the remote can, else read whole and filtered here. */
-export async function listAll<T>(p: PushContext, operation: string, field: string, filter: string, keep: (x: T) => boolean, orderBy?: string): Promise<T[]> {
-  const feature = `${operation}:${filter.split(' ')[0]}`;
-  const useFilter = p.features.celFilter.get(feature) !== false;
-  try {
-    const all = await listEvery<T>(p.call, operation, field, { pageSize: 1000, filter: useFilter ? filter : undefined, orderBy });
-    if (useFilter) p.features.celFilter.set(feature, true);
-    return all.filter(keep);
-  } catch (e) {
-    if (!useFilter || !filterUnsupported(e)) throw e;
-    p.features.celFilter.set(feature, false);
-    return listAll(p, operation, field, filter, keep, orderBy);
-  }
-}
-
 /** The steps and measurements of a remote report, in creation order (= document order for an import). */
 async function withChildren(p: PushContext, report: TestReport): Promise<ImportResult> {
   const id = report.testReportId;
   const byReport = `test_report_id == ${quote(id)}`;
-  const testSteps = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', byReport, (s) => s.testReportId === id, 'created_date');
-  const testMeasurements = await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', byReport, (m) => m.testReportId === id, 'created_date');
+  const testSteps = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', byReport, (s) => s.testReportId === id, { orderBy: 'created_date' });
+  const testMeasurements = await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', byReport, (m) => m.testReportId === id, { orderBy: 'created_date' });
   return { testReport: report, testSteps, testMeasurements };
 }
 
