@@ -42,6 +42,8 @@ export const SyncConflictOut = response({
   kind: z.string(),
   resource: z.string(),
   recordId: z.string(),
+  /** The record's name here; '' when it is not held here or has none (an annotation log). */
+  recordName: z.string(),
   field: z.string(),
   /** local | remote: whose value was kept. */
   winner: z.string(),
@@ -65,7 +67,8 @@ export const SyncOutboxEntryOut = response({
   /** pending | inflight | done | failed | superseded */
   state: z.string(),
   attempts: z.number().int(),
-  recordIds: z.array(z.string()),
+  /** The records the edit writes, with their names here ('' when not held here or it has none). */
+  records: z.array(response({ resource: z.string(), recordId: z.string(), name: z.string() })),
   errorCode: z.number().int(),
   lastError: z.string(),
   createdDate: timestampOut,

@@ -3,7 +3,8 @@
 // first: the field says why, nothing is stored), edit an annotation, press
 // "Sync now" and find the edit on the remote through its API; then a conflict
 // (the same field changed on both sides) is listed and undone from the UI;
-// a refused key stops sync visibly until a good key is saved.
+// a refused key stops sync visibly until a good key is saved; an edit the
+// remote refuses is listed by its record's name with the remote's reason.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
@@ -108,11 +109,13 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await syncNowInUi();
     await expect.poll(() => remoteState(target.annotationId), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_FLAGGED');
 
-    const row = page.locator('tr[data-conflict]', { hasText: target.annotationId.slice(0, 8) });
+    // The record goes by its name (its id in the tooltip).
+    const row = page.locator('tr[data-conflict]', { hasText: target.name });
     await row.waitFor();
     expect(await row.locator('td').allTextContents()).toEqual(
-      expect.arrayContaining(['state', 'This machine', 'Flagged', 'Resolved']),
+      expect.arrayContaining([`annotation ${target.name}`, 'state', 'This machine', 'Flagged', 'Resolved']),
     );
+    expect(await row.locator('.record').getAttribute('title')).toBe(`annotation ${target.annotationId}`);
     await shot('31-sync-conflict');
     await row.getByRole('button', { name: 'Undo' }).click();
     await row.waitFor({ state: 'detached' });
@@ -134,6 +137,26 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await page.click('button[type=submit]:has-text("Save")');
     await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Up to date');
     await page.locator('.last-error').waitFor({ state: 'detached' });
+  });
+
+  test("an edit the remote refuses is listed by its record's name, with the remote's reason", async () => {
+    // An asset only this machine knows (written straight into its database): the remote refuses the create.
+    const db = local.engine.db;
+    const { organization_id: org, created_by_user_id: user } = db.get<{ organization_id: string; created_by_user_id: string }>('SELECT organization_id, created_by_user_id FROM assets LIMIT 1')!;
+    const now = Date.now() * 1000;
+    db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      '6b6b6b6b-0000-4000-a000-00000000e2e1', org, 'Bench-Rig-Local', now, user, now, user,
+    ]);
+    await local.client.CreateAnnotation({ name: 'Vibration on the local rig', startTime: '2026-10-29T08:00:00Z', endTime: '2026-10-29T08:00:05Z', assets: ['Bench-Rig-Local'] });
+    await syncNowInUi();
+    const row = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Vibration on the local rig' });
+    await row.waitFor({ timeout: TIMEOUT });
+    const cells = await row.locator('td').allTextContents();
+    expect(cells[1]).toBe('Create annotation');
+    expect(cells[2].trim()).toBe('annotation Vibration on the local rig');
+    expect(cells[3]).toMatch(/Bench-Rig-Local/);
+    expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('warn');
+    await shot('33-sync-refused');
   });
 
   test('no errors in the page', () => {

@@ -255,10 +255,25 @@ describe('refusals', () => {
     expect(failed[0].lastError).toMatch(/Local-Only/);
     expect(failed[0].errorCode).toBe(3);
     expect(failed[1].lastError).toMatch(/depends on/);
+    // Each names the record it writes, as the sync view shows it.
+    expect(failed.map((e: any) => e.records)).toEqual([0, 1].map(() => [{ resource: 'annotation', recordId: bad, name: 'refused' }]));
     expect((await a.call('GetSyncStatus', {})).failedCount).toBe(2);
     // The accepted one is on the remote under its new id.
     expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => x.name)).toEqual(['accepted']);
     void good;
+  });
+
+  test('the outbox names the records an edit writes, while they are held here', async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump 3 overheat'));
+    const { annotationLog } = await remote.client.CreateAnnotationLog(comment(annotation.annotationId, 'seen it'));
+    await a.sync();
+    await a.call('DeleteAnnotationLog', { annotationId: annotation.annotationId, annotationLogId: annotationLog.annotationLogId });
+    expect((await a.call('ListSyncOutbox', {})).entries.map((e: any) => e.records)).toEqual([
+      [
+        { resource: 'annotation', recordId: annotation.annotationId, name: 'pump 3 overheat' },
+        { resource: 'annotation_log', recordId: annotationLog.annotationLogId, name: '' },
+      ],
+    ]);
   });
 
   test('an update of a record gone from the remote keeps the local copy and reports a conflict', async () => {
@@ -273,7 +288,7 @@ describe('refusals', () => {
     expect(local.annotation.description).toBe('my notes');
     const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
     expect(conflicts).toHaveLength(1);
-    expect(conflicts[0]).toMatchObject({ kind: 'remote_missing', recordId: annotation.annotationId, winner: 'local' });
+    expect(conflicts[0]).toMatchObject({ kind: 'remote_missing', recordId: annotation.annotationId, recordName: 'doomed', winner: 'local' });
     expect(conflicts[0].localValue.description).toBe('my notes');
   });
 });

@@ -8,6 +8,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { canUndoField, undoFieldWrite } from './conflictUndo';
+import { recordName } from './recordNames';
 
 export const STATUS_SETTING = 'sync.status';
 
@@ -89,12 +90,13 @@ interface ConflictRow {
 
 const losingValue = (r: ConflictRow) => JSON.parse((r.winner === 'remote' ? r.local_value : r.remote_value) ?? 'null') as unknown;
 
-function conflictToWire(r: ConflictRow): SyncConflict {
+function conflictToWire(db: Db, r: ConflictRow): SyncConflict {
   return {
     conflictId: r.id,
     kind: r.kind,
     resource: r.resource,
     recordId: r.record_id,
+    recordName: recordName(db, r.resource, r.record_id),
     field: r.field,
     winner: r.winner,
     localValue: r.local_value === null ? null : JSON.parse(r.local_value),
@@ -134,7 +136,7 @@ export function listConflicts(ctx: RequestContext, req: { pageSize?: number; pag
   const rows = ctx.db.all<ConflictRow>(`SELECT * FROM sync_conflicts WHERE ${where.join(' AND ')} ORDER BY pk DESC LIMIT ?`, [...params, size + 1]);
   const more = rows.length > size;
   const page = more ? rows.slice(0, size) : rows;
-  return { conflicts: page.map(conflictToWire), nextPageToken: more ? pageToken(page[page.length - 1].pk) : '' };
+  return { conflicts: page.map((r) => conflictToWire(ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].pk) : '' };
 }
 
 function openConflict(ctx: RequestContext, id: string): ConflictRow {
@@ -154,7 +156,7 @@ export async function undoConflict(ctx: RequestContext, id: string) {
 
 function resolveConflict(ctx: RequestContext, row: ConflictRow, state: 'undone' | 'dismissed') {
   ctx.db.run('UPDATE sync_conflicts SET state = ?, resolved_date = ? WHERE pk = ?', [state, Date.now() * 1000, row.pk]);
-  return { conflict: conflictToWire(ctx.db.get<ConflictRow>('SELECT * FROM sync_conflicts WHERE pk = ?', [row.pk])!) };
+  return { conflict: conflictToWire(ctx.db, ctx.db.get<ConflictRow>('SELECT * FROM sync_conflicts WHERE pk = ?', [row.pk])!) };
 }
 
 export const dismissConflict = (ctx: RequestContext, id: string) => resolveConflict(ctx, openConflict(ctx, id), 'dismissed');
@@ -167,22 +169,23 @@ interface EntryRow {
   error_code: number | null;
   last_error: string | null;
   local_time: number;
-  record_ids: string | null;
+  /** JSON [[resource, record_id], ...] of the entry's targets. */
+  targets: string;
 }
 
-const entryToWire = (r: EntryRow) => ({
+const entryToWire = (db: Db, r: EntryRow) => ({
   seq: String(r.seq),
   operation: r.operation,
   state: r.state,
   attempts: r.attempts,
-  recordIds: r.record_ids ? r.record_ids.split('\u0001') : [],
+  records: (JSON.parse(r.targets) as [string, string][]).map(([resource, recordId]) => ({ resource, recordId, name: recordName(db, resource, recordId) })),
   errorCode: r.error_code ?? 0,
   lastError: r.last_error ?? '',
   createdDate: formatTimestamp(r.local_time),
 });
 
 const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time,
-  (SELECT group_concat(record_id, char(1)) FROM sync_outbox_targets t WHERE t.seq = o.seq) AS record_ids FROM sync_outbox o`;
+  (SELECT json_group_array(json_array(t.resource, t.record_id)) FROM sync_outbox_targets t WHERE t.seq = o.seq) AS targets FROM sync_outbox o`;
 
 export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageToken?: string; state?: 'open' | 'failed' | 'all' }) {
   const size = Math.min(req.pageSize || 50, 1000);
@@ -192,7 +195,7 @@ export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageTo
   const rows = ctx.db.all<EntryRow>(`${ENTRY_SELECT} WHERE ${filter} AND o.seq > ? ORDER BY o.seq LIMIT ?`, [after, size + 1]);
   const more = rows.length > size;
   const page = more ? rows.slice(0, size) : rows;
-  return { entries: page.map(entryToWire), nextPageToken: more ? pageToken(page[page.length - 1].seq) : '' };
+  return { entries: page.map((r) => entryToWire(ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].seq) : '' };
 }
 
 export function retryEntry(ctx: RequestContext, seq: string) {
@@ -200,5 +203,5 @@ export function retryEntry(ctx: RequestContext, seq: string) {
   if (!row) throw ApiError.notFound('outbox entry', seq);
   if (row.state !== 'failed') throw ApiError.failedPrecondition(`entry ${seq} is ${row.state}; only failed entries can be retried`);
   ctx.db.run("UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL WHERE seq = ?", [row.seq]);
-  return { entry: entryToWire(ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [row.seq])!) };
+  return { entry: entryToWire(ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [row.seq])!) };
 }

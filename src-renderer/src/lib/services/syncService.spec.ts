@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fakeClient } from '../testing/fakeClient';
 import { syncStatus } from '../testing/syncFactories';
-import { badgeOf, configureRemote, conflictValue, operationLabel, pulledSummary, stateLabel } from './syncService';
+import { badgeOf, configureRemote, conflictValue, operationLabel, pulledSummary, recordLabel, stateLabel } from './syncService';
 
 describe('syncService', () => {
   test('configureRemote trims; an empty key is left out so the stored one is kept', async () => {
@@ -40,5 +40,10 @@ describe('syncService', () => {
     expect(conflictValue(1788220800000000, 'start_time')).toBe('2026-09-01T00:00:00Z');
     expect(conflictValue(['a', 'b'], 'tags')).toBe('["a","b"]');
     expect(operationLabel('UpdateAnnotation')).toBe('Update annotation');
+  });
+
+  test('records go by their name here, else by the start of their id', () => {
+    expect(recordLabel('annotation_log', '5f0c2a9e-1111-2222', 'Pump 3 overheat')).toEqual({ kind: 'annotation log', text: 'Pump 3 overheat', named: true });
+    expect(recordLabel('test_report', '5f0c2a9e-1111-2222', '')).toEqual({ kind: 'test report', text: '5f0c2a9e', named: false });
   });
 });

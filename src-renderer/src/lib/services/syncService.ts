@@ -48,7 +48,11 @@ export async function dismissConflict(client: Client, conflictId: string): Promi
   return (await client.DismissSyncConflict({ conflictId })).conflict;
 }
 
-/** Whether a conflict can be undone by the engine (it rewrites annotation fields only). */
+/** How a record appears in the sync lists: its kind in words and its name here, else the start of its id. */
+export function recordLabel(resource: string, recordId: string, name: string): { kind: string; text: string; named: boolean } {
+  return { kind: resource.replace(/_/g, ' '), text: name || recordId.slice(0, 8), named: name !== '' };
+}
+
 export type SyncTone = 'ok' | 'busy' | 'warn' | 'error' | 'off';
 
 export interface SyncBadge {
