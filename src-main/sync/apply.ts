@@ -58,6 +58,8 @@ export interface ApplyContext {
   readonly excludeSeq?: number;
   /** Overwrite even when the remote version looks unchanged (a refetch after a failed entry). */
   readonly force?: boolean;
+  /** By remote annotation id: the history logs the remote wrote for a create of ours that a pulled page adopts. */
+  readonly echoes?: ReadonlyMap<string, readonly AnnotationLog[]>;
   dropField(seq: number, resource: string, recordId: string, field: string): void;
 }
 
@@ -93,7 +95,7 @@ export function dropField(db: Db, seq: number, resource: string, recordId: strin
 export interface Applier {
   readonly stats: ApplyStats;
   /** `loaded`: the ids an initial bulk load inserted so far (pull.ts tracksLoadedIds). */
-  annotations(list: readonly Annotation[], options?: { excludeSeq?: number; force?: boolean; loaded?: LoadedIds }): void;
+  annotations(list: readonly Annotation[], options?: { excludeSeq?: number; force?: boolean; loaded?: LoadedIds; echoes?: ApplyContext['echoes'] }): void;
   /** Returns annotation ids the logs refer to that are not local yet. */
   annotationLogs(list: readonly AnnotationLog[], loaded?: LoadedIds): string[];
   savedSearches(list: readonly SavedSearch[], options?: { excludeSeq?: number }): void;
@@ -112,7 +114,7 @@ const cached = <T>(map: WeakMap<Db, T>, db: Db, make: () => T): T => {
 };
 
 export function createApplier(db: Db, userId: string, clockOffset: number, stats: ApplyStats = emptyApplyStats()): Applier {
-  const context = (extra: { excludeSeq?: number; force?: boolean } = {}): ApplyContext => ({
+  const context = (extra: Pick<ApplyContext, 'excludeSeq' | 'force' | 'echoes'> = {}): ApplyContext => ({
     db,
     userId,
     clockOffset,

@@ -86,6 +86,19 @@ describe('sync: history logs of our own writes', () => {
     expectSameLogs();
   });
 
+  test("a create whose answer was lost, adopted by the pull that follows the push (its marker): its history logs adopt the remote's too", async () => {
+    const me = a.caller().userId;
+    await a.call('CreateAnnotation', annotationRequest('found offline', { assignToUserId: me }));
+    proxy.once({ kind: 'lose' }, (r) => r.method === 'POST' && r.path === '/api/v1/annotations');
+    // One attempt: the push gives up on the unknown outcome, and the pull after it finds the annotation by its marker.
+    const s = await a.sync({ retry: { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 1 } });
+    expect(s.pending).toBe(0);
+    expect(a.engine.db.get<{ result: string }>("SELECT result FROM sync_outbox WHERE operation = 'CreateAnnotation'")!.result).toContain('"adoptedBy":"pull"');
+    expect(s.progress.pulled).toEqual({});
+    expectSameLogs();
+    expect((await a.sync()).progress.pulled).toEqual({});
+  });
+
   test("a colleague's state change still arrives and counts; ours, made moot by theirs, leaves no second log", async () => {
     const [x, y, z] = await remoteAnnotations('x', 'y', 'z');
     await flag(x);

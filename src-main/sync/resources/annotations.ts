@@ -12,7 +12,9 @@ import { LINKED_CHANNEL_KIND, loadAnnotations } from '../../services/annotations
 import { sameValue } from '../canonical';
 import { recordConflict } from '../conflicts';
 import { isUnmappedLocalId, mapLocalId, registerIdRewriter, tableExists } from '../idMap';
-import { finishEntry, hasPending, ownFields, pendingFields } from '../outbox';
+import { finishEntry, hasPending, loadEntry, ownFields, pendingFields } from '../outbox';
+import type { OutboxEntry } from '../types';
+import { settleSideEffectLogs } from './annotationLogs';
 import type { ApplyContext } from '../apply';
 import { ensureOrganization } from '../identity';
 
@@ -323,6 +325,19 @@ export class AnnotationWriter {
 
 // ---- applying remote versions ---------------------------------------------
 
+/**
+ * The open create of ours that `a` is, found by its marker before it is applied (adoptByMarker adopts it then), when
+ * the create left history logs here: the puller looks up the remote's logs for them first, since the page's
+ * transaction cannot wait for the remote.
+ */
+export function createAwaitingAdoption(db: Db, a: Annotation): OutboxEntry | undefined {
+  const marker = markerOf(a);
+  if (!marker || marker === a.annotationId) return undefined;
+  const row = db.get<{ created_by_seq: number }>("SELECT created_by_seq FROM sync_id_map WHERE local_id = ? AND resource = 'annotation' AND remote_id IS NULL", [marker]);
+  const entry = row && loadEntry(db, row.created_by_seq);
+  return entry && (entry.state === 'pending' || entry.state === 'inflight') && entry.sideEffectLogIds.length > 0 ? entry : undefined;
+}
+
 /** An offline create whose outcome was unknown is found on the remote by its marker: adopt it. Returns whether a local record took the remote id. */
 function adoptByMarker(ctx: ApplyContext, a: Annotation): boolean {
   const marker = markerOf(a);
@@ -342,7 +357,8 @@ function adoptByMarker(ctx: ApplyContext, a: Annotation): boolean {
   mapLocalId(ctx.db, ANNOTATION, marker, a.annotationId);
   const entry = ctx.db.get<{ state: string; side_effect_log_ids: string }>('SELECT state, side_effect_log_ids FROM sync_outbox WHERE seq = ?', [row.created_by_seq]);
   if (entry && (entry.state === 'pending' || entry.state === 'inflight')) {
-    for (const id of JSON.parse(entry.side_effect_log_ids) as string[]) ctx.db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+    // The create's history logs adopt the remote's (looked up before this transaction: createAwaitingAdoption), or go.
+    settleSideEffectLogs(ctx.db, row.created_by_seq, JSON.parse(entry.side_effect_log_ids) as string[], ctx.echoes?.get(a.annotationId) ?? []);
     finishEntry(ctx.db, row.created_by_seq, 'done', { result: { annotationId: a.annotationId, adoptedBy: 'pull' } });
     ctx.stats.adopted++;
   }

@@ -39,7 +39,7 @@ function deleteSideEffects(p: PushContext, entry: OutboxEntry): void {
  * The annotation's logs written by us at or after `since` (server micros; less the send slack): narrowed by a CEL
  * filter where the remote has one (an annotation may carry thousands of colleagues' comments), else its whole list.
  */
-function ourLogsSince(p: PushContext, annotationId: string, since: number | null): Promise<AnnotationLog[]> {
+function ourLogsSince(p: Pick<PushContext, 'call' | 'features' | 'userId'>, annotationId: string, since: number | null): Promise<AnnotationLog[]> {
   const floor = since === null ? undefined : Math.max(0, since - SEND_TIME_SLACK);
   const filter = `created_by_user_id == ${quote(p.userId)}${floor === undefined ? '' : ` && created_date >= timestamp('${formatTimestamp(floor)}')`}`;
   const keep = (log: AnnotationLog) => log.createdByUserId === p.userId && (floor === undefined || (parseTimestamp(log.createdDate) ?? 0) >= floor);
@@ -47,21 +47,27 @@ function ourLogsSince(p: PushContext, annotationId: string, since: number | null
 }
 
 /**
- * The remote's answer `a` to a write of ours, with the history logs it may have written for it. Best effort: the
- * write is done whatever the listing does, so a failed listing yields none (the local logs then make way for the
- * pull, which brings the remote's). Those logs are no older than the local edit (in server time: its clock offset
- * applied) nor than this run's first send; a resend after a lost answer finds the first send's log that way too.
+ * The history logs the remote may have written on annotation `annotationId` for entry's write, which it answered at
+ * `answeredAt` (server micros). Best effort: the write is done whatever the listing does, so a failed listing yields
+ * none (the local logs then make way for the pull, which brings the remote's). Those logs are no older than the local
+ * edit (in server time: the clock offset applied) nor than this run's first send; a resend after a lost answer finds
+ * the first send's log that way too.
  */
-async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<{ annotation: Annotation; historyLogs: AnnotationLog[] }> {
-  if (entry.sideEffectLogIds.length === 0) return { annotation: a, historyLogs: [] };
-  const answeredAt = wireMicros(a.modifiedDate) ?? p.serverNow();
+export async function historyEchoes(
+  p: Pick<PushContext, 'call' | 'features' | 'userId' | 'clockOffset'>, entry: OutboxEntry, annotationId: string, answeredAt: number,
+): Promise<AnnotationLog[]> {
   const since = Math.min(entry.localTime + p.clockOffset, entry.firstSentServerTime ?? Infinity);
   try {
-    const logs = await ourLogsSince(p, a.annotationId, since);
-    return { annotation: a, historyLogs: logs.filter((l) => mayEchoOurWrite(l, p.userId, answeredAt)) };
+    return (await ourLogsSince(p, annotationId, since)).filter((l) => mayEchoOurWrite(l, p.userId, answeredAt));
   } catch {
-    return { annotation: a, historyLogs: [] };
+    return [];
   }
+}
+
+/** The remote's answer `a` to a write of ours, with the history logs it may have written for it. */
+async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<{ annotation: Annotation; historyLogs: AnnotationLog[] }> {
+  if (entry.sideEffectLogIds.length === 0) return { annotation: a, historyLogs: [] };
+  return { annotation: a, historyLogs: await historyEchoes(p, entry, a.annotationId, wireMicros(a.modifiedDate) ?? p.serverNow()) };
 }
 
 function settleHistoryLogs(p: PushContext, entry: OutboxEntry, res: { historyLogs?: AnnotationLog[] }): void {
