@@ -145,6 +145,10 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       await archiveDuplicates(session);
     };
     await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, annotationLogDeletionsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, ...testReportDeletionPullers, artifactsPuller]);
+    // The lists pulled after the annotations took time, and the API has no conditional update: a remote edit of an
+    // annotation made meanwhile would be overwritten by the push with no conflict recorded. Reading the annotations
+    // again just before pushing (incremental: one request when nothing changed) merges it like any other.
+    if (countOpen(db) > 0) await runPuller(session, annotationsPuller);
     setPhase('push');
     const pushed = await push(session);
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;

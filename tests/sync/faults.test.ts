@@ -1,11 +1,11 @@
 // Push and pull through the fault-injecting proxy: every outcome-unknown
 // create is resolved without a duplicate, transient failures retry,
 // authentication failures stop, refusals fail one entry without blocking others.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { nowMicros } from '../../src-shared/api/time';
 import { prng } from '../../src-main/seed/seedDemoData';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
-import { startFaultProxy, type FaultProxy } from './faultProxy';
+import { startFaultProxy, type FaultProxy, type Matcher } from './faultProxy';
 import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
@@ -232,6 +232,28 @@ describe('order across outbox batches', () => {
     expect(renames).toEqual(['first', 'second']);
     expect(remoteCount("SELECT count(*) AS n FROM annotations WHERE name = 'second'")).toBe(1);
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+});
+
+describe('remote writes during a sync', () => {
+  test("a remote edit made while the other lists were being pulled is not overwritten by the push: the later write wins, ours is logged", async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump'));
+    const id = annotation.annotationId;
+    await a.sync();
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'ours, earlier' }, updateMask: 'name' });
+    // The logs' listing (pulled after the annotations) is held 500 ms; someone renames the annotation meanwhile.
+    const logsListing: Matcher = (r) => r.method === 'GET' && r.path.startsWith('/api/v1/annotation-logs');
+    proxy.once({ kind: 'delay', ms: 500 }, logsListing);
+    const seen = proxy.log.length;
+    const syncing = a.sync();
+    await vi.waitFor(() => expect(proxy.log.slice(seen).some(logsListing)).toBe(true), { timeout: 5_000, interval: 5 });
+    await remote.client.UpdateAnnotation({ annotation: { annotationId: id, name: 'theirs, later' }, updateMask: 'name' });
+    const s = await syncing;
+    expect(s.ok).toBe(true);
+    expect((await remote.client.GetAnnotation({ annotationId: id })).annotation.name).toBe('theirs, later');
+    expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('theirs, later');
+    const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
+    expect(conflicts).toMatchObject([{ field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
   });
 });
 
