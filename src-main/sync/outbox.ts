@@ -137,6 +137,12 @@ export function loadEntry(db: Db, seq: number): OutboxEntry | undefined {
   return row && entryFromRow(row);
 }
 
+/** The resources whose records open entries write. */
+export function openTargetResources(db: Db): Set<string> {
+  const rows = db.all<{ resource: string }>(`SELECT DISTINCT t.resource FROM sync_outbox o CROSS JOIN sync_outbox_targets t ON t.seq = o.seq WHERE o.state IN ${OPEN_STATES}`);
+  return new Set(rows.map((r) => r.resource));
+}
+
 export function countOpen(db: Db): number {
   return db.get<{ n: number }>(`SELECT count(*) AS n FROM sync_outbox WHERE state IN ${OPEN_STATES}`)!.n;
 }

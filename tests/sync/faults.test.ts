@@ -236,24 +236,43 @@ describe('order across outbox batches', () => {
 });
 
 describe('remote writes during a sync', () => {
-  test("a remote edit made while the other lists were being pulled is not overwritten by the push: the later write wins, ours is logged", async () => {
-    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump'));
-    const id = annotation.annotationId;
+  // A record of each kind read again before the push, and a listing pulled after its own, held while the record is
+  // renamed on the remote.
+  const kinds = [
+    {
+      kind: 'an annotation',
+      heldListing: '/api/v1/annotation-logs',
+      create: async () => (await remote.client.CreateAnnotation(annotationRequest('pump'))).annotation.annotationId,
+      rename: (r: { call(op: string, req: unknown): Promise<any> }, id: string, name: string) =>
+        r.call('UpdateAnnotation', { annotation: { annotationId: id, name }, updateMask: 'name' }),
+      nameOf: async (r: { call(op: string, req: unknown): Promise<any> }, id: string) => (await r.call('GetAnnotation', { annotationId: id })).annotation.name,
+    },
+    {
+      kind: 'a saved search',
+      heldListing: '/api/v1/rules:list',
+      create: async () => (await remote.client.CreateSavedSearch({ name: 'pumps', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } })).savedSearch.savedSearchId,
+      rename: (r: { call(op: string, req: unknown): Promise<any> }, id: string, name: string) =>
+        r.call('UpdateSavedSearch', { savedSearch: { savedSearchId: id, name }, updateMask: 'name' }),
+      nameOf: async (r: { call(op: string, req: unknown): Promise<any> }, id: string) => (await r.call('GetSavedSearch', { savedSearchId: id })).savedSearch.name,
+    },
+  ];
+
+  test.each(kinds)("$kind edited on the remote while later lists were pulled is not overwritten by the push: the later write wins, ours is logged", async (k) => {
+    const onRemote = { call: (op: string, req: unknown) => (remote.client as any)[op](req) };
+    const id = await k.create();
     await a.sync();
-    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'ours, earlier' }, updateMask: 'name' });
-    // The logs' listing (pulled after the annotations) is held 500 ms; someone renames the annotation meanwhile.
-    const logsListing: Matcher = (r) => r.method === 'GET' && r.path.startsWith('/api/v1/annotation-logs');
-    proxy.once({ kind: 'delay', ms: 500 }, logsListing);
+    await k.rename(a, id, 'ours, earlier');
+    const held: Matcher = (r) => r.method === 'GET' && r.path.startsWith(k.heldListing);
+    proxy.once({ kind: 'delay', ms: 500 }, held);
     const seen = proxy.log.length;
     const syncing = a.sync();
-    await vi.waitFor(() => expect(proxy.log.slice(seen).some(logsListing)).toBe(true), { timeout: 5_000, interval: 5 });
-    await remote.client.UpdateAnnotation({ annotation: { annotationId: id, name: 'theirs, later' }, updateMask: 'name' });
-    const s = await syncing;
-    expect(s.ok).toBe(true);
-    expect((await remote.client.GetAnnotation({ annotationId: id })).annotation.name).toBe('theirs, later');
-    expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('theirs, later');
+    await vi.waitFor(() => expect(proxy.log.slice(seen).some(held)).toBe(true), { timeout: 5_000, interval: 5 });
+    await k.rename(onRemote, id, 'theirs, later');
+    expect((await syncing).ok).toBe(true);
+    expect(await k.nameOf(onRemote, id)).toBe('theirs, later');
+    expect(await k.nameOf(a, id)).toBe('theirs, later');
     const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
-    expect(conflicts).toMatchObject([{ field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
+    expect(conflicts).toMatchObject([{ recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
   });
 });
 
