@@ -140,7 +140,7 @@ export const syncOperations = {
   }),
   RetrySyncEntry: defineOperation({
     name: 'RetrySyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:retry', input: 'body', tag: 'Sync', extension: true, effect: 'local',
-    summary: 'Queue a failed outbox entry again', request: message({ seq: z.string().regex(/^\d+$/, 'must be an entry number') }),
+    summary: 'Queue a failed outbox entry again, with the entries refused because they refer to a record it creates', request: message({ seq: z.string().regex(/^\d+$/, 'must be an entry number') }),
     response: response({ entry: SyncOutboxEntryOut }),
   }),
   GetSyncRemote: defineOperation({

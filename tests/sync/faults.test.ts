@@ -277,7 +277,7 @@ describe('remote writes during a sync', () => {
 });
 
 describe('refusals', () => {
-  test('a 4xx fails its entry with the message, fails its dependents, and blocks nothing else', async () => {
+  test("a 4xx fails its entry with the message, fails its dependents, and blocks nothing else; Retry queues them again together", async () => {
     // An asset only the replica knows: the remote refuses the create (400).
     const db = a.engine.db;
     const org = a.caller().organizations[0].id;
@@ -302,6 +302,21 @@ describe('refusals', () => {
     // The accepted one is on the remote under its new id.
     expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => x.name)).toEqual(['accepted']);
     void good;
+
+    // Once the remote has the asset, Retry of the create queues the comment that waited on it too; both land.
+    const remoteOrg = remote.engine.db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
+    const remoteUser = remote.engine.db.get<{ id: string }>('SELECT id FROM users LIMIT 1')!.id;
+    remote.engine.db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      '6b6b6b6b-0000-4000-a000-000000000003', remoteOrg, 'Local-Only', nowMicros(), remoteUser, nowMicros(), remoteUser,
+    ]);
+    expect((await a.call('RetrySyncEntry', { seq: failed[0].seq })).entry.state).toBe('pending');
+    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries).toEqual([]);
+    const retried = await a.sync();
+    expect(retried.progress.pushed).toBe(2);
+    expect(retried.failedEntries).toBe(0);
+    const landed = Object.values(viewOf(remote.engine.db).annotations).find((x) => x.name === 'refused');
+    expect(landed).toBeDefined();
+    expect(remote.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%on the refused one%'")!.n).toBe(1);
   });
 
   test('the outbox names the records an edit writes, while they are held here', async () => {

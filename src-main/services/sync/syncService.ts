@@ -198,10 +198,21 @@ export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageTo
   return { entries: page.map((r) => entryToWire(ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].seq) : '' };
 }
 
+const REQUEUE = "UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL";
+
 export function retryEntry(ctx: RequestContext, seq: string) {
   const row = ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [Number(seq)]);
   if (!row) throw ApiError.notFound('outbox entry', seq);
   if (row.state !== 'failed') throw ApiError.failedPrecondition(`entry ${seq} is ${row.state}; only failed entries can be retried`);
-  ctx.db.run("UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL WHERE seq = ?", [row.seq]);
+  ctx.db.tx(() => {
+    ctx.db.run(`${REQUEUE} WHERE seq = ?`, [row.seq]);
+    // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
+    // whose create was refused) go back with it: they cannot succeed before it, and need nothing else.
+    ctx.db.run(
+      `${REQUEUE} WHERE state = 'failed' AND EXISTS (
+         SELECT 1 FROM sync_id_map m WHERE m.created_by_seq = ? AND m.remote_id IS NULL AND instr(sync_outbox.request, m.local_id) > 0)`,
+      [row.seq],
+    );
+  });
   return { entry: entryToWire(ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [row.seq])!) };
 }

@@ -7,6 +7,7 @@ import { SyncWorkspace } from './sync.svelte';
 
 function setup() {
   let remote: { baseUrl: string; hasApiKey: boolean } | null = null;
+  let failed = ['7', '8'];
   const fake = fakeClient()
     .on('GetSyncRemote', () => ({ remote }))
     .on('ConfigureSyncRemote', (req) => {
@@ -17,8 +18,12 @@ function setup() {
     .on('DeleteSyncRemote', () => ((remote = null), {}))
     .on('GetSyncStatus', () => syncStatus({ remoteUrl: remote?.baseUrl ?? '' }))
     .on('SyncNow', () => syncStatus({ state: 'syncing', phase: 'connecting' }))
-    .on('ListSyncOutbox', () => ({ entries: [outboxEntry()], nextPageToken: '' }))
-    .on('RetrySyncEntry', (req) => ({ entry: outboxEntry({ seq: String(req.seq), state: 'pending' }) }))
+    // Entry 8 was refused because it depends on 7: retrying 7 queues both again.
+    .on('ListSyncOutbox', () => ({ entries: failed.map((seq) => outboxEntry({ seq })), nextPageToken: '' }))
+    .on('RetrySyncEntry', (req) => {
+      failed = failed.filter((seq) => seq !== req.seq && !(req.seq === '7' && seq === '8'));
+      return { entry: outboxEntry({ seq: String(req.seq), state: 'pending' }) };
+    })
     .on('ListSyncConflicts', () => ({ conflicts: [syncConflict(), syncConflict({ conflictId: 'c2' })], nextPageToken: '' }))
     .on('UndoSyncConflict', (req) => {
       if (req.conflictId === 'c2') throw new ApiError(Code.FAILED_PRECONDITION, 'conflict c2 is already dismissed');
@@ -33,7 +38,7 @@ test('configure the remote: a rejected URL names the field; the key is sent once
   const { fake, monitor, ws } = setup();
   await ws.load();
   expect(ws.remote).toBeNull();
-  expect(ws.failed.map((e) => e.seq)).toEqual(['7']);
+  expect(ws.failed.map((e) => e.seq)).toEqual(['7', '8']);
   expect(ws.conflicts.map((c) => c.conflictId)).toEqual(['c1', 'c2']);
 
   ws.baseUrl = 'ftp://remote.example';
@@ -64,7 +69,7 @@ test('sync now shows the run at once; retry, undo and dismiss update the lists; 
   expect(monitor.status?.phase).toBe('connecting');
 
   await ws.retry('7');
-  expect(ws.failed).toEqual([]);
+  expect(ws.failed).toEqual([]); // 8 went back with 7
   await ws.undo('c1');
   expect(ws.conflicts.map((c) => c.conflictId)).toEqual(['c2']);
   await ws.undo('c2');

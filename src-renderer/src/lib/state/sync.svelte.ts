@@ -120,7 +120,8 @@ export class SyncWorkspace {
   async retry(seq: string): Promise<void> {
     if (!(await this.#run(`retry:${seq}`, () => retryEntry(this.#client, seq)))) return;
     this.failed = this.failed.filter((e) => e.seq !== seq);
-    await this.#monitor.refresh();
+    // Entries that waited on this one were queued again with it: read the list again.
+    await Promise.all([this.refreshLists(), this.#monitor.refresh()]);
   }
 
   async undo(conflictId: string): Promise<void> {
