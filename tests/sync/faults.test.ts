@@ -257,7 +257,7 @@ describe('remote writes during a sync', () => {
     },
   ];
 
-  test.each(kinds)("$kind edited on the remote while later lists were pulled is not overwritten by the push: the later write wins, ours is logged", async (k) => {
+  test.each(kinds.map((k) => [k.kind, k] as const))("%s edited on the remote while later lists were pulled is not overwritten by the push: the later write wins, ours is logged", async (_kind, k) => {
     const onRemote = { call: (op: string, req: unknown) => (remote.client as any)[op](req) };
     const id = await k.create();
     await a.sync();
