@@ -2,7 +2,7 @@
 // per-operation push specification.
 import type { Db } from '../db/database';
 
-export type EntryState = 'pending' | 'inflight' | 'done' | 'failed' | 'superseded';
+export type EntryState = 'pending' | 'inflight' | 'done' | 'failed' | 'superseded' | 'dismissed';
 
 /** A record an outbox entry created locally (its id is local until the remote creates it). */
 export interface CreatedRef {

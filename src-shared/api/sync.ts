@@ -64,7 +64,7 @@ export type SyncConflict = z.infer<typeof SyncConflictOut>;
 export const SyncOutboxEntryOut = response({
   seq: z.string(),
   operation: z.string(),
-  /** pending | inflight | done | failed | superseded */
+  /** pending | inflight | done | failed | superseded | dismissed */
   state: z.string(),
   attempts: z.number().int(),
   /** The records the edit writes, with their names here ('' when not held here or it has none). */
@@ -72,6 +72,11 @@ export const SyncOutboxEntryOut = response({
   errorCode: z.number().int(),
   lastError: z.string(),
   createdDate: timestampOut,
+  /**
+   * Whether DismissSyncEntry can set it aside (it is then never sent): a refused entry that created nothing here.
+   * A refused create cannot be: its record exists only here.
+   */
+  dismissable: z.boolean(),
 });
 
 export const SyncRemoteOut = response({
@@ -110,6 +115,7 @@ const apiKeyIn = z
   .regex(/^\S+$/, 'must not contain spaces or line breaks');
 
 const conflictPath = { conflictId: z.string().min(1, 'is required') };
+const entryPath = { seq: z.string().regex(/^\d+$/, 'must be an entry number') };
 const conflictBody = response({ conflict: SyncConflictOut });
 
 export const syncOperations = {
@@ -140,8 +146,13 @@ export const syncOperations = {
   }),
   RetrySyncEntry: defineOperation({
     name: 'RetrySyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:retry', input: 'body', tag: 'Sync', extension: true, effect: 'local',
-    summary: 'Queue a failed outbox entry again, with the entries refused because they refer to a record it creates', request: message({ seq: z.string().regex(/^\d+$/, 'must be an entry number') }),
+    summary: 'Queue a failed outbox entry again, with the entries refused because they refer to a record it creates', request: message(entryPath),
     response: response({ entry: SyncOutboxEntryOut }),
+  }),
+  DismissSyncEntry: defineOperation({
+    name: 'DismissSyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:dismiss', input: 'body', tag: 'Sync', extension: true, effect: 'local',
+    summary: 'Set a refused edit aside: it is never sent and leaves the refused list (only entries that created nothing here)',
+    request: message(entryPath), response: response({ entry: SyncOutboxEntryOut }),
   }),
   GetSyncRemote: defineOperation({
     name: 'GetSyncRemote', method: 'GET', path: '/api/v1/outpost/sync/remote', input: 'path', tag: 'Sync', extension: true,

@@ -156,7 +156,23 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     expect(cells[2].trim()).toBe('annotation Vibration on the local rig');
     expect(cells[3]).toMatch(/Bench-Rig-Local/);
     expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('warn');
+    // A refused create holds a record that exists only here: it can be retried, not dismissed.
+    expect(await row.getByRole('button', { name: 'Dismiss' }).count()).toBe(0);
+
+    // An edit of an annotation the remote no longer has is refused too; that one can be set aside.
+    const asset = remote.engine.db.get<{ name: string }>('SELECT name FROM assets LIMIT 1')!.name;
+    const { annotation } = await remote.client.CreateAnnotation({ name: 'Gone from the remote', startTime: '2026-10-29T09:00:00Z', endTime: '2026-10-29T09:00:05Z', assets: [asset] });
+    await syncNowInUi();
+    await local.client.UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, description: 'checked on site' }, updateMask: 'description' });
+    remote.engine.db.run('DELETE FROM annotations WHERE id = ?', [annotation.annotationId]);
+    await syncNowInUi();
+    const gone = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Gone from the remote' });
+    await gone.waitFor({ timeout: TIMEOUT });
+    expect((await gone.locator('td').allTextContents())[1]).toBe('Update annotation');
     await shot('33-sync-refused');
+    await gone.getByRole('button', { name: 'Dismiss' }).click();
+    await gone.waitFor({ state: 'detached', timeout: TIMEOUT });
+    await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^1 refused · /);
   });
 
   test('no errors in the page', () => {

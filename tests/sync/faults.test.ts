@@ -3,6 +3,7 @@
 // authentication failures stop, refusals fail one entry without blocking others.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { nowMicros } from '../../src-shared/api/time';
+import { Code } from '../../src-shared/errors';
 import { prng } from '../../src-main/seed/seedDemoData';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
 import { startFaultProxy, type FaultProxy, type Matcher } from './faultProxy';
@@ -317,6 +318,33 @@ describe('refusals', () => {
     const landed = Object.values(viewOf(remote.engine.db).annotations).find((x) => x.name === 'refused');
     expect(landed).toBeDefined();
     expect(remote.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%on the refused one%'")!.n).toBe(1);
+  });
+
+  test("a refused update can be dismissed: it leaves the refused list and the count, and the remote's version stands; a refused create cannot be", async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump'));
+    const id = annotation.annotationId;
+    await a.sync();
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'not allowed there' }, updateMask: 'name' });
+    await offlineCreate('also refused');
+    proxy.refuse((r) => r.method !== 'GET', { status: 400, code: Code.INVALID_ARGUMENT, message: 'name: not allowed here' });
+    expect((await a.sync()).progress.failed).toBe(2);
+    proxy.refuse(undefined);
+    const [update, create] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect(update).toMatchObject({ operation: 'UpdateAnnotation', dismissable: true });
+    expect(create).toMatchObject({ operation: 'CreateAnnotation', dismissable: false });
+    expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('pump');
+
+    expect((await a.call('DismissSyncEntry', { seq: update.seq })).entry).toMatchObject({ seq: update.seq, state: 'dismissed', dismissable: false });
+    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries.map((e: any) => e.seq)).toEqual([create.seq]);
+    expect((await a.call('ListSyncOutbox', { state: 'all' })).entries.find((e: any) => e.seq === update.seq).state).toBe('dismissed');
+    expect((await a.call('GetSyncStatus', {})).failedCount).toBe(1);
+    await expect(a.call('DismissSyncEntry', { seq: update.seq })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringMatching(/is dismissed/) });
+    await expect(a.call('DismissSyncEntry', { seq: create.seq })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringMatching(/exists only here/) });
+    await expect(a.call('DismissSyncEntry', { seq: '999999' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    // Nothing dismissed is sent again.
+    const next = await a.sync();
+    expect(next.progress.pushed).toBe(0);
+    expect((await remote.client.GetAnnotation({ annotationId: id })).annotation.name).toBe('pump');
   });
 
   test('the outbox names the records an edit writes, while they are held here', async () => {

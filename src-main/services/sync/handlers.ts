@@ -2,7 +2,7 @@
 import type { syncOperations } from '../../../src-shared/api/sync';
 import type { HandlerMap } from '../handler';
 import { configureRemote, getRemote, removeRemote, syncNow } from './remoteService';
-import { dismissConflict, listConflicts, listOutbox, retryEntry, syncStatus, undoConflict } from './syncService';
+import { dismissConflict, dismissEntry, listConflicts, listOutbox, retryEntry, syncStatus, undoConflict } from './syncService';
 
 export const syncHandlers: HandlerMap<typeof syncOperations> = {
   GetSyncStatus: (ctx) => syncStatus(ctx.db),
@@ -11,6 +11,7 @@ export const syncHandlers: HandlerMap<typeof syncOperations> = {
   DismissSyncConflict: (ctx, req) => dismissConflict(ctx, req.conflictId),
   ListSyncOutbox: (ctx, req) => listOutbox(ctx, req),
   RetrySyncEntry: (ctx, req) => retryEntry(ctx, req.seq),
+  DismissSyncEntry: (ctx, req) => dismissEntry(ctx, req.seq),
   GetSyncRemote: (ctx) => getRemote(ctx),
   ConfigureSyncRemote: (ctx, req) => configureRemote(ctx, req),
   DeleteSyncRemote: (ctx) => removeRemote(ctx),

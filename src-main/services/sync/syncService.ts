@@ -169,9 +169,14 @@ interface EntryRow {
   error_code: number | null;
   last_error: string | null;
   local_time: number;
+  /** JSON: the records the entry created here ('[]' for none). */
+  created_ids: string;
   /** JSON [[resource, record_id], ...] of the entry's targets. */
   targets: string;
 }
+
+/** A refused entry that created nothing here can be set aside; a refused create holds a record that exists only here. */
+const dismissable = (r: EntryRow) => r.state === 'failed' && r.created_ids === '[]';
 
 const entryToWire = (db: Db, r: EntryRow) => ({
   seq: String(r.seq),
@@ -182,9 +187,10 @@ const entryToWire = (db: Db, r: EntryRow) => ({
   errorCode: r.error_code ?? 0,
   lastError: r.last_error ?? '',
   createdDate: formatTimestamp(r.local_time),
+  dismissable: dismissable(r),
 });
 
-const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time,
+const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time, o.created_ids,
   (SELECT json_group_array(json_array(t.resource, t.record_id)) FROM sync_outbox_targets t WHERE t.seq = o.seq) AS targets FROM sync_outbox o`;
 
 export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageToken?: string; state?: 'open' | 'failed' | 'all' }) {
@@ -200,10 +206,17 @@ export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageTo
 
 const REQUEUE = "UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL";
 
-export function retryEntry(ctx: RequestContext, seq: string) {
+function failedEntry(ctx: RequestContext, seq: string, action: string): EntryRow {
   const row = ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [Number(seq)]);
   if (!row) throw ApiError.notFound('outbox entry', seq);
-  if (row.state !== 'failed') throw ApiError.failedPrecondition(`entry ${seq} is ${row.state}; only failed entries can be retried`);
+  if (row.state !== 'failed') throw ApiError.failedPrecondition(`entry ${seq} is ${row.state}; only failed entries can be ${action}`);
+  return row;
+}
+
+const entryBody = (ctx: RequestContext, seq: number) => ({ entry: entryToWire(ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [seq])!) });
+
+export function retryEntry(ctx: RequestContext, seq: string) {
+  const row = failedEntry(ctx, seq, 'retried');
   ctx.db.tx(() => {
     ctx.db.run(`${REQUEUE} WHERE seq = ?`, [row.seq]);
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
@@ -214,5 +227,15 @@ export function retryEntry(ctx: RequestContext, seq: string) {
       [row.seq],
     );
   });
-  return { entry: entryToWire(ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [row.seq])!) };
+  return entryBody(ctx, row.seq);
+}
+
+/** Sets a refused edit aside: it is not sent, and leaves the refused list (and the attention count). */
+export function dismissEntry(ctx: RequestContext, seq: string) {
+  const row = failedEntry(ctx, seq, 'dismissed');
+  if (!dismissable(row)) {
+    throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here; retry it once the remote can take it`);
+  }
+  ctx.db.run("UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq = ?", [Date.now() * 1000, row.seq]);
+  return entryBody(ctx, row.seq);
 }

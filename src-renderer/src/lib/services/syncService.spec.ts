@@ -39,6 +39,8 @@ describe('syncService', () => {
     expect(conflictValue(null, 'description')).toBe('(empty)');
     expect(conflictValue(1788220800000000, 'start_time')).toBe('2026-09-01T00:00:00Z');
     expect(conflictValue(['a', 'b'], 'tags')).toBe('["a","b"]');
+    expect(conflictValue({ name: 'x', description: 'y' }, '*')).toBe('the record, kept here');
+    expect(conflictValue(null, '*')).toBe('(gone)');
     expect(operationLabel('UpdateAnnotation')).toBe('Update annotation');
   });
 

@@ -35,6 +35,11 @@ export async function retryEntry(client: Client, seq: string): Promise<SyncOutbo
   return (await client.RetrySyncEntry({ seq })).entry;
 }
 
+/** Sets a refused edit aside (offered only when the entry is `dismissable`). */
+export async function dismissEntry(client: Client, seq: string): Promise<SyncOutboxEntry> {
+  return (await client.DismissSyncEntry({ seq })).entry;
+}
+
 /** Open conflicts, newest first. */
 export async function listOpenConflicts(client: Client): Promise<SyncConflict[]> {
   return (await client.ListSyncConflicts({ state: 'open', pageSize: 200 })).conflicts;
@@ -117,6 +122,8 @@ export function counted(n: number, plural: string): string {
 
 /** A conflict value as one line of text (values are canonical JSON: strings, numbers, lists, null). */
 export function conflictValue(value: unknown, field: string): string {
+  // '*': a whole record (one the remote no longer has, kept here), not a field's value.
+  if (field === '*') return value === null || value === undefined ? '(gone)' : typeof value === 'object' ? 'the record, kept here' : String(value);
   if (value === null || value === undefined || value === '') return '(empty)';
   if ((field === 'start_time' || field === 'end_time') && typeof value === 'number') return new Date(value / 1000).toISOString().replace('.000Z', 'Z');
   if (field === 'state' && typeof value === 'string') return enumLabel(value, 'ANNOTATION_STATE_');

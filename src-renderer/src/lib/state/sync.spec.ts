@@ -24,6 +24,10 @@ function setup() {
       failed = failed.filter((seq) => seq !== req.seq && !(req.seq === '7' && seq === '8'));
       return { entry: outboxEntry({ seq: String(req.seq), state: 'pending' }) };
     })
+    .on('DismissSyncEntry', (req) => {
+      failed = failed.filter((seq) => seq !== req.seq);
+      return { entry: outboxEntry({ seq: String(req.seq), state: 'dismissed' }) };
+    })
     .on('ListSyncConflicts', () => ({ conflicts: [syncConflict(), syncConflict({ conflictId: 'c2' })], nextPageToken: '' }))
     .on('UndoSyncConflict', (req) => {
       if (req.conflictId === 'c2') throw new ApiError(Code.FAILED_PRECONDITION, 'conflict c2 is already dismissed');
@@ -78,5 +82,16 @@ test('sync now shows the run at once; retry, undo and dismiss update the lists; 
   await ws.dismiss('c2');
   expect(ws.actionError).toBeUndefined();
   expect(ws.conflicts).toEqual([]);
+  expect(ws.pending).toBeUndefined();
+});
+
+test('dismissing a refused edit removes that one row and refreshes the status', async () => {
+  const { fake, ws } = setup();
+  await ws.load();
+  const statusReads = fake.callsTo('GetSyncStatus').length;
+  await ws.dismissEntry('8');
+  expect(ws.failed.map((e) => e.seq)).toEqual(['7']);
+  expect(fake.callsTo('DismissSyncEntry')).toEqual([{ seq: '8' }]);
+  expect(fake.callsTo('GetSyncStatus').length).toBe(statusReads + 1);
   expect(ws.pending).toBeUndefined();
 });

@@ -1,11 +1,12 @@
 // The Sync view: the remote form (URL + write-only key), "Sync now", edits the
-// remote refused (retry) and open conflicts (undo / dismiss). The live status
+// remote refused (retry / dismiss) and open conflicts (undo / dismiss). The live status
 // itself is the shared SyncMonitor's.
 import type { Client } from '../../../../src-shared/client';
 import { toErrorInfo, type ErrorInfo } from '../errors';
 import {
   configureRemote,
   dismissConflict,
+  dismissEntry,
   getRemote,
   listFailedEntries,
   listOpenConflicts,
@@ -19,8 +20,8 @@ import {
 } from '../services/syncService';
 import type { SyncMonitor } from './syncMonitor.svelte';
 
-/** What is in progress: the form, the run, or one row (`retry:7`, `undo:<id>`, `dismiss:<id>`). */
-export type SyncAction = 'save' | 'remove' | 'sync' | `retry:${string}` | `undo:${string}` | `dismiss:${string}`;
+/** What is in progress: the form, the run, or one row (`retry:7`, `dismiss-entry:7`, `undo:<id>`, `dismiss:<id>`). */
+export type SyncAction = 'save' | 'remove' | 'sync' | `retry:${string}` | `dismiss-entry:${string}` | `undo:${string}` | `dismiss:${string}`;
 
 export class SyncWorkspace {
   remote = $state<SyncRemote | null | undefined>();
@@ -122,6 +123,13 @@ export class SyncWorkspace {
     this.failed = this.failed.filter((e) => e.seq !== seq);
     // Entries that waited on this one were queued again with it: read the list again.
     await Promise.all([this.refreshLists(), this.#monitor.refresh()]);
+  }
+
+  /** Sets a refused edit aside (never sent); the badge's count drops with it. */
+  async dismissEntry(seq: string): Promise<void> {
+    if (!(await this.#run(`dismiss-entry:${seq}`, () => dismissEntry(this.#client, seq)))) return;
+    this.failed = this.failed.filter((e) => e.seq !== seq);
+    await this.#monitor.refresh();
   }
 
   async undo(conflictId: string): Promise<void> {

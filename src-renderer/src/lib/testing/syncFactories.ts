@@ -52,6 +52,7 @@ export function outboxEntry(overrides: Partial<SyncOutboxEntry> = {}): SyncOutbo
     errorCode: 3,
     lastError: 'annotation.name: must not be empty',
     createdDate: '2026-09-01T09:00:00Z',
+    dismissable: false,
     ...overrides,
   };
 }
