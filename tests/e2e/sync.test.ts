@@ -4,7 +4,8 @@
 // "Sync now" and find the edit on the remote through its API; then a conflict
 // (the same field changed on both sides) is listed and undone from the UI;
 // a refused key stops sync visibly until a good key is saved; an edit the
-// remote refuses is listed by its record's name with the remote's reason.
+// remote refuses is listed by its record's name with the remote's reason, and
+// one that created nothing here can be dismissed.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
