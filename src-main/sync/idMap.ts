@@ -75,6 +75,10 @@ export function translateIds<T>(db: Db, value: T): T {
 /** Local ids in `value` whose create has not reached the remote yet, with the entry that creates each. */
 export const unmappedIds = (db: Db, value: unknown) => idStates(db, value).unmapped;
 
+/** A remote record no local one stands for yet (held under its id, or mapped to it): one an earlier attempt may have made. */
+export const unclaimed = (db: Db, table: string, id: string) =>
+  !db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]) && !db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
+
 export function isUnmappedLocalId(db: Db, id: string): boolean {
   return !!db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND remote_id IS NULL', [id]);
 }

@@ -10,7 +10,7 @@ import type { LoadedIds } from '../../db/bulkLoad';
 import type { Db } from '../../db/database';
 import type { ApplyContext } from '../apply';
 import { canonical } from '../canonical';
-import { mapLocalId, registerIdRewriter } from '../idMap';
+import { mapLocalId, registerIdRewriter, unclaimed } from '../idMap';
 import { finishEntry } from '../outbox';
 import { loadLog } from '../../services/annotations/annotationLogsService';
 
@@ -89,9 +89,6 @@ function storedContent(db: Db, id: string): string | undefined {
   return log && logContent(log);
 }
 
-/** A remote log no local one stands for yet. */
-const unheld = (db: Db, id: string) => !db.get('SELECT 1 FROM annotation_logs WHERE id = ?', [id]) && !db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
-
 /**
  * Settles the history logs entry `seq` appended locally, now that the remote has done its write: each adopts the
  * remote's log with the same content (`echoes`: candidates from mayEchoOurWrite; the newest wins, the one this write
@@ -103,7 +100,7 @@ export function settleSideEffectLogs(db: Db, seq: number, localIds: readonly str
   for (const id of localIds) {
     const content = storedContent(db, id);
     if (content === undefined) continue;
-    const echo = newestFirst.find((l) => logContent(l) === content && unheld(db, l.annotationLogId));
+    const echo = newestFirst.find((l) => logContent(l) === content && unclaimed(db, 'annotation_logs', l.annotationLogId));
     if (!echo) {
       db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
       continue;

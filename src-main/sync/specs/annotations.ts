@@ -15,12 +15,12 @@
 import type { Annotation } from '../../../src-shared/api/annotations';
 import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import { formatTimestamp, parseTimestamp } from '../../../src-shared/api/time';
-import { mapLocalId } from '../idMap';
+import { mapLocalId, unclaimed } from '../idMap';
 import { ANNOTATION, CLIENT_ID_KEY, markerOf } from '../resources/annotations';
 import { adoptLog, ANNOTATION_LOG, logContent, mayEchoOurWrite, SEND_TIME_SLACK, settleSideEffectLogs } from '../resources/annotationLogs';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext, Target } from '../types';
-import { filterUnsupported, findByClientMarker, listAll, quote, unclaimed, type MarkerLookup } from './remoteQuery';
+import { filterUnsupported, findByClientMarker, listAll, quote, type MarkerLookup } from './remoteQuery';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
 
 // (Re-exported for the pull, which recognises a remote without filters the same way.)

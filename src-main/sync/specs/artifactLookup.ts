@@ -8,11 +8,11 @@
 //     SHA-256 and size, and held by no local record yet.
 import type { Artifact, ArtifactVersion } from '../../../src-shared/api/artifacts';
 import { parseTimestamp } from '../../../src-shared/api/time';
-import { translateIds } from '../idMap';
+import { translateIds, unclaimed } from '../idMap';
 import { ARTIFACT_CLIENT_ID_KEY, markerOf } from '../resources/artifacts';
 import { SEND_TIME_SLACK } from '../resources/annotationLogs';
 import type { OutboxEntry, PushContext } from '../types';
-import { findByClientMarker, listEvery, unclaimed, type MarkerLookup } from './remoteQuery';
+import { findByClientMarker, listEvery, type MarkerLookup } from './remoteQuery';
 
 /** A created artifact found again, with the id of its first version (the one the create made). */
 export interface FoundArtifact {

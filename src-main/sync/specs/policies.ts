@@ -4,13 +4,13 @@
 // send, that no local record already stands for. Updates and (un)archives are
 // idempotent (the same values again change nothing remotely) and resent.
 import type { Policy } from '../../../src-shared/api/policies';
-import { mapLocalId } from '../idMap';
+import { mapLocalId, unclaimed } from '../idMap';
 import { SEND_TIME_SLACK } from '../resources/annotationLogs';
 import { POLICY } from '../resources/policies';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
-import { listPages, unclaimed } from './remoteQuery';
+import { listPages } from './remoteQuery';
 
 /** update_mask path -> synced field name. */
 const fieldOfPath = (p: string) => (p === 'configuration.cedar_policy' ? 'configuration' : p);

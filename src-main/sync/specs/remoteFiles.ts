@@ -16,13 +16,13 @@
 import { dirname } from 'node:path';
 import type { RemoteFile } from '../../../src-shared/api/remoteFiles';
 import { contentFilePath } from '../../services/remoteFiles/contentStore';
-import { mapLocalId } from '../idMap';
+import { mapLocalId, unclaimed } from '../idMap';
 import { SEND_TIME_SLACK } from '../resources/annotationLogs';
 import { REMOTE_FILE } from '../resources/remoteFiles';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact } from '../wireEncode';
-import { filterUnsupported, listPages, quote, unclaimed } from './remoteQuery';
+import { filterUnsupported, listPages, quote } from './remoteQuery';
 
 
 /** The replica's data directory: an engine always opens `<dataDir>/outpost.sqlite` (engine.ts). */

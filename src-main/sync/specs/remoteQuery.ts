@@ -6,7 +6,6 @@
 // first send).
 import { parseTimestamp } from '../../../src-shared/api/time';
 import { ApiError, Code } from '../../../src-shared/errors';
-import type { Db } from '../../db/database';
 import type { PushContext } from '../types';
 import { compact } from '../wireEncode';
 
@@ -57,10 +56,6 @@ export async function listAll<T>(
     return listAll(p, operation, field, filter, keep, request);
   }
 }
-
-/** A remote record no local one stands for yet (held under its id, or mapped to it): one an earlier attempt may have made. */
-export const unclaimed = (db: Db, table: string, id: string) =>
-  !db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]) && !db.get('SELECT 1 FROM sync_id_map WHERE remote_id = ?', [id]);
 
 /** How far before the first send the no-filter scan looks (clock skew and the create's own duration). */
 const SCAN_SLACK = 60_000_000;

@@ -6,13 +6,13 @@ import type { SavedSearch } from '../../../src-shared/api/savedSearches';
 import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../src-shared/api/savedSearches';
 import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../services/savedSearches/savedSearchProperties';
 import { canonical } from '../canonical';
-import { mapLocalId } from '../idMap';
+import { mapLocalId, unclaimed } from '../idMap';
 import { SEND_TIME_SLACK } from '../resources/annotationLogs';
 import { propertyField, SAVED_SEARCH, savedSearchFields } from '../resources/savedSearches';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
-import { listPages, unclaimed } from './remoteQuery';
+import { listPages } from './remoteQuery';
 
 /** Mask paths -> synced field names ('properties' stands for every property). */
 function fieldsOfMask(paths: readonly string[]): string[] {

@@ -9,14 +9,14 @@
 // numeric/string_bounds). Updates are idempotent and resent; a delete that
 // finds nothing is done.
 import type { TestMeasurement } from '../../../src-shared/api/testReports';
-import { mapLocalId, translateIds } from '../idMap';
+import { mapLocalId, translateIds, unclaimed } from '../idMap';
 import { measurementFieldOfPath, TEST_MEASUREMENT, TEST_STEP, upsertMeasurements } from '../resources/testReportChildren';
 import { observedNow, testReportContext } from '../resources/testReports';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
 import { createdSince } from './testReports';
-import { listAll, quote, unclaimed } from './remoteQuery';
+import { listAll, quote } from './remoteQuery';
 
 /** Non-finite doubles travel as text on the wire. */
 function dbl(n: number | undefined): number | string | undefined {

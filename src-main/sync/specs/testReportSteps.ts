@@ -5,13 +5,13 @@
 // that no local record stands for. Updates are idempotent and resent; a delete
 // that finds nothing is done (the remote deletes the subtree, as here).
 import type { TestStep } from '../../../src-shared/api/testReports';
-import { mapLocalId, translateIds } from '../idMap';
+import { mapLocalId, translateIds, unclaimed } from '../idMap';
 import { TEST_STEP, upsertSteps } from '../resources/testReportChildren';
 import { observedNow, TEST_REPORT, testReportContext } from '../resources/testReports';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
 import { createdSince } from './testReports';
-import { listAll, quote, unclaimed } from './remoteQuery';
+import { listAll, quote } from './remoteQuery';
 
 /** update_mask path -> [wire member, value]; `test_case` (listed by the platform, no such field) is not sent. */
 function stepMember(step: any, path: string): [string, unknown] | undefined {

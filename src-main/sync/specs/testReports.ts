@@ -16,7 +16,7 @@
 // that finds nothing is done. CreateTestReport is looked up like an import.
 import type { TestMeasurement, TestReport, TestStep } from '../../../src-shared/api/testReports';
 import { ApiError, Code } from '../../../src-shared/errors';
-import { mapLocalId } from '../idMap';
+import { mapLocalId, unclaimed } from '../idMap';
 import { SEND_TIME_SLACK } from '../resources/annotationLogs';
 import { adoptImportedChildren, TEST_MEASUREMENT, TEST_STEP } from '../resources/testReportChildren';
 import { applyTestReports, observedNow, reportFields, TEST_REPORT, testReportContext } from '../resources/testReports';
@@ -26,7 +26,7 @@ import { classify } from '../retry';
 import type { Db } from '../../db/database';
 import type { CreatedRef, OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask, metadataOut, ts } from '../wireEncode';
-import { listAll, quote, unclaimed } from './remoteQuery';
+import { listAll, quote } from './remoteQuery';
 
 /** What an import sent and the remote created. */
 interface ImportResult {
