@@ -67,6 +67,14 @@ export function idStates(db: Db, value: unknown): { unmapped: { localId: string;
   return { unmapped, mapped };
 }
 
+/** remote id -> local id, for the ids among `ids` that are the remote ids of records created here. */
+export function localIdsOf(db: Db, ids: Iterable<string>): Map<string, string> {
+  const rows = db.all<{ local_id: string; remote_id: string }>('SELECT local_id, remote_id FROM sync_id_map WHERE remote_id IN (SELECT value FROM json_each(?))', [
+    JSON.stringify([...ids]),
+  ]);
+  return new Map(rows.map((r) => [r.remote_id, r.local_id]));
+}
+
 /** Replaces ids of records the remote has since created with their remote ids. */
 export function translateIds<T>(db: Db, value: T): T {
   return replaceIds(value, idStates(db, value).mapped);

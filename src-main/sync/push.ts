@@ -8,7 +8,7 @@
 import { nowMicros } from '../../src-shared/api/time';
 import { groupCommitFor } from '../db/groupCommit';
 import { recordConflict } from './conflicts';
-import { collectIds, idStates, replaceIds, translateIds, unmappedIds } from './idMap';
+import { collectIds, idStates, localIdsOf, replaceIds, translateIds, unmappedIds } from './idMap';
 import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openEntries, targetsOf, targetsOfMany } from './outbox';
 import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { SyncSession } from './session';
@@ -281,13 +281,7 @@ function keysOf(entry: OutboxEntry, targets: readonly { recordId: string }[]): s
 function keysOfMany(s: SyncSession, entries: readonly OutboxEntry[]): Map<number, string[]> {
   const targets = targetsOfMany(s.db, entries.map((e) => e.seq));
   const keys = new Map(entries.map((e) => [e.seq, keysOf(e, targets.get(e.seq) ?? [])]));
-  const localOf = new Map(
-    s.db
-      .all<{ local_id: string; remote_id: string }>('SELECT local_id, remote_id FROM sync_id_map WHERE remote_id IN (SELECT value FROM json_each(?))', [
-        JSON.stringify([...new Set([...keys.values()].flat())]),
-      ])
-      .map((r) => [r.remote_id, r.local_id]),
-  );
+  const localOf = localIdsOf(s.db, new Set([...keys.values()].flat()));
   if (localOf.size) for (const [seq, list] of keys) keys.set(seq, [...new Set(list.map((k) => localOf.get(k) ?? k))]);
   return keys;
 }
