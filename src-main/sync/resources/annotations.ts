@@ -325,41 +325,47 @@ export class AnnotationWriter {
 
 // ---- applying remote versions ---------------------------------------------
 
+/** The id-map row of the offline create that `a`'s client marker names (the remote's copy of a create of ours). */
+function markerClaim(db: Db, a: Annotation): { localId: string; createdBySeq: number; remoteId: string | null } | undefined {
+  const marker = markerOf(a);
+  if (!marker || marker === a.annotationId) return undefined;
+  const row = db.get<{ created_by_seq: number; remote_id: string | null }>("SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = 'annotation'", [marker]);
+  return row && { localId: marker, createdBySeq: row.created_by_seq, remoteId: row.remote_id };
+}
+
+const isOpen = (e: OutboxEntry | undefined): e is OutboxEntry => !!e && (e.state === 'pending' || e.state === 'inflight');
+
 /**
  * The open create of ours that `a` is, found by its marker before it is applied (adoptByMarker adopts it then), when
  * the create left history logs here: the puller looks up the remote's logs for them first, since the page's
  * transaction cannot wait for the remote.
  */
 export function createAwaitingAdoption(db: Db, a: Annotation): OutboxEntry | undefined {
-  const marker = markerOf(a);
-  if (!marker || marker === a.annotationId) return undefined;
-  const row = db.get<{ created_by_seq: number }>("SELECT created_by_seq FROM sync_id_map WHERE local_id = ? AND resource = 'annotation' AND remote_id IS NULL", [marker]);
-  const entry = row && loadEntry(db, row.created_by_seq);
-  return entry && (entry.state === 'pending' || entry.state === 'inflight') && entry.sideEffectLogIds.length > 0 ? entry : undefined;
+  const claim = markerClaim(db, a);
+  const entry = claim && claim.remoteId === null ? loadEntry(db, claim.createdBySeq) : undefined;
+  return isOpen(entry) && entry.sideEffectLogIds.length > 0 ? entry : undefined;
 }
 
 /** An offline create whose outcome was unknown is found on the remote by its marker: adopt it. Returns whether a local record took the remote id. */
 function adoptByMarker(ctx: ApplyContext, a: Annotation): boolean {
-  const marker = markerOf(a);
-  if (!marker || marker === a.annotationId) return false;
-  const row = ctx.db.get<{ created_by_seq: number; remote_id: string | null }>("SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = 'annotation'", [marker]);
-  if (!row) return false;
-  if (row.remote_id !== null) {
+  const claim = markerClaim(ctx.db, a);
+  if (!claim) return false;
+  if (claim.remoteId !== null) {
     // Our create reached the remote twice (a replaying middlebox): this copy is the extra one.
-    if (row.remote_id !== a.annotationId && !ctx.db.get("SELECT 1 FROM sync_conflicts WHERE kind = 'duplicate' AND record_id = ?", [a.annotationId])) {
+    if (claim.remoteId !== a.annotationId && !ctx.db.get("SELECT 1 FROM sync_conflicts WHERE kind = 'duplicate' AND record_id = ?", [a.annotationId])) {
       recordConflict(ctx.db, {
-        kind: 'duplicate', resource: ANNOTATION, recordId: a.annotationId, field: '*', winner: 'local', localValue: row.remote_id, remoteValue: a.annotationId,
-        message: `a replayed create made a second copy of ${row.remote_id} on the remote; the copy is archived`,
+        kind: 'duplicate', resource: ANNOTATION, recordId: a.annotationId, field: '*', winner: 'local', localValue: claim.remoteId, remoteValue: a.annotationId,
+        message: `a replayed create made a second copy of ${claim.remoteId} on the remote; the copy is archived`,
       });
     }
     return false;
   }
-  mapLocalId(ctx.db, ANNOTATION, marker, a.annotationId);
-  const entry = ctx.db.get<{ state: string; side_effect_log_ids: string }>('SELECT state, side_effect_log_ids FROM sync_outbox WHERE seq = ?', [row.created_by_seq]);
-  if (entry && (entry.state === 'pending' || entry.state === 'inflight')) {
+  mapLocalId(ctx.db, ANNOTATION, claim.localId, a.annotationId);
+  const entry = loadEntry(ctx.db, claim.createdBySeq);
+  if (isOpen(entry)) {
     // The create's history logs adopt the remote's (looked up before this transaction: createAwaitingAdoption), or go.
-    settleSideEffectLogs(ctx.db, row.created_by_seq, JSON.parse(entry.side_effect_log_ids) as string[], ctx.echoes?.get(a.annotationId) ?? []);
-    finishEntry(ctx.db, row.created_by_seq, 'done', { result: { annotationId: a.annotationId, adoptedBy: 'pull' } });
+    settleSideEffectLogs(ctx.db, entry.seq, entry.sideEffectLogIds, ctx.echoes?.get(a.annotationId) ?? []);
+    finishEntry(ctx.db, entry.seq, 'done', { result: { annotationId: a.annotationId, adoptedBy: 'pull' } });
     ctx.stats.adopted++;
   }
   return true;
