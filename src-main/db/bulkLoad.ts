@@ -90,7 +90,6 @@ export async function restoreIndexesGradually(db: Db, pause: () => Promise<void>
   return done;
 }
 
-
 /**
  * The ids a bulk load with deferred unique indexes inserted, with their pks: its stand-in for the id index
  * while that index is absent (a lookup by id would scan the table; an id inserted twice would break the index).
