@@ -146,7 +146,7 @@ export const syncOperations = {
   }),
   RetrySyncEntry: defineOperation({
     name: 'RetrySyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:retry', input: 'body', tag: 'Sync', extension: true, effect: 'local',
-    summary: 'Queue a failed outbox entry again, with the entries refused because they refer to a record it creates', request: message(entryPath),
+    summary: 'Queue a failed outbox entry again, with the entries refused because they refer to a record it creates; a refused annotation or saved-search create goes as its record is now here', request: message(entryPath),
     response: response({ entry: SyncOutboxEntryOut }),
   }),
   DismissSyncEntry: defineOperation({

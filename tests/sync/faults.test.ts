@@ -275,6 +275,7 @@ describe('remote writes during a sync', () => {
     const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
     expect(conflicts).toMatchObject([{ recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
   });
+
 });
 
 describe('refusals', () => {
@@ -318,6 +319,63 @@ describe('refusals', () => {
     const landed = Object.values(viewOf(remote.engine.db).annotations).find((x) => x.name === 'refused');
     expect(landed).toBeDefined();
     expect(remote.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%on the refused one%'")!.n).toBe(1);
+  });
+
+  test('Retry of a refused create sends the record as it is now: a correction made after the refusal goes with it', async () => {
+    // A colleague only the replica still counts as a member (they left the team on the remote).
+    const db = a.engine.db;
+    const org = a.caller().organizations[0].id;
+    const leaver = '7c7c7c7c-0000-4000-a000-000000000001';
+    db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [leaver, 'leaver@example.com', nowMicros(), nowMicros()]);
+    db.run('INSERT INTO memberships(user_id, organization_id) VALUES (?, ?)', [leaver, org]);
+    // Every field a create carries, so the rebuilt request is seen to keep them all.
+    const rich = {
+      assignToUserId: leaver,
+      description: 'valve 2 chatter',
+      tags: ['hot-fire', 'valves'],
+      legendConfig: '{"color":"red"}',
+      state: 'ANNOTATION_STATE_FLAGGED',
+      metadata: [
+        { key: { name: 'station', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'S-7' },
+        { key: { name: 'pressure', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 41.5 },
+        { key: { name: 'reviewed', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true },
+      ],
+    };
+    const id = (await a.call('CreateAnnotation', annotationRequest('handover', rich))).annotation.annotationId;
+    await a.call('CreateAnnotationLog', comment(id, 'over to you'));
+    expect((await a.sync()).progress.failed).toBe(2);
+    const [create] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect(create).toMatchObject({ operation: 'CreateAnnotation', errorCode: Code.INVALID_ARGUMENT, lastError: expect.stringMatching(/unknown user/) });
+
+    // The reviewer takes it over and renames it; those edits wait on the create (and fail with it).
+    const me = a.caller().userId;
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, assignedToUserId: me, name: 'handover (mine)' }, updateMask: 'assigned_to_user_id,name' });
+    expect((await a.sync()).progress.failed).toBe(1);
+    expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(0);
+
+    await a.call('RetrySyncEntry', { seq: create.seq });
+    const s = await a.sync();
+    expect(s.failedEntries).toBe(0);
+    expect(s.progress.pushed).toBe(3);
+    const landed = Object.values(viewOf(remote.engine.db).annotations);
+    expect(landed.map((x) => [x.name, x.assignedToUserId])).toEqual([['handover (mine)', me]]);
+    expect(remoteCount("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%over to you%'")).toBe(1);
+    await a.sync();
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
+  test('the same for a saved search: renamed after the refusal, it lands under the new name', async () => {
+    proxy.refuse((r) => r.method === 'POST' && r.body.includes('"Pumps/all"'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: '/' is not allowed" });
+    const { savedSearch } = await a.call('CreateSavedSearch', { name: 'Pumps/all', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', searchTerm: 'pump' } });
+    expect((await a.sync()).progress.failed).toBe(1);
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'Pumps, all' }, updateMask: 'name' });
+    const [create] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    await a.call('RetrySyncEntry', { seq: create.seq });
+    expect((await a.sync()).failedEntries).toBe(0);
+    const remoteSearches = (await remote.client.ListSavedSearches({})).savedSearches;
+    expect(remoteSearches.map((x: any) => [x.name, x.properties.searchTerm])).toEqual([['Pumps, all', 'pump']]);
+    // The local record now stands for it.
+    expect((await a.call('ListSavedSearches', {})).savedSearches.map((x: any) => x.savedSearchId)).toEqual([remoteSearches[0].savedSearchId]);
   });
 
   test("a refused update can be dismissed: it leaves the refused list and the count, and the remote's version stands; a refused create cannot be", async () => {

@@ -8,6 +8,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { canUndoField, undoFieldWrite } from './conflictUndo';
+import { currentCreateRequest } from './createRequests';
 import { recordName } from './recordNames';
 
 export const STATUS_SETTING = 'sync.status';
@@ -218,6 +219,11 @@ const entryBody = (ctx: RequestContext, seq: number) => ({ entry: entryToWire(ct
 export function retryEntry(ctx: RequestContext, seq: string) {
   const row = failedEntry(ctx, seq, 'retried');
   ctx.db.tx(() => {
+    // A refused create goes as its record is now (corrected since, perhaps); see createRequests.ts.
+    const [created] = JSON.parse(row.created_ids) as { id: string }[];
+    const onlyHere = created && ctx.db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND created_by_seq = ? AND remote_id IS NULL', [created.id, row.seq]);
+    const current = onlyHere ? currentCreateRequest(ctx, row.operation, created.id) : undefined;
+    if (current !== undefined) ctx.db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(current), row.seq]);
     ctx.db.run(`${REQUEUE} WHERE seq = ?`, [row.seq]);
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
     // whose create was refused) go back with it: they cannot succeed before it, and need nothing else.
