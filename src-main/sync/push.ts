@@ -289,17 +289,37 @@ function keysOfMany(s: SyncSession, entries: readonly OutboxEntry[]): Map<number
 /** How far past the first waiting entry the scheduler looks for independent work. */
 const LOOKAHEAD = 256;
 
-export async function push(s: SyncSession): Promise<PushResult> {
+/**
+ * A push that runs long reads again, now and then, the lists whose records still have edits waiting
+ * (runSync.ts): the API has no conditional update, so a remote edit made since the last read would be
+ * overwritten by ours with no conflict recorded. Before each read the requests on their way are let land
+ * (a merge must not change an entry whose request has left); entries the merge settled are not sent.
+ */
+export interface PushRereads {
+  readonly everyMs: number;
+  reread(): Promise<void>;
+}
+
+export async function push(s: SyncSession, rereads?: PushRereads): Promise<PushResult> {
   // Thousands of small completion commits: checkpoint rarely while they run (walCheckpoints.ts).
   const restoreCheckpoints = widenCheckpoints(s.db);
   try {
-    return await pushAll(s);
+    return await pushAll(s, rereads);
   } finally {
     restoreCheckpoints();
   }
 }
 
-async function pushAll(s: SyncSession): Promise<PushResult> {
+/** Of `seqs`, those still waiting to be sent (pending or in flight). */
+function stillOpen(s: SyncSession, seqs: readonly number[]): Set<number> {
+  const rows = s.db.all<{ seq: number }>(
+    "SELECT seq FROM sync_outbox WHERE seq IN (SELECT value FROM json_each(?)) AND state IN ('pending', 'inflight')",
+    [JSON.stringify(seqs)],
+  );
+  return new Set(rows.map((r) => r.seq));
+}
+
+async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promise<PushResult> {
   const p = pushContext(s);
   const result: PushResult = { pushed: 0, failed: 0, deferred: 0, held: 0 };
   const running = new Map<number, { keys: string[]; promise: Promise<void> }>();
@@ -310,6 +330,8 @@ async function pushAll(s: SyncSession): Promise<PushResult> {
   let exhausted = false;
   // Open entries not started yet, in seq order.
   let queue: OutboxEntry[] = [];
+  let rereadAt = rereads ? Date.now() + rereads.everyMs : Infinity;
+  let sentSinceRead = false;
 
   const launch = (entries: readonly OutboxEntry[], keys: string[]) => {
     const seqs = entries.map((e) => e.seq);
@@ -338,10 +360,14 @@ async function pushAll(s: SyncSession): Promise<PushResult> {
         for (const seq of seqs) keyCache.delete(seq);
       });
     running.set(seqs[0], { keys, promise });
+    sentSinceRead = true;
   };
 
   for (;;) {
-    if (stop === undefined && !deferred) {
+    // Time to read again: start nothing more until what is on its way has landed. (At least one round of
+    // entries starts between two reads, however slow the reads are.)
+    const rereadDue = sentSinceRead && Date.now() >= rereadAt && (queue.length > 0 || !exhausted);
+    if (stop === undefined && !deferred && !rereadDue) {
       if (queue.length < LOOKAHEAD && !exhausted) {
         const more = openEntries(s.db, after, 500);
         if (more.length === 0) exhausted = true;
@@ -395,6 +421,16 @@ async function pushAll(s: SyncSession): Promise<PushResult> {
     }
     if (running.size === 0) {
       if (stop !== undefined || deferred) break;
+      if (rereadDue) {
+        await rereads!.reread();
+        if (queue.length) {
+          const open = stillOpen(s, queue.map((e) => e.seq));
+          queue = queue.filter((e) => open.has(e.seq));
+        }
+        rereadAt = Date.now() + rereads!.everyMs;
+        sentSinceRead = false;
+        continue;
+      }
       if (queue.length === 0 && exhausted) break;
       continue;
     }

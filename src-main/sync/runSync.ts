@@ -50,6 +50,8 @@ export interface SyncOptions {
    * timeout, 30 s): a request still travelling (slow proxy, written just before a crash) cannot land after the lookup.
    */
   readonly createQuietMs?: number;
+  /** A push running this long (ms) pauses to read again the records it has edits of, and so on (default 5 s; push.ts PushRereads). */
+  readonly pushRereadEveryMs?: number;
   /** Pull the reference data (users, tags, assets, runs, channels) too (default true). */
   readonly reference?: boolean;
   readonly signal?: AbortSignal;
@@ -86,7 +88,11 @@ function runSummary(p: SyncProgress) {
 /** Push requests on their way at once unless the caller says otherwise (measured in bench/sync.ts: 16 -> 64 took a 10k-edit push from ~7 s to ~5 s on loopback: both sides commit in larger groups). */
 export const DEFAULT_PUSH_CONCURRENCY = 64;
 
-/** Lists read again right before the push when edits of their records wait (outbox resource, puller). */
+/** How often a long push reads those lists again (push.ts PushRereads), and how far back those reads look. */
+const PUSH_REREAD_EVERY_MS = 5_000;
+const PUSH_REREAD_OVERLAP_MS = 2_000;
+
+/** Lists read again right before the push, and during a long one, when edits of their records wait (outbox resource, puller). */
 const REREAD_BEFORE_PUSH: readonly (readonly [string, Puller])[] = [
   [ANNOTATION, annotationsPuller],
   [SAVED_SEARCH, savedSearchesPuller],
@@ -158,10 +164,16 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     // The lists pulled after these took time, and the API has no conditional update: a remote edit of a record made
     // meanwhile would be overwritten by the push with no conflict recorded. Reading again, just before pushing, the
     // lists whose records have edits waiting (incremental: one request when nothing changed) merges it like any other.
-    const waiting = openTargetResources(db);
-    for (const [resource, p] of REREAD_BEFORE_PUSH) if (waiting.has(resource)) await runPuller(session, p);
+    const rereadWaiting = async (s: SyncSession) => {
+      const waiting = openTargetResources(db);
+      for (const [resource, p] of REREAD_BEFORE_PUSH) if (waiting.has(resource)) await runPuller(s, p);
+    };
+    await rereadWaiting(session);
     setPhase('push');
-    const pushed = await push(session);
+    // The same during a long push, every few seconds; only for conflicts (the pull after the push brings every
+    // change with the full overlap), so a short overlap: each read then lists little of what we pushed meanwhile.
+    const duringPush = { ...session, overlap: Math.min(session.overlap, PUSH_REREAD_OVERLAP_MS * 1000) };
+    const pushed = await push(session, { everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS, reread: () => rereadWaiting(duringPush) });
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
     // Test reports are not read again here: every push of them applies the remote's answer already, and their
     // pull is a full read (the platform cannot filter reports by modified_date), too costly to repeat for nothing.

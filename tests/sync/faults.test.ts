@@ -276,6 +276,30 @@ describe('remote writes during a sync', () => {
     expect(conflicts).toMatchObject([{ recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
   });
 
+  test('an annotation edited on the remote during a long push is not overwritten when its turn comes: the push reads it again', async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump'));
+    const id = annotation.annotationId;
+    const fillers = await Promise.all(Array.from({ length: 40 }, async (_, i) => (await remote.client.CreateAnnotation(annotationRequest(`filler ${i}`))).annotation.annotationId));
+    await a.sync();
+    // Forty edits ahead of ours, each answered slowly: the push takes about two seconds before it reaches ours.
+    for (const f of fillers) await a.call('UpdateAnnotation', { annotation: { annotationId: f, description: 'checked' }, updateMask: 'description' });
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'ours, earlier' }, updateMask: 'name' });
+    for (let i = 0; i < fillers.length; i++) proxy.once({ kind: 'delay', ms: 100 }, (r) => r.method === 'PATCH' && r.body.includes('checked'));
+    const seen = proxy.log.length;
+    const syncing = a.sync({ concurrency: 2, pushRereadEveryMs: 200 });
+    // Once the push is under way (its first edits have been sent), a colleague renames the annotation.
+    await vi.waitFor(() => expect(proxy.log.slice(seen).some((r) => r.method === 'PATCH')).toBe(true), { timeout: 5_000, interval: 5 });
+    await remote.client.UpdateAnnotation({ annotation: { annotationId: id, name: 'theirs, later' }, updateMask: 'name' });
+    const s = await syncing;
+    expect(s.ok).toBe(true);
+    expect((await remote.client.GetAnnotation({ annotationId: id })).annotation.name).toBe('theirs, later');
+    expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('theirs, later');
+    const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
+    expect(conflicts).toMatchObject([{ recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
+    // Ours never left; every filler edit did.
+    expect(proxy.log.some((r) => r.method === 'PATCH' && r.body.includes('ours, earlier'))).toBe(false);
+    expect(remoteCount("SELECT count(*) AS n FROM annotations WHERE description = 'checked'")).toBe(40);
+  });
 });
 
 describe('refusals', () => {

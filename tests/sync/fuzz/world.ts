@@ -143,7 +143,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   const syncInProcess = async (r: Replica) => {
     noteSync(r.name);
     syncs++;
-    const s = await r.sync({ retry: { baseDelayMs: 2, maxDelayMs: 20, maxAttempts: 3 } });
+    // Every other run reads the edited records again during its push, between every round of requests or often.
+    const s = await r.sync({ retry: { baseDelayMs: 2, maxDelayMs: 20, maxAttempts: 3 }, pushRereadEveryMs: [5_000, 0, 20][syncs % 3] });
     log(`  step ${step}: ${r.name} sync ${s.ok ? 'ok' : `incomplete (${s.error})`} pushed=${s.progress.pushed} conflicts=${s.progress.conflicts} pending=${s.pending}`);
   };
 
