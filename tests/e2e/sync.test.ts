@@ -4,8 +4,8 @@
 // "Sync now" and find the edit on the remote through its API; then a conflict
 // (the same field changed on both sides) is listed and undone from the UI;
 // a refused key stops sync visibly until a good key is saved; an edit the
-// remote refuses is listed by its record's name with the remote's reason, and
-// one that created nothing here can be dismissed.
+// remote refuses is listed by its record's name with the remote's reason (the
+// name opens the annotation), and one that created nothing here can be dismissed.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
@@ -148,7 +148,7 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       '6b6b6b6b-0000-4000-a000-00000000e2e1', org, 'Bench-Rig-Local', now, user, now, user,
     ]);
-    await local.client.CreateAnnotation({ name: 'Vibration on the local rig', startTime: '2026-10-29T08:00:00Z', endTime: '2026-10-29T08:00:05Z', assets: ['Bench-Rig-Local'] });
+    const refused = (await local.client.CreateAnnotation({ name: 'Vibration on the local rig', startTime: '2026-10-29T08:00:00Z', endTime: '2026-10-29T08:00:05Z', assets: ['Bench-Rig-Local'] })).annotation;
     await syncNowInUi();
     const row = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Vibration on the local rig' });
     await row.waitFor({ timeout: TIMEOUT });
@@ -159,6 +159,13 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('warn');
     // A refused create holds a record that exists only here: it can be retried, not dismissed.
     expect(await row.getByRole('button', { name: 'Dismiss' }).count()).toBe(0);
+    // Its name opens it in Annotations, listing only it (to correct it there before a Retry).
+    await row.getByRole('button', { name: 'Vibration on the local rig' }).click();
+    await page.locator(`button.row[data-annotation-id="${refused.annotationId}"]`).waitFor({ timeout: TIMEOUT });
+    expect(await page.inputValue('#annotation-filter')).toBe(`annotation_id == '${refused.annotationId}'`);
+    expect(await page.locator('button.row[data-annotation-id]').count()).toBe(1);
+    expect(await page.evaluate(() => location.hash)).toBe('#/annotations');
+    await shot('34-sync-refused-record-opened');
 
     // An edit of an annotation the remote no longer has is refused too; that one can be set aside.
     const asset = remote.engine.db.get<{ name: string }>('SELECT name FROM assets LIMIT 1')!.name;

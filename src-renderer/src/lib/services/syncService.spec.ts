@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { fakeClient } from '../testing/fakeClient';
 import { syncStatus } from '../testing/syncFactories';
-import { badgeOf, configureRemote, conflictValue, operationLabel, pulledSummary, recordLabel, stateLabel } from './syncService';
+import { badgeOf, configureRemote, conflictValue, operationLabel, pulledSummary, recordLabel, recordQuery, stateLabel } from './syncService';
+import { DEFAULT_SORT } from './annotationService';
 
 describe('syncService', () => {
   test('configureRemote trims; an empty key is left out so the stored one is kept', async () => {
@@ -47,5 +48,12 @@ describe('syncService', () => {
   test('records go by their name here, else by the start of their id', () => {
     expect(recordLabel('annotation_log', '5f0c2a9e-1111-2222', 'Pump 3 overheat')).toEqual({ kind: 'annotation log', text: 'Pump 3 overheat', named: true });
     expect(recordLabel('test_report', '5f0c2a9e-1111-2222', '')).toEqual({ kind: 'test report', text: '5f0c2a9e', named: false });
+  });
+
+  test('an annotation held here opens in the Annotations view listing only it; other records open nowhere', () => {
+    expect(recordQuery('annotation', '5f0c2a9e-1111-2222', 'Pump 3 overheat')).toEqual({ filter: "annotation_id == '5f0c2a9e-1111-2222'", sort: DEFAULT_SORT });
+    expect(recordQuery('annotation', '5f0c2a9e-1111-2222', '')).toBeUndefined(); // not held here
+    expect(recordQuery('saved_search', '5f0c2a9e-1111-2222', 'pumps')).toBeUndefined();
+    expect(recordQuery('annotation', "x' || true || '", 'odd')!.filter).toBe("annotation_id == 'x || true || '");
   });
 });

@@ -4,6 +4,7 @@
 import type { SyncConflict, SyncRemote, SyncStatus } from '../../../../src-shared/api/sync';
 import type { Client } from '../../../../src-shared/client';
 import { enumLabel } from '../format';
+import { DEFAULT_SORT, type AnnotationQuery } from './annotationService';
 
 export type { SyncConflict, SyncRemote, SyncStatus };
 export type SyncOutboxEntry = Awaited<ReturnType<Client['ListSyncOutbox']>>['entries'][number];
@@ -56,6 +57,15 @@ export async function dismissConflict(client: Client, conflictId: string): Promi
 /** How a record appears in the sync lists: its kind in words and its name here, else the start of its id. */
 export function recordLabel(resource: string, recordId: string, name: string): { kind: string; text: string; named: boolean } {
   return { kind: resource.replace(/_/g, ' '), text: name || recordId.slice(0, 8), named: name !== '' };
+}
+
+/**
+ * Where a record of the Sync view can be opened: an annotation held here, in the Annotations view listing only it
+ * (to correct what the remote refused, then Retry). Other kinds, and records not held here, have no such place.
+ */
+export function recordQuery(resource: string, recordId: string, name: string): AnnotationQuery | undefined {
+  if (resource !== 'annotation' || name === '') return undefined;
+  return { filter: `annotation_id == '${recordId.replace(/['\\]/g, '')}'`, sort: DEFAULT_SORT };
 }
 
 export type SyncTone = 'ok' | 'busy' | 'warn' | 'error' | 'off';
