@@ -5,7 +5,8 @@
 // (the same field changed on both sides) is listed and undone from the UI;
 // a refused key stops sync visibly until a good key is saved; an edit the
 // remote refuses is listed by its record's name with the remote's reason (the
-// name opens the annotation), and one that created nothing here can be dismissed.
+// name opens the annotation), one that created nothing here can be dismissed,
+// and a refused create corrected in the Annotations view lands on Retry.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
@@ -165,6 +166,9 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     expect(await page.inputValue('#annotation-filter')).toBe(`annotation_id == '${refused.annotationId}'`);
     expect(await page.locator('button.row[data-annotation-id]').count()).toBe(1);
     expect(await page.evaluate(() => location.hash)).toBe('#/annotations');
+    // ... and open in the detail pane, where it can be corrected.
+    await expect.poll(() => page.getAttribute(`button.row[data-annotation-id="${refused.annotationId}"]`, 'aria-current'), { timeout: TIMEOUT }).toBe('true');
+    expect(await page.getByTestId('detail-name').textContent()).toBe('Vibration on the local rig');
     await shot('34-sync-refused-record-opened');
 
     // An edit of an annotation the remote no longer has is refused too; that one can be set aside.
@@ -181,6 +185,37 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await gone.getByRole('button', { name: 'Dismiss' }).click();
     await gone.waitFor({ state: 'detached', timeout: TIMEOUT });
     await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^1 refused · /);
+  });
+
+  test('a refused create corrected in Annotations lands on Retry', async () => {
+    // A colleague this machine still counts as a member (they left the team on the remote): the remote refuses the create.
+    const db = local.engine.db;
+    const org = db.get<{ organization_id: string }>('SELECT organization_id FROM assets LIMIT 1')!.organization_id;
+    const leaver = '7c7c7c7c-0000-4000-a000-00000000e2e2';
+    db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [leaver, 'leaver@example.com', Date.now() * 1000, Date.now() * 1000]);
+    db.run('INSERT INTO memberships(user_id, organization_id) VALUES (?, ?)', [leaver, org]);
+    const asset = db.get<{ name: string }>("SELECT name FROM assets WHERE name <> 'Bench-Rig-Local' LIMIT 1")!.name;
+    const { annotation } = await local.client.CreateAnnotation({
+      name: 'Handover: seal leak', startTime: '2026-10-29T10:00:00Z', endTime: '2026-10-29T10:00:05Z', assets: [asset], assignToUserId: leaver,
+    });
+    await syncNowInUi();
+    const row = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Handover: seal leak' });
+    await row.waitFor({ timeout: TIMEOUT });
+    expect(await row.locator('td.reason').textContent()).toMatch(/unknown user/);
+
+    // Open it from the refused list, take it over, and retry.
+    await row.getByRole('button', { name: 'Handover: seal leak' }).click();
+    await page.getByTestId('detail-name').filter({ hasText: 'Handover: seal leak' }).waitFor({ timeout: TIMEOUT });
+    await page.getByRole('button', { name: 'Assign to me' }).click();
+    await expect.poll(async () => (await local.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation.assignedToUserId, { timeout: TIMEOUT }).not.toBe(leaver);
+    const mine = (await local.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation.assignedToUserId;
+    await goTo('sync');
+    await row.getByRole('button', { name: 'Retry' }).click();
+    await row.waitFor({ state: 'detached', timeout: TIMEOUT });
+    await syncNowInUi();
+    const landed = (await remote.client.ListAnnotations({ filter: "name == 'Handover: seal leak'" })).annotations;
+    expect(landed.map((x) => x.assignedToUserId)).toEqual([mine]);
+    await shot('35-sync-refused-create-corrected');
   });
 
   test('no errors in the page', () => {

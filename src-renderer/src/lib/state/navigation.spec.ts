@@ -20,3 +20,12 @@ test('openAnnotations hands a query to the annotations view once', () => {
   expect(nav.takeAnnotationQuery()).toEqual({ filter: 'name == "x"', sort: { field: 'name', desc: false } });
   expect(nav.takeAnnotationQuery()).toBeUndefined();
 });
+
+test('an annotation to open goes with the query, once; a saved search opens none', () => {
+  const nav = new NavigationState('#/sync');
+  nav.openAnnotations({ filter: "annotation_id == 'a1'", sort: { field: 'created_date', desc: true } }, 'a1');
+  expect(nav.takeAnnotationToOpen()).toBe('a1');
+  expect(nav.takeAnnotationToOpen()).toBeUndefined();
+  nav.openAnnotations({ filter: '', sort: { field: 'name', desc: false } });
+  expect(nav.takeAnnotationToOpen()).toBeUndefined();
+});

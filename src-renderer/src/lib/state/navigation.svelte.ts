@@ -27,6 +27,8 @@ export class NavigationState {
   view = $state<ViewId>(DEFAULT_VIEW);
   /** A query for the annotations view to apply when it opens (from a saved search). */
   pendingAnnotationQuery = $state<AnnotationQuery | undefined>();
+  /** An annotation for that view to open in its detail pane (from the Sync view). */
+  pendingAnnotationId = $state<string | undefined>();
 
   constructor(hash = '') {
     this.view = viewFromHash(hash);
@@ -36,9 +38,10 @@ export class NavigationState {
     this.view = view;
   }
 
-  /** Shows the annotations view listing `query`. */
-  openAnnotations(query: AnnotationQuery): void {
+  /** Shows the annotations view listing `query`, with annotation `annotationId` open in its detail pane if given. */
+  openAnnotations(query: AnnotationQuery, annotationId?: string): void {
     this.pendingAnnotationQuery = query;
+    this.pendingAnnotationId = annotationId;
     this.view = 'annotations';
   }
 
@@ -47,5 +50,12 @@ export class NavigationState {
     const query = this.pendingAnnotationQuery;
     this.pendingAnnotationQuery = undefined;
     return query;
+  }
+
+  /** The annotation to open, once (the annotations view opens it). */
+  takeAnnotationToOpen(): string | undefined {
+    const id = this.pendingAnnotationId;
+    this.pendingAnnotationId = undefined;
+    return id;
   }
 }
