@@ -213,8 +213,10 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await row.getByRole('button', { name: 'Retry' }).click();
     await row.waitFor({ state: 'detached', timeout: TIMEOUT });
     await syncNowInUi();
-    const landed = (await remote.client.ListAnnotations({ filter: "name == 'Handover: seal leak'" })).annotations;
-    expect(landed.map((x) => x.assignedToUserId)).toEqual([mine]);
+    // (Background sync may be the run that sends it: wait for the remote rather than for one run.)
+    const landed = async () => (await remote.client.ListAnnotations({ filter: "name == 'Handover: seal leak'" })).annotations.map((x) => x.assignedToUserId);
+    await expect.poll(landed, { timeout: TIMEOUT }).toEqual([mine]);
+    await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^1 refused · /);
     await shot('35-sync-refused-create-corrected');
   });
 
