@@ -175,8 +175,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     };
     await rereadWaiting(session);
     setPhase('push');
-    // The same during a long push, every few seconds; only for conflicts (the pull after the push brings every
-    // change with the full overlap), so a short overlap: each read then lists little of what we pushed meanwhile.
+    // The same during a long push (PUSH_REREAD_EVERY_MS). Those reads are only for conflicts (the pull after the push
+    // still reads with the full overlap), so their overlap is short: each lists what we pushed since the one before, and little more.
     const duringPush = { ...session, overlap: Math.min(session.overlap, PUSH_REREAD_OVERLAP_MS * 1000) };
     const pushed = await push(session, { everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS, reread: () => rereadWaiting(duringPush) });
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;

@@ -207,8 +207,10 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await row.getByRole('button', { name: 'Handover: seal leak' }).click();
     await page.getByTestId('detail-name').filter({ hasText: 'Handover: seal leak' }).waitFor({ timeout: TIMEOUT });
     await page.getByRole('button', { name: 'Assign to me' }).click();
-    await expect.poll(async () => (await local.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation.assignedToUserId, { timeout: TIMEOUT }).not.toBe(leaver);
-    const mine = (await local.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation.assignedToUserId;
+    const assignee = async () => (await local.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation.assignedToUserId;
+    await expect.poll(assignee, { timeout: TIMEOUT }).not.toBe(leaver);
+    const mine = await assignee();
+    expect(mine).not.toBe('');
     await goTo('sync');
     await row.getByRole('button', { name: 'Retry' }).click();
     await row.waitFor({ state: 'detached', timeout: TIMEOUT });
