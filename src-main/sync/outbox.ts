@@ -143,6 +143,12 @@ export function openTargetResources(db: Db): Set<string> {
   return new Set(rows.map((r) => r.resource));
 }
 
+/** Of `seqs`, those still open (pending or in flight). */
+export function openAmong(db: Db, seqs: readonly number[]): Set<number> {
+  const rows = db.all<{ seq: number }>(`SELECT seq FROM sync_outbox WHERE seq IN (SELECT value FROM json_each(?)) AND state IN ${OPEN_STATES}`, [JSON.stringify(seqs)]);
+  return new Set(rows.map((r) => r.seq));
+}
+
 export function countOpen(db: Db): number {
   return db.get<{ n: number }>(`SELECT count(*) AS n FROM sync_outbox WHERE state IN ${OPEN_STATES}`)!.n;
 }

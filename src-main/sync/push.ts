@@ -9,7 +9,7 @@ import { nowMicros } from '../../src-shared/api/time';
 import { groupCommitFor } from '../db/groupCommit';
 import { recordConflict } from './conflicts';
 import { collectIds, idStates, localIdsOf, replaceIds, translateIds, unmappedIds } from './idMap';
-import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openEntries, targetsOf, targetsOfMany } from './outbox';
+import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openAmong, openEntries, targetsOf, targetsOfMany } from './outbox';
 import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { SyncSession } from './session';
 import { specFor } from './specs';
@@ -310,15 +310,6 @@ export async function push(s: SyncSession, rereads?: PushRereads): Promise<PushR
   }
 }
 
-/** Of `seqs`, those still waiting to be sent (pending or in flight). */
-function stillOpen(s: SyncSession, seqs: readonly number[]): Set<number> {
-  const rows = s.db.all<{ seq: number }>(
-    "SELECT seq FROM sync_outbox WHERE seq IN (SELECT value FROM json_each(?)) AND state IN ('pending', 'inflight')",
-    [JSON.stringify(seqs)],
-  );
-  return new Set(rows.map((r) => r.seq));
-}
-
 async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promise<PushResult> {
   const p = pushContext(s);
   const result: PushResult = { pushed: 0, failed: 0, deferred: 0, held: 0 };
@@ -424,7 +415,7 @@ async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promis
       if (rereadDue) {
         await rereads!.reread();
         if (queue.length) {
-          const open = stillOpen(s, queue.map((e) => e.seq));
+          const open = openAmong(s.db, queue.map((e) => e.seq));
           queue = queue.filter((e) => open.has(e.seq));
         }
         rereadAt = Date.now() + rereads!.everyMs;

@@ -177,6 +177,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     setPhase('push');
     // The same during a long push (PUSH_REREAD_EVERY_MS). Those reads are only for conflicts (the pull after the push
     // still reads with the full overlap), so their overlap is short: each lists what we pushed since the one before, and little more.
+    // (A copy of the session with that overlap: a pull only reads the session's settings and shares its progress and events.)
     const duringPush = { ...session, overlap: Math.min(session.overlap, PUSH_REREAD_OVERLAP_MS * 1000) };
     const pushed = await push(session, { everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS, reread: () => rereadWaiting(duringPush) });
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
