@@ -4,7 +4,7 @@
 // "sync now".
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { message, nullableTimestampOut, pageSizeIn, response, timestampOut } from './wire';
+import { boolIn, message, nullableTimestampOut, pageSizeIn, response, timestampOut } from './wire';
 
 export const SyncRunOut = response({
   /** Rows applied per pulled resource. */
@@ -77,6 +77,11 @@ export const SyncOutboxEntryOut = response({
    * A refused create cannot be: its record exists only here.
    */
   dismissable: z.boolean(),
+  /**
+   * Whether DismissSyncEntry with discard_record can set it aside: a refused annotation or saved-search create. Its
+   * record exists only here and is deleted here with it, with the comments and edits that waited on it.
+   */
+  discardable: z.boolean(),
 });
 
 export const SyncRemoteOut = response({
@@ -151,8 +156,9 @@ export const syncOperations = {
   }),
   DismissSyncEntry: defineOperation({
     name: 'DismissSyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:dismiss', input: 'body', tag: 'Sync', extension: true, effect: 'local',
-    summary: 'Set a refused edit aside: it is never sent and leaves the refused list (only entries that created nothing here)',
-    request: message(entryPath), response: response({ entry: SyncOutboxEntryOut }),
+    summary:
+      'Set a refused edit aside: it is never sent and leaves the refused list. A refused create only with discard_record: the record it created, which exists only here, is deleted here with the comments and edits that waited on it',
+    request: message({ ...entryPath, discardRecord: boolIn.optional() }), response: response({ entry: SyncOutboxEntryOut }),
   }),
   GetSyncRemote: defineOperation({
     name: 'GetSyncRemote', method: 'GET', path: '/api/v1/outpost/sync/remote', input: 'path', tag: 'Sync', extension: true,

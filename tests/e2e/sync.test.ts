@@ -6,7 +6,8 @@
 // a refused key stops sync visibly until a good key is saved; an edit the
 // remote refuses is listed by its record's name with the remote's reason (the
 // name opens the annotation), one that created nothing here can be dismissed,
-// and a refused create corrected in the Annotations view lands on Retry.
+// a refused create corrected in the Annotations view lands on Retry, and one
+// that no edit can mend is discarded with its record after a confirmation.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
@@ -220,6 +221,21 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await expect.poll(landed, { timeout: TIMEOUT }).toEqual([mine]);
     await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^1 refused · /);
     await shot('35-sync-refused-create-corrected');
+  });
+
+  test('a refused create no edit can mend is discarded, after a confirmation, with its record', async () => {
+    // 'Vibration on the local rig' names an asset only this machine has; assets cannot be updated.
+    const { annotations } = await local.client.ListAnnotations({ filter: "name == 'Vibration on the local rig'" });
+    expect(annotations).toHaveLength(1);
+    await goTo('sync');
+    const row = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Vibration on the local rig' });
+    await row.getByRole('button', { name: 'Discard…' }).click();
+    await row.getByText('Delete it here? It exists nowhere else.').waitFor({ timeout: TIMEOUT });
+    await shot('36-sync-discard-confirm');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached', timeout: TIMEOUT });
+    await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^0 refused · /);
+    await expect(local.client.GetAnnotation({ annotationId: annotations[0].annotationId })).rejects.toMatchObject({ code: 5 });
   });
 
   test('no errors in the page', () => {

@@ -402,6 +402,56 @@ describe('refusals', () => {
     expect((await a.call('ListSavedSearches', {})).savedSearches.map((x: any) => x.savedSearchId)).toEqual([remoteSearches[0].savedSearchId]);
   });
 
+  test('a refused create is discarded only when asked to: its record goes here with the comments and edits that waited on it, and nothing is sent', async () => {
+    const db = a.engine.db;
+    const org = a.caller().organizations[0].id;
+    db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      '6b6b6b6b-0000-4000-a000-000000000004', org, 'Local-Only', nowMicros(), a.caller().userId, nowMicros(), a.caller().userId,
+    ]);
+    const { annotation: kept } = await remote.client.CreateAnnotation(annotationRequest('kept'));
+    await a.sync();
+    const bad = (await a.call('CreateAnnotation', { ...annotationRequest('never there'), assets: ['Local-Only'] })).annotation.annotationId;
+    await a.call('CreateAnnotationLog', comment(bad, 'about the rig'));
+    await a.call('UpdateAnnotation', { annotation: { annotationId: bad, description: 'rig 9' }, updateMask: 'description' });
+    await a.call('BatchArchiveAnnotations', { annotationIds: [bad, kept.annotationId] });
+    proxy.refuse((r) => r.method === 'POST' && r.body.includes('"Pumps/all"'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: '/' is not allowed" });
+    const search = (await a.call('CreateSavedSearch', { name: 'Pumps/all', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } })).savedSearch.savedSearchId;
+    expect((await a.sync()).progress.failed).toBe(5);
+    const failed = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect(failed.map((e: any) => [e.operation, e.dismissable, e.discardable])).toEqual([
+      ['CreateAnnotation', false, true],
+      ['CreateAnnotationLog', false, false],
+      ['UpdateAnnotation', true, false],
+      ['BatchArchiveAnnotations', true, false],
+      ['CreateSavedSearch', false, true],
+    ]);
+    const [create, , , batch, searchCreate] = failed;
+
+    // Not without saying so; not while an edit that waited on it also writes another record.
+    await expect(a.call('DismissSyncEntry', { seq: create.seq })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringMatching(/discard_record/) });
+    await expect(a.call('DismissSyncEntry', { seq: create.seq, discardRecord: true })).rejects.toMatchObject({
+      code: Code.FAILED_PRECONDITION, message: expect.stringMatching(new RegExp(`entry ${batch.seq} \\(BatchArchiveAnnotations\\).*also writes other records`)),
+    });
+    expect((await a.call('GetAnnotation', { annotationId: bad })).annotation.description).toBe('rig 9');
+
+    await a.call('DismissSyncEntry', { seq: batch.seq });
+    expect((await a.call('DismissSyncEntry', { seq: create.seq, discardRecord: true })).entry).toMatchObject({ state: 'dismissed', discardable: false });
+    await expect(a.call('GetAnnotation', { annotationId: bad })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs WHERE annotation_id = ?', [bad])!.n).toBe(0);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM sync_id_map WHERE local_id = ?', [bad])!.n).toBe(0);
+    expect((await a.call('DismissSyncEntry', { seq: searchCreate.seq, discardRecord: true })).entry.state).toBe('dismissed');
+    expect((await a.call('ListSavedSearches', {})).savedSearches).toEqual([]);
+
+    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries).toEqual([]);
+    expect((await a.call('GetSyncStatus', {})).failedCount).toBe(0);
+    expect((await a.call('ListSyncOutbox', { state: 'all' })).entries.filter((e: any) => e.state === 'dismissed')).toHaveLength(5);
+    const next = await a.sync();
+    expect(next.ok).toBe(true);
+    expect(next.progress.pushed).toBe(0);
+    expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => [x.name, x.isArchived])).toEqual([['kept', false]]);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
   test("a refused update can be dismissed: it leaves the refused list and the count, and the remote's version stands; a refused create cannot be", async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump'));
     const id = annotation.annotationId;

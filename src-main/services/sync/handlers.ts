@@ -11,7 +11,7 @@ export const syncHandlers: HandlerMap<typeof syncOperations> = {
   DismissSyncConflict: (ctx, req) => dismissConflict(ctx, req.conflictId),
   ListSyncOutbox: (ctx, req) => listOutbox(ctx, req),
   RetrySyncEntry: (ctx, req) => retryEntry(ctx, req.seq),
-  DismissSyncEntry: (ctx, req) => dismissEntry(ctx, req.seq),
+  DismissSyncEntry: (ctx, req) => dismissEntry(ctx, req.seq, req.discardRecord === true),
   GetSyncRemote: (ctx) => getRemote(ctx),
   ConfigureSyncRemote: (ctx, req) => configureRemote(ctx, req),
   DeleteSyncRemote: (ctx) => removeRemote(ctx),

@@ -8,7 +8,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { canUndoField, undoFieldWrite } from './conflictUndo';
-import { currentCreateRequest } from './createRequests';
+import { canDiscard, currentCreateRequest, discardRecord } from './refusedCreates';
 import { recordName } from './recordNames';
 
 export const STATUS_SETTING = 'sync.status';
@@ -178,6 +178,8 @@ interface EntryRow {
 
 /** A refused entry that created nothing here can be set aside; a refused create holds a record that exists only here. */
 const dismissable = (r: EntryRow) => r.state === 'failed' && r.created_ids === '[]';
+/** A refused create that can be set aside with its record, which is then deleted here (refusedCreates.ts). */
+const discardable = (r: EntryRow) => r.state === 'failed' && r.created_ids !== '[]' && canDiscard(r.operation);
 
 const entryToWire = (db: Db, r: EntryRow) => ({
   seq: String(r.seq),
@@ -189,6 +191,7 @@ const entryToWire = (db: Db, r: EntryRow) => ({
   lastError: r.last_error ?? '',
   createdDate: formatTimestamp(r.local_time),
   dismissable: dismissable(r),
+  discardable: discardable(r),
 });
 
 const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time, o.created_ids,
@@ -219,10 +222,9 @@ const entryBody = (ctx: RequestContext, seq: number) => ({ entry: entryToWire(ct
 export function retryEntry(ctx: RequestContext, seq: string) {
   const row = failedEntry(ctx, seq, 'retried');
   ctx.db.tx(() => {
-    // A refused create goes as its record is now (corrected since, perhaps); see createRequests.ts.
-    const [created] = JSON.parse(row.created_ids) as { id: string }[];
-    const onlyHere = created && ctx.db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND created_by_seq = ? AND remote_id IS NULL', [created.id, row.seq]);
-    const current = onlyHere ? currentCreateRequest(ctx, row.operation, created.id) : undefined;
+    // A refused create goes as its record is now (corrected since, perhaps); see refusedCreates.ts.
+    const created = onlyHere(ctx, row);
+    const current = created ? currentCreateRequest(ctx, row.operation, created) : undefined;
     if (current !== undefined) ctx.db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(current), row.seq]);
     ctx.db.run(`${REQUEUE} WHERE seq = ?`, [row.seq]);
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
@@ -236,12 +238,51 @@ export function retryEntry(ctx: RequestContext, seq: string) {
   return entryBody(ctx, row.seq);
 }
 
-/** Sets a refused edit aside: it is not sent, and leaves the refused list (and the attention count). */
-export function dismissEntry(ctx: RequestContext, seq: string) {
+/** The id of the record a create entry made here, while the remote has none for it. */
+function onlyHere(ctx: RequestContext, row: EntryRow): string | undefined {
+  const [created] = JSON.parse(row.created_ids) as { id: string }[];
+  return created && ctx.db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND created_by_seq = ? AND remote_id IS NULL', [created.id, row.seq]) ? created.id : undefined;
+}
+
+const DISMISS = "UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq IN (SELECT value FROM json_each(?))";
+
+/**
+ * Sets a refused edit aside: it is not sent, and leaves the refused list (and the attention count). A refused
+ * create only with `discard`: its record, which exists only here, is deleted here, and the edits that refer to it
+ * (its comments, updates) are set aside with it. Refused when one of those also writes another record (a batch
+ * naming others too) or made a record of another kind: that would need a choice per record.
+ */
+export function dismissEntry(ctx: RequestContext, seq: string, discard = false) {
   const row = failedEntry(ctx, seq, 'dismissed');
-  if (!dismissable(row)) {
-    throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here; retry it once the remote can take it`);
+  const now = Date.now() * 1000;
+  if (dismissable(row)) {
+    ctx.db.run(DISMISS, [now, JSON.stringify([row.seq])]);
+    return entryBody(ctx, row.seq);
   }
-  ctx.db.run("UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq = ?", [Date.now() * 1000, row.seq]);
+  const localId = discardable(row) ? onlyHere(ctx, row) : undefined;
+  if (!localId) throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here; retry it once the remote can take it`);
+  if (!discard) {
+    throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here: setting it aside deletes that record here (discard_record)`);
+  }
+  ctx.db.tx(() => {
+    const dependents = ctx.db.all<{ seq: number; operation: string; state: string; created_ids: string; others: number }>(
+      `SELECT o.seq, o.operation, o.state, o.created_ids,
+         (SELECT count(*) FROM sync_outbox_targets t WHERE t.seq = o.seq AND t.record_id <> ? AND t.resource <> 'annotation_log') AS others
+       FROM sync_outbox o WHERE o.seq <> ? AND o.state IN ('pending', 'inflight', 'failed') AND instr(o.request, ?) > 0`,
+      [localId, row.seq, localId],
+    );
+    const created: string[] = [localId];
+    for (const d of dependents) {
+      const made = JSON.parse(d.created_ids) as { resource: string; id: string }[];
+      const blocker =
+        d.state === 'inflight' ? 'is being sent' : d.others > 0 ? 'also writes other records' : made.some((c) => c.resource !== 'annotation_log') ? 'made records of its own' : '';
+      if (blocker) throw ApiError.failedPrecondition(`entry ${d.seq} (${d.operation}) refers to the record and ${blocker}; handle it first`);
+      created.push(...made.map((c) => c.id));
+    }
+    discardRecord(ctx, row.operation, localId);
+    ctx.db.run('DELETE FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))', [JSON.stringify(created)]);
+    ctx.db.run('DELETE FROM sync_base WHERE record_id IN (SELECT value FROM json_each(?))', [JSON.stringify(created)]);
+    ctx.db.run(DISMISS, [now, JSON.stringify([row.seq, ...dependents.map((d) => d.seq)])]);
+  });
   return entryBody(ctx, row.seq);
 }

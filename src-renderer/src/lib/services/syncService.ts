@@ -36,9 +36,12 @@ export async function retryEntry(client: Client, seq: string): Promise<SyncOutbo
   return (await client.RetrySyncEntry({ seq })).entry;
 }
 
-/** Sets a refused edit aside (offered only when the entry is `dismissable`). */
-export async function dismissEntry(client: Client, seq: string): Promise<SyncOutboxEntry> {
-  return (await client.DismissSyncEntry({ seq })).entry;
+/**
+ * Sets a refused edit aside (offered when the entry is `dismissable`); with `discardRecord`, a refused create and the
+ * record it made here, which is deleted (offered when the entry is `discardable`, after the user confirmed).
+ */
+export async function dismissEntry(client: Client, seq: string, discardRecord = false): Promise<SyncOutboxEntry> {
+  return (await client.DismissSyncEntry(discardRecord ? { seq, discardRecord } : { seq })).entry;
 }
 
 /** Open conflicts, newest first. */

@@ -25,7 +25,8 @@ function setup() {
       return { entry: outboxEntry({ seq: String(req.seq), state: 'pending' }) };
     })
     .on('DismissSyncEntry', (req) => {
-      failed = failed.filter((seq) => seq !== req.seq);
+      // Discarding create 7 sets its dependent 8 aside with it.
+      failed = failed.filter((seq) => seq !== req.seq && !(req.discardRecord && req.seq === '7' && seq === '8'));
       return { entry: outboxEntry({ seq: String(req.seq), state: 'dismissed' }) };
     })
     .on('ListSyncConflicts', () => ({ conflicts: [syncConflict(), syncConflict({ conflictId: 'c2' })], nextPageToken: '' }))
@@ -93,5 +94,15 @@ test('dismissing a refused edit removes that one row and refreshes the status', 
   expect(ws.failed.map((e) => e.seq)).toEqual(['7']);
   expect(fake.callsTo('DismissSyncEntry')).toEqual([{ seq: '8' }]);
   expect(fake.callsTo('GetSyncStatus').length).toBe(statusReads + 1);
+  expect(ws.pending).toBeUndefined();
+});
+
+test('discarding a refused create asks for the record to go, and reads the list again (its dependents went with it)', async () => {
+  const { fake, ws } = setup();
+  await ws.load();
+  await ws.discardEntry('7');
+  expect(fake.callsTo('DismissSyncEntry')).toEqual([{ seq: '7', discardRecord: true }]);
+  expect(ws.failed).toEqual([]);
+  expect(fake.callsTo('ListSyncOutbox').length).toBe(2);
   expect(ws.pending).toBeUndefined();
 });

@@ -21,7 +21,7 @@ import {
 import type { SyncMonitor } from './syncMonitor.svelte';
 
 /** What is in progress: the form, the run, or one row (`retry:7`, `dismiss-entry:7`, `undo:<id>`, `dismiss:<id>`). */
-export type SyncAction = 'save' | 'remove' | 'sync' | `retry:${string}` | `dismiss-entry:${string}` | `undo:${string}` | `dismiss:${string}`;
+export type SyncAction = 'save' | 'remove' | 'sync' | `retry:${string}` | `dismiss-entry:${string}` | `discard-entry:${string}` | `undo:${string}` | `dismiss:${string}`;
 
 export class SyncWorkspace {
   remote = $state<SyncRemote | null | undefined>();
@@ -130,6 +130,13 @@ export class SyncWorkspace {
     if (!(await this.#run(`dismiss-entry:${seq}`, () => dismissEntry(this.#client, seq)))) return;
     this.failed = this.failed.filter((e) => e.seq !== seq);
     await this.#monitor.refresh();
+  }
+
+  /** Sets a refused create aside and deletes its record here; the edits that waited on it go too: read the list again. */
+  async discardEntry(seq: string): Promise<void> {
+    if (!(await this.#run(`discard-entry:${seq}`, () => dismissEntry(this.#client, seq, true)))) return;
+    this.failed = this.failed.filter((e) => e.seq !== seq);
+    await Promise.all([this.refreshLists(), this.#monitor.refresh()]);
   }
 
   async undo(conflictId: string): Promise<void> {

@@ -53,6 +53,7 @@ export function outboxEntry(overrides: Partial<SyncOutboxEntry> = {}): SyncOutbo
     lastError: 'annotation.name: must not be empty',
     createdDate: '2026-09-01T09:00:00Z',
     dismissable: false,
+    discardable: false,
     ...overrides,
   };
 }
