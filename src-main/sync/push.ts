@@ -17,8 +17,11 @@ import { ANNOTATION, localFields } from './resources/annotations';
 import type { OutboxEntry, PushContext } from './types';
 import { widenCheckpoints } from './walCheckpoints';
 
-/** held: the remote lacks the operation (see hold); the entry stays pending and blocks nothing. */
-type Outcome = 'done' | 'failed' | 'deferred' | 'held';
+/**
+ * held: the remote lacks the operation (see hold); the entry stays pending and blocks nothing. settled: no longer
+ * open when its turn came (the user set it aside while this push had it queued): nothing sent, nothing pushed.
+ */
+type Outcome = 'done' | 'failed' | 'deferred' | 'held' | 'settled';
 
 export interface PushResult {
   pushed: number;
@@ -103,7 +106,7 @@ function hold(s: SyncSession, entry: OutboxEntry, message: string, learned = fal
 
 async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<Outcome> {
   let entry = loadEntry(s.db, seq);
-  if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return 'done';
+  if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return 'settled';
   const spec = specFor(entry.operation);
   if (!spec) return fail(s, entry, null, `${entry.operation} is not replicated by this version of Outpost`);
   const unsupported = s.features.unsupported.get(entry.operation);
@@ -336,6 +339,7 @@ async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promis
             s.progress.pushed++;
           } else if (outcome === 'failed') result.failed++;
           else if (outcome === 'held') result.held++;
+          else if (outcome === 'settled') continue;
           else {
             result.deferred++;
             deferred = true;

@@ -78,8 +78,10 @@ export const SyncOutboxEntryOut = response({
    */
   dismissable: z.boolean(),
   /**
-   * Whether DismissSyncEntry with discard_record can set it aside: a refused annotation or saved-search create. Its
-   * record exists only here and is deleted here with it, with the comments and edits that waited on it.
+   * Whether DismissSyncEntry with discard_record can set it aside: a refused create (annotation, comment, saved
+   * search, policy, test report, import, step, measurement, file or artifact upload). Its record exists only here
+   * and is deleted here with it, with the edits that waited on it. Not a new artifact version, nor a state change
+   * or assignment log (they changed another record).
    */
   discardable: z.boolean(),
 });
@@ -157,7 +159,7 @@ export const syncOperations = {
   DismissSyncEntry: defineOperation({
     name: 'DismissSyncEntry', method: 'POST', path: '/api/v1/outpost/sync/outbox/{seq}:dismiss', input: 'body', tag: 'Sync', extension: true, effect: 'local',
     summary:
-      'Set a refused edit aside: it is never sent and leaves the refused list. A refused create only with discard_record: the record it created, which exists only here, is deleted here with the comments and edits that waited on it',
+      'Set a refused edit aside: it is never sent and leaves the refused list. A refused create only with discard_record: the record it created, which exists only here, is deleted here (with its files) and the edits that waited on it are set aside',
     request: message({ ...entryPath, discardRecord: boolIn.optional() }), response: response({ entry: SyncOutboxEntryOut }),
   }),
   GetSyncRemote: defineOperation({

@@ -420,7 +420,8 @@ describe('refusals', () => {
     const failed = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
     expect(failed.map((e: any) => [e.operation, e.dismissable, e.discardable])).toEqual([
       ['CreateAnnotation', false, true],
-      ['CreateAnnotationLog', false, false],
+      // (A comment can be given up on its own too.)
+      ['CreateAnnotationLog', false, true],
       ['UpdateAnnotation', true, false],
       ['BatchArchiveAnnotations', true, false],
       ['CreateSavedSearch', false, true],
@@ -450,6 +451,29 @@ describe('refusals', () => {
     expect(next.progress.pushed).toBe(0);
     expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => [x.name, x.isArchived])).toEqual([['kept', false]]);
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
+  test('an edit set aside while the push that queued it runs is neither sent nor counted as pushed', async () => {
+    const fillers = await Promise.all(Array.from({ length: 40 }, async (_, i) => (await remote.client.CreateAnnotation(annotationRequest(`filler ${i}`))).annotation.annotationId));
+    await a.sync();
+    proxy.refuse(isCreateAnnotation, { status: 400, code: Code.INVALID_ARGUMENT, message: 'asset: not found' });
+    const bad = await offlineCreate('refused');
+    expect((await a.sync()).failedEntries).toBe(1);
+    proxy.refuse(undefined);
+    // Forty slow edits ahead of a comment on the refused annotation, which the push queues with them.
+    for (const f of fillers) await a.call('UpdateAnnotation', { annotation: { annotationId: f, description: 'checked' }, updateMask: 'description' });
+    await a.call('CreateAnnotationLog', comment(bad, 'queued behind the fillers'));
+    for (let i = 0; i < fillers.length; i++) proxy.once({ kind: 'delay', ms: 50 }, (r) => r.method === 'PATCH' && r.body.includes('checked'));
+    const seen = proxy.log.length;
+    const syncing = a.sync({ concurrency: 2 });
+    await vi.waitFor(() => expect(proxy.log.slice(seen).some((r) => r.method === 'PATCH')).toBe(true), { timeout: 5_000, interval: 5 });
+    const [create] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect((await a.call('DismissSyncEntry', { seq: create.seq, discardRecord: true })).entry.state).toBe('dismissed');
+    const s = await syncing;
+    expect(s.ok).toBe(true);
+    expect(s.progress.pushed).toBe(40);
+    expect(proxy.log.some((r) => isCreateLog(r))).toBe(false);
+    expect((await a.call('ListSyncOutbox', { state: 'all' })).entries.filter((e: any) => e.state === 'dismissed').map((e: any) => e.operation)).toEqual(['CreateAnnotation', 'CreateAnnotationLog']);
   });
 
   test("a refused update can be dismissed: it leaves the refused list and the count, and the remote's version stands; a refused create cannot be", async () => {

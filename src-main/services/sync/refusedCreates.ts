@@ -9,23 +9,43 @@
 // of the resend is still resolved by lookup. Every field an update can change
 // is part of these create requests, so the record goes as it is; the updates
 // that waited on it are queued again by the retry and resend the same values.
+// Creates without `rebuild` go as they were asked (an import or an upload is
+// what its file was).
 //
 // Discard: the user gives the record up (its asset or run, which no update can
-// change, will never exist on the remote). `discard` deletes it here, with its
-// child rows and logs; the record exists nowhere else, so this is only done
-// when asked for by name (DismissSyncEntry with discard_record).
+// change, will never exist on the remote; a file the remote will not take; a
+// comment naming someone the remote does not know). `discard` deletes what the
+// create made here, with what cascades from it; the record exists nowhere
+// else, so this is only done when asked for by name (DismissSyncEntry with
+// discard_record). Files go only once the deletion has committed.
 import { CreateAnnotationRequest } from '../../../src-shared/api/annotations';
 import { CreateSavedSearchRequest } from '../../../src-shared/api/savedSearches';
 import { ApiError, Code } from '../../../src-shared/errors';
 import type { RequestContext } from '../../engine';
+import type { CreatedRef } from '../../sync/types';
 import { getAnnotation } from '../annotations/annotationsService';
+import { removeFromStore } from '../artifacts/artifactStorage';
+import { removeContent } from '../remoteFiles/contentStore';
 import { getSavedSearch } from '../savedSearches/savedSearchesService';
+import { deleteTestStep } from '../testReports/testStepsService';
+import { heldHere } from './localRecords';
+
+/** Work for after the discard's transaction has committed (removing files). */
+export type AfterCommit = () => void;
 
 interface RefusedCreate {
-  rebuild(ctx: RequestContext, recordId: string): unknown;
-  /** Deletes the record here (and what cascades with it); nothing when it is already gone. */
-  discard(ctx: RequestContext, recordId: string): void;
+  rebuild?(ctx: RequestContext, recordId: string): unknown;
+  /** Why this entry's record cannot be discarded (its request is the stored one); undefined when it can. */
+  keeps?(request: any): string | undefined;
+  /** Deletes what the create made (`made`: its created ids, the record first) and what cascades from it; nothing for what is already gone. */
+  discard(ctx: RequestContext, made: readonly CreatedRef[]): AfterCommit | void;
 }
+
+/** Deletes what the entry made that `table` holds (by id); child rows go with it (ON DELETE CASCADE). */
+const deleteFrom =
+  (table: string) =>
+  (ctx: RequestContext, made: readonly CreatedRef[]): void =>
+    void ctx.db.run(`DELETE FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(made.map((c) => c.id))]);
 
 const REFUSED: Record<string, RefusedCreate> = {
   CreateAnnotation: {
@@ -43,22 +63,66 @@ const REFUSED: Record<string, RefusedCreate> = {
         state: a.state === 'ANNOTATION_STATE_UNSPECIFIED' ? undefined : a.state,
       });
     },
-    // Tags, assets, channels, metadata and logs go with it (ON DELETE CASCADE).
-    discard: (ctx, id) => void ctx.db.run('DELETE FROM annotations WHERE id = ?', [id]),
+    // Tags, assets, channels, metadata and logs go with it.
+    discard: deleteFrom('annotations'),
+  },
+  CreateAnnotationLog: {
+    // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
+    // here and not on the remote, with nothing left to send.
+    keeps: (req) => (req?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
+    discard: deleteFrom('annotation_logs'),
   },
   CreateSavedSearch: {
     rebuild(ctx, id) {
       const { savedSearch: s } = getSavedSearch(ctx, id);
       return CreateSavedSearchRequest.parse({ name: s.name, properties: s.properties, organizationId: s.organizationId });
     },
-    discard: (ctx, id) => void ctx.db.run('DELETE FROM saved_searches WHERE id = ?', [id]),
+    discard: deleteFrom('saved_searches'),
   },
+  // Its versions go with it.
+  CreatePolicy: { discard: deleteFrom('policies') },
+  // Steps and measurements go with the report; an import's created ids list them after it.
+  CreateTestReport: { discard: deleteFrom('test_reports') },
+  ImportTestReport: { discard: deleteFrom('test_reports') },
+  // The step's descendants too (they name it as their parent), and the measurements of all of them.
+  CreateTestStep: {
+    discard(ctx, [step]) {
+      if (heldHere(ctx.db, step.resource, step.id)) deleteTestStep(ctx, step.id);
+    },
+  },
+  CreateTestMeasurement: { discard: deleteFrom('test_measurements') },
+  CreateTestMeasurements: { discard: deleteFrom('test_measurements') },
+  UploadRemoteFile: {
+    discard(ctx, [file]) {
+      const row = ctx.db.get<{ content_path: string | null }>('SELECT content_path FROM remote_files WHERE id = ?', [file.id]);
+      if (!row) return;
+      ctx.db.run('DELETE FROM remote_files WHERE id = ?', [file.id]);
+      return () => removeContent(ctx.engine.dataDir, row.content_path);
+    },
+  },
+  UploadArtifact: { discard: discardArtifact },
+  CreateStructuredArtifact: { discard: discardArtifact },
 };
+
+/** An artifact made here: its versions, links and metadata go with it, then its versions' content files. */
+function discardArtifact(ctx: RequestContext, [artifact]: readonly CreatedRef[]): AfterCommit {
+  const paths = ctx.db
+    .all<{ storage_path: string }>('SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?', [artifact.id])
+    .map((r) => r.storage_path);
+  ctx.db.run('DELETE FROM artifacts WHERE id = ?', [artifact.id]);
+  return () => paths.forEach((p) => removeFromStore(ctx.engine.dataDir, p));
+}
 
 const refusedCreate = (operation: string): RefusedCreate | undefined => (Object.hasOwn(REFUSED, operation) ? REFUSED[operation] : undefined);
 
-/** Whether a refused create by `operation` can be discarded (its record deleted here). */
-export const canDiscard = (operation: string): boolean => refusedCreate(operation) !== undefined;
+/**
+ * Why a refused create by `operation` (stored request `request`) cannot be discarded, its record deleted here;
+ * undefined when it can. Not a new artifact version (the artifact it changed stays) nor a log that changed its annotation.
+ */
+export function whyKept(operation: string, request: unknown): string | undefined {
+  const rc = refusedCreate(operation);
+  return rc ? rc.keeps?.(request) : 'it changed another record too';
+}
 
 /**
  * The request that creates record `recordId` as it is now here, for a create by `operation`; undefined when the
@@ -66,7 +130,7 @@ export const canDiscard = (operation: string): boolean => refusedCreate(operatio
  */
 export function currentCreateRequest(ctx: RequestContext, operation: string, recordId: string): unknown {
   const rc = refusedCreate(operation);
-  if (!rc) return undefined;
+  if (!rc?.rebuild) return undefined;
   try {
     return rc.rebuild(ctx, recordId);
   } catch (e) {
@@ -75,7 +139,7 @@ export function currentCreateRequest(ctx: RequestContext, operation: string, rec
   }
 }
 
-/** Deletes record `recordId`, made here by a refused create by `operation` (canDiscard). */
-export function discardRecord(ctx: RequestContext, operation: string, recordId: string): void {
-  refusedCreate(operation)!.discard(ctx, recordId);
+/** Deletes what a refused create by `operation` made here (canDiscard); returns what to do once that has committed. */
+export function discardRecords(ctx: RequestContext, operation: string, made: readonly CreatedRef[]): AfterCommit | void {
+  return refusedCreate(operation)!.discard(ctx, made);
 }

@@ -8,8 +8,9 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { canUndoField, undoFieldWrite } from './conflictUndo';
-import { canDiscard, currentCreateRequest, discardRecord } from './refusedCreates';
-import { recordName } from './recordNames';
+import type { CreatedRef } from '../../sync/types';
+import { heldHere, recordName } from './localRecords';
+import { currentCreateRequest, discardRecords, whyKept } from './refusedCreates';
 
 export const STATUS_SETTING = 'sync.status';
 
@@ -174,12 +175,14 @@ interface EntryRow {
   created_ids: string;
   /** JSON [[resource, record_id], ...] of the entry's targets. */
   targets: string;
+  /** JSON: the request as the outbox keeps it. */
+  request: string;
 }
 
 /** A refused entry that created nothing here can be set aside; a refused create holds a record that exists only here. */
 const dismissable = (r: EntryRow) => r.state === 'failed' && r.created_ids === '[]';
 /** A refused create that can be set aside with its record, which is then deleted here (refusedCreates.ts). */
-const discardable = (r: EntryRow) => r.state === 'failed' && r.created_ids !== '[]' && canDiscard(r.operation);
+const discardable = (r: EntryRow) => r.state === 'failed' && r.created_ids !== '[]' && whyKept(r.operation, JSON.parse(r.request)) === undefined;
 
 const entryToWire = (db: Db, r: EntryRow) => ({
   seq: String(r.seq),
@@ -194,7 +197,7 @@ const entryToWire = (db: Db, r: EntryRow) => ({
   discardable: discardable(r),
 });
 
-const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time, o.created_ids,
+const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time, o.created_ids, o.request,
   (SELECT json_group_array(json_array(t.resource, t.record_id)) FROM sync_outbox_targets t WHERE t.seq = o.seq) AS targets FROM sync_outbox o`;
 
 export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageToken?: string; state?: 'open' | 'failed' | 'all' }) {
@@ -246,11 +249,35 @@ function onlyHere(ctx: RequestContext, row: EntryRow): string | undefined {
 
 const DISMISS = "UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq IN (SELECT value FROM json_each(?))";
 
+/** An open or refused entry that refers to records a discard deletes (its request names one of them). */
+interface Dependent {
+  seq: number;
+  operation: string;
+  state: string;
+  created_ids: string;
+  /** JSON: the ids of the records it writes. */
+  targets: string;
+}
+
+/** The open or refused entries, other than `excluded`, whose requests name one of `ids`. */
+function entriesNaming(ctx: RequestContext, ids: ReadonlySet<string>, excluded: readonly number[]): Dependent[] {
+  return ctx.db.all<Dependent>(
+    `SELECT o.seq, o.operation, o.state, o.created_ids, (SELECT json_group_array(t.record_id) FROM sync_outbox_targets t WHERE t.seq = o.seq) AS targets
+     FROM sync_outbox o WHERE o.state IN ('pending', 'inflight', 'failed') AND o.seq NOT IN (SELECT value FROM json_each(?))
+       AND EXISTS (SELECT 1 FROM json_each(?) j WHERE instr(o.request, j.value) > 0)
+     ORDER BY o.seq`,
+    [JSON.stringify(excluded), JSON.stringify([...ids])],
+  );
+}
+
+const createdBy = (e: { created_ids: string }) => JSON.parse(e.created_ids) as CreatedRef[];
+
 /**
  * Sets a refused edit aside: it is not sent, and leaves the refused list (and the attention count). A refused
- * create only with `discard`: its record, which exists only here, is deleted here, and the edits that refer to it
- * (its comments, updates) are set aside with it. Refused when one of those also writes another record (a batch
- * naming others too) or made a record of another kind: that would need a choice per record.
+ * create only with `discard`: what it made here, which exists only here, is deleted here (with what cascades from
+ * it), and the edits that refer to it (its comments, updates, the steps of a report), and to what they made, are
+ * set aside with it. Refused when one of those also writes another record (a batch naming others too) or made a
+ * record that would outlive the discard (an artifact linked to a discarded annotation): that needs a choice per record.
  */
 export function dismissEntry(ctx: RequestContext, seq: string, discard = false) {
   const row = failedEntry(ctx, seq, 'dismissed');
@@ -259,30 +286,41 @@ export function dismissEntry(ctx: RequestContext, seq: string, discard = false) 
     ctx.db.run(DISMISS, [now, JSON.stringify([row.seq])]);
     return entryBody(ctx, row.seq);
   }
-  const localId = discardable(row) ? onlyHere(ctx, row) : undefined;
-  if (!localId) throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here; retry it once the remote can take it`);
+  const kept = onlyHere(ctx, row) === undefined ? '' : whyKept(row.operation, JSON.parse(row.request));
+  if (kept !== undefined) {
+    const why = kept ? ` and cannot be discarded (${kept})` : '';
+    throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here${why}; retry it once the remote can take it`);
+  }
   if (!discard) {
     throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here: setting it aside deletes that record here (discard_record)`);
   }
-  ctx.db.tx(() => {
-    const dependents = ctx.db.all<{ seq: number; operation: string; state: string; created_ids: string; others: number }>(
-      `SELECT o.seq, o.operation, o.state, o.created_ids,
-         (SELECT count(*) FROM sync_outbox_targets t WHERE t.seq = o.seq AND t.record_id <> ? AND t.resource <> 'annotation_log') AS others
-       FROM sync_outbox o WHERE o.seq <> ? AND o.state IN ('pending', 'inflight', 'failed') AND instr(o.request, ?) > 0`,
-      [localId, row.seq, localId],
-    );
-    const created: string[] = [localId];
-    for (const d of dependents) {
-      const made = JSON.parse(d.created_ids) as { resource: string; id: string }[];
-      const blocker =
-        d.state === 'inflight' ? 'is being sent' : d.others > 0 ? 'also writes other records' : made.some((c) => c.resource !== 'annotation_log') ? 'made records of its own' : '';
-      if (blocker) throw ApiError.failedPrecondition(`entry ${d.seq} (${d.operation}) refers to the record and ${blocker}; handle it first`);
-      created.push(...made.map((c) => c.id));
+  const afterCommit = ctx.db.tx(() => {
+    const made = createdBy(row);
+    const ids = new Set(made.map((c) => c.id));
+    // Edits that name the record, then those that name what those edits made (a comment's deletion), and so on.
+    const dependents: Dependent[] = [];
+    for (let found = entriesNaming(ctx, ids, [row.seq]); found.length > 0; found = entriesNaming(ctx, ids, [row.seq, ...dependents.map((d) => d.seq)])) {
+      for (const d of found) {
+        dependents.push(d);
+        for (const c of createdBy(d)) ids.add(c.id);
+      }
     }
-    discardRecord(ctx, row.operation, localId);
-    ctx.db.run('DELETE FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))', [JSON.stringify(created)]);
-    ctx.db.run('DELETE FROM sync_base WHERE record_id IN (SELECT value FROM json_each(?))', [JSON.stringify(created)]);
+    const refuse = (d: Dependent, why: string) => {
+      throw ApiError.failedPrecondition(`entry ${d.seq} (${d.operation}) refers to the record and ${why}; handle it first`);
+    };
+    for (const d of dependents) {
+      if (d.state === 'inflight') refuse(d, 'is being sent');
+      if ((JSON.parse(d.targets) as string[]).some((id) => !ids.has(id))) refuse(d, 'also writes other records');
+    }
+    const after = discardRecords(ctx, row.operation, made);
+    // What the edits that waited made goes with the record (a comment with its annotation, a step with its report); what would stay
+    // (an artifact linked to a discarded annotation, a report imported from a discarded file) is theirs to give up first.
+    for (const d of dependents) if (createdBy(d).some((c) => heldHere(ctx.db, c.resource, c.id))) refuse(d, 'made records of its own');
+    ctx.db.run('DELETE FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...ids])]);
+    ctx.db.run('DELETE FROM sync_base WHERE record_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...ids])]);
     ctx.db.run(DISMISS, [now, JSON.stringify([row.seq, ...dependents.map((d) => d.seq)])]);
+    return after;
   });
+  afterCommit?.(); // its files, now that the records are gone
   return entryBody(ctx, row.seq);
 }
