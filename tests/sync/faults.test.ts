@@ -7,6 +7,7 @@ import { Code } from '../../src-shared/errors';
 import { prng } from '../../src-main/seed/seedDemoData';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
 import { startFaultProxy, type FaultProxy, type Matcher } from './faultProxy';
+import { artifactView, stageUpload } from './artifactKit';
 import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
@@ -343,6 +344,26 @@ describe('refusals', () => {
     const landed = Object.values(viewOf(remote.engine.db).annotations).find((x) => x.name === 'refused');
     expect(landed).toBeDefined();
     expect(remote.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%on the refused one%'")!.n).toBe(1);
+  });
+
+  test('Retry of a refused create also queues what waited on the edits that waited on it: an artifact linked to it, and that artifact\'s archive and new version', async () => {
+    proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: 'x:' is not allowed" });
+    const bad = await offlineCreate('x:refused');
+    const link = { relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: bad };
+    const { artifact } = await a.call('UploadArtifact', { file: stageUpload(a.dir, 'first', 'frame.jpg', 'image/jpeg'), title: 'frame', links: JSON.stringify([link]) });
+    await a.call('CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(a.dir, 'second', 'frame-2.jpg', 'image/jpeg') });
+    await a.call('ArchiveArtifact', { artifactId: artifact.artifactId });
+    expect((await a.sync()).failedEntries).toBe(4);
+    const failed = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect(failed.map((e: any) => e.operation)).toEqual(['CreateAnnotation', 'UploadArtifact', 'CreateArtifactVersion', 'ArchiveArtifact']);
+
+    await a.call('UpdateAnnotation', { annotation: { annotationId: bad, name: 'corrected' }, updateMask: 'name' });
+    await a.call('RetrySyncEntry', { seq: failed[0].seq });
+    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries).toEqual([]);
+    const s = await a.sync();
+    expect(s.failedEntries).toBe(0);
+    expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => x.name)).toEqual(['corrected']);
+    expect(artifactView(remote.engine).map((x) => [x.title, x.version, x.archived, x.links.length])).toEqual([['frame', 2, true, 1]]);
   });
 
   test('Retry of a refused create sends the record as it is now: a correction made after the refusal goes with it', async () => {

@@ -231,12 +231,18 @@ export function retryEntry(ctx: RequestContext, seq: string) {
     if (current !== undefined) ctx.db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(current), row.seq]);
     ctx.db.run(`${REQUEUE} WHERE seq = ?`, [row.seq]);
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
-    // whose create was refused) go back with it: they cannot succeed before it, and need nothing else.
-    ctx.db.run(
-      `${REQUEUE} WHERE state = 'failed' AND EXISTS (
-         SELECT 1 FROM sync_id_map m WHERE m.created_by_seq = ? AND m.remote_id IS NULL AND instr(sync_outbox.request, m.local_id) > 0)`,
-      [row.seq],
-    );
+    // whose create was refused) go back with it: they cannot succeed before it, and need nothing else. So do those
+    // that refer to a record one of them creates (the archive of an artifact linked to that annotation), and so on.
+    for (let wave = [row.seq]; wave.length > 0; ) {
+      wave = ctx.db
+        .all<{ seq: number }>(
+          `${REQUEUE} WHERE state = 'failed' AND EXISTS (
+             SELECT 1 FROM sync_id_map m WHERE m.created_by_seq IN (SELECT value FROM json_each(?)) AND m.remote_id IS NULL AND instr(sync_outbox.request, m.local_id) > 0)
+           RETURNING seq`,
+          [JSON.stringify(wave)],
+        )
+        .map((r) => r.seq);
+    }
   });
   return entryBody(ctx, row.seq);
 }

@@ -4,7 +4,10 @@
 // remote by an online colleague, and syncs, some of them run as a child
 // `outpost sync` process that is SIGKILLed mid-run and followed by another.
 // The records: annotations and comments (here), artifacts (./artifacts.ts)
-// and test reports (./testReports.ts).
+// and test reports (./testReports.ts). Some offline annotations are ones the
+// remote refuses (named `x:…`); the user later either corrects one and
+// retries it (it lands, with the edits that waited on it) or discards it
+// (it and they are gone here, and never reach the remote).
 // After healing and final syncs the checker demands:
 //   - convergence: every replica holds exactly the remote's annotations and logs,
 //     artifacts (with their content) and test reports (with steps and measurements);
@@ -16,6 +19,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Annotation } from '../../../src-shared/api/annotations';
+import { Code, type ApiError } from '../../../src-shared/errors';
 import { prng } from '../../../src-main/seed/seedDemoData';
 import { canonical } from '../../../src-main/sync/canonical';
 import { startFaultProxy, type Fault, type FaultProxy } from '../faultProxy';
@@ -41,6 +45,9 @@ export interface FuzzResult {
   readonly syncs: number;
   readonly kills: number;
   readonly annotations: number;
+  /** Refused offline annotations the user gave up, and retries of refused ones after a correction. */
+  readonly discarded: number;
+  readonly corrected: number;
   readonly comments: number;
   readonly artifacts: number;
   readonly artifactVersions: number;
@@ -135,6 +142,43 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     proxy.random(rate === 0 ? undefined : { rate, kinds: faultKinds, random: faultRand, allow: (kind, r) => kind !== 'duplicate' || duplicateSafe(r) });
   };
 
+  // The remote refuses an annotation named `x:…` (a value it does not take, as a real platform may refuse an asset or a user).
+  proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), {
+    status: 400, code: Code.INVALID_ARGUMENT, message: "name: the prefix 'x:' is not allowed here",
+  });
+  const discarded = new Set<string>();
+  let corrected = 0;
+
+  /**
+   * The user handles a refused create of `r`, if any: gives it up (it, its comments and the edits that waited go; the
+   * model forgets them), or, when that is refused (an edit that waited also writes other records) or by choice,
+   * corrects its name and retries it.
+   */
+  const resolveRefused = async (r: Replica): Promise<string | undefined> => {
+    const entry = r.engine.db.get<{ seq: number; created_ids: string }>("SELECT seq, created_ids FROM sync_outbox WHERE state = 'failed' AND operation = 'CreateAnnotation' ORDER BY seq LIMIT 1");
+    if (!entry) return undefined;
+    const [{ id }] = JSON.parse(entry.created_ids) as { id: string }[];
+    const before = await current(r, id);
+    const fuzzId = fuzzIdOf(before)!;
+    if (rand() < 0.5) {
+      try {
+        await r.call('DismissSyncEntry', { seq: String(entry.seq), discardRecord: true });
+        discarded.add(fuzzId);
+        created.delete(fuzzId);
+        for (const [text, f] of comments) if (f === fuzzId) comments.delete(text);
+        return `discard ${fuzzId}`;
+      } catch (e) {
+        if ((e as ApiError).code !== Code.FAILED_PRECONDITION) throw e;
+      }
+    }
+    const name = `n${step}-fixed`;
+    await r.call('UpdateAnnotation', { annotation: { annotationId: id, name }, updateMask: 'name' });
+    record(r.name, fuzzId, 'name', name, before);
+    await r.call('RetrySyncEntry', { seq: String(entry.seq) });
+    corrected++;
+    return `correct and retry ${fuzzId}`;
+  };
+
   const known = (r: Replica) =>
     Object.values(viewOf(r.engine.db).annotations)
       .map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) }))
@@ -189,6 +233,10 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
 
   const edit = async (r: Replica): Promise<string> => {
     // Annotations stay the bulk of the mix; artifacts and reports cost more per action (files, an XML parse).
+    if (rand() < 0.15) {
+      const resolved = await resolveRefused(r);
+      if (resolved) return resolved;
+    }
     const resource = rand();
     if (resource < MIX.artifact) return artifacts.edit(r);
     if (resource < MIX.artifact + MIX.testReport) return reports.edit(r);
@@ -196,7 +244,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const roll = rand();
     if (mine.length === 0 || roll < 0.2) {
       const fuzzId = `f${seed}-${++fuzzSeq}`;
-      const name = `n${step}`;
+      const name = rand() < 0.15 ? `x:n${step}` : `n${step}`;
       const state = pick(STATES);
       const tags = TAGS.filter(() => rand() < 0.4);
       await r.call('CreateAnnotation', annotationRequest(name, { state, tags, metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
@@ -305,11 +353,16 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       await syncKilled(pick(replicas));
       step++;
     }
-    // Heal and settle: everyone syncs until nothing moves.
+    // Heal and settle: everyone syncs, handles what the remote refused, and syncs until nothing moves.
     proxy.heal();
     partitioned = false;
     setRate(0);
     step++;
+    for (const r of replicas) {
+      await syncInProcess(r);
+      for (let resolved = await resolveRefused(r); resolved; resolved = await resolveRefused(r)) log(`  step ${step}: ${r.name} ${resolved}`);
+      step++;
+    }
     for (let round = 0; round < 3; round++) {
       for (const r of replicas) {
         await syncInProcess(r);
@@ -355,6 +408,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       const n = byFuzz.get(f)?.length ?? 0;
       if (n !== 1) fail(`annotation ${f} exists ${n} times on the remote`);
     }
+    for (const f of discarded) if (byFuzz.has(f)) fail(`annotation ${f} was discarded, yet the remote has it`);
+    for (const a of Object.values(remoteView.annotations)) if (a.name.startsWith('x:')) fail(`the remote holds refused annotation ${a.annotationId} (${a.name})`);
     if (byFuzz.size !== created.size) fail(`the remote has ${byFuzz.size} fuzz annotations, ${created.size} were created`);
     const textCount = new Map<string, { n: number; annotationId: string }>();
     for (const l of Object.values(remoteView.logs)) {
@@ -411,13 +466,15 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
         )
         .join('\n  ');
     };
-    checkNothingLost(writes, syncStarts, final, losers, fail, explain);
+    checkNothingLost(writes.filter((w) => !discarded.has(w.fuzzId)), syncStarts, final, losers, fail, explain);
     return {
       seed,
       steps,
       syncs,
       kills,
       annotations: created.size,
+      discarded: discarded.size,
+      corrected,
       comments: comments.size,
       artifacts: artifacts.versions.size,
       artifactVersions: [...artifacts.versions.values()].reduce((n, v) => n + v.length, 0),
