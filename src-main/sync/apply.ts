@@ -9,7 +9,7 @@ import type { LoadedIds } from '../db/bulkLoad';
 import type { Db } from '../db/database';
 import { dropTargetField, finishEntry, hasPending, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
 import { ANNOTATION, AnnotationWriter, applyAnnotations } from './resources/annotations';
-import { applyAnnotationLogs, LogWriter } from './resources/annotationLogs';
+import { applyAnnotationLogs, deleteSideEffectLogs, LogWriter } from './resources/annotationLogs';
 import { applySavedSearches } from './resources/savedSearches';
 import { applyPolicies } from './resources/policies';
 import { applyArtifacts } from './resources/artifacts';
@@ -67,7 +67,7 @@ export interface ApplyContext {
 export function supersede(db: Db, seq: number, message: string): void {
   const entry = loadEntry(db, seq);
   if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return;
-  for (const id of entry.sideEffectLogIds) db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+  deleteSideEffectLogs(db, entry.sideEffectLogIds);
   for (const c of entry.createdIds) {
     if (c.resource === 'annotation_log') {
       db.run('DELETE FROM annotation_logs WHERE id = ?', [c.id]);

@@ -14,7 +14,9 @@ import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { SyncSession } from './session';
 import { specFor } from './specs';
 import { ANNOTATION, localFields } from './resources/annotations';
+import { deleteSideEffectLogs } from './resources/annotationLogs';
 import type { OutboxEntry, PushContext } from './types';
+import { noteRefetch, refetchNoted } from './refetch';
 import { widenCheckpoints } from './walCheckpoints';
 
 /**
@@ -70,24 +72,31 @@ function missingIds(e: unknown): string[] {
   return info?.resourceName ? info.resourceName.split(',').map((x) => x.trim()).filter(Boolean) : [];
 }
 
-/** A refused write leaves the local copy ahead of the remote: take the remote's version back. */
-async function refetchTargets(s: SyncSession, p: PushContext, entry: OutboxEntry): Promise<void> {
-  for (const t of targetsOf(s.db, entry.seq)) {
-    if (t.resource !== ANNOTATION) continue;
-    try {
-      const res = await p.call('GetAnnotation', { annotationId: t.recordId });
-      s.applier.annotations([res.annotation], { force: true });
-    } catch {
-      /* the next pull or sync settles it */
+/**
+ * Fails an entry. A refused write (`refused`) leaves the copy here ahead of the remote: its records are noted
+ * in the same transaction to be read again (refetch.ts), and the history logs it appended here go (the change
+ * they tell of did not happen; should a Retry land it, the remote writes its own, which the pull brings). A
+ * refused create keeps its logs: its record exists only here, and they are part of it.
+ */
+function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: string, refused = false): Outcome {
+  s.db.tx(() => {
+    if (refused) {
+      noteRefetch(s.db, targetsOf(s.db, entry.seq));
+      if (entry.createdIds.length === 0) deleteSideEffectLogs(s.db, entry.sideEffectLogIds);
     }
-  }
-}
-
-function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: string): Outcome {
-  s.db.tx(() => finishEntry(s.db, entry.seq, 'failed', { code: code ?? undefined, message }));
+    finishEntry(s.db, entry.seq, 'failed', { code: code ?? undefined, message });
+  });
   s.progress.failed++;
   s.event({ type: 'entry-failed', seq: entry.seq, operation: entry.operation, message });
   return 'failed';
+}
+
+/** fail, as refused, then the remote's version of its records taken back at once (else at the next pull). */
+async function failRefused(s: SyncSession, p: PushContext, entry: OutboxEntry, code: number | null, message: string): Promise<Outcome> {
+  const targets = targetsOf(s.db, entry.seq).map((t) => t.recordId);
+  const outcome = fail(s, entry, code, message, true);
+  await refetchNoted(s.db, p.call, s.applier, targets);
+  return outcome;
 }
 
 /**
@@ -216,15 +225,10 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
               return 'done';
             }
           }
-          const outcome = fail(s, entry, f.code, f.message);
-          await refetchTargets(s, p, entry);
-          return outcome;
+          return failRefused(s, p, entry, f.code, f.message);
         }
-        case 'rejected': {
-          const outcome = fail(s, entry, f.code, f.message);
-          await refetchTargets(s, p, entry);
-          return outcome;
-        }
+        case 'rejected':
+          return failRefused(s, p, entry, f.code, f.message);
       }
     }
   }

@@ -13,6 +13,7 @@ import { adoptIdentity, type SyncIdentity } from './identity';
 import { acquireSyncLock } from './lock';
 import { countOpen, openTargetResources } from './outbox';
 import { runPuller, callWithRetry, type Puller } from './pull';
+import { refetchNoted } from './refetch';
 import { annotationLogDeletionsPuller } from './pullers/annotationLogDeletions';
 import { annotationLogsPuller } from './pullers/annotationLogs';
 import { annotationsPuller } from './pullers/annotations';
@@ -164,6 +165,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       setPhase('pull');
       for (const p of list) await runPuller(session, p);
       await archiveDuplicates(session);
+      // Records whose refused edit could not be undone here when it was refused (refetch.ts).
+      await refetchNoted(db, (op, req) => callWithRetry(session, op, req), session.applier);
     };
     await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, annotationLogDeletionsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, ...testReportDeletionPullers, artifactsPuller]);
     // The lists pulled after these took time, and the API has no conditional update: a remote edit of a record made

@@ -524,6 +524,53 @@ describe('refusals', () => {
     expect((await remote.client.GetAnnotation({ annotationId: id })).annotation.name).toBe('pump');
   });
 
+  test("a refused edit's record is read again from the remote, at the next pull when that read fails at once: the copy here does not keep a value the remote never took", async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump'));
+    const id = annotation.annotationId;
+    await remote.client.CreateAnnotation(annotationRequest('a later one')); // the cursor passes the pump's version
+    const noOverlap = { overlapMs: 0 }; // no window re-reads the pump by chance
+    await a.sync(noOverlap);
+    const logsOf = async () => (await a.call('ListAnnotationLogs', { annotationId: id })).annotationLogs.map((l: any) => l.stateUpdate?.state ?? l.kind);
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'not allowed there', state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'name,state' });
+    expect(await logsOf()).toContain('ANNOTATION_LOG_STATE_FLAGGED'); // the history log the change wrote here
+    proxy.refuse((r) => r.method === 'PATCH' || (r.method === 'GET' && r.path === `/api/v1/annotations/${id}`), { status: 400, code: Code.INVALID_ARGUMENT, message: 'name: not allowed here' });
+    expect((await a.sync(noOverlap)).failedEntries).toBe(1);
+    expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('not allowed there');
+    expect(a.engine.db.all('SELECT resource, record_id FROM sync_refetch')).toEqual([{ resource: 'annotation', record_id: id }]);
+    // The change did not happen: its history log is gone at once.
+    expect(await logsOf()).not.toContain('ANNOTATION_LOG_STATE_FLAGGED');
+
+    proxy.refuse(undefined);
+    const next = await a.sync(noOverlap);
+    expect(next.ok).toBe(true);
+    expect(next.progress.pushed).toBe(0);
+    expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('pump');
+    expect(a.engine.db.all('SELECT * FROM sync_refetch')).toEqual([]);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+    // The refused edit stays listed until the user retries or dismisses it.
+    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries.map((e: any) => e.operation)).toEqual(['UpdateAnnotation']);
+  });
+
+  test('a dismissed edit takes the history logs it wrote here with it: a state change on a refused create, dismissed before the create is corrected', async () => {
+    proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: 'x:' is not allowed" });
+    const id = await offlineCreate('x:refused');
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, state: 'ANNOTATION_STATE_RESOLVED' }, updateMask: 'state' });
+    expect((await a.sync()).failedEntries).toBe(2);
+    const [create, update] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect(update).toMatchObject({ operation: 'UpdateAnnotation', dismissable: true, lastError: expect.stringMatching(/^depends on/) });
+    const stateLogs = () => a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs WHERE annotation_id = ? AND kind = 2 AND state = 4', [id])!.n;
+    expect(stateLogs()).toBe(1);
+    await a.call('DismissSyncEntry', { seq: update.seq });
+    expect(stateLogs()).toBe(0);
+    // The record keeps its state (nothing remote to go back to): the corrected create carries it, and the remote writes its own history.
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'corrected' }, updateMask: 'name' });
+    await a.call('RetrySyncEntry', { seq: create.seq });
+    const s = await a.sync();
+    expect(s.failedEntries).toBe(0);
+    expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => [x.name, x.state])).toEqual([['corrected', 'ANNOTATION_STATE_RESOLVED']]);
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
   test('the outbox names the records an edit writes, while they are held here', async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump 3 overheat'));
     const { annotationLog } = await remote.client.CreateAnnotationLog(comment(annotation.annotationId, 'seen it'));

@@ -10,5 +10,6 @@ import { migration0006 } from './0006-reference';
 import { migration0007 } from './0007-sync';
 import { migration0008 } from './0008-sync-modified-indexes';
 import { migration0009 } from './0009-id-unique-indexes';
+import { migration0010 } from './0010-sync-refetch';
 
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010];

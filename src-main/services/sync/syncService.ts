@@ -289,7 +289,11 @@ export function dismissEntry(ctx: RequestContext, seq: string, discard = false) 
   const row = failedEntry(ctx, seq, 'dismissed');
   const now = Date.now() * 1000;
   if (dismissable(row)) {
-    ctx.db.run(DISMISS, [now, JSON.stringify([row.seq])]);
+    ctx.db.tx(() => {
+      // The history logs it appended here tell of a change the remote will never make (a refusal already took them).
+      ctx.db.run('DELETE FROM annotation_logs WHERE id IN (SELECT value FROM json_each((SELECT side_effect_log_ids FROM sync_outbox WHERE seq = ?)))', [row.seq]);
+      ctx.db.run(DISMISS, [now, JSON.stringify([row.seq])]);
+    });
     return entryBody(ctx, row.seq);
   }
   const kept = onlyHere(ctx, row) === undefined ? '' : whyKept(row.operation, JSON.parse(row.request));

@@ -90,6 +90,14 @@ function storedContent(db: Db, id: string): string | undefined {
 }
 
 /**
+ * Deletes the history logs a local write appended (its entry's side-effect logs) when the remote will not write
+ * its own for that write here: it wrote them (the pull brings them), refused the write, or the write was given up.
+ */
+export function deleteSideEffectLogs(db: Db, ids: readonly string[]): void {
+  for (const id of ids) db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+}
+
+/**
  * Settles the history logs entry `seq` appended locally, now that the remote has done its write: each adopts the
  * remote's log with the same content (`echoes`: candidates from mayEchoOurWrite; the newest wins, the one this write
  * made), or is removed when there is none (the remote had that value already and wrote no log, or the lookup failed:

@@ -17,7 +17,7 @@ import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import { formatTimestamp, parseTimestamp } from '../../../src-shared/api/time';
 import { mapLocalId, unclaimed } from '../idMap';
 import { ANNOTATION, CLIENT_ID_KEY, markerOf } from '../resources/annotations';
-import { adoptLog, ANNOTATION_LOG, logContent, mayEchoOurWrite, SEND_TIME_SLACK, settleSideEffectLogs } from '../resources/annotationLogs';
+import { adoptLog, ANNOTATION_LOG, deleteSideEffectLogs, logContent, mayEchoOurWrite, SEND_TIME_SLACK, settleSideEffectLogs } from '../resources/annotationLogs';
 import { wireMicros } from '../time';
 import type { OpSpec, OutboxEntry, PushContext, Target } from '../types';
 import { filterUnsupported, findByClientMarker, listAll, quote, type MarkerLookup } from './remoteQuery';
@@ -29,11 +29,6 @@ export { filterUnsupported };
 const annotationMarker: MarkerLookup<Annotation> = {
   operation: 'ListAnnotations', listField: 'annotations', markerKey: CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
 };
-
-function deleteSideEffects(p: PushContext, entry: OutboxEntry): void {
-  // The remote wrote its own history logs for this write; pull brings them.
-  for (const id of entry.sideEffectLogIds) p.db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
-}
 
 /**
  * The annotation's logs written by us at or after `since` (server micros; less the send slack): narrowed by a CEL
@@ -161,7 +156,7 @@ function singleArchiveSpec(operation: string, returnsAnnotation: boolean): OpSpe
     targets: (req) => [annotationTarget(req.annotationId, ['archived'])],
     encode: (req) => ({ annotationId: req.annotationId }),
     applyResult(p, entry, res) {
-      deleteSideEffects(p, entry);
+      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
       if (returnsAnnotation && res?.annotation) p.apply.annotations([res.annotation], { excludeSeq: entry.seq });
     },
     dropField: () => null,
@@ -175,7 +170,7 @@ function batchArchiveSpec(operation: string, returnsAnnotations: boolean): OpSpe
     targets: (req) => [...new Set(req.annotationIds as string[])].map((id) => annotationTarget(id, ['archived'])),
     encode: (req) => ({ annotationIds: req.annotationIds }),
     applyResult(p, entry, res) {
-      deleteSideEffects(p, entry);
+      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
       if (returnsAnnotations && res?.annotations) p.apply.annotations(res.annotations, { excludeSeq: entry.seq });
     },
     dropField(req, id) {

@@ -18,6 +18,11 @@ export interface Write {
   readonly value: string;
   /** The writer's value of the field just before (undefined for a create). */
   readonly prev?: string;
+  /**
+   * Part of an edit the remote refuses (a refused rename): it need not survive, but it may (its other values go
+   * with a refused create retried as its record now is), and it overwrites earlier values knowingly like any other.
+   */
+  readonly mayBeRefused?: boolean;
 }
 
 /** What a resource module gets from the world: the shared random stream, the replicas and the write log. */
@@ -66,6 +71,7 @@ export function checkNothingLost(
 ): void {
   const firstSyncAfter = (writer: string, s: number) => (writer === REMOTE ? s : (syncStarts.get(writer) ?? []).find((x) => x > s));
   for (const w of writes) {
+    if (w.mayBeRefused) continue;
     const now = final(w);
     if (now === w.value) continue;
     if (losers.has(`${w.fuzzId}\u0000${w.field}\u0000${w.value}`)) continue;

@@ -7,7 +7,8 @@
 // and test reports (./testReports.ts). Some offline annotations are ones the
 // remote refuses (named `x:…`); the user later either corrects one and
 // retries it (it lands, with the edits that waited on it) or discards it
-// (it and they are gone here, and never reach the remote).
+// (it and they are gone here, and never reach the remote); some renames are
+// refused too, and set aside (every copy shows the remote's name again).
 // After healing and final syncs the checker demands:
 //   - convergence: every replica holds exactly the remote's annotations and logs,
 //     artifacts (with their content) and test reports (with steps and measurements);
@@ -109,8 +110,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   let step = 0;
   const userIds = () => replicas[0].engine.db.all<{ id: string }>('SELECT id FROM users WHERE user_name NOT LIKE ?', ['% (local %']).map((r) => r.id);
 
-  const record = (writer: string, fuzzId: string, field: Field, value: unknown, before?: Annotation) =>
-    writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: before ? canonical(fieldOf(before, field)) : undefined });
+  const record = (writer: string, fuzzId: string, field: Field, value: unknown, before?: Annotation, mayBeRefused = false) =>
+    writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: before ? canonical(fieldOf(before, field)) : undefined, mayBeRefused });
   const ctx: FuzzContext = {
     seed,
     rand,
@@ -142,8 +143,9 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     proxy.random(rate === 0 ? undefined : { rate, kinds: faultKinds, random: faultRand, allow: (kind, r) => kind !== 'duplicate' || duplicateSafe(r) });
   };
 
-  // The remote refuses an annotation named `x:…` (a value it does not take, as a real platform may refuse an asset or a user).
-  proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), {
+  // The remote refuses an annotation named `x:…`, created or renamed so (a value it does not take, as a real platform
+  // may refuse an asset or a user).
+  proxy.refuse((r) => (r.method === 'POST' || r.method === 'PATCH') && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), {
     status: 400, code: Code.INVALID_ARGUMENT, message: "name: the prefix 'x:' is not allowed here",
   });
   const discarded = new Set<string>();
@@ -156,7 +158,13 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
    */
   const resolveRefused = async (r: Replica): Promise<string | undefined> => {
     const entry = r.engine.db.get<{ seq: number; created_ids: string }>("SELECT seq, created_ids FROM sync_outbox WHERE state = 'failed' AND operation = 'CreateAnnotation' ORDER BY seq LIMIT 1");
-    if (!entry) return undefined;
+    if (!entry) {
+      // A refused rename (not one that waited on a refused create): set aside; the remote's name stands everywhere.
+      const update = r.engine.db.get<{ seq: number }>("SELECT seq FROM sync_outbox WHERE state = 'failed' AND operation = 'UpdateAnnotation' AND last_error NOT LIKE 'depends on%' ORDER BY seq LIMIT 1");
+      if (!update) return undefined;
+      await r.call('DismissSyncEntry', { seq: String(update.seq) });
+      return `dismiss refused update #${update.seq}`;
+    }
     const [{ id }] = JSON.parse(entry.created_ids) as { id: string }[];
     const before = await current(r, id);
     const fuzzId = fuzzIdOf(before)!;
@@ -258,14 +266,16 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     if (kind < 0.35) {
       const fields = (['name', 'description', 'state', 'tags', 'assigned_to_user_id'] as const).filter(() => rand() < 0.4);
       if (fields.length === 0) fields.push('name');
+      // Now and then a rename the remote refuses, with the update's other values: none need survive (see Write).
+      const refused = fields.includes('name') && rand() < 0.1;
       const patch: Record<string, unknown> = { annotationId: target.id };
       for (const f of fields) {
-        const v = f === 'name' ? `n${step}-${r.name}` : f === 'description' ? `d${step}-${r.name}` : f === 'state' ? pick(STATES) : f === 'tags' ? TAGS.filter(() => rand() < 0.5) : pick(['', ...userIds()]);
+        const v = f === 'name' ? `${refused ? 'x:' : ''}n${step}-${r.name}` : f === 'description' ? `d${step}-${r.name}` : f === 'state' ? pick(STATES) : f === 'tags' ? TAGS.filter(() => rand() < 0.5) : pick(['', ...userIds()]);
         patch[f === 'assigned_to_user_id' ? 'assignedToUserId' : f] = v;
-        record(r.name, target.fuzzId, f, v, before);
+        record(r.name, target.fuzzId, f, v, before, refused);
       }
       await r.call('UpdateAnnotation', { annotation: patch, updateMask: fields.join(',') });
-      return `update ${target.fuzzId} ${fields.join(',')}`;
+      return `${refused ? 'refused ' : ''}update ${target.fuzzId} ${fields.join(',')}`;
     }
     if (kind < 0.5) {
       const archived = rand() < 0.6;
@@ -358,10 +368,14 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     partitioned = false;
     setRate(0);
     step++;
+    // (A retried create brings back the edits that waited on it, and one of them may be refused in turn.)
+    const unsettled = (r: Replica) => r.engine.db.get("SELECT 1 FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')") !== undefined;
     for (const r of replicas) {
-      await syncInProcess(r);
-      for (let resolved = await resolveRefused(r); resolved; resolved = await resolveRefused(r)) log(`  step ${step}: ${r.name} ${resolved}`);
-      step++;
+      for (let round = 0; round === 0 || (unsettled(r) && round < 5); round++) {
+        await syncInProcess(r);
+        for (let resolved = await resolveRefused(r); resolved; resolved = await resolveRefused(r)) log(`  step ${step}: ${r.name} ${resolved}`);
+        step++;
+      }
     }
     for (let round = 0; round < 3; round++) {
       for (const r of replicas) {
