@@ -551,6 +551,17 @@ describe('refusals', () => {
     expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries.map((e: any) => e.operation)).toEqual(['UpdateAnnotation']);
   });
 
+  test("the same for a saved search: a refused rename gives way to the remote's name", async () => {
+    const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'Pumps', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
+    await remote.client.CreateSavedSearch({ name: 'Later', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
+    await a.sync({ overlapMs: 0 });
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'Pumps/all' }, updateMask: 'name' });
+    proxy.refuse((r) => r.method === 'PATCH', { status: 400, code: Code.INVALID_ARGUMENT, message: "name: '/' is not allowed" });
+    expect((await a.sync({ overlapMs: 0 })).failedEntries).toBe(1);
+    expect((await a.call('GetSavedSearch', { savedSearchId: savedSearch.savedSearchId })).savedSearch.name).toBe('Pumps');
+    expect(a.engine.db.all('SELECT * FROM sync_refetch')).toEqual([]);
+  });
+
   test('a dismissed edit takes the history logs it wrote here with it: a state change on a refused create, dismissed before the create is corrected', async () => {
     proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: 'x:' is not allowed" });
     const id = await offlineCreate('x:refused');
