@@ -9,6 +9,8 @@
 // retries it (it lands, with the edits that waited on it) or discards it
 // (it and they are gone here, and never reach the remote); some renames are
 // refused too, and set aside (every copy shows the remote's name again).
+// Now and then the user undoes a logged field conflict: the losing value is
+// written again, an edit like any other.
 // After healing and final syncs the checker demands:
 //   - convergence: every replica holds exactly the remote's annotations and logs,
 //     artifacts (with their content) and test reports (with steps and measurements);
@@ -49,6 +51,8 @@ export interface FuzzResult {
   /** Refused offline annotations the user gave up, and retries of refused ones after a correction. */
   readonly discarded: number;
   readonly corrected: number;
+  /** Field conflicts the user undid (the losing value written again). */
+  readonly undone: number;
   readonly comments: number;
   readonly artifacts: number;
   readonly artifactVersions: number;
@@ -187,6 +191,25 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     return `correct and retry ${fuzzId}`;
   };
 
+  let undone = 0;
+  /**
+   * The user undoes a field conflict of `r` the sync logged on an annotation, if one can be: the losing value is
+   * written again (a synced edit, recorded like any other).
+   */
+  const undoConflict = async (r: Replica): Promise<string | undefined> => {
+    const open = (await r.call('ListSyncConflicts', { pageSize: 1000 })).conflicts as { conflictId: string; resource: string; recordId: string; field: string; winner: string; localValue: unknown; remoteValue: unknown; undoable: boolean }[];
+    const candidates = open.filter((c) => c.undoable && c.resource === 'annotation');
+    if (candidates.length === 0) return undefined;
+    const c = pick(candidates);
+    const before = await current(r, c.recordId);
+    const fuzzId = fuzzIdOf(before);
+    if (!fuzzId) return undefined;
+    await r.call('UndoSyncConflict', { conflictId: c.conflictId });
+    record(r.name, fuzzId, c.field as Field, c.winner === 'remote' ? c.localValue : c.remoteValue, before);
+    undone++;
+    return `undo conflict ${fuzzId} ${c.field}`;
+  };
+
   const known = (r: Replica) =>
     Object.values(viewOf(r.engine.db).annotations)
       .map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) }))
@@ -244,6 +267,10 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     if (rand() < 0.15) {
       const resolved = await resolveRefused(r);
       if (resolved) return resolved;
+    }
+    if (rand() < 0.25) {
+      const undo = await undoConflict(r);
+      if (undo) return undo;
     }
     const resource = rand();
     if (resource < MIX.artifact) return artifacts.edit(r);
@@ -489,6 +516,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       annotations: created.size,
       discarded: discarded.size,
       corrected,
+      undone,
       comments: comments.size,
       artifacts: artifacts.versions.size,
       artifactVersions: [...artifacts.versions.values()].reduce((n, v) => n + v.length, 0),
