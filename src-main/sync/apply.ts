@@ -99,7 +99,8 @@ export interface Applier {
   /** Returns annotation ids the logs refer to that are not local yet. */
   annotationLogs(list: readonly AnnotationLog[], loaded?: LoadedIds): string[];
   savedSearches(list: readonly SavedSearch[], options?: { excludeSeq?: number }): void;
-  policies(list: readonly Policy[], options?: { excludeSeq?: number }): void;
+  /** `force`: apply even at the same modified date (the copy here changed without it: a refused edit, refetch.ts). */
+  policies(list: readonly Policy[], options?: { excludeSeq?: number; force?: boolean }): void;
   /** `versionsOf`: the versions fetched for an artifact (content already stored), if any. */
   artifacts(list: readonly Artifact[], options?: { excludeSeq?: number; force?: boolean; versionsOf?: (a: Artifact) => readonly ArtifactVersion[] | undefined }): void;
 }

@@ -1,6 +1,7 @@
 // Policies replicate like saved searches: offline create/update/archive reach
 // the remote once (also when a response is lost), remote changes arrive.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { Code } from '../../src-shared/errors';
 import { type FaultProxy } from './faultProxy';
 import { closeProxiedPair, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 
@@ -70,5 +71,17 @@ describe('sync: policies', () => {
     await a.sync();
     expect(policies(a.engine.db)[0].archived).toBe(0);
     expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n).toBe(0);
+  });
+
+  test('a refused update gives way to the remote\'s policy, with no version of its own left behind', async () => {
+    const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
+    await remote.client.CreatePolicy({ name: 'zz later', configuration: { cedarPolicy: PERMIT } }); // the cursor passes the first
+    await a.sync({ overlapMs: 0 });
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, name: 'shared, tightened', configuration: { cedarPolicy: FORBID } }, updateMask: 'name,configuration' });
+    expect(versions(a.engine.db).filter((v) => v.cedar_policy === FORBID)).toHaveLength(1);
+    proxy.refuse(isUpdate, { status: 400, code: Code.INVALID_ARGUMENT, message: 'configuration: forbid is not allowed here' });
+    expect((await a.sync({ overlapMs: 0 })).failedEntries).toBe(1);
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
   });
 });

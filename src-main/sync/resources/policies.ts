@@ -78,11 +78,13 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
   for (const p of list) {
     const row = rowOf(db, p.policyId);
     if (!row || !hasPending(db, POLICY, row.id, ctx.excludeSeq)) {
-      if (row && row.modified_date === wireMicros(p.modifiedDate) && row.policy_version_id === p.policyVersionId) {
+      if (row && !ctx.force && row.modified_date === wireMicros(p.modifiedDate) && row.policy_version_id === p.policyVersionId) {
         ctx.stats.unchanged++;
         continue;
       }
       upsertRow(db, p);
+      // With no edit of ours waiting, a version above the remote's is one a refused or dismissed edit made here.
+      if (row) db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version > ?', [row.pk, p.version ?? 1]);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
       // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
       if (!row) ctx.stats.inserted++;
