@@ -36,7 +36,7 @@ export type AfterCommit = () => void;
 interface RefusedCreate {
   rebuild?(ctx: RequestContext, recordId: string): unknown;
   /** Why this entry's record cannot be discarded (its request is the stored one); undefined when it can. */
-  keeps?(request: any): string | undefined;
+  keeps?(request: unknown): string | undefined;
   /** Deletes what the create made (`made`: its created ids, the record first) and what cascades from it; nothing for what is already gone. */
   discard(ctx: RequestContext, made: readonly CreatedRef[]): AfterCommit | void;
 }
@@ -69,7 +69,7 @@ const REFUSED: Record<string, RefusedCreate> = {
   CreateAnnotationLog: {
     // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
     // here and not on the remote, with nothing left to send.
-    keeps: (req) => (req?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
+    keeps: (req) => ((req as { kind?: string } | null)?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
     discard: deleteFrom('annotation_logs'),
   },
   CreateSavedSearch: {
@@ -139,7 +139,7 @@ export function currentCreateRequest(ctx: RequestContext, operation: string, rec
   }
 }
 
-/** Deletes what a refused create by `operation` made here (canDiscard); returns what to do once that has committed. */
+/** Deletes what a refused create by `operation` made here (one whyKept lets go); returns what to do once that has committed. */
 export function discardRecords(ctx: RequestContext, operation: string, made: readonly CreatedRef[]): AfterCommit | void {
   return refusedCreate(operation)!.discard(ctx, made);
 }
