@@ -8,7 +8,8 @@
 // remote refuses (named `x:…`); the user later either corrects one and
 // retries it (it lands, with the edits that waited on it) or discards it
 // (it and they are gone here, and never reach the remote); some renames are
-// refused too, and set aside (every copy shows the remote's name again).
+// refused too, and set aside (every copy shows the remote's name again), and
+// some comments, given up.
 // Now and then the user undoes a logged field conflict: the losing value is
 // written again, an edit like any other.
 // After healing and final syncs the checker demands:
@@ -149,9 +150,13 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
 
   // The remote refuses an annotation named `x:…`, created or renamed so (a value it does not take, as a real platform
   // may refuse an asset or a user).
-  proxy.refuse((r) => (r.method === 'POST' || r.method === 'PATCH') && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), {
-    status: 400, code: Code.INVALID_ARGUMENT, message: "name: the prefix 'x:' is not allowed here",
-  });
+  // And a comment whose text starts so.
+  proxy.refuse(
+    (r) =>
+      ((r.method === 'POST' || r.method === 'PATCH') && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:')) ||
+      (r.method === 'POST' && r.path.endsWith('/logs') && r.body.includes('"text":"x:')),
+    { status: 400, code: Code.INVALID_ARGUMENT, message: "the prefix 'x:' is not allowed here" },
+  );
   const discarded = new Set<string>();
   let corrected = 0;
 
@@ -163,11 +168,14 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   const resolveRefused = async (r: Replica): Promise<string | undefined> => {
     const entry = r.engine.db.get<{ seq: number; created_ids: string }>("SELECT seq, created_ids FROM sync_outbox WHERE state = 'failed' AND operation = 'CreateAnnotation' ORDER BY seq LIMIT 1");
     if (!entry) {
-      // A refused rename (not one that waited on a refused create): set aside; the remote's name stands everywhere.
-      const update = r.engine.db.get<{ seq: number }>("SELECT seq FROM sync_outbox WHERE state = 'failed' AND operation = 'UpdateAnnotation' AND last_error NOT LIKE 'depends on%' ORDER BY seq LIMIT 1");
-      if (!update) return undefined;
-      await r.call('DismissSyncEntry', { seq: String(update.seq) });
-      return `dismiss refused update #${update.seq}`;
+      // A refused rename or comment (not one that waited on a refused create): set aside, the comment given up here;
+      // the remote's name stands everywhere.
+      const other = r.engine.db.get<{ seq: number; operation: string }>(
+        "SELECT seq, operation FROM sync_outbox WHERE state = 'failed' AND operation IN ('UpdateAnnotation', 'CreateAnnotationLog') AND last_error NOT LIKE 'depends on%' ORDER BY seq LIMIT 1",
+      );
+      if (!other) return undefined;
+      await r.call('DismissSyncEntry', { seq: String(other.seq), discardRecord: other.operation === 'CreateAnnotationLog' });
+      return `${other.operation === 'CreateAnnotationLog' ? 'discard refused comment' : 'dismiss refused update'} #${other.seq}`;
     }
     const [{ id }] = JSON.parse(entry.created_ids) as { id: string }[];
     const before = await current(r, id);
@@ -319,10 +327,12 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       return `batch archive ${ids.length}`;
     }
     if (kind < 0.8) {
-      const text = `c${step}-${r.name}-${Math.floor(rand() * 1e6)}`;
+      // Now and then one the remote refuses: it must never reach it (the user gives it up).
+      const refused = rand() < 0.1;
+      const text = `${refused ? 'x:' : ''}c${step}-${r.name}-${Math.floor(rand() * 1e6)}`;
       await r.call('CreateAnnotationLog', { annotationId: target.id, kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
-      comments.set(text, target.fuzzId);
-      return `comment ${target.fuzzId}`;
+      if (!refused) comments.set(text, target.fuzzId);
+      return `${refused ? 'refused ' : ''}comment ${target.fuzzId}`;
     }
     if (kind < 0.9) {
       const state = pick(STATES);
@@ -459,6 +469,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       const prev = textCount.get(text);
       textCount.set(text, { n: (prev?.n ?? 0) + 1, annotationId: l.annotationId });
     }
+    for (const text of textCount.keys()) if (text.startsWith('x:')) fail(`the remote holds refused comment '${text}'`);
     for (const [text, fuzzId] of comments) {
       const c = textCount.get(text);
       if (!c || c.n !== 1) fail(`comment '${text}' exists ${c?.n ?? 0} times on the remote`);
