@@ -1,10 +1,11 @@
 // Records the remote refused an edit of (migration 0010): annotations and
 // policies. The copy here then holds a value the remote never took, with no
 // edit left to send; a pull fixes that only when the remote record changes
-// again (it lists what changed since its cursor). So each is read again by id: right after the refusal, and, when
-// that read could not be made (the link failed, the process was killed), at
-// every later pull until it is. The note is written in the transaction that
-// fails the entry and removed in the one that applies the remote's version.
+// again (it lists what changed since its cursor). So each is read again by
+// id: right after the refusal and, when that read could not be made (the link
+// failed, the process was killed), at every later pull until it is. The note
+// is written in the transaction that fails the entry and removed in the one
+// that applies the remote's version.
 import { ApiError, Code } from '../../src-shared/errors';
 import type { Db } from '../db/database';
 import type { Applier } from './apply';

@@ -84,7 +84,8 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       }
       upsertRow(db, p);
       // With no edit of ours waiting, a version above the remote's is one a refused or dismissed edit made here.
-      if (row) db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version > ?', [row.pk, p.version ?? 1]);
+      // (Only when the remote says which version is current: the field is optional on the wire.)
+      if (row && p.version !== undefined) db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version > ?', [row.pk, p.version]);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
       // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
       if (!row) ctx.stats.inserted++;
