@@ -2,7 +2,8 @@
 // names of the conflict log and the outbox, as conflictUndo.ts keys them), for
 // what the sync view does with a record it knows only by id: call it by its
 // name here, so a conflict or a refused edit reads "annotation Pump 3 overheat"
-// rather than a bare id; and tell whether it is still held here.
+// rather than a bare id; tell whether it is still held here; and delete it
+// (a refused create given up: refusedCreates.ts).
 import type { Db } from '../../db/database';
 
 interface RecordTable {
@@ -30,6 +31,16 @@ const tableOf = (resource: string): RecordTable | undefined => (Object.hasOwn(TA
 export function recordName(db: Db, resource: string, id: string): string {
   const t = tableOf(resource);
   return (t?.name && db.get<{ name: string | null }>(`SELECT ${t.name} AS name FROM ${t.table} WHERE id = ?`, [id])?.name) || '';
+}
+
+/** Deletes the records `refs` names that are held here; their child rows go with them (ON DELETE CASCADE). */
+export function deleteHeld(db: Db, refs: readonly { resource: string; id: string }[]): void {
+  const byTable = new Map<string, string[]>();
+  for (const r of refs) {
+    const t = tableOf(r.resource);
+    if (t) byTable.set(t.table, [...(byTable.get(t.table) ?? []), r.id]);
+  }
+  for (const [table, ids] of byTable) db.run(`DELETE FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]);
 }
 
 /** Whether record `id` of `resource` is held here (a kind this module does not know is not). */

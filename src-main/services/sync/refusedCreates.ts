@@ -28,7 +28,7 @@ import { removeFromStore } from '../artifacts/artifactStorage';
 import { removeContent } from '../remoteFiles/contentStore';
 import { getSavedSearch } from '../savedSearches/savedSearchesService';
 import { deleteTestStep } from '../testReports/testStepsService';
-import { heldHere } from './localRecords';
+import { deleteHeld, heldHere } from './localRecords';
 
 /** Work for after the discard's transaction has committed (removing files). */
 export type AfterCommit = () => void;
@@ -37,15 +37,12 @@ interface RefusedCreate {
   rebuild?(ctx: RequestContext, recordId: string): unknown;
   /** Why this entry's record cannot be discarded (its request is the stored one); undefined when it can. */
   keeps?(request: unknown): string | undefined;
-  /** Deletes what the create made (`made`: its created ids, the record first) and what cascades from it; nothing for what is already gone. */
-  discard(ctx: RequestContext, made: readonly CreatedRef[]): AfterCommit | void;
+  /**
+   * Deletes what the create made (`made`: its created ids, the record first) and what cascades from it; nothing for
+   * what is already gone. Without one, the records `made` names are deleted from their tables (localRecords.ts).
+   */
+  discard?(ctx: RequestContext, made: readonly CreatedRef[]): AfterCommit | void;
 }
-
-/** Deletes what the entry made that `table` holds (by id); child rows go with it (ON DELETE CASCADE). */
-const deleteFrom =
-  (table: string) =>
-  (ctx: RequestContext, made: readonly CreatedRef[]): void =>
-    void ctx.db.run(`DELETE FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(made.map((c) => c.id))]);
 
 const REFUSED: Record<string, RefusedCreate> = {
   CreateAnnotation: {
@@ -63,41 +60,37 @@ const REFUSED: Record<string, RefusedCreate> = {
         state: a.state === 'ANNOTATION_STATE_UNSPECIFIED' ? undefined : a.state,
       });
     },
-    // Tags, assets, channels, metadata and logs go with it.
-    discard: deleteFrom('annotations'),
+    // (Discarded with its tags, assets, channels, metadata and logs.)
   },
   CreateAnnotationLog: {
     // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
     // here and not on the remote, with nothing left to send.
     keeps: (req) => ((req as { kind?: string } | null)?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
-    discard: deleteFrom('annotation_logs'),
   },
   CreateSavedSearch: {
     rebuild(ctx, id) {
       const { savedSearch: s } = getSavedSearch(ctx, id);
       return CreateSavedSearchRequest.parse({ name: s.name, properties: s.properties, organizationId: s.organizationId });
     },
-    discard: deleteFrom('saved_searches'),
   },
-  // Its versions go with it.
-  CreatePolicy: { discard: deleteFrom('policies') },
-  // Steps and measurements go with the report; an import's created ids list them after it.
-  CreateTestReport: { discard: deleteFrom('test_reports') },
-  ImportTestReport: { discard: deleteFrom('test_reports') },
+  // (Discarded with its versions.)
+  CreatePolicy: {},
+  // (Discarded with their steps and measurements, which an import's created ids list too.)
+  CreateTestReport: {},
+  ImportTestReport: {},
   // The step's descendants too (they name it as their parent), and the measurements of all of them.
   CreateTestStep: {
     discard(ctx, [step]) {
       if (heldHere(ctx.db, step.resource, step.id)) deleteTestStep(ctx, step.id);
     },
   },
-  CreateTestMeasurement: { discard: deleteFrom('test_measurements') },
-  CreateTestMeasurements: { discard: deleteFrom('test_measurements') },
+  CreateTestMeasurement: {},
+  CreateTestMeasurements: {},
   UploadRemoteFile: {
-    discard(ctx, [file]) {
-      const row = ctx.db.get<{ content_path: string | null }>('SELECT content_path FROM remote_files WHERE id = ?', [file.id]);
-      if (!row) return;
-      ctx.db.run('DELETE FROM remote_files WHERE id = ?', [file.id]);
-      return () => removeContent(ctx.engine.dataDir, row.content_path);
+    discard(ctx, made) {
+      const row = ctx.db.get<{ content_path: string | null }>('SELECT content_path FROM remote_files WHERE id = ?', [made[0].id]);
+      deleteHeld(ctx.db, made);
+      return row ? () => removeContent(ctx.engine.dataDir, row.content_path) : undefined;
     },
   },
   UploadArtifact: { discard: discardArtifact },
@@ -105,11 +98,11 @@ const REFUSED: Record<string, RefusedCreate> = {
 };
 
 /** An artifact made here: its versions, links and metadata go with it, then its versions' content files. */
-function discardArtifact(ctx: RequestContext, [artifact]: readonly CreatedRef[]): AfterCommit {
+function discardArtifact(ctx: RequestContext, made: readonly CreatedRef[]): AfterCommit {
   const paths = ctx.db
-    .all<{ storage_path: string }>('SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?', [artifact.id])
+    .all<{ storage_path: string }>('SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?', [made[0].id])
     .map((r) => r.storage_path);
-  ctx.db.run('DELETE FROM artifacts WHERE id = ?', [artifact.id]);
+  deleteHeld(ctx.db, made);
   return () => paths.forEach((p) => removeFromStore(ctx.engine.dataDir, p));
 }
 
@@ -141,5 +134,6 @@ export function currentCreateRequest(ctx: RequestContext, operation: string, rec
 
 /** Deletes what a refused create by `operation` made here (one whyKept lets go); returns what to do once that has committed. */
 export function discardRecords(ctx: RequestContext, operation: string, made: readonly CreatedRef[]): AfterCommit | void {
-  return refusedCreate(operation)!.discard(ctx, made);
+  const rc = refusedCreate(operation)!;
+  return rc.discard ? rc.discard(ctx, made) : deleteHeld(ctx.db, made);
 }
