@@ -7,7 +7,7 @@ import type { AnnotationLog } from '../../src-shared/api/annotationLogs';
 import type { Annotation } from '../../src-shared/api/annotations';
 import type { LoadedIds } from '../db/bulkLoad';
 import type { Db } from '../db/database';
-import { dropTargetField, finishEntry, hasPending, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
+import { dropTargetField, finishEntry, hasPending, isOpen, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
 import { ANNOTATION, AnnotationWriter, applyAnnotations } from './resources/annotations';
 import { applyAnnotationLogs, deleteSideEffectLogs, LogWriter } from './resources/annotationLogs';
 import { applySavedSearches } from './resources/savedSearches';
@@ -66,7 +66,7 @@ export interface ApplyContext {
 /** Gives up an open entry entirely (it lost every field it changed): its local history rows go with it. */
 export function supersede(db: Db, seq: number, message: string): void {
   const entry = loadEntry(db, seq);
-  if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return;
+  if (!isOpen(entry)) return;
   deleteSideEffectLogs(db, entry.sideEffectLogIds);
   for (const c of entry.createdIds) {
     if (c.resource === 'annotation_log') {
@@ -79,7 +79,7 @@ export function supersede(db: Db, seq: number, message: string): void {
 
 export function dropField(db: Db, seq: number, resource: string, recordId: string, field: string): void {
   const entry = loadEntry(db, seq);
-  if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return;
+  if (!isOpen(entry)) return;
   const spec = specFor(entry.operation);
   const next = spec?.dropField ? spec.dropField(entry.request, recordId, field) : null;
   if (next === null) {

@@ -126,6 +126,9 @@ export function createOutboxRecorder(db: Db): WriteRecorder {
 
 export const OPEN_STATES = "('pending', 'inflight')";
 
+/** Whether an entry (or its row) is still open: pending or in flight (OPEN_STATES, in code). */
+export const isOpen = <E extends { readonly state: string }>(e: E | undefined): e is E => e !== undefined && (e.state === 'pending' || e.state === 'inflight');
+
 export function openEntries(db: Db, afterSeq = 0, limit = 500): OutboxEntry[] {
   return db
     .all<OutboxRow>(`SELECT * FROM sync_outbox WHERE state IN ${OPEN_STATES} AND seq > ? ORDER BY seq LIMIT ?`, [afterSeq, limit])

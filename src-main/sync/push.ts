@@ -9,13 +9,13 @@ import { nowMicros } from '../../src-shared/api/time';
 import { groupCommitFor } from '../db/groupCommit';
 import { recordConflict } from './conflicts';
 import { collectIds, idStates, localIdsOf, replaceIds, translateIds, unmappedIds } from './idMap';
-import { finishEntry, lastSentAt, loadEntry, markInflight, noteError, openAmong, openEntries, targetsOf, targetsOfMany } from './outbox';
+import { finishEntry, isOpen, lastSentAt, loadEntry, markInflight, noteError, OPEN_STATES, openAmong, openEntries, targetsOf, targetsOfMany } from './outbox';
 import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { SyncSession } from './session';
 import { specFor } from './specs';
 import { ANNOTATION, localFields } from './resources/annotations';
 import { deleteSideEffectLogs } from './resources/annotationLogs';
-import type { OutboxEntry, PushContext } from './types';
+import type { OutboxEntry, PushContext, Target } from './types';
 import { noteRefetch, refetchNoted } from './refetch';
 import { widenCheckpoints } from './walCheckpoints';
 
@@ -48,7 +48,7 @@ export function pushContext(s: SyncSession): PushContext {
 function completeOne(s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): void {
   const spec = specFor(entry.operation)!;
   const current = loadEntry(s.db, entry.seq);
-  if (!current || (current.state !== 'pending' && current.state !== 'inflight')) return; // a pull adopted it meanwhile
+  if (!isOpen(current)) return; // a pull adopted it meanwhile
   spec.applyResult(p, current, response);
   if (entry.attempts !== current.attempts) s.db.run('UPDATE sync_outbox SET attempts = ? WHERE seq = ?', [entry.attempts, entry.seq]);
   finishEntry(s.db, entry.seq, 'done', { result: { how } });
@@ -73,15 +73,15 @@ function missingIds(e: unknown): string[] {
 }
 
 /**
- * Fails an entry. A refused write (`refused`) leaves the copy here ahead of the remote: its records are noted
- * in the same transaction to be read again (refetch.ts), and the history logs it appended here go (the change
- * they tell of did not happen; should a Retry land it, the remote writes its own, which the pull brings). A
- * refused create keeps its logs: its record exists only here, and they are part of it.
+ * Fails an entry. A refused write (`refused`: its targets) leaves the copy here ahead of the remote: its records
+ * are noted in the same transaction to be read again (refetch.ts), and the history logs it appended here go (the
+ * change they tell of did not happen; should a Retry land it, the remote writes its own, which the pull brings).
+ * A refused create keeps its logs: its record exists only here, and they are part of it.
  */
-function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: string, refused = false): Outcome {
+function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: string, refused?: readonly Target[]): Outcome {
   s.db.tx(() => {
     if (refused) {
-      noteRefetch(s.db, targetsOf(s.db, entry.seq));
+      noteRefetch(s.db, refused);
       if (entry.createdIds.length === 0) deleteSideEffectLogs(s.db, entry.sideEffectLogIds);
     }
     finishEntry(s.db, entry.seq, 'failed', { code: code ?? undefined, message });
@@ -93,9 +93,9 @@ function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: 
 
 /** fail, as refused, then the remote's version of its records taken back at once (else at the next pull). */
 async function failRefused(s: SyncSession, p: PushContext, entry: OutboxEntry, code: number | null, message: string): Promise<Outcome> {
-  const targets = targetsOf(s.db, entry.seq).map((t) => t.recordId);
-  const outcome = fail(s, entry, code, message, true);
-  await refetchNoted(s.db, p.call, s.applier, targets);
+  const targets = targetsOf(s.db, entry.seq);
+  const outcome = fail(s, entry, code, message, targets);
+  await refetchNoted(s.db, p.call, s.applier, targets.map((t) => t.recordId));
   return outcome;
 }
 
@@ -109,13 +109,13 @@ function hold(s: SyncSession, entry: OutboxEntry, message: string, learned = fal
     s.features.unsupported.set(entry.operation, message);
     s.event({ type: 'warning', message });
   }
-  s.db.run("UPDATE sync_outbox SET state = 'pending', last_error = ? WHERE seq = ? AND state IN ('pending', 'inflight')", [message, entry.seq]);
+  s.db.run(`UPDATE sync_outbox SET state = 'pending', last_error = ? WHERE seq = ? AND state IN ${OPEN_STATES}`, [message, entry.seq]);
   return 'held';
 }
 
 async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<Outcome> {
   let entry = loadEntry(s.db, seq);
-  if (!entry || (entry.state !== 'pending' && entry.state !== 'inflight')) return 'settled';
+  if (!isOpen(entry)) return 'settled';
   const spec = specFor(entry.operation);
   if (!spec) return fail(s, entry, null, `${entry.operation} is not replicated by this version of Outpost`);
   const unsupported = s.features.unsupported.get(entry.operation);
@@ -240,7 +240,7 @@ const MAX_BATCH = 1000;
 
 /** Pushes a group of archive (or unarchive) entries as one batch; anything but success or a transient failure falls back to one by one. */
 async function pushBatch(s: SyncSession, p: PushContext, seqs: readonly number[]): Promise<Outcome[]> {
-  const live = seqs.map((seq) => loadEntry(s.db, seq)).filter((e): e is OutboxEntry => !!e && (e.state === 'pending' || e.state === 'inflight'));
+  const live = seqs.map((seq) => loadEntry(s.db, seq)).filter(isOpen);
   const ids = live.map((e) => translateIds(s.db, e.request).annotationId as string);
   const oneByOne = async () => {
     const out: Outcome[] = [];

@@ -9,11 +9,12 @@ import type { AnnotationLog } from '../../../src-shared/api/annotationLogs';
 import type { Db } from '../../db/database';
 import { ANNOTATION_LOG } from '../resources/annotationLogs';
 import { deletionReconciler } from './deletions';
+import { OPEN_STATES } from '../outbox';
 
 /** Ids of local history logs that open outbox entries' writes appended. */
 function pendingSideEffectLogIds(db: Db): Set<string> {
   const ids = new Set<string>();
-  for (const e of db.all<{ side_effect_log_ids: string }>("SELECT side_effect_log_ids FROM sync_outbox WHERE state IN ('pending', 'inflight')")) {
+  for (const e of db.all<{ side_effect_log_ids: string }>(`SELECT side_effect_log_ids FROM sync_outbox WHERE state IN ${OPEN_STATES}`)) {
     for (const id of JSON.parse(e.side_effect_log_ids) as string[]) ids.add(id);
   }
   return ids;

@@ -12,7 +12,7 @@ import { LINKED_CHANNEL_KIND, loadAnnotations } from '../../services/annotations
 import { sameValue } from '../canonical';
 import { recordConflict } from '../conflicts';
 import { isUnmappedLocalId, mapLocalId, registerIdRewriter, tableExists } from '../idMap';
-import { finishEntry, hasPending, loadEntry, ownFields, pendingFields } from '../outbox';
+import { finishEntry, hasPending, isOpen, loadEntry, ownFields, pendingFields } from '../outbox';
 import type { OutboxEntry } from '../types';
 import { settleSideEffectLogs } from './annotationLogs';
 import type { ApplyContext } from '../apply';
@@ -332,8 +332,6 @@ function markerClaim(db: Db, a: Annotation): { localId: string; createdBySeq: nu
   const row = db.get<{ created_by_seq: number; remote_id: string | null }>("SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = 'annotation'", [marker]);
   return row && { localId: marker, createdBySeq: row.created_by_seq, remoteId: row.remote_id };
 }
-
-const isOpen = (e: OutboxEntry | undefined): e is OutboxEntry => !!e && (e.state === 'pending' || e.state === 'inflight');
 
 /**
  * The open create of ours that `a` is, found by its marker before it is applied (adoptByMarker adopts it then), when

@@ -16,7 +16,7 @@ import { upsertLink, deleteLink } from '../../services/artifacts/artifactLinks';
 import { storedState, type ApplyContext } from '../apply';
 import { mapLocalId, registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
-import { finishEntry, hasPending } from '../outbox';
+import { finishEntry, hasPending, isOpen } from '../outbox';
 import { wireMicros } from '../time';
 import { ARTIFACT_VERSION, hasUnpushedVersions, setVersionNumber, upsertVersions } from './artifactVersions';
 import { ensureOrganization } from '../identity';
@@ -140,7 +140,7 @@ function adoptByMarker(ctx: ApplyContext, a: Artifact, versions: readonly Artifa
   for (const c of JSON.parse(entry.created_ids) as { resource: string; id: string }[]) {
     if (c.resource === ARTIFACT_VERSION) mapLocalId(ctx.db, ARTIFACT_VERSION, c.id, first);
   }
-  if (entry.state === 'pending' || entry.state === 'inflight') {
+  if (isOpen(entry)) {
     finishEntry(ctx.db, row.created_by_seq, 'done', { result: { artifactId: a.artifactId, adoptedBy: 'pull' } });
     ctx.stats.adopted++;
   }
