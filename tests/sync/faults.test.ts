@@ -8,7 +8,7 @@ import { prng } from '../../src-main/seed/seedDemoData';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
 import { startFaultProxy, type FaultProxy, type Matcher } from './faultProxy';
 import { artifactView, stageUpload } from './artifactKit';
-import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
+import { annotationRequest, comment, createReplica, insertAsset, startRemote, viewOf, type Replica } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
 let proxy: FaultProxy;
@@ -306,11 +306,7 @@ describe('remote writes during a sync', () => {
 describe('refusals', () => {
   test("a 4xx fails its entry with the message, fails its dependents, and blocks nothing else; Retry queues them again together", async () => {
     // An asset only the replica knows: the remote refuses the create (400).
-    const db = a.engine.db;
-    const org = a.caller().organizations[0].id;
-    db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      '6b6b6b6b-0000-4000-a000-000000000002', org, 'Local-Only', nowMicros(), a.caller().userId, nowMicros(), a.caller().userId,
-    ]);
+    insertAsset(a.engine.db, '6b6b6b6b-0000-4000-a000-000000000002', 'Local-Only');
     const bad = (await a.call('CreateAnnotation', { ...annotationRequest('refused'), assets: ['Local-Only'] })).annotation.annotationId;
     await a.call('CreateAnnotationLog', comment(bad, 'on the refused one'));
     const good = await offlineCreate('accepted');
@@ -331,11 +327,7 @@ describe('refusals', () => {
     void good;
 
     // Once the remote has the asset, Retry of the create queues the comment that waited on it too; both land.
-    const remoteOrg = remote.engine.db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
-    const remoteUser = remote.engine.db.get<{ id: string }>('SELECT id FROM users LIMIT 1')!.id;
-    remote.engine.db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      '6b6b6b6b-0000-4000-a000-000000000003', remoteOrg, 'Local-Only', nowMicros(), remoteUser, nowMicros(), remoteUser,
-    ]);
+    insertAsset(remote.engine.db, '6b6b6b6b-0000-4000-a000-000000000003', 'Local-Only');
     expect((await a.call('RetrySyncEntry', { seq: failed[0].seq })).entry.state).toBe('pending');
     expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries).toEqual([]);
     const retried = await a.sync();
@@ -425,10 +417,7 @@ describe('refusals', () => {
 
   test('a refused create is discarded only when asked to: its record goes here with the comments and edits that waited on it, and nothing is sent', async () => {
     const db = a.engine.db;
-    const org = a.caller().organizations[0].id;
-    db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      '6b6b6b6b-0000-4000-a000-000000000004', org, 'Local-Only', nowMicros(), a.caller().userId, nowMicros(), a.caller().userId,
-    ]);
+    insertAsset(db, '6b6b6b6b-0000-4000-a000-000000000004', 'Local-Only');
     const { annotation: kept } = await remote.client.CreateAnnotation(annotationRequest('kept'));
     await a.sync();
     const bad = (await a.call('CreateAnnotation', { ...annotationRequest('never there'), assets: ['Local-Only'] })).annotation.annotationId;

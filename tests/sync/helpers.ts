@@ -138,6 +138,18 @@ export function viewOf(db: Db): View {
   return { annotations, logs };
 }
 
+/**
+ * An asset written straight into a store's database, in its (first) organization, by its first user: one only that
+ * store knows (a replica's local asset the remote refuses), or one added to the remote behind the API's back.
+ */
+export function insertAsset(db: Db, id: string, name: string): void {
+  const org = db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
+  const user = db.get<{ id: string }>('SELECT id FROM users LIMIT 1')!.id;
+  db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    id, org, name, nowMicros(), user, nowMicros(), user,
+  ]);
+}
+
 export function callerOf(db: Db, userName: string): Caller {
   const id = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [userName])!.id;
   return loadCaller(db, id)!;
