@@ -95,7 +95,7 @@ function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: 
 async function failRefused(s: SyncSession, p: PushContext, entry: OutboxEntry, code: number | null, message: string): Promise<Outcome> {
   const targets = targetsOf(s.db, entry.seq);
   const outcome = fail(s, entry, code, message, targets);
-  await refetchNoted(s.db, p.call, s.applier, targets.map((t) => t.recordId));
+  await refetchNoted(s, p.call, targets.map((t) => t.recordId));
   return outcome;
 }
 

@@ -1,17 +1,19 @@
-// Records the remote refused an edit of (migration 0010): annotations and
-// policies. The copy here then holds a value the remote never took, with no
-// edit left to send; a pull fixes that only when the remote record changes
-// again (it lists what changed since its cursor). So each is read again by
-// id: right after the refusal and, when that read could not be made (the link
-// failed, the process was killed), at every later pull until it is. The note
-// is written in the transaction that fails the entry and removed in the one
-// that applies the remote's version.
+// Records the remote refused an edit of (migration 0010): annotations,
+// policies and artifacts. The copy here then holds a value the remote never
+// took, with no edit left to send; a pull fixes that only when the remote
+// record changes again (it lists what changed since its cursor). So each is
+// read again by id: right after the refusal and, when that read could not be
+// made (the link failed, the process was killed), at every later pull until
+// it is. The note is written in the transaction that fails the entry and
+// removed in the one that applies the remote's version.
 import { ApiError, Code } from '../../src-shared/errors';
 import type { Db } from '../db/database';
-import type { Applier } from './apply';
 import { isUnmappedLocalId } from './idMap';
+import { artifactsPuller, applyPrepared } from './pullers/artifacts';
 import { ANNOTATION } from './resources/annotations';
+import { ARTIFACT } from './resources/artifacts';
 import { POLICY } from './resources/policies';
+import type { SyncSession } from './session';
 import type { Target } from './types';
 
 type Call = (op: string, req: Record<string, unknown>) => Promise<any>;
@@ -20,14 +22,23 @@ type Call = (op: string, req: Record<string, unknown>) => Promise<any>;
  * Per resource pulled by modified date (the others are listed whole at every sync): how one record is read from
  * the remote by id and applied here whatever its modified date.
  */
-const READERS: Record<string, { read(call: Call, id: string): Promise<unknown>; apply(applier: Applier, item: any): void }> = {
+const READERS: Record<string, { read(s: SyncSession, call: Call, id: string): Promise<unknown>; apply(s: SyncSession, item: any): void }> = {
   [ANNOTATION]: {
-    read: async (call, id) => (await call('GetAnnotation', { annotationId: id })).annotation,
-    apply: (applier, a) => applier.annotations([a], { force: true }),
+    read: async (_s, call, id) => (await call('GetAnnotation', { annotationId: id })).annotation,
+    apply: (s, a) => s.applier.annotations([a], { force: true }),
   },
   [POLICY]: {
-    read: async (call, id) => (await call('GetPolicy', { policyId: id })).policy,
-    apply: (applier, p) => applier.policies([p], { force: true }),
+    read: async (_s, call, id) => (await call('GetPolicy', { policyId: id })).policy,
+    apply: (s, p) => s.applier.policies([p], { force: true }),
+  },
+  // With the versions and content the pull would fetch for it: its current version may be one added there since.
+  [ARTIFACT]: {
+    read: async (s, call, id) => {
+      const { artifact } = await call('GetArtifact', { artifactId: id });
+      await artifactsPuller.prepare!(s, [artifact]);
+      return artifact;
+    },
+    apply: (s, a) => applyPrepared(s, a, { force: true }),
   },
 };
 
@@ -47,18 +58,19 @@ export function noteRefetch(db: Db, targets: readonly Target[]): void {
  * (the copy here changed without it changing). One gone from the remote drops its note (nothing to read); any
  * other failure stops, leaving the rest for the next pull.
  */
-export async function refetchNoted(db: Db, call: Call, applier: Applier, ids?: readonly string[]): Promise<void> {
+export async function refetchNoted(s: SyncSession, call: Call, ids?: readonly string[]): Promise<void> {
+  const { db } = s;
   const noted = db.all<{ resource: string; record_id: string }>('SELECT resource, record_id FROM sync_refetch ORDER BY resource, record_id');
   for (const { resource, record_id: id } of ids ? noted.filter((n) => ids.includes(n.record_id)) : noted) {
     const reader = readerOf(resource);
     let item: unknown;
     try {
-      item = await reader?.read(call, id);
+      item = await reader?.read(s, call, id);
     } catch (e) {
       if (!(e instanceof ApiError && e.code === Code.NOT_FOUND)) return;
     }
     db.tx(() => {
-      if (item) reader!.apply(applier, item);
+      if (item) reader!.apply(s, item);
       db.run('DELETE FROM sync_refetch WHERE resource = ? AND record_id = ?', [resource, id]);
     });
   }

@@ -166,7 +166,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await archiveDuplicates(session);
       // Records whose refused edit could not be undone here when it was refused (refetch.ts).
-      await refetchNoted(db, (op, req) => callWithRetry(session, op, req), session.applier);
+      await refetchNoted(session, (op, req) => callWithRetry(session, op, req));
     };
     await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, annotationLogDeletionsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, ...testReportDeletionPullers, artifactsPuller]);
     // The lists pulled after these took time, and the API has no conditional update: a remote edit of a record made

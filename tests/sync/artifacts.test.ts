@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { Code } from '../../src-shared/errors';
 import { contentPath } from '../../src-main/services/artifacts/artifactStorage';
 import type { SyncEvent } from '../../src-main/sync/session';
 import { artifactView, binary, onRemote, openEntries, sha256, stageUpload } from './artifactKit';
@@ -233,6 +234,58 @@ describe('sync: artifacts', () => {
     await a.call('UnarchiveArtifact', { artifactId: artifact.artifactId });
     await a.sync();
     expect(artifactView(remote.engine)[0].archived).toBe(false);
+    expect(artifactView(a.engine)).toEqual(artifactView(remote.engine));
+  });
+
+  test("a refused archive and link are undone here from the remote's copy, read again at the next pull when that read fails at once, with a version added there meanwhile and its content", async () => {
+    const { annotation: x } = await remote.client.CreateAnnotation(annotationRequest('x'));
+    const { artifact } = await onRemote(remote.engine, 'CreateStructuredArtifact', { title: 'limits', content: { max: 9 } });
+    const id = artifact.artifactId;
+    await onRemote(remote.engine, 'CreateStructuredArtifact', { title: 'later', content: {} }); // the cursor passes 'limits'
+    const noOverlap = { overlapMs: 0 }; // no window re-reads 'limits' by chance
+    await a.sync(noOverlap);
+    await a.call('ArchiveArtifact', { artifactId: id });
+    await a.call('LinkArtifact', { artifactId: id, relation: ATTACHED_TO, entityType: ANNOTATION, entityId: x.annotationId, artifactVersionId: artifact.artifactVersionId });
+    const refused = { status: 400, code: Code.FAILED_PRECONDITION, message: 'artifacts are read-only for this team' };
+    proxy.refuse((r) => r.method === 'POST' || (r.method === 'GET' && r.path === `/api/v1/artifacts/${id}`), refused);
+    expect((await a.sync(noOverlap)).failedEntries).toBe(2);
+    const [here] = artifactView(a.engine).filter((v) => v.id === id);
+    expect([here.archived, here.links.length]).toEqual([true, 1]); // the read-back was refused too
+    expect(a.engine.db.all('SELECT resource, record_id FROM sync_refetch')).toEqual([{ resource: 'artifact', record_id: id }]);
+
+    // Meanwhile a colleague adds a version; the next pull cannot list artifacts (as if the remote had no such list).
+    const bytes = JSON.stringify({ max: 12 });
+    await onRemote(remote.engine, 'CreateArtifactVersion', { artifactId: id, file: stageUpload(remote.dataDir, bytes, 'limits.json', 'application/json') });
+    proxy.refuse((r) => r.method === 'GET' && r.path.split('?')[0] === '/api/v1/artifacts', { status: 404, code: Code.NOT_FOUND, message: 'Not Found' });
+    const next = await a.sync(noOverlap);
+    expect(next.ok).toBe(true);
+    expect(next.progress.pushed).toBe(0);
+    expect(a.engine.db.all('SELECT * FROM sync_refetch')).toEqual([]);
+    const [there] = artifactView(remote.engine).filter((v) => v.id === id);
+    expect([there.archived, there.links, there.version]).toEqual([false, [], 2]);
+    expect(there.versions[1].contentSha).toBe(sha256(bytes));
+    expect(artifactView(a.engine).filter((v) => v.id === id)).toEqual([there]);
+    // Both refused edits stay listed until the user retries or dismisses them.
+    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries.map((e: any) => e.operation)).toEqual(['ArchiveArtifact', 'LinkArtifact']);
+  });
+
+  test('a refused new version stays here, current, for Retry, through the read-back of its artifact; Retry then lands it', async () => {
+    const { artifact } = await onRemote(remote.engine, 'CreateStructuredArtifact', { title: 'limits', content: { max: 9 } });
+    await a.sync();
+    const bytes = JSON.stringify({ max: 10 });
+    await a.call('CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(a.dir, bytes, 'limits.json', 'application/json') });
+    proxy.refuse(isNewVersion, { status: 400, code: Code.INVALID_ARGUMENT, message: 'file: too large for this team' });
+    expect((await a.sync()).failedEntries).toBe(1);
+    const [here] = artifactView(a.engine);
+    expect([here.version, here.versions.map((v) => v.contentSha)]).toEqual([2, [here.versions[0].contentSha, sha256(bytes)]]);
+    expect(here.currentVersionId).toBe(here.versions[1].id);
+    expect(a.engine.db.all('SELECT * FROM sync_refetch')).toEqual([]);
+
+    proxy.refuse(undefined);
+    const [entry] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    await a.call('RetrySyncEntry', { seq: entry.seq });
+    expect((await a.sync()).progress.pushed).toBe(1);
+    expect(artifactView(remote.engine)[0].versions.map((v) => v.contentSha)).toEqual(here.versions.map((v) => v.contentSha));
     expect(artifactView(a.engine)).toEqual(artifactView(remote.engine));
   });
 

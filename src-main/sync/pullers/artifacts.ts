@@ -93,12 +93,16 @@ export const artifactsPuller: Puller<Artifact> = {
    * window counts 0). Applied one by one (each in a savepoint of the page's transaction) to tell which.
    */
   apply(s, items) {
-    let changed = 0;
-    for (const item of items) {
-      const a = replaced.get(item) ?? item;
-      const written = changedBy(s.applier.stats, () => s.applier.artifacts([a], { versionsOf: (x) => fetchedVersions.get(x) }));
-      if (written || downloaded.has(a)) changed++;
-    }
-    return changed;
+    return items.filter((item) => applyPrepared(s, item)).length;
   },
 };
+
+/**
+ * Applies one artifact that `prepare` has seen (its versions and content fetched); returns whether it was inserted
+ * or changed here, or its content arrived. `force`: whatever its modified date (a refused edit's record, refetch.ts).
+ */
+export function applyPrepared(s: SyncSession, item: Artifact, options: { force?: boolean } = {}): boolean {
+  const a = replaced.get(item) ?? item;
+  const written = changedBy(s.applier.stats, () => s.applier.artifacts([a], { force: options.force, versionsOf: (x) => fetchedVersions.get(x) }));
+  return written > 0 || downloaded.has(a);
+}
