@@ -36,3 +36,14 @@ export function recordConflict(db: Db, c: NewConflict): string {
   );
   return id;
 }
+
+/**
+ * Records the remote no longer has that are kept here all the same: an edit of them was pushed and found them gone
+ * (an open `remote_missing` conflict, push.ts). The pulls that remove what the remote deleted leave these alone
+ * until the user dismisses the conflict; the copy here is what the user still has of their edit.
+ */
+export function keptAfterRemoteDeletion(db: Db, resource: string): Set<string> {
+  return new Set(
+    db.all<{ record_id: string }>("SELECT record_id FROM sync_conflicts WHERE state = 'open' AND kind = 'remote_missing' AND resource = ?", [resource]).map((r) => r.record_id),
+  );
+}

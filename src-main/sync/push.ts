@@ -13,7 +13,7 @@ import { finishEntry, isOpen, lastSentAt, loadEntry, markInflight, noteError, OP
 import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { SyncSession } from './session';
 import { specFor } from './specs';
-import { ANNOTATION, localFields } from './resources/annotations';
+import { snapshotFor } from './resources/registry';
 import { deleteSideEffectLogs } from './resources/annotationLogs';
 import type { OutboxEntry, PushContext, Target } from './types';
 import { noteRefetch, refetchNoted } from './refetch';
@@ -203,19 +203,23 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
             await complete(s, p, entry, undefined, 'already gone');
             return 'done';
           }
-          // The record is gone remotely: keep the local copy, tell the user.
-          s.db.tx(() => {
+          // The record is gone remotely: keep the local copy (the pulls that remove what the remote deleted leave it
+          // while the conflict is open: conflicts.ts keptAfterRemoteDeletion), tell the user.
+          const kept = s.db.tx(() => {
+            let n = 0;
             for (const t of targetsOf(s.db, entry!.seq)) {
-              if (t.resource !== ANNOTATION || t.fields.includes('*create')) continue;
-              const row = s.db.get<{ pk: number }>('SELECT pk FROM annotations WHERE id = ?', [t.recordId]);
+              const snapshot = t.fields.includes('*create') ? undefined : snapshotFor(t.resource)?.(s.db, t.recordId);
+              if (!snapshot) continue;
               recordConflict(s.db, {
                 kind: 'remote_missing', resource: t.resource, recordId: t.recordId, field: '*', winner: 'local',
-                localValue: row ? localFields(s.db, row.pk) : null, remoteValue: null, localTime: entry!.localTime, remoteTime: nowMicros(),
+                localValue: snapshot.fields, remoteValue: null, localTime: entry!.localTime, remoteTime: nowMicros(),
                 message: `${entry!.operation}: ${f.message}`,
               });
+              n++;
             }
+            return n;
           });
-          return fail(s, entry, f.code, `not found on the remote (kept locally; see conflicts): ${f.message}`);
+          return fail(s, entry, f.code, `not found on the remote${kept ? ' (kept locally; see conflicts)' : ''}: ${f.message}`);
         case 'exists': {
           // 409 on a create: it already exists there; adopt it.
           if (spec.findExisting) {

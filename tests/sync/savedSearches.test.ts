@@ -65,4 +65,28 @@ describe('sync: saved searches', () => {
     expect(localSearches(b)).toEqual(remoteSearches());
     expect((await b.call('ListSyncConflicts', {})).conflicts).toEqual([]);
   });
+
+  test('an edit of a search deleted on the remote meanwhile: the copy here stays, with a conflict the user sees, until the user dismisses it', async () => {
+    const { savedSearch } = await remote.client.CreateSavedSearch(search('shared', ['one']));
+    const id = savedSearch.savedSearchId;
+    await a.sync();
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: id, name: 'mine now' }, updateMask: 'name' });
+    await remote.client.DeleteSavedSearch({ savedSearchId: id });
+    const s = await a.sync();
+    expect(s.ok).toBe(true);
+    expect(s.progress.failed).toBe(1);
+    const [entry] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    expect(entry).toMatchObject({ operation: 'UpdateSavedSearch', lastError: expect.stringMatching(/^not found on the remote \(kept locally; see conflicts\)/) });
+    const { conflicts } = await a.call('ListSyncConflicts', {});
+    expect(conflicts).toMatchObject([{ kind: 'remote_missing', resource: 'saved_search', recordId: id, recordName: 'mine now', winner: 'local', undoable: false }]);
+    expect(conflicts[0].localValue).toMatchObject({ name: 'mine now', 'properties.asset_items': [{ id: 'one', name: 'one' }] });
+    // Kept through later syncs (the remote's full list no longer has it) while the conflict is open ...
+    await a.sync();
+    expect(localSearches(a).map((x) => x.name)).toEqual(['mine now']);
+    // ... and gone, like on the remote, once the user has dismissed it.
+    await a.call('DismissSyncConflict', { conflictId: conflicts[0].conflictId });
+    await a.sync();
+    expect(localSearches(a)).toEqual([]);
+    expect(remoteSearches()).toEqual([]);
+  });
 });

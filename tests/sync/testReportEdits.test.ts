@@ -136,4 +136,42 @@ describe('sync: manual test-report edits', () => {
       { resource: 'test_measurement', record_id: m.id, field: 'value', winner: 'remote' },
     ]);
   });
+
+  test('edits of a report and of a step deleted on the remote meanwhile: the copies here stay, with conflicts the user sees, until the user dismisses them', async () => {
+    await importSample(a);
+    await a.sync();
+    const db = remote.engine.db;
+    const [reportId] = Object.keys(reportsOf(db));
+    const [kept] = db.all<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? ORDER BY step_path_key LIMIT 1', [reportId]);
+    // A second report whose step is edited here and deleted there.
+    const other = (await remote.client.CreateTestReport({ status: 'TEST_STATUS_PASSED', name: 'other run', testSystemName: 'rig-2', testCase: 'power', startTime: T0, endTime: T1 })).testReport;
+    const doomed = (await remote.client.CreateTestStep(step(other.testReportId, '1', 'to be deleted'))).testStep;
+    const everySync = { reconcileEveryMs: 0 }; // the step deletion check runs at every sync
+    await a.sync(everySync);
+    await a.call('UpdateTestReport', { testReport: { testReportId: reportId, name: 'my run' }, updateMask: 'name' });
+    await a.call('UpdateTestStep', { testStep: { testStepId: doomed.testStepId, description: 'checked twice' }, updateMask: 'description' });
+    await remote.client.DeleteTestReport({ testReportId: reportId });
+    await remote.client.DeleteTestStep({ testStepId: doomed.testStepId });
+
+    const s = await a.sync(everySync);
+    expect(s.ok).toBe(true);
+    expect(s.progress.failed).toBe(2);
+    const conflicts = (await a.call('ListSyncConflicts', {})).conflicts.sort((x: any, y: any) => x.resource.localeCompare(y.resource));
+    expect(conflicts.map((c: any) => [c.kind, c.resource, c.recordId])).toEqual([
+      ['remote_missing', 'test_report', reportId],
+      ['remote_missing', 'test_step', doomed.testStepId],
+    ]);
+    expect(conflicts[0].localValue).toMatchObject({ name: 'my run' });
+    expect(conflicts[1].localValue).toMatchObject({ description: 'checked twice' });
+    // Kept through later syncs, steps included, while the conflicts are open ...
+    await a.sync(everySync);
+    expect(a.engine.db.get('SELECT name FROM test_reports WHERE id = ?', [reportId])).toEqual({ name: 'my run' });
+    expect(a.engine.db.get('SELECT 1 AS x FROM test_steps WHERE id = ?', [kept.id])).toEqual({ x: 1 });
+    expect(a.engine.db.get('SELECT description FROM test_steps WHERE id = ?', [doomed.testStepId])).toEqual({ description: 'checked twice' });
+    // ... and gone, like on the remote, once dismissed.
+    for (const c of conflicts) await a.call('DismissSyncConflict', { conflictId: c.conflictId });
+    await a.sync(everySync);
+    expect(reportsOf(a.engine.db)).toEqual(reportsOf(db));
+    expect(count(a.engine.db, 'test_steps')).toBe(count(db, 'test_steps'));
+  });
 });

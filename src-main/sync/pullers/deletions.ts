@@ -20,6 +20,7 @@ import type { Puller } from '../pull';
 import type { SyncSession } from '../session';
 import type { RemoteFeatures } from '../types';
 import { OPEN_STATES } from '../outbox';
+import { keptAfterRemoteDeletion } from '../conflicts';
 
 export interface LocalRecord {
   readonly pk: number;
@@ -115,9 +116,10 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
         .filter((r) => !seen.has(r.id));
       if (missing.length) {
         const created = createdByOpenEntries(s.db, o.createdResource);
+        const kept = keptAfterRemoteDeletion(s.db, o.createdResource);
         const stays = o.stays?.(s.db);
         for (const r of missing) {
-          if (created.has(r.id) || stays?.(r)) continue;
+          if (created.has(r.id) || kept.has(r.id) || stays?.(r)) continue;
           s.db.run(`DELETE FROM ${o.table} WHERE pk = ?`, [r.pk]);
           s.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [o.createdResource, r.id]);
         }

@@ -13,6 +13,9 @@
 // - everything of a report that is local-only or has an open entry (an import
 //   in flight, a step created under it, ...): its children are settled once
 //   that entry is done;
+// - records kept here after an edit found them deleted on the remote (an open
+//   remote_missing conflict, until the user dismisses it), and everything of
+//   a report kept so;
 // - a step with a measurement or a child step that stays (deleting the step
 //   would take its measurements along: FK cascade).
 // The lists are ordered by id: immutable, so no record moves between pages
@@ -21,27 +24,43 @@
 // order gets no check (deletions.ts).
 import type { TestMeasurement, TestStep } from '../../../src-shared/api/testReports';
 import type { Db } from '../../db/database';
+import { keptAfterRemoteDeletion } from '../conflicts';
 import { isUnmappedLocalId } from '../idMap';
 import { hasPending } from '../outbox';
 import { TEST_MEASUREMENT, TEST_STEP } from '../resources/testReportChildren';
 import { TEST_REPORT } from '../resources/testReports';
 import { deletionReconciler, type LocalRecord } from './deletions';
 
-const onItsWay = (db: Db, resource: string, id: string) => isUnmappedLocalId(db, id) || hasPending(db, resource, id);
+/** Whether a record stays although the remote no longer lists it, as for itself (its report is asked separately). */
+type Stays = (resource: string, id: string) => boolean;
 
-function measurementStays(db: Db, pk: number): boolean {
-  const m = db.get<{ id: string; test_report_id: string }>('SELECT id, test_report_id FROM test_measurements WHERE pk = ?', [pk]);
-  return !!m && (onItsWay(db, TEST_MEASUREMENT, m.id) || onItsWay(db, TEST_REPORT, m.test_report_id));
+/**
+ * On its way (see above), or kept here after an edit of it found it gone from the remote (an open conflict,
+ * conflicts.ts keptAfterRemoteDeletion): a report kept so keeps its steps and measurements.
+ */
+function staysChecker(db: Db): Stays {
+  const kept = new Map<string, Set<string>>();
+  const isKept = (resource: string, id: string) => {
+    let ids = kept.get(resource);
+    if (!ids) kept.set(resource, (ids = keptAfterRemoteDeletion(db, resource)));
+    return ids.has(id);
+  };
+  return (resource, id) => isUnmappedLocalId(db, id) || hasPending(db, resource, id) || isKept(resource, id);
 }
 
-function stepStays(db: Db, pk: number): boolean {
+function measurementStays(db: Db, stays: Stays, pk: number): boolean {
+  const m = db.get<{ id: string; test_report_id: string }>('SELECT id, test_report_id FROM test_measurements WHERE pk = ?', [pk]);
+  return !!m && (stays(TEST_MEASUREMENT, m.id) || stays(TEST_REPORT, m.test_report_id));
+}
+
+function stepStays(db: Db, stays: Stays, pk: number): boolean {
   const s = db.get<{ id: string; test_report_id: string; report_pk: number }>('SELECT id, test_report_id, report_pk FROM test_steps WHERE pk = ?', [pk]);
   if (!s) return false;
-  if (onItsWay(db, TEST_STEP, s.id) || onItsWay(db, TEST_REPORT, s.test_report_id)) return true;
+  if (stays(TEST_STEP, s.id) || stays(TEST_REPORT, s.test_report_id)) return true;
   const measurements = db.all<{ pk: number }>('SELECT pk FROM test_measurements WHERE step_pk = ?', [pk]);
-  if (measurements.some((m) => measurementStays(db, m.pk))) return true;
+  if (measurements.some((m) => measurementStays(db, stays, m.pk))) return true;
   const children = db.all<{ pk: number }>('SELECT pk FROM test_steps WHERE report_pk = ? AND parent_step_id = ?', [s.report_pk, s.id]);
-  return children.some((c) => stepStays(db, c.pk));
+  return children.some((c) => stepStays(db, stays, c.pk));
 }
 
 /** Before the measurements: a step removed takes its measurements along (the remote deleted them with it). */
@@ -54,7 +73,10 @@ export const testStepDeletionsPuller = deletionReconciler<TestStep>({
   idOf: (s) => s.testStepId,
   table: 'test_steps',
   createdResource: TEST_STEP,
-  stays: (db) => (r: LocalRecord) => stepStays(db, r.pk),
+  stays: (db) => {
+    const stays = staysChecker(db);
+    return (r: LocalRecord) => stepStays(db, stays, r.pk);
+  },
 });
 
 export const testMeasurementDeletionsPuller = deletionReconciler<TestMeasurement>({
@@ -66,7 +88,10 @@ export const testMeasurementDeletionsPuller = deletionReconciler<TestMeasurement
   idOf: (m) => m.measurementId,
   table: 'test_measurements',
   createdResource: TEST_MEASUREMENT,
-  stays: (db) => (r: LocalRecord) => measurementStays(db, r.pk),
+  stays: (db) => {
+    const stays = staysChecker(db);
+    return (r: LocalRecord) => measurementStays(db, stays, r.pk);
+  },
 });
 
 /** In pull order, after the test report pullers. */
