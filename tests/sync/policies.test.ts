@@ -44,6 +44,22 @@ describe('sync: policies', () => {
     expect(policies(remote.engine.db)).toEqual(remoteRows);
   });
 
+  test('a create whose response was lost, left in flight when its retries ran out, is adopted by the pull that follows: never sent again', async () => {
+    const { policy } = await a.call('CreatePolicy', { name: 'offline', configuration: { cedarPolicy: PERMIT } });
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, name: 'offline, renamed' }, updateMask: 'name' });
+    proxy.once({ kind: 'lose' }, isCreate);
+    // One try: the push ends with the policy created remotely and its entry in flight; the pull after the push lists it.
+    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    expect(a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreatePolicy'")).toEqual({ state: 'done', by: 'pull' });
+    const next = await a.sync();
+    expect(next.ok).toBe(true);
+    expect(next.pending).toBe(0);
+    expect(proxy.forwarded(isCreate)).toBe(1);
+    expect(policies(remote.engine.db).map((p) => p.name)).toEqual(['offline, renamed']);
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
+  });
+
   test('an offline edit of a remote policy reaches it exactly once through a lost update response', async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await a.sync();

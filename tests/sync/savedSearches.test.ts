@@ -66,6 +66,24 @@ describe('sync: saved searches', () => {
     expect((await b.call('ListSyncConflicts', {})).conflicts).toEqual([]);
   });
 
+  test("a create whose response was lost, left in flight when its retries ran out, is adopted by the pull that follows: never sent again, the rename made offline lands on it", async () => {
+    const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/saved_searches';
+    const { savedSearch } = await a.call('CreateSavedSearch', search('pumps', ['p1']));
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'pumps, all' }, updateMask: 'name' });
+    proxy.once({ kind: 'lose' }, isCreate);
+    // One try: the push ends with the search created remotely and its entry in flight (as after a crash); the pull
+    // after the push lists that copy. It is ours, not a colleague's new search.
+    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    expect(a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreateSavedSearch'")).toEqual({ state: 'done', by: 'pull' });
+    expect(localSearches(a).map((x) => x.name)).toEqual(['pumps, all']); // the rename waits, on the adopted record
+    const next = await a.sync();
+    expect(next.ok).toBe(true);
+    expect(next.pending).toBe(0);
+    expect(proxy.forwarded(isCreate)).toBe(1);
+    expect(remoteSearches().map((x) => x.name)).toEqual(['pumps, all']);
+    expect(localSearches(a)).toEqual(remoteSearches());
+  });
+
   test('an edit of a search deleted on the remote meanwhile: the copy here stays, with a conflict the user sees, until the user dismisses it', async () => {
     const { savedSearch } = await remote.client.CreateSavedSearch(search('shared', ['one']));
     const id = savedSearch.savedSearchId;

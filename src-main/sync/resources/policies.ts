@@ -9,6 +9,8 @@ import type { PolicyRow } from '../../services/policies/policyRows';
 import { storedState, type ApplyContext } from '../apply';
 import { sameValue } from '../canonical';
 import { registerIdRewriter } from '../idMap';
+import { adoptInflightCreate } from '../inflightCreates';
+import { SEND_TIME_SLACK } from './annotationLogs';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
 import { wireMicros } from '../time';
@@ -73,9 +75,21 @@ function upsertRow(db: Db, p: Policy): void {
   keepVersion(db, rowOf(db, p.policyId)!.pk, p);
 }
 
+/**
+ * Whether remote policy `p` is the copy a create of ours may have made (a policy carries no marker): ours, made at or
+ * after the create first left (`since`, server micros), with the name and text the create sent. The push's lookup
+ * after an unknown outcome and the pull's adoption (inflightCreates.ts) ask the same.
+ */
+export function isCopyOfCreate(request: { name: string; configuration: { cedarPolicy: string } }, since: number | null, p: Policy, userId: string): boolean {
+  if (p.createdByUserId !== userId) return false;
+  if (p.name !== request.name || p.configuration.cedarPolicy !== request.configuration.cedarPolicy) return false;
+  return since === null || (wireMicros(p.createdDate) ?? 0) >= since - SEND_TIME_SLACK;
+}
+
 export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void {
   const { db } = ctx;
   for (const p of list) {
+    if (!rowOf(db, p.policyId)) adoptInflightCreate(ctx, 'CreatePolicy', POLICY, p.policyId, (req, since) => isCopyOfCreate(req, since, p, ctx.userId));
     const row = rowOf(db, p.policyId);
     if (!row || !hasPending(db, POLICY, row.id, ctx.excludeSeq)) {
       if (row && !ctx.force && row.modified_date === wireMicros(p.modifiedDate) && row.policy_version_id === p.policyVersionId) {

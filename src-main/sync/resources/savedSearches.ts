@@ -5,13 +5,15 @@
 import { SAVED_SEARCH_PROPERTY_PATHS, SavedSearchPropertiesPatchIn, type SavedSearch } from '../../../src-shared/api/savedSearches';
 import { snakeToCamel } from '../../../src-shared/api/wire';
 import type { Db } from '../../db/database';
-import { emptyProperties, patchProperties, propertiesToWire, type PropertyPath, type StoredProperties } from '../../services/savedSearches/savedSearchProperties';
+import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath, type StoredProperties } from '../../services/savedSearches/savedSearchProperties';
 import { storedState, type ApplyContext } from '../apply';
-import { sameValue } from '../canonical';
+import { canonical, sameValue } from '../canonical';
 import { keptAfterRemoteDeletion } from '../conflicts';
 import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
+import { adoptInflightCreate } from '../inflightCreates';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
+import { SEND_TIME_SLACK } from './annotationLogs';
 import { wireMicros } from '../time';
 import { ensureOrganization } from '../identity';
 
@@ -66,9 +68,22 @@ function upsertRow(db: Db, s: SavedSearch): void {
   );
 }
 
+/**
+ * Whether remote search `s` is the copy a create of ours may have made (a create carries no marker): ours, made at or
+ * after the create first left (`since`, server micros), with the name and properties the create sent. The push's
+ * lookup after an unknown outcome and the pull's adoption (inflightCreates.ts) ask the same.
+ */
+export function isCopyOfCreate(request: { name: string; properties: unknown }, since: number | null, s: SavedSearch, userId: string): boolean {
+  if (s.createdByUserId !== userId) return false;
+  if (since !== null && (wireMicros(s.createdDate) ?? 0) < since - SEND_TIME_SLACK) return false;
+  const sent = savedSearchFields({ name: request.name, properties: propertiesToWire(propertiesFromInput(request.properties as never)) });
+  return canonical(savedSearchFields(s)) === canonical(sent);
+}
+
 export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch[]): void {
   const { db } = ctx;
   for (const s of list) {
+    if (!rowOf(db, s.savedSearchId)) adoptInflightCreate(ctx, 'CreateSavedSearch', SAVED_SEARCH, s.savedSearchId, (req, since) => isCopyOfCreate(req, since, s, ctx.userId));
     const row = rowOf(db, s.savedSearchId);
     if (!row || !hasPending(db, SAVED_SEARCH, row.id, ctx.excludeSeq)) {
       if (row && row.modified_date === wireMicros(s.modifiedDate)) {

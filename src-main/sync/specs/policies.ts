@@ -5,9 +5,7 @@
 // idempotent (the same values again change nothing remotely) and resent.
 import type { Policy } from '../../../src-shared/api/policies';
 import { mapLocalId, unclaimed } from '../idMap';
-import { SEND_TIME_SLACK } from '../resources/annotationLogs';
-import { POLICY } from '../resources/policies';
-import { wireMicros } from '../time';
+import { isCopyOfCreate, POLICY } from '../resources/policies';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
 import { listPages } from './remoteQuery';
@@ -17,14 +15,9 @@ const fieldOfPath = (p: string) => (p === 'configuration.cedar_policy' ? 'config
 const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOfPath))];
 
 async function findPolicy(p: PushContext, entry: OutboxEntry): Promise<Policy | undefined> {
-  const req = entry.request;
-  const since = entry.firstSentServerTime;
   for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) {
     for (const x of page) {
-      if (x.createdByUserId !== p.userId) continue;
-      if (x.name !== req.name || x.configuration.cedarPolicy !== req.configuration.cedarPolicy) continue;
-      if (since !== null && (wireMicros(x.createdDate) ?? 0) < since - SEND_TIME_SLACK) continue;
-      if (unclaimed(p.db, 'policies', x.policyId)) return x;
+      if (isCopyOfCreate(entry.request, entry.firstSentServerTime, x, p.userId) && unclaimed(p.db, 'policies', x.policyId)) return x;
     }
   }
   return undefined;

@@ -1,15 +1,13 @@
 // How saved-search writes are recorded and replayed. A create has no field
 // that could carry a marker: an unknown outcome is resolved by finding a
 // search with the same name and properties, created by us at or after the
-// first send, that no local record already stands for.
+// first send, that no local record already stands for (a pull that meets that
+// copy first adopts it: resources/savedSearches.ts adoptInflightCreate).
 import type { SavedSearch } from '../../../src-shared/api/savedSearches';
 import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../src-shared/api/savedSearches';
 import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../services/savedSearches/savedSearchProperties';
-import { canonical } from '../canonical';
 import { mapLocalId, unclaimed } from '../idMap';
-import { SEND_TIME_SLACK } from '../resources/annotationLogs';
-import { propertyField, SAVED_SEARCH, savedSearchFields } from '../resources/savedSearches';
-import { wireMicros } from '../time';
+import { isCopyOfCreate, propertyField, SAVED_SEARCH } from '../resources/savedSearches';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
 import { listPages } from './remoteQuery';
@@ -26,14 +24,9 @@ function fieldsOfMask(paths: readonly string[]): string[] {
 
 async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<SavedSearch | undefined> {
   const req = entry.request;
-  const want = canonical(savedSearchFields({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)) }));
-  const since = entry.firstSentServerTime;
   for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) {
     for (const s of page) {
-      if (s.createdByUserId !== p.userId) continue;
-      if (since !== null && (wireMicros(s.createdDate) ?? 0) < since - SEND_TIME_SLACK) continue;
-      if (canonical(savedSearchFields(s)) !== want) continue;
-      if (unclaimed(p.db, 'saved_searches', s.savedSearchId)) return s;
+      if (isCopyOfCreate(req, entry.firstSentServerTime, s, p.userId) && unclaimed(p.db, 'saved_searches', s.savedSearchId)) return s;
     }
   }
   return undefined;
