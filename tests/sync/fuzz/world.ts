@@ -3,20 +3,23 @@
 // offline edits, random faults and partitions, edits made directly on the
 // remote by an online colleague, and syncs, some of them run as a child
 // `outpost sync` process that is SIGKILLed mid-run and followed by another.
-// The records: annotations and comments (here), artifacts (./artifacts.ts)
-// and test reports (./testReports.ts). Some offline annotations are ones the
+// The records: annotations and comments (here), artifacts (./artifacts.ts),
+// test reports (./testReports.ts) and saved searches (./savedSearches.ts). Some offline annotations are ones the
 // remote refuses (named `x:…`); the user later either corrects one and
 // retries it (it lands, with the edits that waited on it) or discards it
 // (it and they are gone here, and never reach the remote); some renames are
 // refused too, and set aside (every copy shows the remote's name again), and
 // some comments, given up.
 // Now and then the user undoes a logged field conflict: the losing value is
-// written again, an edit like any other.
+// written again, an edit like any other. An edit of a record deleted on the
+// remote meanwhile (a saved search) must leave a conflict saying so; the user
+// sets the edit aside and dismisses the conflict.
 // After healing and final syncs the checker demands:
 //   - convergence: every replica holds exactly the remote's annotations and logs,
-//     artifacts (with their content) and test reports (with steps and measurements);
+//     artifacts (with their content), test reports (with steps and measurements)
+//     and saved searches;
 //   - exactly once: each created annotation, comment, artifact, artifact version
-//     and imported report exists once;
+//     imported report and saved search exists once (none deleted remains);
 //   - nothing lost: every field value written is the final value, or was
 //     overwritten by a writer who could have seen it, or is in a conflict log;
 //   - nothing stuck: no pending or failed outbox entry.
@@ -30,6 +33,7 @@ import { startFaultProxy, type Fault, type FaultProxy } from '../faultProxy';
 import { annotationRequest, createReplica, startRemote, viewOf, type Replica, type View } from '../helpers';
 import { artifactCreate, artifactFuzz } from './artifacts';
 import { checkNothingLost, fieldConflicts, FuzzError, REMOTE, type FuzzContext, type Write } from './model';
+import { savedSearchCreate, savedSearchFuzz } from './savedSearches';
 import { reportCreate, testReportFuzz } from './testReports';
 
 const OUTPOST = fileURLToPath(new URL('../../../bin/outpost.mjs', import.meta.url));
@@ -60,6 +64,11 @@ export interface FuzzResult {
   /** Replayed uploads whose extra copy the sync archived and logged. */
   readonly artifactDuplicates: number;
   readonly testReports: number;
+  /** Saved searches created, and deleted. */
+  readonly savedSearches: number;
+  readonly savedSearchesDeleted: number;
+  /** Edits of records deleted on the remote meanwhile, set aside by the user (each with its conflict). */
+  readonly goneRemotely: number;
   /** Field conflicts logged, all resources (and those of artifacts and test reports). */
   readonly conflicts: number;
   readonly artifactConflicts: number;
@@ -83,8 +92,8 @@ function fieldOf(a: Annotation, f: Field): unknown {
   }
 }
 
-/** Share of the edits (offline and remote) that act on artifacts and test reports; the rest act on annotations. */
-const MIX = { artifact: 0.2, testReport: 0.1 };
+/** Share of the edits (offline and remote) that act on artifacts, test reports and saved searches; the rest act on annotations. */
+const MIX = { artifact: 0.2, testReport: 0.1, savedSearch: 0.1 };
 
 const fuzzIdOf = (a: Pick<Annotation, 'metadata'>) => a.metadata.find((m) => m.key.name === 'fuzz_id')?.stringValue;
 
@@ -129,6 +138,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   };
   const artifacts = artifactFuzz(ctx, remote);
   const reports = testReportFuzz(ctx, remote);
+  const searches = savedSearchFuzz(ctx, remote);
   const current = async (r: Replica, id: string): Promise<Annotation> => (await r.call('GetAnnotation', { annotationId: id })).annotation;
   const noteSync = (name: string) => {
     const list = syncStarts.get(name) ?? [];
@@ -141,7 +151,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   // duplicates are injected where a replay is harmless, and on artifact uploads, whose extra copy the
   // sync archives and logs (checked in ./artifacts.ts); every other fault anywhere.
   const duplicateSafe = (r: { method: string; path: string }) =>
-    !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs'))) && !artifactCreate(r) && !reportCreate(r);
+    !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs'))) && !artifactCreate(r) && !reportCreate(r) && !savedSearchCreate(r);
   let faultRate = 0;
   const setRate = (rate: number) => {
     faultRate = rate;
@@ -166,6 +176,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
    * corrects its name and retries it.
    */
   const resolveRefused = async (r: Replica): Promise<string | undefined> => {
+    const gone = await setAsideGone(r);
+    if (gone) return gone;
     const entry = r.engine.db.get<{ seq: number; created_ids: string }>("SELECT seq, created_ids FROM sync_outbox WHERE state = 'failed' AND operation = 'CreateAnnotation' ORDER BY seq LIMIT 1");
     if (!entry) {
       // A refused rename or comment (not one that waited on a refused create): set aside, the comment given up here;
@@ -197,6 +209,24 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     await r.call('RetrySyncEntry', { seq: String(entry.seq) });
     corrected++;
     return `correct and retry ${fuzzId}`;
+  };
+
+  let goneRemotely = 0;
+  /**
+   * An edit that found its record deleted on the remote: it must come with an open remote_missing conflict for
+   * that record; the user sets the edit aside and dismisses the conflict (the copy here then goes at the next sync).
+   */
+  const setAsideGone = async (r: Replica): Promise<string | undefined> => {
+    const entry = r.engine.db.get<{ seq: number; operation: string }>("SELECT seq, operation FROM sync_outbox WHERE state = 'failed' AND last_error LIKE 'not found on the remote%' ORDER BY seq LIMIT 1");
+    if (!entry) return undefined;
+    const open = (await r.call('ListSyncConflicts', { pageSize: 1000 })).conflicts as { conflictId: string; kind: string; recordId: string }[];
+    const targets = r.engine.db.all<{ record_id: string }>('SELECT record_id FROM sync_outbox_targets WHERE seq = ?', [entry.seq]).map((t) => t.record_id);
+    const told = open.filter((c) => c.kind === 'remote_missing' && targets.includes(c.recordId));
+    if (told.length === 0) throw new FuzzError(`seed ${seed}: ${r.name} #${entry.seq} (${entry.operation}) found its record gone from the remote, and no conflict says so`);
+    await r.call('DismissSyncEntry', { seq: String(entry.seq) });
+    for (const c of told) await r.call('DismissSyncConflict', { conflictId: c.conflictId });
+    goneRemotely++;
+    return `set aside #${entry.seq} (${entry.operation}): its record is gone from the remote`;
   };
 
   let undone = 0;
@@ -283,6 +313,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const resource = rand();
     if (resource < MIX.artifact) return artifacts.edit(r);
     if (resource < MIX.artifact + MIX.testReport) return reports.edit(r);
+    if (resource < MIX.artifact + MIX.testReport + MIX.savedSearch) return searches.edit(r);
     const mine = known(r);
     const roll = rand();
     if (mine.length === 0 || roll < 0.2) {
@@ -353,6 +384,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const resource = rand();
     if (resource < MIX.artifact) return artifacts.remoteEdit(list);
     if (resource < MIX.artifact + MIX.testReport) return reports.remoteEdit();
+    if (resource < MIX.artifact + MIX.testReport + MIX.savedSearch) return searches.remoteEdit();
     if (list.length === 0 || rand() < 0.15) {
       const fuzzId = `f${seed}-${++fuzzSeq}`;
       await web.CreateAnnotation(annotationRequest(`w${step}`, { metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
@@ -481,9 +513,10 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       .filter((x) => x.fuzzId);
     const artifactOutcome = artifacts.check(fail, remoteAnnotations);
     const reportOutcome = reports.check(fail);
+    const searchOutcome = searches.check(fail);
     // Nothing lost.
-    const losers = new Set<string>([...artifactOutcome.losers, ...reportOutcome.losers]);
-    let conflicts = artifactOutcome.conflicts + reportOutcome.conflicts;
+    const losers = new Set<string>([...artifactOutcome.losers, ...reportOutcome.losers, ...searchOutcome.losers]);
+    let conflicts = artifactOutcome.conflicts + reportOutcome.conflicts + searchOutcome.conflicts;
     for (const r of replicas) {
       for (const c of fieldConflicts(r, 'annotation')) {
         conflicts++;
@@ -495,6 +528,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const final = (w: Write) => {
       if (w.fuzzId.startsWith('a')) return artifactOutcome.final(w);
       if (w.fuzzId.startsWith('r')) return reportOutcome.final(w);
+      if (w.fuzzId.startsWith('s')) return searchOutcome.final(w);
       return canonical(fieldOf(byFuzz.get(w.fuzzId)![0], w.field as Field));
     };
     const explain = (w: Write) => {
@@ -518,7 +552,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
         )
         .join('\n  ');
     };
-    checkNothingLost(writes.filter((w) => !discarded.has(w.fuzzId)), syncStarts, final, losers, fail, explain);
+    // (A deleted record's values need not survive: the deletion wins, and an edit it overtook is told as a conflict.)
+    checkNothingLost(writes.filter((w) => !discarded.has(w.fuzzId) && !searches.deleted.has(w.fuzzId)), syncStarts, final, losers, fail, explain);
     return {
       seed,
       steps,
@@ -533,6 +568,9 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       artifactVersions: [...artifacts.versions.values()].reduce((n, v) => n + v.length, 0),
       artifactDuplicates: artifacts.duplicates(),
       testReports: reports.imports.size,
+      savedSearches: searches.created.size,
+      savedSearchesDeleted: searches.deleted.size,
+      goneRemotely,
       conflicts,
       artifactConflicts: artifactOutcome.conflicts,
       testReportConflicts: reportOutcome.conflicts,
