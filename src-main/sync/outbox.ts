@@ -246,13 +246,29 @@ export function finishEntry(db: Db, seq: number, state: Exclude<EntryState, 'pen
   releaseBases(db, targets);
 }
 
-/** Marks a create as sent. While in flight, `result` holds when it last left (local clock: it bounds network delay, it is no cursor). */
-export function markInflight(db: Db, seq: number, serverTime: number): void {
+/**
+ * Marks a create as sent. While in flight, `result` holds when it last left (local clock: it bounds network delay, it
+ * is no cursor) and until when, in server time, its copy may be made on the remote (`quietMs`: how long a request may
+ * take to land; see SendWindow).
+ */
+export function markInflight(db: Db, seq: number, serverTime: number, quietMs: number): void {
   db.run(
     `UPDATE sync_outbox SET state = 'inflight', attempts = attempts + 1, first_sent_server_time = COALESCE(first_sent_server_time, ?),
-       result = json_object('lastSentAt', ?) WHERE seq = ?`,
-    [serverTime, Date.now(), seq],
+       result = json_object('lastSentAt', ?, 'sentUntil', ?) WHERE seq = ?`,
+    [serverTime, Date.now(), serverTime + quietMs * 1000, seq],
   );
+}
+
+/** When a create's copy may have been made on the remote (server micros): from its first send to its last plus the time to land. */
+export interface SendWindow {
+  readonly from: number | null;
+  readonly until: number | null;
+}
+
+export function sendWindow(db: Db, seq: number): SendWindow {
+  const row = db.get<{ first_sent_server_time: number | null; result: string | null }>('SELECT first_sent_server_time, result FROM sync_outbox WHERE seq = ?', [seq]);
+  const until = row?.result ? (JSON.parse(row.result) as { sentUntil?: number }).sentUntil : undefined;
+  return { from: row?.first_sent_server_time ?? null, until: until ?? null };
 }
 
 /** When an in-flight create last left this machine (epoch ms), if known. */

@@ -63,7 +63,7 @@ function completeOne(s: SyncSession, p: PushContext, entry: OutboxEntry, respons
 const complete = (s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> =>
   groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, p, entry, response, how)));
 
-const markSent = (s: SyncSession, seq: number): Promise<void> => groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow()));
+const markSent = (s: SyncSession, seq: number): Promise<void> => groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow(), s.createQuietMs));
 
 /** Ids a NOT_FOUND names (its ResourceInfo detail lists them comma-separated). */
 function missingIds(e: unknown): string[] {

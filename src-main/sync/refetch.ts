@@ -70,8 +70,9 @@ export async function refetchNoted(s: SyncSession, call: Call, ids?: readonly st
       if (!(e instanceof ApiError && e.code === Code.NOT_FOUND)) return;
     }
     db.tx(() => {
-      if (item) reader!.apply(s, item);
+      // (First: an apply that leaves the record for later notes it again, e.g. a copy an in-flight create may have made.)
       db.run('DELETE FROM sync_refetch WHERE resource = ? AND record_id = ?', [resource, id]);
+      if (item) reader!.apply(s, item);
     });
   }
 }

@@ -1,6 +1,7 @@
 // Saved searches replicate like annotations: offline create/update/delete
 // reach the remote once, remote changes and deletions arrive, fields merge.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { Code } from '../../src-shared/errors';
 import { startFaultProxy, type FaultProxy } from './faultProxy';
 import { createReplica, startRemote, type Replica } from './helpers';
 
@@ -81,6 +82,29 @@ describe('sync: saved searches', () => {
     expect(next.pending).toBe(0);
     expect(proxy.forwarded(isCreate)).toBe(1);
     expect(remoteSearches().map((x) => x.name)).toEqual(['pumps, all']);
+    expect(localSearches(a)).toEqual(remoteSearches());
+  });
+
+  test('a create whose response was lost and whose copy a colleague renamed before the next run: found as the only search we made while it was on its way, not sent twice', async () => {
+    const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/saved_searches';
+    await a.call('CreateSavedSearch', search('pumps', ['p1']));
+    // The response is lost and the link fails right after: the run ends with the create in flight and nothing pulled.
+    let lost = false;
+    proxy.once({ kind: 'lose' }, (r) => (isCreate(r) ? (lost = true) : false));
+    proxy.refuse((r) => lost && r.method === 'GET', { status: 503, code: Code.UNAVAILABLE, message: 'link down' });
+    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done'")).toEqual([{ operation: 'CreateSavedSearch', state: 'inflight' }]);
+    const [copy] = remoteSearches();
+    await b.sync();
+    await b.call('UpdateSavedSearch', { savedSearch: { savedSearchId: copy.id, name: 'pumps (shared)' }, updateMask: 'name' });
+    await b.sync();
+    proxy.refuse(undefined);
+
+    const next = await a.sync();
+    expect(next.ok).toBe(true);
+    expect(next.pending).toBe(0);
+    expect(proxy.forwarded(isCreate)).toBe(1);
+    expect(remoteSearches().map((x) => x.name)).toEqual(['pumps (shared)']);
     expect(localSearches(a)).toEqual(remoteSearches());
   });
 

@@ -78,7 +78,7 @@ function upsertRow(db: Db, p: Policy): void {
 /**
  * Whether remote policy `p` is the copy a create of ours may have made (a policy carries no marker): ours, made at or
  * after the create first left (`since`, server micros), with the name and text the create sent. The push's lookup
- * after an unknown outcome and the pull's adoption (inflightCreates.ts) ask the same.
+ * after an unknown outcome and the pull's adoption (inflightCreates.ts) ask this first.
  */
 export function isCopyOfCreate(request: { name: string; configuration: { cedarPolicy: string } }, since: number | null, p: Policy, userId: string): boolean {
   if (p.createdByUserId !== userId) return false;
@@ -89,7 +89,14 @@ export function isCopyOfCreate(request: { name: string; configuration: { cedarPo
 export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void {
   const { db } = ctx;
   for (const p of list) {
-    if (!rowOf(db, p.policyId)) adoptInflightCreate(ctx, 'CreatePolicy', POLICY, p.policyId, (req, since) => isCopyOfCreate(req, since, p, ctx.userId));
+    if (!rowOf(db, p.policyId)) {
+      const arrival = adoptInflightCreate(ctx, 'CreatePolicy', POLICY, { ...p, id: p.policyId }, (req, since) => isCopyOfCreate(req, since, p, ctx.userId));
+      if (arrival === 'left') {
+        // Pulled by modified date, it would not be listed again: read again by id at each pull until the lookup has settled it (refetch.ts).
+        db.run('INSERT OR IGNORE INTO sync_refetch(resource, record_id) VALUES (?, ?)', [POLICY, p.policyId]);
+        continue;
+      }
+    }
     const row = rowOf(db, p.policyId);
     if (!row || !hasPending(db, POLICY, row.id, ctx.excludeSeq)) {
       if (row && !ctx.force && row.modified_date === wireMicros(p.modifiedDate) && row.policy_version_id === p.policyVersionId) {

@@ -71,7 +71,7 @@ function upsertRow(db: Db, s: SavedSearch): void {
 /**
  * Whether remote search `s` is the copy a create of ours may have made (a create carries no marker): ours, made at or
  * after the create first left (`since`, server micros), with the name and properties the create sent. The push's
- * lookup after an unknown outcome and the pull's adoption (inflightCreates.ts) ask the same.
+ * lookup after an unknown outcome and the pull's adoption (inflightCreates.ts) ask this first.
  */
 export function isCopyOfCreate(request: { name: string; properties: unknown }, since: number | null, s: SavedSearch, userId: string): boolean {
   if (s.createdByUserId !== userId) return false;
@@ -83,7 +83,11 @@ export function isCopyOfCreate(request: { name: string; properties: unknown }, s
 export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch[]): void {
   const { db } = ctx;
   for (const s of list) {
-    if (!rowOf(db, s.savedSearchId)) adoptInflightCreate(ctx, 'CreateSavedSearch', SAVED_SEARCH, s.savedSearchId, (req, since) => isCopyOfCreate(req, since, s, ctx.userId));
+    // (A copy left for the push's lookup is taken in by a later pull if that lookup does not claim it: the list is read whole.)
+    if (!rowOf(db, s.savedSearchId)) {
+      const arrival = adoptInflightCreate(ctx, 'CreateSavedSearch', SAVED_SEARCH, { ...s, id: s.savedSearchId }, (req, since) => isCopyOfCreate(req, since, s, ctx.userId));
+      if (arrival === 'left') continue;
+    }
     const row = rowOf(db, s.savedSearchId);
     if (!row || !hasPending(db, SAVED_SEARCH, row.id, ctx.excludeSeq)) {
       if (row && row.modified_date === wireMicros(s.modifiedDate)) {

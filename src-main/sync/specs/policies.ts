@@ -1,10 +1,14 @@
 // How policy writes are recorded and replayed. A create has no field that
 // could carry a marker: an unknown outcome is resolved by finding a policy with
 // the same name and configuration text, created by us at or after the first
-// send, that no local record already stands for. Updates and (un)archives are
-// idempotent (the same values again change nothing remotely) and resent.
+// send, that no local record already stands for, or failing that the only one
+// we made within the create's send window (see inflightCreates.ts). Updates
+// and (un)archives are idempotent (the same values again change nothing
+// remotely) and resent.
 import type { Policy } from '../../../src-shared/api/policies';
-import { mapLocalId, unclaimed } from '../idMap';
+import { mapLocalId } from '../idMap';
+import { pickCopy } from '../inflightCreates';
+import { sendWindow } from '../outbox';
 import { isCopyOfCreate, POLICY } from '../resources/policies';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
@@ -15,12 +19,9 @@ const fieldOfPath = (p: string) => (p === 'configuration.cedar_policy' ? 'config
 const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOfPath))];
 
 async function findPolicy(p: PushContext, entry: OutboxEntry): Promise<Policy | undefined> {
-  for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) {
-    for (const x of page) {
-      if (isCopyOfCreate(entry.request, entry.firstSentServerTime, x, p.userId) && unclaimed(p.db, 'policies', x.policyId)) return x;
-    }
-  }
-  return undefined;
+  const all: Policy[] = [];
+  for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) all.push(...page);
+  return pickCopy(all, (x) => x.policyId, 'policies', { db: p.db, userId: p.userId }, sendWindow(p.db, entry.seq), (x) => isCopyOfCreate(entry.request, entry.firstSentServerTime, x, p.userId));
 }
 
 const applyPolicy = (p: PushContext, entry: OutboxEntry, res: any) => p.apply.policies([res.policy ?? res], { excludeSeq: entry.seq });

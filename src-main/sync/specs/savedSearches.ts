@@ -1,12 +1,15 @@
 // How saved-search writes are recorded and replayed. A create has no field
 // that could carry a marker: an unknown outcome is resolved by finding a
 // search with the same name and properties, created by us at or after the
-// first send, that no local record already stands for (a pull that meets that
-// copy first adopts it: resources/savedSearches.ts adoptInflightCreate).
+// first send, that no local record already stands for, or failing that the only
+// one we made within the create's send window (a colleague may have renamed it;
+// see inflightCreates.ts, which also has a pull that meets the copy adopt it).
 import type { SavedSearch } from '../../../src-shared/api/savedSearches';
 import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../src-shared/api/savedSearches';
 import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../services/savedSearches/savedSearchProperties';
-import { mapLocalId, unclaimed } from '../idMap';
+import { mapLocalId } from '../idMap';
+import { pickCopy } from '../inflightCreates';
+import { sendWindow } from '../outbox';
 import { isCopyOfCreate, propertyField, SAVED_SEARCH } from '../resources/savedSearches';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
@@ -24,12 +27,9 @@ function fieldsOfMask(paths: readonly string[]): string[] {
 
 async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<SavedSearch | undefined> {
   const req = entry.request;
-  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) {
-    for (const s of page) {
-      if (isCopyOfCreate(req, entry.firstSentServerTime, s, p.userId) && unclaimed(p.db, 'saved_searches', s.savedSearchId)) return s;
-    }
-  }
-  return undefined;
+  const all: SavedSearch[] = [];
+  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) all.push(...page);
+  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', { db: p.db, userId: p.userId }, sendWindow(p.db, entry.seq), (s) => isCopyOfCreate(req, entry.firstSentServerTime, s, p.userId));
 }
 
 export const createSavedSearchSpec: OpSpec = {

@@ -57,6 +57,17 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
   const onRemote = (op: Parameters<typeof invoke>[1], request: unknown) =>
     invoke({ engine: remote.engine, db: remote.engine.db, caller: callerOf(remote.engine.db, 'web@outpost.local') }, op, request);
   const tagItems = (tags: readonly string[]) => tags.map((t) => ({ id: t, name: t }));
+  /** Remote ids of the searches some replica has open entries for. */
+  const waitingIds = () =>
+    new Set(
+      ctx.replicas.flatMap((r) =>
+        r.engine.db
+          .all<{ record_id: string }>(
+            "SELECT t.record_id FROM sync_outbox_targets t JOIN sync_outbox o ON o.seq = t.seq WHERE t.resource = 'saved_search' AND o.state IN ('pending', 'inflight')",
+          )
+          .map((t) => remoteIdOf(ctx.replicas, t.record_id)),
+      ),
+    );
 
   /** One action by `writer` through `call` (a replica's invoke, or the remote's as the colleague) on the searches of `db`. */
   async function act(writer: string, call: (op: Parameters<typeof invoke>[1], req: unknown) => Promise<any>, db: Db): Promise<string> {
@@ -73,8 +84,10 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
       ctx.record(writer, fuzzId, TAG_ITEMS, [...tags].sort());
       return `create search ${fuzzId}`;
     }
-    const s = ctx.pick(mine);
-    // The colleague deletes more often: a replica's offline edit of a search deleted meanwhile is the case to meet.
+    // The colleague goes for searches a replica has edits of waiting, and deletes more often: a replica's offline
+    // edit of a search deleted meanwhile is the case to meet.
+    const waiting = writer === REMOTE ? mine.filter((x) => waitingIds().has(x.id)) : [];
+    const s = ctx.pick(waiting.length && ctx.rand() < 0.6 ? waiting : mine);
     const kind = ctx.rand() * (writer === REMOTE ? 1.3 : 1);
     if (kind < 0.4) {
       const name = `s${ctx.step()}-${writer}`;
