@@ -174,4 +174,41 @@ describe('sync: manual test-report edits', () => {
     expect(reportsOf(a.engine.db)).toEqual(reportsOf(db));
     expect(count(a.engine.db, 'test_steps')).toBe(count(db, 'test_steps'));
   });
+
+  test('a report made here whose create response was lost, left in flight when its retries ran out, is not taken in by the pull that follows: its lookup adopts it, never sent twice', async () => {
+    const isCreate = isPost('/api/v1/test-reports');
+    await a.call('CreateTestReport', { status: 'TEST_STATUS_PASSED', name: 'bench run', testSystemName: 'rig-7', testCase: 'power', startTime: T0, endTime: T1 });
+    proxy.once({ kind: 'lose' }, isCreate);
+    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    expect(Object.keys(reportsOf(a.engine.db))).toHaveLength(1); // the copy is not taken in as a second report
+    const next = await a.sync();
+    expect(next.ok).toBe(true);
+    expect(next.pending).toBe(0);
+    expect(proxy.forwarded(isCreate)).toBe(1);
+    expect(Object.keys(reportsOf(remote.engine.db))).toHaveLength(1);
+    expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
+  });
+
+  test('the same for a step made here under a report the remote has, and a measurement under a step it has', async () => {
+    const report = (await remote.client.CreateTestReport({ status: 'TEST_STATUS_PASSED', name: 'bench run', testSystemName: 'rig-7', testCase: 'power', startTime: T0, endTime: T1 })).testReport;
+    const known = (await remote.client.CreateTestStep(step(report.testReportId, '1', 'power up'))).testStep;
+    await a.sync();
+    const isStep = isPost('/api/v1/test-steps');
+    const isMeasurement = isPost('/api/v1/test-measurements');
+    await a.call('CreateTestStep', step(report.testReportId, '2', 'power down'));
+    await a.call('CreateTestMeasurement', { testMeasurement: measurement(known.testStepId, 'rail 5V', 5.01) });
+    proxy.random({ rate: 1, kinds: ['lose'], random: () => 0, allow: (_kind, r) => isStep(r) || isMeasurement(r) });
+    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    proxy.random(undefined);
+    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done' ORDER BY seq")).toEqual([
+      { operation: 'CreateTestStep', state: 'inflight' },
+      { operation: 'CreateTestMeasurement', state: 'inflight' },
+    ]);
+    const next = await a.sync();
+    expect(next.ok).toBe(true);
+    expect(next.pending).toBe(0);
+    expect([proxy.forwarded(isStep), proxy.forwarded(isMeasurement)]).toEqual([1, 1]);
+    expect([count(remote.engine.db, 'test_steps'), count(remote.engine.db, 'test_measurements')]).toEqual([2, 1]);
+    expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
+  });
 });

@@ -5,8 +5,8 @@
 // report (pages of 1000; the list covers all the caller's organizations,
 // archived ones included: archives are state) and merges what differs; the
 // full read is also what reconciles hard deletions upstream (like saved
-// searches). A remote report an import in flight may have created is left for
-// that import's lookup (it adopts it instead of importing again).
+// searches). A remote report an import or a report create in flight may have
+// made is left for that entry's lookup (it adopts it instead of sending again).
 //
 // Steps and measurements: incremental on the documented `modified_date`
 // filter. Their pages carry no dates either, so the cursor is the server time
@@ -28,13 +28,19 @@ import { applyTestReports, observedNow, reconcileTestReportDeletions, testReport
 import type { SyncSession } from '../session';
 import { filterUnsupported, listEvery, quote } from '../specs/remoteQuery';
 import { createdReportFields, sameImport } from '../specs/testReports';
+import { sameMeasurement } from '../specs/testReportMeasurements';
+import { sameStep } from '../specs/testReportSteps';
+import { translateIds } from '../idMap';
 
 const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? '';
 
-/** Remote reports that imports in flight (sent, outcome not known yet) may have created. */
-function inflightImportMatcher(s: SyncSession): (r: TestReport) => boolean {
+/**
+ * Remote reports that imports or report creates in flight (sent, outcome not known yet) may have created. Taken in
+ * as reports of their own, they would be "held locally" when the entry's lookup runs, and it would send them again.
+ */
+function inflightCreateMatcher(s: SyncSession): (r: TestReport) => boolean {
   const wanted = s.db
-    .all<{ created_ids: string }>("SELECT created_ids FROM sync_outbox WHERE operation = 'ImportTestReport' AND state = 'inflight'")
+    .all<{ created_ids: string }>("SELECT created_ids FROM sync_outbox WHERE operation IN ('ImportTestReport', 'CreateTestReport') AND state = 'inflight'")
     .map((e) => createdReportFields(s, (JSON.parse(e.created_ids) as { id: string }[])[0]?.id ?? ''))
     .filter((f): f is Record<string, unknown> => f !== undefined);
   return (r) => wanted.some((w) => sameImport(w, r));
@@ -45,7 +51,7 @@ const contextOf = (s: SyncSession) => testReportContext(s.db, s.identity.userId,
 /** Returns how many reports were inserted or changed here (an unchanged one counts 0). */
 function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
   return changedBy(s.applier.stats, () =>
-    s.db.tx(() => applyTestReports(contextOf(s), reports, { organizationId: organizationOf(s), remoteTime: observedNow(s.remote.clockOffset()), skipNew: inflightImportMatcher(s) })),
+    s.db.tx(() => applyTestReports(contextOf(s), reports, { organizationId: organizationOf(s), remoteTime: observedNow(s.remote.clockOffset()), skipNew: inflightCreateMatcher(s) })),
   );
 }
 
@@ -93,6 +99,30 @@ function saveWatermark(s: SyncSession, key: string): void {
 
 const held = (s: SyncSession, table: string, id: string) => !!s.db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]);
 
+/** The requests of in-flight `operations` entries, ids translated (a create of ours sent with no answer yet). */
+const inflightRequests = (s: SyncSession, operations: readonly string[]) =>
+  s.db
+    .all<{ operation: string; request: string }>("SELECT operation, request FROM sync_outbox WHERE state = 'inflight' AND operation IN (SELECT value FROM json_each(?))", [JSON.stringify(operations)])
+    .map((e) => ({ operation: e.operation, request: translateIds(s.db, JSON.parse(e.request)) }));
+
+/**
+ * New steps and measurements a create of ours in flight may have made are left for that entry's lookup, as reports
+ * are (taken in here, they would be "held locally" when it looks, and it would send them again).
+ */
+function leftForLookup<T>(s: SyncSession, table: string, idOf: (x: T) => string, made: (x: T) => boolean): (items: readonly T[]) => T[] {
+  return (items) => items.filter((x) => held(s, table, idOf(x)) || !made(x));
+}
+const newSteps = (s: SyncSession) => {
+  const wanted = inflightRequests(s, ['CreateTestStep']).map((e) => e.request.testStep);
+  return leftForLookup<TestStep>(s, 'test_steps', (x) => x.testStepId, (x) => wanted.some((w) => sameStep(w, x)));
+};
+const newMeasurements = (s: SyncSession) => {
+  const wanted = inflightRequests(s, ['CreateTestMeasurement', 'CreateTestMeasurements']).flatMap((e) =>
+    e.operation === 'CreateTestMeasurement' ? [e.request.testMeasurement] : e.request.testMeasurements,
+  );
+  return leftForLookup<TestMeasurement>(s, 'test_measurements', (x) => x.measurementId, (x) => wanted.some((w) => sameMeasurement(w, x)));
+};
+
 /** Reports not held here yet, read one by one (a report created after the reports were read). */
 async function ensureReports(s: SyncSession, ids: Iterable<string>): Promise<void> {
   const missing = [...new Set(ids)].filter((id) => !held(s, 'test_reports', id));
@@ -134,7 +164,7 @@ export const testStepsPuller: Puller<TestStep> = {
     await ensureReports(s, items.map((x) => x.testReportId));
   },
   /** Counts steps inserted or changed here (a re-read in the overlap window of one already here counts 0). */
-  apply: (s, items) => upsertSteps(contextOf(s), items, observedNow(s.remote.clockOffset())),
+  apply: (s, items) => upsertSteps(contextOf(s), newSteps(s)(items), observedNow(s.remote.clockOffset())),
   finish: (s) => saveWatermark(s, STEPS),
 };
 
@@ -155,7 +185,7 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
     }
   },
   /** Counts measurements inserted or changed here (like steps). */
-  apply: (s, items) => upsertMeasurements(contextOf(s), items, observedNow(s.remote.clockOffset())),
+  apply: (s, items) => upsertMeasurements(contextOf(s), newMeasurements(s)(items), observedNow(s.remote.clockOffset())),
   finish: (s) => saveWatermark(s, MEASUREMENTS),
 };
 

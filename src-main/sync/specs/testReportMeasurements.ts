@@ -66,6 +66,10 @@ const encodeNew = (m: any) => ({ testStepId: m.testStepId, testReportId: m.testR
 
 const contextOf = (p: PushContext, entry: OutboxEntry) => testReportContext(p.db, p.userId, p.clockOffset, p.apply.stats, entry.seq);
 
+/** Whether remote measurement `m` is one the create of `want` (as requested, ids translated) may have made: step, name and timestamp. */
+export const sameMeasurement = (want: { testStepId: string; name: string; timestamp: number }, m: TestMeasurement) =>
+  m.testStepId === want.testStepId && m.name === want.name && wireMicros(m.timestamp) === want.timestamp;
+
 /** For each wanted measurement, an unclaimed one of its step created since the first send with its name and timestamp (all or nothing). */
 async function findMeasurements(p: PushContext, entry: OutboxEntry, wanted: readonly any[]): Promise<TestMeasurement[] | undefined> {
   const byStep = new Map<string, TestMeasurement[]>();
@@ -76,7 +80,7 @@ async function findMeasurements(p: PushContext, entry: OutboxEntry, wanted: read
   const used = new Set<string>();
   const out: TestMeasurement[] = [];
   for (const w of wanted) {
-    const found = byStep.get(w.testStepId)!.find((m) => !used.has(m.measurementId) && m.name === w.name && wireMicros(m.timestamp) === w.timestamp);
+    const found = byStep.get(w.testStepId)!.find((m) => !used.has(m.measurementId) && sameMeasurement(w, m));
     if (!found) return undefined;
     used.add(found.measurementId);
     out.push(found);

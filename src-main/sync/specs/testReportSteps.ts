@@ -43,10 +43,14 @@ function encodeStep(step: any, paths: readonly string[]): Record<string, unknown
 
 const contextOf = (p: PushContext, entry: OutboxEntry) => testReportContext(p.db, p.userId, p.clockOffset, p.apply.stats, entry.seq);
 
+/** Whether remote step `s` is one the create of `want` (its request's step, ids translated) may have made: report, path and name. */
+export const sameStep = (want: { testReportId: string; stepPath: string; name: string }, s: TestStep) =>
+  s.testReportId === want.testReportId && s.stepPath === want.stepPath && s.name === want.name;
+
 async function findStep(p: PushContext, entry: OutboxEntry): Promise<TestStep | undefined> {
   const step = translateIds(p.db, entry.request).testStep;
   const filter = `test_report_id == ${quote(step.testReportId)} && step_path == ${quote(step.stepPath)}${createdSince(entry)}`;
-  const candidates = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', filter, (s) => s.testReportId === step.testReportId && s.stepPath === step.stepPath && s.name === step.name);
+  const candidates = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', filter, (s) => sameStep(step, s));
   return candidates.find((s) => unclaimed(p.db, 'test_steps', s.testStepId));
 }
 
