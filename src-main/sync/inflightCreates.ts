@@ -15,9 +15,10 @@
 // window is left alone for the push's lookup, which tells a single candidate
 // from several; taken in as a record of its own, it would be "held locally"
 // when that lookup runs, and the create would be sent again.
+import type { Db } from '../db/database';
 import type { ApplyContext } from './apply';
 import { mapLocalId, unclaimed } from './idMap';
-import { finishEntry, type SendWindow } from './outbox';
+import { finishEntry, windowOf, type SendWindow } from './outbox';
 import { SEND_TIME_SLACK } from './resources/annotationLogs';
 import { wireMicros } from './time';
 
@@ -27,28 +28,55 @@ interface Made {
 }
 
 /** Whether a remote record was made by us within a create's send window (bounds unknown: no). */
-export function madeInWindow(w: SendWindow, r: Made, userId: string): boolean {
+function madeInWindow(w: SendWindow, r: Made, userId: string): boolean {
   if (r.createdByUserId !== userId || w.from === null || w.until === null) return false;
   const at = wireMicros(r.createdDate) ?? 0;
   return at >= w.from - SEND_TIME_SLACK && at <= w.until + SEND_TIME_SLACK;
 }
 
+/** A create that left: what it sent, when it first left (server micros) and its send window. */
+export interface SentCreate {
+  readonly request: any;
+  readonly since: number | null;
+  readonly window: SendWindow;
+}
+
+/** The in-flight entries of a create operation, oldest first. */
+export function inflightSent(db: Db, operation: string): (SentCreate & { readonly seq: number; readonly localId: string })[] {
+  return db
+    .all<{ seq: number; request: string; created_ids: string; first_sent_server_time: number | null; result: string | null }>(
+      "SELECT seq, request, created_ids, first_sent_server_time, result FROM sync_outbox WHERE operation = ? AND state = 'inflight' ORDER BY seq",
+      [operation],
+    )
+    .map((e) => ({
+      seq: e.seq,
+      localId: (JSON.parse(e.created_ids) as { id: string }[])[0]?.id ?? '',
+      request: JSON.parse(e.request),
+      since: e.first_sent_server_time,
+      window: windowOf(e),
+    }));
+}
+
 /**
- * The push's lookup after an unknown outcome: the unclaimed record whose content matches (`isCopy`), else the only
- * unclaimed one we made within the send window; several such and none matching: none (the create is sent again).
+ * The push's lookup after an unknown outcome of `self`: the unclaimed record whose content matches (`isCopy`), else
+ * the only unclaimed one we made within its send window that no other create in flight (`others`) may have made
+ * (by content or by timing: two windows overlap when both left in one push, and a create that never landed must not
+ * take the copy of one that did). Several such, or none: none (the create is sent again; a duplicate at worst).
  */
 export function pickCopy<T extends Made>(
   records: readonly T[],
   idOf: (r: T) => string,
   table: string,
-  ctx: { db: ApplyContext['db']; userId: string },
-  window: SendWindow,
-  isCopy: (r: T) => boolean,
+  ctx: { db: Db; userId: string },
+  self: SentCreate,
+  others: readonly SentCreate[],
+  isCopy: (request: any, since: number | null, r: T) => boolean,
 ): T | undefined {
   const free = records.filter((r) => unclaimed(ctx.db, table, idOf(r)));
-  const exact = free.find(isCopy);
+  const exact = free.find((r) => isCopy(self.request, self.since, r));
   if (exact) return exact;
-  const made = free.filter((r) => madeInWindow(window, r, ctx.userId));
+  const theirs = (r: T) => others.some((o) => isCopy(o.request, o.since, r) || madeInWindow(o.window, r, ctx.userId));
+  const made = free.filter((r) => madeInWindow(self.window, r, ctx.userId) && !theirs(r));
   return made.length === 1 ? made[0] : undefined;
 }
 
@@ -67,18 +95,13 @@ export function adoptInflightCreate(
   record: Made & { readonly id: string },
   isCopy: (request: any, since: number | null) => boolean,
 ): Arrival {
-  const entries = ctx.db.all<{ seq: number; request: string; created_ids: string; first_sent_server_time: number | null; result: string | null }>(
-    "SELECT seq, request, created_ids, first_sent_server_time, result FROM sync_outbox WHERE operation = ? AND state = 'inflight' ORDER BY seq",
-    [operation],
-  );
-  for (const e of entries) {
-    if (!isCopy(JSON.parse(e.request), e.first_sent_server_time)) continue;
-    const [{ id: localId }] = JSON.parse(e.created_ids) as { id: string }[];
-    mapLocalId(ctx.db, resource, localId, record.id);
-    finishEntry(ctx.db, e.seq, 'done', { result: { id: record.id, adoptedBy: 'pull' } });
+  const sent = inflightSent(ctx.db, operation);
+  const mine = sent.find((e) => isCopy(e.request, e.since));
+  if (mine) {
+    mapLocalId(ctx.db, resource, mine.localId, record.id);
+    finishEntry(ctx.db, mine.seq, 'done', { result: { id: record.id, adoptedBy: 'pull' } });
     ctx.stats.adopted++;
     return 'adopted';
   }
-  const windows = entries.map((e): SendWindow => ({ from: e.first_sent_server_time, until: (e.result ? (JSON.parse(e.result) as { sentUntil?: number }).sentUntil : undefined) ?? null }));
-  return windows.some((w) => madeInWindow(w, record, ctx.userId)) ? 'left' : 'new';
+  return sent.some((e) => madeInWindow(e.window, record, ctx.userId)) ? 'left' : 'new';
 }

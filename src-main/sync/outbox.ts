@@ -265,10 +265,15 @@ export interface SendWindow {
   readonly until: number | null;
 }
 
+/** The send window of an entry's row (an entry marked before windows were kept has no end: unknown). */
+export function windowOf(row: { first_sent_server_time: number | null; result: string | null }): SendWindow {
+  const until = row.result ? (JSON.parse(row.result) as { sentUntil?: number }).sentUntil : undefined;
+  return { from: row.first_sent_server_time, until: until ?? null };
+}
+
 export function sendWindow(db: Db, seq: number): SendWindow {
   const row = db.get<{ first_sent_server_time: number | null; result: string | null }>('SELECT first_sent_server_time, result FROM sync_outbox WHERE seq = ?', [seq]);
-  const until = row?.result ? (JSON.parse(row.result) as { sentUntil?: number }).sentUntil : undefined;
-  return { from: row?.first_sent_server_time ?? null, until: until ?? null };
+  return row ? windowOf(row) : { from: null, until: null };
 }
 
 /** When an in-flight create last left this machine (epoch ms), if known. */

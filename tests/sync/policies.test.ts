@@ -101,6 +101,31 @@ describe('sync: policies', () => {
     expect(a.engine.db.all('SELECT * FROM sync_refetch')).toEqual([]);
   });
 
+  test("a renamed copy that two creates' send windows both hold is taken by neither: one create that never landed does not take the other's copy", async () => {
+    await a.call('CreatePolicy', { name: 'never landed', configuration: { cedarPolicy: FORBID } });
+    await a.call('CreatePolicy', { name: 'landed', configuration: { cedarPolicy: PERMIT } });
+    const named = (name: string) => (r: { method: string; path: string; body: string }) => isCreate(r) && r.body.includes(`"name":"${name}"`);
+    proxy.random({ rate: 1, kinds: ['drop'], random: () => 0, allow: (_kind, r) => named('never landed')(r) });
+    let lost = false;
+    proxy.once({ kind: 'lose' }, (r) => (named('landed')(r) ? (lost = true) : false));
+    proxy.refuse((r) => lost && r.method === 'GET', { status: 503, code: Code.UNAVAILABLE, message: 'link down' });
+    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    proxy.random(undefined);
+    expect(a.engine.db.all("SELECT state FROM sync_outbox WHERE state != 'done'")).toEqual([{ state: 'inflight' }, { state: 'inflight' }]);
+    const [copy] = policies(remote.engine.db);
+    await remote.client.UpdatePolicy({ policy: { policyId: copy.id, name: 'landed (reviewed)' }, updateMask: 'name' });
+    proxy.refuse(undefined);
+
+    expect((await a.sync({ overlapMs: 0 })).pending).toBe(0);
+    // Sent again, both: a second 'landed' rather than the policy that never landed lost.
+    expect(policies(remote.engine.db).map((p) => [p.name, p.cedar_policy])).toEqual([
+      ['landed', PERMIT],
+      ['landed (reviewed)', PERMIT],
+      ['never landed', FORBID],
+    ]);
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+  });
+
   test('an offline edit of a remote policy reaches it exactly once through a lost update response', async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await a.sync();

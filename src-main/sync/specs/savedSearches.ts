@@ -8,7 +8,7 @@ import type { SavedSearch } from '../../../src-shared/api/savedSearches';
 import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../src-shared/api/savedSearches';
 import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../services/savedSearches/savedSearchProperties';
 import { mapLocalId } from '../idMap';
-import { pickCopy } from '../inflightCreates';
+import { inflightSent, pickCopy } from '../inflightCreates';
 import { sendWindow } from '../outbox';
 import { isCopyOfCreate, propertyField, SAVED_SEARCH } from '../resources/savedSearches';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
@@ -29,7 +29,9 @@ async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<Save
   const req = entry.request;
   const all: SavedSearch[] = [];
   for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) all.push(...page);
-  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', { db: p.db, userId: p.userId }, sendWindow(p.db, entry.seq), (s) => isCopyOfCreate(req, entry.firstSentServerTime, s, p.userId));
+  const self = { request: req, since: entry.firstSentServerTime, window: sendWindow(p.db, entry.seq) };
+  const others = inflightSent(p.db, entry.operation).filter((e) => e.seq !== entry.seq);
+  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', p, self, others, (request, since, s) => isCopyOfCreate(request, since, s, p.userId));
 }
 
 export const createSavedSearchSpec: OpSpec = {
