@@ -41,7 +41,7 @@ export interface SentCreate {
   readonly window: SendWindow;
 }
 
-/** The in-flight entries of a create operation, oldest first. */
+/** The in-flight entries of a create operation, oldest first (the test-report pulls read theirs here too). */
 export function inflightSent(db: Db, operation: string): (SentCreate & { readonly seq: number; readonly localId: string })[] {
   return db
     .all<{ seq: number; request: string; created_ids: string; first_sent_server_time: number | null; result: string | null }>(

@@ -31,6 +31,7 @@ import { createdReportFields, sameImport } from '../specs/testReports';
 import { sameMeasurement } from '../specs/testReportMeasurements';
 import { sameStep } from '../specs/testReportSteps';
 import { translateIds } from '../idMap';
+import { inflightSent } from '../inflightCreates';
 
 const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? '';
 
@@ -39,9 +40,8 @@ const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? ''
  * as reports of their own, they would be "held locally" when the entry's lookup runs, and it would send them again.
  */
 function inflightCreateMatcher(s: SyncSession): (r: TestReport) => boolean {
-  const wanted = s.db
-    .all<{ created_ids: string }>("SELECT created_ids FROM sync_outbox WHERE operation IN ('ImportTestReport', 'CreateTestReport') AND state = 'inflight'")
-    .map((e) => createdReportFields(s, (JSON.parse(e.created_ids) as { id: string }[])[0]?.id ?? ''))
+  const wanted = [...inflightSent(s.db, 'ImportTestReport'), ...inflightSent(s.db, 'CreateTestReport')]
+    .map((e) => createdReportFields(s, e.localId))
     .filter((f): f is Record<string, unknown> => f !== undefined);
   return (r) => wanted.some((w) => sameImport(w, r));
 }
@@ -99,11 +99,8 @@ function saveWatermark(s: SyncSession, key: string): void {
 
 const held = (s: SyncSession, table: string, id: string) => !!s.db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]);
 
-/** The requests of in-flight `operations` entries, ids translated (a create of ours sent with no answer yet). */
-const inflightRequests = (s: SyncSession, operations: readonly string[]) =>
-  s.db
-    .all<{ operation: string; request: string }>("SELECT operation, request FROM sync_outbox WHERE state = 'inflight' AND operation IN (SELECT value FROM json_each(?))", [JSON.stringify(operations)])
-    .map((e) => ({ operation: e.operation, request: translateIds(s.db, JSON.parse(e.request)) }));
+/** The requests of the in-flight entries of a create operation, ids translated (creates of ours sent with no answer yet). */
+const inflightRequests = (s: SyncSession, operation: string) => inflightSent(s.db, operation).map((e) => translateIds(s.db, e.request));
 
 /**
  * New steps and measurements a create of ours in flight may have made are left for that entry's lookup, as reports
@@ -113,13 +110,11 @@ function leftForLookup<T>(s: SyncSession, table: string, idOf: (x: T) => string,
   return (items) => items.filter((x) => held(s, table, idOf(x)) || !made(x));
 }
 const newSteps = (s: SyncSession) => {
-  const wanted = inflightRequests(s, ['CreateTestStep']).map((e) => e.request.testStep);
+  const wanted = inflightRequests(s, 'CreateTestStep').map((r) => r.testStep);
   return leftForLookup<TestStep>(s, 'test_steps', (x) => x.testStepId, (x) => wanted.some((w) => sameStep(w, x)));
 };
 const newMeasurements = (s: SyncSession) => {
-  const wanted = inflightRequests(s, ['CreateTestMeasurement', 'CreateTestMeasurements']).flatMap((e) =>
-    e.operation === 'CreateTestMeasurement' ? [e.request.testMeasurement] : e.request.testMeasurements,
-  );
+  const wanted = [...inflightRequests(s, 'CreateTestMeasurement').map((r) => r.testMeasurement), ...inflightRequests(s, 'CreateTestMeasurements').flatMap((r) => r.testMeasurements)];
   return leftForLookup<TestMeasurement>(s, 'test_measurements', (x) => x.measurementId, (x) => wanted.some((w) => sameMeasurement(w, x)));
 };
 
