@@ -24,7 +24,7 @@ export async function main(argv: string[] = []): Promise<void> {
     const lines: string[] = [];
     try {
       const r = await runFuzz(seed, { steps: Number(values.steps), kills: Number(values.kills), clients: Number(values.clients), log: (l) => lines.push(l) });
-      console.log(`seed ${seed}: ok  syncs=${r.syncs} kills=${r.kills} annotations=${r.annotations} (refused: ${r.discarded} discarded, ${r.corrected} corrected) comments=${r.comments} artifacts=${r.artifacts}/${r.artifactVersions}v/${r.artifactDuplicates}dup reports=${r.testReports} searches=${r.savedSearches}/${r.savedSearchesDeleted}del/${r.goneRemotely}gone conflicts=${r.conflicts} (undone ${r.undone}; artifacts ${r.artifactConflicts}, reports ${r.testReportConflicts}) faults=${r.faults}`);
+      console.log(`seed ${seed}: ok  syncs=${r.syncs} kills=${r.kills} annotations=${r.annotations} (refused: ${r.discarded} discarded, ${r.corrected} corrected) comments=${r.comments} artifacts=${r.artifacts}/${r.artifactVersions}v/${r.artifactDuplicates}dup reports=${r.testReports} searches=${r.savedSearches}/${r.savedSearchesDeleted}del/${r.goneRemotely}gone policies=${r.policies} conflicts=${r.conflicts} (undone ${r.undone}; artifacts ${r.artifactConflicts}, reports ${r.testReportConflicts}) faults=${r.faults}`);
       if (values.verbose) console.log(lines.join('\n'));
     } catch (e) {
       failed++;

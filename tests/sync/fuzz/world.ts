@@ -4,7 +4,8 @@
 // remote by an online colleague, and syncs, some of them run as a child
 // `outpost sync` process that is SIGKILLed mid-run and followed by another.
 // The records: annotations and comments (here), artifacts (./artifacts.ts),
-// test reports (./testReports.ts) and saved searches (./savedSearches.ts). Some offline annotations are ones the
+// test reports (./testReports.ts), saved searches (./savedSearches.ts) and
+// policies (./policies.ts). Some offline annotations are ones the
 // remote refuses (named `x:…`); the user later either corrects one and
 // retries it (it lands, with the edits that waited on it) or discards it
 // (it and they are gone here, and never reach the remote); some renames are
@@ -17,9 +18,10 @@
 // After healing and final syncs the checker demands:
 //   - convergence: every replica holds exactly the remote's annotations and logs,
 //     artifacts (with their content), test reports (with steps and measurements)
-//     and saved searches;
+//     saved searches and policies (with their versions);
 //   - exactly once: each created annotation, comment, artifact, artifact version
-//     imported report and saved search exists once (none deleted remains);
+//     imported report, saved search and policy exists once (no deleted
+//     search remains);
 //   - nothing lost: every field value written is the final value, or was
 //     overwritten by a writer who could have seen it, or is in a conflict log;
 //   - nothing stuck: no pending or failed outbox entry.
@@ -33,6 +35,7 @@ import { startFaultProxy, type Fault, type FaultProxy } from '../faultProxy';
 import { annotationRequest, createReplica, startRemote, viewOf, type Replica, type View } from '../helpers';
 import { artifactCreate, artifactFuzz } from './artifacts';
 import { checkNothingLost, fieldConflicts, FuzzError, REMOTE, type FuzzContext, type Write } from './model';
+import { policyCreate, policyFuzz } from './policies';
 import { savedSearchCreate, savedSearchFuzz } from './savedSearches';
 import { reportCreate, testReportFuzz } from './testReports';
 
@@ -69,6 +72,7 @@ export interface FuzzResult {
   readonly savedSearchesDeleted: number;
   /** Edits of records deleted on the remote meanwhile, set aside by the user (each with its conflict). */
   readonly goneRemotely: number;
+  readonly policies: number;
   /** Field conflicts logged, all resources (and those of artifacts and test reports). */
   readonly conflicts: number;
   readonly artifactConflicts: number;
@@ -92,8 +96,8 @@ function fieldOf(a: Annotation, f: Field): unknown {
   }
 }
 
-/** Share of the edits (offline and remote) that act on artifacts, test reports and saved searches; the rest act on annotations. */
-const MIX = { artifact: 0.2, testReport: 0.1, savedSearch: 0.1 };
+/** Share of the edits (offline and remote) that act on artifacts, test reports, saved searches and policies; the rest act on annotations. */
+const MIX = { artifact: 0.2, testReport: 0.1, savedSearch: 0.1, policy: 0.08 };
 
 const fuzzIdOf = (a: Pick<Annotation, 'metadata'>) => a.metadata.find((m) => m.key.name === 'fuzz_id')?.stringValue;
 
@@ -139,6 +143,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   const artifacts = artifactFuzz(ctx, remote);
   const reports = testReportFuzz(ctx, remote);
   const searches = savedSearchFuzz(ctx, remote);
+  const policies = policyFuzz(ctx, remote);
   const current = async (r: Replica, id: string): Promise<Annotation> => (await r.call('GetAnnotation', { annotationId: id })).annotation;
   const noteSync = (name: string) => {
     const list = syncStarts.get(name) ?? [];
@@ -151,7 +156,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   // duplicates are injected where a replay is harmless, and on artifact uploads, whose extra copy the
   // sync archives and logs (checked in ./artifacts.ts); every other fault anywhere.
   const duplicateSafe = (r: { method: string; path: string }) =>
-    !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs'))) && !artifactCreate(r) && !reportCreate(r) && !savedSearchCreate(r);
+    !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs'))) && !artifactCreate(r) && !reportCreate(r) && !savedSearchCreate(r) && !policyCreate(r);
   let faultRate = 0;
   const setRate = (rate: number) => {
     faultRate = rate;
@@ -314,6 +319,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     if (resource < MIX.artifact) return artifacts.edit(r);
     if (resource < MIX.artifact + MIX.testReport) return reports.edit(r);
     if (resource < MIX.artifact + MIX.testReport + MIX.savedSearch) return searches.edit(r);
+    if (resource < MIX.artifact + MIX.testReport + MIX.savedSearch + MIX.policy) return policies.edit(r);
     const mine = known(r);
     const roll = rand();
     if (mine.length === 0 || roll < 0.2) {
@@ -385,6 +391,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     if (resource < MIX.artifact) return artifacts.remoteEdit(list);
     if (resource < MIX.artifact + MIX.testReport) return reports.remoteEdit();
     if (resource < MIX.artifact + MIX.testReport + MIX.savedSearch) return searches.remoteEdit();
+    if (resource < MIX.artifact + MIX.testReport + MIX.savedSearch + MIX.policy) return policies.remoteEdit();
     if (list.length === 0 || rand() < 0.15) {
       const fuzzId = `f${seed}-${++fuzzSeq}`;
       await web.CreateAnnotation(annotationRequest(`w${step}`, { metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
@@ -514,9 +521,10 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const artifactOutcome = artifacts.check(fail, remoteAnnotations);
     const reportOutcome = reports.check(fail);
     const searchOutcome = searches.check(fail);
+    const policyOutcome = policies.check(fail);
     // Nothing lost.
-    const losers = new Set<string>([...artifactOutcome.losers, ...reportOutcome.losers, ...searchOutcome.losers]);
-    let conflicts = artifactOutcome.conflicts + reportOutcome.conflicts + searchOutcome.conflicts;
+    const losers = new Set<string>([...artifactOutcome.losers, ...reportOutcome.losers, ...searchOutcome.losers, ...policyOutcome.losers]);
+    let conflicts = artifactOutcome.conflicts + reportOutcome.conflicts + searchOutcome.conflicts + policyOutcome.conflicts;
     for (const r of replicas) {
       for (const c of fieldConflicts(r, 'annotation')) {
         conflicts++;
@@ -529,6 +537,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       if (w.fuzzId.startsWith('a')) return artifactOutcome.final(w);
       if (w.fuzzId.startsWith('r')) return reportOutcome.final(w);
       if (w.fuzzId.startsWith('s')) return searchOutcome.final(w);
+      if (w.fuzzId.startsWith('p')) return policyOutcome.final(w);
       return canonical(fieldOf(byFuzz.get(w.fuzzId)![0], w.field as Field));
     };
     const explain = (w: Write) => {
@@ -571,6 +580,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       savedSearches: searches.created.size,
       savedSearchesDeleted: searches.deleted.size,
       goneRemotely,
+      policies: policies.creates.size,
       conflicts,
       artifactConflicts: artifactOutcome.conflicts,
       testReportConflicts: reportOutcome.conflicts,
