@@ -1,6 +1,7 @@
 // The fuzzer's model of what was written, shared by every resource it drives
-// (annotations, artifacts, test reports), and the "nothing lost" rule that
-// judges each write against the remote's final state and the conflict logs.
+// (annotations, artifacts, test reports, saved searches, policies), and the
+// "nothing lost" rule that judges each write against the remote's final state
+// and the conflict logs.
 import { canonical } from '../../../src-main/sync/canonical';
 import type { Replica } from '../helpers';
 
@@ -118,5 +119,34 @@ export const loserOf = (c: { winner: string; local_value: string | null; remote_
   const v = c.winner === 'remote' ? c.local_value : c.remote_value;
   return v === null ? null : JSON.parse(v);
 };
+
+/** The losing values of a resource's field conflicts on every replica, as `fuzzId\0field\0value` (the "nothing lost" rule's form), and how many. */
+export function conflictLosers(replicas: readonly Replica[], resource: string, fuzzIdOf: (recordId: string) => string | undefined): { losers: Set<string>; conflicts: number } {
+  const losers = new Set<string>();
+  let conflicts = 0;
+  for (const r of replicas) {
+    for (const c of fieldConflicts(r, resource)) {
+      conflicts++;
+      losers.add(`${fuzzIdOf(c.record_id)}\u0000${c.field}\u0000${canonical(loserOf(c))}`);
+    }
+  }
+  return { losers, conflicts };
+}
+
+/**
+ * Records no field of which can say which they are (every field editable, no marker): each is tracked by the id its
+ * writer got (`made`: fuzz id -> writer and id), and the writer's id map gives the remote's id once its push mapped it.
+ */
+export function trackedByWriterId(replicas: readonly Replica[]) {
+  const made = new Map<string, { writer: string; id: string }>();
+  const remoteId = (e: { writer: string; id: string }) =>
+    e.writer === REMOTE ? e.id : (replicas.find((r) => r.name === e.writer)!.engine.db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [e.id])?.remote_id ?? e.id);
+  /** Fuzz id of a record id held somewhere (undefined: another replica's create whose push has not learned its remote id yet). */
+  const fuzzIdOf = (id: string) => {
+    for (const [f, e] of made) if (e.id === id || remoteId(e) === id) return f;
+    return undefined;
+  };
+  return { made, remoteId, fuzzIdOf };
+}
 
 export { canonical };

@@ -15,7 +15,7 @@ import type { Db } from '../../../src-main/db/database';
 import { invoke } from '../../../src-main/services/invoke';
 import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';
-import { canonical, fieldConflicts, loserOf, REMOTE, type FuzzContext, type Write } from './model';
+import { canonical, conflictLosers, REMOTE, trackedByWriterId, type FuzzContext, type Write } from './model';
 
 const TEXTS = ['permit(principal, action, resource);', 'forbid(principal, action, resource);', 'permit(principal, action, resource) when { true };'];
 type Field = 'name' | 'description' | 'configuration' | 'is_archived';
@@ -51,17 +51,9 @@ const versions = (db: Db) =>
     .map((r) => r.v);
 
 export function policyFuzz(ctx: FuzzContext, remote: TestServer) {
-  /** Fuzz id -> the writer and the id it got at the create (a replica's local id until the push maps it). */
-  const creates = new Map<string, { writer: string; id: string }>();
-  const replicaOf = (name: string) => ctx.replicas.find((r) => r.name === name);
+  const { made: creates, remoteId, fuzzIdOf } = trackedByWriterId(ctx.replicas);
   const webCall = (op: Parameters<typeof invoke>[1], request: unknown) =>
     invoke({ engine: remote.engine, db: remote.engine.db, caller: callerOf(remote.engine.db, 'web@outpost.local') }, op, request);
-  const remoteId = (e: { writer: string; id: string }) =>
-    e.writer === REMOTE ? e.id : (replicaOf(e.writer)!.engine.db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [e.id])?.remote_id ?? e.id);
-  const fuzzIdOf = (id: string) => {
-    for (const [f, e] of creates) if (e.id === id || remoteId(e) === id) return f;
-    return undefined;
-  };
 
   async function act(writer: string, call: (op: Parameters<typeof invoke>[1], req: unknown) => Promise<any>, db: Db): Promise<string> {
     const mine = rows(db)
@@ -123,15 +115,7 @@ export function policyFuzz(ctx: FuzzContext, remote: TestServer) {
 
       const finals = new Map(rows(remote.engine.db).map((r) => [seen.get(r.id)!, r]));
       const final = (w: Write) => canonical(finals.get(w.fuzzId)![w.field as Field]);
-      const losers = new Set<string>();
-      let conflicts = 0;
-      for (const r of ctx.replicas) {
-        for (const c of fieldConflicts(r, 'policy')) {
-          conflicts++;
-          losers.add(`${fuzzIdOf(c.record_id)}\u0000${c.field}\u0000${canonical(loserOf(c))}`);
-        }
-      }
-      return { final, losers, conflicts };
+      return { final, ...conflictLosers(ctx.replicas, 'policy', fuzzIdOf) };
     },
   };
 }

@@ -20,7 +20,7 @@ import type { Db } from '../../../src-main/db/database';
 import { invoke } from '../../../src-main/services/invoke';
 import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';
-import { canonical, fieldConflicts, loserOf, REMOTE, type FuzzContext, type Write } from './model';
+import { canonical, conflictLosers, REMOTE, trackedByWriterId, type FuzzContext, type Write } from './model';
 
 const SAMPLE = fileURLToPath(new URL('../../fixtures/teststand/demo_test_report.xml', import.meta.url));
 
@@ -98,21 +98,12 @@ const childCounts = (db: Db, id: string) =>
 
 export function testReportFuzz(ctx: FuzzContext, remote: TestServer) {
   /** Fuzz id -> the writer and the id it got at the import (a replica's local id until the push maps it). */
-  const imports = new Map<string, { writer: string; id: string }>();
+  const { made: imports, remoteId, fuzzIdOf } = trackedByWriterId(ctx.replicas);
   /** The sample's step and measurement counts, as the first import made them. */
   let sample: { steps: number; measurements: number } | undefined;
-  const replicaOf = (name: string) => ctx.replicas.find((r) => r.name === name);
   const webCall = (op: Parameters<typeof invoke>[1], request: unknown) =>
     invoke({ engine: remote.engine, db: remote.engine.db, caller: callerOf(remote.engine.db, 'web@outpost.local') }, op, request);
 
-  /** The remote id of an import, once its writer's push has mapped it (its own id when made on the remote). */
-  const remoteId = (e: { writer: string; id: string }) =>
-    e.writer === REMOTE ? e.id : (replicaOf(e.writer)!.engine.db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [e.id])?.remote_id ?? e.id);
-  /** Fuzz id of a report id held somewhere (undefined: another replica's import whose push has not learned its remote id yet). */
-  const fuzzIdOf = (id: string) => {
-    for (const [f, e] of imports) if (e.id === id || remoteId(e) === id) return f;
-    return undefined;
-  };
 
   /** Upload the sample and import it, the way the HTTP adapter hands over a multipart file (a temp file the upload moves away). */
   async function importSample(call: (op: Parameters<typeof invoke>[1], req: unknown) => Promise<any>, dataDir: string): Promise<string> {
@@ -191,15 +182,7 @@ export function testReportFuzz(ctx: FuzzContext, remote: TestServer) {
 
       const finals = new Map(rows(remote.engine.db).map((r) => [seen.get(r.id)!, r]));
       const final = (w: Write) => canonical(finals.get(w.fuzzId)![w.field as Field]);
-      const losers = new Set<string>();
-      let conflicts = 0;
-      for (const r of ctx.replicas) {
-        for (const c of fieldConflicts(r, 'test_report')) {
-          conflicts++;
-          losers.add(`${fuzzIdOf(c.record_id)}\u0000${c.field}\u0000${canonical(loserOf(c))}`);
-        }
-      }
-      return { final, losers, conflicts };
+      return { final, ...conflictLosers(ctx.replicas, 'test_report', fuzzIdOf) };
     },
   };
 }
