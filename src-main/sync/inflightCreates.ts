@@ -21,17 +21,23 @@ import { mapLocalId, unclaimed } from './idMap';
 import { finishEntry, windowOf, type SendWindow } from './outbox';
 import { SEND_TIME_SLACK } from './resources/annotationLogs';
 import { wireMicros } from './time';
+import type { OutboxEntry } from './types';
 
 interface Made {
   readonly createdByUserId: string;
   readonly createdDate?: string;
 }
 
+const madeAt = (r: Made) => wireMicros(r.createdDate) ?? 0;
+
+/** Whether a remote record was made by us at or after a create first left (`since`, server micros; unknown: any time). */
+export function madeSince(r: Made, since: number | null, userId: string): boolean {
+  return r.createdByUserId === userId && (since === null || madeAt(r) >= since - SEND_TIME_SLACK);
+}
+
 /** Whether a remote record was made by us within a create's send window (bounds unknown: no). */
 function madeInWindow(w: SendWindow, r: Made, userId: string): boolean {
-  if (r.createdByUserId !== userId || w.from === null || w.until === null) return false;
-  const at = wireMicros(r.createdDate) ?? 0;
-  return at >= w.from - SEND_TIME_SLACK && at <= w.until + SEND_TIME_SLACK;
+  return w.from !== null && w.until !== null && madeSince(r, w.from, userId) && madeAt(r) <= w.until + SEND_TIME_SLACK;
 }
 
 /** A create that left: what it sent, when it first left (server micros) and its send window. */
@@ -58,20 +64,24 @@ export function inflightSent(db: Db, operation: string): (SentCreate & { readonl
 }
 
 /**
- * The push's lookup after an unknown outcome of `self`: the unclaimed record whose content matches (`isCopy`), else
- * the only unclaimed one we made within its send window that no other create in flight (`others`) may have made
- * (by content or by timing: two windows overlap when both left in one push, and a create that never landed must not
- * take the copy of one that did). Several such, or none: none (the create is sent again; a duplicate at worst).
+ * The push's lookup after an unknown outcome of create `entry`, among the remote's `records`: the unclaimed record
+ * whose content matches (`isCopy`), else the only unclaimed one we made within its send window that no other create
+ * in flight may have made (by content or by timing: two windows overlap when both left in one push, and a create
+ * that never landed must not take the copy of one that did). Several such, or none: none (the create is sent again;
+ * a duplicate at worst).
  */
 export function pickCopy<T extends Made>(
   records: readonly T[],
   idOf: (r: T) => string,
   table: string,
   ctx: { db: Db; userId: string },
-  self: SentCreate,
-  others: readonly SentCreate[],
+  entry: OutboxEntry,
   isCopy: (request: any, since: number | null, r: T) => boolean,
 ): T | undefined {
+  const sent = inflightSent(ctx.db, entry.operation);
+  // (An entry not in flight has no send window: content only.)
+  const self: SentCreate = sent.find((e) => e.seq === entry.seq) ?? { request: entry.request, since: entry.firstSentServerTime, window: { from: null, until: null } };
+  const others = sent.filter((e) => e.seq !== entry.seq);
   const free = records.filter((r) => unclaimed(ctx.db, table, idOf(r)));
   const exact = free.find((r) => isCopy(self.request, self.since, r));
   if (exact) return exact;

@@ -271,11 +271,6 @@ export function windowOf(row: { first_sent_server_time: number | null; result: s
   return { from: row.first_sent_server_time, until: until ?? null };
 }
 
-export function sendWindow(db: Db, seq: number): SendWindow {
-  const row = db.get<{ first_sent_server_time: number | null; result: string | null }>('SELECT first_sent_server_time, result FROM sync_outbox WHERE seq = ?', [seq]);
-  return row ? windowOf(row) : { from: null, until: null };
-}
-
 /** When an in-flight create last left this machine (epoch ms), if known. */
 export function lastSentAt(db: Db, seq: number): number | undefined {
   const row = db.get<{ result: string | null; state: string }>('SELECT result, state FROM sync_outbox WHERE seq = ?', [seq]);

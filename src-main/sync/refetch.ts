@@ -9,6 +9,7 @@
 import { ApiError, Code } from '../../src-shared/errors';
 import type { Db } from '../db/database';
 import { isUnmappedLocalId } from './idMap';
+import { noteForRefetch } from './refetchNotes';
 import { artifactsPuller, applyPrepared } from './pullers/artifacts';
 import { ANNOTATION } from './resources/annotations';
 import { ARTIFACT } from './resources/artifacts';
@@ -49,7 +50,7 @@ export function noteRefetch(db: Db, targets: readonly Target[]): void {
   for (const t of targets) {
     // A record made here that the remote never took has no remote version to read.
     if (!readerOf(t.resource) || t.fields.includes('*create') || isUnmappedLocalId(db, t.recordId)) continue;
-    db.run('INSERT OR IGNORE INTO sync_refetch(resource, record_id) VALUES (?, ?)', [t.resource, t.recordId]);
+    noteForRefetch(db, t.resource, t.recordId);
   }
 }
 

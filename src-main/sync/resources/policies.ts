@@ -9,8 +9,8 @@ import type { PolicyRow } from '../../services/policies/policyRows';
 import { storedState, type ApplyContext } from '../apply';
 import { sameValue } from '../canonical';
 import { registerIdRewriter } from '../idMap';
-import { adoptInflightCreate } from '../inflightCreates';
-import { SEND_TIME_SLACK } from './annotationLogs';
+import { adoptInflightCreate, madeSince } from '../inflightCreates';
+import { noteForRefetch } from '../refetchNotes';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
 import { wireMicros } from '../time';
@@ -81,9 +81,7 @@ function upsertRow(db: Db, p: Policy): void {
  * after an unknown outcome and the pull's adoption (inflightCreates.ts) ask this first.
  */
 export function isCopyOfCreate(request: { name: string; configuration: { cedarPolicy: string } }, since: number | null, p: Policy, userId: string): boolean {
-  if (p.createdByUserId !== userId) return false;
-  if (p.name !== request.name || p.configuration.cedarPolicy !== request.configuration.cedarPolicy) return false;
-  return since === null || (wireMicros(p.createdDate) ?? 0) >= since - SEND_TIME_SLACK;
+  return madeSince(p, since, userId) && p.name === request.name && p.configuration.cedarPolicy === request.configuration.cedarPolicy;
 }
 
 export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void {
@@ -93,7 +91,7 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       const arrival = adoptInflightCreate(ctx, 'CreatePolicy', POLICY, { ...p, id: p.policyId }, (req, since) => isCopyOfCreate(req, since, p, ctx.userId));
       if (arrival === 'left') {
         // Pulled by modified date, it would not be listed again: read again by id at each pull until the lookup has settled it (refetch.ts).
-        db.run('INSERT OR IGNORE INTO sync_refetch(resource, record_id) VALUES (?, ?)', [POLICY, p.policyId]);
+        noteForRefetch(db, POLICY, p.policyId);
         continue;
       }
     }

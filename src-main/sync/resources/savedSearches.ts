@@ -10,10 +10,9 @@ import { storedState, type ApplyContext } from '../apply';
 import { canonical, sameValue } from '../canonical';
 import { keptAfterRemoteDeletion } from '../conflicts';
 import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
-import { adoptInflightCreate } from '../inflightCreates';
+import { adoptInflightCreate, madeSince } from '../inflightCreates';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
-import { SEND_TIME_SLACK } from './annotationLogs';
 import { wireMicros } from '../time';
 import { ensureOrganization } from '../identity';
 
@@ -74,8 +73,7 @@ function upsertRow(db: Db, s: SavedSearch): void {
  * lookup after an unknown outcome and the pull's adoption (inflightCreates.ts) ask this first.
  */
 export function isCopyOfCreate(request: { name: string; properties: unknown }, since: number | null, s: SavedSearch, userId: string): boolean {
-  if (s.createdByUserId !== userId) return false;
-  if (since !== null && (wireMicros(s.createdDate) ?? 0) < since - SEND_TIME_SLACK) return false;
+  if (!madeSince(s, since, userId)) return false;
   const sent = savedSearchFields({ name: request.name, properties: propertiesToWire(propertiesFromInput(request.properties as never)) });
   return canonical(savedSearchFields(s)) === canonical(sent);
 }

@@ -7,8 +7,7 @@
 // remotely) and resent.
 import type { Policy } from '../../../src-shared/api/policies';
 import { mapLocalId } from '../idMap';
-import { inflightSent, pickCopy } from '../inflightCreates';
-import { sendWindow } from '../outbox';
+import { pickCopy } from '../inflightCreates';
 import { isCopyOfCreate, POLICY } from '../resources/policies';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
@@ -21,9 +20,7 @@ const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOf
 async function findPolicy(p: PushContext, entry: OutboxEntry): Promise<Policy | undefined> {
   const all: Policy[] = [];
   for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) all.push(...page);
-  const self = { request: entry.request, since: entry.firstSentServerTime, window: sendWindow(p.db, entry.seq) };
-  const others = inflightSent(p.db, entry.operation).filter((e) => e.seq !== entry.seq);
-  return pickCopy(all, (x) => x.policyId, 'policies', p, self, others, (request, since, x) => isCopyOfCreate(request, since, x, p.userId));
+  return pickCopy(all, (x) => x.policyId, 'policies', p, entry, (request, since, x) => isCopyOfCreate(request, since, x, p.userId));
 }
 
 const applyPolicy = (p: PushContext, entry: OutboxEntry, res: any) => p.apply.policies([res.policy ?? res], { excludeSeq: entry.seq });

@@ -8,8 +8,7 @@ import type { SavedSearch } from '../../../src-shared/api/savedSearches';
 import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../src-shared/api/savedSearches';
 import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../services/savedSearches/savedSearchProperties';
 import { mapLocalId } from '../idMap';
-import { inflightSent, pickCopy } from '../inflightCreates';
-import { sendWindow } from '../outbox';
+import { pickCopy } from '../inflightCreates';
 import { isCopyOfCreate, propertyField, SAVED_SEARCH } from '../resources/savedSearches';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
@@ -29,9 +28,7 @@ async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<Save
   const req = entry.request;
   const all: SavedSearch[] = [];
   for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) all.push(...page);
-  const self = { request: req, since: entry.firstSentServerTime, window: sendWindow(p.db, entry.seq) };
-  const others = inflightSent(p.db, entry.operation).filter((e) => e.seq !== entry.seq);
-  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', p, self, others, (request, since, s) => isCopyOfCreate(request, since, s, p.userId));
+  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', p, entry, (request, since, s) => isCopyOfCreate(request, since, s, p.userId));
 }
 
 export const createSavedSearchSpec: OpSpec = {
