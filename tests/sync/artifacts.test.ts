@@ -12,7 +12,7 @@ import { contentPath } from '../../src-main/services/artifacts/artifactStorage';
 import type { SyncEvent } from '../../src-main/sync/session';
 import { artifactView, binary, onRemote, openEntries, sha256, stageUpload } from './artifactKit';
 import { type FaultProxy, type RequestInfo } from './faultProxy';
-import { annotationRequest, closeProxiedPair, createReplica, openProxiedPair, type RemoteServer, type Replica } from './helpers';
+import { annotationRequest, closeProxiedPair, createReplica, ONE_TRY, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 
 let remote: RemoteServer;
 let proxy: FaultProxy;
@@ -98,7 +98,7 @@ describe('sync: artifacts', () => {
     await a.call('ArchiveArtifact', { artifactId: artifact.artifactId });
     proxy.once({ kind: 'lose' }, isUpload);
     // One try per request: the push gives up on the lost upload; the pull after it finds the remote copy.
-    const s = await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const s = await a.sync(ONE_TRY);
     expect(s.ok).toBe(false);
     const result = a.engine.db.get<{ state: string; result: string }>("SELECT state, result FROM sync_outbox WHERE operation = 'UploadArtifact'")!;
     expect(result.state).toBe('done');
@@ -180,7 +180,7 @@ describe('sync: artifacts', () => {
     await a.call('CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(a.dir, mine, 'log-2.bin') });
     proxy.once({ kind: 'lose' }, isNewVersion);
     // One try: the run ends with the version committed remotely and the entry in flight (as after a crash).
-    const first = await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const first = await a.sync(ONE_TRY);
     expect(first.ok).toBe(false);
     expect(open(a).map((e) => [e.operation, e.state])).toEqual([['CreateArtifactVersion', 'inflight']]);
     // The next run's pull meets the remote's new current version before the push resolves the entry: it leaves it to the lookup.

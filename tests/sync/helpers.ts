@@ -8,6 +8,7 @@ import type { Annotation } from '../../src-shared/api/annotations';
 import type { AnnotationLog } from '../../src-shared/api/annotationLogs';
 import type { OperationName } from '../../src-shared/operations';
 import { nowMicros } from '../../src-shared/api/time';
+import { Code } from '../../src-shared/errors';
 import { loadCaller } from '../../src-main/auth/identity';
 import type { Caller } from '../../src-main/auth/caller';
 import type { Db } from '../../src-main/db/database';
@@ -56,6 +57,19 @@ export async function openProxiedPair(options: { colleagues?: string[]; synced?:
   const a = await createReplica('a', proxy.url, remote.token);
   if (options.synced !== false) await a.sync();
   return { remote, proxy, a };
+}
+
+/** Sync options for a run that gives up at the first failure: it ends with a create left in flight, as after a crash. */
+export const ONE_TRY: Partial<SyncOptions> = { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } };
+
+/**
+ * The response of the next request `matches` is lost, and every GET after it fails (503) until `proxy.refuse(undefined)`:
+ * a ONE_TRY run then ends with that create in flight and nothing pulled after it.
+ */
+export function loseThenLinkDown(proxy: FaultProxy, matches: (r: { method: string; path: string; body: string }) => boolean): void {
+  let lost = false;
+  proxy.once({ kind: 'lose' }, (r) => (matches(r) ? (lost = true) : false));
+  proxy.refuse((r) => lost && r.method === 'GET', { status: 503, code: Code.UNAVAILABLE, message: 'link down' });
 }
 
 export async function closeProxiedPair({ remote, proxy, a }: ProxiedPair): Promise<void> {

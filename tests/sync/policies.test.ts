@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Code } from '../../src-shared/errors';
 import { type FaultProxy } from './faultProxy';
-import { closeProxiedPair, openProxiedPair, type RemoteServer, type Replica } from './helpers';
+import { closeProxiedPair, loseThenLinkDown, ONE_TRY, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 
 let remote: RemoteServer;
 let proxy: FaultProxy;
@@ -49,7 +49,7 @@ describe('sync: policies', () => {
     await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, name: 'offline, renamed' }, updateMask: 'name' });
     proxy.once({ kind: 'lose' }, isCreate);
     // One try: the push ends with the policy created remotely and its entry in flight; the pull after the push lists it.
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    await a.sync(ONE_TRY);
     expect(a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreatePolicy'")).toEqual({ state: 'done', by: 'pull' });
     const next = await a.sync();
     expect(next.ok).toBe(true);
@@ -62,10 +62,8 @@ describe('sync: policies', () => {
 
   test('the same when a colleague renamed the copy before the next run: the pull leaves it to the lookup, which finds it as the only policy we made while the create was on its way', async () => {
     await a.call('CreatePolicy', { name: 'offline', configuration: { cedarPolicy: PERMIT } });
-    let lost = false;
-    proxy.once({ kind: 'lose' }, (r) => (isCreate(r) ? (lost = true) : false));
-    proxy.refuse((r) => lost && r.method === 'GET', { status: 503, code: Code.UNAVAILABLE, message: 'link down' });
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    loseThenLinkDown(proxy, isCreate);
+    await a.sync(ONE_TRY);
     expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done'")).toEqual([{ operation: 'CreatePolicy', state: 'inflight' }]);
     const [copy] = policies(remote.engine.db);
     await remote.client.UpdatePolicy({ policy: { policyId: copy.id, name: 'offline (reviewed)' }, updateMask: 'name' });
@@ -87,7 +85,7 @@ describe('sync: policies', () => {
     let lost = 0;
     proxy.random({ rate: 1, kinds: ['lose'], random: () => 0, allow: (_kind, r) => isCreate(r) && ++lost <= 2 });
     proxy.refuse((r) => lost >= 2 && r.method === 'GET', { status: 503, code: Code.UNAVAILABLE, message: 'link down' });
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    await a.sync(ONE_TRY);
     proxy.random(undefined);
     expect(a.engine.db.all("SELECT state FROM sync_outbox WHERE state != 'done'")).toEqual([{ state: 'inflight' }, { state: 'inflight' }]);
     for (const p of policies(remote.engine.db)) await remote.client.UpdatePolicy({ policy: { policyId: p.id, name: `${p.name} (reviewed)` }, updateMask: 'name' });
@@ -106,10 +104,8 @@ describe('sync: policies', () => {
     await a.call('CreatePolicy', { name: 'landed', configuration: { cedarPolicy: PERMIT } });
     const named = (name: string) => (r: { method: string; path: string; body: string }) => isCreate(r) && r.body.includes(`"name":"${name}"`);
     proxy.random({ rate: 1, kinds: ['drop'], random: () => 0, allow: (_kind, r) => named('never landed')(r) });
-    let lost = false;
-    proxy.once({ kind: 'lose' }, (r) => (named('landed')(r) ? (lost = true) : false));
-    proxy.refuse((r) => lost && r.method === 'GET', { status: 503, code: Code.UNAVAILABLE, message: 'link down' });
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    loseThenLinkDown(proxy, named('landed'));
+    await a.sync(ONE_TRY);
     proxy.random(undefined);
     expect(a.engine.db.all("SELECT state FROM sync_outbox WHERE state != 'done'")).toEqual([{ state: 'inflight' }, { state: 'inflight' }]);
     const [copy] = policies(remote.engine.db);

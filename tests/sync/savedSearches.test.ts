@@ -1,9 +1,8 @@
 // Saved searches replicate like annotations: offline create/update/delete
 // reach the remote once, remote changes and deletions arrive, fields merge.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { Code } from '../../src-shared/errors';
 import { startFaultProxy, type FaultProxy } from './faultProxy';
-import { createReplica, startRemote, type Replica } from './helpers';
+import { createReplica, loseThenLinkDown, ONE_TRY, type Replica, startRemote } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
 let proxy: FaultProxy;
@@ -74,7 +73,7 @@ describe('sync: saved searches', () => {
     proxy.once({ kind: 'lose' }, isCreate);
     // One try: the push ends with the search created remotely and its entry in flight (as after a crash); the pull
     // after the push lists that copy. It is ours, not a colleague's new search.
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    await a.sync(ONE_TRY);
     expect(a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreateSavedSearch'")).toEqual({ state: 'done', by: 'pull' });
     expect(localSearches(a).map((x) => x.name)).toEqual(['pumps, all']); // the rename waits, on the adopted record
     const next = await a.sync();
@@ -89,10 +88,8 @@ describe('sync: saved searches', () => {
     const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/saved_searches';
     await a.call('CreateSavedSearch', search('pumps', ['p1']));
     // The response is lost and the link fails right after: the run ends with the create in flight and nothing pulled.
-    let lost = false;
-    proxy.once({ kind: 'lose' }, (r) => (isCreate(r) ? (lost = true) : false));
-    proxy.refuse((r) => lost && r.method === 'GET', { status: 503, code: Code.UNAVAILABLE, message: 'link down' });
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    loseThenLinkDown(proxy, isCreate);
+    await a.sync(ONE_TRY);
     expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done'")).toEqual([{ operation: 'CreateSavedSearch', state: 'inflight' }]);
     const [copy] = remoteSearches();
     await b.sync();

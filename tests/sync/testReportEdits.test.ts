@@ -4,7 +4,7 @@
 // measurement field changed on both sides is a logged conflict.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type FaultProxy, type Matcher } from './faultProxy';
-import { closeProxiedPair, openProxiedPair, type RemoteServer, type Replica } from './helpers';
+import { closeProxiedPair, ONE_TRY, openProxiedPair, type RemoteServer, type Replica } from './helpers';
 import { count, importSample, reportsOf } from './testReportHelpers';
 
 let remote: RemoteServer;
@@ -179,7 +179,7 @@ describe('sync: manual test-report edits', () => {
     const isCreate = isPost('/api/v1/test-reports');
     await a.call('CreateTestReport', { status: 'TEST_STATUS_PASSED', name: 'bench run', testSystemName: 'rig-7', testCase: 'power', startTime: T0, endTime: T1 });
     proxy.once({ kind: 'lose' }, isCreate);
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    await a.sync(ONE_TRY);
     expect(Object.keys(reportsOf(a.engine.db))).toHaveLength(1); // the copy is not taken in as a second report
     const next = await a.sync();
     expect(next.ok).toBe(true);
@@ -198,7 +198,7 @@ describe('sync: manual test-report edits', () => {
     await a.call('CreateTestStep', step(report.testReportId, '2', 'power down'));
     await a.call('CreateTestMeasurement', { testMeasurement: measurement(known.testStepId, 'rail 5V', 5.01) });
     proxy.random({ rate: 1, kinds: ['lose'], random: () => 0, allow: (_kind, r) => isStep(r) || isMeasurement(r) });
-    await a.sync({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    await a.sync(ONE_TRY);
     proxy.random(undefined);
     expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done' ORDER BY seq")).toEqual([
       { operation: 'CreateTestStep', state: 'inflight' },
