@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
+import { isUnmappedLocalId } from './idMap';
+import { hasPending } from './outbox';
 
 /** field: both sides changed it; remote_missing: gone from the remote; duplicate: a replayed create made a second copy. */
 export type ConflictKind = 'field' | 'remote_missing' | 'duplicate';
@@ -46,4 +48,20 @@ export function keptAfterRemoteDeletion(db: Db, resource: string): Set<string> {
   return new Set(
     db.all<{ record_id: string }>("SELECT record_id FROM sync_conflicts WHERE state = 'open' AND kind = 'remote_missing' AND resource = ?", [resource]).map((r) => r.record_id),
   );
+}
+
+/**
+ * What the pulls that remove remote deletions ask of a record the remote no longer lists: whether it stays here all
+ * the same. It does while it is on its way (made here and not sent yet: an unmapped local id; or edited here, the
+ * edit still open) or kept after an edit found it deleted there (keptAfterRemoteDeletion). One checker per
+ * reconcile: it reads each resource's kept records once.
+ */
+export function remoteDeletionStays(db: Db): (resource: string, id: string) => boolean {
+  const kept = new Map<string, Set<string>>();
+  const isKept = (resource: string, id: string) => {
+    let ids = kept.get(resource);
+    if (!ids) kept.set(resource, (ids = keptAfterRemoteDeletion(db, resource)));
+    return ids.has(id);
+  };
+  return (resource, id) => isUnmappedLocalId(db, id) || hasPending(db, resource, id) || isKept(resource, id);
 }

@@ -24,29 +24,13 @@
 // order gets no check (deletions.ts).
 import type { TestMeasurement, TestStep } from '../../../src-shared/api/testReports';
 import type { Db } from '../../db/database';
-import { keptAfterRemoteDeletion } from '../conflicts';
-import { isUnmappedLocalId } from '../idMap';
-import { hasPending } from '../outbox';
+import { remoteDeletionStays } from '../conflicts';
 import { TEST_MEASUREMENT, TEST_STEP } from '../resources/testReportChildren';
 import { TEST_REPORT } from '../resources/testReports';
 import { deletionReconciler, type LocalRecord } from './deletions';
 
 /** Whether a record stays although the remote no longer lists it, as for itself (its report is asked separately). */
 type Stays = (resource: string, id: string) => boolean;
-
-/**
- * On its way (see above), or kept here after an edit of it found it gone from the remote (an open conflict,
- * conflicts.ts keptAfterRemoteDeletion): a report kept so keeps its steps and measurements.
- */
-function staysChecker(db: Db): Stays {
-  const kept = new Map<string, Set<string>>();
-  const isKept = (resource: string, id: string) => {
-    let ids = kept.get(resource);
-    if (!ids) kept.set(resource, (ids = keptAfterRemoteDeletion(db, resource)));
-    return ids.has(id);
-  };
-  return (resource, id) => isUnmappedLocalId(db, id) || hasPending(db, resource, id) || isKept(resource, id);
-}
 
 function measurementStays(db: Db, stays: Stays, pk: number): boolean {
   const m = db.get<{ id: string; test_report_id: string }>('SELECT id, test_report_id FROM test_measurements WHERE pk = ?', [pk]);
@@ -74,7 +58,7 @@ export const testStepDeletionsPuller = deletionReconciler<TestStep>({
   table: 'test_steps',
   createdResource: TEST_STEP,
   stays: (db) => {
-    const stays = staysChecker(db);
+    const stays = remoteDeletionStays(db);
     return (r: LocalRecord) => stepStays(db, stays, r.pk);
   },
 });
@@ -89,7 +73,7 @@ export const testMeasurementDeletionsPuller = deletionReconciler<TestMeasurement
   table: 'test_measurements',
   createdResource: TEST_MEASUREMENT,
   stays: (db) => {
-    const stays = staysChecker(db);
+    const stays = remoteDeletionStays(db);
     return (r: LocalRecord) => measurementStays(db, stays, r.pk);
   },
 });

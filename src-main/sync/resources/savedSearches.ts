@@ -8,8 +8,8 @@ import type { Db } from '../../db/database';
 import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath, type StoredProperties } from '../../services/savedSearches/savedSearchProperties';
 import { storedState, type ApplyContext } from '../apply';
 import { canonical, sameValue } from '../canonical';
-import { keptAfterRemoteDeletion } from '../conflicts';
-import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
+import { remoteDeletionStays } from '../conflicts';
+import { registerIdRewriter } from '../idMap';
 import { adoptInflightCreate, madeSince } from '../inflightCreates';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
@@ -129,9 +129,9 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
 /** After a full pull: local rows the remote no longer has are gone there (hard delete), unless created or edited here and not sent yet. */
 export function reconcileSavedSearchDeletions(db: Db, organizationId: string, seen: ReadonlySet<string>): number {
   let removed = 0;
-  const kept = keptAfterRemoteDeletion(db, SAVED_SEARCH);
+  const stays = remoteDeletionStays(db);
   for (const r of db.all<{ id: string }>('SELECT id FROM saved_searches WHERE organization_id = ?', [organizationId])) {
-    if (seen.has(r.id) || kept.has(r.id) || isUnmappedLocalId(db, r.id) || hasPending(db, SAVED_SEARCH, r.id)) continue;
+    if (seen.has(r.id) || stays(SAVED_SEARCH, r.id)) continue;
     db.run('DELETE FROM saved_searches WHERE id = ?', [r.id]);
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, r.id]);
     removed++;

@@ -21,8 +21,8 @@ import { statusName, type TestReportRow } from '../../services/testReports/testR
 import { loadMetadata } from '../../db/childRows';
 import { dropField, type ApplyContext } from '../apply';
 import { canonical } from '../canonical';
-import { keptAfterRemoteDeletion } from '../conflicts';
-import { isUnmappedLocalId, registerIdRewriter } from '../idMap';
+import { remoteDeletionStays } from '../conflicts';
+import { registerIdRewriter } from '../idMap';
 import { mergeFields } from '../merge';
 import { hasPending } from '../outbox';
 import { wireMicros } from '../time';
@@ -148,9 +148,9 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
 /** After a full read: local reports the remote no longer has were deleted there (hard delete), unless made or edited here and not sent yet. */
 export function reconcileTestReportDeletions(db: Db, seen: ReadonlySet<string>, organizationIds: readonly string[]): number {
   let removed = 0;
-  const kept = keptAfterRemoteDeletion(db, TEST_REPORT);
+  const stays = remoteDeletionStays(db);
   for (const r of db.all<{ id: string; pk: number }>('SELECT id, pk FROM test_reports WHERE organization_id IN (SELECT value FROM json_each(?))', [JSON.stringify(organizationIds)])) {
-    if (seen.has(r.id) || kept.has(r.id) || isUnmappedLocalId(db, r.id) || hasPending(db, TEST_REPORT, r.id)) continue;
+    if (seen.has(r.id) || stays(TEST_REPORT, r.id)) continue;
     db.run('DELETE FROM test_reports WHERE pk = ?', [r.pk]); // steps and measurements cascade
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, r.id]);
     removed++;
