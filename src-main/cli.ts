@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey } from './auth/apiKeys';
+import { createApiKey, ownerSessionKey } from './auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
 import { defaultDataDir, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
@@ -45,7 +45,11 @@ async function serve(args: string[]): Promise<number> {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid --port '${values.port}'`);
-  const engine = openEngine(values.data ?? defaultDataDir());
+  // The last resort: a fault that escaped its request is logged, and the server keeps serving everyone else.
+  // (Each request's own errors are answered with the contract's error body before they get here.)
+  process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
+  process.on('uncaughtException', (e) => console.error('outpost: uncaught exception; serving on:', e));
+  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } });
   if (values['seed-if-empty'] && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
@@ -53,16 +57,25 @@ async function serve(args: string[]): Promise<number> {
   const staticDir = values.static ?? (existsSync(join(rendererBuild, 'index.html')) ? rendererBuild : undefined);
   const server = createApiServer(engine, { staticDir });
   const url = await listen(server, port, values.host);
-  // A fresh key for this session's browser tab, passed in the URL fragment (never sent to the server in requests).
-  const { token } = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'serve session');
+  engine.lock.update({ url });
+  // The owner's key for the browser tab (passed in the URL fragment, never sent in requests) and for an
+  // `outpost sync` that hands its work to this server: kept in the data directory's 0600 secret file and
+  // reused by the next start, not minted anew each time.
+  const token = await ownerSessionKey(engine.db, dataDirSecretStore(engine.dataDir));
   process.stdout.write(`Outpost serving ${engine.dataDir}\n  API: ${url}/api/v1\n`);
   process.stdout.write(staticDir ? `  App: ${url}/#key=${token}\n` : '  (renderer not built: run `npm run build` to serve the app)\n');
-  // Background sync with the data directory's remote (if any, or once one is configured through the API).
-  const sync = values['no-sync'] ? undefined : new BackgroundSync({ engine, secrets: dataDirSecretStore(engine.dataDir) });
-  await sync?.start();
+  // Sync with the data directory's remote: in the background unless --no-sync, and on request (SyncNow, which
+  // an `outpost sync` of this directory sends here) either way.
+  const background = !values['no-sync'];
+  const sync = new BackgroundSync({ engine, secrets: dataDirSecretStore(engine.dataDir), background });
+  await sync.start();
   const remote = await engine.remoteProfile.read();
-  process.stdout.write(sync ? `  Sync: ${remote ? `with ${remote.baseUrl} in the background` : 'no remote configured (add one in the Sync view)'}\n` : '  Sync: off (--no-sync)\n');
-  const stop = () => void (sync?.stop() ?? Promise.resolve()).finally(() => server.close(() => (engine.close(), process.exit(0))));
+  process.stdout.write(
+    background
+      ? `  Sync: ${remote ? `with ${remote.baseUrl} in the background` : 'no remote configured (add one in the Sync view)'}\n`
+      : '  Sync: only on request (--no-sync: no background runs)\n',
+  );
+  const stop = () => void sync.stop().finally(() => server.close(() => (engine.close(), process.exit(0))));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await new Promise(() => {});
@@ -73,7 +86,7 @@ function keys(args: string[]): number {
   const [sub, ...rest] = args;
   if (sub !== 'create') return fail(`unknown keys command '${sub ?? ''}'\n${USAGE}`);
   const { values } = parseArgs({ args: rest, options: { data: { type: 'string' }, user: { type: 'string' }, org: { type: 'string' }, name: { type: 'string' } } });
-  const engine = openEngine(values.data ?? defaultDataDir());
+  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'keys' } });
   try {
     const { token } = createApiKey(engine.db, values.user ?? DEFAULT_USER_NAME, values.org ?? DEFAULT_ORGANIZATION_NAME, values.name ?? '');
     process.stdout.write(`${token}\n`);
@@ -85,10 +98,10 @@ function keys(args: string[]): number {
 
 function seed(args: string[]): number {
   const { values } = parseArgs({ args, options: { data: { type: 'string' }, annotations: { type: 'string' } } });
-  const engine = openEngine(values.data ?? defaultDataDir());
+  const n = values.annotations === undefined ? undefined : Number(values.annotations);
+  if (n !== undefined && (!Number.isInteger(n) || n < 0)) return fail(`invalid --annotations '${values.annotations}'`);
+  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'seed' } });
   try {
-    const n = values.annotations === undefined ? undefined : Number(values.annotations);
-    if (n !== undefined && (!Number.isInteger(n) || n < 0)) return fail(`invalid --annotations '${values.annotations}'`);
     const counts = seedDemoData(engine.db, { annotations: n });
     process.stdout.write(`${JSON.stringify(counts)}\n`);
     return 0;

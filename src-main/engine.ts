@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
+import { acquireDataDirLock, type DataDirLock } from './db/dataDirLock';
 import { openDatabase, type Db } from './db/database';
 import { cachedLocalCaller } from './sync/identity';
 import { createOutboxRecorder, isReplica } from './sync/outbox';
@@ -29,6 +30,8 @@ export interface Engine {
    * (local records carry the remote's user and organization ids; see sync/identity.ts).
    */
   actingCaller(): Caller | undefined;
+  /** This process's hold on the data directory (one Outpost process per directory; db/dataDirLock.ts). */
+  readonly lock: DataDirLock;
   close(): void;
 }
 
@@ -66,6 +69,8 @@ export interface EngineOptions {
   readonly replica?: boolean;
   /** Where remote API keys live (default: a 0600 file in the data directory; the desktop app passes safeStorage). */
   readonly secrets?: SecretStore;
+  /** Who opens the directory, named to a second process that finds it in use (default: 'outpost'). */
+  readonly holder?: { command: string; url?: string };
 }
 
 export interface RequestContext {
@@ -86,8 +91,16 @@ export function defaultDataDir(): string {
   return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'outpost');
 }
 
+/** Opens the data directory's database for this process alone; DataDirBusyError (naming the holder) if another holds it. */
 export function openEngine(dataDir: string = defaultDataDir(), options: EngineOptions = {}): Engine {
-  const db = openDatabase(join(dataDir, DATABASE_FILE));
+  const lock = acquireDataDirLock(dataDir, options.holder ?? { command: 'outpost' });
+  let db: Db;
+  try {
+    db = openDatabase(join(dataDir, DATABASE_FILE));
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   let writeRecorder = (options.replica ?? isReplica(db)) ? createOutboxRecorder(db) : undefined;
   // Linking a remote while running (ConfigureSyncRemote) turns recording on for the writes that follow.
   const remoteProfile = createRemoteProfileStore(db, options.secrets ?? dataDirSecretStore(dataDir), () => {
@@ -103,6 +116,13 @@ export function openEngine(dataDir: string = defaultDataDir(), options: EngineOp
     },
     remoteProfile,
     actingCaller: () => (writeRecorder ? syncedCaller() : undefined),
-    close: () => db.close(),
+    lock,
+    close: () => {
+      try {
+        db.close();
+      } finally {
+        lock.release();
+      }
+    },
   };
 }

@@ -5,7 +5,7 @@ import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
 import type { Caller } from './caller';
 import { cachedCaller, rememberCaller } from './callerCache';
-import { ensureMember, loadCaller } from './identity';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from './identity';
 
 const hashKey = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -30,4 +30,52 @@ export function authenticate(db: Db, authorization: string | undefined): Caller 
   if (!caller) throw ApiError.unauthenticated('invalid API key');
   rememberCaller(db, m[1], caller);
   return caller;
+}
+
+/** Where a host keeps a token it reuses (the data directory's 0600 secret file under `outpost serve`). */
+export interface TokenStore {
+  get(name: string): Promise<string | undefined>;
+  set(name: string, value: string): Promise<void>;
+}
+
+const OWNER_SESSION_SECRET = 'serve.owner-session-key';
+const OWNER_SESSION_NAME = 'serve session';
+
+/**
+ * The data directory owner's session key for `outpost serve`: the one kept in `store` while it is still valid
+ * (not revoked, its user still there), else a new one, kept there. One key per directory, not one per start.
+ */
+export async function ownerSessionKey(db: Db, store: TokenStore): Promise<string> {
+  const kept = await store.get(OWNER_SESSION_SECRET);
+  if (kept && db.get('SELECT 1 FROM api_keys WHERE key_hash = ? AND revoked_date IS NULL', [hashKey(kept)])) return kept;
+  const { token } = createApiKey(db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, OWNER_SESSION_NAME);
+  await store.set(OWNER_SESSION_SECRET, token);
+  return token;
+}
+
+/** The kept owner session key (for an `outpost sync` that hands its work to the running server), if any. */
+export const keptOwnerSessionKey = (store: TokenStore) => store.get(OWNER_SESSION_SECRET);
+
+export interface ApiKeyInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly userName: string;
+  readonly createdDate: number;
+  readonly revokedDate: number | null;
+}
+
+/** Every key of the directory (never the token: only its hash is stored), oldest first. */
+export function listApiKeys(db: Db): ApiKeyInfo[] {
+  return db.all<ApiKeyInfo>(
+    `SELECT k.id, k.name, u.user_name AS userName, k.created_date AS createdDate, k.revoked_date AS revokedDate
+       FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.created_date, k.id`,
+  );
+}
+
+/** Revokes the key with this id (or unique id prefix); returns it, or undefined when none or several match. */
+export function revokeApiKey(db: Db, idOrPrefix: string): ApiKeyInfo | undefined {
+  const matches = listApiKeys(db).filter((k) => k.id === idOrPrefix || (idOrPrefix.length >= 4 && k.id.startsWith(idOrPrefix)));
+  if (matches.length !== 1) return undefined;
+  db.run('UPDATE api_keys SET revoked_date = coalesce(revoked_date, ?) WHERE id = ?', [nowMicros(), matches[0].id]);
+  return listApiKeys(db).find((k) => k.id === matches[0].id);
 }

@@ -4,7 +4,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database as RawDatabase, Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { registerSqlFunctions } from '../filter/regexFunction';
 import { restoreIndexes } from './bulkLoad';
@@ -132,14 +132,18 @@ export interface OpenOptions {
  * The desktop launcher (scripts/start-desktop.mjs) builds better-sqlite3 a second time for Electron's ABI and
  * passes its path here; Node (tests, `outpost serve`) uses the module npm built.
  */
-function nativeBinding(): { nativeBinding: string } | undefined {
+/** The better-sqlite3 binary built for Electron's ABI, when the desktop app names one. */
+export function nativeBinding(): { nativeBinding: string } | undefined {
   const path = process.env.OUTPOST_SQLITE_BINDING;
   return path ? { nativeBinding: path } : undefined;
 }
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const raw = new BetterSqlite3(file, nativeBinding());
+  // The database holds the user's records and API key hashes: readable by its owner only (SQLite gives the
+  // -wal and -shm files the database file's permissions).
+  if (file !== ':memory:') chmodSync(file, 0o600);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');

@@ -6,7 +6,7 @@ import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../../src-shared/errors';
+import { ApiError, Code } from '../../src-shared/errors';
 
 export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -31,6 +31,14 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
     throw ApiError.invalid('body', 'the request body must be a JSON object');
   }
   return parsed as Record<string, unknown>;
+}
+
+/** A failed upload as the request's error: a full disk is RESOURCE_EXHAUSTED, anything else a malformed body. */
+function uploadError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new ApiError(Code.RESOURCE_EXHAUSTED, 'disk full: the upload could not be stored; free some space and try again');
+  return ApiError.invalid('body', `malformed multipart request: ${(e as Error)?.message ?? String(e)}`);
 }
 
 export interface UploadedFile {
@@ -60,7 +68,11 @@ export async function readMultipart(
   } catch (e) {
     throw ApiError.invalid('body', `malformed multipart request: ${(e as Error).message}`);
   }
+  // Every write's failure is caught where it happens (a truncated body or a full disk can fail a write before
+  // the parser says anything) and reported as the request's error below, never as an unhandled rejection.
   const writes: Promise<void>[] = [];
+  let writeFailure: unknown;
+  let stopParsing: (e: unknown) => void = () => undefined;
   let tooLarge = false;
   bb.on('field', (name, value) => (fields[name] = value));
   bb.on('file', (name, stream, info) => {
@@ -75,13 +87,25 @@ export async function readMultipart(
     stream.on('limit', () => (tooLarge = true));
     const headers = (info as unknown as { headers?: Record<string, string> }).headers;
     writes.push(
-      pipeline(stream, createWriteStream(path)).then(() => {
-        file = { path, fileName: info.filename ?? 'file', mimeType: info.mimeType || 'application/octet-stream', encoding: headers?.['content-encoding'] ?? '', size };
-      }),
+      pipeline(stream, createWriteStream(path)).then(
+        () => {
+          file = { path, fileName: info.filename ?? 'file', mimeType: info.mimeType || 'application/octet-stream', encoding: headers?.['content-encoding'] ?? '', size };
+        },
+        (e: unknown) => {
+          writeFailure ??= e;
+          // The parser waits for the stream the failed write destroyed: stop reading, answer now.
+          stopParsing(e);
+        },
+      ),
     );
   });
   try {
     await new Promise<void>((resolve, reject) => {
+      stopParsing = (e) => {
+        req.unpipe(bb);
+        req.resume(); // drain the rest of the body so the answer can be read
+        reject(e);
+      };
       bb.on('close', resolve);
       bb.on('error', reject);
       req.on('error', reject);
@@ -90,7 +114,11 @@ export async function readMultipart(
     await Promise.all(writes);
   } catch (e) {
     cleanup();
-    throw ApiError.invalid('body', `malformed multipart request: ${(e as Error).message}`);
+    throw uploadError(e);
+  }
+  if (writeFailure !== undefined) {
+    cleanup();
+    throw uploadError(writeFailure);
   }
   // (busboy stops a file at its fileSize limit: one byte past ours is enough to know it is too large.)
   if (tooLarge || (file !== undefined && file.size > limit.bytes)) {

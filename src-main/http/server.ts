@@ -122,7 +122,15 @@ export const CONTENT_SECURITY_POLICY =
 
 function serveStatic(staticDir: string, url: URL, res: ServerResponse): void {
   const root = resolve(staticDir);
-  let file = normalize(join(root, decodeURIComponent(url.pathname)));
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    // `/%`, `/%E0%A4%A`: any page could send one (an <img src>); it is the request's error, never the server's.
+    sendError(res, ApiError.invalid('path', 'malformed percent-encoding in the request path'));
+    return;
+  }
+  let file = normalize(join(root, path));
   if (!file.startsWith(root + sep) && file !== root) {
     sendJson(res, 404, new ApiError(Code.NOT_FOUND, 'Not Found').toBody());
     return;

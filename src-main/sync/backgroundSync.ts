@@ -5,20 +5,27 @@
 import type { Engine, SyncController } from '../engine';
 import { SyncScheduler, type SchedulerOptions } from './scheduler';
 
+export interface BackgroundSyncOptions extends SchedulerOptions {
+  /** Runs in the background (default); false: only on request (SyncNow), as `outpost serve --no-sync`. */
+  readonly background?: boolean;
+}
+
 export class BackgroundSync implements SyncController {
   readonly scheduler: SyncScheduler;
   private readonly engine: Engine;
+  private readonly background: boolean;
 
   /** `options.secrets` must be the store the engine was opened with (openEngine's `secrets`). */
-  constructor(options: SchedulerOptions) {
+  constructor(options: BackgroundSyncOptions) {
     this.engine = options.engine;
+    this.background = options.background ?? true;
     this.scheduler = new SyncScheduler(options);
   }
 
   /** Becomes the engine's sync controller; runs in the background when a remote is configured. */
   async start(): Promise<void> {
     this.engine.syncController = this;
-    if ((await this.engine.remoteProfile.read())?.hasApiKey) this.scheduler.start();
+    if (this.background && (await this.engine.remoteProfile.read())?.hasApiKey) this.scheduler.start();
   }
 
   /** Stops background runs (a run in progress is aborted; its committed work stays) and leaves the engine. */
@@ -28,15 +35,15 @@ export class BackgroundSync implements SyncController {
   }
 
   syncNow(): void {
-    // A remote linked by someone else (e.g. `outpost sync --remote` while serving): start the loop, which runs at once.
-    if (!this.scheduler.started) return this.scheduler.start();
+    // A remote linked since the start (the Sync view, an `outpost sync --remote` handed to this server): start the loop, which runs at once.
+    if (this.background && !this.scheduler.started) return this.scheduler.start();
     // Failures are recorded in the sync status (and published); nothing waits for this promise.
     this.scheduler.syncNow().catch((e: unknown) => console.error('outpost: sync run failed:', e));
   }
 
   async remoteChanged(): Promise<void> {
     if (this.scheduler.started) this.scheduler.profileChanged();
-    else this.scheduler.start();
+    else if (this.background) this.scheduler.start();
   }
 
   async remoteRemoved(): Promise<void> {

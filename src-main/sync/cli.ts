@@ -2,7 +2,9 @@
 // progress and a summary. --remote/--token link the directory (the key is
 // stored in the data directory with 0600 permissions); later runs reuse them.
 import { parseArgs } from 'node:util';
-import { defaultDataDir, openEngine } from '../engine';
+import { currentHolder, DataDirBusyError } from '../db/dataDirLock';
+import { defaultDataDir, openEngine, type Engine } from '../engine';
+import { syncThroughServer } from './delegatedSync';
 import { loadProfile, REMOTE_URL_SETTING, saveProfile } from './profile';
 import { runSync, type SyncSummary } from './runSync';
 import { dataDirSecretStore } from './secretStore';
@@ -75,7 +77,24 @@ export async function syncCommand(args: string[]): Promise<number> {
     }
   }
   const dataDir = values.data ?? defaultDataDir();
-  const engine = openEngine(dataDir);
+  const say = values.quiet || values.json ? undefined : (line: string) => process.stdout.write(`${line}\n`);
+  let engine: Engine;
+  try {
+    engine = openEngine(dataDir, { holder: { command: 'sync' } });
+  } catch (e) {
+    if (!(e instanceof DataDirBusyError)) throw e;
+    // The directory's owner is a running `outpost serve`: it does the sync (one process per directory).
+    const holder = e.holder ?? currentHolder(dataDir);
+    if (holder?.command !== 'serve') throw e;
+    const result = await syncThroughServer(dataDir, holder, { remote: values.remote, token: values.token, relink: values.relink, progress: say });
+    if (result.kind === 'refused') {
+      process.stderr.write(`outpost: ${result.message}\n`);
+      return 2;
+    }
+    const { summary } = result;
+    process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${describe(summary, result.baseUrl)}\n`);
+    return summary.ok ? 0 : summary.authError ? 3 : 1;
+  }
   try {
     const secrets = dataDirSecretStore(dataDir);
     if (values.remote) {

@@ -75,14 +75,17 @@ export interface SyncSummary {
 
 const count = (db: Db, sql: string) => db.get<{ n: number }>(sql)!.n;
 
-function runSummary(p: SyncProgress) {
+function runSummary(p: SyncProgress, durationMs: number, requests: number) {
   return {
     pulled: Object.entries(p.pulled).map(([resource, rows]) => ({ resource, rows })),
+    pendingAtStart: p.pendingAtStart,
     pushed: p.pushed,
     failed: p.failed,
     retries: p.retries,
     recovered: p.recovered,
     conflicts: p.conflicts,
+    durationMs,
+    requests,
   };
 }
 
@@ -206,7 +209,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       lastSyncFinished: finished * 1000,
       lastSuccess: ok ? finished * 1000 : readStoredStatus(db).lastSuccess,
       lastError: error ?? '',
-      lastRun: runSummary(progress),
+      lastRun: runSummary(progress, finished - started, remote.requests),
     });
     lock.release();
     remote.close();

@@ -9,12 +9,17 @@ import { boolIn, message, nullableTimestampOut, pageSizeIn, response, timestampO
 export const SyncRunOut = response({
   /** Rows applied per pulled resource. */
   pulled: z.array(response({ resource: z.string(), rows: z.number().int() })),
+  /** Edits waiting to be sent when the run started. */
+  pendingAtStart: z.number().int(),
   pushed: z.number().int(),
   failed: z.number().int(),
   retries: z.number().int(),
   /** Creates whose outcome was unknown, found on the remote instead of being sent twice. */
   recovered: z.number().int(),
   conflicts: z.number().int(),
+  durationMs: z.number().int(),
+  /** Requests sent to the remote. */
+  requests: z.number().int(),
 });
 
 export const SyncStatusOut = response({

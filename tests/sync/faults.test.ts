@@ -168,6 +168,8 @@ describe('retries and stops', () => {
 
   test('401 stops sync and says so', async () => {
     await offlineCreate('unauthorized');
+    // The same data directory with a wrong key: one process holds a directory at a time, so `a` lets go first.
+    a.engine.close();
     const bad = await createReplica('bad', proxy.url, 'op_not-a-key', a.dir);
     const s = await bad.sync();
     expect(s.ok).toBe(false);

@@ -28,7 +28,11 @@ export interface StoredSyncStatus {
 export function readStoredStatus(db: Db): StoredSyncStatus {
   const text = db.setting(STATUS_SETTING);
   const empty: StoredSyncStatus = { state: 'idle', phase: '', lastSyncStarted: null, lastSyncFinished: null, lastSuccess: null, lastError: '', lastRun: null };
-  return text ? { ...empty, ...(JSON.parse(text) as Partial<StoredSyncStatus>) } : empty;
+  if (!text) return empty;
+  const stored = { ...empty, ...(JSON.parse(text) as Partial<StoredSyncStatus>) };
+  // A run recorded by an earlier version lacks the counts added since.
+  if (stored.lastRun) stored.lastRun = { ...{ pendingAtStart: 0, durationMs: 0, requests: 0 }, ...(stored.lastRun as Partial<NonNullable<StoredSyncStatus['lastRun']>>) } as StoredSyncStatus['lastRun'];
+  return stored;
 }
 
 export function writeStoredStatus(db: Db, patch: Partial<StoredSyncStatus>): StoredSyncStatus {
