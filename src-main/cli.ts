@@ -14,7 +14,7 @@ import { SYNC_USAGE, syncCommand } from './sync/cli';
 import { dataDirSecretStore } from './sync/secretStore';
 
 const USAGE = `usage:
-  outpost serve [--data DIR] [--port N] [--host 127.0.0.1] [--seed-if-empty] [--static DIR] [--no-sync]
+  outpost serve [--data DIR] [--port N] [--host 127.0.0.1] [--allowed-host NAME ...] [--seed-if-empty] [--static DIR] [--no-sync]
       background sync runs while the data directory has a remote (configured in the
       app's Sync view or by \`outpost sync --remote\`); --no-sync turns it off
   outpost keys create [--data DIR] [--user EMAIL] [--org NAME]
@@ -41,6 +41,7 @@ async function serve(args: string[]): Promise<number> {
       static: { type: 'string' },
       'seed-if-empty': { type: 'boolean', default: false },
       'no-sync': { type: 'boolean', default: false },
+      'allowed-host': { type: 'string', multiple: true, default: [] },
     },
   });
   const port = Number(values.port);
@@ -55,7 +56,7 @@ async function serve(args: string[]): Promise<number> {
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
   }
   const staticDir = values.static ?? (existsSync(join(rendererBuild, 'index.html')) ? rendererBuild : undefined);
-  const server = createApiServer(engine, { staticDir });
+  const server = createApiServer(engine, { staticDir, allowedHosts: values['allowed-host'] });
   const url = await listen(server, port, values.host);
   engine.lock.update({ url });
   // The owner's key for the browser tab (passed in the URL fragment, never sent in requests) and for an

@@ -4,12 +4,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database as RawDatabase, Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { registerSqlFunctions } from '../filter/regexFunction';
 import { restoreIndexes } from './bulkLoad';
 import { migrations as allMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
+import { DatabaseUnusableError } from './storageErrors';
 
 export type SqlValue = string | number | bigint | null | Buffer;
 export type Params = readonly SqlValue[] | Record<string, SqlValue>;
@@ -138,14 +139,53 @@ export function nativeBinding(): { nativeBinding: string } | undefined {
   return path ? { nativeBinding: path } : undefined;
 }
 
+/**
+ * Refuses a database file that cannot be used as it is, with what to do about it: a zero-length file (SQLite
+ * would take it for a new, empty database and the user's records would silently be gone) and a file SQLite
+ * cannot read as a database. Damaged pages further in are found when read (DATA_LOSS, storageErrors.ts): a
+ * full check at every open would cost seconds per GB.
+ */
+function checkExistingFile(file: string): void {
+  if (!existsSync(file)) return;
+  const wal = `${file}-wal`;
+  if (statSync(file).size === 0 && !(existsSync(wal) && statSync(wal).size > 0)) {
+    throw new DatabaseUnusableError(
+      `${file} is empty (0 bytes): it was probably truncated, and opening it would start an empty database; restore it from a backup, or delete it to start over`,
+    );
+  }
+}
+
+function unusable(file: string, e: unknown): never {
+  const code = (e as { code?: string }).code ?? '';
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    throw new DatabaseUnusableError(
+      `${file} is not a readable Outpost database (${(e as Error).message}); move the data directory aside and restore it from a backup (or recover a copy with sqlite3's .recover)`,
+    );
+  }
+  throw e;
+}
+
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    checkExistingFile(file);
+  }
   const raw = new BetterSqlite3(file, nativeBinding());
+  try {
+    // The header and the schema must read (a damaged first page is NOTADB here, not later in a request).
+    raw.prepare('SELECT count(*) FROM sqlite_schema').get();
+  } catch (e) {
+    raw.close();
+    unusable(file, e);
+  }
   // The database holds the user's records and API key hashes: readable by its owner only (SQLite gives the
   // -wal and -shm files the database file's permissions).
   if (file !== ':memory:') chmodSync(file, 0o600);
   raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
+  // Acknowledged means durable: FULL syncs the WAL at every commit, so a write answered 200 survives a power cut
+  // (NORMAL lets the last commits roll back). Group commit (groupCommit.ts) shares one sync among the writes of an
+  // event-loop turn; bench/durability.ts prints what it costs.
+  raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -65536');

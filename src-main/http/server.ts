@@ -5,7 +5,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { ApiError, Code } from '../../src-shared/errors';
 import { authenticate } from '../auth/apiKeys';
 import type { Caller } from '../auth/caller';
@@ -15,6 +15,7 @@ import { invoke } from '../services/invoke';
 import { readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
 import { groupCommitFor } from '../db/groupCommit';
+import { storageError } from '../db/storageErrors';
 import { matchRoute } from './routes';
 import { uploadLimitFor } from './uploadLimits';
 
@@ -23,7 +24,18 @@ export interface ServeOptions {
   readonly host?: string;
   /** Directory of the built renderer (index.html + assets); omitted = API only. */
   readonly staticDir?: string;
+  /**
+   * Host names served besides the bound address and `localhost` (`--allowed-host`): a request naming any other
+   * Host is refused, so a page on another site cannot reach this server through DNS rebinding.
+   */
+  readonly allowedHosts?: readonly string[];
 }
+
+/**
+ * Request headers up to 64 KiB (Node's default is 16): a filter of the engine's longest allowed size
+ * (MAX_FILTER_LENGTH characters, percent-encoded in the query string) must fit.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 const ANONYMOUS: Caller = { userId: '', userName: '', organizations: [] };
 
@@ -37,6 +49,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 export function sendError(res: ServerResponse, error: unknown): void {
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
+  else if (storageError(error)) apiError = storageError(error)!;
   else {
     // Unexpected: log for the operator, never leak details to the client.
     console.error('outpost: internal error:', error);
@@ -44,6 +57,8 @@ export function sendError(res: ServerResponse, error: unknown): void {
   }
   const headers: Record<string, string> = {};
   if (apiError.code === Code.UNAUTHENTICATED) headers['WWW-Authenticate'] = apiError.message.replace(/[^\x20-\x7e]/g, '?');
+  // A body left unread (too large, refused before reading) is not drained: the connection closes after the answer.
+  if (res.req && !res.req.complete) headers.Connection = 'close';
   if (res.headersSent) {
     res.destroy();
     return;
@@ -85,13 +100,19 @@ async function handleApi(engine: Engine, req: IncomingMessage, res: ServerRespon
       raw = { ...pathParams };
   }
   try {
-    const origin = req.headers.host && /^[\w.:\[\]-]+$/.test(req.headers.host) ? `http://${req.headers.host}` : undefined;
-    const run = () => invoke({ engine, db: engine.db, caller, origin }, route.name, raw);
+    // Absolute URLs (download links) name the address this server is bound to, never the request's Host.
+    const run = () => invoke({ engine, db: engine.db, caller, origin: boundOrigin(req) }, route.name, raw);
     // Writes share commits with the other writes of the same event-loop turn (groupCommit.ts); reads need none.
     const result = route.op.method === 'GET' || route.op.input === 'multipart' ? await run() : await groupCommitFor(engine.db).submit(run);
     if (route.op.output === 'binary') {
       const bin = result as BinaryResult;
-      const headers: Record<string, string | number> = { 'Content-Type': bin.contentType, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+      const headers: Record<string, string | number> = {
+        'Content-Type': inertContentType(bin.contentType),
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        // User content: even opened directly, it runs no script and reaches nothing of this origin.
+        'Content-Security-Policy': "sandbox; default-src 'none'",
+      };
       if (bin.size !== undefined) headers['Content-Length'] = bin.size;
       if (bin.fileName) headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(bin.fileName)}`;
       res.writeHead(200, headers);
@@ -104,6 +125,20 @@ async function handleApi(engine: Engine, req: IncomingMessage, res: ServerRespon
   } finally {
     cleanup();
   }
+}
+
+/** `http://127.0.0.1:4280`: the address and port the request's connection was accepted on. */
+function boundOrigin(req: IncomingMessage): string {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
+/**
+ * User content is never served as something a browser would run in this origin (a script, a page, an SVG):
+ * those types go out as plain bytes; with nosniff and the attachment disposition the browser only saves them.
+ */
+function inertContentType(type: string): string {
+  return /javascript|ecmascript|html|xml|svg|wasm|xsl/i.test(type) ? 'application/octet-stream' : type;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -150,9 +185,45 @@ function serveStatic(staticDir: string, url: URL, res: ServerResponse): void {
   createReadStream(file).pipe(res);
 }
 
+/** The Host header's name without its port (`[::1]:80` -> `[::1]`), lowercased. */
+function hostName(host: string): string {
+  const h = host.trim().toLowerCase();
+  return h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.replace(/:\d*$/, '');
+}
+
+/** Whether a request's Host names this server: its bound address, localhost, or a configured name. */
+function hostAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  const host = req.headers.host;
+  if (!host) return true; // HTTP/1.0 without Host: nothing a browser page can send
+  const name = hostName(host);
+  if (allowed.has(name)) return true;
+  const local = req.socket.localAddress?.replace(/^::ffff:/, '') ?? '';
+  return name === local || name === `[${local}]`;
+}
+
+/** Answers a request Node's parser refused (headers too large, malformed) with the contract's error body. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const error = tooLarge
+    ? new ApiError(Code.INVALID_ARGUMENT, `request headers exceed ${MAX_HEADER_BYTES} bytes (a filter this long is over the engine's own limits)`)
+    : ApiError.invalid('request', 'malformed HTTP request');
+  const body = JSON.stringify(error.toBody());
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export function createApiServer(engine: Engine, options: ServeOptions = {}): Server {
   useServingCheckpoints(engine.db);
-  return createServer((req, res) => {
+  const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? []).map(hostName)]);
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    if (!hostAllowed(req, allowedHosts)) {
+      sendError(res, ApiError.permissionDenied(`the Host '${String(req.headers.host).slice(0, 200)}' is not served here (DNS rebinding guard); use the address outpost serve printed, or start it with --allowed-host`));
+      return;
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
@@ -168,6 +239,8 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
       sendError(res, new ApiError(Code.NOT_FOUND, 'Not Found'));
     }
   });
+  server.on('clientError', answerClientError);
+  return server;
 }
 
 export async function listen(server: Server, port = 0, host = '127.0.0.1'): Promise<string> {

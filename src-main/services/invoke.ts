@@ -6,6 +6,7 @@ import { writesPlatformData } from '../../src-shared/api/operation';
 import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
+import { storageError } from '../db/storageErrors';
 import type { RequestContext } from '../engine';
 import { handlers } from './registry';
 
@@ -35,6 +36,15 @@ export function parseRequest(name: OperationName, raw: unknown): unknown {
 }
 
 export async function invoke(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
+  try {
+    return await invokeOperation(requestCtx, name, raw);
+  } catch (e) {
+    // A full disk, a busy or damaged database: errors a user can act on, not a bare "internal error".
+    throw storageError(e) ?? e;
+  }
+}
+
+async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
   // A synced replica works as its remote user: whoever calls locally (the desktop's user, a
   // local API key under `outpost serve`) reads and writes as that user, so local records,
   // outbox entries and their authors carry the remote's user and organization ids.
