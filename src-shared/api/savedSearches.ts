@@ -2,8 +2,8 @@
 // Note the route segment uses an underscore: `/api/v1/saved_searches`.
 //
 // SavedSearchProperties carries two fields the reference lacks but the seed
-// spec has: `template_items` (repeated SavedSearchFilterItem) and `report_type`
-// (proto3 optional string). They are modelled like their neighbours.
+// spec has: `template_items` (items of {id, name, kind}) and `report_type`
+// (proto3 optional string).
 import { z } from 'zod';
 import { defineOperation } from './operation';
 import { listRequest, organizationIdIn, EmptyOut } from './common';
@@ -22,6 +22,15 @@ export const SavedSearchFilterItemIn = message({
 });
 export const SavedSearchFilterItemOut = response({ id: z.string(), name: z.string() });
 export type SavedSearchFilterItem = z.infer<typeof SavedSearchFilterItemOut>;
+
+/** A template item (the spec's `{id, name, kind}`): the kind is kept as given; unknown = ''. */
+export const SavedSearchTemplateItemIn = message({
+  id: z.string().min(1, 'must not be empty'),
+  name: text,
+  kind: text.optional(),
+});
+export const SavedSearchTemplateItemOut = response({ id: z.string(), name: z.string(), kind: z.string() });
+export type SavedSearchTemplateItem = z.infer<typeof SavedSearchTemplateItemOut>;
 
 /** A double on output: a JSON number, or "NaN" / "Infinity" / "-Infinity" (protobuf JSON). */
 export const doubleOut = z.union([z.number(), z.enum(['NaN', 'Infinity', '-Infinity'])]);
@@ -66,7 +75,7 @@ const propertiesShape = {
   orderBy: text.optional(),
   metadataItems: items(SavedSearchMetadataItemIn).optional(),
   duration: text.optional(),
-  templateItems: items(SavedSearchFilterItemIn).optional(),
+  templateItems: items(SavedSearchTemplateItemIn).optional(),
   reportType: text.optional(),
 };
 
@@ -99,7 +108,7 @@ export const SavedSearchPropertiesOut = response({
   orderBy: z.string().optional(),
   metadataItems: z.array(SavedSearchMetadataItemOut),
   duration: z.string().optional(),
-  templateItems: z.array(SavedSearchFilterItemOut),
+  templateItems: z.array(SavedSearchTemplateItemOut),
   reportType: z.string().optional(),
 });
 export type SavedSearchProperties = z.infer<typeof SavedSearchPropertiesOut>;

@@ -56,6 +56,25 @@ describe('migrations', () => {
     expect(schemaOf(file)).toEqual(schemaOf(fresh));
   });
 
+  it('0011 gives template items stored without a kind the unknown kind, an empty string', () => {
+    const file = tempFile();
+    const db = openDatabase(file, { migrateTo: 10 });
+    seedDemoData(db, { annotations: 1 });
+    const org = db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
+    const user = db.get<{ id: string }>('SELECT id FROM users LIMIT 1')!.id;
+    const doc = { overviewMode: 'runs', templateItems: [{ id: 't1', name: 'Tmpl' }], assetItems: [{ id: 'a', name: 'A' }] };
+    db.run(
+      `INSERT INTO saved_searches(id, organization_id, name, properties, created_by_user_id, modified_by_user_id, created_date, modified_date)
+       VALUES ('5e5e5e5e-0000-4000-a000-000000000001', ?, 'old', ?, ?, ?, 1, 1)`,
+      [org, JSON.stringify(doc), user, user],
+    );
+    db.close();
+    const upgraded = openDatabase(file);
+    const stored = JSON.parse(upgraded.get<{ properties: string }>('SELECT properties FROM saved_searches')!.properties);
+    expect(stored).toEqual({ ...doc, templateItems: [{ id: 't1', name: 'Tmpl', kind: '' }] });
+    upgraded.close();
+  });
+
   it('refuses a database from a newer Outpost instead of damaging it', () => {
     const file = tempFile();
     openDatabase(file).close();

@@ -40,7 +40,8 @@ const FULL_SNAKE = {
     { key: 'unset' },
   ],
   duration: '3600s',
-  template_items: [{ id: 'tpl1', name: 'Template 1' }],
+  // The spec's template items carry a kind (kept as given; absent = unknown, an empty string).
+  template_items: [{ id: 'tpl1', name: 'Template 1', kind: 'REPORT_TEMPLATE' }, { id: 'tpl2', name: 'No kind' }],
   report_type: 'REPORT_TYPE_TEST',
 };
 
@@ -67,7 +68,7 @@ const FULL_WIRE = {
     { key: 'unset' },
   ],
   duration: '3600s',
-  templateItems: [{ id: 'tpl1', name: 'Template 1' }],
+  templateItems: [{ id: 'tpl1', name: 'Template 1', kind: 'REPORT_TEMPLATE' }, { id: 'tpl2', name: 'No kind', kind: '' }],
   reportType: 'REPORT_TYPE_TEST',
 };
 

@@ -129,3 +129,28 @@ describe('sync: saved searches', () => {
     expect(remoteSearches()).toEqual([]);
   });
 });
+
+describe('sync: saved searches ask the platform only what its API allows', () => {
+  test('a property edit is pushed as `properties`, the whole current object (kinds of template items kept), never a sub-path mask', async () => {
+    const templates = [{ id: 't1', name: 'Tmpl', kind: 'REPORT_TEMPLATE' }, { id: 't2', name: 'Other', kind: '' }];
+    await a.call('CreateSavedSearch', {
+      name: 'pumps',
+      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', assetItems: [{ id: 'x', name: 'x' }], searchTerm: 'old', templateItems: templates },
+    });
+    await a.sync();
+    const id = (await a.call('ListSavedSearches', {})).savedSearches.find((x: { name: string }) => x.name === 'pumps')!.savedSearchId;
+    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: id, properties: { searchTerm: 'new' } }, updateMask: 'properties.search_term' });
+    const from = proxy.log.length;
+    expect((await a.sync()).ok).toBe(true);
+    const patches = proxy.log.slice(from).filter((r) => r.method === 'PATCH' && r.path.startsWith('/api/v1/saved_searches'));
+    expect(patches).toHaveLength(1);
+    const sent = JSON.parse(patches[0].body);
+    expect(sent.updateMask).toBe('properties');
+    expect(sent.savedSearch.properties).toMatchObject({ overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', searchTerm: 'new', assetItems: [{ id: 'x', name: 'x' }], templateItems: templates });
+    const [onRemote] = remoteSearches().filter((x) => x.name === 'pumps');
+    expect(JSON.parse(onRemote.properties)).toMatchObject({ searchTerm: 'new', assetItems: [{ id: 'x', name: 'x' }], templateItems: templates });
+    await b.sync();
+    const atB = (await b.call('GetSavedSearch', { savedSearchId: id })).savedSearch;
+    expect(atB.properties.templateItems).toEqual(templates);
+  });
+});

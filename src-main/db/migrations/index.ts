@@ -11,5 +11,6 @@ import { migration0007 } from './0007-sync';
 import { migration0008 } from './0008-sync-modified-indexes';
 import { migration0009 } from './0009-id-unique-indexes';
 import { migration0010 } from './0010-sync-refetch';
+import { migration0011 } from './0011-saved-search-template-kind';
 
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011];

@@ -10,13 +10,14 @@ import {
   type SavedSearchMetadataItemInput,
   type SavedSearchProperties,
   type SavedSearchPropertiesInput,
+  type SavedSearchTemplateItem,
 } from '../../../src-shared/api/savedSearches';
 import { snakeToCamel } from '../../../src-shared/api/wire';
 import { formatTimestamp, type Micros } from '../../../src-shared/api/time';
 
 export type PropertyPath = (typeof SAVED_SEARCH_PROPERTY_PATHS)[number];
 
-const ITEM_LISTS = ['assetItems', 'userItems', 'tagItems', 'annotationItems', 'runItems', 'reportTemplateItems', 'templateItems'] as const;
+const ITEM_LISTS = ['assetItems', 'userItems', 'tagItems', 'annotationItems', 'runItems', 'reportTemplateItems'] as const;
 const OPTIONAL_STRINGS = ['searchTerm', 'orderBy', 'duration', 'reportType'] as const;
 const OPTIONAL_BOOLS = ['showAdvancedFilters', 'includeArchived'] as const;
 const OPTIONAL_TIMES = ['fromDateTime', 'toDateTime'] as const;
@@ -27,7 +28,9 @@ type OptionalBool = (typeof OPTIONAL_BOOLS)[number];
 type OptionalTime = (typeof OPTIONAL_TIMES)[number];
 
 /** The stored document (one JSON column). Absent keys = unset optional fields. */
-export type StoredProperties = { overviewMode: string; metadataItems: SavedSearchMetadataItem[] } & { [K in ItemList]: SavedSearchFilterItem[] } & {
+export type StoredProperties = { overviewMode: string; metadataItems: SavedSearchMetadataItem[]; templateItems: SavedSearchTemplateItem[] } & {
+  [K in ItemList]: SavedSearchFilterItem[];
+} & {
   [K in OptionalString]?: string;
 } & { [K in OptionalBool]?: boolean } & { [K in OptionalTime]?: Micros };
 
@@ -47,12 +50,15 @@ function metadataItem(m: SavedSearchMetadataItemInput): SavedSearchMetadataItem 
 }
 
 const filterItems = (items: readonly { id: string; name: string }[] | undefined): SavedSearchFilterItem[] => (items ?? []).map((i) => ({ id: i.id, name: i.name }));
+const templateItems = (items: readonly { id: string; name: string; kind?: string }[] | undefined): SavedSearchTemplateItem[] =>
+  (items ?? []).map((i) => ({ id: i.id, name: i.name, kind: i.kind ?? '' }));
 
 /** Sets one property (camelCase name) of `into` from the input, clearing it when the input leaves it unset. */
 function assignProperty(into: StoredProperties, input: SavedSearchPropertiesInput, key: string): void {
   const target = into as Record<string, unknown>;
   if (key === 'overviewMode') into.overviewMode = input.overviewMode ?? '';
   else if (key === 'metadataItems') into.metadataItems = (input.metadataItems ?? []).map(metadataItem);
+  else if (key === 'templateItems') into.templateItems = templateItems(input.templateItems);
   else if ((ITEM_LISTS as readonly string[]).includes(key)) target[key] = filterItems(input[key as ItemList]);
   else {
     const value = input[key as OptionalString | OptionalBool | OptionalTime];

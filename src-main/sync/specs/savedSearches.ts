@@ -6,13 +6,17 @@
 // see inflightCreates.ts, which also has a pull that meets the copy adopt it).
 import type { SavedSearch } from '../../../src-shared/api/savedSearches';
 import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../src-shared/api/savedSearches';
-import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../services/savedSearches/savedSearchProperties';
+import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath, type StoredProperties } from '../../services/savedSearches/savedSearchProperties';
 import { mapLocalId } from '../idMap';
 import { pickCopy } from '../inflightCreates';
 import { isCopyOfCreate, propertyField, SAVED_SEARCH } from '../resources/savedSearches';
 import type { OpSpec, OutboxEntry, PushContext } from '../types';
 import { compact, mask } from '../wireEncode';
 import { listPages } from './remoteQuery';
+
+/** The property paths a mask names ('properties' names them all). */
+const propertyPathsOf = (paths: readonly string[]): PropertyPath[] =>
+  paths.includes('properties') ? [...SAVED_SEARCH_PROPERTY_PATHS] : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
 
 /** Mask paths -> synced field names ('properties' stands for every property). */
 function fieldsOfMask(paths: readonly string[]): string[] {
@@ -50,15 +54,23 @@ export const updateSavedSearchSpec: OpSpec = {
   operation: 'UpdateSavedSearch',
   kind: 'write',
   targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearch.savedSearchId, fields: fieldsOfMask(req.updateMask ?? []) }],
+  // The platform's UpdateSavedSearch takes `name` and `properties` only (a `properties.<field>` path is Outpost's
+  // extension): a property edit goes as `properties`, the whole current object, read from here when it is sent.
   encode(req) {
     const paths = (req.updateMask ?? []) as string[];
-    const propertyPaths = paths.includes('properties') ? [...SAVED_SEARCH_PROPERTY_PATHS] : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
-    const savedSearch = compact({
-      savedSearchId: req.savedSearch.savedSearchId,
-      name: paths.includes('name') ? req.savedSearch.name : undefined,
-      properties: propertyPaths.length ? propertiesToWire(patchProperties(emptyProperties(), req.savedSearch.properties ?? {}, propertyPaths)) : undefined,
-    });
-    return { savedSearch, updateMask: mask(paths) };
+    const sendsProperties = paths.some((x) => x === 'properties' || x.startsWith('properties.'));
+    const savedSearch = compact({ savedSearchId: req.savedSearch.savedSearchId, name: paths.includes('name') ? req.savedSearch.name : undefined });
+    return { savedSearch, updateMask: mask([...(paths.includes('name') ? ['name'] : []), ...(sendsProperties ? ['properties'] : [])]) };
+  },
+  async send(p, request, entry) {
+    if (!String(request.updateMask).split(',').includes('properties')) return p.call(entry.operation, request);
+    const savedSearch = request.savedSearch as { savedSearchId: string };
+    const row = p.db.get<{ properties: string }>('SELECT properties FROM saved_searches WHERE id = ?', [savedSearch.savedSearchId]);
+    // Gone here meanwhile (deleted; its delete follows in the outbox): the edit's own properties over the defaults.
+    const current = row
+      ? (JSON.parse(row.properties) as StoredProperties)
+      : patchProperties(emptyProperties(), entry.request.savedSearch.properties ?? {}, propertyPathsOf(entry.request.updateMask ?? []));
+    return p.call(entry.operation, { ...request, savedSearch: { ...savedSearch, properties: propertiesToWire(current) } });
   },
   applyResult(p, entry, res) {
     p.apply.savedSearches([res.savedSearch], { excludeSeq: entry.seq });
