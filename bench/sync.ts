@@ -156,7 +156,7 @@ export async function main(argv: string[] = []): Promise<void> {
     console.log(`  (${load()})`);
 
     // (2) 10k offline edits, then push.
-    const caller = localCaller(engine.db)!;
+    const caller = { ...localCaller(engine.db)!, owner: true };
     const ctx = { engine, db: engine.db, caller };
     const ids = engine.db.all<{ id: string; annotation_type: number }>('SELECT id, annotation_type FROM annotations ORDER BY pk LIMIT ?', [edits]).map((r) => r.id);
     const asset = engine.db.get<{ name: string }>('SELECT name FROM assets LIMIT 1')!.name;

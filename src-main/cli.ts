@@ -17,7 +17,8 @@ const USAGE = `usage:
   outpost serve [--data DIR] [--port N] [--host 127.0.0.1] [--allowed-host NAME ...] [--seed-if-empty] [--static DIR] [--no-sync]
       background sync runs while the data directory has a remote (configured in the
       app's Sync view or by \`outpost sync --remote\`); --no-sync turns it off
-  outpost keys create [--data DIR] [--user EMAIL] [--org NAME]
+  outpost keys create [--data DIR] [--user EMAIL] [--org NAME] [--name TEXT] [--owner]
+      --owner: the data directory owner's key (links, unlinks and syncs the remote; writes on a replica)
   outpost seed [--data DIR] [--annotations N]
 ${SYNC_USAGE}
 
@@ -86,10 +87,13 @@ async function serve(args: string[]): Promise<number> {
 function keys(args: string[]): number {
   const [sub, ...rest] = args;
   if (sub !== 'create') return fail(`unknown keys command '${sub ?? ''}'\n${USAGE}`);
-  const { values } = parseArgs({ args: rest, options: { data: { type: 'string' }, user: { type: 'string' }, org: { type: 'string' }, name: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: { data: { type: 'string' }, user: { type: 'string' }, org: { type: 'string' }, name: { type: 'string' }, owner: { type: 'boolean', default: false } },
+  });
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'keys' } });
   try {
-    const { token } = createApiKey(engine.db, values.user ?? DEFAULT_USER_NAME, values.org ?? DEFAULT_ORGANIZATION_NAME, values.name ?? '');
+    const { token } = createApiKey(engine.db, values.user ?? DEFAULT_USER_NAME, values.org ?? DEFAULT_ORGANIZATION_NAME, values.name ?? '', { owner: values.owner });
     process.stdout.write(`${token}\n`);
     return 0;
   } finally {

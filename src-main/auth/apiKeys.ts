@@ -9,11 +9,17 @@ import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller 
 
 const hashKey = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export function createApiKey(db: Db, userName: string, organizationName: string, name = ''): { token: string; userId: string; organizationId: string } {
+export function createApiKey(
+  db: Db,
+  userName: string,
+  organizationName: string,
+  name = '',
+  options: { owner?: boolean } = {},
+): { token: string; userId: string; organizationId: string } {
   const { userId, organizationId } = ensureMember(db, userName, organizationName);
   const token = `op_${randomBytes(32).toString('base64url')}`;
-  db.run('INSERT INTO api_keys(id, key_hash, user_id, name, created_date) VALUES (?, ?, ?, ?, ?)', [
-    randomUUID(), hashKey(token), userId, name, nowMicros(),
+  db.run('INSERT INTO api_keys(id, key_hash, user_id, name, created_date, owner) VALUES (?, ?, ?, ?, ?, ?)', [
+    randomUUID(), hashKey(token), userId, name, nowMicros(), options.owner ? 1 : 0,
   ]);
   return { token, userId, organizationId };
 }
@@ -25,9 +31,10 @@ export function authenticate(db: Db, authorization: string | undefined): Caller 
   if (!m) throw ApiError.unauthenticated('malformed Authorization header (expected "Bearer <api key>")');
   const cached = cachedCaller(db, m[1]);
   if (cached) return cached;
-  const row = db.get<{ user_id: string }>('SELECT user_id FROM api_keys WHERE key_hash = ? AND revoked_date IS NULL', [hashKey(m[1])]);
-  const caller = row && loadCaller(db, row.user_id);
-  if (!caller) throw ApiError.unauthenticated('invalid API key');
+  const row = db.get<{ user_id: string; owner: number }>('SELECT user_id, owner FROM api_keys WHERE key_hash = ? AND revoked_date IS NULL', [hashKey(m[1])]);
+  const loaded = row && loadCaller(db, row.user_id);
+  if (!loaded) throw ApiError.unauthenticated('invalid API key');
+  const caller = row.owner === 1 ? { ...loaded, owner: true } : loaded;
   rememberCaller(db, m[1], caller);
   return caller;
 }
@@ -48,7 +55,7 @@ const OWNER_SESSION_NAME = 'serve session';
 export async function ownerSessionKey(db: Db, store: TokenStore): Promise<string> {
   const kept = await store.get(OWNER_SESSION_SECRET);
   if (kept && db.get('SELECT 1 FROM api_keys WHERE key_hash = ? AND revoked_date IS NULL', [hashKey(kept)])) return kept;
-  const { token } = createApiKey(db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, OWNER_SESSION_NAME);
+  const { token } = createApiKey(db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, OWNER_SESSION_NAME, { owner: true });
   await store.set(OWNER_SESSION_SECRET, token);
   return token;
 }
@@ -59,6 +66,7 @@ export const keptOwnerSessionKey = (store: TokenStore) => store.get(OWNER_SESSIO
 export interface ApiKeyInfo {
   readonly id: string;
   readonly name: string;
+  readonly owner: boolean;
   readonly userName: string;
   readonly createdDate: number;
   readonly revokedDate: number | null;
@@ -67,9 +75,9 @@ export interface ApiKeyInfo {
 /** Every key of the directory (never the token: only its hash is stored), oldest first. */
 export function listApiKeys(db: Db): ApiKeyInfo[] {
   return db.all<ApiKeyInfo>(
-    `SELECT k.id, k.name, u.user_name AS userName, k.created_date AS createdDate, k.revoked_date AS revokedDate
+    `SELECT k.id, k.name, k.owner = 1 AS owner, u.user_name AS userName, k.created_date AS createdDate, k.revoked_date AS revokedDate
        FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.created_date, k.id`,
-  );
+  ).map((k) => ({ ...k, owner: Boolean(k.owner) }));
 }
 
 /** Revokes the key with this id (or unique id prefix); returns it, or undefined when none or several match. */

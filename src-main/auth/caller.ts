@@ -12,6 +12,12 @@ export interface Caller {
   readonly userId: string;
   readonly userName: string;
   readonly organizations: readonly Organization[];
+  /**
+   * The data directory's owner: the desktop app's user, `outpost serve`'s session key, a key made with
+   * `outpost keys create --owner`. Only the owner links, unlinks and syncs the remote, and on a replica only the
+   * owner's calls act as the remote user.
+   */
+  readonly owner?: boolean;
 }
 
 export function organizationIds(caller: Caller): string[] {

@@ -41,13 +41,14 @@ const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.ge
 function openProfile(secrets: SecretStore): { engine: Engine; caller: Caller } {
   const dataDir = defaultDataDir();
   mkdirSync(dataDir, { recursive: true });
-  const opened = openEngine(dataDir, { secrets });
+  const opened = openEngine(dataDir, { secrets, holder: { command: 'desktop' } });
   const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   // First start: a living demo dataset instead of an empty screen.
   if (!opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
   const local = loadCaller(opened.db, userId);
   if (!local) throw new Error(`local user ${DEFAULT_USER_NAME} could not be loaded`);
-  return { engine: opened, caller: local };
+  // The desktop's user owns the data directory.
+  return { engine: opened, caller: { ...local, owner: true } };
 }
 
 /**

@@ -44,17 +44,29 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
   }
 }
 
+/** Linking, unlinking and running the sync with the remote: the data directory owner's alone (issue #19 item 4). */
+const OWNER_ONLY: ReadonlySet<OperationName> = new Set(['ConfigureSyncRemote', 'DeleteSyncRemote', 'SyncNow']);
+
 async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
-  // A synced replica works as its remote user: whoever calls locally (the desktop's user, a
-  // local API key under `outpost serve`) reads and writes as that user, so local records,
-  // outbox entries and their authors carry the remote's user and organization ids.
+  const owner = requestCtx.caller.owner === true;
+  if (OWNER_ONLY.has(name) && !owner) {
+    throw ApiError.permissionDenied(`${name} is for the owner of this Outpost's data directory only (the key \`outpost serve\` prints, or one made with \`outpost keys create --owner\`)`);
+  }
+  // A synced replica works as its remote user: its owner (the desktop's user, the owner's keys under `outpost
+  // serve`) reads and writes as that user, so local records, outbox entries and their authors carry the remote's
+  // user and organization ids. Anyone else's key is never silently re-identified: it cannot write here.
   const acting = requestCtx.engine.actingCaller?.();
-  const ctx = acting && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: acting } : requestCtx;
+  const ctx = acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
   const handler = (handlers as Record<string, ((ctx: RequestContext, req: unknown) => unknown) | undefined>)[name];
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
   const req = parseRequest(name, raw);
   // On a sync replica, replicated writes append their outbox entry in the write's transaction.
   const recorder = ctx.engine.writeRecorder;
+  if (recorder && !owner && (recorder.records(name) || writesPlatformData(operations[name]))) {
+    throw ApiError.permissionDenied(
+      `${name}: this Outpost is a replica of its remote, and only its owner's calls write here (as the owner's remote user); use the owner's key, or write on the remote`,
+    );
+  }
   if (!recorder) return await handler(ctx, req);
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.

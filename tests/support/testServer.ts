@@ -28,7 +28,8 @@ export async function startTestServer(options: { dataDir?: string } = {}): Promi
   const engine = openEngine(dataDir);
   const server: Server = createApiServer(engine);
   const url = await listen(server, 0);
-  const token = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME).token;
+  // The data directory owner's key, as `outpost serve` prints it; newToken() makes other users' keys.
+  const token = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'owner', { owner: true }).token;
   const clientFor = (t: string) => createClient(httpTransport({ baseUrl: url, apiKey: t }));
   return {
     url,

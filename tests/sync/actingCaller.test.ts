@@ -29,7 +29,8 @@ afterEach(async () => {
 test('the IPC bridge acts as the local user before the first sync and as the remote user after it', async () => {
   // What the desktop app does at start: its own local user.
   const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
-  const desktopUser = loadCaller(engine.db, userId)!;
+  // The desktop's user owns the data directory (src-main/electron/main.ts).
+  const desktopUser = { ...loadCaller(engine.db, userId)!, owner: true };
   const options = { context: () => ({ engine, db: engine.db, caller: desktopUser }), isTrustedSender: () => true };
   const call = async (operation: string, request: Record<string, unknown> = {}) => {
     const result = await handleInvoke(options, { senderFrame: { url: 'app://outpost/index.html' } }, operation, request);

@@ -30,7 +30,7 @@ export function stageUpload(dataDir: string, bytes: Buffer | string, fileName: s
 
 /** Calls an operation on the remote's engine as its default user (someone working directly on the remote). */
 export const onRemote = (engine: Engine, op: OperationName, request: unknown): Promise<any> =>
-  invoke({ engine, db: engine.db, caller: callerOf(engine.db, DEFAULT_USER_NAME) }, op, request);
+  invoke({ engine, db: engine.db, caller: { ...callerOf(engine.db, DEFAULT_USER_NAME), owner: true } }, op, request);
 
 export interface ArtifactView {
   id: string;

@@ -67,7 +67,8 @@ describe('per-field conflicts', () => {
     expect(converged().name).toBe('b, later');
 
     // Over HTTP, as the app's renderer would: list, undo.
-    const key = createApiKey(b.engine.db, 'second@outpost.local', b.caller().organizations[0].name).token;
+    // The replica owner's key (only the owner writes on a replica).
+    const key = createApiKey(b.engine.db, 'second@outpost.local', b.caller().organizations[0].name, '', { owner: true }).token;
     const server: Server = createApiServer(b.engine);
     const url = await listen(server, 0);
     try {

@@ -113,7 +113,8 @@ export async function createReplica(name: string, url: string, token: string, di
       if (!c) throw new Error(`${name} has not synced yet: no identity`);
       return c;
     },
-    call: (op, request) => invoke({ engine, db: engine.db, caller: replica.caller() }, op, request),
+    // As the data directory's owner (the desktop user): only the owner's calls write on a replica.
+    call: (op, request) => invoke({ engine, db: engine.db, caller: { ...replica.caller(), owner: true } }, op, request),
     reopen() {
       engine.close();
       engine = openEngine(dir);

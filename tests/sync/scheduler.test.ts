@@ -50,7 +50,7 @@ describe('SyncScheduler', () => {
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
     scheduler.start();
     await until('the first sync', () => !!localCaller(engine.db) && scheduler!.status().lastSuccessDate !== null);
-    const ctx = { engine, db: engine.db, caller: localCaller(engine.db)! };
+    const ctx = { engine, db: engine.db, caller: { ...localCaller(engine.db)!, owner: true } };
     await invoke(ctx, 'CreateAnnotation', annotationRequest('from the background'));
     await until('the edit to reach the remote', () => !!remote.engine.db.get("SELECT 1 FROM annotations WHERE name = 'from the background'"));
     await until('nothing pending', () => scheduler!.status().pendingCount === 0);

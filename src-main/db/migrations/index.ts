@@ -12,5 +12,6 @@ import { migration0008 } from './0008-sync-modified-indexes';
 import { migration0009 } from './0009-id-unique-indexes';
 import { migration0010 } from './0010-sync-refetch';
 import { migration0011 } from './0011-saved-search-template-kind';
+import { migration0012 } from './0012-api-key-owner';
 
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012];

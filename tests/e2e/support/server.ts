@@ -48,7 +48,7 @@ export async function startE2eServer(staticDir: string, options: E2eServerOption
   await sync?.start();
   const server: Server = createApiServer(engine, { staticDir });
   const url = await listen(server, 0, '127.0.0.1');
-  const { token } = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'e2e');
+  const { token } = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'e2e', { owner: true });
   return {
     url,
     appUrl: `${url}/#key=${token}`,
