@@ -1,28 +1,18 @@
-// `outpost <command>`: serve | keys create | seed | sync. Prints results on stdout,
-// problems on stderr, and returns an exit code.
+// `outpost <command>`: serve | keys create|list|revoke | seed | sync. Prints results
+// on stdout, problems on stderr, and returns an exit code (2: bad usage or a data
+// directory another Outpost process holds).
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { createApiKey, ownerSessionKey } from './auth/apiKeys';
+import { Command, CommanderError, Option } from 'commander';
+import { createApiKey, listApiKeys, ownerSessionKey, revokeApiKey } from './auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
 import { defaultDataDir, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
 import { BackgroundSync } from './sync/backgroundSync';
-import { SYNC_USAGE, syncCommand } from './sync/cli';
+import { addSyncCommand } from './sync/cli';
 import { dataDirSecretStore } from './sync/secretStore';
-
-const USAGE = `usage:
-  outpost serve [--data DIR] [--port N] [--host 127.0.0.1] [--allowed-host NAME ...] [--seed-if-empty] [--static DIR] [--no-sync]
-      background sync runs while the data directory has a remote (configured in the
-      app's Sync view or by \`outpost sync --remote\`); --no-sync turns it off
-  outpost keys create [--data DIR] [--user EMAIL] [--org NAME] [--name TEXT] [--owner]
-      --owner: the data directory owner's key (links, unlinks and syncs the remote; writes on a replica)
-  outpost seed [--data DIR] [--annotations N]
-${SYNC_USAGE}
-
-DIR defaults to ${defaultDataDir()}`;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererBuild = resolve(here, '..', 'out', 'renderer');
@@ -32,19 +22,17 @@ function fail(message: string): number {
   return 2;
 }
 
-async function serve(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      data: { type: 'string' },
-      port: { type: 'string', default: '4280' },
-      host: { type: 'string', default: '127.0.0.1' },
-      static: { type: 'string' },
-      'seed-if-empty': { type: 'boolean', default: false },
-      'no-sync': { type: 'boolean', default: false },
-      'allowed-host': { type: 'string', multiple: true, default: [] },
-    },
-  });
+interface ServeOptions {
+  data?: string;
+  port: string;
+  host: string;
+  static?: string;
+  seedIfEmpty?: boolean;
+  sync: boolean;
+  allowedHost: string[];
+}
+
+async function serve(values: ServeOptions): Promise<number> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid --port '${values.port}'`);
   // The last resort: a fault that escaped its request is logged, and the server keeps serving everyone else.
@@ -52,12 +40,12 @@ async function serve(args: string[]): Promise<number> {
   process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
   process.on('uncaughtException', (e) => console.error('outpost: uncaught exception; serving on:', e));
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } });
-  if (values['seed-if-empty'] && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
+  if (values.seedIfEmpty && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
   }
   const staticDir = values.static ?? (existsSync(join(rendererBuild, 'index.html')) ? rendererBuild : undefined);
-  const server = createApiServer(engine, { staticDir, allowedHosts: values['allowed-host'] });
+  const server = createApiServer(engine, { staticDir, allowedHosts: values.allowedHost });
   const url = await listen(server, port, values.host);
   engine.lock.update({ url });
   // The owner's key for the browser tab (passed in the URL fragment, never sent in requests) and for an
@@ -68,7 +56,7 @@ async function serve(args: string[]): Promise<number> {
   process.stdout.write(staticDir ? `  App: ${url}/#key=${token}\n` : '  (renderer not built: run `npm run build` to serve the app)\n');
   // Sync with the data directory's remote: in the background unless --no-sync, and on request (SyncNow, which
   // an `outpost sync` of this directory sends here) either way.
-  const background = !values['no-sync'];
+  const background = values.sync;
   const sync = new BackgroundSync({ engine, secrets: dataDirSecretStore(engine.dataDir), background });
   await sync.start();
   const remote = await engine.remoteProfile.read();
@@ -84,13 +72,15 @@ async function serve(args: string[]): Promise<number> {
   return 0;
 }
 
-function keys(args: string[]): number {
-  const [sub, ...rest] = args;
-  if (sub !== 'create') return fail(`unknown keys command '${sub ?? ''}'\n${USAGE}`);
-  const { values } = parseArgs({
-    args: rest,
-    options: { data: { type: 'string' }, user: { type: 'string' }, org: { type: 'string' }, name: { type: 'string' }, owner: { type: 'boolean', default: false } },
-  });
+interface KeysCreateOptions {
+  data?: string;
+  user?: string;
+  org?: string;
+  name?: string;
+  owner?: boolean;
+}
+
+function keysCreate(values: KeysCreateOptions): number {
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'keys' } });
   try {
     const { token } = createApiKey(engine.db, values.user ?? DEFAULT_USER_NAME, values.org ?? DEFAULT_ORGANIZATION_NAME, values.name ?? '', { owner: values.owner });
@@ -101,8 +91,38 @@ function keys(args: string[]): number {
   }
 }
 
-function seed(args: string[]): number {
-  const { values } = parseArgs({ args, options: { data: { type: 'string' }, annotations: { type: 'string' } } });
+const date = (micros: number | null) => (micros === null ? '' : new Date(micros / 1000).toISOString().replace(/\.\d+Z$/, 'Z'));
+
+function keysList(values: { data?: string; json?: boolean }): number {
+  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'keys' } });
+  try {
+    const keys = listApiKeys(engine.db);
+    if (values.json) process.stdout.write(`${JSON.stringify(keys)}\n`);
+    else {
+      for (const k of keys) {
+        const state = k.revokedDate === null ? 'active' : `revoked ${date(k.revokedDate)}`;
+        process.stdout.write(`${k.id}  ${k.userName}${k.owner ? ' (owner)' : ''}  ${k.name || '-'}  created ${date(k.createdDate)}  ${state}\n`);
+      }
+    }
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+function keysRevoke(id: string, values: { data?: string }): number {
+  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'keys' } });
+  try {
+    const revoked = revokeApiKey(engine.db, id);
+    if (!revoked) return fail(`no single key matches '${id}' (give a key id, or 4+ characters of one, from \`outpost keys list\`)`);
+    process.stdout.write(`revoked ${revoked.id} (${revoked.userName}${revoked.name ? `, ${revoked.name}` : ''})\n`);
+    return 0;
+  } finally {
+    engine.close();
+  }
+}
+
+function seed(values: { data?: string; annotations?: string }): number {
   const n = values.annotations === undefined ? undefined : Number(values.annotations);
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) return fail(`invalid --annotations '${values.annotations}'`);
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'seed' } });
@@ -115,26 +135,75 @@ function seed(args: string[]): number {
   }
 }
 
+/** The command line, described once: commander prints `--help` of every command and refuses unknown options. */
+function program(run: (work: () => number | Promise<number>) => void): Command {
+  const data = () => new Option('--data <dir>', `data directory (default: ${defaultDataDir()})`);
+  // Set before the commands are added, which inherit them: errors come back to main() (exit code 2), not process.exit.
+  const root = new Command('outpost')
+    .description('Outpost: review telemetry annotations offline; the local engine of the platform API, and its sync')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text.startsWith('error: ') ? `outpost: ${text.slice(7)}` : text) })
+    .showHelpAfterError('(`outpost --help` lists the commands, `outpost <command> --help` their options)');
+  root
+    .command('serve')
+    .description('serve the API at /api/v1 and the app at / on loopback; syncs in the background while the data directory has a remote')
+    .addOption(data())
+    .option('--port <n>', 'port (0 = any free one)', '4280')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--allowed-host <name...>', 'further Host names to answer (DNS rebinding guard: by default only the bound address and localhost)', [])
+    .option('--seed-if-empty', 'load the demo dataset into an empty database')
+    .option('--static <dir>', 'directory of the built renderer (default: out/renderer when built)')
+    .option('--no-sync', 'no background sync runs (a sync on request, e.g. by `outpost sync`, still runs)')
+    .action((o: ServeOptions) => run(() => serve(o)));
+  const keys = root.command('keys').description('API keys of the data directory (stored hashed)');
+  keys
+    .command('create')
+    .description('print a new API key')
+    .addOption(data())
+    .option('--user <email>', 'the user the key acts as', DEFAULT_USER_NAME)
+    .option('--org <name>', 'the organization the user belongs to', DEFAULT_ORGANIZATION_NAME)
+    .option('--name <text>', 'a note to recognise the key by')
+    .option('--owner', "the data directory owner's key: links, unlinks and syncs the remote, writes on a replica")
+    .action((o: KeysCreateOptions) => run(() => keysCreate(o)));
+  keys
+    .command('list')
+    .description('list the keys (never the tokens: only their hashes are stored)')
+    .addOption(data())
+    .option('--json', 'one JSON array')
+    .action((o: { data?: string; json?: boolean }) => run(() => keysList(o)));
+  keys
+    .command('revoke')
+    .description('revoke a key: it answers 401 from the next request on')
+    .argument('<id>', 'the key id (or 4+ of its first characters) from `outpost keys list`')
+    .addOption(data())
+    .action((id: string, o: { data?: string }) => run(() => keysRevoke(id, o)));
+  root
+    .command('seed')
+    .description('load the deterministic demo dataset')
+    .addOption(data())
+    .option('--annotations <n>', 'how many annotations')
+    .action((o: { data?: string; annotations?: string }) => run(() => seed(o)));
+  addSyncCommand(root, data, run);
+  return root;
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  let work: (() => number | Promise<number>) | undefined;
+  const cli = program((w) => (work = w));
   try {
-    switch (command) {
-      case 'serve':
-        return await serve(rest);
-      case 'keys':
-        return keys(rest);
-      case 'seed':
-        return seed(rest);
-      case 'sync':
-        return await syncCommand(rest);
-      case undefined:
-      case 'help':
-      case '--help':
-        process.stdout.write(`${USAGE}\n`);
-        return command ? 0 : 2;
-      default:
-        return fail(`unknown command '${command}'\n${USAGE}`);
+    if (argv.length === 0) {
+      process.stdout.write(cli.helpInformation());
+      return 2;
     }
+    await cli.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    // --help asked for: 0; anything else commander refused (unknown command or option, missing subcommand): 2.
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    return fail((e as Error).message);
+  }
+  if (!work) return 0; // `outpost keys` alone printed its help
+  try {
+    return await work();
   } catch (e) {
     return fail((e as Error).message);
   }

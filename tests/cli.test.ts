@@ -47,6 +47,56 @@ describe('outpost CLI', () => {
     }
   });
 
+  it('prints usage for itself and each command on --help (exit 0), and names what it refuses (exit 2)', () => {
+    expect(outpost('--help')).toMatch(/Usage: outpost \[options\] \[command\][\s\S]*serve[\s\S]*keys[\s\S]*seed[\s\S]*sync/);
+    expect(outpost('sync', '--help')).toMatch(/Usage: outpost sync \[options\][\s\S]*--token <key>[\s\S]*OUTPOST_REMOTE_TOKEN[\s\S]*--token-stdin/);
+    expect(outpost('serve', '--help')).toMatch(/--allowed-host <name\.\.\.>[\s\S]*--no-sync/);
+    expect(outpost('keys', 'create', '--help')).toMatch(/--owner/);
+    expect(outpost('help', 'seed')).toMatch(/Usage: outpost seed \[options\]/);
+    const bad = (...args: string[]) => {
+      try {
+        execFileSync(process.execPath, [bin, ...args], { stdio: 'pipe', encoding: 'utf8' });
+      } catch (e) {
+        return { status: (e as { status: number }).status, stderr: (e as { stderr: string }).stderr };
+      }
+      throw new Error('expected a failure');
+    };
+    expect(bad('sync', '--bogus')).toMatchObject({ status: 2, stderr: expect.stringContaining("outpost: unknown option '--bogus'") });
+    expect(bad('keys')).toMatchObject({ status: 2, stderr: expect.stringContaining('Usage: outpost keys') });
+  });
+
+  it('lists keys (never their tokens) and revokes one, which then answers 401', async () => {
+    const keysDir = mkdtempSync(join(tmpdir(), 'outpost-cli-keys-'));
+    try {
+      const token = outpost('keys', 'create', '--data', keysDir, '--name', 'laptop').trim();
+      outpost('keys', 'create', '--data', keysDir, '--owner', '--name', 'mine');
+      const listed = JSON.parse(outpost('keys', 'list', '--data', keysDir, '--json')) as { id: string; name: string; owner: boolean; revokedDate: number | null }[];
+      expect(listed.map((k) => [k.name, k.owner, k.revokedDate])).toEqual([['laptop', false, null], ['mine', true, null]]);
+      expect(JSON.stringify(listed)).not.toContain(token);
+      expect(outpost('keys', 'list', '--data', keysDir)).toMatch(/laptop\s+created \S+Z\s+active/);
+      expect(outpost('keys', 'revoke', listed[0].id.slice(0, 8), '--data', keysDir)).toContain(`revoked ${listed[0].id} (engineer@outpost.local, laptop)`);
+      expect(outpost('keys', 'list', '--data', keysDir)).toMatch(/laptop\s+created \S+Z\s+revoked \S+Z/);
+      const child = spawn(process.execPath, [bin, 'serve', '--data', keysDir, '--port', '0', '--no-sync'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout.on('data', (c: Buffer) => {
+            out += c.toString();
+            const m = /API: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
+            if (m) resolve(m[1]);
+          });
+          child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+        });
+        const res = await fetch(`${url}/api/v1/annotations`, { headers: { Authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(401);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    } finally {
+      rmSync(keysDir, { recursive: true, force: true });
+    }
+  });
+
   it('explains bad usage on stderr with a non-zero exit', () => {
     expect(() => execFileSync(process.execPath, [bin, 'frobnicate'], { stdio: 'pipe' })).toThrow(/unknown command 'frobnicate'/);
     expect(() => execFileSync(process.execPath, [bin, 'serve', '--port', 'x', '--data', data], { stdio: 'pipe' })).toThrow(/invalid --port/);

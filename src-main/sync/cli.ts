@@ -1,16 +1,14 @@
 // `outpost sync`: one full sync of a data directory with its remote, printing
 // progress and a summary. --remote/--token link the directory (the key is
 // stored in the data directory with 0600 permissions); later runs reuse them.
-import { parseArgs } from 'node:util';
+import { Command, Option } from 'commander';
 import { currentHolder, DataDirBusyError } from '../db/dataDirLock';
 import { defaultDataDir, openEngine, type Engine } from '../engine';
 import { syncThroughServer } from './delegatedSync';
 import { loadProfile, REMOTE_URL_SETTING, saveProfile } from './profile';
 import { runSync, type SyncSummary } from './runSync';
 import { dataDirSecretStore } from './secretStore';
-import type { SyncEvent } from './session';
-
-export const SYNC_USAGE = '  outpost sync [--data DIR] [--remote URL --token KEY] [--relink] [--quiet] [--json] [--concurrency N]';
+import { plainProgressView, terminalProgressView } from './syncProgressView';
 
 function describe(summary: SyncSummary, url: string): string {
   const p = summary.progress;
@@ -31,48 +29,66 @@ function describe(summary: SyncSummary, url: string): string {
   return lines.join('\n');
 }
 
-function progressLine(e: SyncEvent): string | undefined {
-  switch (e.type) {
-    case 'phase':
-      return e.phase === 'done' ? undefined : `${e.phase}...`;
-    case 'pulled':
-      return e.rows ? `  pulled ${e.rows} ${e.resource}` : undefined;
-    case 'progress': {
-      const p = e.progress;
-      if (p.phase === 'push') return `  pushed ${p.pushed}/${p.pendingAtStart}`;
-      const total = Object.values(p.pulled).reduce((a, b) => a + b, 0);
-      return total ? `  pulled ${total} rows` : undefined;
-    }
-    case 'entry-failed':
-      return `  refused #${e.seq} ${e.operation}: ${e.message}`;
-    case 'warning':
-      return `  warning: ${e.message}`;
-  }
+export interface SyncCommandOptions {
+  data?: string;
+  remote?: string;
+  token?: string;
+  tokenStdin?: boolean;
+  relink?: boolean;
+  quiet?: boolean;
+  json?: boolean;
+  concurrency?: string;
+  timeoutMs?: string;
+  retryBaseMs?: string;
+  retryAttempts?: string;
+  createQuietMs?: string;
 }
 
-export async function syncCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      data: { type: 'string' },
-      remote: { type: 'string' },
-      token: { type: 'string' },
-      relink: { type: 'boolean', default: false },
-      quiet: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      concurrency: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      'retry-base-ms': { type: 'string' },
-      'retry-attempts': { type: 'string' },
-      'create-quiet-ms': { type: 'string' },
-    },
-  });
+/** `outpost sync` and its options (the remote key also from OUTPOST_REMOTE_TOKEN or stdin, never only argv). */
+export function addSyncCommand(root: Command, data: () => Option, run: (work: () => Promise<number>) => void): void {
+  root
+    .command('sync')
+    .description('one full sync of the data directory with its remote (handed to a running `outpost serve` of the directory)')
+    .addOption(data())
+    .option('--remote <url>', 'link the directory to this remote (the first time, or with --relink)')
+    .addOption(new Option('--token <key>', 'the remote API key (visible to other users in `ps`: prefer the variable or --token-stdin)').env('OUTPOST_REMOTE_TOKEN'))
+    .option('--token-stdin', 'read the remote API key from standard input')
+    .option('--relink', 'switch the directory to another remote')
+    .option('--quiet', 'print only the summary')
+    .option('--json', 'print the summary as JSON, nothing else')
+    .option('--concurrency <n>', 'requests in flight while pushing')
+    .option('--timeout-ms <n>', 'per-request timeout')
+    .option('--retry-base-ms <n>', 'first retry delay')
+    .option('--retry-attempts <n>', 'attempts per request')
+    .option('--create-quiet-ms <n>', 'how long an unanswered create may still land on the remote')
+    .action((o: SyncCommandOptions) => run(() => syncCommand(o)));
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+export async function syncCommand(values: SyncCommandOptions): Promise<number> {
   // Numeric options: whole numbers, checked before anything is opened.
-  const numbers = { concurrency: 1, 'timeout-ms': 1, 'retry-base-ms': 0, 'retry-attempts': 1, 'create-quiet-ms': 0 } as const;
-  for (const [name, min] of Object.entries(numbers)) {
-    const v = values[name as keyof typeof numbers];
+  const numbers = [
+    ['concurrency', values.concurrency, 1],
+    ['timeout-ms', values.timeoutMs, 1],
+    ['retry-base-ms', values.retryBaseMs, 0],
+    ['retry-attempts', values.retryAttempts, 1],
+    ['create-quiet-ms', values.createQuietMs, 0],
+  ] as const;
+  for (const [name, v, min] of numbers) {
     if (v !== undefined && !(/^\d+$/.test(v) && Number(v) >= min)) {
       process.stderr.write(`outpost: --${name} must be a whole number >= ${min}, got '${v}'\n`);
+      return 2;
+    }
+  }
+  if (values.tokenStdin) {
+    values = { ...values, token: await readStdin() };
+    if (!values.token) {
+      process.stderr.write('outpost: --token-stdin: standard input held no key\n');
       return 2;
     }
   }
@@ -86,7 +102,7 @@ export async function syncCommand(args: string[]): Promise<number> {
     // The directory's owner is a running `outpost serve`: it does the sync (one process per directory).
     const holder = e.holder ?? currentHolder(dataDir);
     if (holder?.command !== 'serve') throw e;
-    const result = await syncThroughServer(dataDir, holder, { remote: values.remote, token: values.token, relink: values.relink, progress: say });
+    const result = await syncThroughServer(dataDir, holder, { remote: values.remote, token: values.token, relink: values.relink === true, progress: say });
     if (result.kind === 'refused') {
       process.stderr.write(`outpost: ${result.message}\n`);
       return 2;
@@ -117,21 +133,20 @@ export async function syncCommand(args: string[]): Promise<number> {
       return 2;
     }
     const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+    // Bars on a terminal, plain lines elsewhere, nothing with --quiet or --json.
+    const view = !say ? undefined : process.stdout.isTTY ? terminalProgressView(process.stdout) : plainProgressView(say);
     const summary = await runSync({
       db: engine.db,
-      remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey, timeoutMs: num(values['timeout-ms']) },
+      remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey, timeoutMs: num(values.timeoutMs) },
       concurrency: num(values.concurrency),
-      createQuietMs: num(values['create-quiet-ms']),
+      createQuietMs: num(values.createQuietMs),
       retry: {
-        ...(values['retry-base-ms'] ? { baseDelayMs: Number(values['retry-base-ms']) } : {}),
-        ...(values['retry-attempts'] ? { maxAttempts: Number(values['retry-attempts']) } : {}),
+        ...(values.retryBaseMs ? { baseDelayMs: Number(values.retryBaseMs) } : {}),
+        ...(values.retryAttempts ? { maxAttempts: Number(values.retryAttempts) } : {}),
       },
-      onEvent: (e) => {
-        if (values.quiet || values.json) return;
-        const line = progressLine(e);
-        if (line) process.stdout.write(`${line}\n`);
-      },
+      onEvent: (e) => view?.event(e),
     });
+    view?.stop();
     process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${describe(summary, profile.baseUrl)}\n`);
     return summary.ok ? 0 : summary.authError ? 3 : 1;
   } finally {

@@ -44,6 +44,24 @@ describe('outpost sync', () => {
     expect(summary).toMatchObject({ ok: true, pending: 0, failedEntries: 0 });
   });
 
+  test('the key can come from OUTPOST_REMOTE_TOKEN or standard input, never only the command line', async () => {
+    const viaEnv = await run(process.execPath, [OUTPOST, 'sync', '--data', dir, '--remote', remote.url, '--json'], { env: { ...process.env, OUTPOST_REMOTE_TOKEN: remote.token } });
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ ok: true });
+    const other = mkdtempSync(join(tmpdir(), 'outpost-cli-sync-stdin-'));
+    try {
+      const child = execFile(process.execPath, [OUTPOST, 'sync', '--data', other, '--remote', remote.url, '--token-stdin', '--json']);
+      child.stdin!.end(`${remote.token}\n`);
+      const out = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout!.on('data', (c: Buffer) => (text += c.toString()));
+        child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
+      });
+      expect(JSON.parse(out)).toMatchObject({ ok: true });
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   test('a refused key exits 3 and says so; no remote configured exits 2', async () => {
     await expect(outpost('sync', '--data', dir)).rejects.toMatchObject({ code: 2 });
     const bad = await outpost('sync', '--data', dir, '--remote', remote.url, '--token', 'op_wrong').catch((e) => e);
