@@ -5,7 +5,8 @@
 //
 // Each describe block works in its own organization (its own API key) to keep
 // unfiltered lists and counts to its own rows (filters: filters.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
+import { MAX_STEP_DEPTH } from '../../src-main/services/testReports/atmlParser';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -601,5 +602,38 @@ describe('test steps and measurements: create, list, count, update, delete', () 
       expect([res.status, res.body.code], `${method} ${path}`).toEqual([404, 5]);
     }
     expect((await org.api('GET', `/api/v1/test-reports/${reportId}`)).body.testReport.name).toBe('r');
+  });
+});
+
+describe('ImportTestReport: a hostile nesting of test groups', () => {
+  /** The demo report with a chain of `depth` nested TestGroups added at the start of its ResultSet. */
+  const nested = (depth: number) => {
+    const text = SAMPLE.toString('utf8');
+    const at = text.indexOf('>', text.indexOf('<tr:ResultSet')) + 1;
+    const chain = '<tr:TestGroup name="g" callerName="call" startDateTime="2025-09-10T11:25:07.560" endDateTime="2025-09-10T11:25:08.560"><tr:Outcome value="Passed"/>'.repeat(depth) + '</tr:TestGroup>'.repeat(depth);
+    return text.slice(0, at) + chain + text.slice(at);
+  };
+
+  test('steps nested past the limit are INVALID_ARGUMENT, fast, and the database does not grow (it grew quadratically)', async () => {
+    const org = inNewOrg('Nesting');
+    const doc = nested(10_000); // ~700 KB of nesting: 10,000-level step paths before the limit
+    const remoteFileId = await uploadFile(org.token, doc, 'nested.xml');
+    const steps = () => s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM test_steps')!.n;
+    const before = steps();
+    const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 3, message: expect.stringContaining(`steps nest deeper than ${MAX_STEP_DEPTH} levels`) });
+    expect(res.body.details[0].fieldViolations[0].field).toBe('remote_file_id');
+    expect(steps()).toBe(before);
+  });
+
+  test('nesting within the limit imports, each step with its path', async () => {
+    const org = inNewOrg('Nesting ok');
+    const remoteFileId = await uploadFile(org.token, nested(MAX_STEP_DEPTH - 2), 'nested-ok.xml');
+    const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const steps = await listAll(org.api, `/api/v1/test-steps?filter=${encodeURIComponent(`test_report_id == "${res.body.testReport.testReportId}"`)}`, 'testSteps');
+    const deepest = steps.reduce((a, b) => (a.stepPath.split('.').length >= b.stepPath.split('.').length ? a : b));
+    expect(deepest.stepPath).toBe(['1', ...Array(MAX_STEP_DEPTH - 2).fill('1')].join('.'));
   });
 });

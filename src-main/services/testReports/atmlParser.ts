@@ -113,6 +113,11 @@ export interface AtmlSink {
   measurement(m: ParsedMeasurement): void;
 }
 
+/** Deepest step nesting an import takes (INVALID_ARGUMENT beyond). */
+export const MAX_STEP_DEPTH = 128;
+/** Longest text of one step field (name, caller name, error message, outcome) an import takes. */
+export const MAX_FIELD_CHARS = 64 * 1024;
+
 export class AtmlParseError extends Error {
   constructor(message: string) {
     super(message);
@@ -723,6 +728,10 @@ class AtmlStreamParser {
 
   private openStep(tag: SaxesTagNS, element: StepElement): number {
     const parent = this.steps.length === 0 ? null : this.steps[this.steps.length - 1];
+    // Every step stores its path, which grows with its depth: without a bound, a small file of deeply nested
+    // groups makes a database quadratic in its size (1.5 MB of nesting was 2.1 GB). TestStand's own reports nest a
+    // handful of levels (the reference's sample: 3).
+    if (this.steps.length >= MAX_STEP_DEPTH) this.fail(`steps nest deeper than ${MAX_STEP_DEPTH} levels`);
     if (element === 'ResultSet') {
       if (this.resultSet !== null) this.fail('unsupported ATML document: more than one ResultSet');
     } else if (parent === null) {
@@ -782,6 +791,9 @@ class AtmlStreamParser {
 
   private emitStep(s: StepFrame): void {
     s.emitted = true;
+    for (const [field, text] of [['name', s.name], ['callerName', s.callerName], ['error message', s.errorMessage ?? ''], ['outcome', s.rawOutcome ?? '']] as const) {
+      if (text.length > MAX_FIELD_CHARS) this.fail(`a step's ${field} is longer than ${MAX_FIELD_CHARS} characters`);
+    }
     const metadata: ParsedMetadata[] = [];
     if (s.tsStepType !== undefined) metadata.push({ key: 'step_type', stringValue: s.tsStepType });
     if (s.tsStepGroup !== undefined) metadata.push({ key: 'step_group', stringValue: s.tsStepGroup });
