@@ -107,6 +107,9 @@ export const AnnotationPatchIn = message({
   legendConfig: z.string().optional(),
   linkedChannels: z.array(LinkedChannelIn).optional(),
   metadata: z.array(MetadataValueIn).optional(),
+  /** With `deleted_date` (or `archived_date`) in the mask: a date archives, none (null) restores. */
+  deletedDate: timestampIn.optional(),
+  archivedDate: timestampIn.optional(),
 });
 export type AnnotationPatch = z.output<typeof AnnotationPatchIn>;
 

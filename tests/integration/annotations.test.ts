@@ -265,8 +265,19 @@ describe('archive, unarchive, delete and batches', () => {
     expect(archived.status).toBe(200);
     expect(archived.body.annotation.isArchived).toBe(true);
     expect(archived.body.annotation.archivedDate).toMatch(RFC3339);
+    // Delete and archive are one concept on the platform: the delete date comes and goes with the archive.
+    expect(archived.body.annotation.deletedDate).toBe(archived.body.annotation.archivedDate);
     const un = await s.api('POST', `/api/v1/annotations/${a.annotationId}:unarchive`);
-    expect(un.body.annotation).toMatchObject({ isArchived: false, archivedDate: null });
+    expect(un.body.annotation).toMatchObject({ isArchived: false, archivedDate: null, deletedDate: null });
+  });
+
+  it('UpdateAnnotation archives with deleted_date (or archived_date) in the mask and restores with it unset, as the protos describe', async () => {
+    const a = await create({ name: 'masked archive', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId });
+    const archived = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotation_id: a.annotationId, deleted_date: '2026-09-02T08:00:00Z' }, update_mask: 'deleted_date' });
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+    expect(archived.body.annotation).toMatchObject({ isArchived: true, archivedDate: '2026-09-02T08:00:00Z', deletedDate: '2026-09-02T08:00:00Z' });
+    const restored = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotation_id: a.annotationId, archived_date: null }, update_mask: 'archivedDate' });
+    expect(restored.body.annotation).toMatchObject({ isArchived: false, archivedDate: null, deletedDate: null });
   });
 
   it('DELETE archives (never deletes) and returns {}', async () => {

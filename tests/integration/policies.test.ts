@@ -223,6 +223,18 @@ describe('UpdatePolicy', () => {
     expect(res.body.policy).toEqual(p);
   });
 
+  it("takes version_notes in the mask (an ordinary optional field): the current version's notes, no new version", async () => {
+    const p = await create({ name: 'Noted', version_notes: 'v1' });
+    const res = await update({ policy: { policy_id: p.policyId, version_notes: 'reviewed by the safety board' }, update_mask: 'version_notes' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.policy).toMatchObject({ version: p.version, policyVersionId: p.policyVersionId, versionNotes: 'reviewed by the safety board' });
+    const versions = await server.api('GET', `/api/v1/policies/${p.policyId}/versions`);
+    expect(JSON.stringify(versions.body)).toContain('reviewed by the safety board');
+    // With a configuration change, the mask's notes go with the new version.
+    const next = await update({ policy: { policy_id: p.policyId, version_notes: 'allow viewing', configuration: { cedar_policy: THREE } }, update_mask: 'configuration,version_notes' });
+    expect(next.body.policy).toMatchObject({ version: p.version + 1, versionNotes: 'allow viewing' });
+  });
+
   it('takes version notes from policy.version_notes when the request has none', async () => {
     const p = await create({ name: 'Notes' });
     const res = await update({ policy: { policy_id: p.policyId, version_notes: 'inside', configuration: { cedar_policy: THREE } }, update_mask: 'configuration' });
@@ -252,7 +264,6 @@ describe('UpdatePolicy', () => {
     ['unknown configuration sub-path', (id: string) => ({ policy: { policy_id: id }, update_mask: 'configuration.schema' }), 'update_mask', /unknown field/],
     ['immutable version', (id: string) => ({ policy: { policy_id: id }, update_mask: 'version' }), 'update_mask', /'version' cannot be updated/],
     ['immutable policy_version_id', (id: string) => ({ policy: { policy_id: id }, update_mask: 'policyVersionId' }), 'update_mask', /cannot be updated/],
-    ['version_notes in the mask', (id: string) => ({ policy: { policy_id: id }, update_mask: 'version_notes' }), 'update_mask', /request's version_notes/],
     ['empty name', (id: string) => ({ policy: { policy_id: id, name: '' }, update_mask: 'name' }), 'policy.name', /empty/],
     ['configuration named but absent', (id: string) => ({ policy: { policy_id: id }, update_mask: 'configuration' }), 'policy.configuration.cedar_policy', /required/],
     ['configuration without text', (id: string) => ({ policy: { policy_id: id, configuration: {} }, update_mask: 'configuration' }), 'policy.configuration.cedar_policy', /required/],

@@ -596,8 +596,12 @@ describe('archive / unarchive', () => {
     const archived = await getRule(a);
     expect(archived).toMatchObject({ isArchived: true, archivedDate: expect.stringMatching(RFC3339) });
     expect(archived.ruleVersion.isArchived).toBe(true);
+    // Delete and archive are one concept on the platform: deletedDate is set with the archive, on the version too.
+    expect(archived.deletedDate).toBe(archived.archivedDate);
+    expect(archived.ruleVersion.deletedDate).toBe(archived.archivedDate);
     expect((await versions(a)).map((v) => [v.version, v.isArchived])).toEqual([['1', true]]); // no version for an archive
     expect((await s.api('POST', '/api/v1/rules/unarchive', { rule_id: a })).body).toEqual({});
+    expect(await getRule(a)).toMatchObject({ deletedDate: null, archivedDate: null, ruleVersion: { deletedDate: null } });
     expect((await getRule(a)).isArchived).toBe(false);
 
     expect((await s.api('POST', '/api/v1/rules/archive', { clientKey: key })).status).toBe(200);

@@ -57,6 +57,18 @@ describe('sync: annotations and logs', () => {
     expect(viewOf(remote.engine.db)).toEqual(remoteView);
   });
 
+  test('an archive and a restore through the update mask (deleted_date) reach the remote as the documented mask', async () => {
+    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('masked'));
+    await a.sync();
+    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, deletedDate: '2026-09-03T00:00:00Z' }, updateMask: 'deleted_date' });
+    expect((await a.sync()).ok).toBe(true);
+    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({ isArchived: true, deletedDate: '2026-09-03T00:00:00Z' });
+    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId }, updateMask: 'archived_date' });
+    expect((await a.sync()).ok).toBe(true);
+    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({ isArchived: false, deletedDate: null });
+    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  });
+
   test('remote edits arrive: update, archive and new logs', async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('shared'));
     await a.sync();

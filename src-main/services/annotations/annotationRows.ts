@@ -128,7 +128,8 @@ export function loadAnnotations(db: Db, pks: readonly number[]): Annotation[] {
       tags: tags(pk),
       pending: r[C.pending] === 1,
       assignedToUser: assignedToUserId ? (assignees.get(assigneeKey(assignedToUserId, organizationId)) ?? null) : null,
-      deletedDate: formatOptionalTimestamp(r[C.deleted_date]),
+      // The platform has one concept for delete and archive: an archived annotation's delete date is its archive date.
+      deletedDate: formatOptionalTimestamp(archivedDate),
       linkedChannels: channels(pk),
       assetIds: assets(pk),
       metadata: metadata(pk),

@@ -22,14 +22,18 @@ import { appendLog, findVisibleAnnotation, logStateFor } from './annotationLogsS
 import { LINKED_CHANNEL_KIND, loadAnnotations, stateName, type AnnotationRow } from './annotationRows';
 
 /** update_mask paths UpdateAnnotation may change (reference §3). */
-export const UPDATABLE_PATHS = ['name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'tags', 'legend_config', 'linked_channels', 'metadata'] as const;
+export const UPDATABLE_PATHS = [
+  'name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'tags', 'legend_config', 'linked_channels', 'metadata',
+  // The proto comments archive and restore this way: a date archives (at that date), none restores (one concept).
+  'deleted_date', 'archived_date',
+] as const;
 type UpdatablePath = (typeof UPDATABLE_PATHS)[number];
 /** Updatable paths stored in a column of the same name. */
 const SCALAR_PATHS = ['name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'legend_config'] as const satisfies readonly UpdatablePath[];
 const IMMUTABLE_PATHS = new Set([
   'annotation_id', 'organization_id', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date', 'run_id', 'annotation_type',
-  'created_by_condition_id', 'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'assigned_to_user', 'deleted_date',
-  'asset_ids', 'archived_date', 'is_archived', 'batched_triggers', 'is_noisy_rule',
+  'created_by_condition_id', 'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'assigned_to_user',
+  'asset_ids', 'is_archived', 'batched_triggers', 'is_noisy_rule',
 ]);
 
 export const MAX_BATCH = 1000;
@@ -153,6 +157,8 @@ export function updateAnnotation(ctx: RequestContext, patch: AnnotationPatch, ma
       if (next.assigned_to_user_id) assigneeEmail = resolveMember(db, row.organization_id, next.assigned_to_user_id, 'annotation.assigned_to_user_id');
     }
     if (has('linked_channels')) assertChannelsExist(db, row.organization_id, channelIdsOf(patch.linkedChannels ?? []), 'annotation.linked_channels');
+    const archiving = has('deleted_date') || has('archived_date');
+    if (archiving) next.archived_date = patch.deletedDate ?? patch.archivedDate ?? null;
 
     const now = nowMicros();
     // Only the masked columns: SQLite rewrites the entries of every index on a column the SET names, changed or not
@@ -162,6 +168,7 @@ export function updateAnnotation(ctx: RequestContext, patch: AnnotationPatch, ma
       `UPDATE annotations SET ${columns.map((c) => `${c} = ?, `).join('')}modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
       [...columns.map((c) => next[c]), now, caller.userId, row.pk],
     );
+    if (archiving && next.archived_date !== row.archived_date) db.run('UPDATE annotations SET archived_date = ? WHERE pk = ?', [next.archived_date, row.pk]);
     if (has('tags')) replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'annotation.tags'));
     if (has('linked_channels')) writeLinkedChannels(db, row.pk, patch.linkedChannels ?? []);
     if (has('metadata')) replaceMetadata(db, 'annotation_metadata', 'annotation_pk', row.pk, patch.metadata ?? [], 'annotation.metadata');

@@ -16,11 +16,11 @@ import { policyListSpec, policyVersionListSpec } from './policyListSpecs';
 import { loadPolicies, policyToWire, versionToWire, type PolicyRow, type PolicyVersionRow } from './policyRows';
 
 /** update_mask paths UpdatePolicy may change (reference §7). */
-export const UPDATABLE_PATHS = ['name', 'description', 'configuration', 'is_archived'] as const;
+export const UPDATABLE_PATHS = ['name', 'description', 'configuration', 'is_archived', 'version_notes'] as const;
 type UpdatablePath = (typeof UPDATABLE_PATHS)[number];
 const IMMUTABLE_PATHS = new Set([
   'policy_id', 'organization_id', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date', 'policy_version_id',
-  'archived_date', 'version', 'version_notes', 'generated_change_message',
+  'archived_date', 'version', 'generated_change_message',
 ]);
 
 /** Parses the text with Cedar; failure is INVALID_ARGUMENT on `field` with Cedar's message and location. */
@@ -102,7 +102,6 @@ function checkMask(paths: readonly string[] = []): UpdatablePath[] {
     // PolicyConfiguration has one field, so its sub-path means the same as the whole.
     const path = p === 'configuration.cedar_policy' ? 'configuration' : p;
     if ((UPDATABLE_PATHS as readonly string[]).includes(path)) out.add(path as UpdatablePath);
-    else if (path === 'version_notes') throw ApiError.invalid('update_mask', "field 'version_notes' cannot be updated: send the request's version_notes with a configuration change");
     else if (IMMUTABLE_PATHS.has(path)) throw ApiError.invalid('update_mask', `field '${p}' cannot be updated`);
     else throw ApiError.invalid('update_mask', `unknown field '${p}'; updatable fields: ${UPDATABLE_PATHS.join(', ')}`);
   }
@@ -139,6 +138,17 @@ export function updatePolicy(ctx: RequestContext, req: UpdatePolicyInput): { pol
       const archive = patch.isArchived ?? false;
       if (archive !== (row.archived_date !== null)) next.archived_date = archive ? now : null;
     }
+    // `version_notes` in the mask (an ordinary optional field of Policy): the notes of the version current after
+    // this update, that is of the new version when the configuration changes too, else of the current one.
+    let notesChanged = false;
+    if (has('version_notes') && !(newText !== undefined && newText !== row.cedar_policy)) {
+      const notes = patch.versionNotes ?? null;
+      if (notes !== row.version_notes) {
+        next.version_notes = notes;
+        notesChanged = true;
+        db.run('UPDATE policy_versions SET version_notes = ? WHERE id = ?', [notes, row.policy_version_id]);
+      }
+    }
     // Only a different configuration text makes a version; the same text again is a no-op (safe to retry).
     if (newText !== undefined && newText !== row.cedar_policy) {
       changed.push('configuration');
@@ -148,7 +158,7 @@ export function updatePolicy(ctx: RequestContext, req: UpdatePolicyInput): { pol
         beforePolicies: storedPolicies(row.cedar_policy),
         afterPolicies: newPolicies,
       });
-      const notes = req.versionNotes ?? patch.versionNotes ?? null;
+      const notes = (has('version_notes') ? patch.versionNotes : undefined) ?? req.versionNotes ?? patch.versionNotes ?? null;
       next.version = row.version + 1;
       next.cedar_policy = newText;
       next.version_notes = notes;
@@ -157,7 +167,7 @@ export function updatePolicy(ctx: RequestContext, req: UpdatePolicyInput): { pol
       insertVersion(db, { id: next.policy_version_id, policyPk: row.pk, version: next.version, text: newText, notes, message, userId: caller.userId, now });
     }
     // Nothing changed (e.g. a retried update): leave the record, and its modified_date, alone.
-    if (changed.length === 0 && next.archived_date === row.archived_date) return { policy: policyToWire(row) };
+    if (changed.length === 0 && !notesChanged && next.archived_date === row.archived_date) return { policy: policyToWire(row) };
     db.run(
       `UPDATE policies SET name = ?, description = ?, cedar_policy = ?, policy_version_id = ?, version = ?, version_notes = ?, generated_change_message = ?,
          archived_date = ?, modified_by_user_id = ?, modified_date = ? WHERE pk = ?`,

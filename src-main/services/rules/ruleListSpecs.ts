@@ -41,7 +41,8 @@ export const ruleListSpec: ListSpec = {
     metadata: metadataMap('rule_metadata', 'rule_pk'),
     modified_date: { kind: 'scalar', type: 'timestamp', sql: 't.modified_date' },
     modified_by_user_id: { kind: 'scalar', type: 'string', sql: 't.modified_by_user_id' },
-    deleted_date: { kind: 'scalar', type: 'timestamp', sql: 't.deleted_date', nullable: true },
+    // Delete and archive are one concept (the wire's deletedDate is the archive date).
+    deleted_date: { kind: 'scalar', type: 'timestamp', sql: 't.archived_date', nullable: true },
     is_archived: isArchivedFrom('t.archived_date'),
     archived_date: { kind: 'scalar', type: 'timestamp', sql: 't.archived_date', nullable: true },
     is_live_evaluation_enabled: boolColumn('t.is_live_evaluation_enabled'),

@@ -116,7 +116,8 @@ export function versionToWire(v: VersionRow, ruleId: string, archivedDate: numbe
     createdByUserId: v.created_by_user_id,
     versionNotes: v.version_notes,
     generatedChangeMessage: v.change_message,
-    deletedDate: null,
+    // Delete and archive are one concept on the platform: the delete date is the archive date.
+    deletedDate: formatOptionalTimestamp(archivedDate),
     archivedDate: formatOptionalTimestamp(archivedDate),
     isArchived: archivedDate !== null,
   };
@@ -181,11 +182,11 @@ export function toWire(db: Db, rows: readonly RuleRow[]): Rule[] {
       conditions: conds,
       ruleVersion: version
         ? versionToWire(version, r.id, r.archived_date)
-        : { ruleId: r.id, ruleVersionId: '', version: '', createdDate: formatTimestamp(r.created_date), createdByUserId: r.created_by_user_id, versionNotes: '', generatedChangeMessage: '', deletedDate: null, archivedDate: formatOptionalTimestamp(r.archived_date), isArchived: r.archived_date !== null },
+        : { ruleId: r.id, ruleVersionId: '', version: '', createdDate: formatTimestamp(r.created_date), createdByUserId: r.created_by_user_id, versionNotes: '', generatedChangeMessage: '', deletedDate: formatOptionalTimestamp(r.archived_date), archivedDate: formatOptionalTimestamp(r.archived_date), isArchived: r.archived_date !== null },
       clientKey: r.client_key ?? '',
       assetConfiguration: { assetIds: assetIds.get(r.pk) ?? [], tagIds: tagIds.get(r.pk) ?? [] },
       contextualChannels: { channels: channels.get(r.pk) ?? [] },
-      deletedDate: formatOptionalTimestamp(r.deleted_date),
+      deletedDate: formatOptionalTimestamp(r.archived_date),
       isExternal: r.is_external === 1,
       metadata: metadata.get(r.pk) ?? [],
       archivedDate: formatOptionalTimestamp(r.archived_date),

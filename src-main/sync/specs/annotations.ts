@@ -126,6 +126,9 @@ function encodePatch(patch: any, paths: readonly string[]): Record<string, unkno
       case 'assigned_to_user_id': out.assignedToUserId = patch.assignedToUserId ?? ''; break;
       case 'legend_config': out.legendConfig = patch.legendConfig; break;
       case 'state': out.state = patch.state; break;
+      // One concept on the platform: sent as the documented `deleted_date` (a date archives, null restores).
+      case 'deleted_date':
+      case 'archived_date': out.deletedDate = patch.deletedDate ?? patch.archivedDate ? ts(patch.deletedDate ?? patch.archivedDate) : null; break;
       default: out[path] = patch[path];
     }
   }
@@ -135,18 +138,25 @@ function encodePatch(patch: any, paths: readonly string[]): Record<string, unkno
 export const updateAnnotationSpec: OpSpec = {
   operation: 'UpdateAnnotation',
   kind: 'write',
-  targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask as string[])])],
-  encode: (req) => ({ annotation: encodePatch(req.annotation, req.updateMask), updateMask: mask(req.updateMask) }),
+  // An archive through the mask is the record's `archived` field, as ArchiveAnnotation's is.
+  targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set((req.updateMask as string[]).map(fieldOfPath))])],
+  encode: (req) => {
+    const paths = [...new Set((req.updateMask as string[]).map((p) => (p === 'archived_date' ? 'deleted_date' : p)))];
+    return { annotation: encodePatch(req.annotation, paths), updateMask: mask(paths) };
+  },
   send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call(entry.operation, request)).annotation),
   applyResult(p, entry, res) {
     settleHistoryLogs(p, entry, res);
     p.apply.annotations([res.annotation], { excludeSeq: entry.seq });
   },
   dropField(req, _id, field) {
-    const paths = (req.updateMask as string[]).filter((f) => f !== field);
+    const paths = (req.updateMask as string[]).filter((f) => fieldOfPath(f) !== field);
     return paths.length ? { ...req, updateMask: paths } : null;
   },
 };
+
+/** The synced field a mask path writes: the archive paths write `archived`. */
+const fieldOfPath = (path: string) => (path === 'deleted_date' || path === 'archived_date' ? 'archived' : path);
 
 /** Archive / unarchive / delete (= archive) of one annotation. */
 function singleArchiveSpec(operation: string, returnsAnnotation: boolean): OpSpec {

@@ -54,6 +54,7 @@ export const updatePolicySpec: OpSpec = {
       description: has('description') ? req.policy.description : undefined,
       configuration: has('configuration') ? { cedarPolicy: req.policy.configuration?.cedarPolicy } : undefined,
       isArchived: has('is_archived') ? req.policy.isArchived ?? false : undefined,
+      versionNotes: has('version_notes') ? req.policy.versionNotes ?? '' : undefined,
     });
     return compact({ policy, updateMask: mask(fields), versionNotes: req.versionNotes ?? req.policy.versionNotes });
   },
