@@ -203,7 +203,10 @@ function hostAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolea
 
 /** Answers a request Node's parser refused (headers too large, malformed) with the contract's error body. */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) {
+  // Answer only a connection with no response under way (Node's http keeps it as `_httpMessage`): an answer
+  // written now would jump ahead of the one being prepared. Close it either way.
+  const responding = !!(socket as Duplex & { _httpMessage?: unknown })._httpMessage;
+  if (!socket.writable || responding) {
     socket.destroy();
     return;
   }

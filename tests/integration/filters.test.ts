@@ -234,7 +234,9 @@ describe('ListRules / ListRuleVersions filters', () => {
     expect(await names(`created_date >= ${ts(ops.createdDate)}`)).toEqual(['old', 'ops']);
     expect(await names(`created_date < ${ts(ops.createdDate)} && modified_date > ${ts(ops.createdDate)}`)).toEqual(['gnc']);
     expect(await names(`archived_date > ${ts('2000-01-01T00:00:00Z')}`)).toEqual(['old']);
-    expect(await names('deleted_date == null')).toEqual(['gnc', 'old', 'ops']);
+    // Delete and archive are one concept: the archived rule has a delete date.
+    expect(await names('deleted_date == null')).toEqual(['gnc', 'ops']);
+    expect(await names(`deleted_date > ${ts('2000-01-01T00:00:00Z')}`)).toEqual(['old']);
   });
 
   it('bools: is_external, is_archived, is_live_evaluation_enabled', async () => {
