@@ -1,0 +1,204 @@
+// The reviewer's loop from the keyboard, in Chromium against `outpost serve`
+// on the demo data: move, open, help, state, assign (type-ahead and "me"),
+// tags, comment, archive (the next row gets the cursor), the filter, view
+// jumps, and batch actions on a selection with their undo, each checked
+// against the API. No clicks: every step is a key press.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Annotation } from '../../src-shared/api/annotations';
+import { launchChromium, openAppPage, screenshot } from './support/browser';
+import { ensureRendererBuilt } from './support/renderer';
+import { startE2eServer, type E2eServer } from './support/server';
+
+const TIMEOUT = 10_000;
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+let pageErrors: string[] = [];
+/** The API's first page, in the list's order (created_date desc). */
+let firstPage: Annotation[];
+
+const shot = (name: string) => screenshot(page, name);
+const get = async (id: string) => (await server.client.GetAnnotation({ annotationId: id })).annotation;
+const cursorId = () => page.locator('.row.cursor').getAttribute('data-annotation-id');
+const focusIsList = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'annotation-list');
+const press = (...keys: string[]) => keys.reduce((p, k) => p.then(() => page.keyboard.press(k)), Promise.resolve());
+
+beforeAll(async () => {
+  const staticDir = await ensureRendererBuilt();
+  server = await startE2eServer(staticDir, { annotations: 400 });
+  firstPage = (await server.client.ListAnnotations({ pageSize: 50 })).annotations;
+  browser = await launchChromium();
+  ({ page, pageErrors } = await openAppPage(browser, server.appUrl, TIMEOUT));
+  await page.locator('.row').first().waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('keyboard triage (outpost serve)', () => {
+  test('j/k move the cursor and show the row; focus stays on the list', async () => {
+    await press('j');
+    await expect.poll(cursorId, { timeout: TIMEOUT }).toBe(firstPage[0].annotationId);
+    await expect.poll(() => page.getByTestId('detail-name').textContent(), { timeout: TIMEOUT }).toBe(firstPage[0].name);
+    await press('j', 'j', 'k');
+    await expect.poll(cursorId, { timeout: TIMEOUT }).toBe(firstPage[1].annotationId);
+    await expect.poll(() => page.getByTestId('detail-name').textContent(), { timeout: TIMEOUT }).toBe(firstPage[1].name);
+    expect(await focusIsList()).toBe(true);
+  });
+
+  test('? lists the shortcuts; Esc closes the list and focus comes back', async () => {
+    await press('Shift+?');
+    const help = page.getByTestId('shortcut-help');
+    await help.waitFor();
+    for (const label of ['Cycle state: open → flagged → resolved', 'Assign (type a name)', 'Extend the selection down', 'Undo the last batch action', 'Focus the filter']) {
+      expect(await help.textContent()).toContain(label);
+    }
+    await shot('40-shortcut-help');
+    await press('Escape');
+    await help.waitFor({ state: 'detached' });
+    expect(await focusIsList()).toBe(true);
+  });
+
+  test('s cycles the state of the cursor row', async () => {
+    const id = (await cursorId())!;
+    const before = (await get(id)).state;
+    const order = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'];
+    const next = order[(order.indexOf(before!) + 1) % 3];
+    await press('s');
+    await expect.poll(async () => (await get(id)).state, { timeout: TIMEOUT }).toBe(next);
+    await expect.poll(() => page.locator(`.row[data-annotation-id="${id}"] [data-state]`).getAttribute('data-state'), { timeout: TIMEOUT }).toBe(next);
+    expect(await focusIsList()).toBe(true);
+  });
+
+  test('i assigns to me; a + type-ahead assigns to someone else', async () => {
+    const id = (await cursorId())!;
+    const me = await server.client.GetMe();
+    await press('i');
+    await expect.poll(async () => (await get(id)).assignedToUserId, { timeout: TIMEOUT }).toBe(me.userId);
+
+    const { users } = await server.client.ListActiveUsers({});
+    const ana = users.find((u) => u.userName === 'ana.ruiz@outpost.local')!;
+    await press('a');
+    await page.locator('#assign-query').waitFor();
+    await page.keyboard.type('ana.r');
+    await shot('41-assign-typeahead');
+    await press('Enter');
+    await expect.poll(async () => (await get(id)).assignedToUserId, { timeout: TIMEOUT }).toBe(ana.userId);
+    await expect.poll(focusIsList, { timeout: TIMEOUT }).toBe(true);
+  });
+
+  test('t adds a tag; c focuses the comment box and Ctrl+Enter sends; Esc goes back to the list', async () => {
+    const id = (await cursorId())!;
+    await press('t');
+    await page.locator('#batch-tag').waitFor();
+    await page.keyboard.type('triaged');
+    await press('Enter');
+    await expect.poll(async () => (await get(id)).tags, { timeout: TIMEOUT }).toContain('triaged');
+
+    await press('c');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('comment-box');
+    const text = 'Same signature as run 12; keyboard triage.';
+    await page.keyboard.type(text);
+    await press('Control+Enter');
+    await page.getByTestId('activity').getByText(text).waitFor();
+    const { annotationLogs } = await server.client.ListAnnotationLogs({ annotationId: id });
+    expect(annotationLogs.at(-1)?.comment?.body.map((b) => b.text).join('')).toBe(text);
+    await press('Escape');
+    expect(await focusIsList()).toBe(true);
+    // Typing in the box did not act on the list (j, k, s… were text there).
+    expect(await cursorId()).toBe(id);
+  });
+
+  test('Enter focuses the detail; Esc comes back', async () => {
+    await press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.matches('aside.detail') ?? false), { timeout: TIMEOUT }).toBe(true);
+    await press('Escape');
+    expect(await focusIsList()).toBe(true);
+  });
+
+  test('e archives the cursor row and the next row gets the cursor', async () => {
+    const id = (await cursorId())!;
+    const ids = firstPage.map((a) => a.annotationId);
+    await press('e');
+    await expect.poll(async () => (await get(id)).isArchived, { timeout: TIMEOUT }).toBe(true);
+    await expect.poll(cursorId, { timeout: TIMEOUT }).toBe(ids[ids.indexOf(id) + 1]);
+    expect(await focusIsList()).toBe(true);
+    await shot('42-archived-next');
+  });
+
+  test('x and Shift+j select three rows; e archives them in one batch; z undoes it', async () => {
+    await press('j', 'x', 'Shift+J', 'Shift+J');
+    await expect.poll(() => page.getByTestId('selection-count').textContent(), { timeout: TIMEOUT }).toBe('3 selected');
+    const selected = await page.locator('.row[aria-selected="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
+    expect(selected).toHaveLength(3);
+    await shot('43-selection');
+    await press('e');
+    await expect.poll(() => page.getByTestId('batch-toast').textContent(), { timeout: TIMEOUT }).toContain('Archived 3 annotations');
+    for (const id of selected) expect((await get(id)).isArchived).toBe(true);
+    await shot('44-batch-archived');
+    await press('z');
+    await expect.poll(() => page.getByTestId('batch-toast').textContent(), { timeout: TIMEOUT }).toContain('Undone');
+    for (const id of selected) expect((await get(id)).isArchived).toBe(false);
+    expect(await focusIsList()).toBe(true);
+  });
+
+  test('batch state, assign and tag on the selection, and undo of the tag', async () => {
+    const selected = await page.locator('.row[aria-selected="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
+    expect(selected).toHaveLength(3);
+    const first = await get(selected[0]);
+    const order = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'];
+    const next = order[(order.indexOf(first.state!) + 1) % 3];
+    await press('s');
+    await expect.poll(async () => Promise.all(selected.map(async (id) => (await get(id)).state)), { timeout: TIMEOUT }).toEqual([next, next, next]);
+
+    const { users } = await server.client.ListActiveUsers({});
+    const ana = users.find((u) => u.userName === 'ana.ruiz@outpost.local')!;
+    await press('a');
+    await page.keyboard.type('ana');
+    await press('Enter');
+    await expect.poll(async () => Promise.all(selected.map(async (id) => (await get(id)).assignedToUserId)), { timeout: TIMEOUT }).toEqual([ana.userId, ana.userId, ana.userId]);
+
+    const tagsBefore = await Promise.all(selected.map(async (id) => (await get(id)).tags));
+    await press('t');
+    await page.keyboard.type('batch-reviewed');
+    await press('Enter');
+    await expect.poll(() => page.getByTestId('batch-toast').textContent(), { timeout: TIMEOUT }).toContain('Tagged 3 annotations “batch-reviewed”');
+    expect(await Promise.all(selected.map(async (id) => (await get(id)).tags.includes('batch-reviewed')))).toEqual([true, true, true]);
+    await shot('45-batch-tagged');
+    await press('z');
+    await expect.poll(async () => Promise.all(selected.map(async (id) => (await get(id)).tags)), { timeout: TIMEOUT }).toEqual(tagsBefore);
+    // Esc clears the selection.
+    await press('Escape');
+    await page.getByTestId('selection-count').waitFor({ state: 'detached' });
+  });
+
+  test('/ focuses the filter; Enter applies it; Esc returns to the list', async () => {
+    await press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('annotation-filter');
+    await page.keyboard.type('state == ANNOTATION_STATE_FLAGGED');
+    await press('Enter');
+    await expect
+      .poll(async () => new Set(await page.locator('.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))), { timeout: TIMEOUT })
+      .toEqual(new Set(['ANNOTATION_STATE_FLAGGED']));
+    await press('Escape');
+    expect(await focusIsList()).toBe(true);
+    await press('j');
+    await expect.poll(async () => page.locator('.row.cursor [data-state]').getAttribute('data-state'), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_FLAGGED');
+  });
+
+  test('g p goes to policies, g a back to annotations', async () => {
+    await press('g', 'p');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/policies');
+    await press('g', 'a');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/annotations');
+    await page.locator('.row').first().waitFor();
+  });
+
+  test('no errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
