@@ -13,7 +13,7 @@
 // asserts times. Options: --rows N (100000), --repeat N (5), --data DIR
 // (keep the seeded database between runs), --scroll-seconds N (10).
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -202,7 +202,16 @@ export async function main(argv: string[] = []): Promise<void> {
 
     // Scroll: every result (no filter), a fast fling: ~30 rows a frame.
     await enterToPaint(page, '');
+    // OUTPOST_BENCH_RENDERER_PROFILE=file.cpuprofile: the page's CPU profile during the scroll (open in Chrome DevTools).
+    const profilePath = process.env.OUTPOST_BENCH_RENDERER_PROFILE;
+    const profiler = profilePath ? await page.context().newCDPSession(page) : undefined;
+    if (profiler) await profiler.send('Profiler.enable').then(() => profiler.send('Profiler.start'));
     const scroll = await scrollFor(page, scrollSeconds, 1500);
+    if (profiler && profilePath) {
+      const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown };
+      writeFileSync(profilePath, JSON.stringify(profile));
+      await profiler.detach();
+    }
     const worstTask = scroll.longTasks.length ? Math.max(...scroll.longTasks) : 0;
     console.log(`\nscroll: ${scrollSeconds} s at 1500 px/frame through every result (goal: no long task over 50 ms); ${load()}`);
     console.log(`  frames ${scroll.frames.length}: gap median ${median(scroll.frames).toFixed(1)} ms, p95 ${pct(scroll.frames, 95).toFixed(1)} ms, worst ${Math.max(...scroll.frames).toFixed(1)} ms`);
