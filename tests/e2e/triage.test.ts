@@ -198,6 +198,79 @@ describe('keyboard triage (outpost serve)', () => {
     await page.locator('.row').first().waitFor();
   });
 
+  test('filter completion: field names, enum values and tag names, chosen from the keyboard', async () => {
+    await press('/');
+    await press('Control+A', 'Backspace');
+    await page.keyboard.type('sta');
+    const options = page.locator('#filter-completions [role="option"]');
+    await expect.poll(() => options.allTextContents(), { timeout: TIMEOUT }).toEqual([expect.stringContaining('start_time'), expect.stringContaining('state')]);
+    await press('ArrowDown', 'ArrowDown', 'Enter');
+    expect(await page.inputValue('#annotation-filter')).toBe('state');
+    await page.keyboard.type(' == FLA');
+    await expect.poll(() => options.allTextContents(), { timeout: TIMEOUT }).toEqual([expect.stringContaining('ANNOTATION_STATE_FLAGGED')]);
+    await press('Tab');
+    await page.keyboard.type(' && tag_name == "needs-r');
+    await expect.poll(() => options.first().textContent(), { timeout: TIMEOUT }).toContain('needs-review');
+    await shot('46-filter-completion');
+    await press('Tab');
+    const filter = 'state == ANNOTATION_STATE_FLAGGED && tag_name == "needs-review"';
+    expect(await page.inputValue('#annotation-filter')).toBe(filter);
+    await press('Enter');
+    await expect.poll(() => page.locator('.list').getAttribute('data-applied-filter'), { timeout: TIMEOUT }).toBe(filter);
+    const expected = (await server.client.ListAnnotations({ filter, pageSize: 10 })).annotations.map((a) => a.name);
+    expect(expected.length).toBeGreaterThan(0);
+    await expect.poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, expected.length), { timeout: TIMEOUT }).toEqual(expected);
+    await press('Escape');
+  });
+
+  test('quick-filter chips write CEL, and a saved search restores them', async () => {
+    await page.fill('#annotation-filter', '');
+    await page.press('#annotation-filter', 'Enter');
+    await expect.poll(() => page.locator('.list').getAttribute('data-applied-filter'), { timeout: TIMEOUT }).toBe('');
+    const chips = page.getByRole('group', { name: 'Quick filters' });
+    await chips.getByRole('button', { name: 'Flagged' }).click();
+    await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).toBe('state == ANNOTATION_STATE_FLAGGED');
+    await chips.getByRole('button', { name: 'Resolved' }).click();
+    await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).toBe('state in [ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED]');
+    await page.selectOption('#quick-asset', 'Raptor-Bench-B');
+    await page.selectOption('#quick-time', '30d');
+    await chips.getByRole('button', { name: 'Assigned to me' }).click();
+    const me = await server.client.GetMe();
+    await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).toMatch(
+      new RegExp(`^state in \\[ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED\\] && assignee == "${me.userEmail.replace(/\./g, '\\.')}" && asset_name == "Raptor-Bench-B" && start_time >= timestamp\\("[^"]+"\\)$`),
+    );
+    const filter = await page.inputValue('#annotation-filter');
+    await expect.poll(() => page.locator('.list').getAttribute('data-applied-filter'), { timeout: TIMEOUT }).toBe(filter);
+    // The engine took it: the rows are its result (perhaps none).
+    expect(page.getByTestId('filter-error')).toBeDefined();
+    expect(await page.getByTestId('filter-error').count()).toBe(0);
+    await chips.getByRole('button', { name: 'Assigned to me' }).click();
+    await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).not.toContain('assignee');
+    const withoutMe = await page.inputValue('#annotation-filter');
+    await expect.poll(() => page.locator('.list').getAttribute('data-applied-filter'), { timeout: TIMEOUT }).toBe(withoutMe);
+    const expected = (await server.client.ListAnnotations({ filter: withoutMe, pageSize: 10 })).annotations.map((a) => a.name);
+    expect(expected.length).toBeGreaterThan(0);
+    await expect.poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, expected.length), { timeout: TIMEOUT }).toEqual(expected);
+    await shot('47-quick-filters');
+
+    await page.click('button:has-text("Save search")');
+    await page.fill('#save-search-name', 'Bench B flagged or resolved, last 30 days');
+    await page.press('#save-search-name', 'Enter');
+    await page.getByText('Saved as').waitFor();
+    await page.click('button:has-text("Clear")');
+    await expect.poll(() => chips.getByRole('button', { name: 'Flagged' }).getAttribute('aria-pressed'), { timeout: TIMEOUT }).toBe('false');
+    await page.getByTestId('annotation-list').focus();
+    await press('g', 's');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/saved-searches');
+    await page.locator('tr', { hasText: 'Bench B flagged or resolved, last 30 days' }).getByRole('button', { name: 'Open' }).click();
+    await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).toBe(withoutMe);
+    await expect.poll(() => chips.getByRole('button', { name: 'Flagged' }).getAttribute('aria-pressed'), { timeout: TIMEOUT }).toBe('true');
+    expect(await chips.getByRole('button', { name: 'Resolved' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await chips.getByRole('button', { name: 'Open' }).getAttribute('aria-pressed')).toBe('false');
+    expect(await page.inputValue('#quick-asset')).toBe('Raptor-Bench-B');
+    expect(await page.inputValue('#quick-time')).toBe('custom');
+  });
+
   test('no errors in the page', () => {
     expect(pageErrors).toEqual([]);
   });
