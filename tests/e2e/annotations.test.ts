@@ -170,7 +170,15 @@ describe('annotations in the browser (outpost serve)', () => {
         { timeout: 30_000, interval: 100 },
       )
       .toBe(`${all.length.toLocaleString('en-US')} results`);
-    await expect.poll(async () => (await rowNames()).at(-1), { timeout: TIMEOUT }).toBe(all.at(-1));
+    await expect
+      .poll(
+        async () => {
+          await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+          return (await rowNames()).at(-1);
+        },
+        { timeout: TIMEOUT },
+      )
+      .toBe(all.at(-1));
     const names = await rowNames();
     expect(names).toEqual(all.slice(all.length - names.length));
     expect(names.length).toBeLessThan(60);
