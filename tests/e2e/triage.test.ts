@@ -3,6 +3,8 @@
 // tags, comment, archive (the next row gets the cursor), the filter, view
 // jumps, and batch actions on a selection with their undo, each checked
 // against the API. No clicks: every step is a key press.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Annotation } from '../../src-shared/api/annotations';
@@ -20,6 +22,26 @@ let pageErrors: string[] = [];
 let firstPage: Annotation[];
 
 const shot = (name: string) => screenshot(page, name);
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2 A/AA rules). */
+async function seriousViolations(): Promise<string[]> {
+  // Evaluated through the devtools protocol: the app's CSP (script-src 'self') rightly refuses an injected script tag.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 const get = async (id: string) => (await server.client.GetAnnotation({ annotationId: id })).annotation;
 const cursorId = () => page.locator('.row.cursor').getAttribute('data-annotation-id');
 const focusIsList = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'annotation-list');
@@ -269,6 +291,34 @@ describe('keyboard triage (outpost serve)', () => {
     expect(await chips.getByRole('button', { name: 'Open' }).getAttribute('aria-pressed')).toBe('false');
     expect(await page.inputValue('#quick-asset')).toBe('Raptor-Bench-B');
     expect(await page.inputValue('#quick-time')).toBe('custom');
+  });
+
+  test('accessibility: axe-core finds no serious violation in any view, light or dark', async () => {
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.getByTestId('annotation-list').focus();
+      await press('g', 'a');
+      await page.locator('.row').first().waitFor();
+      await press('j', 'x');
+      await page.getByTestId('detail-name').waitFor();
+      found.push(...(await seriousViolations()).map((v) => `${scheme} annotations: ${v}`));
+      await press('Shift+?');
+      await page.getByTestId('shortcut-help').waitFor();
+      found.push(...(await seriousViolations()).map((v) => `${scheme} help: ${v}`));
+      await press('Escape');
+      await press('Escape');
+      for (const [keys, view] of [[['g', 'f'], 'artifacts'], [['g', 'p'], 'policies'], [['g', 't'], 'test-reports'], [['g', 's'], 'saved-searches'], [['g', 'y'], 'sync']] as const) {
+        await press(...keys);
+        await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/${view}`);
+        await page.waitForLoadState('networkidle');
+        found.push(...(await seriousViolations()).map((v) => `${scheme} ${view}: ${v}`));
+      }
+      await shot(`48-sync-${scheme}`);
+      await press('g', 'a');
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(found).toEqual([]);
   });
 
   test('no errors in the page', () => {
