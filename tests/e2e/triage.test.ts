@@ -293,6 +293,45 @@ describe('keyboard triage (outpost serve)', () => {
     expect(await page.inputValue('#quick-time')).toBe('custom');
   });
 
+  test('n opens the create form; the engine\'s association rule shows by the fields; Ctrl+Enter creates', async () => {
+    await page.getByTestId('annotation-list').focus();
+    await press('n');
+    const form = page.getByTestId('create-annotation');
+    await form.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-name');
+    await page.keyboard.type('Hand-made: chamber pressure dip');
+    await press('Control+Enter');
+    // The engine's own words for the rule.
+    const refused = await server.client
+      .CreateAnnotation({ name: 'x', startTime: '2026-11-01T00:00:00Z', endTime: '2026-11-01T00:01:00Z' })
+      .catch((e: { details: Array<{ fieldViolations?: Array<{ description: string }> }> }) => e.details[0].fieldViolations![0].description);
+    await expect.poll(() => page.getByTestId('association-error').textContent(), { timeout: TIMEOUT }).toBe(refused);
+    await shot('49-create-refused');
+
+    const { runs } = await server.client.ListRuns({ pageSize: 1 });
+    const { run } = await server.client.GetRun({ runId: runs[0].runId });
+    await page.fill('#new-run', run.name);
+    await page.click('button:has-text("Use the run\'s times")');
+    await expect.poll(() => page.inputValue('#new-start'), { timeout: TIMEOUT }).toBe(run.startTime);
+    expect(await page.inputValue('#new-end')).toBe(run.stopTime);
+    await page.fill('#new-assets', 'Raptor-Bench-B');
+    await page.fill('#new-tags', 'hand-made, pressure');
+    await page.fill('#new-metadata', 'severity=2\nconfirmed=true');
+    await page.focus('#new-tags');
+    await press('Control+Enter');
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('detail-name').textContent(), { timeout: TIMEOUT }).toBe('Hand-made: chamber pressure dip');
+    const { annotations } = await server.client.ListAnnotations({ filter: 'name == "Hand-made: chamber pressure dip"' });
+    expect(annotations).toHaveLength(1);
+    const a = annotations[0];
+    expect(a.runId).toBe(run.runId);
+    expect(a.startTime).toBe(run.startTime);
+    expect(a.tags).toEqual(['hand-made', 'pressure']);
+    expect(a.metadata.map((m) => [m.key.name, m.numberValue ?? m.booleanValue])).toEqual([['severity', 2], ['confirmed', true]]);
+    expect(await cursorId()).toBe(a.annotationId);
+    expect(await focusIsList()).toBe(true);
+  });
+
   test('accessibility: axe-core finds no serious violation in any view, light or dark', async () => {
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {

@@ -21,6 +21,7 @@ export type Command =
   | 'archive'
   | 'undo'
   | 'select-all'
+  | 'create'
   | 'go-annotations'
   | 'go-rules'
   | 'go-policies'
@@ -56,6 +57,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['c'], command: 'comment', label: 'Comment (Ctrl/Cmd+Enter sends)', group: 'Review' },
   { keys: ['t'], command: 'tags', label: 'Add tags', group: 'Review' },
   { keys: ['e'], command: 'archive', label: 'Archive / unarchive', group: 'Review' },
+  { keys: ['n'], command: 'create', label: 'New annotation (Ctrl/Cmd+Enter creates)', group: 'Review' },
   { keys: ['z'], command: 'undo', label: 'Undo the last batch action', group: 'Review' },
   { keys: ['g', 'a'], command: 'go-annotations', label: 'Annotations', group: 'Go to' },
   { keys: ['g', 'p'], command: 'go-policies', label: 'Policies', group: 'Go to' },
