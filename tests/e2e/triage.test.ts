@@ -5,11 +5,12 @@
 // against the API. No clicks: every step is a key press.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Annotation } from '../../src-shared/api/annotations';
-import { launchChromium, openAppPage, screenshot } from './support/browser';
-import { ensureRendererBuilt } from './support/renderer';
+import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
+import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
 const TIMEOUT = 10_000;
@@ -332,8 +333,44 @@ describe('keyboard triage (outpost serve)', () => {
     expect(await focusIsList()).toBe(true);
   });
 
+  test('import a test report: pick an ATML file, it uploads, imports and opens; a bad file shows the engine\'s message', async () => {
+    await page.getByTestId('annotation-list').focus();
+    await press('g', 't');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/test-reports');
+    const before = (await server.client.ListTestReports({ pageSize: 1000 })).testReports.map((r) => r.testReportId);
+    await page.setInputFiles('#atml-file', join(repoRoot, 'tests', 'fixtures', 'teststand', 'demo_test_report.xml'));
+    await expect.poll(() => page.getByTestId('import-report').getByRole('status').textContent(), { timeout: 30_000 }).toContain('Imported');
+    const after = (await server.client.ListTestReports({ pageSize: 1000 })).testReports;
+    const added = after.filter((r) => !before.includes(r.testReportId));
+    expect(added).toHaveLength(1);
+    await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(added[0].name);
+    await shot('50-report-imported');
+
+    // The engine's reason for a file that is not ATML, asked over HTTP the same way.
+    const bad = '<?xml version="1.0"?><notAReport/>';
+    const form = new FormData();
+    form.append('entityId', 'e2e');
+    form.append('entityType', 'test_reports');
+    form.append('file', new Blob([bad], { type: 'application/xml' }), 'bad.xml');
+    const headers = { Authorization: `Bearer ${server.token}` };
+    const uploaded = (await (await fetch(`${server.url}/api/v0/remote-files/upload`, { method: 'POST', headers, body: form })).json()) as { remoteFile: { remoteFileId: string } };
+    const refused = (await (
+      await fetch(`${server.url}/api/v1/test-reports:import`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ remoteFileId: uploaded.remoteFile.remoteFileId }) })
+    ).json()) as { message: string };
+    expect(refused.message).toBeTruthy();
+    await page.setInputFiles('#atml-file', { name: 'bad.xml', mimeType: 'application/xml', buffer: Buffer.from(bad) });
+    const box = page.getByTestId('import-report');
+    // The same reason; only the uploaded file's id differs.
+    const reason = refused.message.replace(/^remote_file_id: remote file [0-9a-f-]+ /, '');
+    expect(reason).not.toBe(refused.message);
+    await expect.poll(() => box.textContent(), { timeout: TIMEOUT }).toContain(reason);
+    expect((await server.client.ListTestReports({ pageSize: 1000 })).testReports).toHaveLength(after.length);
+    await shot('51-report-refused');
+  });
+
   test('accessibility: axe-core finds no serious violation in any view, light or dark', async () => {
     const found: string[] = [];
+    await navigateTo(page, 'annotations', TIMEOUT);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.getByTestId('annotation-list').focus();
