@@ -368,6 +368,32 @@ describe('keyboard triage (outpost serve)', () => {
     await shot('51-report-refused');
   });
 
+  test('artifacts on an annotation: attach a new upload, then the same artifact to the next annotation', async () => {
+    await navigateTo(page, 'annotations', TIMEOUT);
+    await page.getByTestId('annotation-list').focus();
+    await press('j');
+    const first = (await cursorId())!;
+    const box = page.getByTestId('attached-artifacts');
+    await expect.poll(() => box.getAttribute('data-loaded-for'), { timeout: TIMEOUT }).toBe(first);
+    await page.setInputFiles('#attach-file', { name: 'scope-capture.txt', mimeType: 'text/plain', buffer: Buffer.from('ch1 dip at t+3.2 s') });
+    await box.locator('li', { hasText: 'scope-capture.txt' }).waitFor();
+    const linked = (id: string) =>
+      server.client.ListArtifacts({ filter: `links.exists(l, l.relation == ATTACHED_TO && l.entity_type == ANNOTATION && l.entity_id == "${id}")` }).then((r) => r.artifacts.map((a) => a.fileName));
+    expect(await linked(first)).toEqual(['scope-capture.txt']);
+
+    await page.getByTestId('annotation-list').focus();
+    await press('j');
+    const second = (await cursorId())!;
+    expect(second).not.toBe(first);
+    await expect.poll(() => box.getAttribute('data-loaded-for'), { timeout: TIMEOUT }).toBe(second);
+    await page.focus('#attach-existing');
+    await page.keyboard.type('scope-capture.txt');
+    await press('Enter');
+    await box.locator('li', { hasText: 'scope-capture.txt' }).waitFor();
+    expect(await linked(second)).toEqual(['scope-capture.txt']);
+    await shot('52-attached-artifacts');
+  });
+
   test('accessibility: axe-core finds no serious violation in any view, light or dark', async () => {
     const found: string[] = [];
     await navigateTo(page, 'annotations', TIMEOUT);
