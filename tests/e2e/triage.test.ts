@@ -394,6 +394,53 @@ describe('keyboard triage (outpost serve)', () => {
     await shot('52-attached-artifacts');
   });
 
+  test('rules: g r lists them, a filter narrows, the detail shows conditions, actions and versions; an annotation a rule made links to it', async () => {
+    const headers = { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' };
+    const condition = {
+      expression: { singleChannelComparison: { channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: 10 } },
+      actions: [{ actionType: 'ANNOTATION', configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } } }],
+    };
+    const created = (await (
+      await fetch(`${server.url}/api/v1/rules`, { method: 'POST', headers, body: JSON.stringify({ update: { name: 'Chamber overpressure', description: 'Pressure above 10 bar', conditions: [condition] } }) })
+    ).json()) as { ruleId: string };
+    const { rule } = await server.client.GetRule({ ruleId: created.ruleId });
+    const conditionId = rule.conditions[0].ruleConditionId;
+    const { annotation } = await server.client.CreateAnnotation({
+      name: 'Overpressure event (rule)',
+      startTime: '2026-11-01T00:00:00Z',
+      endTime: '2026-11-01T00:00:05Z',
+      assets: ['Raptor-Bench-B'],
+      createdByConditionId: conditionId,
+    });
+
+    await navigateTo(page, 'annotations', TIMEOUT);
+    await page.fill('#annotation-filter', 'name == "Overpressure event (rule)"');
+    await page.press('#annotation-filter', 'Enter');
+    await page.locator(`.row[data-annotation-id="${annotation.annotationId}"]`).waitFor();
+    await press('Escape', 'j');
+    const link = page.getByTestId('rule-link');
+    await expect.poll(() => link.textContent(), { timeout: TIMEOUT }).toContain('Chamber overpressure: chamber.pressure > 10');
+    await link.click();
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/rules');
+    const detail = page.getByTestId('rule-detail');
+    await expect.poll(() => detail.locator('h2').textContent(), { timeout: TIMEOUT }).toBe('Chamber overpressure');
+    expect(await detail.locator(`li.highlight[data-condition-id="${conditionId}"]`).textContent()).toContain('Annotate (data review), tags overpressure');
+    await expect.poll(() => detail.locator('tbody tr').count(), { timeout: TIMEOUT }).toBeGreaterThan(0);
+    await shot('53-rule-from-annotation');
+
+    await navigateTo(page, 'annotations', TIMEOUT);
+    await page.getByTestId('annotation-list').focus();
+    await press('g', 'r');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/rules');
+    await page.fill('#rule-filter', 'name.contains("nothing like this")');
+    await page.press('#rule-filter', 'Enter');
+    await page.getByText('No rules').waitFor();
+    await page.fill('#rule-filter', 'name.contains("overpressure")');
+    await page.press('#rule-filter', 'Enter');
+    await page.locator('.pane-item', { hasText: 'Chamber overpressure' }).click();
+    await expect.poll(() => detail.locator('h2').textContent(), { timeout: TIMEOUT }).toBe('Chamber overpressure');
+  });
+
   test('accessibility: axe-core finds no serious violation in any view, light or dark', async () => {
     const found: string[] = [];
     await navigateTo(page, 'annotations', TIMEOUT);
@@ -410,7 +457,7 @@ describe('keyboard triage (outpost serve)', () => {
       found.push(...(await seriousViolations()).map((v) => `${scheme} help: ${v}`));
       await press('Escape');
       await press('Escape');
-      for (const [keys, view] of [[['g', 'f'], 'artifacts'], [['g', 'p'], 'policies'], [['g', 't'], 'test-reports'], [['g', 's'], 'saved-searches'], [['g', 'y'], 'sync']] as const) {
+      for (const [keys, view] of [[['g', 'r'], 'rules'], [['g', 'f'], 'artifacts'], [['g', 'p'], 'policies'], [['g', 't'], 'test-reports'], [['g', 's'], 'saved-searches'], [['g', 'y'], 'sync']] as const) {
         await press(...keys);
         await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/${view}`);
         await page.waitForLoadState('networkidle');

@@ -60,6 +60,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['n'], command: 'create', label: 'New annotation (Ctrl/Cmd+Enter creates)', group: 'Review' },
   { keys: ['z'], command: 'undo', label: 'Undo the last batch action', group: 'Review' },
   { keys: ['g', 'a'], command: 'go-annotations', label: 'Annotations', group: 'Go to' },
+  { keys: ['g', 'r'], command: 'go-rules', label: 'Rules', group: 'Go to' },
   { keys: ['g', 'p'], command: 'go-policies', label: 'Policies', group: 'Go to' },
   { keys: ['g', 't'], command: 'go-test-reports', label: 'Test reports', group: 'Go to' },
   { keys: ['g', 's'], command: 'go-saved-searches', label: 'Saved searches', group: 'Go to' },
