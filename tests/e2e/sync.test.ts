@@ -30,7 +30,7 @@ const remoteState = async (id: string) => (await remote.client.GetAnnotation({ a
 /** Opens an annotation in the Annotations view and sets its review state from the detail pane. */
 async function setStateInUi(id: string, label: 'Flagged' | 'Resolved' | 'Open') {
   await goTo('annotations');
-  await page.click(`button.row[data-annotation-id="${id}"]`);
+  await page.click(`.row[data-annotation-id="${id}"]`);
   await page.click(`[aria-label="Review state"] button:has-text("${label}")`);
   await expect.poll(() => page.getAttribute(`[aria-label="Review state"] button:has-text("${label}")`, 'aria-pressed'), { timeout: TIMEOUT }).toBe('true');
 }
@@ -89,6 +89,10 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     expect(target, 'an OPEN annotation on the remote').toBeDefined();
     await setStateInUi(target.annotationId, 'Flagged');
     expect(await remoteState(target.annotationId)).toBe('ANNOTATION_STATE_OPEN');
+    // The row carries the pending-sync mark while the edit waits in the outbox.
+    const mark = page.locator(`.row[data-annotation-id="${target.annotationId}"] [data-testid="pending-sync"]`);
+    await mark.waitFor();
+    await shot('29-pending-sync-mark');
 
     await goTo('sync');
     await expect.poll(() => page.getByTestId('pending-count').textContent(), { timeout: TIMEOUT }).not.toBe('0 edits');
@@ -97,6 +101,11 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await expect.poll(() => remoteState(target.annotationId), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_FLAGGED');
     await expect.poll(() => page.getByTestId('pending-count').textContent(), { timeout: TIMEOUT }).toBe('0 edits');
     await expect.poll(() => page.getByTestId('last-run').textContent(), { timeout: TIMEOUT }).toMatch(/sent [1-9]/);
+    await goTo('annotations');
+    await page.locator(`.row[data-annotation-id="${target.annotationId}"]`).waitFor();
+    await page.locator('[data-testid="annotation-list"][data-sync-marks="read"]').waitFor();
+    expect(await mark.count()).toBe(0);
+    await goTo('sync');
     // The remote records the change under the remote user the replica synced as.
     const { annotationLogs } = await remote.client.ListAnnotationLogs({ annotationId: target.annotationId });
     expect(annotationLogs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE').map((l) => l.stateUpdate?.state)).toContain('ANNOTATION_LOG_STATE_FLAGGED');
@@ -163,12 +172,12 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     expect(await row.getByRole('button', { name: 'Dismiss' }).count()).toBe(0);
     // Its name opens it in Annotations, listing only it (to correct it there before a Retry).
     await row.getByRole('button', { name: 'Vibration on the local rig' }).click();
-    await page.locator(`button.row[data-annotation-id="${refused.annotationId}"]`).waitFor({ timeout: TIMEOUT });
+    await page.locator(`.row[data-annotation-id="${refused.annotationId}"]`).waitFor({ timeout: TIMEOUT });
     expect(await page.inputValue('#annotation-filter')).toBe(`annotation_id == '${refused.annotationId}'`);
-    expect(await page.locator('button.row[data-annotation-id]').count()).toBe(1);
+    expect(await page.locator('.row[data-annotation-id]').count()).toBe(1);
     expect(await page.evaluate(() => location.hash)).toBe('#/annotations');
     // ... and open in the detail pane, where it can be corrected.
-    await expect.poll(() => page.getAttribute(`button.row[data-annotation-id="${refused.annotationId}"]`, 'aria-current'), { timeout: TIMEOUT }).toBe('true');
+    await expect.poll(() => page.getAttribute(`.row[data-annotation-id="${refused.annotationId}"]`, 'aria-current'), { timeout: TIMEOUT }).toBe('true');
     expect(await page.getByTestId('detail-name').textContent()).toBe('Vibration on the local rig');
     await shot('34-sync-refused-record-opened');
 

@@ -1,5 +1,6 @@
 // The connection (typed client + platform) handed to every view through Svelte context.
 import { getContext, setContext } from 'svelte';
+import type { CommandBus } from './keyboard/commands';
 import type { NavigationState } from './state/navigation.svelte';
 import type { SyncMonitor } from './state/syncMonitor.svelte';
 import type { Connection } from './transport';
@@ -7,6 +8,7 @@ import type { Connection } from './transport';
 const KEY = Symbol('outpost.connection');
 const NAV_KEY = Symbol('outpost.navigation');
 const SYNC_KEY = Symbol('outpost.sync');
+const COMMANDS_KEY = Symbol('outpost.commands');
 
 export function setConnection(connection: Connection): void {
   setContext(KEY, connection);
@@ -37,4 +39,15 @@ export function getSyncMonitor(): SyncMonitor {
   const monitor = getContext<SyncMonitor | undefined>(SYNC_KEY);
   if (!monitor) throw new Error('no sync monitor in context (views must be rendered inside App)');
   return monitor;
+}
+
+/** Where the view on screen registers its key commands. */
+export function setCommands(bus: CommandBus): void {
+  setContext(COMMANDS_KEY, bus);
+}
+
+export function getCommands(): CommandBus {
+  const bus = getContext<CommandBus | undefined>(COMMANDS_KEY);
+  if (!bus) throw new Error('no command bus in context (views must be rendered inside App)');
+  return bus;
 }

@@ -35,6 +35,8 @@ export function orderByOf(sort: Sort): string {
 }
 
 export const PAGE_SIZE = 50;
+/** The scrolling list asks for bigger pages: fewer requests while a reviewer scrolls far. */
+export const LIST_PAGE_SIZE = 200;
 
 export interface AnnotationQuery {
   readonly filter: string;

@@ -72,6 +72,13 @@ export class AnnotationDetailState {
     await Promise.all([loadAnnotation.finally(() => selection === this.#selection && (this.loading = false)), this.#loadLogs(annotationId, selection)]);
   }
 
+  /** A newer version changed elsewhere (a batch action): shown if it is the open one, with its history reread. */
+  updated(annotation: Annotation): void {
+    if (annotation.annotationId !== this.annotationId) return;
+    this.annotation = annotation;
+    void this.#loadLogs(annotation.annotationId);
+  }
+
   close(): void {
     this.#selection++;
     this.annotation = undefined;

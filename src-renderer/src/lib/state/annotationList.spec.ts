@@ -17,7 +17,7 @@ describe('AnnotationListState', () => {
     expect(list.pages.loaded).toBe(true);
     expect(list.pages.items).toEqual(page);
     expect(list.pages.hasMore).toBe(true);
-    expect(fake.callsTo('ListAnnotations')).toEqual([{ pageSize: 50, orderBy: 'created_date desc' }]);
+    expect(fake.callsTo('ListAnnotations')).toEqual([{ pageSize: 200, orderBy: 'created_date desc' }]);
   });
 
   test('loadMore appends the next page and stops when there is no token', async () => {
@@ -30,8 +30,8 @@ describe('AnnotationListState', () => {
     expect(list.pages.hasMore).toBe(false);
     await list.pages.loadMore(); // nothing more to load: no request
     expect(fake.callsTo('ListAnnotations')).toEqual([
-      { pageSize: 50, orderBy: 'created_date desc', filter: 'name.contains("a")' },
-      { pageSize: 50, orderBy: 'created_date desc', filter: 'name.contains("a")', pageToken: 'p2' },
+      { pageSize: 200, orderBy: 'created_date desc', filter: 'name.contains("a")' },
+      { pageSize: 200, orderBy: 'created_date desc', filter: 'name.contains("a")', pageToken: 'p2' },
     ]);
   });
 

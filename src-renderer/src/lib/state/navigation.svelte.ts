@@ -1,6 +1,7 @@
 // Which view is shown, kept in the URL fragment (`#/policies`) so reload and
 // back/forward work. The API key fragment (`#key=`) is consumed before this runs.
 import type { AnnotationQuery } from '../services/annotationService';
+import type { Rule } from '../services/ruleService';
 
 export const VIEWS = [
   { id: 'annotations', label: 'Annotations' },
@@ -8,6 +9,7 @@ export const VIEWS = [
   { id: 'policies', label: 'Policies' },
   { id: 'test-reports', label: 'Test reports' },
   { id: 'saved-searches', label: 'Saved searches' },
+  { id: 'rules', label: 'Rules' },
   { id: 'sync', label: 'Sync' },
 ] as const;
 export type ViewId = (typeof VIEWS)[number]['id'];
@@ -30,6 +32,9 @@ export class NavigationState {
   /** An annotation for that view to open in its detail pane (from the Sync view). */
   pendingAnnotationId = $state<string | undefined>();
 
+  /** A rule for the rules view to show, and the condition to point at (from an annotation a rule made). */
+  pendingRule = $state.raw<{ rule: Rule; conditionId: string } | undefined>();
+
   constructor(hash = '') {
     this.view = viewFromHash(hash);
   }
@@ -50,6 +55,18 @@ export class NavigationState {
     const query = this.pendingAnnotationQuery;
     this.pendingAnnotationQuery = undefined;
     return query;
+  }
+
+  /** Shows the rules view with `rule` open and `conditionId` marked. */
+  openRule(rule: Rule, conditionId: string): void {
+    this.pendingRule = { rule, conditionId };
+    this.view = 'rules';
+  }
+
+  takeRuleToOpen(): { rule: Rule; conditionId: string } | undefined {
+    const pending = this.pendingRule;
+    this.pendingRule = undefined;
+    return pending;
   }
 
   /** The annotation to open, once (the annotations view opens it). */

@@ -22,7 +22,9 @@ export interface PagedListSource<T, Q> {
 }
 
 export class PagedList<T, Q = void> {
-  items = $state<T[]>([]);
+  // Raw: rows are replaced whole (an edit puts a new object in a new array); a deep proxy per row
+  // would cost memory and time at the 100k rows a scrolled list can hold.
+  items = $state.raw<T[]>([]);
   nextPageToken = $state('');
   /** The first page is being listed. */
   loading = $state(false);
@@ -108,7 +110,10 @@ export class PagedList<T, Q = void> {
   replace(item: T): void {
     const key = this.keyOf(item);
     const i = this.items.findIndex((row) => this.keyOf(row) === key);
-    if (i >= 0) this.items[i] = item;
+    if (i < 0) return;
+    const next = this.items.slice();
+    next[i] = item;
+    this.items = next;
   }
 
   /** Shows a created item without a reload: first, or where `compare` sorts it. */

@@ -1,0 +1,258 @@
+// The renderer with 100k local annotations (issue #18 item 5, #21's bench):
+// Debian Chromium driven by playwright-core against a real `outpost serve`
+// child process on the demo dataset scaled up. Measures, in the page, with
+// Chromium's own clocks:
+//   - filter: Enter pressed in the filter box -> the new rows painted (the
+//     frame after the rows are in the DOM), median per filter;
+//   - scroll: a 10-second fast scroll through the list (pages listed as it
+//     goes): long tasks (PerformanceObserver 'longtask'), frame gaps;
+//   - memory: the renderer process's resident memory (/proc) and its JS
+//     heap (CDP), after the scroll and again after scrolling to the very end
+//     (every result loaded).
+// Prints medians with the goals beside them and the machine's load; never
+// asserts times. Options: --rows N (100000), --repeat N (5), --data DIR
+// (keep the seeded database between runs), --scroll-seconds N (10).
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { createApiKey } from '../src-main/auth/apiKeys';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../src-main/auth/identity';
+import { openEngine } from '../src-main/engine';
+import { seedDemoData } from '../src-main/seed/seedDemoData';
+import { launchChromium } from '../tests/e2e/support/browser';
+import { ensureRendererBuilt } from '../tests/e2e/support/renderer';
+import { serveOutpost } from './support/processes';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+/** Filters a reviewer types, each paired with a second one so every Enter changes the result. */
+const FILTERS = [
+  'state == ANNOTATION_STATE_FLAGGED',
+  'name.contains("spike")',
+  'tag_name == "needs-review" && state == ANNOTATION_STATE_OPEN',
+  'start_time > timestamp("2026-10-01T00:00:00Z") && !is_archived',
+];
+
+/** Installed before the app loads: long tasks and the Enter timestamp of the filter box. */
+const PAGE_PROBES = () => {
+  const w = window as unknown as { __longTasks: number[]; __enterAt: number };
+  w.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  window.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.target as HTMLElement | null)?.id === 'annotation-filter') w.__enterAt = performance.now();
+  }, true);
+};
+
+/** Types `filter`, presses Enter, and returns the ms from Enter to the frame painted with its rows. */
+async function enterToPaint(page: Page, filter: string): Promise<number> {
+  await page.fill('#annotation-filter', filter);
+  await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0));
+  await page.press('#annotation-filter', 'Enter');
+  return page.evaluate(
+    (expected) =>
+      new Promise<number>((resolve) => {
+        const enterAt = (window as unknown as { __enterAt: number }).__enterAt;
+        const check = () => {
+          const list = document.querySelector('.list');
+          const done = list?.getAttribute('data-applied-filter') === expected && list.getAttribute('aria-busy') === 'false';
+          // In the DOM now: the next frame paints it; a task queued from that frame's rAF runs after the paint.
+          if (done) requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - enterAt)));
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+    filter,
+  );
+}
+
+interface ScrollResult {
+  frames: number[];
+  longTasks: number[];
+  rowsLoaded: number;
+  topRow: number;
+}
+
+/** Scrolls the list by `pxPerFrame` every frame for `seconds`; frame gaps and long tasks meanwhile. */
+function scrollFor(page: Page, seconds: number, pxPerFrame: number): Promise<ScrollResult> {
+  return page.evaluate(
+    ({ seconds, pxPerFrame }) =>
+      new Promise<ScrollResult>((resolve) => {
+        const w = window as unknown as { __longTasks: number[] };
+        w.__longTasks.length = 0;
+        const list = document.querySelector<HTMLElement>('[data-testid="annotation-list"]')!;
+        const frames: number[] = [];
+        const start = performance.now();
+        let last = start;
+        const step = (now: number) => {
+          frames.push(now - last);
+          last = now;
+          list.scrollTop += pxPerFrame;
+          if (now - start < seconds * 1000) requestAnimationFrame(step);
+          else
+            setTimeout(() =>
+              resolve({
+                frames: frames.slice(1),
+                longTasks: [...w.__longTasks],
+                rowsLoaded: Math.round(list.scrollHeight / 52),
+                topRow: Math.round(list.scrollTop / 52),
+              }),
+            );
+        };
+        requestAnimationFrame(step);
+      }),
+    { seconds, pxPerFrame },
+  );
+}
+
+interface RendererMemory {
+  /** Private memory (private clean + dirty, + swap): Chromium's "memory footprint", what the process alone costs. */
+  privateMb: number;
+  /** Resident set, shared library and shared-memory pages included (counted again by every process that maps them). */
+  rssMb: number;
+  heapMb: number;
+  /** Private MB of Chromium's other renderer processes (spares; not the app). */
+  others: number[];
+}
+
+const kb = (text: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+
+/** Memory (MB) of Chromium's renderer processes (the app's tab is the only page), from /proc, and the page's JS heap (CDP). */
+async function rendererMemory(page: Page): Promise<RendererMemory> {
+  const browserSession = await page.context().browser()!.newBrowserCDPSession();
+  const info = (await browserSession.send('SystemInfo.getProcessInfo')) as { processInfo: Array<{ type: string; id: number }> };
+  await browserSession.detach();
+  // Chromium keeps spare renderers around too; the app's tab is the one holding the most.
+  const renderers = info.processInfo
+    .filter((p) => p.type === 'renderer')
+    .map((p) => {
+      const rollup = readFileSync(`/proc/${p.id}/smaps_rollup`, 'utf8');
+      return { rssKb: kb(rollup, 'Rss'), privateKb: kb(rollup, 'Private_Clean') + kb(rollup, 'Private_Dirty') + kb(rollup, 'Swap') };
+    })
+    .sort((a, b) => b.privateKb - a.privateKb);
+  const { rssKb, privateKb } = renderers[0] ?? { rssKb: NaN, privateKb: NaN };
+  const others = renderers.slice(1).map((r) => Math.round(r.privateKb / 1024));
+  const session = await page.context().newCDPSession(page);
+  await session.send('HeapProfiler.collectGarbage');
+  await session.send('Performance.enable');
+  const { metrics } = (await session.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  await session.detach();
+  const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN;
+  return { privateMb: privateKb / 1024, rssMb: rssKb / 1024, heapMb: heap / 1024 / 1024, others };
+}
+
+export async function main(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { rows: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '5' }, data: { type: 'string' }, 'scroll-seconds': { type: 'string', default: '10' } },
+    strict: false,
+  });
+  const rows = Number(values.rows);
+  const repeat = Number(values.repeat);
+  const scrollSeconds = Number(values['scroll-seconds']);
+  const dataDir = (values.data as string | undefined) ?? mkdtempSync(join(tmpdir(), 'outpost-bench-renderer-'));
+  let server: ChildProcess | undefined;
+  const browser = await launchChromium();
+  try {
+    const engine = openEngine(dataDir);
+    let annotations = engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n;
+    if (annotations === 0) {
+      const t0 = performance.now();
+      annotations = seedDemoData(engine.db, { annotations: rows, ids: 'random' }).annotations;
+      console.log(`seeded ${annotations} annotations in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    const token = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'bench').token;
+    engine.close();
+    await ensureRendererBuilt();
+    const started = await serveOutpost(dataDir);
+    server = started.child;
+
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // tsx (esbuild keepNames) wraps named closures in __name(); the page's functions run without it.
+    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+    await page.addInitScript(PAGE_PROBES);
+    await page.goto(`${started.url}/#key=${token}`);
+    await page.locator('.row').first().waitFor({ timeout: 60_000 });
+    console.log(`dataset: ${annotations} annotations; Chromium ${browser.version()}; ${availableParallelism()} CPUs; ${load()}`);
+
+    // Warm-up: each filter once (statement caches, JIT in both processes).
+    for (const f of FILTERS) await enterToPaint(page, f);
+
+    console.log(`\nfilter: Enter -> rows painted, ms, median of ${repeat} (goal <= 100 ms):`);
+    const all: number[] = [];
+    for (const f of FILTERS) {
+      const times: number[] = [];
+      for (let r = 0; r < repeat; r++) {
+        // Another filter in between, so this Enter changes the rows.
+        await enterToPaint(page, r % 2 ? '' : 'is_archived == false');
+        times.push(await enterToPaint(page, f));
+      }
+      all.push(...times);
+      console.log(`  ${median(times).toFixed(1).padStart(7)} ms  ${verdict(median(times) <= 100)}  ${f}  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`);
+    }
+    console.log(`  all filters: median ${median(all).toFixed(1)} ms, worst ${Math.max(...all).toFixed(1)} ms -> ${verdict(median(all) <= 100)}`);
+
+    // Scroll: every result (no filter), a fast fling: ~30 rows a frame.
+    await enterToPaint(page, '');
+    // OUTPOST_BENCH_RENDERER_PROFILE=file.cpuprofile: the page's CPU profile during the scroll (open in Chrome DevTools).
+    const profilePath = process.env.OUTPOST_BENCH_RENDERER_PROFILE;
+    const profiler = profilePath ? await page.context().newCDPSession(page) : undefined;
+    if (profiler) await profiler.send('Profiler.enable').then(() => profiler.send('Profiler.start'));
+    const scroll = await scrollFor(page, scrollSeconds, 1500);
+    if (profiler && profilePath) {
+      const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown };
+      writeFileSync(profilePath, JSON.stringify(profile));
+      await profiler.detach();
+    }
+    const worstTask = scroll.longTasks.length ? Math.max(...scroll.longTasks) : 0;
+    console.log(`\nscroll: ${scrollSeconds} s at 1500 px/frame through every result (goal: no long task over 50 ms); ${load()}`);
+    console.log(`  frames ${scroll.frames.length}: gap median ${median(scroll.frames).toFixed(1)} ms, p95 ${pct(scroll.frames, 95).toFixed(1)} ms, worst ${Math.max(...scroll.frames).toFixed(1)} ms`);
+    console.log(`  long tasks (> 50 ms by definition): ${scroll.longTasks.length}, worst ${worstTask.toFixed(0)} ms -> ${verdict(scroll.longTasks.length === 0)}`);
+    console.log(`  reached row ${scroll.topRow} of ${scroll.rowsLoaded} loaded`);
+
+    const afterScroll = await rendererMemory(page);
+    const mem = (m: RendererMemory) =>
+      `private ${m.privateMb.toFixed(0)} MB (RSS with shared pages ${m.rssMb.toFixed(0)} MB; JS heap ${m.heapMb.toFixed(0)} MB; other renderer processes: ${m.others.map((o) => `${o} MB`).join(', ') || 'none'}) -> ${verdict(m.privateMb <= 300)}`;
+    console.log(`\nmemory of the renderer, private footprint (goal <= 300 MB):`);
+    console.log(`  after the scroll (${scroll.rowsLoaded} rows loaded): ${mem(afterScroll)}`);
+
+    // Every result loaded: the most a list can hold.
+    const t0 = performance.now();
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const list = document.querySelector<HTMLElement>('[data-testid="annotation-list"]')!;
+          const count = document.querySelector('[data-testid="result-count"]')!;
+          const step = () => {
+            list.scrollTop = list.scrollHeight;
+            if (/^[\d,.\s]+ results?$/.test(count.textContent ?? '')) resolve();
+            else setTimeout(step, 30);
+          };
+          step();
+        }),
+    );
+    const loadedAll = (await page.getByTestId('result-count').textContent()) ?? '';
+    const full = await rendererMemory(page);
+    console.log(
+      `  every result loaded (${loadedAll.trim()}, scrolled to the end in ${((performance.now() - t0) / 1000).toFixed(1)} s): ${mem(full)}`,
+    );
+    console.log(`  (${load()})`);
+  } finally {
+    await browser.close();
+    if (server) {
+      const exited = new Promise((r) => server!.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    if (!values.data) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+

@@ -1,0 +1,102 @@
+// The batch action just run and its undo: the action's words and count for
+// the toast, and for a few seconds the inverse batch. A new action replaces
+// the undo of the last one.
+import type { Client } from '../../../../src-shared/client';
+import { toErrorInfo, type ErrorInfo } from '../errors';
+import { affected, applyBatch, describeAction, undoBatch, type BatchAction } from '../services/batchService';
+import type { Annotation } from '../services/annotationService';
+
+export const UNDO_MS = 8000;
+
+interface Done {
+  readonly action: BatchAction;
+  readonly before: Annotation[];
+  readonly after: Map<string, Annotation>;
+}
+
+export class BatchActions {
+  /** Words for the toast ("Archived 3 annotations"), empty when there is nothing to say. */
+  message = $state('');
+  /** An undo can be run now. */
+  canUndo = $state(false);
+  running = $state(false);
+  error = $state<ErrorInfo | undefined>();
+
+  readonly #client: Client;
+  readonly #onUpdated: (a: Annotation) => void;
+  readonly #userName: (id: string) => string;
+  #done: Done | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(client: Client, onUpdated: (a: Annotation) => void, userName: (id: string) => string = (id) => id) {
+    this.#client = client;
+    this.#onUpdated = onUpdated;
+    this.#userName = userName;
+  }
+
+  /** Runs `action` on the annotations it changes; returns the updated ones (false when it failed). */
+  async run(action: BatchAction, annotations: readonly Annotation[]): Promise<Annotation[] | false> {
+    if (this.running) return false;
+    const before = affected(action, annotations);
+    this.#forgetUndo();
+    this.error = undefined;
+    if (!before.length) {
+      this.message = `Nothing to change (${annotations.length} already so)`;
+      return [];
+    }
+    this.running = true;
+    const after = new Map<string, Annotation>();
+    try {
+      const updated = await applyBatch(this.#client, action, before, (a) => (after.set(a.annotationId, a), this.#onUpdated(a)));
+      this.#done = { action, before, after };
+      this.message = describeAction(action, updated.length, this.#userName);
+      this.canUndo = true;
+      this.#timer = setTimeout(() => this.#forgetUndo(), UNDO_MS);
+      return updated;
+    } catch (e) {
+      this.error = toErrorInfo(e);
+      // What did change can still be undone.
+      if (after.size) {
+        this.#done = { action, before: before.filter((b) => after.has(b.annotationId)), after };
+        this.canUndo = true;
+        this.#timer = setTimeout(() => this.#forgetUndo(), UNDO_MS);
+      }
+      this.message = after.size ? `${describeAction(action, after.size, this.#userName)}; the rest failed` : '';
+      return false;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Runs the inverse of the last action (once). */
+  async undo(): Promise<boolean> {
+    const done = this.#done;
+    if (!done || this.running) return false;
+    this.#forgetUndo();
+    this.running = true;
+    this.error = undefined;
+    try {
+      const restored = await undoBatch(this.#client, done.action, done.before, done.after, this.#onUpdated);
+      this.message = `Undone: ${describeAction(done.action, restored.length, this.#userName).replace(/^./, (c) => c.toLowerCase())}`;
+      return true;
+    } catch (e) {
+      this.error = toErrorInfo(e);
+      return false;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  dismiss(): void {
+    this.#forgetUndo();
+    this.message = '';
+    this.error = undefined;
+  }
+
+  #forgetUndo(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#done = undefined;
+    this.canUndo = false;
+  }
+}

@@ -1,0 +1,86 @@
+// The list's cursor and multi-selection, by row key: the cursor is the row
+// the keys act on (shown in the detail pane); the selection is the set a
+// batch action acts on. Shift+move extends from an anchor like a file
+// manager; an action acts on the selection when there is one, else on the
+// cursor row.
+
+export class SelectionModel {
+  /** The key of the cursor row. */
+  cursor = $state<string | undefined>();
+  /** Selected keys (a new Set on every change, so views update). */
+  selected = $state.raw<ReadonlySet<string>>(new Set());
+  #anchor: string | undefined;
+
+  get count(): number {
+    return this.selected.size;
+  }
+
+  isSelected(key: string): boolean {
+    return this.selected.has(key);
+  }
+
+  /** The keys an action applies to: the selection in list order, else the cursor row. */
+  targets(keys: readonly string[]): string[] {
+    if (this.selected.size) return keys.filter((k) => this.selected.has(k));
+    return this.cursor !== undefined ? [this.cursor] : [];
+  }
+
+  /** Moves the cursor by `step` rows within `keys` (from nothing: to the first row); returns the new cursor. */
+  move(keys: readonly string[], step: number): string | undefined {
+    if (!keys.length) return undefined;
+    const at = this.cursor === undefined ? -1 : keys.indexOf(this.cursor);
+    const next = at < 0 ? 0 : Math.max(0, Math.min(keys.length - 1, at + step));
+    this.cursor = keys[next];
+    this.#anchor = undefined;
+    return this.cursor;
+  }
+
+  /** Moves the cursor and selects every row from the anchor (where extending began) to it. */
+  extend(keys: readonly string[], step: number): string | undefined {
+    if (!keys.length) return undefined;
+    if (this.cursor === undefined || !keys.includes(this.cursor)) return this.move(keys, 0);
+    const anchor = this.#anchor !== undefined && keys.includes(this.#anchor) ? this.#anchor : this.cursor;
+    const from = keys.indexOf(anchor);
+    const to = Math.max(0, Math.min(keys.length - 1, keys.indexOf(this.cursor) + step));
+    const [lo, hi] = from <= to ? [from, to] : [to, from];
+    // Rows selected before this extension (x) stay selected.
+    const kept = [...this.selected].filter((k) => {
+      const i = keys.indexOf(k);
+      return i < 0 || i < Math.min(from, keys.indexOf(this.cursor!)) || i > Math.max(from, keys.indexOf(this.cursor!));
+    });
+    this.selected = new Set([...kept, ...keys.slice(lo, hi + 1)]);
+    this.cursor = keys[to];
+    this.#anchor = anchor;
+    return this.cursor;
+  }
+
+  /** Puts the cursor on `key` (a click, or the detail opening a row). */
+  focus(key: string | undefined): void {
+    this.cursor = key;
+    this.#anchor = undefined;
+  }
+
+  toggle(key: string): void {
+    const next = new Set(this.selected);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    this.selected = next;
+    this.#anchor = undefined;
+  }
+
+  selectAll(keys: readonly string[]): void {
+    this.selected = new Set(keys);
+  }
+
+  clear(): void {
+    this.selected = new Set();
+    this.#anchor = undefined;
+  }
+
+  /** Forgets keys no longer listed (a new filter). */
+  retain(keys: readonly string[]): void {
+    const present = new Set(keys);
+    if ([...this.selected].some((k) => !present.has(k))) this.selected = new Set([...this.selected].filter((k) => present.has(k)));
+    if (this.cursor !== undefined && !present.has(this.cursor)) this.cursor = undefined;
+  }
+}
