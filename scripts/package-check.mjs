@@ -1,0 +1,73 @@
+// `npm run package:check`: what `npm run package` would put in the installable
+// app, proved on a machine that cannot download Electron. Builds the bundles,
+// packs the Linux app (--dir) with electron-builder and this repository's
+// electron-builder.yml, over a stand-in Electron runtime that carries a fuse
+// wire as the real binary does, then checks the result: app.asar holds out/main,
+// out/preload, out/renderer and the production dependencies; the .node and
+// .wasm files are unpacked beside it; every fuse is flipped as configured.
+// (The native rebuild for Electron's ABI is skipped: it downloads Electron's headers.)
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const asar = require('@electron/asar');
+const { getCurrentFuseWire, FuseV1Options } = require('@electron/fuses');
+
+const work = mkdtempSync(join(tmpdir(), 'outpost-package-check-'));
+const problems = [];
+try {
+  const run = (cmd, args) => {
+    const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
+  };
+  run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
+
+  // The stand-in runtime: a script carrying Electron's fuse sentinel and a wire of 8 fuses as Electron 45 ships them.
+  const dist = join(work, 'electron');
+  mkdirSync(join(dist, 'resources'), { recursive: true });
+  const wire = Buffer.concat([Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'), Buffer.from([1, 8]), Buffer.from('10110001')]);
+  writeFileSync(join(dist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n# '), wire, Buffer.from('\necho stand-in\n')]));
+  chmodSync(join(dist, 'electron'), 0o755);
+
+  const out = join(work, 'dist');
+  run(process.execPath, [
+    join(root, 'node_modules', 'electron-builder', 'cli.js'), '--dir', '--linux', '--x64', '--publish', 'never',
+    `-c.electronDist=${dist}`, `-c.electronVersion=${require('electron/package.json').version}`, '-c.npmRebuild=false', `-c.directories.output=${out}`,
+  ]);
+
+  const app = join(out, 'linux-unpacked');
+  const files = new Set(asar.listPackage(join(app, 'resources', 'app.asar')));
+  for (const f of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) if (!files.has(f)) problems.push(`app.asar lacks ${f}`);
+  const pkg = require(join(root, 'package.json'));
+  for (const dep of Object.keys(pkg.dependencies)) if (!files.has(`/node_modules/${dep}/package.json`)) problems.push(`app.asar lacks the dependency ${dep}`);
+  const unpacked = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else unpacked.push(join(dir, e.name));
+    }
+  };
+  walk(join(app, 'resources', 'app.asar.unpacked'));
+  if (!unpacked.some((f) => f.endsWith('better_sqlite3.node'))) problems.push('better_sqlite3.node is not unpacked');
+  if (!unpacked.some((f) => f.endsWith('nodejs/cedar_wasm_bg.wasm'))) problems.push("Cedar's wasm is not unpacked");
+
+  const fuses = await getCurrentFuseWire(join(app, 'outpost'));
+  const want = { RunAsNode: 48, EnableCookieEncryption: 49, EnableNodeOptionsEnvironmentVariable: 48, EnableNodeCliInspectArguments: 48, EnableEmbeddedAsarIntegrityValidation: 49, OnlyLoadAppFromAsar: 49, GrantFileProtocolExtraPrivileges: 48 };
+  for (const [name, state] of Object.entries(want)) {
+    const got = fuses[FuseV1Options[name]];
+    if (got !== state) problems.push(`fuse ${name} is ${String.fromCharCode(got)}, not ${String.fromCharCode(state)}`);
+  }
+  console.log(`\napp.asar: ${files.size} entries; unpacked: ${unpacked.length} files; fuses: ${JSON.stringify(fuses)}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+if (problems.length) {
+  console.error(`package check FAILED:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('package check: ok (layout, unpacked native and wasm modules, fuses)');
