@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, derived from the operation table.
 import { z } from 'zod';
 import type { OperationDef } from './api/operation';
-import { camelToSnake, documentedObject } from './api/wire';
+import { documentedObject, snakeToCamel } from './api/wire';
 import { httpStatusFromCode } from './errors';
 import { operations } from './operations';
 
@@ -30,16 +30,20 @@ const StatusSchema: Json = {
   required: ['code', 'message', 'details'],
 };
 
+/** The path template with lowerCamelCase variables (`/annotations/{annotationId}`), as the document names them. */
+export const openApiPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, (_, snake: string) => `{${snakeToCamel(snake)}}`);
+
 function operationObject(name: string, op: OperationDef): Json {
-  const params = [...op.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+  // Parameters are named in lowerCamelCase, as the API's JSON fields are (the server accepts snake_case too).
+  const params = [...op.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => snakeToCamel(m[1]));
   const request = jsonSchema(op.request, 'input');
   const parameters: Json[] = params.map((p) => ({ name: p, in: 'path', required: true, schema: { type: 'string' } }));
   if (op.input === 'query') {
     const props = (request.properties ?? {}) as Record<string, Json>;
+    const required = new Set((request.required ?? []) as string[]);
     for (const [field, schema] of Object.entries(props)) {
-      const snake = camelToSnake(field);
-      if (params.includes(snake)) continue;
-      parameters.push({ name: snake, in: 'query', required: false, schema });
+      if (params.includes(field)) continue;
+      parameters.push({ name: field, in: 'query', required: required.has(field), schema });
     }
   }
   const result: Json = {
@@ -58,7 +62,9 @@ function operationObject(name: string, op: OperationDef): Json {
   if (op.effect) result['x-outpost-effect'] = op.effect;
   if (op.public) result.security = [];
   if (op.input === 'body') {
-    result.requestBody = { required: false, content: { 'application/json': { schema: request } } };
+    // Required when the request has required fields besides those the path carries.
+    const bodyRequired = ((request.required ?? []) as string[]).some((f) => !params.includes(f));
+    result.requestBody = { required: bodyRequired, content: { 'application/json': { schema: request } } };
   } else if (op.input === 'multipart') {
     result.requestBody = { required: true, content: { 'multipart/form-data': { schema: request } } };
   }
@@ -68,7 +74,7 @@ function operationObject(name: string, op: OperationDef): Json {
 export function buildOpenApiDocument(): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const [name, op] of Object.entries(operations) as [string, OperationDef][]) {
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(name, op);
+    (paths[openApiPath(op.path)] ??= {})[op.method.toLowerCase()] = operationObject(name, op);
   }
   return {
     openapi: '3.1.0',
