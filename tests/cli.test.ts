@@ -11,6 +11,21 @@ afterAll(() => rmSync(data, { recursive: true, force: true }));
 
 const outpost = (...args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, OUTPOST_DATA_DIR: '' } });
 
+/** `outpost serve` on `dir` and a free port: the child and its URL once it listens. */
+async function serve(dir: string, ...extra: string[]) {
+  const child = spawn(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /API: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  return { child, url };
+}
+
 describe('outpost CLI', () => {
   it('seeds deterministically and idempotently', () => {
     const first = JSON.parse(outpost('seed', '--data', data, '--annotations', '200'));
@@ -27,17 +42,8 @@ describe('outpost CLI', () => {
 
   it('serves the API on loopback with the seeded data visible to a default key', async () => {
     const token = outpost('keys', 'create', '--data', data).trim();
-    const child = spawn(process.execPath, [bin, 'serve', '--data', data, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, url } = await serve(data);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          const m = /API: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-          if (m) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-      });
       const res = await fetch(`${url}/api/v1/annotations?page_size=5`, { headers: { Authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { annotations: unknown[] };
@@ -76,17 +82,8 @@ describe('outpost CLI', () => {
       expect(outpost('keys', 'list', '--data', keysDir)).toMatch(/laptop\s+created \S+Z\s+active/);
       expect(outpost('keys', 'revoke', listed[0].id.slice(0, 8), '--data', keysDir)).toContain(`revoked ${listed[0].id} (engineer@outpost.local, laptop)`);
       expect(outpost('keys', 'list', '--data', keysDir)).toMatch(/laptop\s+created \S+Z\s+revoked \S+Z/);
-      const child = spawn(process.execPath, [bin, 'serve', '--data', keysDir, '--port', '0', '--no-sync'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const { child, url } = await serve(keysDir, '--no-sync');
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let out = '';
-          child.stdout.on('data', (c: Buffer) => {
-            out += c.toString();
-            const m = /API: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-            if (m) resolve(m[1]);
-          });
-          child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-        });
         const res = await fetch(`${url}/api/v1/annotations`, { headers: { Authorization: `Bearer ${token}` } });
         expect(res.status).toBe(401);
       } finally {

@@ -19,21 +19,10 @@ import { fileURLToPath } from 'node:url';
 import type { OperationDef } from '../../src-shared/api/operation';
 import { operations } from '../../src-shared/operations';
 import { DATABASE_FILE } from '../../src-main/engine';
+import { prng } from '../../src-main/seed/seedDemoData';
 import { SECRETS_FILE } from '../../src-main/sync/secretStore';
 
 const OUTPOST = fileURLToPath(new URL('../../bin/outpost.mjs', import.meta.url));
-
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface FuzzServer {
   readonly url: string;

@@ -458,7 +458,7 @@ describe('ListPolicyVersions (Outpost extension)', () => {
   it('is marked as an Outpost extension in the OpenAPI document', async () => {
     const { buildOpenApiDocument } = await import('../../src-shared/openapi');
     const doc = buildOpenApiDocument() as any;
-    expect(doc.paths['/api/v1/policies/{policy_id}/versions'].get['x-outpost-extension']).toBe(true);
-    expect(doc.paths['/api/v1/policies/{policy_id}/archive'].post.requestBody).toBeUndefined();
+    expect(doc.paths['/api/v1/policies/{policyId}/versions'].get['x-outpost-extension']).toBe(true);
+    expect(doc.paths['/api/v1/policies/{policyId}/archive'].post.requestBody).toBeUndefined();
   });
 });
