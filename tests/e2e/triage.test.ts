@@ -106,7 +106,7 @@ describe('keyboard triage (outpost serve)', () => {
     const { users } = await server.client.ListActiveUsers({});
     const ana = users.find((u) => u.userName === 'ana.ruiz@outpost.local')!;
     await press('a');
-    await page.locator('#assign-query').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('assign-query');
     await page.keyboard.type('ana.r');
     await shot('41-assign-typeahead');
     await press('Enter');
@@ -117,7 +117,7 @@ describe('keyboard triage (outpost serve)', () => {
   test('t adds a tag; c focuses the comment box and Ctrl+Enter sends; Esc goes back to the list', async () => {
     const id = (await cursorId())!;
     await press('t');
-    await page.locator('#batch-tag').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('batch-tag');
     await page.keyboard.type('triaged');
     await press('Enter');
     await expect.poll(async () => (await get(id)).tags, { timeout: TIMEOUT }).toContain('triaged');
@@ -181,12 +181,15 @@ describe('keyboard triage (outpost serve)', () => {
     const { users } = await server.client.ListActiveUsers({});
     const ana = users.find((u) => u.userName === 'ana.ruiz@outpost.local')!;
     await press('a');
+    // Type only once the picker has the focus: a letter typed before would be a shortcut of the list.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('assign-query');
     await page.keyboard.type('ana');
     await press('Enter');
     await expect.poll(async () => Promise.all(selected.map(async (id) => (await get(id)).assignedToUserId)), { timeout: TIMEOUT }).toEqual([ana.userId, ana.userId, ana.userId]);
 
     const tagsBefore = await Promise.all(selected.map(async (id) => (await get(id)).tags));
     await press('t');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('batch-tag');
     await page.keyboard.type('batch-reviewed');
     await press('Enter');
     await expect.poll(() => page.getByTestId('batch-toast').textContent(), { timeout: TIMEOUT }).toContain('Tagged 3 annotations “batch-reviewed”');
