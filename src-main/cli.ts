@@ -11,6 +11,7 @@ import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
 import { BackgroundSync } from './sync/backgroundSync';
 import { SYNC_USAGE, syncCommand } from './sync/cli';
+import { attachReplica } from './sync/replica';
 import { dataDirSecretStore } from './sync/secretStore';
 
 const USAGE = `usage:
@@ -45,7 +46,7 @@ async function serve(args: string[]): Promise<number> {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid --port '${values.port}'`);
-  const engine = openEngine(values.data ?? defaultDataDir());
+  const engine = attachReplica(openEngine(values.data ?? defaultDataDir()));
   if (values['seed-if-empty'] && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);

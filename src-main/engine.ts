@@ -1,14 +1,11 @@
 // The engine: one open profile database plus what every request needs. The
 // HTTP server, the Electron IPC bridge, the CLI and the sync worker all run
-// operations through an Engine.
+// operations through an Engine. The engine knows sync only through the hooks
+// below, which sync installs (sync/replica.ts attachReplica, called by the hosts).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
 import { openDatabase, type Db } from './db/database';
-import { cachedLocalCaller } from './sync/identity';
-import { createOutboxRecorder, isReplica } from './sync/outbox';
-import { createRemoteProfileStore } from './sync/profileStore';
-import { dataDirSecretStore, type SecretStore } from './sync/secretStore';
 
 export interface Engine {
   readonly db: Db;
@@ -16,9 +13,9 @@ export interface Engine {
   /** Secret that signs page tokens (per database). */
   readonly pageTokenSecret: string;
   /** Set when this database is a sync replica: records replicated writes in the outbox (see sync/outbox.ts). */
-  readonly writeRecorder?: WriteRecorder;
-  /** The remote this database syncs with (URL setting + API key in the SecretStore). */
-  readonly remoteProfile: RemoteProfileStore;
+  writeRecorder?: WriteRecorder;
+  /** The remote this database syncs with (URL setting + API key in the SecretStore); set by attachReplica. */
+  remoteProfile?: RemoteProfileStore;
   /**
    * Set by a host that runs background sync (the desktop app, `outpost serve`);
    * absent in plain tests and one-shot CLI commands, where SyncNow is FAILED_PRECONDITION.
@@ -28,8 +25,18 @@ export interface Engine {
    * On a replica that has synced: the remote user every local request acts as
    * (local records carry the remote's user and organization ids; see sync/identity.ts).
    */
-  actingCaller(): Caller | undefined;
+  actingCaller?(): Caller | undefined;
+  /**
+   * Handlers of operations that live above the services (the sync operations, sync/operations/), installed by
+   * attachReplica; invoke() looks here for an operation the services do not handle.
+   */
+  operationHandlers?: OperationHandlers;
   close(): void;
+}
+
+/** Handlers by operation name; each takes the request its operation's schema validated. */
+export interface OperationHandlers {
+  readonly [operation: string]: ((ctx: RequestContext, request: never) => unknown) | undefined;
 }
 
 /** What the sync operations need of a running scheduler. */
@@ -61,13 +68,6 @@ export interface WriteRecorder {
   run(ctx: RequestContext, name: string, request: unknown, call: () => unknown): unknown;
 }
 
-export interface EngineOptions {
-  /** Open as a sync replica (default: the database's own `sync.replica` setting, set when a remote is linked). */
-  readonly replica?: boolean;
-  /** Where remote API keys live (default: a 0600 file in the data directory; the desktop app passes safeStorage). */
-  readonly secrets?: SecretStore;
-}
-
 export interface RequestContext {
   readonly engine: Engine;
   readonly db: Db;
@@ -86,23 +86,13 @@ export function defaultDataDir(): string {
   return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'outpost');
 }
 
-export function openEngine(dataDir: string = defaultDataDir(), options: EngineOptions = {}): Engine {
+/** Opens the data directory's database. A host then attaches sync (sync/replica.ts attachReplica). */
+export function openEngine(dataDir: string = defaultDataDir()): Engine {
   const db = openDatabase(join(dataDir, DATABASE_FILE));
-  let writeRecorder = (options.replica ?? isReplica(db)) ? createOutboxRecorder(db) : undefined;
-  // Linking a remote while running (ConfigureSyncRemote) turns recording on for the writes that follow.
-  const remoteProfile = createRemoteProfileStore(db, options.secrets ?? dataDirSecretStore(dataDir), () => {
-    writeRecorder ??= createOutboxRecorder(db);
-  });
-  const syncedCaller = cachedLocalCaller(db);
   return {
     db,
     dataDir,
     pageTokenSecret: db.setting('page_token_secret')!,
-    get writeRecorder() {
-      return writeRecorder;
-    },
-    remoteProfile,
-    actingCaller: () => (writeRecorder ? syncedCaller() : undefined),
     close: () => db.close(),
   };
 }

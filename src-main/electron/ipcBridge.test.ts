@@ -7,6 +7,7 @@ import type { OutpostBridge as RendererBridge } from '../../src-renderer/src/lib
 import { Code } from '../../src-shared/errors';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
 import { openEngine, type Engine, type RequestContext } from '../engine';
+import { attachReplica } from '../sync/replica';
 import { seedDemoData } from '../seed/seedDemoData';
 import { INVOKE_CHANNEL, type BridgeResult, type OutpostBridge } from './channels';
 import { registerIpcBridge, trustedSenderCheck, type InvokeEventLike, type IpcMainLike } from './ipcBridge';
@@ -39,7 +40,7 @@ let unregister: () => void;
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'outpost-ipc-'));
-  engine = openEngine(dataDir);
+  engine = attachReplica(openEngine(dataDir));
   seedDemoData(engine.db, { annotations: 30 });
   const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   ctx = { engine, db: engine.db, caller: loadCaller(engine.db, userId)! };

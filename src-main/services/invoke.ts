@@ -40,7 +40,10 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
   // outbox entries and their authors carry the remote's user and organization ids.
   const acting = requestCtx.engine.actingCaller?.();
   const ctx = acting && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: acting } : requestCtx;
-  const handler = (handlers as Record<string, ((ctx: RequestContext, req: unknown) => unknown) | undefined>)[name];
+  // (The sync operations live with sync, above the services: the engine carries their handlers.)
+  // (Each handler takes the request its own operation's schema validates, which parseRequest below produces.)
+  type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
+  const handler = (handlers as Record<string, Validated>)[name] ?? (ctx.engine.operationHandlers?.[name] as Validated);
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
   const req = parseRequest(name, raw);
   // On a sync replica, replicated writes append their outbox entry in the write's transaction.

@@ -91,6 +91,16 @@ export function isUnmappedLocalId(db: Db, id: string): boolean {
   return !!db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND remote_id IS NULL', [id]);
 }
 
+/** Whether entry `seq` created record `localId` and the remote has none for it yet. */
+export function createdOnlyHere(db: Db, localId: string, seq: number): boolean {
+  return !!db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND created_by_seq = ? AND remote_id IS NULL', [localId, seq]);
+}
+
+/** Forgets the mappings of records given up here (a discarded create: they will never exist on the remote). */
+export function forgetLocalIds(db: Db, localIds: readonly string[]): void {
+  db.run('DELETE FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))', [JSON.stringify(localIds)]);
+}
+
 export function remoteIdOf(db: Db, localId: string): string | undefined {
   return db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [localId])?.remote_id ?? undefined;
 }

@@ -156,6 +156,42 @@ export function countOpen(db: Db): number {
   return db.get<{ n: number }>(`SELECT count(*) AS n FROM sync_outbox WHERE state IN ${OPEN_STATES}`)!.n;
 }
 
+export function countFailed(db: Db): number {
+  return db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'")!.n;
+}
+
+/** Puts failed entries back in the queue (RetrySyncEntry); returns those that were failed. */
+export function requeueFailed(db: Db, seqs: readonly number[]): number[] {
+  return db
+    .all<{ seq: number }>(
+      `UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL
+       WHERE state = 'failed' AND seq IN (SELECT value FROM json_each(?)) RETURNING seq`,
+      [JSON.stringify(seqs)],
+    )
+    .map((r) => r.seq);
+}
+
+/**
+ * Puts back in the queue the failed entries whose requests name a record one of `creators` creates that the remote
+ * does not have yet (they failed because it did); returns them.
+ */
+export function requeueFailedDependents(db: Db, creators: readonly number[]): number[] {
+  return db
+    .all<{ seq: number }>(
+      `UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL
+       WHERE state = 'failed' AND EXISTS (
+         SELECT 1 FROM sync_id_map m WHERE m.created_by_seq IN (SELECT value FROM json_each(?)) AND m.remote_id IS NULL AND instr(sync_outbox.request, m.local_id) > 0)
+       RETURNING seq`,
+      [JSON.stringify(creators)],
+    )
+    .map((r) => r.seq);
+}
+
+/** Sets entries aside for good (DismissSyncEntry): never sent. */
+export function dismissEntries(db: Db, seqs: readonly number[]): void {
+  db.run("UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq IN (SELECT value FROM json_each(?))", [localClock(), JSON.stringify(seqs)]);
+}
+
 export function hasPending(db: Db, resource: string, recordId: string, excludeSeq = 0): boolean {
   return !!db.get(
     // CROSS JOIN keeps the record's targets as the outer loop (never a scan of every open entry).
@@ -236,6 +272,11 @@ export function releaseBases(db: Db, targets: readonly Target[]): void {
   for (const t of targets) {
     if (!hasPending(db, t.resource, t.recordId)) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);
   }
+}
+
+/** Drops the merge bases of records given up here (a discarded create and what was made with it). */
+export function dropBases(db: Db, recordIds: readonly string[]): void {
+  db.run('DELETE FROM sync_base WHERE record_id IN (SELECT value FROM json_each(?))', [JSON.stringify(recordIds)]);
 }
 
 export function finishEntry(db: Db, seq: number, state: Exclude<EntryState, 'pending' | 'inflight'>, detail: { code?: number; message?: string; result?: unknown } = {}): void {

@@ -5,13 +5,14 @@
 // with pending local edits before those edits are sent.
 import { httpStatusFromCode } from '../../src-shared/errors';
 import type { Db } from '../db/database';
-import { readStoredStatus, writeStoredStatus } from '../services/sync/syncService';
+import { readStoredStatus, writeStoredStatus } from './operations/syncService';
 import { createApplier, emptyApplyStats } from './apply';
 import { restoreIndexes } from '../db/bulkLoad';
 import { archiveDuplicates } from './duplicates';
 import { adoptIdentity, type SyncIdentity } from './identity';
 import { acquireSyncLock } from './lock';
-import { countOpen, openTargetResources } from './outbox';
+import { countOpenConflicts } from './conflicts';
+import { countFailed, countOpen, openTargetResources } from './outbox';
 import { runPuller, callWithRetry, type Puller } from './pull';
 import { refetchNoted } from './refetch';
 import { annotationLogDeletionsPuller } from './pullers/annotationLogDeletions';
@@ -72,8 +73,6 @@ export interface SyncSummary {
   readonly durationMs: number;
   readonly requests: number;
 }
-
-const count = (db: Db, sql: string) => db.get<{ n: number }>(sql)!.n;
 
 function runSummary(p: SyncProgress) {
   return {
@@ -217,8 +216,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     error,
     progress,
     pending: countOpen(db),
-    failedEntries: count(db, "SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'"),
-    openConflicts: count(db, "SELECT count(*) AS n FROM sync_conflicts WHERE state = 'open'"),
+    failedEntries: countFailed(db),
+    openConflicts: countOpenConflicts(db),
     durationMs: Date.now() - started,
     requests: remote.requests,
   };

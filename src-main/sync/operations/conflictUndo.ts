@@ -6,7 +6,7 @@
 import { formatTimestamp } from '../../../src-shared/api/time';
 import type { OperationName } from '../../../src-shared/operations';
 import type { RequestContext } from '../../engine';
-import { invoke } from '../invoke';
+import { invoke } from '../../services/invoke';
 
 /** The write that puts a value back: an operation and its request. */
 interface UndoWrite {

@@ -8,7 +8,12 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { canUndoField, undoFieldWrite } from './conflictUndo';
-import type { CreatedRef } from '../../sync/types';
+import type { CreatedRef } from '../types';
+import { countOpenConflicts } from '../conflicts';
+import { createdOnlyHere, forgetLocalIds } from '../idMap';
+import { syncLockHeld } from '../lock';
+import { countFailed, countOpen, dismissEntries, dropBases, isReplica, OPEN_STATES, requeueFailed, requeueFailedDependents, setRequest } from '../outbox';
+import { REMOTE_URL_SETTING } from '../profile';
 import { heldHere, recordName } from './localRecords';
 import { currentCreateRequest, discardRecords, whyKept } from './refusedCreates';
 
@@ -37,33 +42,18 @@ export function writeStoredStatus(db: Db, patch: Partial<StoredSyncStatus>): Sto
   return next;
 }
 
-const count = (db: Db, sql: string) => db.get<{ n: number }>(sql)!.n;
-
-/** Whether the process that holds the sync lease is alive (a `syncing` status left by a killed process is not). */
-function syncRunning(db: Db): boolean {
-  const text = db.setting('sync.lock');
-  if (!text) return false;
-  const { pid, until } = JSON.parse(text) as { pid: number; until: number };
-  if (until < Date.now()) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export function syncStatus(db: Db): SyncStatus {
   let s = readStoredStatus(db);
-  if (s.state === 'syncing' && !syncRunning(db)) s = { ...s, state: 'error', lastError: s.lastError || 'the last sync was interrupted' };
+  // (A `syncing` status left by a killed process: no live process holds the lease.)
+  if (s.state === 'syncing' && !syncLockHeld(db)) s = { ...s, state: 'error', lastError: s.lastError || 'the last sync was interrupted' };
   return {
-    replica: db.setting('sync.replica') === '1',
-    remoteUrl: db.setting('sync.remote_url') ?? '',
+    replica: isReplica(db),
+    remoteUrl: db.setting(REMOTE_URL_SETTING) ?? '',
     state: s.state,
     phase: s.state === 'syncing' ? s.phase : '',
-    pendingCount: count(db, "SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight')"),
-    failedCount: count(db, "SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'"),
-    openConflictCount: count(db, "SELECT count(*) AS n FROM sync_conflicts WHERE state = 'open'"),
+    pendingCount: countOpen(db),
+    failedCount: countFailed(db),
+    openConflictCount: countOpenConflicts(db),
     lastSyncStartedDate: formatOptionalTimestamp(s.lastSyncStarted),
     lastSyncFinishedDate: formatOptionalTimestamp(s.lastSyncFinished),
     lastSuccessDate: formatOptionalTimestamp(s.lastSuccess),
@@ -204,14 +194,12 @@ export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageTo
   const size = Math.min(req.pageSize || 50, 1000);
   const after = afterToken(req.pageToken) ?? 0;
   const state = req.state ?? 'open';
-  const filter = state === 'open' ? "o.state IN ('pending', 'inflight')" : state === 'failed' ? "o.state = 'failed'" : '1';
+  const filter = state === 'open' ? `o.state IN ${OPEN_STATES}` : state === 'failed' ? "o.state = 'failed'" : '1';
   const rows = ctx.db.all<EntryRow>(`${ENTRY_SELECT} WHERE ${filter} AND o.seq > ? ORDER BY o.seq LIMIT ?`, [after, size + 1]);
   const more = rows.length > size;
   const page = more ? rows.slice(0, size) : rows;
   return { entries: page.map((r) => entryToWire(ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].seq) : '' };
 }
-
-const REQUEUE = "UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL";
 
 function failedEntry(ctx: RequestContext, seq: string, action: string): EntryRow {
   const row = ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [Number(seq)]);
@@ -228,21 +216,12 @@ export function retryEntry(ctx: RequestContext, seq: string) {
     // A refused create goes as its record is now (corrected since, perhaps); see refusedCreates.ts.
     const created = onlyHere(ctx, row);
     const current = created ? currentCreateRequest(ctx, row.operation, created) : undefined;
-    if (current !== undefined) ctx.db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(current), row.seq]);
-    ctx.db.run(`${REQUEUE} WHERE seq = ?`, [row.seq]);
+    if (current !== undefined) setRequest(ctx.db, row.seq, current);
+    requeueFailed(ctx.db, [row.seq]);
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
     // whose create was refused) go back with it: they cannot succeed before it, and need nothing else. So do those
     // that refer to a record one of them creates (the archive of an artifact linked to that annotation), and so on.
-    for (let wave = [row.seq]; wave.length > 0; ) {
-      wave = ctx.db
-        .all<{ seq: number }>(
-          `${REQUEUE} WHERE state = 'failed' AND EXISTS (
-             SELECT 1 FROM sync_id_map m WHERE m.created_by_seq IN (SELECT value FROM json_each(?)) AND m.remote_id IS NULL AND instr(sync_outbox.request, m.local_id) > 0)
-           RETURNING seq`,
-          [JSON.stringify(wave)],
-        )
-        .map((r) => r.seq);
-    }
+    for (let wave = [row.seq]; wave.length > 0; ) wave = requeueFailedDependents(ctx.db, wave);
   });
   return entryBody(ctx, row.seq);
 }
@@ -250,10 +229,8 @@ export function retryEntry(ctx: RequestContext, seq: string) {
 /** The id of the record a create entry made here, while the remote has none for it. */
 function onlyHere(ctx: RequestContext, row: EntryRow): string | undefined {
   const [created] = JSON.parse(row.created_ids) as { id: string }[];
-  return created && ctx.db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND created_by_seq = ? AND remote_id IS NULL', [created.id, row.seq]) ? created.id : undefined;
+  return created && createdOnlyHere(ctx.db, created.id, row.seq) ? created.id : undefined;
 }
-
-const DISMISS = "UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq IN (SELECT value FROM json_each(?))";
 
 /** An open or refused entry that refers to records a discard deletes (its request names one of them). */
 interface Dependent {
@@ -287,12 +264,11 @@ const createdBy = (e: { created_ids: string }) => JSON.parse(e.created_ids) as C
  */
 export function dismissEntry(ctx: RequestContext, seq: string, discard = false) {
   const row = failedEntry(ctx, seq, 'dismissed');
-  const now = Date.now() * 1000;
   if (dismissable(row)) {
     ctx.db.tx(() => {
       // The history logs it appended here tell of a change the remote will never make (a refusal already took them).
       ctx.db.run('DELETE FROM annotation_logs WHERE id IN (SELECT value FROM json_each((SELECT side_effect_log_ids FROM sync_outbox WHERE seq = ?)))', [row.seq]);
-      ctx.db.run(DISMISS, [now, JSON.stringify([row.seq])]);
+      dismissEntries(ctx.db, [row.seq]);
     });
     return entryBody(ctx, row.seq);
   }
@@ -326,9 +302,9 @@ export function dismissEntry(ctx: RequestContext, seq: string, discard = false) 
     // What the edits that waited made goes with the record (a comment with its annotation, a step with its report); what would stay
     // (an artifact linked to a discarded annotation, a report imported from a discarded file) is theirs to give up first.
     for (const d of dependents) if (createdBy(d).some((c) => heldHere(ctx.db, c.resource, c.id))) refuse(d, 'made records of its own');
-    ctx.db.run('DELETE FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...ids])]);
-    ctx.db.run('DELETE FROM sync_base WHERE record_id IN (SELECT value FROM json_each(?))', [JSON.stringify([...ids])]);
-    ctx.db.run(DISMISS, [now, JSON.stringify([row.seq, ...dependents.map((d) => d.seq)])]);
+    forgetLocalIds(ctx.db, [...ids]);
+    dropBases(ctx.db, [...ids]);
+    dismissEntries(ctx.db, [row.seq, ...dependents.map((d) => d.seq)]);
     return after;
   });
   afterCommit?.(); // its files, now that the records are gone

@@ -22,12 +22,12 @@ import { CreateAnnotationRequest } from '../../../src-shared/api/annotations';
 import { CreateSavedSearchRequest } from '../../../src-shared/api/savedSearches';
 import { ApiError, Code } from '../../../src-shared/errors';
 import type { RequestContext } from '../../engine';
-import type { CreatedRef } from '../../sync/types';
-import { getAnnotation } from '../annotations/annotationsService';
-import { removeFromStore } from '../artifacts/artifactStorage';
-import { removeContent } from '../remoteFiles/contentStore';
-import { getSavedSearch } from '../savedSearches/savedSearchesService';
-import { deleteTestStep } from '../testReports/testStepsService';
+import type { CreatedRef } from '../types';
+import { getAnnotation } from '../../services/annotations/annotationsService';
+import { removeFromStore } from '../../services/artifacts/artifactStorage';
+import { removeContent } from '../../services/remoteFiles/contentStore';
+import { getSavedSearch } from '../../services/savedSearches/savedSearchesService';
+import { deleteTestStep } from '../../services/testReports/testStepsService';
 import { deleteHeld, heldHere } from './localRecords';
 
 /** Work for after the discard's transaction has committed (removing files). */

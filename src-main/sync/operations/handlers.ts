@@ -1,6 +1,6 @@
 // Sync extension operations -> syncService.
 import type { syncOperations } from '../../../src-shared/api/sync';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../../services/handler';
 import { configureRemote, getRemote, removeRemote, syncNow } from './remoteService';
 import { dismissConflict, dismissEntry, listConflicts, listOutbox, retryEntry, syncStatus, undoConflict } from './syncService';
 
