@@ -19,8 +19,7 @@ import type { Db } from '../db/database';
 import type { ApplyContext } from './apply';
 import { mapLocalId, unclaimed } from './idMap';
 import { finishEntry, windowOf, type SendWindow } from './outbox';
-import { SEND_TIME_SLACK } from './resources/annotationLogs';
-import { wireMicros } from './time';
+import { SEND_TIME_SLACK, wireMicros } from './time';
 import type { OutboxEntry } from './types';
 
 interface Made {
@@ -108,7 +107,7 @@ export function adoptInflightCreate(
   const sent = inflightSent(ctx.db, operation);
   const mine = sent.find((e) => isCopy(e.request, e.since));
   if (mine) {
-    mapLocalId(ctx.db, resource, mine.localId, record.id);
+    mapLocalId(ctx, resource, mine.localId, record.id);
     finishEntry(ctx.db, mine.seq, 'done', { result: { id: record.id, adoptedBy: 'pull' } });
     ctx.stats.adopted++;
     return 'adopted';

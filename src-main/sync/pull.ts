@@ -16,7 +16,7 @@ import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
 import type { SyncSession } from './session';
-import { filterUnsupported } from './specs/annotations';
+import { filterUnsupported } from './remoteQuery';
 import { widenCheckpoints } from './walCheckpoints';
 import { compact } from './wireEncode';
 

@@ -8,7 +8,9 @@
 import type { Engine, RemoteProfileStore } from '../engine';
 import { cachedLocalCaller } from './identity';
 import { syncHandlers } from './operations/handlers';
-import { createOutboxRecorder, isReplica } from './outbox';
+import { isReplica } from './outbox';
+import { createOutboxRecorder } from './recorder';
+import { resourceCatalog } from './resources';
 import { createRemoteProfileStore } from './profileStore';
 import { dataDirSecretStore, type SecretStore } from './secretStore';
 
@@ -24,10 +26,10 @@ export type ReplicaEngine = Engine & { remoteProfile: RemoteProfileStore };
 
 export function attachReplica(engine: Engine, options: ReplicaOptions = {}): ReplicaEngine {
   const { db } = engine;
-  if (options.replica ?? isReplica(db)) engine.writeRecorder = createOutboxRecorder(db);
+  if (options.replica ?? isReplica(db)) engine.writeRecorder = createOutboxRecorder(db, resourceCatalog);
   // Linking a remote while running (ConfigureSyncRemote) turns recording on for the writes that follow.
   engine.remoteProfile = createRemoteProfileStore(db, options.secrets ?? dataDirSecretStore(engine.dataDir), () => {
-    engine.writeRecorder ??= createOutboxRecorder(db);
+    engine.writeRecorder ??= createOutboxRecorder(db, resourceCatalog);
   });
   const syncedCaller = cachedLocalCaller(db);
   engine.actingCaller = () => (engine.writeRecorder ? syncedCaller() : undefined);

@@ -12,7 +12,8 @@ import type { CreatedRef } from '../types';
 import { countOpenConflicts } from '../conflicts';
 import { createdOnlyHere, forgetLocalIds } from '../idMap';
 import { syncLockHeld } from '../lock';
-import { countFailed, countOpen, dismissEntries, dropBases, isReplica, OPEN_STATES, requeueFailed, requeueFailedDependents, setRequest } from '../outbox';
+import { countFailed, countOpen, dismissEntries, dropBases, isReplica, loadEntry, OPEN_STATES, requeueFailed, requeueFailedDependents, setRequest } from '../outbox';
+import { resourceCatalog } from '../resources';
 import { REMOTE_URL_SETTING } from '../profile';
 import { heldHere, recordName } from './localRecords';
 import { currentCreateRequest, discardRecords, whyKept } from './refusedCreates';
@@ -267,7 +268,7 @@ export function dismissEntry(ctx: RequestContext, seq: string, discard = false) 
   if (dismissable(row)) {
     ctx.db.tx(() => {
       // The history logs it appended here tell of a change the remote will never make (a refusal already took them).
-      ctx.db.run('DELETE FROM annotation_logs WHERE id IN (SELECT value FROM json_each((SELECT side_effect_log_ids FROM sync_outbox WHERE seq = ?)))', [row.seq]);
+      resourceCatalog.deleteSideEffects(ctx.db, loadEntry(ctx.db, row.seq)!.sideEffectLogIds);
       dismissEntries(ctx.db, [row.seq]);
     });
     return entryBody(ctx, row.seq);

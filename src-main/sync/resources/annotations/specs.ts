@@ -1,0 +1,203 @@
+// How the annotation writes are recorded and replayed (the annotation-log
+// writes: ../annotationLogs/specs.ts).
+//
+// Idempotency without server keys: an offline CreateAnnotation carries the
+// metadata entry `outpost_client_id = <local id>` on the remote, so a create
+// whose outcome is unknown is looked up by that marker (CEL metadata filter,
+// or a newest-first scan back to the first send when filters are
+// unavailable) before any retry. A CreateAnnotationLog cannot carry a marker:
+// it is looked up among the annotation's logs by (kind, author, content,
+// created at or after the first send) and not already known locally.
+// Updates, archives and deletes are idempotent and simply retried.
+//
+// The history logs a create or update appended locally (CREATED, STATE_UPDATE,
+// ASSIGNED) adopt the ones the remote wrote for the same change, listed right
+// after the remote answered (resources/annotationLogs.ts settleSideEffectLogs).
+import type { Annotation } from '../../../../src-shared/api/annotations';
+import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
+import { formatTimestamp, parseTimestamp } from '../../../../src-shared/api/time';
+import { mapLocalId } from '../../idMap';
+import { ANNOTATION, applyRemoteAnnotations, CLIENT_ID_KEY, markerOf } from './apply';
+import { deleteSideEffectLogs, mayEchoOurWrite, settleSideEffectLogs } from '../annotationLogs/apply';
+import { SEND_TIME_SLACK, wireMicros } from '../../time';
+import type { OutboxEntry, Target } from '../../types';
+import type { BatchForm, OpSpec, PushContext } from '../../spec';
+import { findByClientMarker, listAll, quote, type MarkerLookup } from '../../remoteQuery';
+import { compact, mask, metadataOut, ts } from '../../wireEncode';
+
+const annotationMarker: MarkerLookup<Annotation> = {
+  operation: 'ListAnnotations', listField: 'annotations', markerKey: CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+};
+
+/**
+ * The annotation's logs written by us at or after `since` (server micros; less the send slack): narrowed by a CEL
+ * filter where the remote has one (an annotation may carry thousands of colleagues' comments), else its whole list.
+ */
+export function ourLogsSince(p: Pick<PushContext, 'call' | 'features' | 'userId'>, annotationId: string, since: number | null): Promise<AnnotationLog[]> {
+  const floor = since === null ? undefined : Math.max(0, since - SEND_TIME_SLACK);
+  const filter = `created_by_user_id == ${quote(p.userId)}${floor === undefined ? '' : ` && created_date >= timestamp('${formatTimestamp(floor)}')`}`;
+  const keep = (log: AnnotationLog) => log.createdByUserId === p.userId && (floor === undefined || (parseTimestamp(log.createdDate) ?? 0) >= floor);
+  return listAll<AnnotationLog>(p, 'ListAnnotationLogs', 'annotationLogs', filter, keep, { annotationId });
+}
+
+/**
+ * The history logs the remote may have written on annotation `annotationId` for entry's write, which it answered at
+ * `answeredAt` (server micros). Best effort: the write is done whatever the listing does, so a failed listing yields
+ * none (the local logs then make way for the pull, which brings the remote's). Those logs are no older than the local
+ * edit (in server time: the clock offset applied) nor than this run's first send; a resend after a lost answer finds
+ * the first send's log that way too.
+ */
+export async function historyEchoes(
+  p: Pick<PushContext, 'call' | 'features' | 'userId' | 'clockOffset'>, entry: OutboxEntry, annotationId: string, answeredAt: number,
+): Promise<AnnotationLog[]> {
+  const since = Math.min(entry.localTime + p.clockOffset, entry.firstSentServerTime ?? Infinity);
+  try {
+    return (await ourLogsSince(p, annotationId, since)).filter((l) => mayEchoOurWrite(l, p.userId, answeredAt));
+  } catch {
+    return [];
+  }
+}
+
+/** The remote's answer `a` to a write of ours, with the history logs it may have written for it. */
+async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<{ annotation: Annotation; historyLogs: AnnotationLog[] }> {
+  if (entry.sideEffectLogIds.length === 0) return { annotation: a, historyLogs: [] };
+  return { annotation: a, historyLogs: await historyEchoes(p, entry, a.annotationId, wireMicros(a.modifiedDate) ?? p.serverNow()) };
+}
+
+function settleHistoryLogs(p: PushContext, entry: OutboxEntry, res: { historyLogs?: AnnotationLog[] }): void {
+  settleSideEffectLogs(p, entry.seq, entry.sideEffectLogIds, res.historyLogs ?? []);
+}
+
+const encodeLinkedChannels = (list: readonly any[] | undefined) => list?.map((c) => compact({ ...c }));
+
+export const createAnnotationSpec: OpSpec = {
+  operation: 'CreateAnnotation',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: ANNOTATION, id: res.annotation.annotationId }],
+  targetsAfter: (_req, res) => [{ resource: ANNOTATION, recordId: res.annotation.annotationId, fields: ['*create'] }],
+  encode(req, entry) {
+    const localId = entry.createdIds[0].id;
+    return compact({
+      name: req.name,
+      description: req.description,
+      startTime: ts(req.startTime),
+      endTime: ts(req.endTime),
+      assets: req.assets,
+      linkedChannels: encodeLinkedChannels(req.linkedChannels),
+      tags: req.tags,
+      runId: req.runId,
+      assignToUserId: req.assignToUserId,
+      organizationId: req.organizationId,
+      state: req.state,
+      annotationType: req.annotationType,
+      legendConfig: req.legendConfig,
+      createdByConditionId: req.createdByConditionId,
+      createdByRuleConditionVersionId: req.createdByRuleConditionVersionId,
+      metadata: [...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY), { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId }],
+    });
+  },
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call(entry.operation, request)).annotation),
+  async findExisting(p, entry) {
+    const found = await findByClientMarker(p, annotationMarker, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime);
+    return found && withHistoryLogs(p, entry, found);
+  },
+  applyResult(p, entry, res) {
+    const a: Annotation = res.annotation ?? res;
+    const localId = entry.createdIds[0].id;
+    mapLocalId(p, ANNOTATION, localId, a.annotationId);
+    settleHistoryLogs(p, entry, res);
+    applyRemoteAnnotations(p.apply, [a], { excludeSeq: entry.seq });
+  },
+};
+
+export const annotationTarget = (id: string, fields: string[]): Target => ({ resource: ANNOTATION, recordId: id, fields });
+
+function encodePatch(patch: any, paths: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { annotationId: patch.annotationId };
+  for (const path of paths) {
+    switch (path) {
+      case 'start_time': out.startTime = ts(patch.startTime); break;
+      case 'end_time': out.endTime = ts(patch.endTime); break;
+      case 'metadata': out.metadata = metadataOut(patch.metadata) ?? []; break;
+      case 'linked_channels': out.linkedChannels = encodeLinkedChannels(patch.linkedChannels) ?? []; break;
+      case 'tags': out.tags = patch.tags ?? []; break;
+      case 'assigned_to_user_id': out.assignedToUserId = patch.assignedToUserId ?? ''; break;
+      case 'legend_config': out.legendConfig = patch.legendConfig; break;
+      case 'state': out.state = patch.state; break;
+      default: out[path] = patch[path];
+    }
+  }
+  return compact(out);
+}
+
+export const updateAnnotationSpec: OpSpec = {
+  operation: 'UpdateAnnotation',
+  kind: 'write',
+  targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask as string[])])],
+  encode: (req) => ({ annotation: encodePatch(req.annotation, req.updateMask), updateMask: mask(req.updateMask) }),
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call(entry.operation, request)).annotation),
+  applyResult(p, entry, res) {
+    settleHistoryLogs(p, entry, res);
+    applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
+  },
+  dropField(req, _id, field) {
+    const paths = (req.updateMask as string[]).filter((f) => f !== field);
+    return paths.length ? { ...req, updateMask: paths } : null;
+  },
+};
+
+/** Single archives (or unarchives) travel together as the batch operation (up to 1000 ids). */
+const batchOf = (operation: string): BatchForm => ({
+  operation,
+  idOf: (req) => req.annotationId,
+  request: (annotationIds) => ({ annotationIds }),
+  results(res) {
+    const byId = new Map((res.annotations as Annotation[]).map((a) => [a.annotationId, a]));
+    return (id) => ({ annotation: byId.get(id) });
+  },
+});
+
+/** Archive / unarchive / delete (= archive) of one annotation. */
+function singleArchiveSpec(operation: string, returnsAnnotation: boolean, batch?: BatchForm): OpSpec {
+  return {
+    operation,
+    kind: 'write',
+    batch,
+    targets: (req) => [annotationTarget(req.annotationId, ['archived'])],
+    encode: (req) => ({ annotationId: req.annotationId }),
+    applyResult(p, entry, res) {
+      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
+      if (returnsAnnotation && res?.annotation) applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
+    },
+    dropField: () => null,
+  };
+}
+
+function batchArchiveSpec(operation: string, returnsAnnotations: boolean): OpSpec {
+  return {
+    operation,
+    kind: 'write',
+    targets: (req) => [...new Set(req.annotationIds as string[])].map((id) => annotationTarget(id, ['archived'])),
+    encode: (req) => ({ annotationIds: req.annotationIds }),
+    applyResult(p, entry, res) {
+      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
+      if (returnsAnnotations && res?.annotations) applyRemoteAnnotations(p.apply, res.annotations, { excludeSeq: entry.seq });
+    },
+    dropField(req, id) {
+      const ids = (req.annotationIds as string[]).filter((x) => x !== id);
+      return ids.length ? { ...req, annotationIds: ids } : null;
+    },
+  };
+}
+
+export const annotationSpecs: readonly OpSpec[] = [
+  createAnnotationSpec,
+  updateAnnotationSpec,
+  singleArchiveSpec('ArchiveAnnotation', true, batchOf('BatchArchiveAnnotations')),
+  singleArchiveSpec('UnarchiveAnnotation', true, batchOf('BatchUnarchiveAnnotations')),
+  singleArchiveSpec('DeleteAnnotation', false),
+  batchArchiveSpec('BatchArchiveAnnotations', true),
+  batchArchiveSpec('BatchUnarchiveAnnotations', true),
+  batchArchiveSpec('BatchDeleteAnnotations', false),
+];

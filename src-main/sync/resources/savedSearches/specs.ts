@@ -1,0 +1,95 @@
+// How saved-search writes are recorded and replayed. A create has no field
+// that could carry a marker: an unknown outcome is resolved by finding a
+// search with the same name and properties, created by us at or after the
+// first send, that no local record already stands for, or failing that the only
+// one we made within the create's send window (a colleague may have renamed it;
+// see inflightCreates.ts, which also has a pull that meets the copy adopt it).
+import type { SavedSearch } from '../../../../src-shared/api/savedSearches';
+import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../../src-shared/api/savedSearches';
+import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath } from '../../../services/savedSearches/savedSearchProperties';
+import { mapLocalId } from '../../idMap';
+import { pickCopy } from '../../inflightCreates';
+import { applyRemoteSavedSearches, isCopyOfCreate, propertyField, SAVED_SEARCH } from './apply';
+import type { OutboxEntry } from '../../types';
+import type { OpSpec, PushContext } from '../../spec';
+import { compact, mask } from '../../wireEncode';
+import { listPages } from '../../remoteQuery';
+
+/** Mask paths -> synced field names ('properties' stands for every property). */
+function fieldsOfMask(paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (p === 'properties') for (const q of SAVED_SEARCH_PROPERTY_PATHS) out.add(propertyField(q));
+    else out.add(p);
+  }
+  return [...out];
+}
+
+async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<SavedSearch | undefined> {
+  const req = entry.request;
+  const all: SavedSearch[] = [];
+  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) all.push(...page);
+  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', p, entry, (request, since, s) => isCopyOfCreate(request, since, s, p.userId));
+}
+
+export const createSavedSearchSpec: OpSpec = {
+  operation: 'CreateSavedSearch',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: SAVED_SEARCH, id: res.savedSearch.savedSearchId }],
+  targetsAfter: (_req, res) => [{ resource: SAVED_SEARCH, recordId: res.savedSearch.savedSearchId, fields: ['*create'] }],
+  encode: (req) => compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
+  findExisting: findSavedSearch,
+  applyResult(p, entry, res) {
+    const s: SavedSearch = res.savedSearch ?? res;
+    mapLocalId(p, SAVED_SEARCH, entry.createdIds[0].id, s.savedSearchId);
+    applyRemoteSavedSearches(p.apply, [s], { excludeSeq: entry.seq });
+  },
+};
+
+export const updateSavedSearchSpec: OpSpec = {
+  operation: 'UpdateSavedSearch',
+  kind: 'write',
+  targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearch.savedSearchId, fields: fieldsOfMask(req.updateMask ?? []) }],
+  encode(req) {
+    const paths = (req.updateMask ?? []) as string[];
+    const propertyPaths = paths.includes('properties') ? [...SAVED_SEARCH_PROPERTY_PATHS] : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
+    const savedSearch = compact({
+      savedSearchId: req.savedSearch.savedSearchId,
+      name: paths.includes('name') ? req.savedSearch.name : undefined,
+      properties: propertyPaths.length ? propertiesToWire(patchProperties(emptyProperties(), req.savedSearch.properties ?? {}, propertyPaths)) : undefined,
+    });
+    return { savedSearch, updateMask: mask(paths) };
+  },
+  applyResult(p, entry, res) {
+    applyRemoteSavedSearches(p.apply, [res.savedSearch], { excludeSeq: entry.seq });
+  },
+  dropField(req, _id, field) {
+    const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
+    return left.length ? { ...req, updateMask: left } : null;
+  },
+};
+
+export const deleteSavedSearchSpec: OpSpec = {
+  operation: 'DeleteSavedSearch',
+  kind: 'write',
+  targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearchId, fields: ['*delete'] }],
+  encode: (req) => ({ savedSearchId: req.savedSearchId }),
+  notFoundIsDone: true,
+  applyResult: () => {},
+};
+
+export const batchDeleteSavedSearchesSpec: OpSpec = {
+  operation: 'BatchDeleteSavedSearches',
+  kind: 'write',
+  targets: (req) => [...new Set(req.savedSearchIds as string[])].map((id) => ({ resource: SAVED_SEARCH, recordId: id, fields: ['*delete'] })),
+  encode: (req) => ({ savedSearchIds: req.savedSearchIds }),
+  applyResult: () => {},
+  // The batch is all-or-nothing: ids already gone remotely are left out and the rest sent again.
+  withoutMissing(req, missing) {
+    const ids = (req.savedSearchIds as string[]).filter((id) => !missing.includes(id));
+    return ids.length ? { ...req, savedSearchIds: ids } : null;
+  },
+};
+
+export const savedSearchSpecs: readonly OpSpec[] = [createSavedSearchSpec, updateSavedSearchSpec, deleteSavedSearchSpec, batchDeleteSavedSearchesSpec];
