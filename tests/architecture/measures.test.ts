@@ -1,0 +1,7 @@
+// The measures of the sync redraw hold (`npm run measures` prints them).
+import { expect, test } from 'vitest';
+import { filesNamingResourceFolders } from './measures';
+
+test('adding a replicated resource takes its folder and one line in the list of descriptors', () => {
+  expect(filesNamingResourceFolders()).toEqual(['src-main/sync/resources/index.ts']);
+});
