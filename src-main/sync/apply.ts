@@ -56,8 +56,8 @@ export interface ApplyContext {
 
 /** How an entry loses a field (its operation's spec: spec.ts OpSpec dropField and targets). */
 export interface FieldDropping {
-  dropField?(request: any, recordId: string, field: string): any | null; // any: the request of whichever operation the entry holds
-  targets(request: any): readonly { readonly resource: string; readonly recordId: string }[];
+  dropField?(request: unknown, recordId: string, field: string): unknown;
+  targets(request: unknown): readonly { readonly resource: string; readonly recordId: string }[];
 }
 
 /** What applying needs of the replicated resources (catalog.ts ResourceCatalog). */

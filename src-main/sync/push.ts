@@ -15,6 +15,7 @@ import type { ResourceCatalog } from './catalog';
 import type { SyncSession } from './session';
 import type { OutboxEntry, Target } from './types';
 import type { PushContext } from './spec';
+import { typedCall } from './wireTypes';
 import { noteRefetch, refetchNoted } from './refetch';
 import { widenCheckpoints } from './walCheckpoints';
 
@@ -35,7 +36,7 @@ export interface PushResult {
 export function pushContext(s: SyncSession, c: ResourceCatalog): PushContext {
   return {
     db: s.db,
-    call: (op, req) => s.remote.call(op, req),
+    call: typedCall((op, req) => s.remote.call(op, req)),
     userId: s.identity.userId,
     serverNow: () => s.remote.serverNow(),
     clockOffset: s.remote.clockOffset(),

@@ -12,7 +12,7 @@ import type { Db } from '../db/database';
 import type { ResourceCatalog } from './catalog';
 import { isUnmappedLocalId } from './idMap';
 import { noteForRefetch } from './refetchNotes';
-import type { RemoteCall } from './resource';
+import type { RemoteCall } from './wireTypes';
 import type { SyncSession } from './session';
 import type { Target } from './types';
 

@@ -18,15 +18,24 @@ export function filterUnsupported(e: unknown): boolean {
 }
 
 /** Calls one list operation on the remote (a PushContext's call, or a pull's callWithRetry). */
-export type ListCall = (operation: string, request: Record<string, unknown>) => Promise<any>;
+export type ListCall = (operation: string, request: Record<string, unknown>) => Promise<unknown>;
+
+/** A list response (any list operation of the table): its items under `field`, and the next page's token. */
+type ListResponse = Record<string, unknown> & { nextPageToken?: string };
+
+/** The items of a list response (`field`: the list operation's member, e.g. `annotations`). */
+export const itemsOf = <T = unknown>(response: unknown, field: string): T[] => ((response as ListResponse)[field] ?? []) as T[];
+
+/** The next page's token of a list response (undefined on the last page). */
+export const tokenOf = (response: unknown): string | undefined => (response as ListResponse).nextPageToken || undefined;
 
 /** The pages of a list, one page's items at a time (leave the loop to stop early). */
 export async function* listPages<T>(call: ListCall, operation: string, field: string, request: Record<string, unknown>): AsyncGenerator<T[]> {
   let pageToken: string | undefined;
   do {
     const res = await call(operation, compact({ ...request, pageToken }));
-    yield (res[field] ?? []) as T[];
-    pageToken = res.nextPageToken || undefined;
+    yield itemsOf<T>(res, field);
+    pageToken = tokenOf(res);
   } while (pageToken);
 }
 
@@ -78,7 +87,7 @@ export async function findByClientMarker<T>(p: PushContext, l: MarkerLookup<T>, 
     try {
       const res = await p.call(l.operation, compact({ ...l.request, filter: `metadata[${quote(l.markerKey)}] == ${quote(localId)}`, pageSize: 10, organizationId }));
       p.features.celFilter.set(feature, true);
-      return (res[l.listField] as T[]).find((x) => l.markerOf(x) === localId);
+      return itemsOf<T>(res, l.listField).find((x) => l.markerOf(x) === localId);
     } catch (e) {
       if (!filterUnsupported(e)) throw e;
       p.features.celFilter.set(feature, false);

@@ -8,6 +8,7 @@ import type { RequestContext } from '../engine';
 import type { Puller } from './pull';
 import type { SyncSession } from './session';
 import type { CreatedRef } from './types';
+import type { RemoteCall } from './wireTypes';
 import type { OpSpec } from './spec';
 
 /** The remote state of a record about to be edited (the merge base, `sync_base`). */
@@ -17,8 +18,6 @@ export interface Snapshot {
   readonly fields: Record<string, unknown>;
 }
 
-/** One remote call (the refetch reads are retried by the caller's policy). */
-export type RemoteCall = (operation: string, request: Record<string, unknown>) => Promise<any>; // any: the wire response of whichever operation is called
 
 /** How a record is read again by id after the remote refused an edit of it (refetch.ts), and applied whatever its date. */
 export interface RefetchReader {

@@ -21,6 +21,7 @@ import { PushWindow } from './pushWindow';
 import { AuthError, classify, DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { emptyProgress, type SyncEvent, type SyncProgress, type SyncSession } from './session';
 import type { RemoteFeatures } from './spec';
+import { typedCall } from './wireTypes';
 
 export interface SyncOptions {
   readonly db: Db;
@@ -115,7 +116,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       throwIfAborted: () => options.signal?.throwIfAborted(),
     } as unknown as SyncSession;
     await callWithRetry(bootstrap, 'Ping', {});
-    identity = await adoptIdentity(db, (op, req) => callWithRetry(bootstrap, op, req));
+    identity = await adoptIdentity(db, typedCall((op, req) => callWithRetry(bootstrap, op, req)));
     const session: SyncSession = {
       db,
       remote,
@@ -146,7 +147,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await catalog.afterPull(session);
       // Records whose refused edit could not be undone here when it was refused (refetch.ts).
-      await refetchNoted(session, catalog, (op, req) => callWithRetry(session, op, req));
+      await refetchNoted(session, catalog, typedCall((op, req) => callWithRetry(session, op, req)));
     };
     await pullAll(catalog.pullers('beforePush', { reference: options.reference }));
     // The lists pulled after these took time, and the API has no conditional update: a remote edit of a record made

@@ -20,7 +20,7 @@ export interface OutboxEntry {
   readonly seq: number;
   readonly operation: string;
   /** The validated request (zod output form); ids are rewritten as mappings arrive. */
-  request: any;
+  request: unknown;
   readonly createdIds: CreatedRef[];
   readonly sideEffectLogIds: string[];
   /** Local wall clock (epoch micros) when the edit was made: orders conflicts only, never a cursor. */

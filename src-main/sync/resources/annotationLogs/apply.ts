@@ -17,7 +17,14 @@ import { loadLog } from '../../../services/annotations/annotationLogsService';
 export const ANNOTATION_LOG = 'annotation_log';
 
 /** The comparable content of a log: kind + the one property its kind carries. */
-export function logContent(log: { kind: string; assigned?: { assignedToUserId: string }; stateUpdate?: { state: string }; comment?: { body: readonly any[] } }): string {
+/** A comment body element as a request or a log carries it. */
+interface CommentElement {
+  readonly type: string;
+  readonly text?: string;
+  readonly userMention?: { readonly userId?: string } | null;
+}
+
+export function logContent(log: { kind: string; assigned?: { assignedToUserId?: string }; stateUpdate?: { state?: string }; comment?: { body: readonly CommentElement[] } }): string {
   if (log.kind === 'ANNOTATION_LOG_KIND_COMMENT') {
     return canonical({ kind: log.kind, body: (log.comment?.body ?? []).map((e) => ({ type: e.type, text: e.text ?? '', user: e.userMention?.userId ?? '' })) });
   }

@@ -5,19 +5,18 @@
 // already known locally. A deleted log is done once the remote says it is gone.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { unclaimed } from '../../idMap';
-import type { OpSpec, PushContext } from '../../spec';
-import type { OutboxEntry } from '../../types';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
 import { compact } from '../../wireEncode';
 import { annotationTarget, ourLogsSince } from '../annotations/specs';
 import { adoptLog, ANNOTATION_LOG, logContent } from './apply';
 
-function logFields(req: any): string[] {
+function logFields(req: StoredRequest<'CreateAnnotationLog'>): string[] {
   if (req.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE') return ['state'];
   if (req.kind === 'ANNOTATION_LOG_KIND_ASSIGNED') return ['assigned_to_user_id'];
   return [];
 }
 
-async function findLog(p: PushContext, entry: OutboxEntry): Promise<AnnotationLog | undefined> {
+async function findLog(p: PushContext, entry: EntryOf<StoredRequest<'CreateAnnotationLog'>>): Promise<AnnotationLog | undefined> {
   const req = entry.request;
   const content = logContent(req);
   const candidates = await ourLogsSince(p, req.annotationId, entry.firstSentServerTime);
@@ -29,7 +28,7 @@ async function findLog(p: PushContext, entry: OutboxEntry): Promise<AnnotationLo
   );
 }
 
-export const createAnnotationLogSpec: OpSpec = {
+export const createAnnotationLogSpec = defineSpec<'CreateAnnotationLog', WireResponse<'CreateAnnotationLog'> | AnnotationLog>({
   operation: 'CreateAnnotationLog',
   kind: 'create',
   targets: (req) => [annotationTarget(req.annotationId, logFields(req))],
@@ -41,18 +40,18 @@ export const createAnnotationLogSpec: OpSpec = {
       assigned: req.assigned ? compact({ assignedToUserId: req.assigned.assignedToUserId, assignedToUserEmail: req.assigned.assignedToUserEmail }) : undefined,
       stateUpdate: req.stateUpdate ? { state: req.stateUpdate.state } : undefined,
       comment: req.comment
-        ? { body: req.comment.body.map((e: any) => compact({ type: e.type, text: e.text, userMention: e.userMention ? compact({ userId: e.userMention.userId, userEmail: e.userMention.userEmail }) : undefined })) }
+        ? { body: req.comment.body.map((e) => compact({ type: e.type, text: e.text, userMention: e.userMention ? compact({ userId: e.userMention.userId, userEmail: e.userMention.userEmail }) : undefined })) }
         : undefined,
     }),
   findExisting: findLog,
   applyResult(p, entry, res) {
-    const log: AnnotationLog = res.annotationLog ?? res;
+    const log = 'annotationLog' in res ? res.annotationLog : res;
     adoptLog(p, entry.createdIds[0].id, log);
   },
   dropField: () => null,
-};
+});
 
-export const deleteAnnotationLogSpec: OpSpec = {
+export const deleteAnnotationLogSpec = defineSpec({
   operation: 'DeleteAnnotationLog',
   kind: 'write',
   targets: (req) => [
@@ -62,6 +61,6 @@ export const deleteAnnotationLogSpec: OpSpec = {
   encode: (req) => ({ annotationId: req.annotationId, annotationLogId: req.annotationLogId }),
   notFoundIsDone: true,
   applyResult: () => {},
-};
+});
 
 export const annotationLogSpecs: readonly OpSpec[] = [createAnnotationLogSpec, deleteAnnotationLogSpec];

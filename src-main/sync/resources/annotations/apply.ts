@@ -3,11 +3,11 @@
 // record, and the bulk upsert path used when no local edit is pending.
 import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../../src-shared/api/annotations';
 import { ArtifactEntityType } from '../../../../src-shared/api/artifacts';
-import { MetadataKeyType, metadataInputToRow, type MetadataValue } from '../../../../src-shared/api/metadata';
+import { MetadataKeyType, metadataInputToRow, type MetadataValue, type MetadataValueInput } from '../../../../src-shared/api/metadata';
 import { wireMicros } from '../../time';
 import { replaceList, replaceMetadata } from '../../../db/childRows';
 import type { LoadedIds } from '../../../db/bulkLoad';
-import type { Db } from '../../../db/database';
+import type { Db, SqlValue } from '../../../db/database';
 import { LINKED_CHANNEL_KIND, loadAnnotations } from '../../../services/annotations/annotationRows';
 import { sameValue } from '../../canonical';
 import { recordConflict } from '../../conflicts';
@@ -112,7 +112,7 @@ export function snapshotAnnotation(db: Db, id: string): { version: number; field
   return { version: row.modified_date, fields: localFields(db, row.pk)! };
 }
 
-function writeLinkedChannels(db: Db, pk: number, channels: readonly Record<string, any>[]): void {
+function writeLinkedChannels(db: Db, pk: number, channels: Annotation['linkedChannels']): void {
   db.run('DELETE FROM annotation_linked_channels WHERE annotation_pk = ?', [pk]);
   channels.forEach((c, i) => {
     const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
@@ -126,7 +126,8 @@ function writeLinkedChannels(db: Db, pk: number, channels: readonly Record<strin
 const stateNumber = (s: unknown): number | null => (s ? AnnotationState.numbers[s as AnnotationStateName] : null);
 
 /** Writes one synced field of a local record (no history log, no outbox entry: this is replication). */
-export function writeField(db: Db, pk: number, field: AnnotationField, value: any, remote?: Annotation): void {
+/** `value`: the field's canonical form (fieldsOfWire), as the merge compares it. */
+export function writeField(db: Db, pk: number, field: AnnotationField, value: unknown, remote?: Annotation): void {
   switch (field) {
     case 'name':
     case 'description':
@@ -134,7 +135,7 @@ export function writeField(db: Db, pk: number, field: AnnotationField, value: an
     case 'end_time':
     case 'assigned_to_user_id':
     case 'legend_config':
-      db.run(`UPDATE annotations SET ${field} = ? WHERE pk = ?`, [value, pk]);
+      db.run(`UPDATE annotations SET ${field} = ? WHERE pk = ?`, [value as SqlValue, pk]);
       return;
     case 'state':
       db.run('UPDATE annotations SET state = ? WHERE pk = ?', [stateNumber(value), pk]);
@@ -143,10 +144,10 @@ export function writeField(db: Db, pk: number, field: AnnotationField, value: an
       replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, value as string[]);
       return;
     case 'linked_channels':
-      writeLinkedChannels(db, pk, value);
+      writeLinkedChannels(db, pk, value as Annotation['linkedChannels']);
       return;
     case 'metadata':
-      replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, value);
+      replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, value as MetadataValueInput[]);
       return;
     case 'archived': {
       const at = value ? (micros(remote?.archivedDate) ?? Date.now() * 1000) : null;

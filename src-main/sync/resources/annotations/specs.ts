@@ -21,7 +21,7 @@ import { ANNOTATION, applyRemoteAnnotations, CLIENT_ID_KEY, markerOf } from './a
 import { deleteSideEffectLogs, mayEchoOurWrite, settleSideEffectLogs } from '../annotationLogs/apply';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
 import type { OutboxEntry, Target } from '../../types';
-import type { BatchForm, OpSpec, PushContext } from '../../spec';
+import { defineSpec, type BatchForm, type OpSpec, type PushContext, type StoredRequest, type WireRequest } from '../../spec';
 import { findByClientMarker, listAll, quote, type MarkerLookup } from '../../remoteQuery';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 
@@ -58,8 +58,13 @@ export async function historyEchoes(
   }
 }
 
-/** The remote's answer `a` to a write of ours, with the history logs it may have written for it. */
-async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<{ annotation: Annotation; historyLogs: AnnotationLog[] }> {
+/** The remote's answer to a write of ours, with the history logs it may have written for it. */
+interface WithHistoryLogs {
+  readonly annotation: Annotation;
+  readonly historyLogs: AnnotationLog[];
+}
+
+async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<WithHistoryLogs> {
   if (entry.sideEffectLogIds.length === 0) return { annotation: a, historyLogs: [] };
   return { annotation: a, historyLogs: await historyEchoes(p, entry, a.annotationId, wireMicros(a.modifiedDate) ?? p.serverNow()) };
 }
@@ -68,9 +73,9 @@ function settleHistoryLogs(p: PushContext, entry: OutboxEntry, res: { historyLog
   settleSideEffectLogs(p, entry.seq, entry.sideEffectLogIds, res.historyLogs ?? []);
 }
 
-const encodeLinkedChannels = (list: readonly any[] | undefined) => list?.map((c) => compact({ ...c }));
+const encodeLinkedChannels = (list: StoredRequest<'CreateAnnotation'>['linkedChannels']) => list?.map((c) => compact({ ...c }));
 
-export const createAnnotationSpec: OpSpec = {
+export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLogs>({
   operation: 'CreateAnnotation',
   kind: 'create',
   targets: () => [],
@@ -97,23 +102,23 @@ export const createAnnotationSpec: OpSpec = {
       metadata: [...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY), { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId }],
     });
   },
-  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call(entry.operation, request)).annotation),
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('CreateAnnotation', request)).annotation),
   async findExisting(p, entry) {
     const found = await findByClientMarker(p, annotationMarker, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime);
     return found && withHistoryLogs(p, entry, found);
   },
   applyResult(p, entry, res) {
-    const a: Annotation = res.annotation ?? res;
+    const a = res.annotation;
     const localId = entry.createdIds[0].id;
     mapLocalId(p, ANNOTATION, localId, a.annotationId);
     settleHistoryLogs(p, entry, res);
     applyRemoteAnnotations(p.apply, [a], { excludeSeq: entry.seq });
   },
-};
+});
 
 export const annotationTarget = (id: string, fields: string[]): Target => ({ resource: ANNOTATION, recordId: id, fields });
 
-function encodePatch(patch: any, paths: readonly string[]): Record<string, unknown> {
+function encodePatch(patch: StoredRequest<'UpdateAnnotation'>['annotation'], paths: readonly string[]): WireRequest<'UpdateAnnotation'>['annotation'] {
   const out: Record<string, unknown> = { annotationId: patch.annotationId };
   for (const path of paths) {
     switch (path) {
@@ -125,42 +130,50 @@ function encodePatch(patch: any, paths: readonly string[]): Record<string, unkno
       case 'assigned_to_user_id': out.assignedToUserId = patch.assignedToUserId ?? ''; break;
       case 'legend_config': out.legendConfig = patch.legendConfig; break;
       case 'state': out.state = patch.state; break;
-      default: out[path] = patch[path];
+      default: out[path] = (patch as Record<string, unknown>)[path];
     }
   }
-  return compact(out);
+  // (Each path of the update mask names a field of the patch: its wire name is the path's, or one of the cases above.)
+  return compact(out) as WireRequest<'UpdateAnnotation'>['annotation'];
 }
 
-export const updateAnnotationSpec: OpSpec = {
+export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLogs>({
   operation: 'UpdateAnnotation',
   kind: 'write',
-  targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask as string[])])],
+  targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask)])],
   encode: (req) => ({ annotation: encodePatch(req.annotation, req.updateMask), updateMask: mask(req.updateMask) }),
-  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call(entry.operation, request)).annotation),
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('UpdateAnnotation', request)).annotation),
   applyResult(p, entry, res) {
     settleHistoryLogs(p, entry, res);
     applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
   },
   dropField(req, _id, field) {
-    const paths = (req.updateMask as string[]).filter((f) => f !== field);
+    const paths = req.updateMask.filter((f) => f !== field);
     return paths.length ? { ...req, updateMask: paths } : null;
   },
-};
+});
 
 /** Single archives (or unarchives) travel together as the batch operation (up to 1000 ids). */
-const batchOf = (operation: string): BatchForm => ({
+const batchOf = (
+  operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations',
+): BatchForm<StoredRequest<'ArchiveAnnotation' | 'UnarchiveAnnotation'>, typeof operation, { annotation?: Annotation }> => ({
   operation,
   idOf: (req) => req.annotationId,
-  request: (annotationIds) => ({ annotationIds }),
+  request: (annotationIds) => ({ annotationIds: [...annotationIds] }),
   results(res) {
-    const byId = new Map((res.annotations as Annotation[]).map((a) => [a.annotationId, a]));
+    const byId = new Map(res.annotations.map((a) => [a.annotationId, a]));
     return (id) => ({ annotation: byId.get(id) });
   },
 });
 
 /** Archive / unarchive / delete (= archive) of one annotation. */
-function singleArchiveSpec(operation: string, returnsAnnotation: boolean, batch?: BatchForm): OpSpec {
-  return {
+function singleArchiveSpec(
+  operation: 'ArchiveAnnotation' | 'UnarchiveAnnotation' | 'DeleteAnnotation',
+  returnsAnnotation: boolean,
+  batch?: BatchForm<StoredRequest<'ArchiveAnnotation' | 'UnarchiveAnnotation'>>,
+): OpSpec {
+  // (A batch's answer may lack one of its annotations; DeleteAnnotation answers without one.)
+  return defineSpec<typeof operation, { annotation?: Annotation } | undefined>({
     operation,
     kind: 'write',
     batch,
@@ -171,24 +184,25 @@ function singleArchiveSpec(operation: string, returnsAnnotation: boolean, batch?
       if (returnsAnnotation && res?.annotation) applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
     },
     dropField: () => null,
-  };
+  });
 }
 
-function batchArchiveSpec(operation: string, returnsAnnotations: boolean): OpSpec {
-  return {
+function batchArchiveSpec(operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations' | 'BatchDeleteAnnotations', returnsAnnotations: boolean): OpSpec {
+  // (BatchDeleteAnnotations answers without the annotations.)
+  return defineSpec<typeof operation, { annotations?: Annotation[] } | undefined>({
     operation,
     kind: 'write',
-    targets: (req) => [...new Set(req.annotationIds as string[])].map((id) => annotationTarget(id, ['archived'])),
+    targets: (req) => [...new Set(req.annotationIds)].map((id) => annotationTarget(id, ['archived'])),
     encode: (req) => ({ annotationIds: req.annotationIds }),
     applyResult(p, entry, res) {
       deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
       if (returnsAnnotations && res?.annotations) applyRemoteAnnotations(p.apply, res.annotations, { excludeSeq: entry.seq });
     },
     dropField(req, id) {
-      const ids = (req.annotationIds as string[]).filter((x) => x !== id);
+      const ids = req.annotationIds.filter((x) => x !== id);
       return ids.length ? { ...req, annotationIds: ids } : null;
     },
-  };
+  });
 }
 
 export const annotationSpecs: readonly OpSpec[] = [

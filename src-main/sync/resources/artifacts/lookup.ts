@@ -33,7 +33,11 @@ const artifactMarker: MarkerLookup<Artifact> = {
   operation: 'ListArtifacts', listField: 'artifacts', request: { includeArchived: true }, markerKey: ARTIFACT_CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
 };
 
-export async function findCreatedArtifact(p: PushContext, entry: OutboxEntry, localId: string): Promise<FoundArtifact | undefined> {
+export async function findCreatedArtifact(
+  p: PushContext,
+  entry: Pick<OutboxEntry, 'firstSentServerTime'> & { readonly request: { readonly organizationId?: string } },
+  localId: string,
+): Promise<FoundArtifact | undefined> {
   const a = await findByClientMarker(p, artifactMarker, localId, entry.request.organizationId, entry.firstSentServerTime);
   if (!a) return undefined;
   if (a.version === 1) return { artifact: a, firstVersionId: a.artifactVersionId };
@@ -41,7 +45,14 @@ export async function findCreatedArtifact(p: PushContext, entry: OutboxEntry, lo
   return first && { artifact: a, firstVersionId: first.artifactVersionId };
 }
 
-export async function findCreatedVersion(p: PushContext, entry: OutboxEntry): Promise<FoundVersion | undefined> {
+/** A new version's create as the outbox keeps it: what finds the version again. */
+interface VersionCreate {
+  readonly artifactId: string;
+  readonly sha256: string;
+  readonly sizeBytes: number;
+}
+
+export async function findCreatedVersion(p: PushContext, entry: Pick<OutboxEntry, 'firstSentServerTime'> & { readonly request: VersionCreate }): Promise<FoundVersion | undefined> {
   const req = translateIds(p.db, entry.request);
   const since = entry.firstSentServerTime;
   const v = (await allVersions(p, req.artifactId)).find(

@@ -19,7 +19,7 @@ import { mapLocalId } from '../../idMap';
 import { applyRemoteArtifacts, ARTIFACT, ARTIFACT_CLIENT_ID_KEY, IS_ARCHIVED, linkField } from './apply';
 import { ARTIFACT_VERSION, setVersionNumber, storedContentPath } from './versions';
 import type { OutboxEntry } from '../../types';
-import type { OpSpec, PushContext } from '../../spec';
+import { defineSpec, type OpSpec, type PushContext, type Spec, type StoredRequest, type WireRequest } from '../../spec';
 import { compact, metadataOut } from '../../wireEncode';
 import { findCreatedArtifact, findCreatedVersion, type FoundArtifact, type FoundVersion } from './lookup';
 
@@ -48,24 +48,35 @@ function storedFile(ctx: { db: PushContext['db'] }, file: { fileName: string; mi
   return { storagePath, fileName: file.fileName, mimeType: file.mimeType };
 }
 
+/** An upload as the outbox keeps it (`R`: the validated request): its file named by the version's stored content. */
+type WithStoredFile<R> = Omit<R, 'file'> & { file: StoredFile };
+
 /** Sends a multipart request with its file streamed from the local content store. */
-async function sendStored(p: PushContext, request: Record<string, unknown>, entry: OutboxEntry): Promise<unknown> {
-  const file = request.file as StoredFile;
-  return p.call(entry.operation, { ...request, file: { path: localContentPath(p.db, file.storagePath), fileName: file.fileName, mimeType: file.mimeType } });
+async function sendStored<R>(p: PushContext, request: WithStoredFile<R>, entry: Pick<OutboxEntry, 'operation'>): Promise<{ artifact: Artifact }> {
+  const { file } = request;
+  // (Both uploads, of an artifact and of a version, answer with the artifact.)
+  return p.call(entry.operation, { ...request, file: { path: localContentPath(p.db, file.storagePath), fileName: file.fileName, mimeType: file.mimeType } }) as Promise<{ artifact: Artifact }>;
 }
 
-const linksOut = (links: readonly any[] | undefined) =>
+const linksOut = (links: StoredRequest<'UploadArtifact'>['links']) =>
   links?.map((l) => compact({ relation: l.relation, entityType: l.entityType, entityId: l.entityId, artifactVersionId: l.artifactVersionId }));
 
-const withMarker = (metadata: readonly any[] | undefined, localId: string) => [
+const withMarker = (metadata: StoredRequest<'UploadArtifact'>['metadata'], localId: string) => [
   ...(metadataOut(metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
   { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
 ];
 
 const localIdOf = (entry: OutboxEntry, resource: string) => entry.createdIds.find((c) => c.resource === resource)?.id;
 
+/** What a create answers, or its lookup finds (with the id of the artifact's first version). */
+type ArtifactCreated = { artifact: Artifact } & Partial<FoundArtifact>;
+
+type ArtifactCreate = 'UploadArtifact' | 'CreateStructuredArtifact';
+
 /** What an artifact create shares: created ids, the marker lookup, mapping the result. */
-function artifactCreate(operation: string): Pick<OpSpec, 'operation' | 'kind' | 'targets' | 'created' | 'targetsAfter' | 'findExisting' | 'applyResult' | 'unsupportedBy'> {
+function artifactCreate<K extends ArtifactCreate, Stored extends { readonly organizationId?: string }>(
+  operation: K,
+): Pick<Spec<K, ArtifactCreated, Stored, unknown>, 'operation' | 'kind' | 'targets' | 'created' | 'targetsAfter' | 'findExisting' | 'applyResult' | 'unsupportedBy'> {
   return {
     operation,
     kind: 'create',
@@ -76,7 +87,7 @@ function artifactCreate(operation: string): Pick<OpSpec, 'operation' | 'kind' | 
     ],
     targetsAfter: (_req, res) => [{ resource: ARTIFACT, recordId: res.artifact.artifactId, fields: ['*create'] }],
     findExisting: (p, entry) => findCreatedArtifact(p, entry, localIdOf(entry, ARTIFACT)!),
-    applyResult(p, entry, res: { artifact: Artifact } & Partial<FoundArtifact>) {
+    applyResult(p, entry, res) {
       const a = res.artifact;
       mapLocalId(p, ARTIFACT, localIdOf(entry, ARTIFACT)!, a.artifactId);
       const localVersion = localIdOf(entry, ARTIFACT_VERSION);
@@ -88,7 +99,7 @@ function artifactCreate(operation: string): Pick<OpSpec, 'operation' | 'kind' | 
   };
 }
 
-export const uploadArtifactSpec: OpSpec = {
+export const uploadArtifactSpec = defineSpec<'UploadArtifact', ArtifactCreated, WithStoredFile<StoredRequest<'UploadArtifact'>>, WithStoredFile<WireRequest<'UploadArtifact'>>>({
   ...artifactCreate('UploadArtifact'),
   asyncWrite: true,
   storedRequest: (ctx, req, res) => ({ ...req, file: storedFile(ctx, req.file, res.artifact.artifactVersionId) }),
@@ -102,9 +113,9 @@ export const uploadArtifactSpec: OpSpec = {
       createdVia: req.createdVia,
     }),
   send: sendStored,
-};
+});
 
-export const createStructuredArtifactSpec: OpSpec = {
+export const createStructuredArtifactSpec = defineSpec<'CreateStructuredArtifact', ArtifactCreated>({
   ...artifactCreate('CreateStructuredArtifact'),
   encode: (req, entry) =>
     compact({
@@ -116,9 +127,22 @@ export const createStructuredArtifactSpec: OpSpec = {
       organizationId: req.organizationId,
       createdVia: req.createdVia,
     }),
-};
+});
 
-export const createArtifactVersionSpec: OpSpec = {
+/** A new version as the outbox keeps it: its content stored, with the hash and size that find it again. */
+interface StoredVersion {
+  readonly artifactId: string;
+  readonly file: StoredFile;
+  readonly sha256: string;
+  readonly sizeBytes: number;
+}
+
+export const createArtifactVersionSpec = defineSpec<
+  'CreateArtifactVersion',
+  { artifact: Artifact } & Partial<FoundVersion>,
+  StoredVersion,
+  WithStoredFile<WireRequest<'CreateArtifactVersion'>>
+>({
   operation: 'CreateArtifactVersion',
   kind: 'create',
   asyncWrite: true,
@@ -135,7 +159,7 @@ export const createArtifactVersionSpec: OpSpec = {
   encode: (req) => ({ artifactId: req.artifactId, file: req.file }),
   send: sendStored,
   findExisting: findCreatedVersion,
-  applyResult(p, entry, res: { artifact: Artifact } & Partial<FoundVersion>) {
+  applyResult(p, entry, res) {
     const a = res.artifact;
     const versionId = res.createdVersion?.artifactVersionId ?? a.artifactVersionId;
     mapLocalId(p, ARTIFACT_VERSION, entry.createdIds[0].id, versionId);
@@ -144,29 +168,30 @@ export const createArtifactVersionSpec: OpSpec = {
     applyRemoteArtifacts(p.apply, [a], { excludeSeq: entry.seq });
   },
   unsupportedBy: artifactsUnsupported('CreateArtifactVersion'),
-};
+});
 
-const applyArtifact = (p: PushContext, entry: OutboxEntry, res: { artifact?: Artifact } | undefined) => {
+const applyArtifact = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { artifact?: Artifact } | undefined) => {
   if (res?.artifact) applyRemoteArtifacts(p.apply, [res.artifact], { excludeSeq: entry.seq });
 };
 
 function linkSpec(operation: 'LinkArtifact' | 'UnlinkArtifact'): OpSpec {
-  return {
+  // (An unlink of a link already gone is done without an answer.)
+  return defineSpec<typeof operation, { artifact?: Artifact } | undefined>({
     operation,
     kind: 'write',
     targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [linkField(req)] }],
     encode: (req) =>
-      compact({ artifactId: req.artifactId, relation: req.relation, entityType: req.entityType, entityId: req.entityId, artifactVersionId: operation === 'LinkArtifact' ? req.artifactVersionId : undefined }),
+      compact({ artifactId: req.artifactId, relation: req.relation, entityType: req.entityType, entityId: req.entityId, artifactVersionId: operation === 'LinkArtifact' && 'artifactVersionId' in req ? req.artifactVersionId : undefined }),
     applyResult: applyArtifact,
     // Unlinking a link the remote no longer has reaches the desired state.
     notFoundIsDone: operation === 'UnlinkArtifact',
     dropField: () => null,
     unsupportedBy: artifactsUnsupported(operation),
-  };
+  });
 }
 
 function archiveSpec(operation: 'ArchiveArtifact' | 'UnarchiveArtifact'): OpSpec {
-  return {
+  return defineSpec<typeof operation, { artifact?: Artifact } | undefined>({
     operation,
     kind: 'write',
     targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [IS_ARCHIVED] }],
@@ -174,7 +199,7 @@ function archiveSpec(operation: 'ArchiveArtifact' | 'UnarchiveArtifact'): OpSpec
     applyResult: applyArtifact,
     dropField: () => null,
     unsupportedBy: artifactsUnsupported(operation),
-  };
+  });
 }
 
 export const artifactSpecs: readonly OpSpec[] = [

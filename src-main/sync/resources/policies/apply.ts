@@ -87,7 +87,7 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
   const { db } = ctx;
   for (const p of list) {
     if (!rowOf(db, p.policyId)) {
-      const arrival = adoptInflightCreate(ctx, 'CreatePolicy', POLICY, { ...p, id: p.policyId }, (req, since) => isCopyOfCreate(req, since, p, ctx.userId));
+      const arrival = adoptInflightCreate(ctx, 'CreatePolicy', POLICY, { ...p, id: p.policyId }, (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, p, ctx.userId));
       if (arrival === 'left') {
         // Pulled by modified date, it would not be listed again: read again by id at each pull until the lookup has settled it (refetch.ts).
         noteForRefetch(db, POLICY, p.policyId);

@@ -10,7 +10,7 @@ import { mapLocalId } from '../../idMap';
 import { pickCopy } from '../../inflightCreates';
 import { applyRemotePolicies, isCopyOfCreate, POLICY } from './apply';
 import type { OutboxEntry } from '../../types';
-import type { OpSpec, PushContext } from '../../spec';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
@@ -18,15 +18,15 @@ import { listPages } from '../../remoteQuery';
 const fieldOfPath = (p: string) => (p === 'configuration.cedar_policy' ? 'configuration' : p);
 const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOfPath))];
 
-async function findPolicy(p: PushContext, entry: OutboxEntry): Promise<Policy | undefined> {
+async function findPolicy(p: PushContext, entry: EntryOf<StoredRequest<'CreatePolicy'>>): Promise<Policy | undefined> {
   const all: Policy[] = [];
   for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) all.push(...page);
   return pickCopy(all, (x) => x.policyId, 'policies', p, entry, (request, since, x) => isCopyOfCreate(request, since, x, p.userId));
 }
 
-const applyPolicy = (p: PushContext, entry: OutboxEntry, res: any) => applyRemotePolicies(p.apply, [res.policy ?? res], { excludeSeq: entry.seq });
+const applyPolicy = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { policy: Policy }) => applyRemotePolicies(p.apply, [res.policy], { excludeSeq: entry.seq });
 
-export const createPolicySpec: OpSpec = {
+export const createPolicySpec = defineSpec<'CreatePolicy', WireResponse<'CreatePolicy'> | Policy>({
   operation: 'CreatePolicy',
   kind: 'create',
   targets: () => [],
@@ -36,13 +36,13 @@ export const createPolicySpec: OpSpec = {
     compact({ name: req.name, description: req.description, configuration: { cedarPolicy: req.configuration.cedarPolicy }, versionNotes: req.versionNotes, organizationId: req.organizationId }),
   findExisting: findPolicy,
   applyResult(p, entry, res) {
-    const policy: Policy = res.policy ?? res;
+    const policy = 'policy' in res ? res.policy : res;
     mapLocalId(p, POLICY, entry.createdIds[0].id, policy.policyId);
     applyRemotePolicies(p.apply, [policy], { excludeSeq: entry.seq });
   },
-};
+});
 
-export const updatePolicySpec: OpSpec = {
+export const updatePolicySpec = defineSpec({
   operation: 'UpdatePolicy',
   kind: 'write',
   targets: (req) => [{ resource: POLICY, recordId: req.policy.policyId, fields: fieldsOfMask(req.updateMask ?? []) }],
@@ -63,15 +63,16 @@ export const updatePolicySpec: OpSpec = {
     const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
     return left.length ? { ...req, updateMask: left } : null;
   },
-};
-
-const archiveSpec = (operation: string): OpSpec => ({
-  operation,
-  kind: 'write',
-  targets: (req) => [{ resource: POLICY, recordId: req.policyId, fields: ['is_archived'] }],
-  encode: (req) => ({ policyId: req.policyId }),
-  applyResult: applyPolicy,
 });
+
+const archiveSpec = (operation: 'ArchivePolicy' | 'UnarchivePolicy'): OpSpec =>
+  defineSpec({
+    operation,
+    kind: 'write',
+    targets: (req) => [{ resource: POLICY, recordId: req.policyId, fields: ['is_archived'] }],
+    encode: (req) => ({ policyId: req.policyId }),
+    applyResult: applyPolicy,
+  });
 
 export const archivePolicySpec = archiveSpec('ArchivePolicy');
 export const unarchivePolicySpec = archiveSpec('UnarchivePolicy');

@@ -20,16 +20,21 @@ import { mapLocalId, unclaimed } from '../../idMap';
 import { SEND_TIME_SLACK } from '../../time';
 import { REMOTE_FILE } from './ids';
 import { wireMicros } from '../../time';
-import type { OutboxEntry } from '../../types';
-import type { OpSpec, PushContext } from '../../spec';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
 import { compact } from '../../wireEncode';
 import { filterUnsupported, listPages, quote } from '../../remoteQuery';
 
 
+type Upload = StoredRequest<'UploadRemoteFile'>;
+/** The upload as the outbox keeps it: its temporary file is gone by then; its content is in the content store (relative path). */
+type StoredUpload = Omit<Upload, 'file'> & { file: Omit<Upload['file'], 'path'> & { contentPath: string } };
+/** The wire request with the file still named by its place in the content store (send reads it from there). */
+type EncodedUpload = Omit<WireRequest<'UploadRemoteFile'>, 'file'> & { file: { contentPath: string; fileName: string; mimeType: string; encoding?: string } };
+
 /** The replica's data directory: an engine always opens `<dataDir>/outpost.sqlite` (engine.ts). */
 const dataDirOf = (p: PushContext) => dirname(p.db.raw.name);
 
-function isOurUpload(p: PushContext, entry: OutboxEntry, f: RemoteFile): boolean {
+function isOurUpload(p: PushContext, entry: EntryOf<StoredUpload>, f: RemoteFile): boolean {
   const req = entry.request;
   if (f.entityId !== req.entityId || f.fileName !== req.file.fileName.trim() || f.createdByUserId !== p.userId) return false;
   if (Number(f.fileSize) !== req.file.size) return false;
@@ -38,7 +43,7 @@ function isOurUpload(p: PushContext, entry: OutboxEntry, f: RemoteFile): boolean
   return unclaimed(p.db, 'remote_files', f.remoteFileId);
 }
 
-async function findUpload(p: PushContext, entry: OutboxEntry): Promise<RemoteFile | undefined> {
+async function findUpload(p: PushContext, entry: EntryOf<StoredUpload>): Promise<RemoteFile | undefined> {
   const organizationId = entry.request.organizationId;
   const feature = 'ListRemoteFiles:entity_id';
   if (p.features.celFilter.get(feature) !== false) {
@@ -65,7 +70,7 @@ async function findUpload(p: PushContext, entry: OutboxEntry): Promise<RemoteFil
   return undefined;
 }
 
-export const uploadRemoteFileSpec: OpSpec = {
+export const uploadRemoteFileSpec = defineSpec<'UploadRemoteFile', WireResponse<'UploadRemoteFile'> | RemoteFile, StoredUpload, EncodedUpload>({
   operation: 'UploadRemoteFile',
   kind: 'create',
   targets: () => [],
@@ -86,14 +91,15 @@ export const uploadRemoteFileSpec: OpSpec = {
     }),
   // The file part is streamed from the content store (the transport reads `file.path` from disk).
   send(p, request) {
-    const { contentPath, ...file } = request.file as { contentPath: string };
-    return p.call('UploadRemoteFile', { ...request, file: { ...file, path: contentFilePath(dataDirOf(p), contentPath) } });
+    const { contentPath, ...file } = request.file;
+    // (The file part as the transport streams it, from a path: not the temporary-file record the table's request names.)
+    return p.call('UploadRemoteFile', { ...request, file: { ...file, path: contentFilePath(dataDirOf(p), contentPath) } }) as Promise<WireResponse<'UploadRemoteFile'>>;
   },
   findExisting: findUpload,
   applyResult(p, entry, res) {
-    const f: RemoteFile = res.remoteFile ?? res;
+    const f = 'remoteFile' in res ? res.remoteFile : res;
     mapLocalId(p, REMOTE_FILE, entry.createdIds[0].id, f.remoteFileId);
   },
-};
+});
 
 export const remoteFileSpecs: readonly OpSpec[] = [uploadRemoteFileSpec];

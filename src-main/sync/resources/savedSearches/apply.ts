@@ -82,7 +82,7 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
   for (const s of list) {
     // (A copy left for the push's lookup is taken in by a later pull if that lookup does not claim it: the list is read whole.)
     if (!rowOf(db, s.savedSearchId)) {
-      const arrival = adoptInflightCreate(ctx, 'CreateSavedSearch', SAVED_SEARCH, { ...s, id: s.savedSearchId }, (req, since) => isCopyOfCreate(req, since, s, ctx.userId));
+      const arrival = adoptInflightCreate(ctx, 'CreateSavedSearch', SAVED_SEARCH, { ...s, id: s.savedSearchId }, (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, s, ctx.userId));
       if (arrival === 'left') continue;
     }
     const row = rowOf(db, s.savedSearchId);

@@ -10,8 +10,7 @@ import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire
 import { mapLocalId } from '../../idMap';
 import { pickCopy } from '../../inflightCreates';
 import { applyRemoteSavedSearches, isCopyOfCreate, propertyField, SAVED_SEARCH } from './apply';
-import type { OutboxEntry } from '../../types';
-import type { OpSpec, PushContext } from '../../spec';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
@@ -25,14 +24,14 @@ function fieldsOfMask(paths: readonly string[]): string[] {
   return [...out];
 }
 
-async function findSavedSearch(p: PushContext, entry: OutboxEntry): Promise<SavedSearch | undefined> {
+async function findSavedSearch(p: PushContext, entry: EntryOf<StoredRequest<'CreateSavedSearch'>>): Promise<SavedSearch | undefined> {
   const req = entry.request;
   const all: SavedSearch[] = [];
   for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) all.push(...page);
   return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', p, entry, (request, since, s) => isCopyOfCreate(request, since, s, p.userId));
 }
 
-export const createSavedSearchSpec: OpSpec = {
+export const createSavedSearchSpec = defineSpec<'CreateSavedSearch', WireResponse<'CreateSavedSearch'> | SavedSearch>({
   operation: 'CreateSavedSearch',
   kind: 'create',
   targets: () => [],
@@ -41,18 +40,18 @@ export const createSavedSearchSpec: OpSpec = {
   encode: (req) => compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
   findExisting: findSavedSearch,
   applyResult(p, entry, res) {
-    const s: SavedSearch = res.savedSearch ?? res;
+    const s = 'savedSearch' in res ? res.savedSearch : res;
     mapLocalId(p, SAVED_SEARCH, entry.createdIds[0].id, s.savedSearchId);
     applyRemoteSavedSearches(p.apply, [s], { excludeSeq: entry.seq });
   },
-};
+});
 
-export const updateSavedSearchSpec: OpSpec = {
+export const updateSavedSearchSpec = defineSpec({
   operation: 'UpdateSavedSearch',
   kind: 'write',
   targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearch.savedSearchId, fields: fieldsOfMask(req.updateMask ?? []) }],
   encode(req) {
-    const paths = (req.updateMask ?? []) as string[];
+    const paths = req.updateMask ?? [];
     const propertyPaths = paths.includes('properties') ? [...SAVED_SEARCH_PROPERTY_PATHS] : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
     const savedSearch = compact({
       savedSearchId: req.savedSearch.savedSearchId,
@@ -68,28 +67,28 @@ export const updateSavedSearchSpec: OpSpec = {
     const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
     return left.length ? { ...req, updateMask: left } : null;
   },
-};
+});
 
-export const deleteSavedSearchSpec: OpSpec = {
+export const deleteSavedSearchSpec = defineSpec({
   operation: 'DeleteSavedSearch',
   kind: 'write',
   targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearchId, fields: ['*delete'] }],
   encode: (req) => ({ savedSearchId: req.savedSearchId }),
   notFoundIsDone: true,
   applyResult: () => {},
-};
+});
 
-export const batchDeleteSavedSearchesSpec: OpSpec = {
+export const batchDeleteSavedSearchesSpec = defineSpec({
   operation: 'BatchDeleteSavedSearches',
   kind: 'write',
-  targets: (req) => [...new Set(req.savedSearchIds as string[])].map((id) => ({ resource: SAVED_SEARCH, recordId: id, fields: ['*delete'] })),
+  targets: (req) => [...new Set(req.savedSearchIds)].map((id) => ({ resource: SAVED_SEARCH, recordId: id, fields: ['*delete'] })),
   encode: (req) => ({ savedSearchIds: req.savedSearchIds }),
   applyResult: () => {},
   // The batch is all-or-nothing: ids already gone remotely are left out and the rest sent again.
   withoutMissing(req, missing) {
-    const ids = (req.savedSearchIds as string[]).filter((id) => !missing.includes(id));
+    const ids = req.savedSearchIds.filter((id) => !missing.includes(id));
     return ids.length ? { ...req, savedSearchIds: ids } : null;
   },
-};
+});
 
 export const savedSearchSpecs: readonly OpSpec[] = [createSavedSearchSpec, updateSavedSearchSpec, deleteSavedSearchSpec, batchDeleteSavedSearchesSpec];

@@ -14,7 +14,7 @@ import { measurementFieldOfPath, TEST_MEASUREMENT, TEST_STEP, upsertMeasurements
 import { observedNow, testReportContext } from './apply';
 import { wireMicros } from '../../time';
 import type { OutboxEntry } from '../../types';
-import type { OpSpec, PushContext } from '../../spec';
+import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 import { createdSince } from './specs';
 import { listAll, quote } from '../../remoteQuery';
@@ -29,7 +29,7 @@ function dbl(n: number | undefined): number | string | undefined {
 }
 
 /** update_mask path -> [wire member, value] (an unset oneof member named in a mask clears it remotely too). */
-function measurementMember(m: any, path: string): [string, unknown] | undefined {
+function measurementMember(m: MeasurementFields, path: string): [string, unknown] | undefined {
   switch (path) {
     case 'name': return ['name', m.name];
     case 'measurement_type': return ['measurementType', m.measurementType];
@@ -53,7 +53,11 @@ const ALL_PATHS = [
   'description', 'channel_names', 'metadata',
 ];
 
-function encodeMeasurement(m: any, paths: readonly string[]): Record<string, unknown> {
+/** A measurement's fields as a create or an update carries them. */
+type MeasurementFields = StoredRequest<'CreateTestMeasurement'>['testMeasurement'];
+
+/** The wire members of the measurement's fields named by `paths` (measurementMember gives each member's name and value). */
+function encodeMeasurement(m: MeasurementFields, paths: readonly string[]): Partial<WireRequest<'CreateTestMeasurement'>['testMeasurement']> {
   const out: Record<string, unknown> = {};
   for (const path of paths) {
     const member = measurementMember(m, path);
@@ -63,17 +67,18 @@ function encodeMeasurement(m: any, paths: readonly string[]): Record<string, unk
 }
 
 /** A new measurement as sent: its parents, then every field that is set. */
-const encodeNew = (m: any) => ({ testStepId: m.testStepId, testReportId: m.testReportId || undefined, ...encodeMeasurement(m, ALL_PATHS) });
+const encodeNew = (m: MeasurementFields) => ({ testStepId: m.testStepId, testReportId: m.testReportId || undefined, ...encodeMeasurement(m, ALL_PATHS) });
 
-const contextOf = (p: PushContext, entry: OutboxEntry) => testReportContext(p.apply, p.clockOffset, entry.seq);
+const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
 
 /** Whether remote measurement `m` is one the create of `want` (as requested, ids translated) may have made: step, name and timestamp. */
-export const sameMeasurement = (want: { testStepId: string; name: string; timestamp: number }, m: TestMeasurement) =>
+export const sameMeasurement = (want: { testStepId?: string; name?: string; timestamp?: number }, m: TestMeasurement) =>
   m.testStepId === want.testStepId && m.name === want.name && wireMicros(m.timestamp) === want.timestamp;
 
 /** For each wanted measurement, an unclaimed one of its step created since the first send with its name and timestamp (all or nothing). */
-async function findMeasurements(p: PushContext, entry: OutboxEntry, wanted: readonly any[]): Promise<TestMeasurement[] | undefined> {
+async function findMeasurements(p: PushContext, entry: Pick<OutboxEntry, 'firstSentServerTime'>, wanted: readonly MeasurementFields[]): Promise<TestMeasurement[] | undefined> {
   const byStep = new Map<string, TestMeasurement[]>();
+  // (A create's measurement names its step: the service refuses it otherwise, before anything is sent.)
   for (const stepId of new Set(wanted.map((m) => m.testStepId as string))) {
     const filter = `test_step_id == ${quote(stepId)}${createdSince(entry)}`;
     byStep.set(stepId, await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', filter, (m) => m.testStepId === stepId && unclaimed(p.db, 'test_measurements', m.measurementId)));
@@ -81,7 +86,7 @@ async function findMeasurements(p: PushContext, entry: OutboxEntry, wanted: read
   const used = new Set<string>();
   const out: TestMeasurement[] = [];
   for (const w of wanted) {
-    const found = byStep.get(w.testStepId)!.find((m) => !used.has(m.measurementId) && sameMeasurement(w, m));
+    const found = byStep.get(w.testStepId as string)!.find((m) => !used.has(m.measurementId) && sameMeasurement(w, m));
     if (!found) return undefined;
     used.add(found.measurementId);
     out.push(found);
@@ -89,10 +94,11 @@ async function findMeasurements(p: PushContext, entry: OutboxEntry, wanted: read
   return out;
 }
 
-export const createTestMeasurementSpec: OpSpec = {
+export const createTestMeasurementSpec = defineSpec({
   operation: 'CreateTestMeasurement',
   kind: 'create',
-  targets: (req) => [{ resource: TEST_STEP, recordId: req.testMeasurement.testStepId, fields: [] }],
+  // (Validated by the service after the targets are read: a missing step is refused there.)
+  targets: (req) => [{ resource: TEST_STEP, recordId: req.testMeasurement.testStepId as string, fields: [] }],
   created: (_req, res) => [{ resource: TEST_MEASUREMENT, id: res.testMeasurement.measurementId }],
   targetsAfter: (_req, res) => [{ resource: TEST_MEASUREMENT, recordId: res.testMeasurement.measurementId, fields: ['*create'] }],
   encode: (req) => ({ testMeasurement: encodeNew(req.testMeasurement) }),
@@ -104,54 +110,54 @@ export const createTestMeasurementSpec: OpSpec = {
     mapLocalId(p, TEST_MEASUREMENT, entry.createdIds[0].id, res.testMeasurement.measurementId);
     upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset));
   },
-};
+});
 
-export const createTestMeasurementsSpec: OpSpec = {
+export const createTestMeasurementsSpec = defineSpec<'CreateTestMeasurements', Pick<WireResponse<'CreateTestMeasurements'>, 'measurementIds'> & { testMeasurements?: TestMeasurement[] }>({
   operation: 'CreateTestMeasurements',
   kind: 'create',
-  targets: (req) => [...new Set((req.testMeasurements as any[]).map((m) => m.testStepId as string))].map((id) => ({ resource: TEST_STEP, recordId: id, fields: [] })),
+  targets: (req) => [...new Set(req.testMeasurements.map((m) => m.testStepId as string))].map((id) => ({ resource: TEST_STEP, recordId: id, fields: [] })),
   // The response lists the new ids in request order.
-  created: (_req, res) => (res.measurementIds as string[]).map((id) => ({ resource: TEST_MEASUREMENT, id })),
-  targetsAfter: (_req, res) => (res.measurementIds as string[]).map((id) => ({ resource: TEST_MEASUREMENT, recordId: id, fields: ['*create'] })),
-  encode: (req) => ({ testMeasurements: (req.testMeasurements as any[]).map(encodeNew) }),
+  created: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, id })),
+  targetsAfter: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, recordId: id, fields: ['*create'] })),
+  encode: (req) => ({ testMeasurements: req.testMeasurements.map(encodeNew) }),
   async findExisting(p, entry) {
     const found = await findMeasurements(p, entry, translateIds(p.db, entry.request).testMeasurements);
     return found && { measurementIds: found.map((m) => m.measurementId), testMeasurements: found };
   },
   applyResult(p, entry, res) {
-    const ids = res.measurementIds as string[];
+    const ids = res.measurementIds;
     entry.createdIds.forEach((c, i) => {
       if (ids[i]) mapLocalId(p, TEST_MEASUREMENT, c.id, ids[i]);
     });
     // (the response has ids only: the remote versions come with the next pull)
     if (res.testMeasurements) upsertMeasurements(contextOf(p, entry), res.testMeasurements, observedNow(p.clockOffset));
   },
-};
+});
 
-const fieldsOf = (req: any): string[] => [...new Set(((req.updateMask ?? []) as string[]).map(measurementFieldOfPath))];
+const fieldsOf = (req: StoredRequest<'UpdateTestMeasurement'>): string[] => [...new Set((req.updateMask ?? []).map(measurementFieldOfPath))];
 
-export const updateTestMeasurementSpec: OpSpec = {
+export const updateTestMeasurementSpec = defineSpec({
   operation: 'UpdateTestMeasurement',
   kind: 'write',
-  targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.testMeasurement.measurementId, fields: fieldsOf(req) }],
+  targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.testMeasurement.measurementId as string, fields: fieldsOf(req) }],
   encode(req) {
-    const paths = [...new Set((req.updateMask ?? []) as string[])];
+    const paths = [...new Set(req.updateMask ?? [])];
     return { testMeasurement: { measurementId: req.testMeasurement.measurementId, ...encodeMeasurement(req.testMeasurement, paths) }, updateMask: mask(paths) };
   },
   applyResult: (p, entry, res) => void upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset)),
   dropField(req, _id, field) {
-    const left = ((req.updateMask ?? []) as string[]).filter((path) => measurementFieldOfPath(path) !== field);
+    const left = (req.updateMask ?? []).filter((path) => measurementFieldOfPath(path) !== field);
     return left.length ? { ...req, updateMask: left } : null;
   },
-};
+});
 
-export const deleteTestMeasurementSpec: OpSpec = {
+export const deleteTestMeasurementSpec = defineSpec({
   operation: 'DeleteTestMeasurement',
   kind: 'write',
   targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.measurementId, fields: ['*delete'] }],
   encode: (req) => ({ measurementId: req.measurementId }),
   notFoundIsDone: true,
   applyResult: () => {},
-};
+});
 
 export const testMeasurementSpecs: readonly OpSpec[] = [createTestMeasurementSpec, createTestMeasurementsSpec, updateTestMeasurementSpec, deleteTestMeasurementSpec];

@@ -32,6 +32,8 @@ import { sameMeasurement } from './measurementSpecs';
 import { sameStep } from './stepSpecs';
 import { translateIds } from '../../idMap';
 import { inflightSent } from '../../inflightCreates';
+import type { OperationName } from '../../../../src-shared/operations';
+import type { StoredRequest } from '../../wireTypes';
 
 const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? '';
 
@@ -100,7 +102,7 @@ function saveWatermark(s: SyncSession, key: string): void {
 const held = (s: SyncSession, table: string, id: string) => !!s.db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]);
 
 /** The requests of the in-flight entries of a create operation, ids translated (creates of ours sent with no answer yet). */
-const inflightRequests = (s: SyncSession, operation: string) => inflightSent(s.db, operation).map((e) => translateIds(s.db, e.request));
+const inflightRequests = <K extends OperationName>(s: SyncSession, operation: K) => inflightSent<StoredRequest<K>>(s.db, operation).map((e) => translateIds(s.db, e.request));
 
 /**
  * New steps and measurements a create of ours in flight may have made are left for that entry's lookup, as reports

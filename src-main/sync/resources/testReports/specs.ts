@@ -25,7 +25,7 @@ import { canonical } from '../../canonical';
 import { classify } from '../../retry';
 import type { Db } from '../../../db/database';
 import type { CreatedRef, OutboxEntry } from '../../types';
-import type { OpSpec, PushContext } from '../../spec';
+import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 import { listAll, quote } from '../../remoteQuery';
 
@@ -59,12 +59,12 @@ export const sameImport = (want: Record<string, unknown>, r: TestReport) => {
 };
 
 /** `created_date` at or after the first send (with the usual slack), as a CEL clause. */
-export const createdSince = (entry: OutboxEntry) =>
+export const createdSince = (entry: Pick<OutboxEntry, 'firstSentServerTime'>) =>
   entry.firstSentServerTime === null ? '' : ` && created_date >= timestamp('${formatTimestamp(Math.max(0, entry.firstSentServerTime - SEND_TIME_SLACK))}')`;
 
 
 /** A report created by us at or after the first send with the created report's values, that no local record stands for. */
-async function findNewReport(p: PushContext, entry: OutboxEntry): Promise<TestReport | undefined> {
+async function findNewReport(p: PushContext, entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>): Promise<TestReport | undefined> {
   const want = createdReportFields(p, entry.createdIds[0].id);
   if (!want) return undefined;
   const filter = `name == ${quote(String(want.name))} && created_by_user_id == ${quote(p.userId)}${createdSince(entry)}`;
@@ -72,7 +72,7 @@ async function findNewReport(p: PushContext, entry: OutboxEntry): Promise<TestRe
   return candidates.find((r) => unclaimed(p.db, 'test_reports', r.testReportId));
 }
 
-async function findImport(p: PushContext, entry: OutboxEntry): Promise<ImportResult | undefined> {
+async function findImport(p: PushContext, entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>): Promise<ImportResult | undefined> {
   const found = await findNewReport(p, entry);
   return found && withChildren(p, found);
 }
@@ -84,7 +84,7 @@ function asUnknownOutcome(e: unknown): unknown {
   return new ApiError(Code.UNAVAILABLE, `ImportTestReport: listing what the import created failed (${f.message})`);
 }
 
-const applyReport = (p: PushContext, entry: OutboxEntry, report: TestReport) => {
+const applyReport = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, report: TestReport) => {
   const organizationId = p.db.get<{ organization_id: string }>('SELECT organization_id FROM test_reports WHERE id = ?', [report.testReportId])?.organization_id ?? '';
   applyTestReports(testReportContext(p.apply, p.clockOffset, entry.seq), [report], { organizationId, remoteTime: observedNow(p.clockOffset) });
 };
@@ -96,7 +96,7 @@ function importedChildren(db: Db, reportId: string): CreatedRef[] {
   ];
 }
 
-export const importTestReportSpec: OpSpec = {
+export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>({
   operation: 'ImportTestReport',
   kind: 'create',
   asyncWrite: true,
@@ -114,14 +114,14 @@ export const importTestReportSpec: OpSpec = {
     }
   },
   findExisting: findImport,
-  applyResult(p, entry, res: ImportResult) {
+  applyResult(p, entry, res) {
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, res.testReport.testReportId);
     applyReport(p, entry, res.testReport);
     adoptImportedChildren(testReportContext(p.apply, p.clockOffset, entry.seq), entry.seq, entry.createdIds, res.testReport.testReportId, res.testSteps, res.testMeasurements, observedNow(p.clockOffset));
   },
-};
+});
 
-export const createTestReportSpec: OpSpec = {
+export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<'CreateTestReport'> | TestReport>({
   operation: 'CreateTestReport',
   kind: 'create',
   targets: () => [],
@@ -135,14 +135,14 @@ export const createTestReportSpec: OpSpec = {
     }),
   findExisting: findNewReport,
   applyResult(p, entry, res) {
-    const report: TestReport = res.testReport ?? res;
+    const report = 'testReport' in res ? res.testReport : res;
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, report.testReportId);
     applyReport(p, entry, report);
   },
-};
+});
 
 /** update_mask path -> the wire member carrying its value. */
-function patchMember(patch: any, path: string): [string, unknown] {
+function patchMember(patch: StoredRequest<'UpdateTestReport'>['testReport'], path: string): [string, unknown] {
   switch (path) {
     case 'start_time': return ['startTime', ts(patch.startTime)];
     case 'end_time': return ['endTime', ts(patch.endTime)];
@@ -153,13 +153,13 @@ function patchMember(patch: any, path: string): [string, unknown] {
     case 'system_operator': return ['systemOperator', patch.systemOperator ?? ''];
     case 'run_id': return ['runId', patch.runId ?? ''];
     case 'is_archived': return ['isArchived', patch.isArchived ?? false];
-    default: return [path, patch[path]];
+    default: return [path, (patch as Record<string, unknown>)[path]];
   }
 }
 
-const pathsOf = (req: any): string[] => [...new Set((req.updateMask ?? []) as string[])];
+const pathsOf = (req: StoredRequest<'UpdateTestReport'>): string[] => [...new Set(req.updateMask ?? [])];
 
-export const updateTestReportSpec: OpSpec = {
+export const updateTestReportSpec = defineSpec({
   operation: 'UpdateTestReport',
   kind: 'write',
   targets: (req) => [{ resource: TEST_REPORT, recordId: req.testReport.testReportId, fields: pathsOf(req) }],
@@ -170,22 +170,23 @@ export const updateTestReportSpec: OpSpec = {
       const [key, value] = patchMember(req.testReport, path);
       testReport[key] = value;
     }
-    return { testReport: compact(testReport), updateMask: mask(paths) };
+    // (Each path names a field of the report: patchMember gives its wire member.)
+    return { testReport: compact(testReport) as WireRequest<'UpdateTestReport'>['testReport'], updateMask: mask(paths) };
   },
   applyResult: (p, entry, res) => applyReport(p, entry, res.testReport),
   dropField(req, _id, field) {
     const left = pathsOf(req).filter((f) => f !== field);
     return left.length ? { ...req, updateMask: left } : null;
   },
-};
+});
 
-export const deleteTestReportSpec: OpSpec = {
+export const deleteTestReportSpec = defineSpec({
   operation: 'DeleteTestReport',
   kind: 'write',
   targets: (req) => [{ resource: TEST_REPORT, recordId: req.testReportId, fields: ['*delete'] }],
   encode: (req) => ({ testReportId: req.testReportId }),
   notFoundIsDone: true,
   applyResult: () => {},
-};
+});
 
 export const testReportSpecs: readonly OpSpec[] = [importTestReportSpec, createTestReportSpec, updateTestReportSpec, deleteTestReportSpec];

@@ -9,13 +9,16 @@ import { mapLocalId, translateIds, unclaimed } from '../../idMap';
 import { TEST_STEP, upsertSteps } from './children';
 import { observedNow, TEST_REPORT, testReportContext } from './apply';
 import type { OutboxEntry } from '../../types';
-import type { OpSpec, PushContext } from '../../spec';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 import { createdSince } from './specs';
 import { listAll, quote } from '../../remoteQuery';
 
+/** A step's fields as a create or an update carries them. */
+type StepFields = Partial<StoredRequest<'CreateTestStep'>['testStep']>;
+
 /** update_mask path -> [wire member, value]; `test_case` (listed by the platform, no such field) is not sent. */
-function stepMember(step: any, path: string): [string, unknown] | undefined {
+function stepMember(step: StepFields, path: string): [string, unknown] | undefined {
   switch (path) {
     case 'name': return ['name', step.name];
     case 'description': return ['description', step.description ?? ''];
@@ -31,9 +34,10 @@ function stepMember(step: any, path: string): [string, unknown] | undefined {
 }
 
 const STEP_PATHS = ['name', 'description', 'step_type', 'step_path', 'status', 'start_time', 'end_time', 'error_info', 'metadata'];
-const pathsOf = (req: any): string[] => [...new Set((req.updateMask ?? []) as string[])].filter((p) => STEP_PATHS.includes(p));
+const pathsOf = (req: StoredRequest<'UpdateTestStep'>): string[] => [...new Set(req.updateMask ?? [])].filter((p) => STEP_PATHS.includes(p));
 
-function encodeStep(step: any, paths: readonly string[]): Record<string, unknown> {
+/** The wire members of the step's fields named by `paths` (stepMember gives each member's name and value). */
+function encodeStep(step: StepFields, paths: readonly string[]): Partial<WireRequest<'CreateTestStep'>['testStep']> {
   const out: Record<string, unknown> = {};
   for (const path of paths) {
     const member = stepMember(step, path);
@@ -42,39 +46,41 @@ function encodeStep(step: any, paths: readonly string[]): Record<string, unknown
   return compact(out);
 }
 
-const contextOf = (p: PushContext, entry: OutboxEntry) => testReportContext(p.apply, p.clockOffset, entry.seq);
+const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
 
 /** Whether remote step `s` is one the create of `want` (its request's step, ids translated) may have made: report, path and name. */
-export const sameStep = (want: { testReportId: string; stepPath: string; name: string }, s: TestStep) =>
+export const sameStep = (want: { testReportId?: string; stepPath?: string; name?: string }, s: TestStep) =>
   s.testReportId === want.testReportId && s.stepPath === want.stepPath && s.name === want.name;
 
-async function findStep(p: PushContext, entry: OutboxEntry): Promise<TestStep | undefined> {
+async function findStep(p: PushContext, entry: EntryOf<StoredRequest<'CreateTestStep'>>): Promise<TestStep | undefined> {
   const step = translateIds(p.db, entry.request).testStep;
-  const filter = `test_report_id == ${quote(step.testReportId)} && step_path == ${quote(step.stepPath)}${createdSince(entry)}`;
+  // (A create's step names its report and path: the service refuses it otherwise, before anything is sent.)
+  const filter = `test_report_id == ${quote(step.testReportId as string)} && step_path == ${quote(step.stepPath as string)}${createdSince(entry)}`;
   const candidates = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', filter, (s) => sameStep(step, s));
   return candidates.find((s) => unclaimed(p.db, 'test_steps', s.testStepId));
 }
 
-export const createTestStepSpec: OpSpec = {
+export const createTestStepSpec = defineSpec<'CreateTestStep', WireResponse<'CreateTestStep'> | TestStep>({
   operation: 'CreateTestStep',
   kind: 'create',
-  targets: (req) => [{ resource: TEST_REPORT, recordId: req.testStep.testReportId, fields: [] }],
+  // (Validated by the service after the targets are read: a missing report is refused there.)
+  targets: (req) => [{ resource: TEST_REPORT, recordId: req.testStep.testReportId as string, fields: [] }],
   created: (_req, res) => [{ resource: TEST_STEP, id: res.testStep.testStepId }],
   targetsAfter: (_req, res) => [{ resource: TEST_STEP, recordId: res.testStep.testStepId, fields: ['*create'] }],
   encode: (req) =>
     compact({ testStep: { testReportId: req.testStep.testReportId, parentStepId: req.testStep.parentStepId || undefined, ...encodeStep(req.testStep, STEP_PATHS) } }),
   findExisting: findStep,
   applyResult(p, entry, res) {
-    const step: TestStep = res.testStep ?? res;
+    const step = 'testStep' in res ? res.testStep : res;
     mapLocalId(p, TEST_STEP, entry.createdIds[0].id, step.testStepId);
     upsertSteps(contextOf(p, entry), [step], observedNow(p.clockOffset));
   },
-};
+});
 
-export const updateTestStepSpec: OpSpec = {
+export const updateTestStepSpec = defineSpec({
   operation: 'UpdateTestStep',
   kind: 'write',
-  targets: (req) => [{ resource: TEST_STEP, recordId: req.testStep.testStepId, fields: pathsOf(req) }],
+  targets: (req) => [{ resource: TEST_STEP, recordId: req.testStep.testStepId as string, fields: pathsOf(req) }],
   encode(req) {
     const paths = pathsOf(req);
     return { testStep: { testStepId: req.testStep.testStepId, ...encodeStep(req.testStep, paths) }, updateMask: mask(paths) };
@@ -84,15 +90,15 @@ export const updateTestStepSpec: OpSpec = {
     const left = pathsOf(req).filter((f) => f !== field);
     return left.length ? { ...req, updateMask: left } : null;
   },
-};
+});
 
-export const deleteTestStepSpec: OpSpec = {
+export const deleteTestStepSpec = defineSpec({
   operation: 'DeleteTestStep',
   kind: 'write',
   targets: (req) => [{ resource: TEST_STEP, recordId: req.testStepId, fields: ['*delete'] }],
   encode: (req) => ({ testStepId: req.testStepId }),
   notFoundIsDone: true,
   applyResult: () => {},
-};
+});
 
 export const testStepSpecs: readonly OpSpec[] = [createTestStepSpec, updateTestStepSpec, deleteTestStepSpec];
