@@ -66,9 +66,9 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 15_000, jitter: 0.5 };
 
-export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number, random = Math.random): number {
-  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  const delay = exp * (1 - policy.jitter) + exp * policy.jitter * random();
+export function backoffDelay(retry: RetryPolicy, attempt: number, retryAfterMs?: number, random = Math.random): number {
+  const exp = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
+  const delay = exp * (1 - retry.jitter) + exp * retry.jitter * random();
   return Math.max(Math.round(delay), retryAfterMs ?? 0);
 }
 
