@@ -1,7 +1,7 @@
 // Runs one operation: validate the raw request with the operation's zod
 // schema, then call its handler. Shared by the HTTP router and the IPC bridge
 // so both validate identically.
-import { z } from 'zod';
+import { type z } from 'zod';
 import { writesPlatformData } from '../../src-shared/api/operation';
 import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';

@@ -16,6 +16,7 @@ import { AnnotationState, type AnnotationStateName } from '../../../src-shared/a
 import { formatTimestamp, nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { visibleTo } from '../../auth/caller';
+import type { Raw } from './annotationPageQueries';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
@@ -91,13 +92,13 @@ export function loadLog(db: Db, id: string): AnnotationLog | undefined {
 const PAGE_COLUMNS = 'pk, id, annotation_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body';
 const pageStatements = new WeakMap<Db, Statement>();
 
-function pageRowsOf(db: Db, pks: readonly number[]): any[][] {
+function pageRowsOf(db: Db, pks: readonly number[]): Raw[] {
   let st = pageStatements.get(db);
   if (!st) {
     st = db.raw.prepare(`SELECT ${PAGE_COLUMNS} FROM annotation_logs WHERE pk IN (SELECT value FROM json_each(?))`).raw(true);
     pageStatements.set(db, st);
   }
-  return st.all(JSON.stringify(pks)) as any[][];
+  return st.all(JSON.stringify(pks)) as Raw[];
 }
 
 export interface NewLog {

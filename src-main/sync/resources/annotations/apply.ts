@@ -7,6 +7,7 @@ import { MetadataKeyType, metadataInputToRow, type MetadataValue, type MetadataV
 import { wireMicros } from '../../time';
 import { replaceList, replaceMetadata } from '../../../db/childRows';
 import type { LoadedIds } from '../../../db/bulkLoad';
+import type { Statement } from 'better-sqlite3';
 import type { Db, SqlValue } from '../../../db/database';
 import { LINKED_CHANNEL_KIND, loadAnnotations } from '../../../services/annotations/annotationRows';
 import { sameValue } from '../../canonical';
@@ -235,10 +236,10 @@ export class AnnotationWriter {
     return pk;
   }
 
-  private readonly many = new Map<string, import('better-sqlite3').Statement>();
+  private readonly many = new Map<string, Statement>();
 
   /** A cached multi-row INSERT of `rows` rows (`columns` values each). */
-  private multi(table: string, columns: string, width: number, rows: number, suffix = ''): import('better-sqlite3').Statement {
+  private multi(table: string, columns: string, width: number, rows: number, suffix = ''): Statement {
     const key = `${table}\u0000${rows}`;
     let st = this.many.get(key);
     if (!st) {

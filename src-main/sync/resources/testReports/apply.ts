@@ -15,10 +15,9 @@
 // pull reads every report and reconciles deletions, like saved searches.
 import type { TestReport } from '../../../../src-shared/api/testReports';
 import { TestStatus } from '../../../../src-shared/api/testReports';
-import { replaceMetadata } from '../../../db/childRows';
+import { replaceMetadata, loadMetadata } from '../../../db/childRows';
 import type { Db } from '../../../db/database';
 import { statusName, type TestReportRow } from '../../../services/testReports/testReportRows';
-import { loadMetadata } from '../../../db/childRows';
 import type { Applier, ApplyContext } from '../../apply';
 import { canonical } from '../../canonical';
 import { remoteDeletionStays } from '../../conflicts';
