@@ -9,7 +9,7 @@ import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../a
 import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
 import type { Db } from '../db/database';
 import { isReplica } from '../engine';
-import { annotationBulkInserter } from '../services/annotations/annotationBulkInsert';
+import { annotationBulkInserter } from '../services/annotations/annotationStore';
 
 /** mulberry32: a tiny seeded PRNG (determinism matters, quality does not). */
 export function prng(seed: number): () => number {
