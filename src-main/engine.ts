@@ -1,10 +1,10 @@
 // The engine: one open profile database plus what every request needs. The
 // HTTP server, the Electron IPC bridge, the CLI and the sync worker all run
 // operations through an Engine.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
 import { acquireDataDirLock, type DataDirLock } from './db/dataDirLock';
+import { defaultDataDir } from './dataDir';
 import { openDatabase, type Db } from './db/database';
 import { cachedLocalCaller } from './sync/identity';
 import { createOutboxRecorder, isReplica } from './sync/outbox';
@@ -83,13 +83,7 @@ export interface RequestContext {
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
-/** The per-user data directory: XDG on Linux, the platform's app-data folder elsewhere. */
-export function defaultDataDir(): string {
-  if (process.env.OUTPOST_DATA_DIR) return process.env.OUTPOST_DATA_DIR;
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Outpost');
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Outpost');
-  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'outpost');
-}
+export { defaultDataDir };
 
 /** Opens the data directory's database for this process alone; DataDirBusyError (naming the holder) if another holds it. */
 export function openEngine(dataDir: string = defaultDataDir(), options: EngineOptions = {}): Engine {
