@@ -65,14 +65,15 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
   function open(init: HostInit): void {
     if (engine) return log('warn', 'init received twice; the profile is already open');
     try {
-      const opened = openEngine(init.dataDir, { secrets }); // holder: { command: 'desktop' }
+      const opened = openEngine(init.dataDir, { secrets, holder: { command: 'desktop' } });
       const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
       // First start: a living demo dataset instead of an empty screen.
       if (init.seedDemoData && !opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
       const local = loadCaller(opened.db, userId);
       if (!local) throw new Error(`local user ${DEFAULT_USER_NAME} could not be loaded`);
       engine = opened;
-      caller = local;
+      // The desktop's user owns the data directory (links, unlinks and syncs the remote; writes on a replica).
+      caller = { ...local, owner: true };
     } catch (error) {
       log('error', `could not open the profile in ${init.dataDir}: ${describeError(error)}`);
       post({ kind: 'init-failed', message: error instanceof Error ? error.message : String(error) });
