@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkLauncher, workerLauncher } from '../../src-main/host/nodeLaunchers';
 import type { HostEvent, HostInit } from '../../src-main/host/protocol';
-import { EngineHostSupervisor, type HostLauncher, type HostState, type SupervisorOptions } from '../../src-main/host/supervisor';
+import { EngineHostSupervisor, type HostLauncher, type HostProcess, type HostState, type SupervisorOptions } from '../../src-main/host/supervisor';
 import { createMemorySecretStore, type SecretStore } from '../../src-main/sync/secretStore';
+import { BUILT_HOST, ensureMainBuilt } from './mainBundle';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TS_ENTRY = join(REPO_ROOT, 'src-main/host/main.ts');
 const WORKER_ENTRY = join(REPO_ROOT, 'tests/support/engineHostEntry.mjs');
 /** The built host bundle (electron-vite build): what the packaged app runs. */
-export const BUILT_ENTRY = join(REPO_ROOT, 'out/main/engineHost.js');
+export const BUILT_ENTRY = BUILT_HOST;
 
 export type HostRunner = 'fork' | 'worker' | 'built-fork' | 'built-worker';
 
@@ -40,6 +41,8 @@ export interface TestHost {
   readonly events: HostEvent[];
   readonly logs: string[];
   readonly states: { state: HostState; detail: string }[];
+  /** Every host process the supervisor started, the current one last. */
+  readonly processes: HostProcess[];
   close(): Promise<void>;
 }
 
@@ -57,10 +60,18 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const events: HostEvent[] = [];
   const logs: string[] = [];
   const states: { state: HostState; detail: string }[] = [];
+  const processes: HostProcess[] = [];
+  const runner = options.runner ?? 'fork';
+  if (runner.startsWith('built-')) await ensureMainBuilt();
+  const launch = launcherFor(runner);
   const supervisor = new EngineHostSupervisor({
     restartDelayMs: () => 0,
     ...options,
-    launch: launcherFor(options.runner ?? 'fork'),
+    launch: () => {
+      const started = launch();
+      processes.push(started);
+      return started;
+    },
     init: { dataDir, ...options.init },
     secrets,
     onEvent: (event) => {
@@ -84,6 +95,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     events,
     logs,
     states,
+    processes,
     async close() {
       await supervisor.stop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
