@@ -1,4 +1,6 @@
-// The IPC bridge without Electron: a fake ipcMain, a real SQLite engine.
+// The IPC bridge without Electron: a fake ipcMain, and behind it the engine
+// host's own dispatch over a real SQLite engine, in process (tests/host runs
+// the host in its own process).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,7 @@ import type { OutpostBridge as RendererBridge } from '../../src-renderer/src/lib
 import { Code } from '../../src-shared/errors';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
 import { openEngine, type Engine, type RequestContext } from '../engine';
+import { dispatch } from '../host/dispatch';
 import { seedDemoData } from '../seed/seedDemoData';
 import { INVOKE_CHANNEL, type BridgeResult, type OutpostBridge } from './channels';
 import { registerIpcBridge, trustedSenderCheck, type InvokeEventLike, type IpcMainLike } from './ipcBridge';
@@ -43,10 +46,10 @@ beforeAll(() => {
   seedDemoData(engine.db, { annotations: 30 });
   const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   ctx = { engine, db: engine.db, caller: loadCaller(engine.db, userId)! };
+  const host = { context: () => ctx, onInternalError: (_op: string, e: unknown) => internalErrors.push(e) };
   unregister = registerIpcBridge(ipc, {
-    context: () => ctx,
+    call: (operation, request) => dispatch(host, operation, request),
     isTrustedSender: trustedSenderCheck(['app://outpost/']),
-    onInternalError: (_op, e) => internalErrors.push(e),
   });
 });
 
