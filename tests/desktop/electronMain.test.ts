@@ -1,0 +1,126 @@
+// The desktop app's main process as built (out/main/index.js), loaded by Node
+// with a stand-in `electron` module (tests/support/fakeElectron): main opens
+// no database; it starts the real engine host (out/main/engineHost.js) with
+// utilityProcess.fork, so a call from the renderer reaches SQLite in that
+// child process. Calls from other frames are refused; the API key goes to
+// safeStorage in main; sync events and the engine's state reach the window; a
+// killed host is restarted; quitting closes the database.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Code } from '../../src-shared/errors';
+import { currentHolder } from '../../src-main/db/dataDirLock';
+import { openEngine } from '../../src-main/engine';
+import { INVOKE_CHANNEL, EVENT_CHANNEL } from '../../src-main/electron/channels';
+import { BUILT_HOST } from '../support/mainBundle';
+import { startElectronMain, RENDERER_URL, type ElectronMain } from '../support/electronMain';
+import { annotationRequest, startRemote, type RemoteServer } from '../sync/helpers';
+
+let main: ElectronMain;
+let remote: RemoteServer;
+
+const call = (operation: string, request: unknown = {}, url: string | null = RENDERER_URL) => main.invoke(url, INVOKE_CHANNEL, operation, request);
+const hostForks = () => main.records.filter((r) => r.api === 'utilityProcess.fork');
+const engineStates = () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'engine-status').map((e) => e.state as string);
+
+beforeAll(async () => {
+  [main, remote] = await Promise.all([startElectronMain(), startRemote()]);
+  await main.waitFor('the engine host to be ready', () => engineStates().includes('ready'));
+});
+afterAll(async () => {
+  main?.cleanup();
+  await remote?.close();
+});
+
+describe('Electron main over the engine host (built bundles, stand-in electron)', () => {
+  test('main starts the built engine host with utilityProcess.fork and never loads SQLite itself', () => {
+    expect(hostForks()).toHaveLength(1);
+    expect(hostForks()[0]).toMatchObject({ modulePath: BUILT_HOST, options: { serviceName: 'Outpost engine', stdio: 'pipe' } });
+    expect(hostForks()[0].pid).not.toBe(main.child.pid);
+    const log = main.moduleLog();
+    expect(log.some((l) => l.endsWith('/tests/support/fakeElectron/electron.mjs'))).toBe(true);
+    expect(log.filter((l) => /better-sqlite3|\.node$/.test(l))).toEqual([]);
+    // The database's lock is the host's: main's process holds nothing.
+    expect(currentHolder(main.dataDir)).toMatchObject({ command: 'desktop', pid: hostForks()[0].pid });
+  });
+
+  test("a call from our renderer reaches SQLite in the host: results, and the contract's error bodies", async () => {
+    const me = await call('GetMe');
+    expect(me).toMatchObject({ ok: true, data: { userEmail: 'engineer@outpost.local' } });
+    // First start: the demo dataset.
+    const page = await call('ListAnnotations', { pageSize: 5 });
+    expect(page.ok).toBe(true);
+    expect(page.data.annotations).toHaveLength(5);
+    const created = await call('CreateAsset', { name: 'Desktop rig' });
+    expect(created).toMatchObject({ ok: true, data: { asset: { name: 'Desktop rig' } } });
+    expect(await call('GetAsset', { assetId: created.data.asset.assetId })).toEqual(created);
+    const bad = await call('ListAnnotations', { pageSize: 'lots' });
+    expect(bad).toMatchObject({ ok: false, error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'page_size' }] }] } });
+    expect(await call('DropAllTables')).toMatchObject({ ok: false, error: { code: Code.UNIMPLEMENTED } });
+  });
+
+  test('a call from any other frame is refused before it reaches the host', async () => {
+    for (const url of ['https://evil.example/', 'app://other/index.html', 'file:///etc/passwd', null]) {
+      expect(await call('GetMe', {}, url)).toMatchObject({ ok: false, error: { code: Code.PERMISSION_DENIED } });
+    }
+  });
+
+  test('the window is locked down: webPreferences, navigation and window-open denial, permissions, remote requests, the CSP', async () => {
+    const window = main.records.find((r) => r.api === 'BrowserWindow')!;
+    expect(window.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+    expect(window.options.webPreferences.preload).toMatch(/out\/preload\/index\.cjs$/);
+    expect(main.records.find((r) => r.api === 'BrowserWindow.loadURL')!.url).toBe(RENDERER_URL);
+    expect(main.records.find((r) => r.api === 'webContents.setWindowOpenHandler')!.result).toEqual({ action: 'deny' });
+    expect(main.records.some((r) => r.api === 'app.enableSandbox')).toBe(true);
+    const session = await main.session();
+    expect(session).toMatchObject({ permissionRequest: false, permissionCheck: false, devicePermission: false, remoteRequest: { cancel: true }, localRequest: { cancel: false } });
+    expect(session.headers.responseHeaders['Content-Security-Policy'][0]).toMatch(/default-src 'self'; script-src 'self'/);
+  });
+
+  test('the API key is kept by main with safeStorage, never by the host; sync status reaches the window', async () => {
+    const configured = await call('ConfigureSyncRemote', { baseUrl: remote.url, apiKey: remote.token });
+    expect(configured).toMatchObject({ ok: true, data: { remote: { hasApiKey: true } } });
+    expect(JSON.stringify(configured)).not.toContain(remote.token);
+    // Encrypted blobs under <data dir>/secrets, written by main; the plain key nowhere in the directory.
+    const blobs = readdirSync(join(main.dataDir, 'secrets'));
+    expect(blobs).toHaveLength(1);
+    expect(readFileSync(join(main.dataDir, 'secrets', blobs[0]), 'utf8')).toMatch(/^fake-keyring:/);
+    for (const entry of readdirSync(main.dataDir, { recursive: true, encoding: 'utf8' })) {
+      const path = join(main.dataDir, entry);
+      if (statSync(path).isFile()) expect(readFileSync(path).includes(Buffer.from(remote.token)), entry).toBe(false);
+    }
+    await main.waitFor('a finished sync run in the window', () =>
+      main.sent(EVENT_CHANNEL).some((e) => e.type === 'sync-status' && e.running === false && e.status?.lastSuccessDate),
+    );
+    expect(main.sent(EVENT_CHANNEL).some((e) => e.type === 'sync-status' && e.running === true)).toBe(true);
+  });
+
+  test('kill -9 of the host: the window is told, a new host is started and answers; acknowledged writes are kept', async () => {
+    // The profile is a replica now: an annotation on the asset the remote sent (a replicated write, with its outbox entry).
+    const written = await call('CreateAnnotation', annotationRequest('Before the crash'));
+    expect(written).toMatchObject({ ok: true });
+    const firstPid = hostForks()[0].pid as number;
+    process.kill(firstPid, 'SIGKILL');
+    await main.waitFor('a second host', () => hostForks().length === 2 && engineStates().at(-1) === 'ready');
+    expect(engineStates()).toEqual(['starting', 'ready', 'restarting', 'restarting', 'ready']);
+    expect(hostForks()[1].pid).not.toBe(firstPid);
+    expect(await call('GetAnnotation', { annotationId: written.data.annotation.annotationId })).toEqual(written);
+  });
+
+  test('quitting stops the host and frees the data directory', async () => {
+    const hostPid = hostForks()[1].pid as number;
+    expect(await main.quit()).toBe(0);
+    expect(main.records.filter((r) => r.api === 'app.quit').length).toBeGreaterThanOrEqual(2);
+    expect(() => process.kill(hostPid, 0)).toThrow();
+    const engine = openEngine(main.dataDir);
+    engine.close();
+  });
+});
