@@ -12,6 +12,7 @@ import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
 import { BackgroundSync } from './sync/backgroundSync';
 import { addSyncCommand } from './sync/cli';
+import { attachReplica } from './sync/replica';
 import { dataDirSecretStore } from './sync/secretStore';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -39,7 +40,7 @@ async function serve(values: ServeOptions): Promise<number> {
   // (Each request's own errors are answered with the contract's error body before they get here.)
   process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
   process.on('uncaughtException', (e) => console.error('outpost: uncaught exception; serving on:', e));
-  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } });
+  const engine = attachReplica(openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } }));
   if (values.seedIfEmpty && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);

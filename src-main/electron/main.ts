@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
-import { defaultDataDir } from '../dataDir';
+import { defaultDataDir } from '../db/dataDir';
 import { EngineHostSupervisor } from '../host/supervisor';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';

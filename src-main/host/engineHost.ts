@@ -13,6 +13,7 @@ import { openEngine, type Engine, type RequestContext } from '../engine';
 import { seedDemoData } from '../seed/seedDemoData';
 import { invoke } from '../services/invoke';
 import { BackgroundSync } from '../sync/backgroundSync';
+import { attachReplica } from '../sync/replica';
 import type { SecretStore } from '../sync/secretStore';
 import { dispatch, errorResult, failure, tempUploadPath, type DispatchOptions } from './dispatch';
 import type { HostPort } from './parentPort';
@@ -65,7 +66,8 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
   function open(init: HostInit): void {
     if (engine) return log('warn', 'init received twice; the profile is already open');
     try {
-      const opened = openEngine(init.dataDir, { secrets, holder: { command: 'desktop' } });
+      // As `outpost serve` does: the engine, then sync attached (its keys asked of the parent).
+      const opened = attachReplica(openEngine(init.dataDir, { holder: { command: 'desktop' } }), { secrets });
       const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
       // First start: a living demo dataset instead of an empty screen.
       if (init.seedDemoData && !opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);

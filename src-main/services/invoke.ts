@@ -7,7 +7,7 @@ import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import { storageError } from '../db/storageErrors';
-import type { RequestContext } from '../engine';
+import { REPLICA_SETTING, type RequestContext } from '../engine';
 import { handlers } from './registry';
 
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -57,7 +57,10 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   // user and organization ids. Anyone else's key is never silently re-identified: it cannot write here.
   const acting = requestCtx.engine.actingCaller?.();
   const ctx = acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
-  const handler = (handlers as Record<string, ((ctx: RequestContext, req: unknown) => unknown) | undefined>)[name];
+  // (The sync operations live with sync, above the services: the engine carries their handlers. Each handler
+  // takes the request its own operation's schema validates, which parseRequest below produces.)
+  type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
+  const handler = (handlers as Record<string, Validated>)[name] ?? (ctx.engine.operationHandlers?.[name] as Validated);
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
   const req = parseRequest(name, raw);
   // On a sync replica, replicated writes append their outbox entry in the write's transaction.
@@ -67,7 +70,13 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
       `${name}: this Outpost is a replica of its remote, and only its owner's calls write here (as the owner's remote user); use the owner's key, or write on the remote`,
     );
   }
-  if (!recorder) return await handler(ctx, req);
+  if (!recorder) {
+    // A replica opened without sync attached would accept writes that never reach the remote: refuse them loudly.
+    if (writesPlatformData(operations[name]) && ctx.db.setting(REPLICA_SETTING) === '1') {
+      throw ApiError.internal(`${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`);
+    }
+    return await handler(ctx, req);
+  }
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
   if (!replicated && writesPlatformData(operations[name])) {

@@ -24,6 +24,10 @@ export interface NewConflict {
   readonly message?: string;
 }
 
+export function countOpenConflicts(db: Db): number {
+  return db.get<{ n: number }>("SELECT count(*) AS n FROM sync_conflicts WHERE state = 'open'")!.n;
+}
+
 export function recordConflict(db: Db, c: NewConflict): string {
   const id = randomUUID();
   db.run(

@@ -9,17 +9,18 @@ import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller 
 import { handleInvoke } from '../../src-main/electron/ipcBridge';
 import { openEngine, type Engine } from '../../src-main/engine';
 import { dispatch } from '../../src-main/host/dispatch';
+import { attachReplica, type ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { annotationRequest, startRemote } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
 let dir: string;
-let engine: Engine;
+let engine: ReplicaEngine;
 
 beforeEach(async () => {
   remote = await startRemote();
   dir = mkdtempSync(join(tmpdir(), 'outpost-acting-'));
-  engine = openEngine(dir);
+  engine = attachReplica(openEngine(dir));
 });
 afterEach(async () => {
   engine.close();
