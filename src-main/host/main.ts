@@ -10,22 +10,24 @@ const port = connectToParent();
 const log = (message: string) => port.postMessage({ kind: 'log', level: 'error', message } satisfies FromHost);
 
 function exit(code: number): void {
-  const electronUtility = 'parentPort' in process;
-  if (isMainThread && process.send && !electronUtility) {
-    // Forked: let the last messages ('closed', 'init-failed') leave before the IPC channel closes.
-    process.exitCode = code;
-    process.disconnect?.();
-    setTimeout(() => process.exit(code), 2_000).unref();
+  if (!isMainThread) return process.exit(code); // a worker thread ends alone
+  process.exitCode = code;
+  if ('parentPort' in process) {
+    // A utility process: the parent port keeps it alive, and an immediate exit could drop the
+    // last message ('closed', 'init-failed') on its way to main.
+    setTimeout(() => process.exit(code), 100);
     return;
   }
-  process.exit(code); // a worker thread ends alone; a utility process ends
+  // Forked: let the last messages leave before the IPC channel closes; then nothing holds the process.
+  process.disconnect?.();
+  setTimeout(() => process.exit(code), 2_000).unref();
 }
 
 // A bug that escapes every handler leaves the engine in an unknown state: say so, and let the
 // parent restart a fresh host (pending calls fail there with UNAVAILABLE, never silently).
 process.on('uncaughtException', (error) => {
   log(`engine host: uncaught exception: ${describeError(error)}`);
-  process.exit(70);
+  exit(70);
 });
 process.on('unhandledRejection', (reason) => log(`engine host: unhandled rejection: ${describeError(reason)}`));
 

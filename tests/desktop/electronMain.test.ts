@@ -5,7 +5,8 @@
 // child process. Calls from other frames are refused; the API key goes to
 // safeStorage in main; sync events and the engine's state reach the window; a
 // killed host is restarted; quitting closes the database.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Code } from '../../src-shared/errors';
@@ -122,5 +123,24 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(() => process.kill(hostPid, 0)).toThrow();
     const engine = openEngine(main.dataDir);
     engine.close();
+  });
+});
+
+describe('Electron main when the profile cannot be opened', () => {
+  test('says why in an error box and exits, without restarting the host in a loop', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-desktop-busy-'));
+    const holder = openEngine(dataDir, { holder: { command: 'serve' } });
+    const busy = await startElectronMain({ dataDir });
+    try {
+      expect(await busy.exited).toBe(1);
+      const box = busy.records.find((r) => r.api === 'dialog.showErrorBox')!;
+      expect(box.title).toBe('Outpost could not start');
+      expect(box.content).toMatch(/^the profile could not be opened: .* is in use by outpost serve \(pid \d+/);
+      expect(busy.records.filter((r) => r.api === 'utilityProcess.fork')).toHaveLength(1);
+      expect(busy.sent(EVENT_CHANNEL).map((e) => e.state)).toEqual(['starting', 'failed']);
+    } finally {
+      busy.cleanup();
+      holder.close();
+    }
   });
 });

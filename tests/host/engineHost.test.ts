@@ -5,7 +5,8 @@
 // the contract's error bodies; sync events are pushed; API keys stay with the
 // parent; a killed host is restarted and its pending calls fail UNAVAILABLE;
 // the host holds the data directory's lock.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Code } from '../../src-shared/errors';
@@ -13,7 +14,9 @@ import { DataDirBusyError } from '../../src-main/db/dataDirLock';
 import { openEngine } from '../../src-main/engine';
 import type { CallResult } from '../../src-main/host/protocol';
 import { createMemorySecretStore, type SecretStore } from '../../src-main/sync/secretStore';
-import { startTestHost, type HostRunner, type TestHost } from '../support/engineHost';
+import { EngineHostSupervisor } from '../../src-main/host/supervisor';
+import { launcherFor, startTestHost, type HostRunner, type TestHost } from '../support/engineHost';
+import { ensureMainBuilt } from '../support/mainBundle';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { startRemote, type RemoteServer } from '../sync/helpers';
 
@@ -204,5 +207,29 @@ describe.each(RUNNERS)('a killed engine host (%s)', (runner) => {
     expect(await host.supervisor.call('GetMe', {})).toMatchObject({ ok: false, error: { code: Code.UNAVAILABLE } });
     const engine = openEngine(host.dataDir);
     engine.close();
+  });
+});
+
+describe.each(RUNNERS)('an engine host that cannot open the profile (%s)', (runner) => {
+  test('is not restarted: start fails naming why, and calls are UNAVAILABLE with that reason', async () => {
+    if (runner.startsWith('built-')) await ensureMainBuilt();
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-host-busy-'));
+    // Another Outpost process (this one) holds the directory.
+    const holder = openEngine(dataDir, { holder: { command: 'serve' } });
+    let launches = 0;
+    const launch = launcherFor(runner);
+    const supervisor = new EngineHostSupervisor({ launch: () => (launches++, launch()), init: { dataDir }, secrets: createMemorySecretStore(), restartDelayMs: () => 0 });
+    try {
+      await expect(supervisor.start()).rejects.toThrow(/^the profile could not be opened: .* is in use by outpost serve \(pid \d+/);
+      expect(supervisor.state).toBe('failed');
+      expect(launches).toBe(1);
+      const call = await supervisor.call('GetMe', {});
+      expect(call).toMatchObject({ ok: false, error: { code: Code.UNAVAILABLE } });
+      expect(call.ok === false && call.error.message).toMatch(/is in use by outpost serve/);
+    } finally {
+      await supervisor.stop();
+      holder.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

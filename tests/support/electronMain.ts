@@ -38,12 +38,14 @@ export interface ElectronMain {
   waitFor(what: string, check: () => boolean, ms?: number): Promise<void>;
   /** Quits the app (app.quit()) and waits for the process to end. */
   quit(): Promise<number | null>;
+  /** Resolves with the exit code once main has ended. */
+  readonly exited: Promise<number | null>;
   cleanup(): void;
 }
 
-export async function startElectronMain(options: { env?: NodeJS.ProcessEnv } = {}): Promise<ElectronMain> {
+export async function startElectronMain(options: { env?: NodeJS.ProcessEnv; dataDir?: string } = {}): Promise<ElectronMain> {
   await ensureMainBuilt();
-  const dataDir = mkdtempSync(join(tmpdir(), 'outpost-desktop-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'outpost-desktop-'));
   const paths = mkdtempSync(join(tmpdir(), 'outpost-electron-paths-'));
   const log = join(paths, 'modules.log');
   const child = fork(BUILT_MAIN, [], {
@@ -91,6 +93,7 @@ export async function startElectronMain(options: { env?: NodeJS.ProcessEnv } = {
     sent: (channel) => records.filter((r) => r.api === 'webContents.send' && r.channel === channel).map((r) => r.payload),
     moduleLog: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
     waitFor,
+    exited,
     async quit() {
       if (child.exitCode === null) child.send({ kind: 'quit' });
       return exited;
