@@ -7,12 +7,14 @@ import { connectToParent } from './parentPort';
 import type { FromHost } from './protocol';
 
 const port = connectToParent();
+/** Electron's utilityProcess gives its child a `process.parentPort`. */
+const inUtilityProcess: boolean = 'parentPort' in process;
 const log = (message: string) => port.postMessage({ kind: 'log', level: 'error', message } satisfies FromHost);
 
 function exit(code: number): void {
   if (!isMainThread) return process.exit(code); // a worker thread ends alone
   process.exitCode = code;
-  if ('parentPort' in process) {
+  if (inUtilityProcess) {
     // A utility process: the parent port keeps it alive, and an immediate exit could drop the
     // last message ('closed', 'init-failed') on its way to main.
     setTimeout(() => process.exit(code), 100);
