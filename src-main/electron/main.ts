@@ -5,17 +5,23 @@
 // forwards every renderer call to, answers secret requests for, and restarts
 // when it dies. The renderer stays locked down: sandboxed, context-isolated,
 // strict CSP, no remote content, no navigation, no new windows, no permissions.
+// Also here: the application menu, the log file, auto-update checks and the
+// window's remembered size and position.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell, type WebContents } from 'electron';
 import { defaultDataDir } from '../db/dataDir';
 import { EngineHostSupervisor } from '../host/supervisor';
+import { createAppLog, type AppLog } from './appLog';
+import { appMenuTemplate } from './appMenu';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
 import { createSafeStorageSecretStore } from './secretStore';
+import { startUpdateChecks } from './updates';
 import { utilityHostLauncher } from './utilityHost';
+import { loadWindowBounds, MIN_SIZE, saveWindowBounds } from './windowState';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
@@ -34,6 +40,10 @@ app.enableSandbox();
 
 let mainWindow: BrowserWindow | undefined;
 let engineHost: EngineHostSupervisor | undefined;
+// Electron's default log folder (app.getPath('logs')): set before it is read.
+app.setAppLogsPath();
+const appLog: AppLog = createAppLog(app.getPath('logs'));
+const windowStateFile = join(app.getPath('userData'), 'window-state.json');
 
 /** Pushes an event to every window (`window.outpost.onEvent`): sync status and progress, the engine's state. */
 const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.getAllWindows().map((w) => w.webContents));
@@ -71,11 +81,11 @@ function configureSession(): void {
 }
 
 function createWindow(): BrowserWindow {
+  const { maximized, ...bounds } = loadWindowBounds(windowStateFile);
   const win = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 960,
-    minHeight: 600,
+    ...bounds,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
     title: 'Outpost',
     backgroundColor: '#f5f6f8',
@@ -93,7 +103,11 @@ function createWindow(): BrowserWindow {
       spellcheck: false,
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (maximized) win.maximize();
+    win.show();
+  });
+  win.on('close', () => saveWindowBounds(windowStateFile, { ...win.getNormalBounds(), maximized: win.isMaximized() }));
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = undefined;
   });
@@ -111,13 +125,49 @@ function createEngineHost(dataDir: string): EngineHostSupervisor {
     secrets,
     onEvent: publishEvent,
     onStateChange: (state, detail) => publishEvent({ type: 'engine-status', state, detail }),
-    onLog: (level, message) => (level === 'info' ? console.log : console.error)(`outpost: ${message}`),
+    onLog: (level, message) => appLog[level](message),
   });
+}
+
+/** A message box over the window (or alone, when it is closed). */
+function tell(options: Electron.MessageBoxOptions): void {
+  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+}
+
+/** File > Import Test Report…: the path comes from main's own dialog, never from the renderer. */
+async function importTestReport(host: EngineHostSupervisor): Promise<void> {
+  const options: Electron.OpenDialogOptions = { title: 'Import a TestStand ATML report', properties: ['openFile'], filters: [{ name: 'ATML test report', extensions: ['xml'] }] };
+  const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+  if (picked.canceled || picked.filePaths.length === 0) return;
+  const result = await host.importFile(picked.filePaths[0]);
+  if (!result.ok) return tell({ type: 'error', message: 'The test report could not be imported', detail: result.error.message });
+  const report = (result.data as { testReport?: { testReportId?: string; name?: string } }).testReport;
+  publishEvent({ type: 'test-report-imported', testReportId: report?.testReportId ?? '' });
+  tell({ type: 'info', message: `Imported ${report?.name ?? 'the test report'}` });
+}
+
+async function syncNow(host: EngineHostSupervisor): Promise<void> {
+  const result = await host.call('SyncNow', {});
+  if (!result.ok) tell({ type: 'warning', message: 'Sync could not start', detail: result.error.message });
 }
 
 async function start(): Promise<void> {
   const host = createEngineHost(defaultDataDir());
   engineHost = host;
+  appLog.info(`Outpost ${app.getVersion()} starting; profile in ${defaultDataDir()}`);
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate(
+        {
+          importTestReport: () => void importTestReport(host),
+          syncNow: () => void syncNow(host),
+          showShortcuts: () => publishEvent({ type: 'menu-command', command: 'help' }),
+          openLogsFolder: () => void shell.openPath(app.getPath('logs')),
+        },
+        { isPackaged: app.isPackaged, platform: process.platform },
+      ),
+    ),
+  );
   configureSession();
   registerIpcBridge(ipcMain, {
     call: (operation, request) => host.call(operation, request),
@@ -126,6 +176,14 @@ async function start(): Promise<void> {
   // The window appears at once; its first calls wait for the profile to open.
   mainWindow = createWindow();
   await host.start();
+  const updates = await startUpdateChecks({
+    feedUrl: process.env.OUTPOST_UPDATE_URL,
+    isPackaged: app.isPackaged,
+    isOnline: () => net.isOnline(),
+    loadUpdater: async () => (await import('electron-updater')).autoUpdater,
+    log: appLog,
+  });
+  appLog.info(`updates: ${updates.state}`);
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -153,7 +211,7 @@ if (!app.requestSingleInstanceLock()) {
     quitting = true;
     void engineHost
       .stop()
-      .catch((error: unknown) => console.error('outpost: stopping the engine failed:', error))
+      .catch((error: unknown) => appLog.error('stopping the engine failed', error))
       .finally(() => {
         engineHost = undefined;
         app.quit();
@@ -164,7 +222,7 @@ if (!app.requestSingleInstanceLock()) {
     .then(start)
     .catch((error: unknown) => {
       // E.g. the database could not be opened (a native module built for another ABI, a locked or corrupt file).
-      console.error('outpost: could not start:', error);
+      appLog.error('could not start', error);
       dialog.showErrorBox('Outpost could not start', error instanceof Error ? error.message : String(error));
       app.exit(1);
     });

@@ -5,8 +5,9 @@
 // child process. Calls from other frames are refused; the API key goes to
 // safeStorage in main; sync events and the engine's state reach the window; a
 // killed host is restarted; quitting closes the database.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Code } from '../../src-shared/errors';
@@ -20,12 +21,13 @@ import { annotationRequest, startRemote, type RemoteServer } from '../sync/helpe
 let main: ElectronMain;
 let remote: RemoteServer;
 
+const ATML_REPORT = fileURLToPath(new URL('../fixtures/teststand/demo_test_report.xml', import.meta.url));
 const call = (operation: string, request: unknown = {}, url: string | null = RENDERER_URL) => main.invoke(url, INVOKE_CHANNEL, operation, request);
 const hostForks = () => main.records.filter((r) => r.api === 'utilityProcess.fork');
 const engineStates = () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'engine-status').map((e) => e.state as string);
 
 beforeAll(async () => {
-  [main, remote] = await Promise.all([startElectronMain(), startRemote()]);
+  [main, remote] = await Promise.all([startElectronMain({ env: { FAKE_ELECTRON_OPEN_FILE: ATML_REPORT } }), startRemote()]);
   await main.waitFor('the engine host to be ready', () => engineStates().includes('ready'));
 });
 afterAll(async () => {
@@ -86,6 +88,37 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(session.headers.responseHeaders['Content-Security-Policy'][0]).toMatch(/default-src 'self'; script-src 'self'/);
   });
 
+  test('the application menu: File, Edit, View (dev tools while unpackaged), Window, Help, with Ctrl/Cmd accelerators only', () => {
+    const menu = main.records.find((r) => r.api === 'Menu.setApplicationMenu')!.template as { label?: string; role?: string; submenu?: { label?: string; role?: string; accelerator?: string; registerAccelerator?: boolean }[] }[];
+    expect(menu.map((m) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu', 'Help']);
+    expect(menu[0].submenu!.map((i) => i.label ?? i.role ?? 'separator')).toEqual(['Import Test Report…', 'Sync Now', 'separator', 'quit']);
+    expect(menu[2].submenu!.map((i) => i.role).filter(Boolean)).toEqual(['reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'toggleDevTools']);
+    expect(menu[4].submenu!.map((i) => i.label)).toEqual(['Keyboard Shortcuts', 'Open Logs Folder']);
+    // Registered accelerators never take a bare letter or key the renderer's shortcuts use.
+    const registered = menu.flatMap((m) => m.submenu ?? []).filter((i) => i.accelerator && i.registerAccelerator !== false);
+    expect(registered.map((i) => i.accelerator)).toEqual(['CmdOrCtrl+O', 'CmdOrCtrl+Shift+S']);
+  });
+
+  test('File > Import Test Report… imports the file main\'s own dialog picked, in the host', async () => {
+    expect(await main.clickMenu('File', 'Import Test Report…')).toMatchObject({ found: true });
+    await main.waitFor('the import', () => main.sent(EVENT_CHANNEL).some((e) => e.type === 'test-report-imported'));
+    const imported = main.sent(EVENT_CHANNEL).find((e) => e.type === 'test-report-imported');
+    const report = await call('GetTestReport', { testReportId: imported.testReportId });
+    expect(report).toMatchObject({ ok: true, data: { testReport: { testReportId: imported.testReportId } } });
+    expect(main.records.find((r) => r.api === 'dialog.showOpenDialog')!.options).toMatchObject({ properties: ['openFile'], filters: [{ extensions: ['xml'] }] });
+    expect(main.records.find((r) => r.api === 'dialog.showMessageBox')!.options).toMatchObject({ type: 'info', message: `Imported ${report.data.testReport.name}` });
+  });
+
+  test('File > Sync Now without a remote says why; Help items open the shortcuts and the logs folder', async () => {
+    await main.clickMenu('File', 'Sync Now');
+    await main.waitFor('a message box', () => main.records.some((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning'));
+    expect(main.records.find((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning')!.options).toMatchObject({ message: 'Sync could not start' });
+    await main.clickMenu('Help', 'Keyboard Shortcuts');
+    expect(main.sent(EVENT_CHANNEL).filter((e) => e.type === 'menu-command')).toEqual([{ type: 'menu-command', command: 'help' }]);
+    await main.clickMenu('Help', 'Open Logs Folder');
+    expect(main.records.find((r) => r.api === 'shell.openPath')!.path).toBe(join(main.paths, 'logs'));
+  });
+
   test('the API key is kept by main with safeStorage, never by the host; sync status reaches the window', async () => {
     const configured = await call('ConfigureSyncRemote', { baseUrl: remote.url, apiKey: remote.token });
     expect(configured).toMatchObject({ ok: true, data: { remote: { hasApiKey: true } } });
@@ -102,6 +135,10 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
       main.sent(EVENT_CHANNEL).some((e) => e.type === 'sync-status' && e.running === false && e.status?.lastSuccessDate),
     );
     expect(main.sent(EVENT_CHANNEL).some((e) => e.type === 'sync-status' && e.running === true)).toBe(true);
+    // File > Sync Now runs another.
+    const runsBefore = main.sent(EVENT_CHANNEL).filter((e) => e.type === 'sync-status' && e.running === true).length;
+    await main.clickMenu('File', 'Sync Now');
+    await main.waitFor('another run', () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'sync-status' && e.running === true).length > runsBefore);
   });
 
   test('kill -9 of the host: the window is told, a new host is started and answers; acknowledged writes are kept', async () => {
@@ -114,6 +151,23 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(engineStates()).toEqual(['starting', 'ready', 'restarting', 'restarting', 'ready']);
     expect(hostForks()[1].pid).not.toBe(firstPid);
     expect(await call('GetAnnotation', { annotationId: written.data.annotation.annotationId })).toEqual(written);
+  });
+
+  test('the log file is in the platform log folder: the host restart is there, the API key is not; updates are off unpackaged', async () => {
+    const logFile = join(main.paths, 'logs', 'main.log');
+    await main.waitFor('the log file', () => existsSync(logFile) && readFileSync(logFile, 'utf8').includes('restarting it'));
+    const text = readFileSync(logFile, 'utf8');
+    expect(text).toMatch(/\[error\] engine host exited with code 137; restarting it|\[error\] engine host was killed; restarting it/);
+    expect(text).toContain('updates: off: not packaged');
+    expect(text).not.toContain(remote.token);
+    // electron-updater is not even loaded.
+    expect(main.moduleLog().filter((l) => l.includes('electron-updater'))).toEqual([]);
+  });
+
+  test('the window remembers its size and position', async () => {
+    await main.closeWindow();
+    const saved = JSON.parse(readFileSync(join(main.paths, 'userData', 'window-state.json'), 'utf8'));
+    expect(saved).toEqual({ x: 40, y: 30, width: 1200, height: 800, maximized: false });
   });
 
   test('quitting stops the host and frees the data directory', async () => {

@@ -20,6 +20,8 @@ export interface Recorded {
 export interface ElectronMain {
   readonly child: ChildProcess;
   readonly dataDir: string;
+  /** The stand-in app.getPath() root: `<paths>/logs`, `<paths>/userData`. */
+  readonly paths: string;
   /** Everything main asked of Electron, in order. */
   readonly records: Recorded[];
   /** What main printed. */
@@ -36,6 +38,8 @@ export interface ElectronMain {
   moduleLog(): string[];
   /** Polls until `check` holds. */
   waitFor(what: string, check: () => boolean, ms?: number): Promise<void>;
+  /** Closes the main window (its 'close' and 'closed' events). */
+  closeWindow(): Promise<void>;
   /** Quits the app (app.quit()) and waits for the process to end. */
   quit(): Promise<number | null>;
   /** Resolves with the exit code once main has ended. */
@@ -85,6 +89,7 @@ export async function startElectronMain(options: { env?: NodeJS.ProcessEnv; data
   return {
     child,
     dataDir,
+    paths,
     records,
     output,
     invoke: async (url, channel, ...args) => (await ask({ kind: 'invoke', url, channel, args })).result,
@@ -94,6 +99,7 @@ export async function startElectronMain(options: { env?: NodeJS.ProcessEnv; data
     moduleLog: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
     waitFor,
     exited,
+    closeWindow: async () => void (await ask({ kind: 'close-window' })),
     async quit() {
       if (child.exitCode === null) child.send({ kind: 'quit' });
       return exited;

@@ -100,8 +100,16 @@ export class BrowserWindow extends EventEmitter {
     return false;
   }
   restore() {}
-  getBounds() {
-    return { x: 0, y: 0, width: 1440, height: 900 };
+  getNormalBounds() {
+    return { x: 40, y: 30, width: 1200, height: 800 };
+  }
+  maximize() {
+    record('BrowserWindow.maximize');
+  }
+  close() {
+    this.emit('close', { preventDefault() {} });
+    windows.splice(windows.indexOf(this), 1);
+    this.emit('closed');
   }
   isMaximized() {
     return false;
@@ -156,15 +164,19 @@ export const dialog = {
   showErrorBox(title, content) {
     record('dialog.showErrorBox', { title, content });
   },
-  async showOpenDialog(_window, options) {
-    record('dialog.showOpenDialog', { options: plain(options) });
+  async showOpenDialog(windowOrOptions, maybeOptions) {
+    record('dialog.showOpenDialog', { options: plain(maybeOptions ?? windowOrOptions) });
     const path = process.env.FAKE_ELECTRON_OPEN_FILE;
     return path ? { canceled: false, filePaths: [path] } : { canceled: true, filePaths: [] };
   },
-  async showMessageBox(_window, options) {
-    record('dialog.showMessageBox', { options: plain(options) });
+  async showMessageBox(windowOrOptions, maybeOptions) {
+    record('dialog.showMessageBox', { options: plain(maybeOptions ?? windowOrOptions) });
     return { response: 0 };
   },
+};
+
+export const net = {
+  isOnline: () => true,
 };
 
 export const shell = {
@@ -258,6 +270,9 @@ process.on('message', async (message) => {
     const item = menuItem(message.path);
     if (item?.click) await item.click(item, windows[0], {});
     process.send({ kind: 'menu-result', id: message.id, found: !!item, role: item?.role, accelerator: item?.accelerator });
+  } else if (message?.kind === 'close-window') {
+    windows[0]?.close();
+    process.send({ kind: 'closed-window', id: message.id });
   } else if (message?.kind === 'quit') {
     app.quit();
   }
