@@ -91,6 +91,10 @@ export { defaultDataDir };
 /** Set once a remote is linked: the database is a sync replica, whose replicated writes must reach the outbox. */
 export const REPLICA_SETTING = 'sync.replica';
 
+export function isReplica(db: Db): boolean {
+  return db.setting(REPLICA_SETTING) === '1';
+}
+
 /**
  * Opens the data directory's database for this process alone (DataDirBusyError, naming the holder, if another
  * holds it). A host then attaches sync (sync/replica.ts attachReplica).

@@ -1,4 +1,4 @@
-// Where a profile lives by default. Its own module (no database import) so the
+// Where a profile lives by default. Its own module (no SQLite import) so the
 // Electron main process can name the data directory without loading SQLite.
 import { homedir } from 'node:os';
 import { join } from 'node:path';

@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import { ApiError, Code } from '../../src-shared/errors';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
 import type { Caller } from '../auth/caller';
-import { openEngine, type Engine, type RequestContext } from '../engine';
+import { isReplica, openEngine, type Engine, type RequestContext } from '../engine';
 import { seedDemoData } from '../seed/seedDemoData';
 import { invoke } from '../services/invoke';
 import { BackgroundSync } from '../sync/backgroundSync';
@@ -70,7 +70,8 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
       const opened = attachReplica(openEngine(init.dataDir, { holder: { command: 'desktop' } }), { secrets });
       const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
       // First start: a living demo dataset instead of an empty screen.
-      if (init.seedDemoData && !opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
+      // Never into a replica: its records would bypass the outbox and never reach the remote.
+      if (init.seedDemoData && !isReplica(opened.db) && !opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
       const local = loadCaller(opened.db, userId);
       if (!local) throw new Error(`local user ${DEFAULT_USER_NAME} could not be loaded`);
       engine = opened;

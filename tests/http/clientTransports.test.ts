@@ -1,8 +1,7 @@
 // The two HTTP clients (the typed client's fetch transport and sync's keep-alive
 // node transport) share one binding (src-shared/httpRequest.ts): the same
 // request reaches a real server the same way, and its errors come back alike.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { openAsBlob } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
