@@ -233,3 +233,26 @@ describe.each(RUNNERS)('an engine host that cannot open the profile (%s)', (runn
     }
   });
 });
+
+describe('an engine host that keeps dying (fork)', () => {
+  test('is given up after the allowed restarts: failed, calls UNAVAILABLE saying so, no further process', async () => {
+    const host = await startTestHost({ runner: 'fork', maxRestarts: 1 });
+    try {
+      for (let death = 1; death <= 2; death++) {
+        const pid = host.supervisor.pid!;
+        const gone = new Promise<void>((resolve) => host.processes.at(-1)!.onExit(() => resolve()));
+        process.kill(pid, 'SIGKILL');
+        await gone;
+        if (death === 1) await host.supervisor.whenReady();
+      }
+      expect(host.supervisor.state).toBe('failed');
+      await expect(host.supervisor.whenReady()).rejects.toThrow(/the engine stopped 2 times within 60 s \(last: it was killed\); see the log file/);
+      const call = await host.supervisor.call('GetMe', {});
+      expect(call).toMatchObject({ ok: false, error: { code: Code.UNAVAILABLE, message: expect.stringMatching(/stopped 2 times/) } });
+      expect(host.processes).toHaveLength(2);
+      expect(host.states.at(-1)!.state).toBe('failed');
+    } finally {
+      await host.close();
+    }
+  });
+});
