@@ -12,6 +12,7 @@ export const STORES: Readonly<Record<string, string>> = {
   annotation_metadata: 'src-main/services/annotations/annotationStore.ts',
   annotation_logs: 'src-main/services/annotations/annotationLogStore.ts',
   saved_searches: 'src-main/services/savedSearches/savedSearchStore.ts',
+  remote_files: 'src-main/services/remoteFiles/remoteFileStore.ts',
   ...Object.fromEntries(
     ['tags', 'assets', 'asset_tags', 'asset_metadata', 'runs', 'run_assets', 'run_tags', 'run_metadata', 'channels'].map((t) => [
       t,
