@@ -14,8 +14,8 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MetadataKeyType } from '../../../src-shared/api/metadata';
 import { TestMeasurementType, TestStatus, TestStepType } from '../../../src-shared/api/testReports';
+import { encodeStepPath } from '../../db/stepPathKey';
 import type { AtmlSink, ParsedMeasurement, ParsedMetadata, ParsedReport, ParsedStep } from './atmlParser';
-import { stepPathKey } from './stepPathKey';
 import { BOUNDS_FIELD, VALUE_FIELD } from './testReportRows';
 
 const SCHEMA = `
@@ -28,7 +28,7 @@ CREATE TABLE report_metadata (
 );
 CREATE TABLE steps (
   key INTEGER PRIMARY KEY, id TEXT NOT NULL, parent_key INTEGER, name TEXT NOT NULL, description TEXT NOT NULL, step_type INTEGER NOT NULL,
-  step_path TEXT NOT NULL, step_path_key TEXT NOT NULL, status INTEGER NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER NOT NULL,
+  path_key BLOB NOT NULL, status INTEGER NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER NOT NULL,
   error_code INTEGER, error_message TEXT
 );
 CREATE TABLE step_metadata (
@@ -108,7 +108,7 @@ export class ImportStaging {
     this.db.exec(SCHEMA);
     this.insertReport = this.db.prepare('INSERT INTO report VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertReportMetadata = this.db.prepare('INSERT OR IGNORE INTO report_metadata(key, type, string_value, number_value, boolean_value) VALUES (?, ?, ?, ?, ?)');
-    this.insertStep = this.db.prepare('INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertStep = this.db.prepare('INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertStepMetadata = this.db.prepare('INSERT INTO step_metadata VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.insertMeasurement = this.db.prepare('INSERT INTO measurements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertMeasurementMetadata = this.db.prepare('INSERT INTO measurement_metadata VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -123,7 +123,7 @@ export class ImportStaging {
     },
     step: (s: ParsedStep) => {
       this.insertStep.run(
-        s.key, randomUUID(), s.parentKey, s.name, s.description, TestStepType.numbers[s.stepType], s.stepPath, stepPathKey(s.stepPath),
+        s.key, randomUUID(), s.parentKey, s.name, s.description, TestStepType.numbers[s.stepType], encodeStepPath(s.stepPath),
         TestStatus.numbers[s.status], s.startTime, s.endTime, s.errorInfo?.errorCode ?? null, s.errorInfo?.errorMessage ?? null,
       );
       uniqueKeys(s.metadata).forEach((m, i) => this.insertStepMetadata.run(s.key, m.key, ...metadataColumns(m), i));

@@ -91,10 +91,10 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
       const measurementBase = (raw.prepare('SELECT COALESCE(MAX(pk), 0) AS m FROM main.test_measurements').get() as { m: number }).m;
       raw
         .prepare(
-          `INSERT INTO main.test_steps(pk, id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, step_path,
-             step_path_key, status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
-           SELECT :stepBase + s.key, s.id, :reportPk, :reportId, :organizationId, COALESCE(p.id, ''), s.name, s.description, s.step_type, s.step_path,
-             s.step_path_key, s.status, s.start_time, s.end_time, s.error_code, s.error_message, :userId, :userId, :now, :now
+          `INSERT INTO main.test_steps(pk, id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type,
+             path_key, status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
+           SELECT :stepBase + s.key, s.id, :reportPk, :reportId, :organizationId, COALESCE(p.id, ''), s.name, s.description, s.step_type,
+             s.path_key, s.status, s.start_time, s.end_time, s.error_code, s.error_message, :userId, :userId, :now, :now
            FROM staging.steps s LEFT JOIN staging.steps p ON p.key = s.parent_key
            ORDER BY s.key`,
         )
