@@ -6,6 +6,9 @@
 // path indexes are rebuilt on it (also in the record of indexes an
 // interrupted bulk load left deferred, so the repair at open builds the new
 // ones).
+// test_report_imports marks a report whose import is still copying rows
+// (services/testReports/importTestReport.ts): it and everything under it stay
+// out of lists and counts until the import's last transaction removes the mark.
 import type { Database } from 'better-sqlite3';
 import { encodeStepPath } from '../stepPathKey';
 import type { Migration } from './types';
@@ -21,6 +24,7 @@ function up(db: Database): void {
   db.function('migration_0014_step_path_key', { deterministic: true }, (path: unknown) => encodeStepPath(String(path)));
   db.exec('UPDATE test_steps SET path_key = migration_0014_step_path_key(step_path)');
   db.exec('ALTER TABLE test_steps DROP COLUMN step_path; ALTER TABLE test_steps DROP COLUMN step_path_key;');
+  db.exec('CREATE TABLE test_report_imports (report_pk INTEGER PRIMARY KEY REFERENCES test_reports(pk) ON DELETE CASCADE)');
   const setting = db.prepare("SELECT value FROM settings WHERE key = 'sync.deferred_indexes'").get() as { value: string } | undefined;
   const deferred = setting ? (JSON.parse(setting.value) as { name: string; sql: string }[]) : [];
   if (deferred.some((ix) => ix.name in INDEXES)) {

@@ -2,8 +2,8 @@
 // steps and measurements here as they arrive (its own better-sqlite3
 // connection and file, so the async parse never holds a transaction open on
 // the shared connection and never keeps the document in memory); the rows are
-// then copied into the real tables in one synchronous transaction
-// (copyStagedReport). Staging rows get their UUIDs here; parents are resolved
+// then copied into the real tables in short transactions, by key ranges
+// (copyStagedReport; the metadata tables are keyed by their owner for that). Staging rows get their UUIDs here; parents are resolved
 // by key at copy time, so children may arrive before their parents. Steps are
 // keyed by the parser's key (document order), measurements by arrival `seq`;
 // the copy derives the real pks from them, so it needs no lookups by id.
@@ -33,8 +33,8 @@ CREATE TABLE steps (
 );
 CREATE TABLE step_metadata (
   step_key INTEGER NOT NULL, key TEXT NOT NULL, type INTEGER NOT NULL, string_value TEXT, number_value REAL, boolean_value INTEGER,
-  position INTEGER NOT NULL
-);
+  position INTEGER NOT NULL, PRIMARY KEY (step_key, position)
+) WITHOUT ROWID;
 CREATE TABLE measurements (
   seq INTEGER PRIMARY KEY, id TEXT NOT NULL, step_key INTEGER NOT NULL, measurement_type INTEGER NOT NULL, name TEXT NOT NULL,
   value_field INTEGER, numeric_value REAL, string_value TEXT, boolean_value INTEGER, unit TEXT, bounds_field INTEGER, bound_min REAL,
@@ -42,8 +42,8 @@ CREATE TABLE measurements (
 );
 CREATE TABLE measurement_metadata (
   measurement_seq INTEGER NOT NULL, key TEXT NOT NULL, type INTEGER NOT NULL, string_value TEXT, number_value REAL, boolean_value INTEGER,
-  position INTEGER NOT NULL
-);
+  position INTEGER NOT NULL, PRIMARY KEY (measurement_seq, position)
+) WITHOUT ROWID;
 `;
 
 type MetadataColumns = [type: number, stringValue: string | null, numberValue: number | null, booleanValue: number | null];

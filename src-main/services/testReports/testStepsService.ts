@@ -56,12 +56,12 @@ export function createTestStep(ctx: RequestContext, s: TestStepInput): { testSte
 }
 
 export function listTestSteps(ctx: RequestContext, req: ListParams) {
-  const page = listPage(ctx.db, testStepListSpec, req, callerScope(ctx), ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, testStepListSpec, req, callerScope(ctx, 't.report_pk'), ctx.engine.pageTokenSecret);
   return { testSteps: loadSteps(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
 export function countTestSteps(ctx: RequestContext, filter: string | undefined) {
-  return { count: countRows(ctx, testStepListSpec, filter) };
+  return { count: countRows(ctx, testStepListSpec, filter, 't.report_pk') };
 }
 
 /** update_mask paths (reference §8); `test_case` is listed by the platform although TestStep has no such field: accepted, no effect. */
