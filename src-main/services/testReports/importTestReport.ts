@@ -69,11 +69,11 @@ export const CHUNK_MS = 20;
 const FIRST_CHUNK_ROWS = 256;
 const MAX_CHUNK_ROWS = 50_000;
 /**
- * The WAL size at which a chunk's commit checkpoints (SQLite's default). Each chunk rewrites scattered index pages
- * (random ids), so a checkpoint comes every few chunks; with the serving connection's 10,000 pages it would copy
- * 40 MB inside one commit (~200 ms here), with 1000 it copies 4 MB. Costs: bench/testReportImport.ts.
+ * Chunks commit without checkpointing (each rewrites scattered index pages, random ids, so SQLite's automatic
+ * checkpoint would land inside every few chunks and make them several times longer); the import checkpoints itself,
+ * in a turn of its own, after about this many pages of WAL.
  */
-const IMPORT_WAL_AUTOCHECKPOINT_PAGES = 1000;
+const CHECKPOINT_PAGES = 1000;
 
 /** Copies run one at a time per database (one ATTACHed staging file at a time). */
 const copying = new WeakMap<Db, Promise<unknown>>();
@@ -95,13 +95,19 @@ function pendingTx<T>(db: Db, fn: () => T): T {
   const synchronous = raw.pragma('synchronous', { simple: true }) as number;
   const autocheckpoint = raw.pragma('wal_autocheckpoint', { simple: true }) as number;
   raw.pragma('synchronous = NORMAL');
-  raw.pragma(`wal_autocheckpoint = ${IMPORT_WAL_AUTOCHECKPOINT_PAGES}`);
+  raw.pragma('wal_autocheckpoint = 0');
   try {
     return db.tx(fn);
   } finally {
     raw.pragma(`synchronous = ${synchronous}`);
     raw.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   }
+}
+
+/** The frames (pages) in the WAL now: a NOOP checkpoint only reports them. */
+function walPages(db: Db): number {
+  const [row] = db.raw.pragma('wal_checkpoint(NOOP)' as string) as unknown[] as { log: number }[];
+  return row?.log ?? 0;
 }
 
 /**
@@ -123,7 +129,11 @@ async function inChunks(db: Db, min: number, max: number, chunk: (lo: number, hi
     if (reserveTop) end = max - 1;
     rows = nextChunkRows(hi - lo + 1, performance.now() - t);
     lo = hi + 1;
-    if (lo <= end) await yieldToEventLoop();
+    await yieldToEventLoop();
+    if (walPages(db) >= CHECKPOINT_PAGES) {
+      db.raw.pragma('wal_checkpoint(PASSIVE)');
+      await yieldToEventLoop();
+    }
   }
 }
 
