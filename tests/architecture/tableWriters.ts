@@ -12,6 +12,9 @@ export const STORES: Readonly<Record<string, string>> = {
   annotation_metadata: 'src-main/services/annotations/annotationStore.ts',
   annotation_logs: 'src-main/services/annotations/annotationLogStore.ts',
   saved_searches: 'src-main/services/savedSearches/savedSearchStore.ts',
+  ...Object.fromEntries(
+    ['rules', 'rule_conditions', 'rule_actions', 'rule_versions', 'rule_contextual_channels'].map((t) => [t, 'src-main/services/rules/ruleStore.ts']),
+  ),
 };
 
 /** The tables a piece of source text writes with SQL. */
