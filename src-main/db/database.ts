@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { registerSqlFunctions } from '../filter/regexFunction';
+import { registerStepPathFunction } from './stepPathKey';
 import { restoreIndexes } from './bulkLoad';
 import { migrations as allMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
@@ -190,6 +191,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -65536');
   registerSqlFunctions(raw);
+  registerStepPathFunction(raw);
   raw.pragma('analysis_limit = 1000');
   // 0x10002: also analyze tables that have never been analyzed (cheap with analysis_limit).
   raw.pragma('optimize = 0x10002');

@@ -37,7 +37,7 @@ export function effectivePageSize(spec: ListSpec, pageSize: number | undefined):
 interface SqlTerm {
   expr: string;
   desc: boolean;
-  type: 'number' | 'text';
+  type: 'number' | 'text' | 'blob';
 }
 
 function sqlTerms(spec: ListSpec, terms: readonly OrderTerm[]): SqlTerm[] {
@@ -47,14 +47,14 @@ function sqlTerms(spec: ListSpec, terms: readonly OrderTerm[]): SqlTerm[] {
   return out;
 }
 
-function keysetCondition(terms: SqlTerm[], cursor: CursorValue[]): { sql: string; params: CursorValue[] } {
+function keysetCondition(terms: SqlTerm[], cursor: (CursorValue | Buffer)[]): { sql: string; params: (CursorValue | Buffer)[] } {
   const allSame = terms.every((t) => t.desc === terms[0].desc);
   if (allSame) {
     const op = terms[0].desc ? '<' : '>';
     return { sql: `(${terms.map((t) => t.expr).join(', ')}) ${op} (${terms.map(() => '?').join(', ')})`, params: cursor };
   }
   const ors: string[] = [];
-  const params: CursorValue[] = [];
+  const params: (CursorValue | Buffer)[] = [];
   for (let i = 0; i < terms.length; i++) {
     const ands: string[] = [];
     for (let j = 0; j < i; j++) {
@@ -83,7 +83,7 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
     st.forEach((t, i) => {
       if (typeof cursor[i] !== (t.type === 'number' ? 'number' : 'string')) throw ApiError.invalid('page_token', 'malformed page token');
     });
-    const ks = keysetCondition(st, cursor);
+    const ks = keysetCondition(st, cursor.map((v, i) => (st[i].type === 'blob' ? Buffer.from(v as string, 'base64') : v)));
     where.push(ks.sql);
     params.push(...ks.params);
   }
@@ -99,7 +99,7 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
   let nextPageToken = '';
   if (more) {
     const last = pageRows[pageRows.length - 1];
-    nextPageToken = encodePageToken(secret, fp, st.map((_, i) => last[`k${i}`]));
+    nextPageToken = encodePageToken(secret, fp, st.map((t, i) => (t.type === 'blob' ? Buffer.from(last[`k${i}`] as unknown as Uint8Array).toString('base64') : last[`k${i}`])));
   }
   return { keys, nextPageToken };
 }

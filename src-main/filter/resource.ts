@@ -5,8 +5,8 @@ import type { FilterFields } from './fields';
 export interface OrderField {
   /** SQL expression over the base table alias `t`; must never be NULL (COALESCE nullable columns). */
   readonly sql: string;
-  /** How the cursor value is stored: numbers (timestamps, ints) or text. */
-  readonly type: 'number' | 'text';
+  /** How the cursor value is stored: numbers (timestamps, ints), text, or bytes (base64 in the page token). */
+  readonly type: 'number' | 'text' | 'blob';
 }
 
 export interface OrderTerm {

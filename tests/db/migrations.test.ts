@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../src-main/db/migrations/index';
 import { openDatabase, schemaVersion } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
+import { beginBulkLoad } from '../../src-main/db/bulkLoad';
+import { loadSteps } from '../../src-main/services/testReports/testReportRows';
 
 const dirs: string[] = [];
 const tempFile = () => {
@@ -72,6 +74,47 @@ describe('migrations', () => {
     const upgraded = openDatabase(file);
     const stored = JSON.parse(upgraded.get<{ properties: string }>('SELECT properties FROM saved_searches')!.properties);
     expect(stored).toEqual({ ...doc, templateItems: [{ id: 't1', name: 'Tmpl', kind: '' }] });
+    upgraded.close();
+  });
+
+  // Every version since 4 (which created test_steps) stored step paths as text: 0014 keeps each path (read back
+  // decoded from the compact key), the natural order, the filter on step_path, and a bulk load's deferred indexes.
+  it.each(migrations.map((m) => m.version).filter((v) => v >= 4 && v < 14))('0014 turns the text step paths of version %i into keys, keeping every path and the order', (from) => {
+    const file = tempFile();
+    const db = openDatabase(file, { migrateTo: from });
+    seedDemoData(db, { annotations: 1 });
+    const org = db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
+    const user = db.get<{ id: string }>('SELECT id FROM users LIMIT 1')!.id;
+    db.run(
+      `INSERT INTO test_reports(pk, id, organization_id, status, name, test_system_name, test_case, start_time, end_time, created_by_user_id, modified_by_user_id, created_date, modified_date)
+       VALUES (1, 'r1', ?, 1, 'r', 's', 'c', 1, 2, ?, ?, 1, 1)`,
+      [org, user, user],
+    );
+    const paths = ['1.10', '1', '1.9', '1.1.1', '2', '1.01', 'a.b', '1.1', '300.70000'];
+    paths.forEach((p, i) =>
+      db.run(
+        `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, name, step_type, step_path, step_path_key, status, start_time, end_time,
+           created_by_user_id, modified_by_user_id, created_date, modified_date) VALUES (?, 1, 'r1', ?, ?, 1, ?, 'ignored', 1, 1, 2, ?, ?, 1, 1)`,
+        [`s${i}`, org, `step ${i}`, p, user, user],
+      ),
+    );
+    db.close();
+    const upgraded = openDatabase(file);
+    const ordered = upgraded.all<{ id: string; pk: number }>("SELECT id, pk FROM test_steps WHERE test_report_id = 'r1' ORDER BY path_key, pk");
+    expect(loadSteps(upgraded, ordered.map((r) => r.pk)).map((s) => s.stepPath)).toEqual(['1', '1.1', '1.01', '1.1.1', '1.9', '1.10', '2', '300.70000', 'a.b']);
+    expect(upgraded.all("SELECT id FROM test_steps WHERE step_path_text(path_key) = '1.01'")).toEqual([{ id: 's5' }]);
+    expect(upgraded.all("SELECT name FROM sqlite_master WHERE name LIKE 'test_steps_%path' ORDER BY name")).toEqual([{ name: 'test_steps_org_path' }, { name: 'test_steps_report_path' }]);
+    upgraded.close();
+  });
+
+  it('0014 rewrites the step path indexes an interrupted bulk load left deferred, so the repair at open builds the new ones', () => {
+    const file = tempFile();
+    const db = openDatabase(file, { migrateTo: 12 });
+    expect(beginBulkLoad(db, ['test_steps'])).toBe(true);
+    db.close();
+    const upgraded = openDatabase(file);
+    expect(upgraded.setting('sync.deferred_indexes')).toBeUndefined();
+    expect(upgraded.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'test_steps_org_path'")!.sql).toContain('path_key');
     upgraded.close();
   });
 

@@ -6,7 +6,11 @@
 // Each describe block works in its own organization (its own API key) to keep
 // unfiltered lists and counts to its own rows (filters: filters.test.ts).
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
-import { MAX_STEP_DEPTH } from '../../src-main/services/testReports/atmlParser';
+import { MAX_FIELD_CHARS, MAX_STEP_DEPTH } from '../../src-main/services/testReports/atmlParser';
+import BetterSqlite3 from 'better-sqlite3';
+import { loadCaller } from '../../src-main/auth/identity';
+import { ImportStaging, stagingPath } from '../../src-main/services/testReports/importStaging';
+import { copyStagedReport } from '../../src-main/services/testReports/importTestReport';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -635,5 +639,129 @@ describe('ImportTestReport: a hostile nesting of test groups', () => {
     const steps = await listAll(org.api, `/api/v1/test-steps?filter=${encodeURIComponent(`test_report_id == "${res.body.testReport.testReportId}"`)}`, 'testSteps');
     const deepest = steps.reduce((a, b) => (a.stepPath.split('.').length >= b.stepPath.split('.').length ? a : b));
     expect(deepest.stepPath).toBe(['1', ...Array(MAX_STEP_DEPTH - 2).fill('1')].join('.'));
+  });
+});
+
+describe('ImportTestReport: step paths stored once, linear in the file', () => {
+  /** Bytes of database pages in use (WAL included: page_count is the connection's view). */
+  const usedBytes = () => {
+    const db = s.engine.db.raw;
+    const pragma = (p: string) => db.pragma(p, { simple: true }) as number;
+    return (pragma('page_count') - pragma('freelist_count')) * pragma('page_size');
+  };
+  const group = (inner: string) =>
+    `<tr:TestGroup name="g" callerName="call" startDateTime="2025-09-10T11:25:07.560" endDateTime="2025-09-10T11:25:08.560"><tr:Outcome value="Passed"/>${inner}</tr:TestGroup>`;
+  /** The demo report with `body` put at the start of its ResultSet. */
+  const withSteps = (body: string) => {
+    const text = SAMPLE.toString('utf8');
+    const at = text.indexOf('>', text.indexOf('<tr:ResultSet')) + 1;
+    return text.slice(0, at) + body + text.slice(at);
+  };
+  /** A chain of `depth` nested groups, each holding `width` empty groups: depth x (width + 1) steps. */
+  const deep = (depth: number, width: number): string => (depth === 0 ? '' : group(group('').repeat(width) + deep(depth - 1, width)));
+
+  async function importedSize(doc: string): Promise<{ steps: number; bytes: number; fileBytes: number }> {
+    const org = inNewOrg('Size');
+    const remoteFileId = await uploadFile(org.token, doc, 'size.xml');
+    const before = usedBytes();
+    const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const steps = Number((await org.api('GET', '/api/v1/test-steps/count')).body.count);
+    return { steps, bytes: usedBytes() - before, fileBytes: Buffer.byteLength(doc) };
+  }
+
+  test('a deeply nested file (126 levels x 30 wide) costs about what the same steps flat cost, per step and against the file size', async () => {
+    const depth = MAX_STEP_DEPTH - 2;
+    const width = 30;
+    const nested = await importedSize(withSteps(deep(depth, width)));
+    const flat = await importedSize(withSteps(group('').repeat(depth * (width + 1))));
+    expect(nested.steps).toBe(flat.steps);
+    const perStep = (r: typeof nested) => r.bytes / r.steps;
+    // Text paths (each step's whole path, and a longer sort key in the row and twice in indexes) made a nested
+    // step cost 3.6x a flat one here (2.3 KB against 0.65 KB; 11.7x the file's bytes). The key costs about a byte
+    // per level in the row and in each path index: measured 1.33x (0.83 KB; 4.2x the file).
+    expect(perStep(nested) / perStep(flat)).toBeLessThan(1.8);
+    expect(perStep(nested)).toBeLessThan(1200);
+    // And the database grows by a bounded multiple of the file (~200 bytes of file per step here).
+    expect(nested.bytes / nested.fileBytes).toBeLessThan(8);
+  });
+
+  test('the wire step paths of the demo report are those the text-path storage returned', async () => {
+    const org = inNewOrg('Paths');
+    const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId: await uploadFile(org.token, SAMPLE) });
+    expect(res.status).toBe(200);
+    const steps = await listAll(org.api, '/api/v1/test-steps', 'testSteps');
+    // Captured from the import before the storage change (name, step_path in document order = natural path order).
+    const before = JSON.parse(readFileSync(join(__dirname, '../fixtures/teststand/demo_test_report.step_paths.json'), 'utf8'));
+    expect(steps.map((x) => [x.name, x.stepPath])).toEqual(before);
+    // Filters on step_path still work (decoded in SQL), and pages ordered by it (a key cursor) cover every step once.
+    const byPath = async (filter: string) => (await listAll(org.api, `/api/v1/test-steps?filter=${encodeURIComponent(filter)}`, 'testSteps')).map((x) => x.stepPath);
+    expect(await byPath('step_path == "1.6.2"')).toEqual(['1.6.2']);
+    expect(await byPath('step_path.startsWith("1.1.")')).toEqual(before.map((b: string[]) => b[1]).filter((p: string) => p.startsWith('1.1.')));
+    expect((await listAll(org.api, '/api/v1/test-steps', 'testSteps', 7)).map((x) => x.stepPath)).toEqual(before.map((b: string[]) => b[1]));
+    expect((await listAll(org.api, '/api/v1/test-steps?order_by=step_path%20desc', 'testSteps', 7)).map((x) => x.stepPath)).toEqual(before.map((b: string[]) => b[1]).reverse());
+  });
+
+  test('a step field over the size cap is INVALID_ARGUMENT naming the field, and writes nothing', async () => {
+    const org = inNewOrg('Field cap');
+    const doc = withSteps(group('').replace('name="g"', `name="${'n'.repeat(MAX_FIELD_CHARS + 1)}"`));
+    const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId: await uploadFile(org.token, doc, 'long-name.xml') });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 3, message: expect.stringContaining(`a step's name is longer than ${MAX_FIELD_CHARS} characters`) });
+    expect(res.body.details[0].fieldViolations[0].field).toBe('remote_file_id');
+    expect((await org.api('GET', '/api/v1/test-reports')).body.testReports).toEqual([]);
+  });
+});
+
+describe('ImportTestReport: a big import leaves the server answering, and appears whole', () => {
+  test('requests are answered while the import copies its rows, and never see part of the report', async () => {
+    const org = inNewOrg('Big import');
+    const text = SAMPLE.toString('utf8');
+    const at = text.indexOf('>', text.indexOf('<tr:ResultSet')) + 1;
+    const end = text.indexOf('</tr:ResultSet>');
+    const big = text.slice(0, at) + text.slice(at, end).repeat(60) + text.slice(end);
+    const remoteFileId = await uploadFile(org.token, big, 'big.xml');
+    const pendingRows = () => s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM test_steps t JOIN test_report_imports i ON i.report_pk = t.report_pk')!.n;
+
+    let finished = false;
+    const importing = org.api('POST', '/api/v1/test-reports:import', { remoteFileId }).then((r) => ((finished = true), r));
+    const seen: { count: string; reports: number; pendingRows: number; finished: boolean }[] = [];
+    while (!finished) {
+      const count = (await org.api('GET', '/api/v1/test-steps/count')).body.count;
+      const reports = (await org.api('GET', '/api/v1/test-reports')).body.testReports.length;
+      seen.push({ count, reports, pendingRows: pendingRows(), finished });
+    }
+    const res = await importing;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Answered while the import was copying (part of its rows already written), before its response.
+    expect(seen.some((x) => x.pendingRows > 0 && !x.finished)).toBe(true);
+    // Readers never saw part of it: the pending report and its steps are out of lists and counts until the end.
+    const total = Number((await org.api('GET', '/api/v1/test-steps/count')).body.count);
+    expect(total).toBe(60 * 222 + 1);
+    for (const x of seen.filter((y) => !y.finished)) expect([x.count, x.reports]).toEqual(['0', 0]);
+    expect(s.engine.db.all('SELECT * FROM test_report_imports')).toEqual([]);
+  });
+
+  test('a copy failing half-way leaves nothing behind', async () => {
+    const org = inNewOrg('Failed copy');
+    const staging = new ImportStaging(stagingPath(join(s.dataDir, 'tmp'), randomUUID()));
+    try {
+      const parsed = await parseAtml(Readable.from([SAMPLE.toString('utf8').replace(/(<tr:ResultSet[^>]*>)/, `$1${'<tr:SessionAction name="a" startDateTime="2025-09-10T11:25:07.560" endDateTime="2025-09-10T11:25:08.560"><tr:ActionOutcome value="Done"/></tr:SessionAction>'.repeat(3000)}`)]), staging.sink);
+      expect(parsed.steps).toBeGreaterThan(3000);
+      staging.finish();
+      // Two measurements with one id: the unique index fails the copy after every step was copied.
+      const raw = new BetterSqlite3(staging.path);
+      raw.prepare('UPDATE measurements SET id = (SELECT id FROM measurements WHERE seq = 1) WHERE seq = 2').run();
+      raw.close();
+      const counts = () => ['test_reports', 'test_steps', 'test_step_metadata', 'test_measurements', 'test_measurement_metadata', 'test_report_imports'].map((t) => s.engine.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`)!.n);
+      const before = counts();
+      const userId = s.engine.db.get<{ id: string }>("SELECT user_id AS id FROM memberships WHERE organization_id = ? LIMIT 1", [org.organizationId])!.id;
+      const ctx = { engine: s.engine, db: s.engine.db, caller: loadCaller(s.engine.db, userId)! };
+      await expect(copyStagedReport(ctx, staging.path, org.organizationId, null)).rejects.toThrow(/UNIQUE/);
+      expect(counts()).toEqual(before);
+      expect(s.engine.db.all("SELECT name FROM pragma_database_list WHERE name = 'staging'")).toEqual([]);
+    } finally {
+      staging.remove();
+    }
   });
 });

@@ -41,7 +41,7 @@ async function syncedReportWithRemoteDeletions() {
   const { id: stepId } = db.get<{ id: string }>(
     `SELECT id FROM test_steps s WHERE test_report_id = ?
        AND NOT EXISTS (SELECT 1 FROM test_steps c WHERE c.report_pk = s.report_pk AND c.parent_step_id = s.id)
-     ORDER BY step_path_key LIMIT 1`,
+     ORDER BY path_key LIMIT 1`,
     [reportId],
   )!;
   const { id: measurementId } = db.get<{ id: string }>('SELECT id FROM test_measurements WHERE test_report_id = ? AND test_step_id != ? LIMIT 1', [reportId, stepId])!;

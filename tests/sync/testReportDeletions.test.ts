@@ -39,7 +39,7 @@ function victims(db: Db, reportId: string): { stepId: string; measurementId: str
     `SELECT s.id FROM test_steps s WHERE s.test_report_id = ?
        AND EXISTS (SELECT 1 FROM test_measurements m WHERE m.step_pk = s.pk)
        AND NOT EXISTS (SELECT 1 FROM test_steps c WHERE c.report_pk = s.report_pk AND c.parent_step_id = s.id)
-     ORDER BY s.step_path_key LIMIT 1`,
+     ORDER BY s.path_key LIMIT 1`,
     [reportId],
   )!;
   const { id: measurementId } = db.get<{ id: string }>('SELECT id FROM test_measurements WHERE test_report_id = ? AND test_step_id != ? ORDER BY timestamp, id LIMIT 1', [reportId, stepId])!;
@@ -106,7 +106,7 @@ describe('test steps and measurements deleted on the remote', () => {
 
   test('a step or measurement created here and not pushed yet stays, also under a step the remote deleted', async () => {
     const { reportId, stepId } = await syncedReportWithRemoteDeletions();
-    const otherStep = a.engine.db.get<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? AND id != ? ORDER BY step_path_key LIMIT 1', [reportId, stepId])!.id;
+    const otherStep = a.engine.db.get<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? AND id != ? ORDER BY path_key LIMIT 1', [reportId, stepId])!.id;
     const made = (await a.call('CreateTestStep', step(reportId, '99', 'made offline'))).testStep.testStepId as string;
     const onKept = (await a.call('CreateTestMeasurement', measurement(otherStep, 'made offline'))).testMeasurement.measurementId as string;
     const onDeleted = (await a.call('CreateTestMeasurement', measurement(stepId, 'under a deleted step'))).testMeasurement.measurementId as string;

@@ -76,7 +76,7 @@ describe('sync: manual test-report edits', () => {
     await importSample(a);
     const db = a.engine.db;
     const [m1, m2] = db.all<{ id: string; test_step_id: string; name: string }>('SELECT id, test_step_id, name FROM test_measurements ORDER BY pk LIMIT 2');
-    const stepPath = db.get<{ step_path: string }>('SELECT step_path FROM test_steps WHERE id = ?', [m1.test_step_id])!.step_path;
+    const stepPath = db.get<{ step_path: string }>('SELECT step_path_text(path_key) AS step_path FROM test_steps WHERE id = ?', [m1.test_step_id])!.step_path;
     await a.call('UpdateTestStep', { testStep: { testStepId: m1.test_step_id, description: 'edited before the push' }, updateMask: 'description' });
     await a.call('UpdateTestMeasurement', { testMeasurement: { measurementId: m1.id, description: 'noted before the push' }, updateMask: 'description' });
     await a.call('DeleteTestMeasurement', { measurementId: m2.id });
@@ -86,7 +86,7 @@ describe('sync: manual test-report edits', () => {
     expect(s.failedEntries).toBe(0);
     expect(proxy.forwarded(isPost('/api/v1/test-reports:import'))).toBe(1);
     const remoteDb = remote.engine.db;
-    expect(remoteDb.get('SELECT description FROM test_steps WHERE step_path = ?', [stepPath])).toEqual({ description: 'edited before the push' });
+    expect(remoteDb.get('SELECT description FROM test_steps WHERE step_path_text(path_key) = ?', [stepPath])).toEqual({ description: 'edited before the push' });
     expect(remoteDb.all("SELECT name FROM test_measurements WHERE description = 'noted before the push'")).toEqual([{ name: m1.name }]);
     expect(count(remoteDb, 'test_measurements')).toBe(count(db, 'test_measurements'));
     expect(reportsOf(db)).toEqual(reportsOf(remoteDb));
@@ -100,7 +100,7 @@ describe('sync: manual test-report edits', () => {
     await a.sync();
     const db = remote.engine.db;
     const [id] = Object.keys(reportsOf(db));
-    const steps = db.all<{ id: string; step_path: string }>('SELECT id, step_path FROM test_steps WHERE test_report_id = ? ORDER BY step_path_key', [id]);
+    const steps = db.all<{ id: string; step_path: string }>('SELECT id, step_path_text(path_key) AS step_path FROM test_steps WHERE test_report_id = ? ORDER BY path_key', [id]);
     const measured = db.all<{ id: string; test_step_id: string }>('SELECT id, test_step_id FROM test_measurements WHERE test_report_id = ? ORDER BY pk', [id]);
     const leaf = steps.find((x) => !steps.some((y) => y.step_path.startsWith(`${x.step_path}.`)) && !measured.some((m) => m.test_step_id === x.id))!;
 
@@ -142,7 +142,7 @@ describe('sync: manual test-report edits', () => {
     await a.sync();
     const db = remote.engine.db;
     const [reportId] = Object.keys(reportsOf(db));
-    const [kept] = db.all<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? ORDER BY step_path_key LIMIT 1', [reportId]);
+    const [kept] = db.all<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? ORDER BY path_key LIMIT 1', [reportId]);
     // A second report whose step is edited here and deleted there.
     const other = (await remote.client.CreateTestReport({ status: 'TEST_STATUS_PASSED', name: 'other run', testSystemName: 'rig-2', testCase: 'power', startTime: T0, endTime: T1 })).testReport;
     const doomed = (await remote.client.CreateTestStep(step(other.testReportId, '1', 'to be deleted'))).testStep;

@@ -32,7 +32,7 @@ export function reportsOf(db: Db) {
       name: r.name,
       serial: r.serial_number,
       archived: r.archived,
-      steps: db.all<{ v: string }>("SELECT id || ' ' || step_path || ' ' || name || ' ' || parent_step_id || ' ' || description AS v FROM test_steps WHERE report_pk = ? ORDER BY step_path_key, pk", [r.pk]).map((x) => x.v),
+      steps: db.all<{ v: string }>("SELECT id || ' ' || step_path_text(path_key) || ' ' || name || ' ' || parent_step_id || ' ' || description AS v FROM test_steps WHERE report_pk = ? ORDER BY path_key, pk", [r.pk]).map((x) => x.v),
       measurements: db
         .all<{ v: string }>(
           `SELECT id || ' ' || test_step_id || ' ' || name || ' ' || passed || ' ' || COALESCE(numeric_value, string_value, boolean_value, '-') || ' ' || description AS v

@@ -2,8 +2,8 @@
 // steps and measurements here as they arrive (its own better-sqlite3
 // connection and file, so the async parse never holds a transaction open on
 // the shared connection and never keeps the document in memory); the rows are
-// then copied into the real tables in one synchronous transaction
-// (copyStagedReport). Staging rows get their UUIDs here; parents are resolved
+// then copied into the real tables in short transactions, by key ranges
+// (copyStagedReport; the metadata tables are keyed by their owner for that). Staging rows get their UUIDs here; parents are resolved
 // by key at copy time, so children may arrive before their parents. Steps are
 // keyed by the parser's key (document order), measurements by arrival `seq`;
 // the copy derives the real pks from them, so it needs no lookups by id.
@@ -14,8 +14,8 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MetadataKeyType } from '../../../src-shared/api/metadata';
 import { TestMeasurementType, TestStatus, TestStepType } from '../../../src-shared/api/testReports';
+import { encodeStepPath } from '../../db/stepPathKey';
 import type { AtmlSink, ParsedMeasurement, ParsedMetadata, ParsedReport, ParsedStep } from './atmlParser';
-import { stepPathKey } from './stepPathKey';
 import { BOUNDS_FIELD, VALUE_FIELD } from './testReportRows';
 
 const SCHEMA = `
@@ -28,13 +28,13 @@ CREATE TABLE report_metadata (
 );
 CREATE TABLE steps (
   key INTEGER PRIMARY KEY, id TEXT NOT NULL, parent_key INTEGER, name TEXT NOT NULL, description TEXT NOT NULL, step_type INTEGER NOT NULL,
-  step_path TEXT NOT NULL, step_path_key TEXT NOT NULL, status INTEGER NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER NOT NULL,
+  path_key BLOB NOT NULL, status INTEGER NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER NOT NULL,
   error_code INTEGER, error_message TEXT
 );
 CREATE TABLE step_metadata (
   step_key INTEGER NOT NULL, key TEXT NOT NULL, type INTEGER NOT NULL, string_value TEXT, number_value REAL, boolean_value INTEGER,
-  position INTEGER NOT NULL
-);
+  position INTEGER NOT NULL, PRIMARY KEY (step_key, position)
+) WITHOUT ROWID;
 CREATE TABLE measurements (
   seq INTEGER PRIMARY KEY, id TEXT NOT NULL, step_key INTEGER NOT NULL, measurement_type INTEGER NOT NULL, name TEXT NOT NULL,
   value_field INTEGER, numeric_value REAL, string_value TEXT, boolean_value INTEGER, unit TEXT, bounds_field INTEGER, bound_min REAL,
@@ -42,8 +42,8 @@ CREATE TABLE measurements (
 );
 CREATE TABLE measurement_metadata (
   measurement_seq INTEGER NOT NULL, key TEXT NOT NULL, type INTEGER NOT NULL, string_value TEXT, number_value REAL, boolean_value INTEGER,
-  position INTEGER NOT NULL
-);
+  position INTEGER NOT NULL, PRIMARY KEY (measurement_seq, position)
+) WITHOUT ROWID;
 `;
 
 type MetadataColumns = [type: number, stringValue: string | null, numberValue: number | null, booleanValue: number | null];
@@ -108,7 +108,7 @@ export class ImportStaging {
     this.db.exec(SCHEMA);
     this.insertReport = this.db.prepare('INSERT INTO report VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertReportMetadata = this.db.prepare('INSERT OR IGNORE INTO report_metadata(key, type, string_value, number_value, boolean_value) VALUES (?, ?, ?, ?, ?)');
-    this.insertStep = this.db.prepare('INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertStep = this.db.prepare('INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertStepMetadata = this.db.prepare('INSERT INTO step_metadata VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.insertMeasurement = this.db.prepare('INSERT INTO measurements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertMeasurementMetadata = this.db.prepare('INSERT INTO measurement_metadata VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -123,7 +123,7 @@ export class ImportStaging {
     },
     step: (s: ParsedStep) => {
       this.insertStep.run(
-        s.key, randomUUID(), s.parentKey, s.name, s.description, TestStepType.numbers[s.stepType], s.stepPath, stepPathKey(s.stepPath),
+        s.key, randomUUID(), s.parentKey, s.name, s.description, TestStepType.numbers[s.stepType], encodeStepPath(s.stepPath),
         TestStatus.numbers[s.status], s.startTime, s.endTime, s.errorInfo?.errorCode ?? null, s.errorInfo?.errorMessage ?? null,
       );
       uniqueKeys(s.metadata).forEach((m, i) => this.insertStepMetadata.run(s.key, m.key, ...metadataColumns(m), i));

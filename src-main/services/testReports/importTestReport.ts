@@ -1,22 +1,29 @@
 // ImportTestReport: an uploaded TestStand ATML file -> a report with its steps
-// and measurements, atomically.
+// and measurements, atomically for readers, without holding the event loop.
 //
 // 1. stream-parse the stored file into a private staging database (async;
 //    nothing touches the shared connection, memory stays bounded);
-// 2. synchronously, on the shared connection: ATTACH the staging file, copy
-//    every row with INSERT ... SELECT in ONE transaction (staging UUIDs kept,
-//    parent keys resolved to parent ids by join, pks derived from the
-//    staging keys), DETACH;
+// 2. copy it into the real tables in short transactions (each about CHUNK_MS,
+//    INSERT ... SELECT from the ATTACHed staging file, yielding to the event
+//    loop between them, so other requests are answered during a big import).
+//    The report is PENDING meanwhile: its row in test_report_imports hides it
+//    and every step and measurement under it from lists and counts
+//    (scope.ts), and nobody knows its new ids. The last transaction removes
+//    the mark (and appends the sync outbox entry): the whole report appears
+//    at once. A failure (or a crash: cleaned up by the next import) deletes
+//    what was copied, also in short transactions; the report never appeared.
 // 3. delete the staging file.
 // Any parse error is INVALID_ARGUMENT with the parser's reason, and nothing is
-// written; no await happens between ATTACH and DETACH, so no other request can
-// interleave with the copy.
+// written.
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestReport } from '../../../src-shared/api/testReports';
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
+import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { contentFilePath } from '../remoteFiles/contentStore';
 import { reportWrite } from '../writeScope';
@@ -25,7 +32,8 @@ import { AtmlParseError, parseAtml } from './atmlParser';
 import { ImportStaging, removeStaleStagingFiles, stagingPath } from './importStaging';
 import { loadReports } from './testReportRows';
 
-const READ_CHUNK_BYTES = 256 * 1024;
+// Each chunk is parsed (and staged) in one go: small enough to keep that well under CHUNK_MS-scale blocks.
+const READ_CHUNK_BYTES = 64 * 1024;
 
 export async function importTestReport(ctx: RequestContext, remoteFileId: string): Promise<{ testReport: TestReport }> {
   const file = findVisibleRemoteFile(ctx, remoteFileId);
@@ -49,65 +57,200 @@ export async function importTestReport(ctx: RequestContext, remoteFileId: string
       stream.destroy();
     }
     staging.finish();
-    const pk = copyStagedReport(ctx, staging.path, file.organization_id, file.id);
+    const pk = await copyStagedReport(ctx, staging.path, file.organization_id, file.id);
     return { testReport: loadReports(ctx.db, [pk])[0] };
   } finally {
     staging.remove();
   }
 }
 
-/** Copies a finished staging file into the real tables in one transaction; returns the new report's pk. */
-export function copyStagedReport(ctx: RequestContext, stagingPath: string, organizationId: string, remoteFileId: string | null): number {
-  const { db, caller } = ctx;
+/** Target length of one copy transaction: other requests wait at most about this long for the connection. */
+export const CHUNK_MS = 20;
+const FIRST_CHUNK_ROWS = 256;
+const MAX_CHUNK_ROWS = 50_000;
+/**
+ * Chunks commit without checkpointing (each rewrites scattered index pages, random ids, so SQLite's automatic
+ * checkpoint would land inside every few chunks and make them several times longer); the import checkpoints itself,
+ * in a turn of its own, after about this many pages of WAL.
+ */
+const CHECKPOINT_PAGES = 1000;
+
+/** Copies run one at a time per database (one ATTACHed staging file at a time). */
+const copying = new WeakMap<Db, Promise<unknown>>();
+
+/** Rows per chunk so that the next chunk takes about CHUNK_MS, from how long the last one took. */
+function nextChunkRows(rows: number, ms: number): number {
+  const scaled = ms > 0 ? Math.floor((rows * CHUNK_MS) / ms) : rows * 2;
+  return Math.max(16, Math.min(MAX_CHUNK_ROWS, scaled, rows * 4));
+}
+
+/**
+ * One transaction of a pending import. Its commit need not be durable (synchronous NORMAL: no fsync per chunk):
+ * until the last, durable transaction removes the pending mark these rows are invisible, and if a power cut loses
+ * some, the mark goes with them or the next import deletes what is left. Nothing else runs in between to commit
+ * under the relaxed setting (no await).
+ */
+function pendingTx<T>(db: Db, fn: () => T): T {
   const raw = db.raw;
-  // ATTACH/DETACH are not allowed inside a transaction; both sit right around it, with no await in between.
-  // A staging schema left attached by an earlier failure would block every later import: drop it first.
-  if ((raw.prepare('PRAGMA database_list').all() as { name: string }[]).some((d) => d.name === 'staging')) raw.prepare('DETACH DATABASE staging').run();
-  raw.prepare('ATTACH DATABASE ? AS staging').run(stagingPath);
+  const synchronous = raw.pragma('synchronous', { simple: true }) as number;
+  const autocheckpoint = raw.pragma('wal_autocheckpoint', { simple: true }) as number;
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('wal_autocheckpoint = 0');
   try {
-    return db.tx(() => {
+    return db.tx(fn);
+  } finally {
+    raw.pragma(`synchronous = ${synchronous}`);
+    raw.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+  }
+}
+
+/** The frames (pages) in the WAL now: a NOOP checkpoint only reports them. */
+function walPages(db: Db): number {
+  const [row] = db.raw.pragma('wal_checkpoint(NOOP)' as string) as unknown[] as { log: number }[];
+  return row?.log ?? 0;
+}
+
+/**
+ * Runs `chunk(lo, hi)` over [min, max] in short transactions, yielding to the event loop between them. The first
+ * one also copies the top of the range (max), so a write between chunks gets a pk above the whole range; the
+ * others go up from min (appending to the tables' B-trees, which is cheaper than inserting below existing rows).
+ */
+async function inChunks(db: Db, min: number, max: number, chunk: (lo: number, hi: number) => void): Promise<void> {
+  let rows = FIRST_CHUNK_ROWS;
+  let end = max; // the last key still to copy
+  for (let lo = min; lo <= end; ) {
+    const hi = Math.min(end, lo + rows - 1);
+    const reserveTop = end === max && hi < max;
+    const t = performance.now();
+    pendingTx(db, () => {
+      if (reserveTop) chunk(max, max);
+      chunk(lo, hi);
+    });
+    if (reserveTop) end = max - 1;
+    rows = nextChunkRows(hi - lo + 1, performance.now() - t);
+    lo = hi + 1;
+    await yieldToEventLoop();
+    if (walPages(db) >= CHECKPOINT_PAGES) {
+      db.raw.pragma('wal_checkpoint(PASSIVE)');
+      await yieldToEventLoop();
+    }
+  }
+}
+
+/** Deletes a pending report and everything copied under it, in short transactions; the mark goes last. */
+async function deletePendingReport(db: Db, reportPk: number): Promise<void> {
+  const report = db.get<{ id: string }>('SELECT id FROM test_reports WHERE pk = ?', [reportPk]);
+  if (report) {
+    const batch = async (sql: string, param: string | number) => {
+      for (let rows = FIRST_CHUNK_ROWS; ; ) {
+        const t = performance.now();
+        const n = db.tx(() => db.run(sql, [param, rows]).changes);
+        if (n === 0) break;
+        rows = nextChunkRows(rows, performance.now() - t);
+        await yieldToEventLoop();
+      }
+    };
+    await batch('DELETE FROM test_measurements WHERE pk IN (SELECT pk FROM test_measurements WHERE test_report_id = ? LIMIT ?)', report.id);
+    await batch('DELETE FROM test_steps WHERE pk IN (SELECT pk FROM test_steps WHERE report_pk = ? LIMIT ?)', reportPk);
+  }
+  db.tx(() => {
+    db.run('DELETE FROM test_reports WHERE pk = ?', [reportPk]);
+    db.run('DELETE FROM test_report_imports WHERE report_pk = ?', [reportPk]);
+  });
+}
+
+/**
+ * Removes what earlier imports left pending (a crash, or a failed cleanup): called while no copy runs (copies run
+ * one at a time and the data directory has one process), so every mark is abandoned. Those rows were never visible.
+ */
+async function removeAbandonedImports(db: Db): Promise<void> {
+  for (const { report_pk } of db.all<{ report_pk: number }>('SELECT report_pk FROM test_report_imports')) {
+    await deletePendingReport(db, report_pk);
+  }
+}
+
+/** Waits for the copies before it, then runs `fn` alone (per database). */
+async function oneCopyAtATime<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  const before = copying.get(db) ?? Promise.resolve();
+  const mine = before.catch(() => {}).then(fn);
+  copying.set(db, mine);
+  try {
+    return await mine;
+  } finally {
+    if (copying.get(db) === mine) copying.delete(db);
+  }
+}
+
+/** Copies a finished staging file into the real tables (pending until the last transaction); returns the new report's pk. */
+export function copyStagedReport(ctx: RequestContext, stagingPath: string, organizationId: string, remoteFileId: string | null): Promise<number> {
+  return oneCopyAtATime(ctx.db, async () => {
+    const { db, caller } = ctx;
+    const raw = db.raw;
+    // ATTACH/DETACH are not allowed inside a transaction: start from a fresh turn of the event loop (an async
+    // handler's first part may run inside a group commit).
+    await yieldToEventLoop();
+    await removeAbandonedImports(db);
+    // A staging schema left attached by an earlier failure would block every later import: drop it first.
+    if ((raw.prepare('PRAGMA database_list').all() as { name: string }[]).some((d) => d.name === 'staging')) raw.prepare('DETACH DATABASE staging').run();
+    raw.prepare('ATTACH DATABASE ? AS staging').run(stagingPath);
+    let reportPk: number | undefined;
+    try {
       const now = nowMicros();
       const reportId = randomUUID();
+      const userId = caller.userId;
       // Statements over `staging` are prepared here, never cached: they are invalid once it is detached.
-      const info = raw
-        .prepare(
-          `INSERT INTO main.test_reports(id, organization_id, status, name, test_system_name, test_case, start_time, end_time, serial_number,
-             part_number, system_operator, run_id, source_remote_file_id, created_by_user_id, modified_by_user_id, created_date, modified_date)
-           SELECT ?, ?, status, name, test_system_name, test_case, start_time, end_time, serial_number, part_number, system_operator, '', ?, ?, ?, ?, ?
-           FROM staging.report LIMIT 1`,
-        )
-        .run(reportId, organizationId, remoteFileId, caller.userId, caller.userId, now, now);
-      if (info.changes !== 1) throw ApiError.invalid('remote_file_id', 'the file holds no test report');
-      const reportPk = Number(info.lastInsertRowid);
-      raw
-        .prepare(
-          `INSERT INTO main.test_report_metadata(report_pk, key, type, string_value, number_value, boolean_value, position)
-           SELECT ?, key, type, string_value, number_value, boolean_value, position FROM staging.report_metadata ORDER BY position`,
-        )
-        .run(reportPk);
+      reportPk = db.tx(() => {
+        const info = raw
+          .prepare(
+            `INSERT INTO main.test_reports(id, organization_id, status, name, test_system_name, test_case, start_time, end_time, serial_number,
+               part_number, system_operator, run_id, source_remote_file_id, created_by_user_id, modified_by_user_id, created_date, modified_date)
+             SELECT ?, ?, status, name, test_system_name, test_case, start_time, end_time, serial_number, part_number, system_operator, '', ?, ?, ?, ?, ?
+             FROM staging.report LIMIT 1`,
+          )
+          .run(reportId, organizationId, remoteFileId, userId, userId, now, now);
+        if (info.changes !== 1) throw ApiError.invalid('remote_file_id', 'the file holds no test report');
+        const pk = Number(info.lastInsertRowid);
+        db.run('INSERT INTO test_report_imports(report_pk) VALUES (?)', [pk]);
+        raw
+          .prepare(
+            `INSERT INTO main.test_report_metadata(report_pk, key, type, string_value, number_value, boolean_value, position)
+             SELECT ?, key, type, string_value, number_value, boolean_value, position FROM staging.report_metadata ORDER BY position`,
+          )
+          .run(pk);
+        return pk;
+      });
+      const pkOfReport = reportPk;
+
       // Explicit pks, increasing with the parser's key / arrival seq (so pk order = document order) above every
-      // existing pk: child rows then reference their parents by arithmetic, without looking ids up.
-      const stepBase = (raw.prepare('SELECT COALESCE(MAX(pk), 0) AS m FROM main.test_steps').get() as { m: number }).m + 1;
-      const measurementBase = (raw.prepare('SELECT COALESCE(MAX(pk), 0) AS m FROM main.test_measurements').get() as { m: number }).m;
-      raw
-        .prepare(
-          `INSERT INTO main.test_steps(pk, id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, step_path,
-             step_path_key, status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
-           SELECT :stepBase + s.key, s.id, :reportPk, :reportId, :organizationId, COALESCE(p.id, ''), s.name, s.description, s.step_type, s.step_path,
-             s.step_path_key, s.status, s.start_time, s.end_time, s.error_code, s.error_message, :userId, :userId, :now, :now
+      // existing pk: child rows then reference their parents by arithmetic, without looking ids up. The base is
+      // read in the first chunk, which copies the top of the range (inChunks), reserving it.
+      const steps = raw.prepare('SELECT MIN(key) AS lo, MAX(key) AS hi FROM staging.steps').get() as { lo: number | null; hi: number | null };
+      let stepBase: number | undefined;
+      if (steps.lo !== null && steps.hi !== null) {
+        const insertSteps = raw.prepare(
+          `INSERT INTO main.test_steps(pk, id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type,
+             path_key, status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
+           SELECT :stepBase + s.key, s.id, :reportPk, :reportId, :organizationId, COALESCE(p.id, ''), s.name, s.description, s.step_type,
+             s.path_key, s.status, s.start_time, s.end_time, s.error_code, s.error_message, :userId, :userId, :now, :now
            FROM staging.steps s LEFT JOIN staging.steps p ON p.key = s.parent_key
-           ORDER BY s.key`,
-        )
-        .run({ stepBase, reportPk, reportId, organizationId, userId: caller.userId, now });
-      raw
-        .prepare(
+           WHERE s.key BETWEEN :lo AND :hi ORDER BY s.key`,
+        );
+        const insertStepMetadata = raw.prepare(
           `INSERT INTO main.test_step_metadata(step_pk, key, type, string_value, number_value, boolean_value, position)
            SELECT :stepBase + m.step_key, m.key, m.type, m.string_value, m.number_value, m.boolean_value, m.position
-           FROM staging.step_metadata m ORDER BY m.step_key, m.position`,
-        )
-        .run({ stepBase });
-      raw
-        .prepare(
+           FROM staging.step_metadata m WHERE m.step_key BETWEEN :lo AND :hi ORDER BY m.step_key, m.position`,
+        );
+        await inChunks(db, steps.lo, steps.hi, (lo, hi) => {
+          stepBase ??= (raw.prepare('SELECT COALESCE(MAX(pk), 0) AS m FROM main.test_steps').get() as { m: number }).m + 1;
+          insertSteps.run({ stepBase, reportPk: pkOfReport, reportId, organizationId, userId, now, lo, hi });
+          insertStepMetadata.run({ stepBase, lo, hi });
+        });
+      }
+
+      const measurements = raw.prepare('SELECT MIN(seq) AS lo, MAX(seq) AS hi FROM staging.measurements').get() as { lo: number | null; hi: number | null };
+      if (measurements.lo !== null && measurements.hi !== null && stepBase !== undefined) {
+        let measurementBase: number | undefined;
+        const insertMeasurements = raw.prepare(
           `INSERT INTO main.test_measurements(pk, id, report_pk, step_pk, test_report_id, test_step_id, organization_id, measurement_type, name,
              value_field, numeric_value, string_value, boolean_value, unit_id, unit_abbreviated_name, bounds_field, bound_min, bound_max,
              expected_value, passed, timestamp, description, created_by_user_id, modified_by_user_id, created_date, modified_date)
@@ -115,22 +258,32 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
              m.value_field, m.numeric_value, m.string_value, m.boolean_value, CASE WHEN m.unit IS NULL THEN NULL ELSE '' END, m.unit,
              m.bounds_field, m.bound_min, m.bound_max, m.expected_value, m.passed, m.timestamp, m.description, :userId, :userId, :now, :now
            FROM staging.measurements m JOIN staging.steps s ON s.key = m.step_key
-           ORDER BY m.seq`,
-        )
-        .run({ measurementBase, stepBase, reportPk, reportId, organizationId, userId: caller.userId, now });
-      raw
-        .prepare(
+           WHERE m.seq BETWEEN :lo AND :hi ORDER BY m.seq`,
+        );
+        const insertMeasurementMetadata = raw.prepare(
           `INSERT INTO main.test_measurement_metadata(measurement_pk, key, type, string_value, number_value, boolean_value, position)
            SELECT :measurementBase + md.measurement_seq, md.key, md.type, md.string_value, md.number_value, md.boolean_value, md.position
-           FROM staging.measurement_metadata md JOIN staging.measurements m ON m.seq = md.measurement_seq JOIN staging.steps s ON s.key = m.step_key
-           ORDER BY md.measurement_seq, md.position`,
-        )
-        .run({ measurementBase });
-      // A sync replica appends its outbox entry here, in the import's own transaction (writeScope.ts).
-      reportWrite({ testReport: loadReports(db, [reportPk])[0] });
-      return reportPk;
-    });
-  } finally {
-    raw.prepare('DETACH DATABASE staging').run();
-  }
+           FROM staging.measurement_metadata md WHERE md.measurement_seq BETWEEN :lo AND :hi ORDER BY md.measurement_seq, md.position`,
+        );
+        const base = stepBase;
+        await inChunks(db, measurements.lo, measurements.hi, (lo, hi) => {
+          measurementBase ??= (raw.prepare('SELECT COALESCE(MAX(pk), 0) AS m FROM main.test_measurements').get() as { m: number }).m;
+          insertMeasurements.run({ measurementBase, stepBase: base, reportPk: pkOfReport, reportId, organizationId, userId, now, lo, hi });
+          insertMeasurementMetadata.run({ measurementBase, lo, hi });
+        });
+      }
+
+      // The report appears, whole, in this transaction; a sync replica appends its outbox entry here too (writeScope.ts).
+      db.tx(() => {
+        db.run('DELETE FROM test_report_imports WHERE report_pk = ?', [pkOfReport]);
+        reportWrite({ testReport: loadReports(db, [pkOfReport])[0] });
+      });
+      return pkOfReport;
+    } catch (e) {
+      if (reportPk !== undefined) await deletePendingReport(db, reportPk);
+      throw e;
+    } finally {
+      raw.prepare('DETACH DATABASE staging').run();
+    }
+  });
 }

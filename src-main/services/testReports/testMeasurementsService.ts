@@ -126,12 +126,12 @@ export function createTestMeasurements(ctx: RequestContext, list: readonly TestM
 }
 
 export function listTestMeasurements(ctx: RequestContext, req: ListParams) {
-  const page = listPage(ctx.db, testMeasurementListSpec, req, callerScope(ctx), ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, testMeasurementListSpec, req, callerScope(ctx, 't.report_pk'), ctx.engine.pageTokenSecret);
   return { testMeasurements: loadMeasurements(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
 export function countTestMeasurements(ctx: RequestContext, filter: string | undefined) {
-  return { count: countRows(ctx, testMeasurementListSpec, filter) };
+  return { count: countRows(ctx, testMeasurementListSpec, filter, 't.report_pk') };
 }
 
 const UPDATABLE = [

@@ -2,6 +2,7 @@
 // default orders (reference §1.6) and CEL filter fields (reference §8 "Filter
 // fields"; Count* takes the same filters as List*).
 import { TestMeasurementType, TestStatus, TestStepType } from '../../../src-shared/api/testReports';
+import { STEP_PATH_SQL_FUNCTION } from '../../db/stepPathKey';
 import type { ScalarField } from '../../filter/fields';
 import type { ListSpec } from '../../filter/resource';
 import { boolColumn, isArchivedFrom, metadataMap } from '../commonFilterFields';
@@ -59,8 +60,8 @@ export const testStepListSpec: ListSpec = {
     test_step_id: { sql: 't.id', type: 'text' },
     name: { sql: 't.name', type: 'text' },
     step_type: { sql: 't.step_type', type: 'number' },
-    // Natural order: the sortable key, not the raw path ("1.9" < "1.10").
-    step_path: { sql: 't.step_path_key', type: 'text' },
+    // Natural order: the stored key, not the raw path ("1.9" < "1.10").
+    step_path: { sql: 't.path_key', type: 'blob' },
     status: { sql: 't.status', type: 'number' },
     start_time: { sql: 't.start_time', type: 'number' },
     end_time: { sql: 't.end_time', type: 'number' },
@@ -78,8 +79,8 @@ export const testStepListSpec: ListSpec = {
     name: str('t.name'),
     description: str('t.description'),
     step_type: { kind: 'enum', sql: 't.step_type', values: TestStepType.numbers },
-    // The dotted path as written ("1.2.3"); comparisons are textual.
-    step_path: str('t.step_path'),
+    // The dotted path as written ("1.2.3"), decoded from the stored key; comparisons are textual.
+    step_path: str(`${STEP_PATH_SQL_FUNCTION}(t.path_key)`),
     status: { kind: 'enum', sql: 't.status', values: TestStatus.numbers },
     start_time: time('t.start_time'),
     end_time: time('t.end_time'),

@@ -17,6 +17,7 @@ import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/ap
 import { ApiError } from '../../../src-shared/errors';
 import { visibleTo } from '../../auth/caller';
 import { loadByPks, loadLists, loadMetadata } from '../../db/childRows';
+import { decodeStepPath } from '../../db/stepPathKey';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 
@@ -52,8 +53,8 @@ export interface TestStepRow {
   name: string;
   description: string;
   step_type: number;
-  step_path: string;
-  step_path_key: string;
+  /** The step path's key (db/stepPathKey.ts); step_path is decoded from it. */
+  path_key: Buffer;
   status: number;
   start_time: number;
   end_time: number;
@@ -136,7 +137,7 @@ export function stepsToWire(db: Db, rows: readonly TestStepRow[]): TestStep[] {
     name: r.name,
     description: r.description,
     stepType: stepTypeName(r.step_type),
-    stepPath: r.step_path,
+    stepPath: decodeStepPath(r.path_key),
     status: statusName(r.status),
     startTime: formatTimestamp(r.start_time),
     endTime: formatTimestamp(r.end_time),

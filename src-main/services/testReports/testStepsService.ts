@@ -7,10 +7,10 @@ import { TestStatus, TestStepType, type TestStep, type TestStepInput } from '../
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { replaceMetadata } from '../../db/childRows';
+import { encodeStepPath, isValidStepPath } from '../../db/stepPathKey';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { callerScope, countRows } from './scope';
-import { isValidStepPath, stepPathKey } from './stepPathKey';
 import { testStepListSpec } from './testReportListSpecs';
 import { findVisibleReport, findVisibleStep, loadSteps, type TestStepRow } from './testReportRows';
 import { checkMask } from './testReportsService';
@@ -38,12 +38,12 @@ export function createTestStep(ctx: RequestContext, s: TestStepInput): { testSte
     }
     const now = nowMicros();
     const info = db.run(
-      `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, step_path, step_path_key,
+      `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, path_key,
          status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         randomUUID(), report.pk, report.id, report.organization_id, s.parentStepId ?? '', name, s.description ?? '',
-        TestStepType.numbers[s.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'], stepPath, stepPathKey(stepPath),
+        TestStepType.numbers[s.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'], encodeStepPath(stepPath),
         TestStatus.numbers[s.status ?? 'TEST_STATUS_UNSPECIFIED'], startTime, endTime,
         s.errorInfo ? (s.errorInfo.errorCode ?? 0) : null, s.errorInfo ? (s.errorInfo.errorMessage ?? '') : null,
         caller.userId, caller.userId, now, now,
@@ -56,12 +56,12 @@ export function createTestStep(ctx: RequestContext, s: TestStepInput): { testSte
 }
 
 export function listTestSteps(ctx: RequestContext, req: ListParams) {
-  const page = listPage(ctx.db, testStepListSpec, req, callerScope(ctx), ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, testStepListSpec, req, callerScope(ctx, 't.report_pk'), ctx.engine.pageTokenSecret);
   return { testSteps: loadSteps(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
 export function countTestSteps(ctx: RequestContext, filter: string | undefined) {
-  return { count: countRows(ctx, testStepListSpec, filter) };
+  return { count: countRows(ctx, testStepListSpec, filter, 't.report_pk') };
 }
 
 /** update_mask paths (reference §8); `test_case` is listed by the platform although TestStep has no such field: accepted, no effect. */
@@ -84,8 +84,7 @@ export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: 
     if (has('description')) next.description = patch.description ?? '';
     if (has('step_type')) next.step_type = TestStepType.numbers[patch.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'];
     if (has('step_path')) {
-      next.step_path = requireStepPath(patch.stepPath, 'test_step.step_path');
-      next.step_path_key = stepPathKey(next.step_path);
+      next.path_key = encodeStepPath(requireStepPath(patch.stepPath, 'test_step.step_path'));
     }
     if (has('status')) next.status = TestStatus.numbers[patch.status ?? 'TEST_STATUS_UNSPECIFIED'];
     if (has('start_time')) {
@@ -103,10 +102,10 @@ export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: 
     }
     const now = nowMicros();
     db.run(
-      `UPDATE test_steps SET name = ?, description = ?, step_type = ?, step_path = ?, step_path_key = ?, status = ?, start_time = ?, end_time = ?,
+      `UPDATE test_steps SET name = ?, description = ?, step_type = ?, path_key = ?, status = ?, start_time = ?, end_time = ?,
          error_code = ?, error_message = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
       [
-        next.name, next.description, next.step_type, next.step_path, next.step_path_key, next.status, next.start_time, next.end_time,
+        next.name, next.description, next.step_type, next.path_key, next.status, next.start_time, next.end_time,
         next.error_code, next.error_message, now, caller.userId, row.pk,
       ],
     );

@@ -59,7 +59,7 @@ function reportView(db: Db) {
     const { pk, ...fields } = r;
     out[r.id] = {
       ...fields,
-      steps: db.all<{ v: string }>("SELECT id || ' ' || step_path || ' ' || name || ' ' || COALESCE(parent_step_id, '') || ' ' || status AS v FROM test_steps WHERE report_pk = ? ORDER BY id", [pk]).map((x) => x.v),
+      steps: db.all<{ v: string }>("SELECT id || ' ' || step_path_text(path_key) || ' ' || name || ' ' || COALESCE(parent_step_id, '') || ' ' || status AS v FROM test_steps WHERE report_pk = ? ORDER BY id", [pk]).map((x) => x.v),
       measurements: db
         .all<{ v: string }>(
           `SELECT id || ' ' || test_step_id || ' ' || name || ' ' || passed || ' ' || COALESCE(numeric_value, string_value, boolean_value, '-') AS v

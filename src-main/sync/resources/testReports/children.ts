@@ -16,8 +16,8 @@
 import { TestMeasurementType, TestStatus, TestStepType, type TestMeasurement, type TestStep } from '../../../../src-shared/api/testReports';
 import { replaceList, replaceMetadata } from '../../../db/childRows';
 import type { Db, SqlValue } from '../../../db/database';
+import { encodeStepPath } from '../../../db/stepPathKey';
 import { BOUNDS_FIELD, loadMeasurements, loadSteps, VALUE_FIELD } from '../../../services/testReports/testReportRows';
-import { stepPathKey } from '../../../services/testReports/stepPathKey';
 import type { ApplyContext } from '../../apply';
 import { collectIds, replaceIds } from '../../idMap';
 import { mergeFields } from '../../merge';
@@ -45,7 +45,7 @@ const updateIfChanged = (table: string, columns: readonly string[]) =>
   `DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')} WHERE ${columns.map((c) => `${table}.${c} IS NOT excluded.${c}`).join(' OR ')}`;
 
 const STEP_UPDATE = updateIfChanged('test_steps', [
-  'parent_step_id', 'name', 'description', 'step_type', 'step_path', 'step_path_key', 'status', 'start_time', 'end_time', 'error_code', 'error_message',
+  'parent_step_id', 'name', 'description', 'step_type', 'path_key', 'status', 'start_time', 'end_time', 'error_code', 'error_message',
 ]);
 
 // ---- steps ------------------------------------------------------------------
@@ -60,14 +60,14 @@ export function stepFields(w: TestStep): Record<string, unknown> {
 
 function stepColumns(w: TestStep): Columns {
   return {
-    name: w.name, description: w.description ?? '', step_type: TestStepType.numbers[w.stepType] ?? 0, step_path: w.stepPath, step_path_key: stepPathKey(w.stepPath),
+    name: w.name, description: w.description ?? '', step_type: TestStepType.numbers[w.stepType] ?? 0, path_key: encodeStepPath(w.stepPath),
     status: TestStatus.numbers[w.status] ?? 0, start_time: wireMicros(w.startTime) ?? 0, end_time: wireMicros(w.endTime) ?? 0,
     error_code: w.errorInfo ? w.errorInfo.errorCode : null, error_message: w.errorInfo ? w.errorInfo.errorMessage : null,
   };
 }
 
 const STEP_FIELD_COLUMNS: Record<string, readonly string[]> = {
-  name: ['name'], description: ['description'], step_type: ['step_type'], step_path: ['step_path', 'step_path_key'], status: ['status'],
+  name: ['name'], description: ['description'], step_type: ['step_type'], step_path: ['path_key'], status: ['status'],
   start_time: ['start_time'], end_time: ['end_time'], error_info: ['error_code', 'error_message'],
 };
 
@@ -115,12 +115,12 @@ export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: 
     if (!report || (!existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq))) continue;
     const c = stepColumns(s);
     const row = db.run(
-      `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, step_path, step_path_key,
+      `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, path_key,
          status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) ${STEP_UPDATE}`,
       [
-        s.testStepId, report.pk, s.testReportId, report.organization_id, s.parentStepId ?? '', c.name, c.description, c.step_type, c.step_path, c.step_path_key,
+        s.testStepId, report.pk, s.testReportId, report.organization_id, s.parentStepId ?? '', c.name, c.description, c.step_type, c.path_key,
         c.status, c.start_time, c.end_time, c.error_code, c.error_message, report.created_by_user_id, report.created_by_user_id, now, now,
       ],
     ).changes;
