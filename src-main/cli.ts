@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { createApiKey, listApiKeys, ownerSessionKey, revokeApiKey } from './auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
-import { defaultDataDir, openEngine } from './engine';
+import { defaultDataDir, isReplica, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
 import { BackgroundSync } from './sync/backgroundSync';
@@ -41,7 +41,7 @@ async function serve(values: ServeOptions): Promise<number> {
   process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
   process.on('uncaughtException', (e) => console.error('outpost: uncaught exception; serving on:', e));
   const engine = attachReplica(openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } }));
-  if (values.seedIfEmpty && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
+  if (values.seedIfEmpty && !isReplica(engine.db) && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
   }
@@ -128,6 +128,7 @@ function seed(values: { data?: string; annotations?: string }): number {
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) return fail(`invalid --annotations '${values.annotations}'`);
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'seed' } });
   try {
+    if (isReplica(engine.db)) return fail(`${engine.dataDir} is a replica of its remote: demo data is only for a local profile (use another --data)`);
     const counts = seedDemoData(engine.db, { annotations: n });
     process.stdout.write(`${JSON.stringify(counts)}\n`);
     return 0;

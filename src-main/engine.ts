@@ -89,6 +89,10 @@ export const DATABASE_FILE = 'outpost.sqlite';
 /** Set once a remote is linked: the database is a sync replica, whose replicated writes must reach the outbox. */
 export const REPLICA_SETTING = 'sync.replica';
 
+export function isReplica(db: Db): boolean {
+  return db.setting(REPLICA_SETTING) === '1';
+}
+
 /** The per-user data directory: XDG on Linux, the platform's app-data folder elsewhere. */
 export function defaultDataDir(): string {
   if (process.env.OUTPOST_DATA_DIR) return process.env.OUTPOST_DATA_DIR;

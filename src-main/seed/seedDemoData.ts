@@ -2,12 +2,14 @@
 // so the app is alive on first start and tests/benchmarks have known data.
 // Written with bulk SQL in one transaction; seeding twice changes nothing.
 import { createHash, randomUUID } from 'node:crypto';
+import { ApiError, Code } from '../../src-shared/errors';
 import { AnnotationState } from '../../src-shared/api/annotations';
 import { AnnotationLogKind, AnnotationLogState } from '../../src-shared/api/annotationLogs';
 import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../auth/identity';
 import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
 import type { Db } from '../db/database';
-import { annotationBulkInserter } from '../services/annotations/annotationBulkInsert';
+import { isReplica } from '../engine';
+import { annotationBulkInserter } from '../services/annotations/annotationStore';
 
 /** mulberry32: a tiny seeded PRNG (determinism matters, quality does not). */
 export function prng(seed: number): () => number {
@@ -57,6 +59,8 @@ export interface SeedOptions {
 }
 
 export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
+  // Demo records in a replica would never reach its remote (they bypass the outbox) yet sit among its records.
+  if (isReplica(db)) throw new ApiError(Code.FAILED_PRECONDITION, 'this data directory is a replica of its remote: demo data is only for a local profile (use another --data)');
   // Into an empty database, build the annotation indexes once at the end (one sort each).
   const bulk = beginBulkLoad(db, ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs']);
   let counts: SeedCounts;

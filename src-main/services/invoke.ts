@@ -1,13 +1,13 @@
 // Runs one operation: validate the raw request with the operation's zod
 // schema, then call its handler. Shared by the HTTP router and the IPC bridge
 // so both validate identically.
-import { z } from 'zod';
+import { type z } from 'zod';
 import { writesPlatformData } from '../../src-shared/api/operation';
 import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import { storageError } from '../db/storageErrors';
-import { REPLICA_SETTING, type RequestContext } from '../engine';
+import { isReplica, type RequestContext } from '../engine';
 import { handlers } from './registry';
 
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -72,7 +72,7 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   }
   if (!recorder) {
     // A replica opened without sync attached would accept writes that never reach the remote: refuse them loudly.
-    if (writesPlatformData(operations[name]) && ctx.db.setting(REPLICA_SETTING) === '1') {
+    if (writesPlatformData(operations[name]) && isReplica(ctx.db)) {
       throw ApiError.internal(`${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`);
     }
     return await handler(ctx, req);

@@ -1,6 +1,6 @@
 // The conflict log: the losing value of every per-field conflict (and records
 // found gone on the remote), kept for the user to list and undo. Listing and
-// undo are service operations (services/sync/syncService.ts).
+// undo are service operations (operations/syncService.ts).
 import { randomUUID } from 'node:crypto';
 import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';

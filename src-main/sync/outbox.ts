@@ -6,13 +6,9 @@
 // no entries. This module is the entry store.
 import type { Db } from '../db/database';
 import { entryFromRow, type EntryState, type OutboxEntry, type OutboxRow, type Target } from './types';
-import { REPLICA_SETTING } from '../engine';
+import { isReplica, REPLICA_SETTING } from '../engine';
 
-export { REPLICA_SETTING };
-
-export function isReplica(db: Db): boolean {
-  return db.setting(REPLICA_SETTING) === '1';
-}
+export { isReplica, REPLICA_SETTING };
 
 /** Wall clock in epoch micros (conflict ordering only; never a pull cursor). */
 export const localClock = () => Date.now() * 1000;

@@ -4,7 +4,8 @@
 // unknown-outcome lookups; the local clock is never a pull cursor.
 import { writeFile } from 'node:fs/promises';
 import type { OperationDef } from '../../src-shared/api/operation';
-import { httpTransport, TransportError, type Transport } from '../../src-shared/client';
+import { httpTransport, type Transport } from '../../src-shared/client';
+import { TransportError } from '../../src-shared/httpRequest';
 import { ApiError, Code } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import { nodeHttpTransport, type RawTransport } from './nodeTransport';

@@ -8,7 +8,7 @@ import type { Db } from '../db/database';
 import { readStoredStatus, writeStoredStatus } from './operations/syncService';
 import { createApplier, emptyApplyStats } from './apply';
 import { restoreIndexes } from '../db/bulkLoad';
-import { adoptIdentity, type SyncIdentity } from './identity';
+import { adoptIdentity } from './identity';
 import { acquireSyncLock } from './lock';
 import { countOpenConflicts } from './conflicts';
 import { countFailed, countOpen, openTargetResources } from './outbox';
@@ -113,13 +113,12 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     const features: RemoteFeatures = { celFilter: new Map(), unsupported: new Map() };
     const stats = emptyApplyStats();
     // Identity first (with retries): everything else is stored under the remote's user and organization ids.
-    let identity: SyncIdentity | undefined;
     const bootstrap = {
       db, remote, retry, signal: options.signal, progress,
       throwIfAborted: () => options.signal?.throwIfAborted(),
     } as unknown as SyncSession;
     await callWithRetry(bootstrap, 'Ping', {});
-    identity = await adoptIdentity(db, typedCall((op, req) => callWithRetry(bootstrap, op, req)));
+    const identity = await adoptIdentity(db, typedCall((op, req) => callWithRetry(bootstrap, op, req)));
     const session: SyncSession = {
       db,
       remote,

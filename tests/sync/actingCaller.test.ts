@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../../src-main/auth/identity';
 import { handleInvoke } from '../../src-main/electron/ipcBridge';
-import { openEngine, type Engine } from '../../src-main/engine';
+import { openEngine } from '../../src-main/engine';
 import { attachReplica, type ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { annotationRequest, startRemote } from './helpers';

@@ -16,6 +16,8 @@ import { AnnotationState, type AnnotationStateName } from '../../../src-shared/a
 import { formatTimestamp, nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { visibleTo } from '../../auth/caller';
+import type { Raw } from './annotationPageQueries';
+import { setAnnotationColumns } from './annotationStore';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
@@ -91,13 +93,13 @@ export function loadLog(db: Db, id: string): AnnotationLog | undefined {
 const PAGE_COLUMNS = 'pk, id, annotation_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body';
 const pageStatements = new WeakMap<Db, Statement>();
 
-function pageRowsOf(db: Db, pks: readonly number[]): any[][] {
+function pageRowsOf(db: Db, pks: readonly number[]): Raw[] {
   let st = pageStatements.get(db);
   if (!st) {
     st = db.raw.prepare(`SELECT ${PAGE_COLUMNS} FROM annotation_logs WHERE pk IN (SELECT value FROM json_each(?))`).raw(true);
     pageStatements.set(db, st);
   }
-  return st.all(JSON.stringify(pks)) as any[][];
+  return st.all(JSON.stringify(pks)) as Raw[];
 }
 
 export interface NewLog {
@@ -175,12 +177,12 @@ export function createAnnotationLog(ctx: RequestContext, req: CreateAnnotationLo
       const state = annotationStateFor(req.stateUpdate!.state);
       if (!state) throw ApiError.invalid('state_update.state', 'must be OPEN, FLAGGED or RESOLVED');
       if (annotation.annotation_type === 2) throw ApiError.invalid('state_update.state', 'a PHASE annotation has no state');
-      ctx.db.run('UPDATE annotations SET state = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [AnnotationState.numbers[state], now, ctx.caller.userId, annotation.pk]);
+      setAnnotationColumns(ctx.db, annotation.pk, { state: AnnotationState.numbers[state], modified_date: now, modified_by_user_id: ctx.caller.userId });
       log = { kind: req.kind, state: req.stateUpdate!.state };
     } else {
       const userId = req.assigned!.assignedToUserId;
       const email = userId ? resolveMember(ctx.db, annotation.organization_id, userId, 'assigned.assigned_to_user_id') : '';
-      ctx.db.run('UPDATE annotations SET assigned_to_user_id = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [userId, now, ctx.caller.userId, annotation.pk]);
+      setAnnotationColumns(ctx.db, annotation.pk, { assigned_to_user_id: userId, modified_date: now, modified_by_user_id: ctx.caller.userId });
       log = { kind: req.kind, assignedToUserId: userId, assignedToUserEmail: email };
     }
     return { annotationLog: logToWire(appendLog(ctx.db, annotation, ctx.caller.userId, ctx.caller.userName, log, now)) };

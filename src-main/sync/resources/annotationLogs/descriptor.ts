@@ -1,4 +1,4 @@
-// Annotation logs as a replicated resource (see README.md here). They are
+// Annotation logs as a replicated resource (see NOTES.md here). They are
 // also the side-effect records of annotation writes: the history logs a local
 // create or update appends, which the remote writes its own of.
 import type { ReplicatedResource } from '../../resource';

@@ -3,12 +3,23 @@
 // record, and the bulk upsert path used when no local edit is pending.
 import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../../src-shared/api/annotations';
 import { ArtifactEntityType } from '../../../../src-shared/api/artifacts';
-import { MetadataKeyType, metadataInputToRow, type MetadataValue, type MetadataValueInput } from '../../../../src-shared/api/metadata';
+import type { MetadataValue, MetadataValueInput } from '../../../../src-shared/api/metadata';
 import { wireMicros } from '../../time';
-import { replaceList, replaceMetadata } from '../../../db/childRows';
 import type { LoadedIds } from '../../../db/bulkLoad';
 import type { Db, SqlValue } from '../../../db/database';
-import { LINKED_CHANNEL_KIND, loadAnnotations } from '../../../services/annotations/annotationRows';
+import { loadAnnotations } from '../../../services/annotations/annotationRows';
+import {
+  AnnotationRowWriter,
+  renameAnnotation,
+  replaceAnnotationLinkedChannels,
+  replaceAnnotationMetadata,
+  replaceAnnotationTags,
+  setAnnotationArchivedDate,
+  setAnnotationColumns,
+  type AnnotationChildren,
+  type AnnotationColumn,
+  type AnnotationRowValues,
+} from '../../../services/annotations/annotationStore';
 import { sameValue } from '../../canonical';
 import { recordConflict } from '../../conflicts';
 import { isUnmappedLocalId, mapLocalId, tableExists } from '../../idMap';
@@ -112,17 +123,6 @@ export function snapshotAnnotation(db: Db, id: string): { version: number; field
   return { version: row.modified_date, fields: localFields(db, row.pk)! };
 }
 
-function writeLinkedChannels(db: Db, pk: number, channels: Annotation['linkedChannels']): void {
-  db.run('DELETE FROM annotation_linked_channels WHERE annotation_pk = ?', [pk]);
-  channels.forEach((c, i) => {
-    const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
-    db.run(
-      'INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)',
-      [pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null],
-    );
-  });
-}
-
 const stateNumber = (s: unknown): number | null => (s ? AnnotationState.numbers[s as AnnotationStateName] : null);
 
 /** Writes one synced field of a local record (no history log, no outbox entry: this is replication). */
@@ -135,74 +135,56 @@ export function writeField(db: Db, pk: number, field: AnnotationField, value: un
     case 'end_time':
     case 'assigned_to_user_id':
     case 'legend_config':
-      db.run(`UPDATE annotations SET ${field} = ? WHERE pk = ?`, [value as SqlValue, pk]);
+      setAnnotationColumns(db, pk, { [field]: value as SqlValue });
       return;
     case 'state':
-      db.run('UPDATE annotations SET state = ? WHERE pk = ?', [stateNumber(value), pk]);
+      setAnnotationColumns(db, pk, { state: stateNumber(value) });
       return;
     case 'tags':
-      replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, value as string[]);
+      replaceAnnotationTags(db, pk, value as string[]);
       return;
     case 'linked_channels':
-      writeLinkedChannels(db, pk, value as Annotation['linkedChannels']);
+      replaceAnnotationLinkedChannels(db, pk, value as Annotation['linkedChannels']);
       return;
     case 'metadata':
-      replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, value as MetadataValueInput[]);
+      replaceAnnotationMetadata(db, pk, value as MetadataValueInput[]);
       return;
-    case 'archived': {
-      const at = value ? (micros(remote?.archivedDate) ?? Date.now() * 1000) : null;
-      db.run('UPDATE annotations SET archived_date = ? WHERE pk = ?', [at, pk]);
+    case 'archived':
+      setAnnotationArchivedDate(db, pk, value ? (micros(remote?.archivedDate) ?? Date.now() * 1000) : null);
       return;
-    }
   }
 }
 
 // ---- bulk upsert (no pending local edits) ---------------------------------
 
-function rowValues(a: Annotation): unknown[] {
-  return [
-    a.organizationId, a.name, a.description, micros(a.startTime), micros(a.endTime), a.createdByUserId, a.modifiedByUserId,
-    micros(a.createdDate), micros(a.modifiedDate), a.runId ?? null, stateNumber(a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null),
-    a.assignedToUserId, AnnotationType.numbers[a.annotationType] ?? 1, a.legendConfig ?? null, a.createdByConditionId ?? null,
-    a.createdByRuleConditionVersionId ?? null, a.reportRuleVersionId ?? null, a.pending ? 1 : 0, micros(a.deletedDate), micros(a.archivedDate),
-    a.batchedTriggers, a.isNoisyRule ? 1 : 0,
-  ];
+/** A wire annotation's row as stored. */
+function rowOfWire(a: Annotation): AnnotationRowValues {
+  return {
+    organization_id: a.organizationId, name: a.name, description: a.description, start_time: micros(a.startTime), end_time: micros(a.endTime),
+    created_by_user_id: a.createdByUserId, modified_by_user_id: a.modifiedByUserId, created_date: micros(a.createdDate), modified_date: micros(a.modifiedDate),
+    run_id: a.runId ?? null, state: stateNumber(a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null), assigned_to_user_id: a.assignedToUserId,
+    annotation_type: AnnotationType.numbers[a.annotationType] ?? 1, legend_config: a.legendConfig ?? null, created_by_condition_id: a.createdByConditionId ?? null,
+    created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null, report_rule_version_id: a.reportRuleVersionId ?? null,
+    pending: a.pending ? 1 : 0, deleted_date: micros(a.deletedDate), archived_date: micros(a.archivedDate), batched_triggers: a.batchedTriggers,
+    is_noisy_rule: a.isNoisyRule ? 1 : 0,
+  };
 }
 
-/** Rows per multi-row INSERT (well under SQLite's bound-parameter limit at 23 columns). */
-const MULTI_ROWS = 100;
+/** A wire annotation's child rows (without the client marker, which is the remote's bookkeeping of our create). */
+const childrenOfWire = (a: Annotation): AnnotationChildren => ({
+  tags: a.tags,
+  assetIds: a.assetIds,
+  linkedChannels: a.linkedChannels,
+  metadata: a.metadata.filter((m) => m.key.name !== CLIENT_ID_KEY) as MetadataValueInput[],
+});
 
-const COLUMNS = `organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id, created_date, modified_date,
-  run_id, state, assigned_to_user_id, annotation_type, legend_config, created_by_condition_id, created_by_rule_condition_version_id,
-  report_rule_version_id, pending, deleted_date, archived_date, batched_triggers, is_noisy_rule`;
-
+/** Writes remote versions of whole records through the annotation store (annotations reference their organization). */
 export class AnnotationWriter {
-  private readonly insertRow;
-  private readonly updateRow;
-  private readonly delChildren;
-  private readonly tag;
-  private readonly asset;
-  private readonly channel;
-  private readonly meta;
+  private readonly rows: AnnotationRowWriter;
   private readonly orgKnown = new Set<string>();
 
   constructor(private readonly db: Db) {
-    const raw = db.raw;
-    this.insertRow = raw.prepare(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMNS.split(',').map(() => '?').join(', ')})`);
-    this.updateRow = raw.prepare(
-      `UPDATE annotations SET ${COLUMNS.split(',').map((c) => `${c.trim()} = ?`).join(', ')} WHERE pk = ?`,
-    );
-    this.delChildren = ['annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'].map((t) =>
-      raw.prepare(`DELETE FROM ${t} WHERE annotation_pk = ?`),
-    );
-    this.tag = raw.prepare('INSERT OR IGNORE INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
-    this.asset = raw.prepare('INSERT OR IGNORE INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
-    this.channel = raw.prepare(
-      'INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.meta = raw.prepare(
-      'INSERT OR REPLACE INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.rows = new AnnotationRowWriter(db);
   }
 
   /** Annotations reference their organization (a foreign key): make sure it exists. */
@@ -212,97 +194,21 @@ export class AnnotationWriter {
     this.orgKnown.add(id);
   }
 
-  private children(pk: number, a: Annotation): void {
-    for (let i = 0; i < a.tags.length; i++) this.tag.run(pk, a.tags[i], i);
-    for (let i = 0; i < a.assetIds.length; i++) this.asset.run(pk, a.assetIds[i], i);
-    a.linkedChannels.forEach((c, i) => {
-      const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
-      this.channel.run(pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null);
-    });
-    let pos = 0;
-    for (const m of a.metadata) {
-      if (m.key.name === CLIENT_ID_KEY) continue;
-      const r = metadataInputToRow(m as never);
-      this.meta.run(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, pos++);
-    }
-  }
-
   insert(a: Annotation): number {
     this.ensureOrganization(a.organizationId);
-    const info = this.insertRow.run(a.annotationId, ...rowValues(a));
-    const pk = Number(info.lastInsertRowid);
-    this.children(pk, a);
-    return pk;
+    return this.rows.insert(a.annotationId, rowOfWire(a), childrenOfWire(a));
   }
 
-  private readonly many = new Map<string, import('better-sqlite3').Statement>();
-
-  /** A cached multi-row INSERT of `rows` rows (`columns` values each). */
-  private multi(table: string, columns: string, width: number, rows: number, suffix = ''): import('better-sqlite3').Statement {
-    const key = `${table}\u0000${rows}`;
-    let st = this.many.get(key);
-    if (!st) {
-      const one = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-      st = this.db.raw.prepare(`INSERT OR IGNORE INTO ${table}(${columns}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}${suffix}`);
-      this.many.set(key, st);
-    }
-    return st;
-  }
-
-  /** `values` holds the rows one after another (`width` values each); bound as one array, not spread into arguments. */
-  private insertRows(table: string, columns: string, width: number, values: unknown[]): void {
-    const step = MULTI_ROWS * width;
-    for (let i = 0; i < values.length; i += step) {
-      const chunk = values.slice(i, i + step);
-      this.multi(table, columns, width, chunk.length / width).run(chunk);
-    }
-  }
-
-  /** New records of a pull page: one multi-row statement per table and chunk instead of a statement per row. Returns their pks by id. */
+  /** New records of a pull page, in multi-row statements. Returns their pks by id. */
   insertMany(list: readonly Annotation[]): Map<string, number> {
-    const pkOf = new Map<string, number>();
-    if (list.length === 0) return pkOf;
     for (const a of list) this.ensureOrganization(a.organizationId);
-    const width = COLUMNS.split(',').length + 1;
-    for (let i = 0; i < list.length; i += MULTI_ROWS) {
-      const chunk = list.slice(i, i + MULTI_ROWS);
-      const st = this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id');
-      const values: unknown[] = [];
-      for (const a of chunk) values.push(a.annotationId, ...rowValues(a));
-      for (const r of st.all(values) as { pk: number; id: string }[]) pkOf.set(r.id, r.pk);
-    }
-    const tags: unknown[] = [];
-    const assets: unknown[] = [];
-    const channels: unknown[] = [];
-    const meta: unknown[] = [];
-    for (const a of list) {
-      const pk = pkOf.get(a.annotationId)!;
-      a.tags.forEach((t, i) => tags.push(pk, t, i));
-      a.assetIds.forEach((x, i) => assets.push(pk, x, i));
-      a.linkedChannels.forEach((c, i) => {
-        const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
-        channels.push(pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null);
-      });
-      let pos = 0;
-      for (const m of a.metadata) {
-        if (m.key.name === CLIENT_ID_KEY) continue;
-        const r = metadataInputToRow(m as never);
-        meta.push(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, pos++);
-      }
-    }
-    this.insertRows('annotation_tags', 'annotation_pk, tag_name, position', 3, tags);
-    this.insertRows('annotation_assets', 'annotation_pk, asset_id, position', 3, assets);
-    this.insertRows('annotation_linked_channels', 'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id', 6, channels);
-    this.insertRows('annotation_metadata', 'annotation_pk, key, type, string_value, number_value, boolean_value, position', 7, meta);
-    return pkOf;
+    return this.rows.insertMany(list.map((a) => ({ id: a.annotationId, row: rowOfWire(a), children: childrenOfWire(a) })));
   }
 
   /** Replaces every column and child row with the remote's. */
   overwrite(pk: number, a: Annotation): void {
     this.ensureOrganization(a.organizationId);
-    this.updateRow.run(...rowValues(a), pk);
-    for (const d of this.delChildren) d.run(pk);
-    this.children(pk, a);
+    this.rows.overwrite(pk, rowOfWire(a), childrenOfWire(a));
   }
 
   /**
@@ -316,16 +222,16 @@ export class AnnotationWriter {
       [pk],
     );
     if (!current) return false;
-    const next: Record<string, unknown> = {
+    const next: Partial<Record<AnnotationColumn, SqlValue>> = {
       created_by_user_id: a.createdByUserId, created_date: micros(a.createdDate), run_id: a.runId ?? null, annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
       pending: a.pending ? 1 : 0, deleted_date: micros(a.deletedDate), batched_triggers: a.batchedTriggers, is_noisy_rule: a.isNoisyRule ? 1 : 0,
       report_rule_version_id: a.reportRuleVersionId ?? null, created_by_condition_id: a.createdByConditionId ?? null,
       created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null,
       ...(takeModified ? { modified_date: micros(a.modifiedDate), modified_by_user_id: a.modifiedByUserId } : {}),
     };
-    const changed = Object.keys(next).filter((k) => next[k] !== current[k]);
+    const changed = (Object.keys(next) as AnnotationColumn[]).filter((k) => next[k] !== current[k]);
     if (changed.length === 0) return false;
-    this.db.run(`UPDATE annotations SET ${changed.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...changed.map((c) => next[c] as never), pk]);
+    setAnnotationColumns(this.db, pk, Object.fromEntries(changed.map((c) => [c, next[c]])));
     return true;
   }
 }
@@ -417,8 +323,7 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
   pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
   // Both archived (or not) but at different times: the remote's date, unless a local archive is still to be sent.
   if (!pending.has('archived')) {
-    const archived = db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [micros(a.archivedDate), row.pk, micros(a.archivedDate)]);
-    if (archived.changes) written = true;
+    if (setAnnotationArchivedDate(db, row.pk, micros(a.archivedDate))) written = true;
   }
   const stillPending = hasPending(db, ANNOTATION, row.id, ctx.excludeSeq);
   if (w.touch(row.pk, a, !stillPending)) written = true;
@@ -454,7 +359,7 @@ function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly {
       continue;
     }
     writer.touch(row.pk, a, true);
-    ctx.db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [micros(a.archivedDate), row.pk, micros(a.archivedDate)]);
+    setAnnotationArchivedDate(ctx.db, row.pk, micros(a.archivedDate));
     ctx.stats.unchanged++;
   }
 }
@@ -500,7 +405,7 @@ export const isLocalOnly = (db: Db, id: string) => isUnmappedLocalId(db, id);
 
 // Local references to an annotation id, rewritten when an offline-created one gets its remote id.
 export function rewriteAnnotationId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE annotations SET id = ? WHERE id = ?', [remoteId, localId]);
+  renameAnnotation(db, localId, remoteId);
   db.run('UPDATE annotation_logs SET annotation_id = ? WHERE annotation_id = ?', [remoteId, localId]);
   // With its entity type, so artifact_links_entity serves it (entity_id alone scanned every link per mapped id).
   if (tableExists(db, 'artifact_links')) {

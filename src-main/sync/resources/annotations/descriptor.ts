@@ -1,5 +1,5 @@
 // Annotations as a replicated resource: what the generic sync core needs of
-// them, assembled from this folder (see README.md here for their notes).
+// them, assembled from this folder (see NOTES.md here for their notes).
 import { CreateAnnotationRequest, type Annotation } from '../../../../src-shared/api/annotations';
 import { getAnnotation } from '../../../services/annotations/annotationsService';
 import type { RecordKind, ReplicatedResource } from '../../resource';

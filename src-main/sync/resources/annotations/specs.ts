@@ -12,7 +12,7 @@
 //
 // The history logs a create or update appended locally (CREATED, STATE_UPDATE,
 // ASSIGNED) adopt the ones the remote wrote for the same change, listed right
-// after the remote answered (resources/annotationLogs.ts settleSideEffectLogs).
+// after the remote answered (../annotationLogs/apply.ts settleSideEffectLogs).
 import type { Annotation } from '../../../../src-shared/api/annotations';
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { formatTimestamp, parseTimestamp } from '../../../../src-shared/api/time';

@@ -5,7 +5,7 @@
 // (null: no such link). Two people linking different things, or one archiving
 // while another links, both keep their change; the same link re-pointed or
 // removed on both sides is a field conflict. Versions are append-only
-// (artifactVersions.ts). The remote copy of an offline create carries the
+// (versions.ts). The remote copy of an offline create carries the
 // metadata marker `outpost_client_id` (as annotations do); it is never stored
 // locally.
 import type { Artifact, ArtifactVersion } from '../../../../src-shared/api/artifacts';

@@ -8,7 +8,7 @@ import { createReadStream, existsSync, mkdirSync, renameSync, rmSync } from 'nod
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ArtifactVersion } from '../../../../src-shared/api/artifacts';
-import { TransportError } from '../../../../src-shared/client';
+import { TransportError } from '../../../../src-shared/httpRequest';
 import type { Db } from '../../../db/database';
 import { contentPath } from '../../../services/artifacts/artifactStorage';
 import type { Remote } from '../../remote';

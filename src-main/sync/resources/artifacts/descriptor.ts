@@ -1,5 +1,5 @@
 // Artifacts and their versions as a replicated resource (an Outpost
-// extension; the platform has none: see README.md here).
+// extension; the platform has none: see NOTES.md here).
 import type { Artifact } from '../../../../src-shared/api/artifacts';
 import { removeFromStore } from '../../../services/artifacts/artifactStorage';
 import type { AfterCommit, RecordKind, RefusedCreate, ReplicatedResource, UndoWrite } from '../../resource';

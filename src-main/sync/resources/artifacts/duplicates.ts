@@ -2,7 +2,7 @@
 // artifact with our marker on the remote. The pull that meets it, while the
 // marker's local id is already mapped to the other copy, archives it there
 // (archive is the only removal the API offers) and logs a `duplicate`
-// conflict, as annotations do (duplicates.ts).
+// conflict, as annotations do (../annotations/duplicates.ts).
 import type { Artifact } from '../../../../src-shared/api/artifacts';
 import { recordConflict } from '../../conflicts';
 import { remoteIdOf } from '../../idMap';

@@ -9,7 +9,7 @@
 // page's transaction, an artifact whose current version is not stored here
 // (or whose content file is missing) gets its version list and every missing
 // version's content, streamed into the content store and verified (and an
-// extra copy of one of our creates is archived: artifactDuplicates.ts). A
+// extra copy of one of our creates is archived: duplicates.ts). A
 // version a CreateArtifactVersion of ours in flight may have made is left for
 // that entry's lookup, which maps our offline version to it (taken in here, it
 // would be "held locally" and the lookup would send the version again). The
@@ -30,7 +30,7 @@ import { listEvery } from '../../remoteQuery';
 
 /** Versions fetched for the artifacts of the page being applied (prepare -> apply, same objects). */
 const fetchedVersions = new WeakMap<Artifact, ArtifactVersion[]>();
-/** An item of the page replaced by its state after prepare archived it (an extra copy: artifactDuplicates.ts). */
+/** An item of the page replaced by its state after prepare archived it (an extra copy: duplicates.ts). */
 const replaced = new WeakMap<Artifact, Artifact>();
 /** Artifacts of the page whose content prepare downloaded (content that arrived counts even when no row changes). */
 const downloaded = new WeakSet<Artifact>();

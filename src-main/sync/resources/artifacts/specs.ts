@@ -5,10 +5,10 @@
 // the version's storage path instead (storedRequest) and the push streams the
 // stored content from disk (send). Creates carry the metadata marker
 // `outpost_client_id = <local id>` on the remote; a version cannot, and is
-// found again by author, time and content hash (artifactLookup.ts). Links,
+// found again by author, time and content hash (lookup.ts). Links,
 // unlinks and (un)archives are idempotent and resent.
 //
-// The platform has no artifact routes (reference §12): an artifact entry sent
+// The platform has no artifact routes: an artifact entry sent
 // to such a remote stays pending with a message and blocks nothing (push.ts:
 // hold), so the user keeps the artifacts locally until the remote is an
 // Outpost.

@@ -1,4 +1,4 @@
-// Policies as a replicated resource (see README.md here).
+// Policies as a replicated resource (see NOTES.md here).
 import type { Policy } from '../../../../src-shared/api/policies';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { applyRemotePolicies, POLICY, rewritePolicyId, snapshotPolicy } from './apply';

@@ -1,4 +1,4 @@
-// Remote files as a replicated resource: uploads only (see README.md here).
+// Remote files as a replicated resource: uploads only (see NOTES.md here).
 import { removeContent } from '../../../services/remoteFiles/contentStore';
 import type { ReplicatedResource } from '../../resource';
 import { REMOTE_FILE, rewriteRemoteFileId } from './ids';

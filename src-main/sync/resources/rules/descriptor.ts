@@ -1,4 +1,4 @@
-// Rules: pulled only (no rule write is replicated; see README.md here).
+// Rules: pulled only (no rule write is replicated; see NOTES.md here).
 import type { ReplicatedResource } from '../../resource';
 import { rulesPuller } from './puller';
 

@@ -1,4 +1,4 @@
-// Saved searches as a replicated resource (see README.md here).
+// Saved searches as a replicated resource (see NOTES.md here).
 import { CreateSavedSearchRequest } from '../../../../src-shared/api/savedSearches';
 import { getSavedSearch } from '../../../services/savedSearches/savedSearchesService';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';

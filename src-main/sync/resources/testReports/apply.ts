@@ -9,16 +9,15 @@
 // id, else the sync user's first organization; "unchanged" means same synced
 // fields and metadata; and a remote change is dated when a pull first sees it
 // (observedNow), so when both sides changed a field the remote's value wins
-// and the local one goes to the conflict log (dismissed once handled: undo
-// covers annotation conflicts only, as for policies).
+// and the local one goes to the conflict log (undo writes a report's value back
+// through UpdateTestReport: descriptor.ts).
 // Delete is a hard delete upstream (steps and measurements go with it): each
 // pull reads every report and reconciles deletions, like saved searches.
 import type { TestReport } from '../../../../src-shared/api/testReports';
 import { TestStatus } from '../../../../src-shared/api/testReports';
-import { replaceMetadata } from '../../../db/childRows';
+import { replaceMetadata, loadMetadata } from '../../../db/childRows';
 import type { Db } from '../../../db/database';
 import { statusName, type TestReportRow } from '../../../services/testReports/testReportRows';
-import { loadMetadata } from '../../../db/childRows';
 import type { Applier, ApplyContext } from '../../apply';
 import { canonical } from '../../canonical';
 import { remoteDeletionStays } from '../../conflicts';

@@ -1,5 +1,5 @@
 // Test reports, their steps and measurements as a replicated resource (see
-// README.md here).
+// NOTES.md here).
 import { formatTimestamp } from '../../../../src-shared/api/time';
 import { deleteTestStep } from '../../../services/testReports/testStepsService';
 import type { ReplicatedResource, UndoWrite } from '../../resource';

@@ -17,7 +17,7 @@
 // A step whose report is not here yet (created after the
 // reports were read) brings its report first; likewise a measurement its step.
 // A step or measurement deleted upstream on its own leaves no trace here: a
-// periodic full listing reconciles those (testReportDeletions.ts).
+// periodic full listing reconciles those (deletionPullers.ts).
 import type { TestMeasurement, TestReport, TestStep } from '../../../../src-shared/api/testReports';
 import { formatTimestamp } from '../../../../src-shared/api/time';
 import { ApiError, Code } from '../../../../src-shared/errors';

@@ -1,14 +1,14 @@
 // How test-report writes are recorded and replayed.
 //
 // ImportTestReport ("upload then import", as the platform's client does): the
-// upload is its own entry (specs/remoteFiles.ts); the import refers to the
+// upload is its own entry (../remoteFiles/specs.ts); the import refers to the
 // local remote-file id, so it waits for the upload and is sent with the
 // remote's file id. The local handler is asynchronous (it parses before its
 // one write transaction): `asyncWrite` makes the entry commit inside that
 // transaction. `send` imports, then lists the steps and measurements the
-// remote created, so the local ones can take their ids (resources/
-// testReportChildren.ts); a failure after the import counts as an unknown
-// outcome. An import whose outcome is unknown is looked up before any resend:
+// remote created, so the local ones can take their ids (children.ts); a
+// failure after the import counts as an unknown outcome. An import whose
+// outcome is unknown is looked up before any resend:
 // a report with the same name, test system, test case, serial and part
 // numbers and start/end times, created by us at or after the first send (CEL
 // `created_date` filter when the remote has one), that no local record stands
