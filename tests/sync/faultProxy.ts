@@ -73,6 +73,8 @@ export interface FaultProxy {
   refuse(when: Matcher | undefined, answer?: ApiRefusal): void;
   /** The strict stand-in of the platform: requests its documented API does not allow are refused (INVALID_ARGUMENT). */
   strict(on: boolean): void;
+  /** Rewrites the text of every JSON response the remote gives (until called with undefined), e.g. to add precision. */
+  rewriteResponses(fn: ((text: string) => string) | undefined): void;
   /** Requests that reached the remote, as "METHOD path". */
   forwarded(matcher?: Matcher): number;
   close(): Promise<void>;
@@ -90,6 +92,7 @@ export const isWrite: Matcher = (r) => r.method !== 'GET';
 export async function startFaultProxy(target: string, options: { strict?: boolean } = {}): Promise<FaultProxy> {
   const targetUrl = new URL(target);
   let strict = options.strict ?? false;
+  let rewrite: ((text: string) => string) | undefined;
   const queue: { fault: Fault; when: Matcher }[] = [];
   let randomFaults: RandomFaults | undefined;
   let partitioned = false;
@@ -140,6 +143,7 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
     log.push(entry);
     const send = (r: { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }) => {
       entry.status = r.status;
+      if (rewrite && String(r.headers['content-type'] ?? '').includes('application/json')) r = { ...r, body: Buffer.from(rewrite(r.body.toString('utf8'))) };
       const headers = { ...r.headers };
       delete headers['transfer-encoding'];
       delete headers.connection;
@@ -242,6 +246,7 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
     withoutRoutes: (when) => void (missingRoutes = when),
     refuse: (when, answer) => void (refusing = when && answer ? { when, answer } : undefined),
     strict: (on) => void (strict = on),
+    rewriteResponses: (fn) => void (rewrite = fn),
     forwarded: (m = () => true) => log.filter((e) => m(e)).reduce((n, e) => n + e.forwarded, 0),
     close: async () => {
       for (const s of sockets) s.destroy();
