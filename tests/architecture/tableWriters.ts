@@ -10,6 +10,11 @@ export const STORES: Readonly<Record<string, string>> = {
   annotation_assets: 'src-main/services/annotations/annotationStore.ts',
   annotation_linked_channels: 'src-main/services/annotations/annotationStore.ts',
   annotation_metadata: 'src-main/services/annotations/annotationStore.ts',
+  annotation_logs: 'src-main/services/annotations/annotationLogStore.ts',
+  saved_searches: 'src-main/services/savedSearches/savedSearchStore.ts',
+  ...Object.fromEntries(
+    ['rules', 'rule_conditions', 'rule_actions', 'rule_versions', 'rule_contextual_channels'].map((t) => [t, 'src-main/services/rules/ruleStore.ts']),
+  ),
 };
 
 /** The tables a piece of source text writes with SQL. */
@@ -32,6 +37,8 @@ export function writesOutsideStores(root: string, dirs: readonly string[]): stri
   const out: string[] = [];
   for (const file of dirs.flatMap((d) => sourceFiles(join(root, d)))) {
     const rel = relative(root, file);
+    // (Migrations rewrite rows as the schema of their day had them: history, not a second writer.)
+    if (rel.includes('/db/migrations/')) continue;
     for (const table of tablesWrittenBy(readFileSync(file, 'utf8'))) if (STORES[table] && STORES[table] !== rel) out.push(`${rel} writes ${table}`);
   }
   return out;

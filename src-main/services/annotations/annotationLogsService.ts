@@ -18,6 +18,7 @@ import { ApiError } from '../../../src-shared/errors';
 import { visibleTo } from '../../auth/caller';
 import type { Raw } from './annotationPageQueries';
 import { setAnnotationColumns } from './annotationStore';
+import { deleteAnnotationLogByPk, insertAnnotationLog } from './annotationLogStore';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
@@ -126,13 +127,11 @@ export function appendLog(db: Db, annotation: Pick<AnnotationRow, 'pk' | 'id' | 
     state: log.state ? AnnotationLogState.numbers[log.state] : null,
     comment_body: log.comment ? JSON.stringify(log.comment) : null,
   };
-  const info = db.run(
-    `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name,
-       created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [row.id, annotation.pk, annotation.id, annotation.organization_id, row.kind, userId, userName, at, at, row.assigned_to_user_id, row.assigned_to_user_email, row.state, row.comment_body],
-  );
-  row.pk = Number(info.lastInsertRowid);
+  row.pk = insertAnnotationLog(db, {
+    id: row.id, annotation_pk: annotation.pk, annotation_id: annotation.id, organization_id: annotation.organization_id, kind: row.kind,
+    created_by_user_id: userId, created_by_user_name: userName, created_date: at, modified_date: at, assigned_to_user_id: row.assigned_to_user_id,
+    assigned_to_user_email: row.assigned_to_user_email, state: row.state, comment_body: row.comment_body,
+  });
   return row;
 }
 
@@ -210,7 +209,7 @@ export function deleteAnnotationLog(ctx: RequestContext, req: { annotationId: st
     const log = ctx.db.get<LogRow>('SELECT * FROM annotation_logs WHERE id = ? AND annotation_pk = ?', [req.annotationLogId, annotation.pk]);
     if (!log) throw ApiError.notFound('annotation log', req.annotationLogId);
     if (log.created_by_user_id !== ctx.caller.userId) throw ApiError.permissionDenied('only the author may delete an annotation log');
-    ctx.db.run('DELETE FROM annotation_logs WHERE pk = ?', [log.pk]);
+    deleteAnnotationLogByPk(ctx.db, log.pk);
     return {};
   });
 }

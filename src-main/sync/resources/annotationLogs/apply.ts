@@ -5,7 +5,6 @@
 // our first send) while our create is in flight with an unknown outcome.
 import { AnnotationLogKind, AnnotationLogState, type AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
-import type { Statement } from 'better-sqlite3';
 import type { LoadedIds } from '../../../db/bulkLoad';
 import type { Db } from '../../../db/database';
 import { cachedPerDb, type Applier, type ApplyContext } from '../../apply';
@@ -13,6 +12,13 @@ import { canonical } from '../../canonical';
 import { mapLocalId, unclaimed, type IdMapContext } from '../../idMap';
 import { finishEntry } from '../../outbox';
 import { loadLog } from '../../../services/annotations/annotationLogsService';
+import {
+  AnnotationLogRowWriter,
+  deleteAnnotationLogById,
+  renameAnnotationLog,
+  setAnnotationLogRemoteDetails,
+  type AnnotationLogRowValues,
+} from '../../../services/annotations/annotationLogStore';
 
 export const ANNOTATION_LOG = 'annotation_log';
 
@@ -64,10 +70,12 @@ export function matchesInflight(c: InflightLogCreate, log: AnnotationLog, userId
 export function adoptLog(ctx: IdMapContext, localLogId: string, log: AnnotationLog): void {
   const { db } = ctx;
   mapLocalId(ctx, ANNOTATION_LOG, localLogId, log.annotationLogId);
-  db.run(
-    'UPDATE annotation_logs SET created_date = ?, modified_date = ?, created_by_user_name = ?, assigned_to_user_email = COALESCE(?, assigned_to_user_email) WHERE id = ?',
-    [wireMicros(log.createdDate), wireMicros(log.modifiedDate), log.createdByUserName, log.assigned?.assignedToUserEmail ?? null, log.annotationLogId],
-  );
+  setAnnotationLogRemoteDetails(db, log.annotationLogId, {
+    createdDate: wireMicros(log.createdDate),
+    modifiedDate: wireMicros(log.modifiedDate),
+    createdByUserName: log.createdByUserName,
+    assignedToUserEmail: log.assigned?.assignedToUserEmail ?? null,
+  });
 }
 
 // ---- history logs of our own writes -----------------------------------------
@@ -99,7 +107,7 @@ function storedContent(db: Db, id: string): string | undefined {
  * its own for that write here: it wrote them (the pull brings them), refused the write, or the write was given up.
  */
 export function deleteSideEffectLogs(db: Db, ids: readonly string[]): void {
-  for (const id of ids) db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+  for (const id of ids) deleteAnnotationLogById(db, id);
 }
 
 /**
@@ -116,7 +124,7 @@ export function settleSideEffectLogs(ctx: IdMapContext, seq: number, localIds: r
     if (content === undefined) continue;
     const echo = newestFirst.find((l) => logContent(l) === content && unclaimed(db, 'annotation_logs', l.annotationLogId));
     if (!echo) {
-      db.run('DELETE FROM annotation_logs WHERE id = ?', [id]);
+      deleteAnnotationLogById(db, id);
       continue;
     }
     // The mapping lets a UI still holding our id reach the adopted log (translateIds).
@@ -128,7 +136,7 @@ export function settleSideEffectLogs(ctx: IdMapContext, seq: number, localIds: r
 export class LogWriter {
   private readonly exists;
   private readonly annotation;
-  private readonly insertRow;
+  private readonly rows: AnnotationLogRowWriter;
   private readonly pkCache = new Map<string, { pk: number; organization_id: string } | undefined>();
 
   private readonly annotationsByIds;
@@ -137,11 +145,7 @@ export class LogWriter {
     this.annotationsByIds = db.raw.prepare('SELECT id, pk, organization_id FROM annotations WHERE id IN (SELECT value FROM json_each(?))');
     this.exists = db.raw.prepare('SELECT 1 FROM annotation_logs WHERE id = ?').pluck();
     this.annotation = db.raw.prepare('SELECT pk, organization_id FROM annotations WHERE id = ?');
-    this.insertRow = db.raw.prepare(
-      `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name,
-         created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.rows = new AnnotationLogRowWriter(db);
   }
 
   has(id: string): boolean {
@@ -162,20 +166,22 @@ export class LogWriter {
     this.pkCache.clear();
   }
 
-  private values(log: AnnotationLog, ann: { pk: number; organization_id: string }): unknown[] {
-    return [
-      log.annotationLogId, ann.pk, log.annotationId, ann.organization_id, AnnotationLogKind.numbers[log.kind] ?? 0, log.createdByUserId, log.createdByUserName,
-      wireMicros(log.createdDate), wireMicros(log.modifiedDate),
-      log.assigned ? log.assigned.assignedToUserId : null, log.assigned ? log.assigned.assignedToUserEmail : null,
-      log.stateUpdate ? AnnotationLogState.numbers[log.stateUpdate.state] : null,
-      log.comment ? JSON.stringify(log.comment.body.map((e) => ({ type: e.type, text: e.text, userMention: e.userMention ?? null }))) : null,
-    ];
+  /** A wire log's row as stored. */
+  private rowOf(log: AnnotationLog, ann: { pk: number; organization_id: string }): AnnotationLogRowValues {
+    return {
+      id: log.annotationLogId, annotation_pk: ann.pk, annotation_id: log.annotationId, organization_id: ann.organization_id,
+      kind: AnnotationLogKind.numbers[log.kind] ?? 0, created_by_user_id: log.createdByUserId, created_by_user_name: log.createdByUserName,
+      created_date: wireMicros(log.createdDate), modified_date: wireMicros(log.modifiedDate),
+      assigned_to_user_id: log.assigned ? log.assigned.assignedToUserId : null, assigned_to_user_email: log.assigned ? log.assigned.assignedToUserEmail : null,
+      state: log.stateUpdate ? AnnotationLogState.numbers[log.stateUpdate.state] : null,
+      comment_body: log.comment ? JSON.stringify(log.comment.body.map((e) => ({ type: e.type, text: e.text, userMention: e.userMention ?? null }))) : null,
+    };
   }
 
   insert(log: AnnotationLog): boolean {
     const ann = this.annotationOf(log.annotationId);
     if (!ann) return false;
-    this.insertRow.run(...this.values(log, ann));
+    this.rows.insert(this.rowOf(log, ann));
     return true;
   }
 
@@ -188,23 +194,6 @@ export class LogWriter {
     }
   }
 
-  private readonly many = new Map<string, Statement>();
-
-  /** A cached multi-row INSERT of `rows` logs; `bulk`: no conflict clause (the id index is deferred) and the new pks returned. */
-  private multi(rows: number, bulk: boolean): Statement {
-    const key = `${rows}:${bulk}`;
-    let st = this.many.get(key);
-    if (!st) {
-      // ON CONFLICT(id), not OR IGNORE: a malformed row (a NOT NULL column) must still fail the page, not vanish.
-      st = this.db.raw.prepare(
-        `INSERT INTO annotation_logs(${LOG_COLUMNS}) VALUES ${Array.from({ length: rows }, () => LOG_ROW).join(', ')} ${bulk ? 'RETURNING pk, id' : 'ON CONFLICT(id) DO NOTHING'}`,
-      );
-      if (bulk) st.raw(true);
-      this.many.set(key, st);
-    }
-    return st;
-  }
-
   /**
    * Inserts a page's logs (those whose annotation is local) with multi-row statements; logs already held are
    * left alone (ids are unique, logs immutable). Returns how many were new and the annotation ids not local yet.
@@ -213,37 +202,20 @@ export class LogWriter {
   insertMany(list: readonly AnnotationLog[], loaded?: LoadedIds): { inserted: number; missing: string[] } {
     this.preloadAnnotations(list);
     const missing = new Set<string>();
-    const rows: unknown[][] = [];
+    const rows: AnnotationLogRowValues[] = [];
     const seen = new Set<string>();
     for (const log of list) {
       if (loaded && (loaded.has(log.annotationLogId) || seen.has(log.annotationLogId))) continue;
       const ann = this.annotationOf(log.annotationId);
       if (ann) {
-        rows.push(this.values(log, ann));
+        rows.push(this.rowOf(log, ann));
         seen.add(log.annotationLogId);
       } else missing.add(log.annotationId);
     }
-    let inserted = 0;
-    for (let i = 0; i < rows.length; i += MULTI_ROWS) {
-      const chunk = rows.slice(i, i + MULTI_ROWS);
-      // One array argument: spreading 1300 values into the call costs more than binding them.
-      const st = this.multi(chunk.length, loaded !== undefined);
-      if (!loaded) {
-        inserted += st.run(chunk.flat()).changes;
-        continue;
-      }
-      for (const [pk, id] of st.all(chunk.flat()) as [number, string][]) loaded.set(id, pk);
-      inserted += chunk.length;
-    }
+    const inserted = this.rows.insertMany(rows, loaded);
     return { inserted, missing: [...missing] };
   }
 }
-
-const LOG_COLUMNS = `id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name,
-  created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body`;
-const LOG_ROW = `(${LOG_COLUMNS.split(',').map(() => '?').join(', ')})`;
-/** Rows per multi-row INSERT (13 columns each: well under SQLite's bound-parameter limit). */
-const MULTI_ROWS = 100;
 
 /**
  * Applies remote logs (caller holds the transaction). Returns the ids of
@@ -283,7 +255,7 @@ export function applyAnnotationLogs(ctx: ApplyContext, list: readonly Annotation
 }
 
 export function rewriteLogId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE annotation_logs SET id = ? WHERE id = ?', [remoteId, localId]);
+  renameAnnotationLog(db, localId, remoteId);
 }
 
 const logWriterOf = cachedPerDb((db) => new LogWriter(db));

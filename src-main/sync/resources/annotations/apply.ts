@@ -8,6 +8,8 @@ import { wireMicros } from '../../time';
 import type { LoadedIds } from '../../../db/bulkLoad';
 import type { Db, SqlValue } from '../../../db/database';
 import { loadAnnotations } from '../../../services/annotations/annotationRows';
+import { moveAnnotationLogs } from '../../../services/annotations/annotationLogStore';
+import { replaceIdInSavedSearches } from '../../../services/savedSearches/savedSearchStore';
 import {
   AnnotationRowWriter,
   renameAnnotation,
@@ -409,13 +411,13 @@ export const isLocalOnly = (db: Db, id: string) => isUnmappedLocalId(db, id);
 // Local references to an annotation id, rewritten when an offline-created one gets its remote id.
 export function rewriteAnnotationId(db: Db, localId: string, remoteId: string): void {
   renameAnnotation(db, localId, remoteId);
-  db.run('UPDATE annotation_logs SET annotation_id = ? WHERE annotation_id = ?', [remoteId, localId]);
+  moveAnnotationLogs(db, localId, remoteId);
   // With its entity type, so artifact_links_entity serves it (entity_id alone scanned every link per mapped id).
   if (tableExists(db, 'artifact_links')) {
     db.run('UPDATE artifact_links SET entity_id = ? WHERE entity_type = ? AND entity_id = ?', [remoteId, ArtifactEntityType.numbers.ARTIFACT_ENTITY_TYPE_ANNOTATION, localId]);
   }
   if (tableExists(db, 'saved_searches')) {
-    db.run("UPDATE saved_searches SET properties = replace(properties, ?, ?) WHERE instr(properties, ?) > 0", [`"${localId}"`, `"${remoteId}"`, `"${localId}"`]);
+    replaceIdInSavedSearches(db, localId, remoteId);
   }
 }
 

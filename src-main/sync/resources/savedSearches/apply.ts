@@ -13,6 +13,7 @@ import { adoptInflightCreate, madeSince } from '../../inflightCreates';
 import { mergeFields } from '../../merge';
 import { hasPending } from '../../outbox';
 import { wireMicros } from '../../time';
+import { deleteSavedSearchById, renameSavedSearch, setSavedSearchColumns, upsertSavedSearch } from '../../../services/savedSearches/savedSearchStore';
 import { ensureOrganization } from '../../identity';
 
 export const SAVED_SEARCH = 'saved_search';
@@ -57,13 +58,10 @@ const stateOf = (db: Db, id: string) => storedState(db, [['SELECT * FROM saved_s
 
 function upsertRow(db: Db, s: SavedSearch): void {
   ensureOrganization(db, s.organizationId);
-  db.run(
-    `INSERT INTO saved_searches(id, organization_id, name, properties, created_by_user_id, modified_by_user_id, created_date, modified_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET name = excluded.name, properties = excluded.properties, modified_by_user_id = excluded.modified_by_user_id,
-       created_by_user_id = excluded.created_by_user_id, created_date = excluded.created_date, modified_date = excluded.modified_date`,
-    [s.savedSearchId, s.organizationId, s.name, JSON.stringify(storedFrom(s.properties)), s.createdByUserId, s.modifiedByUserId, wireMicros(s.createdDate), wireMicros(s.modifiedDate)],
-  );
+  upsertSavedSearch(db, {
+    id: s.savedSearchId, organization_id: s.organizationId, name: s.name, properties: JSON.stringify(storedFrom(s.properties)),
+    created_by_user_id: s.createdByUserId, modified_by_user_id: s.modifiedByUserId, created_date: wireMicros(s.createdDate), modified_date: wireMicros(s.modifiedDate),
+  });
 }
 
 /**
@@ -111,15 +109,15 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
       write(field, value) {
         const current = rowOf(db, row.id)!;
         if (field === 'name') {
-          db.run('UPDATE saved_searches SET name = ? WHERE pk = ?', [String(value), row.pk]);
+          setSavedSearchColumns(db, row.pk, { name: String(value) });
           return;
         }
         const path = field.slice('properties.'.length) as PropertyPath;
         const next = storedFrom({ [snakeToCamel(path)]: value ?? undefined } as never, JSON.parse(current.properties) as StoredProperties, [path]);
-        db.run('UPDATE saved_searches SET properties = ? WHERE pk = ?', [JSON.stringify(next), row.pk]);
+        setSavedSearchColumns(db, row.pk, { properties: JSON.stringify(next) });
       },
     });
-    if (!stillPending) db.run('UPDATE saved_searches SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [wireMicros(s.modifiedDate), s.modifiedByUserId, row.pk]);
+    if (!stillPending) setSavedSearchColumns(db, row.pk, { modified_date: wireMicros(s.modifiedDate), modified_by_user_id: s.modifiedByUserId });
     if (stateOf(db, row.id) !== before) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }
@@ -131,7 +129,7 @@ export function reconcileSavedSearchDeletions(db: Db, organizationId: string, se
   const stays = remoteDeletionStays(db);
   for (const r of db.all<{ id: string }>('SELECT id FROM saved_searches WHERE organization_id = ?', [organizationId])) {
     if (seen.has(r.id) || stays(SAVED_SEARCH, r.id)) continue;
-    db.run('DELETE FROM saved_searches WHERE id = ?', [r.id]);
+    deleteSavedSearchById(db, r.id);
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, r.id]);
     removed++;
   }
@@ -139,7 +137,7 @@ export function reconcileSavedSearchDeletions(db: Db, organizationId: string, se
 }
 
 export function rewriteSavedSearchId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE saved_searches SET id = ? WHERE id = ?', [remoteId, localId]);
+  renameSavedSearch(db, localId, remoteId);
 }
 
 /** Applies remote saved searches in their own transaction (pull pages, push results). */
