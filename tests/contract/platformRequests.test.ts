@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { OperationDef } from '../../src-shared/api/operation';
 import { camelToSnake, documentedObject } from '../../src-shared/api/wire';
 import { operations } from '../../src-shared/operations';

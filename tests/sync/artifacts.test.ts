@@ -6,6 +6,7 @@
 // the artifact entries pending without holding up anything else.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { unarchivedMetadata } from '../support/assertions';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { Code } from '../../src-shared/errors';
 import { contentPath } from '../../src-main/services/artifacts/artifactStorage';
@@ -72,7 +73,7 @@ describe('sync: artifacts', () => {
       [2, v2.length, sha256(v2)],
     ]);
     expect(capture.sha256).toBe(sha256(v2));
-    expect(capture.metadata).toEqual([{ key: { name: 'rig', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'R1' }]);
+    expect(capture.metadata).toEqual(unarchivedMetadata({ key: { name: 'rig', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'R1' }));
     expect(capture.links).toEqual([{ relation: 1, entityType: 1, entityId: remoteAnnotationId, versionId: capture.versions[0].id }]);
     expect(settings.links).toEqual([{ relation: 3, entityType: 1, entityId: remoteAnnotationId, versionId: settings.currentVersionId }]);
     expect(settings.versions.map((v) => v.contentSha)).toEqual([sha256(JSON.stringify({ gain: 3, axes: ['x', 'y'] }))]);
