@@ -189,15 +189,25 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   };
 
   if (p.mode === 'full') {
-    let pageToken: string | undefined;
     const seen = new Set<string>();
-    do {
-      const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken }));
-      const items = itemsOf(res, p.listField);
-      if (p.idOf) for (const i of items) seen.add(p.idOf(i));
-      await applyPage(items, undefined, false);
-      pageToken = tokenOf(res);
-    } while (pageToken);
+    const listWhole = async (request: Record<string, unknown>) => {
+      let pageToken: string | undefined;
+      do {
+        const res = await callWithRetry(s, p.operation, compact({ ...request, pageSize, pageToken }));
+        const items = itemsOf(res, p.listField);
+        if (p.idOf) for (const i of items) seen.add(p.idOf(i));
+        await applyPage(items, undefined, false);
+        pageToken = tokenOf(res);
+      } while (pageToken);
+    };
+    try {
+      await listWhole(variant);
+    } catch (e) {
+      // A variant's filter (e.g. one that includes archived records) on a remote without a filter engine: what it lists without.
+      if (variant.filter === undefined || !filterUnsupported(e)) throw e;
+      s.event({ type: 'warning', message: `${p.operation}: the remote rejected the filter ${String(variant.filter)} (${(e as Error).message}); reading without it` });
+      await listWhole({ ...variant, filter: undefined });
+    }
     if (p.finish) s.db.tx(() => p.finish!(s, variant, seen));
     return rows;
   }

@@ -73,8 +73,10 @@ export interface MarkerLookup<T> {
   /** The list operation and its result field, e.g. ListAnnotations / annotations. */
   readonly operation: string;
   readonly listField: string;
-  /** Extra request fields (e.g. `includeArchived: true`). */
+  /** Extra request fields (e.g. `includeArchived: true` where the list documents that parameter). */
   readonly request?: Record<string, unknown>;
+  /** A conjunct of the marker filter where the list takes such things only in its filter (e.g. `include_archived == true`). */
+  readonly filter?: string;
   readonly markerKey: string;
   readonly markerOf: (record: T) => string | undefined;
   readonly createdDateOf: (record: T) => string | undefined;
@@ -85,7 +87,8 @@ export async function findByClientMarker<T>(p: PushContext, l: MarkerLookup<T>, 
   const feature = `${l.operation}:metadata`;
   if (p.features.celFilter.get(feature) !== false) {
     try {
-      const res = await p.call(l.operation, compact({ ...l.request, filter: `metadata[${quote(l.markerKey)}] == ${quote(localId)}`, pageSize: 10, organizationId }));
+      const marker = `metadata[${quote(l.markerKey)}] == ${quote(localId)}`;
+      const res = await p.call(l.operation, compact({ ...l.request, filter: l.filter ? `${l.filter} && ${marker}` : marker, pageSize: 10, organizationId }));
       p.features.celFilter.set(feature, true);
       return itemsOf<T>(res, l.listField).find((x) => l.markerOf(x) === localId);
     } catch (e) {

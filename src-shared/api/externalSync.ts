@@ -14,6 +14,9 @@ export const ExternalSyncOut = response({
   tokenCreatedDate: timestampOut.optional(),
   tokenLifetimeSeconds: z.number().int().min(0),
   mostRecentTokenByUserId: z.string().optional(),
+  /** The identity provider's realm and client (seed spec; plain strings: "" when unset, as the gateway emits them). */
+  realm: z.string(),
+  client: z.string(),
 });
 export type ExternalSync = z.infer<typeof ExternalSyncOut>;
 

@@ -77,6 +77,8 @@ export const TestReportOut = response({
   archivedDate: nullableTimestampOut,
   isArchived: z.boolean(),
   runId: z.string(),
+  /** The latest modification of the report, its steps and measurements (seed spec). */
+  overallModifiedDate: timestampOut,
 });
 export type TestReport = z.infer<typeof TestReportOut>;
 

@@ -36,7 +36,7 @@ describe('GetExternalSync', () => {
       expect(orgId).toMatch(UUID);
       expect(res.body).toEqual({
         success: true,
-        externalSync: { organizationId: orgId, scimServerUrl: `http://127.0.0.1/scim/v2/${orgId}`, tokenLifetimeSeconds: NINETY_DAYS },
+        externalSync: { organizationId: orgId, scimServerUrl: `http://127.0.0.1/scim/v2/${orgId}`, tokenLifetimeSeconds: NINETY_DAYS, realm: '', client: '' },
       });
       expect(DEFAULT_TOKEN_LIFETIME_SECONDS).toBe(NINETY_DAYS);
     });
@@ -48,7 +48,7 @@ describe('GetExternalSync', () => {
       const res = await s.api('GET', '/api/v1/external-sync');
       expect(res.body.externalSync).toEqual(generated.body.externalSync);
       expect(JSON.stringify(res.body)).not.toContain(generated.body.token);
-      expect(Object.keys(res.body.externalSync)).toEqual(['organizationId', 'scimServerUrl', 'tokenCreatedDate', 'tokenLifetimeSeconds', 'mostRecentTokenByUserId']);
+      expect(Object.keys(res.body.externalSync)).toEqual(['organizationId', 'scimServerUrl', 'tokenCreatedDate', 'tokenLifetimeSeconds', 'mostRecentTokenByUserId', 'realm', 'client']);
     });
   });
 
@@ -88,6 +88,8 @@ describe('GenerateToken', () => {
       tokenCreatedDate: expect.stringMatching(TS),
       tokenLifetimeSeconds: NINETY_DAYS,
       mostRecentTokenByUserId: expect.stringMatching(UUID),
+      realm: '',
+      client: '',
     });
     const rows = server.engine.db.all<Record<string, unknown>>('SELECT * FROM external_sync_tokens');
     expect(JSON.stringify(rows)).not.toContain(token);

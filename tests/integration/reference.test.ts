@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../../src-main/db/database';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { UUID, RFC3339 } from '../support/assertions';
+import { UUID, RFC3339, unarchivedMetadata } from '../support/assertions';
 
 let s: TestServer;
 let orgId: string; // the default token's organization ("Field Team")
@@ -111,10 +111,10 @@ describe('Assets', () => {
       modifiedDate: a.createdDate,
       modifiedByUserId: meId,
       tags: [tag, 'hot-fire'],
-      metadata: [
+      metadata: unarchivedMetadata(
         { key: { name: 'serial', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'SN-1' },
         { key: { name: 'mass', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 12.5 },
-      ],
+      ),
       archivedDate: null,
       isArchived: false,
     });
@@ -125,7 +125,7 @@ describe('Assets', () => {
   it('CreateAsset accepts snake_case keys and ignores unknown ones', async () => {
     const name = uniq('snake');
     const a = (await ok('POST', '/api/v1/assets', { name, tags: [], metadata: [{ key: { name: 'ok' }, boolean_value: true }], bogus: 1 })).asset;
-    expect(a.metadata).toEqual([{ key: { name: 'ok', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true }]);
+    expect(a.metadata).toEqual(unarchivedMetadata({ key: { name: 'ok', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true }));
   });
 
   it('CreateAsset: a duplicate name in the organization is ALREADY_EXISTS (409, code 6); names are per organization', async () => {
@@ -164,7 +164,7 @@ describe('Assets', () => {
     const tags = await listAll('/api/v2/tags', 'tags', 1000);
     expect(tags.map((t) => t.name)).toContain(tag);
     const m = (await ok('PATCH', '/api/v1/assets', { asset: { asset_id: a.assetId, metadata: [{ key: { name: 'n' }, numberValue: 2 }] }, update_mask: 'metadata,tags' })).asset;
-    expect(m.metadata).toEqual([{ key: { name: 'n', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 2 }]);
+    expect(m.metadata).toEqual(unarchivedMetadata({ key: { name: 'n', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 2 }));
     expect(m.tags).toEqual([]);
   });
 

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { signedContentPath } from '../../src-main/services/remoteFiles/contentStore';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { expectViolation as expectInvalid } from '../support/assertions';
+import { expectViolation as expectInvalid, unarchivedMetadata } from '../support/assertions';
 
 let s: TestServer;
 
@@ -235,7 +235,7 @@ describe('UpdateRemoteFile', () => {
     expect(m.status, JSON.stringify(m.body)).toBe(200);
     expect(m.body.remoteFile.videoMetadata).toEqual({ height: 2, width: 3, durationSeconds: 0, timestamp: null });
     expect('imageMetadata' in m.body.remoteFile).toBe(false);
-    expect(m.body.remoteFile.metadataValues).toEqual([{ key: { name: 'shot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 4 }]);
+    expect(m.body.remoteFile.metadataValues).toEqual(unarchivedMetadata({ key: { name: 'shot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 4 }));
     expect(m.body.remoteFile.description).toBe('new');
 
     const cleared = await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId }, updateMask: 'description,metadata' });

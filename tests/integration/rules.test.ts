@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchRoute } from '../../src-main/http/routes';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { expectViolation, expectNotFound, UUID, RFC3339 } from '../support/assertions';
+import { expectViolation, expectNotFound, UUID, RFC3339, unarchivedMetadata } from '../support/assertions';
 
 let s: TestServer;
 let otherToken: string;
@@ -207,7 +207,7 @@ describe('CreateRule + GetRule: the full rule model', () => {
     expect(rule.conditions[0].expression.singleChannelComparison).toEqual({ channelComponent: '', channelName: 'x', comparator: 'LESS_THAN', double: '-Infinity' });
     expect(rule.conditions[0].actions[0].actionType).toBe('ANNOTATION');
     expect(rule.conditions[0].actions[0].configuration).toEqual({
-      annotation: { tagIds: [], annotationType: 'ANNOTATION_TYPE_PHASE', assignedToUserId: 'u-9', metadata: [{ key: { name: 'k', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true }] },
+      annotation: { tagIds: [], annotationType: 'ANNOTATION_TYPE_PHASE', assignedToUserId: 'u-9', metadata: unarchivedMetadata({ key: { name: 'k', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true }) },
     });
   });
 

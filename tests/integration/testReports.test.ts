@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { AtmlParseError, parseAtml, type AtmlSink } from '../../src-main/services/testReports/atmlParser';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { expectViolation as expectInvalid } from '../support/assertions';
+import { expectViolation as expectInvalid, unarchivedMetadata } from '../support/assertions';
 
 const SAMPLE = readFileSync(join(__dirname, '../fixtures/teststand/demo_test_report.xml'));
 
@@ -64,7 +64,7 @@ async function listAll(api: Api, path: string, key: string, pageSize = 1000): Pr
 
 const tally = (values: string[]) => values.reduce<Record<string, number>>((acc, v) => ((acc[v] = (acc[v] ?? 0) + 1), acc), {});
 
-const REPORT_KEYS = ['testReportId', 'status', 'name', 'testSystemName', 'testCase', 'startTime', 'endTime', 'metadata', 'serialNumber', 'partNumber', 'systemOperator', 'archivedDate', 'isArchived', 'runId'];
+const REPORT_KEYS = ['testReportId', 'status', 'name', 'testSystemName', 'testCase', 'startTime', 'endTime', 'metadata', 'serialNumber', 'partNumber', 'systemOperator', 'archivedDate', 'isArchived', 'runId', 'overallModifiedDate'];
 const STEP_KEYS = ['testStepId', 'testReportId', 'parentStepId', 'name', 'description', 'stepType', 'stepPath', 'status', 'startTime', 'endTime', 'errorInfo', 'metadata'];
 const MEASUREMENT_BASE_KEYS = ['measurementId', 'measurementType', 'name', 'testStepId', 'testReportId', 'unit', 'passed', 'timestamp', 'description', 'channelNames', 'metadata'];
 
@@ -101,10 +101,12 @@ describe('ImportTestReport: the TestStand demo report', () => {
       runId: '',
     });
     expect(report.metadata).toEqual(
-      expect.arrayContaining([
-        { key: { name: 'RUN_NUMBER', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: '3898' },
-        { key: { name: 'uuid', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: '65fed544-a2c7-4e7a-a482-f815b899fbdc' },
-      ]),
+      expect.arrayContaining(
+        unarchivedMetadata(
+          { key: { name: 'RUN_NUMBER', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: '3898' },
+          { key: { name: 'uuid', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: '65fed544-a2c7-4e7a-a482-f815b899fbdc' },
+        ),
+      ),
     );
     expect((await org.api('GET', `/api/v1/test-reports/${report.testReportId}`)).body).toEqual({ testReport: report });
   });
@@ -335,8 +337,9 @@ describe('test reports: create, get, list, update, archive, delete', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.testReport).toEqual({
       testReportId: expect.any(String), status: 'TEST_STATUS_FAILED', name: 'Proof', testSystemName: 'rig-2', testCase: 'proof',
-      startTime: '2026-02-02T10:00:00Z', endTime: '2026-02-02T10:30:00Z', metadata: [{ key: { name: 'lot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 7 }],
+      startTime: '2026-02-02T10:00:00Z', endTime: '2026-02-02T10:30:00Z', metadata: unarchivedMetadata({ key: { name: 'lot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 7 }),
       serialNumber: 'SN-1', partNumber: 'PN-1', systemOperator: 'op', archivedDate: null, isArchived: false, runId,
+      overallModifiedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
     });
     const minimal = await org.api('POST', '/api/v1/test-reports', base);
     expect(minimal.body.testReport).toMatchObject({ serialNumber: '', partNumber: '', systemOperator: '', runId: '', metadata: [], endTime: '2026-02-01T11:00:00.500Z' });
@@ -483,7 +486,7 @@ describe('test steps and measurements: create, list, count, update, delete', () 
     expect(numeric.body.testMeasurement).toEqual({
       measurementId: expect.any(String), measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', name: 'pressure', testStepId: step.testStepId, testReportId: reportId,
       numericValue: 8.5, unit: { unitId: '', abbreviatedName: 'PSIA' }, numericBounds: { max: 20 }, passed: true, timestamp: t1, description: 'LE 20 PSIA',
-      channelNames: ['chamber.pressure'], metadata: [{ key: { name: 'probe', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'A' }],
+      channelNames: ['chamber.pressure'], metadata: unarchivedMetadata({ key: { name: 'probe', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'A' }),
     });
     const text = await createMeasurement({ testStepId: step.testStepId, measurement_type: 3, string_value: 'OK', string_bounds: { expected_value: 'OK' } });
     expect(text.body.testMeasurement).toMatchObject({ measurementType: 'TEST_MEASUREMENT_TYPE_STRING', stringValue: 'OK', stringBounds: { expectedValue: 'OK' }, unit: null });

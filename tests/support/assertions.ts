@@ -41,3 +41,20 @@ export function expectNotFound(res: ApiResponse, pattern?: RegExp): void {
   expect(res.body.code).toBe(5);
   if (pattern) expect(res.body.message).toMatch(pattern);
 }
+
+const FILTER_TYPE_OF_KEY: Record<string, string> = {
+  METADATA_KEY_TYPE_STRING: 'FILTER_FIELD_TYPE_STRING',
+  METADATA_KEY_TYPE_NUMBER: 'FILTER_FIELD_TYPE_DOUBLE',
+  METADATA_KEY_TYPE_BOOLEAN: 'FILTER_FIELD_TYPE_BOOL',
+  METADATA_KEY_TYPE_RELATION: 'FILTER_FIELD_TYPE_UUID',
+};
+
+/** Metadata entries as the API returns them when nothing is archived: `{key: {name, type}, <value>}` plus the unset archive fields. */
+export function unarchivedMetadata(...entries: { key: { name: string; type: string }; [value: string]: unknown }[]) {
+  return entries.map((e) => ({
+    ...e,
+    key: { ...e.key, archivedDate: null, isArchived: false, filterFieldType: FILTER_TYPE_OF_KEY[e.key.type] ?? 'FILTER_FIELD_TYPE_UNSPECIFIED' },
+    archivedDate: null,
+    isArchived: false,
+  }));
+}

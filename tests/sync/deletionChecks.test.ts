@@ -20,7 +20,7 @@ let a: Replica;
 
 beforeEach(async () => {
   remote = await startRemote();
-  proxy = await startFaultProxy(remote.url);
+  proxy = await startFaultProxy(remote.url, { strict: true });
   a = await createReplica('a', proxy.url, remote.token);
   await a.sync();
 });

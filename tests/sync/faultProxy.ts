@@ -12,9 +12,13 @@
 // remote without a filter engine, `withoutRoutes`: matching requests get
 // the gateway's unmatched-route answer (404 Not Found), like the platform,
 // which has no artifact routes, and `refuse`: matching requests get a given
-// API error (a remote refusing a parameter it does not support).
+// API error (a remote refusing a parameter it does not support). `strict`
+// (option or switch) makes it the strict stand-in of the platform: a request
+// the platform's documented API does not allow (tests/support/platformGate.ts)
+// is refused with its INVALID_ARGUMENT body, not forwarded.
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { refusalBody, refusalOf } from '../support/platformGate';
 
 export type Fault =
   | { kind: 'drop' }
@@ -44,7 +48,9 @@ export interface RandomFaults {
 }
 
 export interface ProxyLogEntry extends RequestInfo {
-  readonly fault?: Fault['kind'] | 'partition' | 'no-filter' | 'no-route' | 'refused';
+  readonly fault?: Fault['kind'] | 'partition' | 'no-filter' | 'no-route' | 'refused' | 'not-allowed';
+  /** Why the strict gate refused it (fault `not-allowed`). */
+  readonly refusal?: string;
   /** Times the request reached the remote. */
   readonly forwarded: number;
   /** Requests the proxy was handling when this one arrived, itself included (how parallel the client was). */
@@ -65,6 +71,10 @@ export interface FaultProxy {
   withoutRoutes(when: Matcher | undefined): void;
   /** Requests matching `when` (until called with undefined) get this API error without forwarding. */
   refuse(when: Matcher | undefined, answer?: ApiRefusal): void;
+  /** The strict stand-in of the platform: requests its documented API does not allow are refused (INVALID_ARGUMENT). */
+  strict(on: boolean): void;
+  /** Rewrites the text of every JSON response the remote gives (until called with undefined), e.g. to add precision. */
+  rewriteResponses(fn: ((text: string) => string) | undefined): void;
   /** Requests that reached the remote, as "METHOD path". */
   forwarded(matcher?: Matcher): number;
   close(): Promise<void>;
@@ -79,8 +89,10 @@ export interface ApiRefusal {
 export const isPost = (pathPart: string): Matcher => (r) => r.method === 'POST' && r.path.includes(pathPart);
 export const isWrite: Matcher = (r) => r.method !== 'GET';
 
-export async function startFaultProxy(target: string): Promise<FaultProxy> {
+export async function startFaultProxy(target: string, options: { strict?: boolean } = {}): Promise<FaultProxy> {
   const targetUrl = new URL(target);
+  let strict = options.strict ?? false;
+  let rewrite: ((text: string) => string) | undefined;
   const queue: { fault: Fault; when: Matcher }[] = [];
   let randomFaults: RandomFaults | undefined;
   let partitioned = false;
@@ -131,6 +143,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     log.push(entry);
     const send = (r: { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }) => {
       entry.status = r.status;
+      if (rewrite && String(r.headers['content-type'] ?? '').includes('application/json')) r = { ...r, body: Buffer.from(rewrite(r.body.toString('utf8'))) };
       const headers = { ...r.headers };
       delete headers['transfer-encoding'];
       delete headers.connection;
@@ -143,6 +156,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), date: new Date().toUTCString(), ...extra });
       res.end(text);
     };
+    const refusal = strict ? refusalOf(info) : undefined;
+    if (refusal) {
+      entry.fault = 'not-allowed';
+      entry.refusal = refusal.message;
+      entry.status = 400;
+      const text = JSON.stringify(refusalBody(refusal));
+      res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), date: new Date().toUTCString() });
+      res.end(text);
+      return;
+    }
     if (partitioned) {
       entry.fault = 'partition';
       req.socket.destroy();
@@ -222,6 +245,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     rejectFilters: (on) => void (noFilters = on),
     withoutRoutes: (when) => void (missingRoutes = when),
     refuse: (when, answer) => void (refusing = when && answer ? { when, answer } : undefined),
+    strict: (on) => void (strict = on),
+    rewriteResponses: (fn) => void (rewrite = fn),
     forwarded: (m = () => true) => log.filter((e) => m(e)).reduce((n, e) => n + e.forwarded, 0),
     close: async () => {
       for (const s of sockets) s.destroy();

@@ -20,7 +20,7 @@ const isCreateLog = (r: { method: string; path: string }) => r.method === 'POST'
 
 beforeEach(async () => {
   remote = await startRemote();
-  proxy = await startFaultProxy(remote.url);
+  proxy = await startFaultProxy(remote.url, { strict: true });
   a = await createReplica('a', proxy.url, remote.token);
   expect((await a.sync()).ok).toBe(true);
 });

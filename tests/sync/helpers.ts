@@ -51,10 +51,13 @@ export interface ProxiedPair {
   readonly a: Replica;
 }
 
-/** `colleagues`: further members of the remote's organization; `synced: false`: `a` has not synced yet. */
+/**
+ * `colleagues`: further members of the remote's organization; `synced: false`: `a` has not synced yet. The proxy is
+ * the strict stand-in of the platform (faultProxy.ts `strict`): a request its API does not allow is refused.
+ */
 export async function openProxiedPair(options: { colleagues?: string[]; synced?: boolean } = {}): Promise<ProxiedPair> {
   const remote = await startRemote(options.colleagues);
-  const proxy = await startFaultProxy(remote.url);
+  const proxy = await startFaultProxy(remote.url, { strict: true });
   const a = await createReplica('a', proxy.url, remote.token);
   if (options.synced !== false) await a.sync();
   return { remote, proxy, a };

@@ -11,7 +11,7 @@ let b: Replica;
 
 beforeEach(async () => {
   remote = await startRemote(['second@outpost.local']);
-  proxy = await startFaultProxy(remote.url);
+  proxy = await startFaultProxy(remote.url, { strict: true });
   a = await createReplica('a', proxy.url, remote.token);
   b = await createReplica('b', remote.url, remote.tokens['second@outpost.local']);
   await a.sync();

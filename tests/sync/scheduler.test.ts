@@ -29,7 +29,7 @@ const until = async (what: string, ok: () => boolean, ms = 15_000) => {
 
 beforeEach(async () => {
   remote = await startRemote();
-  proxy = await startFaultProxy(remote.url);
+  proxy = await startFaultProxy(remote.url, { strict: true });
   dir = mkdtempSync(join(tmpdir(), 'outpost-sched-'));
   engine = attachReplica(openEngine(dir), { replica: true });
 });

@@ -33,6 +33,7 @@ export const ANNOTATION_COLUMN = Object.fromEntries(ROW_COLUMNS.map((c, i) => [c
  * Child rows, raw: [annotation_pk, position, ...values]. Values per table:
  * tags [tag_name], assets [asset_id], metadata [key, type, value],
  * channels [kind, channel_id, bit_field_name, calculated_channel_version_id].
+ * (metadata: [key, type, value, archived_date, key_archived_date, key_filter_field_type])
  */
 export type ChildTable = 'tags' | 'assets' | 'metadata' | 'channels';
 
@@ -43,7 +44,7 @@ const CHILD_SELECT: Record<ChildTable, { table: string; columns: string }> = {
   // JavaScript costs, and two fewer per metadata row took ~0.5 us off each listed annotation (bench/listing.ts).
   metadata: {
     table: 'annotation_metadata',
-    columns: `key, type, CASE type WHEN ${NUMBER} THEN number_value WHEN ${BOOLEAN} THEN boolean_value ELSE string_value END`,
+    columns: `key, type, CASE type WHEN ${NUMBER} THEN number_value WHEN ${BOOLEAN} THEN boolean_value ELSE string_value END, archived_date, key_archived_date, key_filter_field_type`,
   },
   channels: { table: 'annotation_linked_channels', columns: 'kind, channel_id, bit_field_name, calculated_channel_version_id' },
 };

@@ -93,7 +93,10 @@ const metadataTypeByNumber = new Map<number, MetadataKeyTypeName>(MetadataKeyTyp
 const listValueOf = (r: Raw): string => r[2];
 // Metadata rows carry only the value column their type reads (annotationPageQueries.ts), which metadataRowToWire takes from the matching field.
 const metadataOf = (r: Raw): MetadataValue =>
-  metadataRowToWire({ key: r[2], type: metadataTypeByNumber.get(r[3]) ?? 'METADATA_KEY_TYPE_UNSPECIFIED', stringValue: r[4], numberValue: r[4], booleanValue: r[4] });
+  metadataRowToWire({
+    key: r[2], type: metadataTypeByNumber.get(r[3]) ?? 'METADATA_KEY_TYPE_UNSPECIFIED', stringValue: r[4], numberValue: r[4], booleanValue: r[4],
+    archivedDate: r[5], keyArchivedDate: r[6], keyFilterFieldType: r[7],
+  });
 const linkedChannelOf = (r: Raw): LinkedChannel => channelOf(r[2], r[3], r[4], r[5]);
 
 /** Wire annotations of `pks`, in the order of `pks` (missing pks skipped, repeated pks repeated). */

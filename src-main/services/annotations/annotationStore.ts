@@ -7,8 +7,8 @@
 // Reading rows back as the API's Annotation is annotationRows.ts.
 import type { Statement } from 'better-sqlite3';
 import type { LinkedChannelInput } from '../../../src-shared/api/annotations';
-import { MetadataKeyType, metadataInputToRow, type MetadataValueInput } from '../../../src-shared/api/metadata';
-import { replaceList, replaceMetadata } from '../../db/childRows';
+import { metadataInputToRow, type MetadataValueInput } from '../../../src-shared/api/metadata';
+import { METADATA_COLUMNS, metadataColumnValues, replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db, SqlValue } from '../../db/database';
 import { LINKED_CHANNEL_KIND } from './annotationRows';
 
@@ -116,9 +116,7 @@ export class AnnotationRowWriter {
     this.tag = raw.prepare('INSERT OR IGNORE INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
     this.asset = raw.prepare('INSERT OR IGNORE INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
     this.channel = raw.prepare(LINKED_CHANNEL_INSERT);
-    this.meta = raw.prepare(
-      'INSERT OR REPLACE INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.meta = raw.prepare(`INSERT OR REPLACE INTO annotation_metadata(annotation_pk, ${METADATA_COLUMNS}, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   }
 
   private children(pk: number, c: AnnotationChildren): void {
@@ -126,8 +124,7 @@ export class AnnotationRowWriter {
     for (let i = 0; i < c.assetIds.length; i++) this.asset.run(pk, c.assetIds[i], i);
     c.linkedChannels.forEach((l, i) => this.channel.run(pk, i, ...linkedChannelValues(l)));
     c.metadata.forEach((m, i) => {
-      const r = metadataInputToRow(m);
-      this.meta.run(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, i);
+      this.meta.run(pk, ...metadataColumnValues(metadataInputToRow(m)), i);
     });
   }
 
@@ -188,14 +185,13 @@ export class AnnotationRowWriter {
       c.assetIds.forEach((x, i) => assets.push(pk, x, i));
       c.linkedChannels.forEach((l, i) => channels.push(pk, i, ...linkedChannelValues(l)));
       c.metadata.forEach((m, i) => {
-        const r = metadataInputToRow(m);
-        meta.push(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, i);
+        meta.push(pk, ...metadataColumnValues(metadataInputToRow(m)), i);
       });
     }
     this.insertRows('annotation_tags', 'annotation_pk, tag_name, position', 3, tags);
     this.insertRows('annotation_assets', 'annotation_pk, asset_id, position', 3, assets);
     this.insertRows('annotation_linked_channels', 'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id', 6, channels);
-    this.insertRows('annotation_metadata', 'annotation_pk, key, type, string_value, number_value, boolean_value, position', 7, meta);
+    this.insertRows('annotation_metadata', `annotation_pk, ${METADATA_COLUMNS}, position`, 10, meta);
     return pkOf;
   }
 }

@@ -48,6 +48,9 @@ function externalSyncOf(db: Db, organizationId: string): ExternalSync {
     // Before the first token: the lifetime the first token will get.
     tokenLifetimeSeconds: token?.lifetime_seconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
     ...(token ? { mostRecentTokenByUserId: token.created_by_user_id } : {}),
+    // No identity provider is configured locally: unset strings.
+    realm: '',
+    client: '',
   };
 }
 

@@ -10,7 +10,7 @@ import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { callerScope, countRows } from './scope';
 import { testMeasurementListSpec } from './testReportListSpecs';
-import { BOUNDS_FIELD, VALUE_FIELD, findVisibleMeasurement, findVisibleStep, loadMeasurements, measurementTypeName, type TestMeasurementRow } from './testReportRows';
+import { BOUNDS_FIELD, VALUE_FIELD, findVisibleMeasurement, findVisibleStep, loadMeasurements, measurementTypeName, reportModified, type TestMeasurementRow } from './testReportRows';
 import { checkMask } from './testReportsService';
 
 /** The stored value/unit/bounds columns of a measurement. */
@@ -104,6 +104,7 @@ function insertMeasurement(ctx: RequestContext, m: TestMeasurementInput, prefix:
     ],
   );
   const pk = Number(info.lastInsertRowid);
+  reportModified(db, step.report_pk, now);
   replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', pk, m.channelNames ?? []);
   replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', pk, m.metadata ?? [], `${prefix}.metadata`);
   return { pk, id };
@@ -196,6 +197,7 @@ export function updateTestMeasurement(ctx: RequestContext, patch: TestMeasuremen
         next.description, now, caller.userId, row.pk,
       ],
     );
+    reportModified(db, row.report_pk, now);
     if (has('channel_names')) replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', row.pk, patch.channelNames ?? []);
     if (has('metadata')) replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', row.pk, patch.metadata ?? [], 'test_measurement.metadata');
     return { testMeasurement: loadMeasurements(db, [row.pk])[0] };
@@ -206,5 +208,6 @@ export function deleteTestMeasurement(ctx: RequestContext, measurementId: string
   ctx.db.tx(() => {
     const row = findVisibleMeasurement(ctx, measurementId);
     ctx.db.run('DELETE FROM test_measurements WHERE pk = ?', [row.pk]);
+    reportModified(ctx.db, row.report_pk, nowMicros());
   });
 }

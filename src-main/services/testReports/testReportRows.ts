@@ -41,6 +41,8 @@ export interface TestReportRow {
   modified_by_user_id: string;
   created_date: number;
   modified_date: number;
+  /** The latest modification of the report, its steps and measurements: set by each write here, or the remote's (pulled); null: computed. */
+  overall_modified_date: number | null;
 }
 
 export interface TestStepRow {
@@ -108,8 +110,28 @@ export const statusName = (n: number): TestStatusName => statusByNumber.get(n) ?
 export const stepTypeName = (n: number): TestStepTypeName => stepTypeByNumber.get(n) ?? 'TEST_STEP_TYPE_UNSPECIFIED';
 export const measurementTypeName = (n: number): TestMeasurementTypeName => measurementTypeByNumber.get(n) ?? 'TEST_MEASUREMENT_TYPE_UNSPECIFIED';
 
+/** A write to a report, or to one of its steps or measurements (deletes included), at `now`: its overall modified date. */
+export function reportModified(db: Db, reportPk: number, now: number): void {
+  db.run('UPDATE test_reports SET overall_modified_date = ? WHERE pk = ?', [now, reportPk]);
+}
+
+/** Reports stored without an overall modified date (before migration 0015): the latest modified date of the report, its steps and measurements. */
+function computedOverall(db: Db, rows: readonly TestReportRow[]): Map<number, number> {
+  const pks = JSON.stringify(rows.filter((r) => r.overall_modified_date === null).map((r) => r.pk));
+  const out = new Map<number, number>();
+  if (pks === '[]') return out;
+  for (const table of ['test_steps', 'test_measurements']) {
+    for (const r of db.all<{ pk: number; latest: number }>(
+      `SELECT report_pk AS pk, MAX(modified_date) AS latest FROM ${table} WHERE report_pk IN (SELECT value FROM json_each(?)) GROUP BY report_pk`,
+      [pks],
+    )) out.set(r.pk, Math.max(out.get(r.pk) ?? 0, r.latest));
+  }
+  return out;
+}
+
 export function reportsToWire(db: Db, rows: readonly TestReportRow[]): TestReport[] {
   const metadata = loadMetadata(db, 'test_report_metadata', 'report_pk', rows.map((r) => r.pk));
+  const computed = computedOverall(db, rows);
   return rows.map((r) => ({
     testReportId: r.id,
     status: statusName(r.status),
@@ -125,6 +147,7 @@ export function reportsToWire(db: Db, rows: readonly TestReportRow[]): TestRepor
     archivedDate: formatOptionalTimestamp(r.archived_date),
     isArchived: r.archived_date !== null,
     runId: r.run_id,
+    overallModifiedDate: formatTimestamp(r.overall_modified_date ?? Math.max(r.modified_date, computed.get(r.pk) ?? 0)),
   }));
 }
 

@@ -101,10 +101,10 @@ export function updateTestReport(ctx: RequestContext, patch: TestReportPatch, ma
     }
     db.run(
       `UPDATE test_reports SET status = ?, name = ?, test_system_name = ?, test_case = ?, start_time = ?, end_time = ?, serial_number = ?,
-         part_number = ?, system_operator = ?, run_id = ?, archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
+         part_number = ?, system_operator = ?, run_id = ?, archived_date = ?, modified_date = ?, modified_by_user_id = ?, overall_modified_date = ? WHERE pk = ?`,
       [
         next.status, next.name, next.test_system_name, next.test_case, next.start_time, next.end_time, next.serial_number, next.part_number,
-        next.system_operator, next.run_id, next.archived_date, now, caller.userId, row.pk,
+        next.system_operator, next.run_id, next.archived_date, now, caller.userId, now, row.pk,
       ],
     );
     return { testReport: loadReports(db, [row.pk])[0] };

@@ -12,7 +12,7 @@ import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { callerScope, countRows } from './scope';
 import { testStepListSpec } from './testReportListSpecs';
-import { findVisibleReport, findVisibleStep, loadSteps, type TestStepRow } from './testReportRows';
+import { findVisibleReport, findVisibleStep, loadSteps, reportModified, type TestStepRow } from './testReportRows';
 import { checkMask } from './testReportsService';
 
 function requireStepPath(path: string | undefined, field: string): string {
@@ -50,6 +50,7 @@ export function createTestStep(ctx: RequestContext, s: TestStepInput): { testSte
       ],
     );
     const pk = Number(info.lastInsertRowid);
+    reportModified(db, report.pk, now);
     replaceMetadata(db, 'test_step_metadata', 'step_pk', pk, s.metadata ?? [], 'test_step.metadata');
     return { testStep: loadSteps(db, [pk])[0] };
   });
@@ -109,6 +110,7 @@ export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: 
         next.error_code, next.error_message, now, caller.userId, row.pk,
       ],
     );
+    reportModified(db, row.report_pk, now);
     if (has('metadata')) replaceMetadata(db, 'test_step_metadata', 'step_pk', row.pk, patch.metadata ?? [], 'test_step.metadata');
     return { testStep: loadSteps(db, [row.pk])[0] };
   });
@@ -126,5 +128,6 @@ export function deleteTestStep(ctx: RequestContext, testStepId: string): void {
        DELETE FROM test_steps WHERE pk IN (SELECT pk FROM subtree)`,
       [row.pk, row.report_pk],
     );
+    reportModified(ctx.db, row.report_pk, nowMicros());
   });
 }

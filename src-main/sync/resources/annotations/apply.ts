@@ -54,7 +54,9 @@ function normalizeMetadata(list: readonly MetadataValue[]): MetadataValue[] {
   return list
     .filter((m) => m.key.name !== CLIENT_ID_KEY)
     .map((m) => {
-      const out: MetadataValue = { key: { name: m.key.name, type: m.key.type } };
+      // Archive dates compared as stored (microseconds; absent = null); the filter field type is derived from the type.
+      const archived = { archivedDate: micros(m.archivedDate ?? '') ?? null, keyArchivedDate: micros(m.key.archivedDate ?? '') ?? null };
+      const out = { key: { name: m.key.name, type: m.key.type }, ...archived } as unknown as MetadataValue;
       if (m.stringValue !== undefined) out.stringValue = m.stringValue;
       if (m.numberValue !== undefined) out.numberValue = m.numberValue;
       if (m.booleanValue !== undefined) out.booleanValue = m.booleanValue;
@@ -177,7 +179,8 @@ const childrenOfWire = (a: Annotation): AnnotationChildren => ({
   tags: a.tags,
   assetIds: a.assetIds,
   linkedChannels: a.linkedChannels,
-  metadata: a.metadata.filter((m) => m.key.name !== CLIENT_ID_KEY) as MetadataValueInput[],
+  // Wire values (timestamps as text): metadataInputToRow reads both forms.
+  metadata: a.metadata.filter((m) => m.key.name !== CLIENT_ID_KEY) as unknown as MetadataValueInput[],
 });
 
 /** Writes remote versions of whole records through the annotation store (annotations reference their organization). */

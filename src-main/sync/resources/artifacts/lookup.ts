@@ -30,7 +30,8 @@ export interface FoundVersion {
 export const allVersions = (p: PushContext, artifactId: string) => listEvery<ArtifactVersion>(p.call, 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
 
 const artifactMarker: MarkerLookup<Artifact> = {
-  operation: 'ListArtifacts', listField: 'artifacts', request: { includeArchived: true }, markerKey: ARTIFACT_CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+  // Archived ones too: ListArtifacts takes include_archived in its filter only (seed spec).
+  operation: 'ListArtifacts', listField: 'artifacts', filter: 'include_archived == true', markerKey: ARTIFACT_CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
 };
 
 export async function findCreatedArtifact(

@@ -1,5 +1,11 @@
-// Pulls artifacts incrementally on modified_date (every new version, link and
-// archive moves it), archived ones included (archives are state). Before a
+// Pulls artifacts: the whole list every run, archived ones included (archives
+// are state), with only what ListArtifacts documents (seed spec): the filter
+// `include_archived == true` (there is no include_archived parameter) and
+// order_by created_date, which no change moves, so no artifact moves between
+// pages. No documented order or filter field moves with a link or an unarchive
+// (version_created_date moves only with a new version), so an incremental read
+// would miss a colleague's links for good; an unchanged artifact costs a
+// comparison here and counts 0 (src-main/sync/README.md, Artifacts). Before a
 // page's transaction, an artifact whose current version is not stored here
 // (or whose content file is missing) gets its version list and every missing
 // version's content, streamed into the content store and verified (and an
@@ -14,7 +20,7 @@ import { ApiError, Code } from '../../../../src-shared/errors';
 import { storagePathFor } from '../../../services/artifacts/artifactStorage';
 import { downloadVersion, hasContent } from './content';
 import { changedBy } from '../../apply';
-import { callWithRetry, perOrganization, retrying, timeOfField, type Puller } from '../../pull';
+import { callWithRetry, perOrganization, retrying, type Puller } from '../../pull';
 import { isUnmappedLocalId, translateIds } from '../../idMap';
 import { archiveIfDuplicate } from './duplicates';
 import { applyRemoteArtifacts, markerOf } from './apply';
@@ -75,11 +81,10 @@ export const artifactsPuller: Puller<Artifact> = {
   resource: 'artifacts',
   operation: 'ListArtifacts',
   listField: 'artifacts',
-  mode: 'modified',
-  orderable: true,
-  timeOf: timeOfField('modifiedDate'),
+  mode: 'full',
+  orderable: false,
   idOf: (a) => a.artifactId,
-  variants: (s) => perOrganization(s).map((v) => ({ ...v, includeArchived: true })),
+  variants: (s) => perOrganization(s).map((v) => ({ ...v, filter: 'include_archived == true', orderBy: 'created_date' })),
   async prepare(s, items) {
     const leaveForLookup = inflightVersionMatcher(s);
     for (const item of items) {

@@ -100,6 +100,15 @@ export interface ReportApplyOptions {
   readonly skipNew?: (r: TestReport) => boolean;
 }
 
+/**
+ * The remote's overall modified date (the latest change of the report, its steps and measurements there), kept as it
+ * is while no edit of ours waits: a bookkeeping date, not a change of the report (the pull counts nothing for it).
+ */
+function keepRemoteOverall(db: Db, pk: number, r: TestReport): void {
+  const overall = wireMicros(r.overallModifiedDate);
+  if (overall !== null) db.run('UPDATE test_reports SET overall_modified_date = ? WHERE pk = ? AND overall_modified_date IS NOT ?', [overall, pk, overall]);
+}
+
 export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[], o: ReportApplyOptions): void {
   const { db } = ctx;
   for (const r of list) {
@@ -109,6 +118,7 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
       if (hasPending(db, TEST_REPORT, r.testReportId, ctx.excludeSeq) || o.skipNew?.(r)) continue;
       const pk = insertReport(db, r, o.organizationId, ctx.userId, o.remoteTime);
       replaceMetadata(db, 'test_report_metadata', 'report_pk', pk, r.metadata as never);
+      keepRemoteOverall(db, pk, r);
       ctx.stats.inserted++;
       continue;
     }
@@ -121,6 +131,7 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
       for (const f of changed) writeField(db, row.pk, r, f, remote[f]);
       if (changed.length || metadataChanged) db.run('UPDATE test_reports SET modified_date = ? WHERE pk = ?', [o.remoteTime, row.pk]);
       db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, row.id]);
+      keepRemoteOverall(db, row.pk, r);
       if (changed.length || metadataChanged) ctx.stats.updated++;
       else ctx.stats.unchanged++;
       continue;

@@ -55,6 +55,7 @@ export function testReport(overrides: Partial<TestReport> = {}): TestReport {
     archivedDate: null,
     isArchived: false,
     runId: '',
+    overallModifiedDate: T,
     ...overrides,
   };
 }
