@@ -15,8 +15,8 @@ import { operations } from '../../src-shared/operations';
 import { platformRequests, type PlatformRequest } from '../../src-main/sync/resources/platformRequests';
 
 const ROOT = join(__dirname, '../..');
-/** The shared reference sits beside the repository (docs/CONVENTIONS.md: ../shared/reference/sift-wire.md). */
-const REFERENCE_CANDIDATES = [process.env.SIFT_WIRE_REFERENCE ?? '', join(ROOT, '../shared/reference/sift-wire.md'), join(ROOT, '../../shared/reference/sift-wire.md')];
+/** The wire reference the project keeps (docs/reference/sift-wire.md; SIFT_WIRE_REFERENCE may name a newer one). */
+const REFERENCE_CANDIDATES = [process.env.SIFT_WIRE_REFERENCE ?? '', join(ROOT, 'docs/reference/sift-wire.md')];
 const referencePath = REFERENCE_CANDIDATES.find((p) => p && existsSync(p));
 
 const entries = Object.entries(platformRequests as Record<string, PlatformRequest>);
@@ -47,7 +47,7 @@ function paragraphWords(text: string, heading: RegExp): Set<string> {
 const sectionsOf = (source: string) => [...source.matchAll(/§(\d+(?:\.\d+)?)/g)].map((m) => m[1]);
 
 describe('what the sync may ask the platform', () => {
-  test('the reference is where docs/CONVENTIONS.md says (or SIFT_WIRE_REFERENCE names it)', () => {
+  test('the reference is in docs/reference (or where SIFT_WIRE_REFERENCE names it)', () => {
     expect(referencePath, `sift-wire.md not found at ${REFERENCE_CANDIDATES.filter(Boolean).join(' or ')}`).toBeDefined();
   });
 

@@ -1,5 +1,5 @@
 // What the sync may ask the remote, operation by operation, as the platform's
-// API documents it (../shared/reference/sift-wire.md, section in `source`; the
+// API documents it (docs/reference/sift-wire.md, section in `source`; the
 // seed spec for ListArtifacts; Outpost's own operation table for its
 // extensions, which the platform lacks and the sync probes for). ONE place:
 // the strict stand-in remote of the sync tests (tests/support/strictRemote.ts)
