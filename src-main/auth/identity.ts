@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
 import type { Caller } from './caller';
+import { insertDefaultPolicy } from './cedar/defaultPolicy';
 
 export const DEFAULT_ORGANIZATION_NAME = 'Field Team';
 export const DEFAULT_USER_NAME = 'engineer@outpost.local';
@@ -13,7 +14,11 @@ export function ensureOrganization(db: Db, name: string): string {
   const row = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ?', [name]);
   if (row) return row.id;
   const id = randomUUID();
-  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
+  db.tx(() => {
+    db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
+    // A new organization's members may do everything until its policies say otherwise (issue #20).
+    insertDefaultPolicy(db.raw, id);
+  });
   return id;
 }
 

@@ -6,6 +6,7 @@ import { writesPlatformData } from '../../src-shared/api/operation';
 import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
+import { authorizeOperation } from '../auth/cedar/authorize';
 import { storageError } from '../db/storageErrors';
 import type { RequestContext } from '../engine';
 import { handlers } from './registry';
@@ -67,13 +68,21 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
       `${name}: this Outpost is a replica of its remote, and only its owner's calls write here (as the owner's remote user); use the owner's key, or write on the remote`,
     );
   }
-  if (!recorder) return await handler(ctx, req);
+  if (!recorder) return await handler(authorized(ctx, name, req), req);
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
   if (!replicated && writesPlatformData(operations[name])) {
     throw ApiError.failedPrecondition(`${name} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`);
   }
   const translated = recorder.translate(name, req);
-  if (!replicated) return await handler(ctx, translated);
-  return await recorder.run(ctx, name, translated, () => handler(ctx, translated));
+  // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
+  const authorizedCtx = authorized(ctx, name, translated);
+  if (!replicated) return await handler(authorizedCtx, translated);
+  return await recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
+}
+
+/** The organization's Cedar policies decide the operation (PERMISSION_DENIED), and for lists which rows it shows. */
+function authorized(ctx: RequestContext, name: OperationName, req: unknown): RequestContext {
+  const rowGate = authorizeOperation({ db: ctx.db, caller: ctx.caller, replica: ctx.engine.writeRecorder !== undefined }, name, req);
+  return rowGate ? { ...ctx, rowGate } : ctx;
 }

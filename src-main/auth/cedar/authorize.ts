@@ -1,0 +1,127 @@
+// Authorization of one operation (called by services/invoke.ts for every
+// operation with a caller): principal = the caller, action = the operation,
+// resource = the record(s) the request names, else the organization it acts in.
+// A record the caller cannot see is left to the handler (NOT_FOUND, as before);
+// a denial is PERMISSION_DENIED naming the action and what decided.
+import { ApiError } from '../../../src-shared/errors';
+import type { Db } from '../../db/database';
+import { organizationIds, type Caller } from '../caller';
+import { CEDAR_ACTIONS, type CedarAction } from './actions';
+import { decide, decisionForAnyRecord, type Decision } from './decide';
+import { organizationUid, principalEntity, recordEntities, recordPks } from './entities';
+import { organizationPolicySet } from './policySets';
+import type { RecordType } from './recordTypes';
+
+export interface AuthorizationScope {
+  readonly db: Db;
+  readonly caller: Caller;
+  /**
+   * On a sync replica an organization none of whose policies has been pulled yet is decided by its remote (the
+   * replica allows, the remote refuses on push); everywhere else no active policy means Cedar's default: deny.
+   */
+  readonly replica: boolean;
+}
+
+/** Keeps, of a list page's candidate rows (by pk), those the caller may see. */
+export interface RowGate {
+  readonly table: string;
+  keep(pks: readonly number[]): boolean[];
+}
+
+class Decider {
+  private readonly principals = new Map<string, ReturnType<typeof principalEntity>>();
+  constructor(private readonly scope: AuthorizationScope) {}
+
+  principal(organizationId: string) {
+    let p = this.principals.get(organizationId);
+    if (!p) this.principals.set(organizationId, (p = principalEntity(this.scope.db, this.scope.caller, organizationId)));
+    return p;
+  }
+
+  decide(action: CedarAction, organizationId: string, resource: Parameters<typeof decide>[3]): Decision {
+    const set = organizationPolicySet(this.scope.db, organizationId);
+    if (set.empty && this.scope.replica) return { allowed: true, reasons: [], errors: [] };
+    return decide(set, action, this.principal(organizationId), resource);
+  }
+
+  uniform(action: CedarAction, organizationId: string): 'allow' | 'deny' | 'depends' {
+    const set = organizationPolicySet(this.scope.db, organizationId);
+    if (set.empty) return this.scope.replica ? 'allow' : 'deny';
+    return decisionForAnyRecord(set, action, this.principal(organizationId));
+  }
+}
+
+function denied(action: CedarAction, target: string, decision: Decision): ApiError {
+  const why = decision.reasons.length ? `forbidden by ${decision.reasons.map((r) => `"${r}"`).join(', ')}` : 'no active policy permits it';
+  return ApiError.permissionDenied(`${action.name} (action group ${action.group}) on ${target} is not allowed by the organization's policies: ${why}`);
+}
+
+/** The ids of the records the request names: `<type>Id`, `<type>Ids`, or `<body>.<type>Id` (updates). */
+function targetIds(type: RecordType, req: Record<string, unknown>): string[] | undefined {
+  const one = req[type.idField];
+  if (typeof one === 'string' && one !== '') return [one];
+  const many = req[`${type.idField}s`];
+  if (Array.isArray(many) && many.length > 0) return many.filter((v): v is string => typeof v === 'string');
+  const body = req[type.bodyField];
+  if (body && typeof body === 'object') {
+    const nested = (body as Record<string, unknown>)[type.idField];
+    if (typeof nested === 'string' && nested !== '') return [nested];
+  }
+  return undefined;
+}
+
+function checkRecords(decider: Decider, scope: AuthorizationScope, action: CedarAction, type: RecordType, ids: readonly string[]): void {
+  const pks = recordPks(scope.db, type, ids, organizationIds(scope.caller));
+  for (const record of recordEntities(scope.db, type, pks)) {
+    const decision = decider.decide(action, record.organizationId, record.entity);
+    if (!decision.allowed) throw denied(action, `${type.entity}::"${record.id}"`, decision);
+  }
+}
+
+/** The organizations the request acts in: the one it names (if the caller is in it), else all of the caller's. */
+function organizationsOf(caller: Caller, req: Record<string, unknown>): string[] {
+  const named = req.organizationId;
+  const mine = organizationIds(caller);
+  if (typeof named === 'string' && named !== '') return mine.includes(named) ? [named] : [];
+  return mine;
+}
+
+function rowGate(decider: Decider, action: CedarAction, type: RecordType, organizations: readonly string[], scope: AuthorizationScope): RowGate | undefined {
+  if (organizations.every((o) => decider.uniform(action, o) === 'allow')) return undefined;
+  return {
+    table: type.table,
+    keep(pks) {
+      const allowed = new Set<number>();
+      for (const record of recordEntities(scope.db, type, pks)) {
+        if (decider.decide(action, record.organizationId, record.entity).allowed) allowed.add(record.pk);
+      }
+      return pks.map((pk) => allowed.has(pk));
+    },
+  };
+}
+
+/**
+ * Throws PERMISSION_DENIED when the organization's policies do not allow the operation. For a list of records,
+ * returns the gate that keeps only the rows the caller may see (undefined when the policies allow every row).
+ */
+export function authorizeOperation(scope: AuthorizationScope, name: string, request: unknown): RowGate | undefined {
+  const action = CEDAR_ACTIONS.get(name);
+  if (!action) return undefined;
+  const req = (request && typeof request === 'object' ? request : {}) as Record<string, unknown>;
+  const decider = new Decider(scope);
+  const type = action.recordType;
+  const ids = type && targetIds(type, req);
+  if (type && ids) {
+    checkRecords(decider, scope, action, type, ids);
+    return undefined;
+  }
+  const organizations = organizationsOf(scope.caller, req);
+  if (organizations.length === 0) return undefined; // the handler answers (NOT_FOUND, or no organization)
+  const decisions = organizations.map((o) => ({ o, d: decider.decide(action, o, { uid: organizationUid(o), attrs: {}, parents: [] }) }));
+  const isList = action.group === 'read' && name.startsWith('List');
+  // A list covers the organizations that allow it (rows are gated per organization); anything else needs them all.
+  const refusal = isList ? (decisions.some((x) => x.d.allowed) ? undefined : decisions[0]) : decisions.find((x) => !x.d.allowed);
+  if (refusal) throw denied(action, `Organization::"${refusal.o}"`, refusal.d);
+  if (!isList || !type) return undefined;
+  return rowGate(decider, action, type, organizations, scope);
+}

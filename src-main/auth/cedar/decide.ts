@@ -1,0 +1,59 @@
+// One Cedar decision against an organization's preparsed policy set, and the
+// "may every record be seen" shortcut for lists (partial evaluation with the
+// resource unknown), cached per policy version set, principal and action.
+import { isAuthorizedPartial, statefulIsAuthorized, type EntityJson, type EntityUid, type Policy } from '@cedar-policy/cedar-wasm/nodejs';
+import type { CedarAction } from './actions';
+import type { OrganizationPolicySet } from './policySets';
+
+export interface Decision {
+  readonly allowed: boolean;
+  /** The policies (`<name> #<statement> (policy <pk>)`) that decided: the permits that allowed, or the forbids that denied. */
+  readonly reasons: readonly string[];
+  /** Policies whose evaluation failed (Cedar skips them). */
+  readonly errors: readonly string[];
+}
+
+export const actionUid = (action: CedarAction): EntityUid => ({ type: 'Action', id: action.name });
+
+/** The action entity with its group, so `action in Action::"read"` holds without loading the schema per request. */
+export const actionEntity = (action: CedarAction): EntityJson => ({ uid: actionUid(action), attrs: {}, parents: [{ type: 'Action', id: action.group }] });
+
+export function decide(set: OrganizationPolicySet, action: CedarAction, principal: EntityJson, resource: EntityJson): Decision {
+  const answer = statefulIsAuthorized({
+    principal: principal.uid as EntityUid,
+    action: actionUid(action),
+    resource: resource.uid as EntityUid,
+    context: {},
+    preparsedPolicySetId: set.id,
+    entities: [principal, resource, actionEntity(action)],
+  });
+  if (answer.type === 'failure') throw new Error(`Cedar could not decide ${action.name}: ${answer.errors.map((e) => e.message).join('; ')}`);
+  const { decision, diagnostics } = answer.response;
+  return { allowed: decision === 'allow', reasons: diagnostics.reason, errors: diagnostics.errors.map((e) => `${e.policyId}: ${e.error.message}`) };
+}
+
+const MAX_CACHED = 1024;
+const uniform = new Map<string, 'allow' | 'deny' | 'depends'>();
+
+/**
+ * Whether the policies decide `action` the same way for every record (allow or deny) or depend on the record,
+ * by Cedar's partial evaluation with the resource unknown. Cached: the key holds every input of the answer.
+ */
+export function decisionForAnyRecord(set: OrganizationPolicySet, action: CedarAction, principal: EntityJson): 'allow' | 'deny' | 'depends' {
+  const key = JSON.stringify([set.id, set.versions, action.name, principal]);
+  const cached = uniform.get(key);
+  if (cached) return cached;
+  const answer = isAuthorizedPartial({
+    principal: principal.uid as EntityUid,
+    action: actionUid(action),
+    resource: null,
+    context: {},
+    policies: { staticPolicies: set.statements as Record<string, Policy> },
+    entities: [principal, actionEntity(action)],
+  });
+  const decision = answer.type === 'residuals' && answer.response.nontrivialResiduals.length === 0 ? answer.response.decision : null;
+  const result = decision === 'allow' ? 'allow' : decision === 'deny' ? 'deny' : 'depends';
+  if (uniform.size >= MAX_CACHED) uniform.delete(uniform.keys().next().value!);
+  uniform.set(key, result);
+  return result;
+}
