@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../src-main/db/migrations/index';
 import { openDatabase, schemaVersion } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
+import { DEFAULT_POLICY_NAME, defaultPolicyText } from '../../src-main/auth/cedar/defaultPolicy';
+import { ensureOrganization } from '../../src-main/auth/identity';
 
 const dirs: string[] = [];
 const tempFile = () => {
@@ -72,6 +74,30 @@ describe('migrations', () => {
     const upgraded = openDatabase(file);
     const stored = JSON.parse(upgraded.get<{ properties: string }>('SELECT properties FROM saved_searches')!.properties);
     expect(stored).toEqual({ ...doc, templateItems: [{ id: 't1', name: 'Tmpl', kind: '' }] });
+    upgraded.close();
+  });
+
+  it('0013 gives every existing organization the default policy (members may do everything), beside the policies it had', () => {
+    const file = tempFile();
+    const db = openDatabase(file, { migrateTo: 12 });
+    seedDemoData(db, { annotations: 1 });
+    const second = ensureOrganization(db, 'Second Org');
+    const orgs = db.all<{ id: string }>('SELECT id FROM organizations ORDER BY id').map((o) => o.id);
+    expect(orgs).toContain(second);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM policies')!.n).toBe(0);
+    db.close();
+    const upgraded = openDatabase(file);
+    const policies = upgraded.all<{ organization_id: string; name: string; cedar_policy: string; version: number; pk: number }>(
+      'SELECT organization_id, name, cedar_policy, version, pk FROM policies ORDER BY organization_id',
+    );
+    expect(policies.map((p) => p.organization_id)).toEqual(orgs);
+    for (const p of policies) {
+      expect(p).toMatchObject({ name: DEFAULT_POLICY_NAME, cedar_policy: defaultPolicyText(p.organization_id), version: 1 });
+      expect(upgraded.get<{ cedar_policy: string }>('SELECT cedar_policy FROM policy_versions WHERE policy_pk = ? AND version = 1', [p.pk])!.cedar_policy).toBe(p.cedar_policy);
+    }
+    // A new organization after the upgrade gets it at creation.
+    const third = ensureOrganization(upgraded, 'Third Org');
+    expect(upgraded.all('SELECT name FROM policies WHERE organization_id = ?', [third])).toEqual([{ name: DEFAULT_POLICY_NAME }]);
     upgraded.close();
   });
 

@@ -6,6 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { nowMicros } from '../../../src-shared/api/time';
 
+/** The schema version (migration 0013) from which organizations have policies that decide. */
+export const AUTHORIZATION_SCHEMA_VERSION = 13;
+
 export const DEFAULT_POLICY_NAME = 'Members may do everything';
 
 export const defaultPolicyText = (organizationId: string): string =>
