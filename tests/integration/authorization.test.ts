@@ -3,6 +3,8 @@
 // action groups, attribute conditions (the propulsion rule), list filtering
 // with correct paging, cross-organization NOT_FOUND, schema validation with
 // locations, and policy changes deciding the very next request.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRole, findMember, setPrincipalAttribute } from '../../src-main/auth/cedar/attributes';
 import { DEFAULT_POLICY_NAME, defaultPolicyText } from '../../src-main/auth/cedar/defaultPolicy';
@@ -266,6 +268,13 @@ describe('lists show only what the caller may see, with correct paging', () => {
 });
 
 describe('policies are validated against the Cedar schema', () => {
+  it("the README's examples are valid against the schema", async () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const examples = [...readme.matchAll(/```cedar\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const cedarPolicy of examples) expect((await ok('POST', '/api/v1/policies:validate', { cedarPolicy }))).toEqual({ valid: true });
+  });
+
   it('refuses an unknown action, an unknown attribute or entity type with Cedar\'s message and location, changing nothing', async () => {
     const bad = await server.api('POST', '/api/v1/policies', { name: 'typo', configuration: { cedarPolicy: 'permit(principal, action, resource);\npermit(principal, action == Action::"view", resource);' } });
     expect(bad.status).toBe(400);

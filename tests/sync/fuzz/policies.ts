@@ -17,7 +17,7 @@ import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';
 import { canonical, conflictLosers, REMOTE, trackedByWriterId, type FuzzContext, type Write } from './model';
 
-const TEXTS = ['permit(principal, action, resource);', 'forbid(principal, action, resource);', 'permit(principal, action, resource) when { true };'];
+const TEXTS = ['permit(principal, action, resource);', 'forbid(principal, action == Action::"DeleteAnnotation", resource);', 'permit(principal, action, resource) when { true };'];
 type Field = 'name' | 'description' | 'configuration' | 'is_archived';
 
 /** A create: the world injects no replayed duplicate there. */
