@@ -3,13 +3,14 @@
 // resource = the record(s) the request names, else the organization it acts in.
 // A record the caller cannot see is left to the handler (NOT_FOUND, as before);
 // a denial is PERMISSION_DENIED naming the action and what decided.
+import type { EntityJson } from '@cedar-policy/cedar-wasm/nodejs';
 import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import { organizationIds, type Caller } from '../caller';
 import { CEDAR_ACTIONS, type CedarAction } from './actions';
 import { decide, decisionForAnyRecord, type Decision } from './decide';
 import { organizationUid, principalEntity, recordEntities, recordPks } from './entities';
-import { organizationPolicySet } from './policySets';
+import { organizationPolicySet, type OrganizationPolicySet } from './policySets';
 import type { RecordType } from './recordTypes';
 
 export interface AuthorizationScope {
@@ -32,24 +33,45 @@ class Decider {
   private readonly principals = new Map<string, ReturnType<typeof principalEntity>>();
   constructor(private readonly scope: AuthorizationScope) {}
 
+  private readonly sets = new Map<string, OrganizationPolicySet>();
+  private readonly uniformity = new Map<string, 'allow' | 'deny' | 'depends'>();
+
+  /** Read once per request (a list decides many rows against the same set). */
+  private set(organizationId: string): OrganizationPolicySet {
+    let set = this.sets.get(organizationId);
+    if (!set) this.sets.set(organizationId, (set = organizationPolicySet(this.scope.db, organizationId)));
+    return set;
+  }
+
   principal(organizationId: string) {
     let p = this.principals.get(organizationId);
     if (!p) this.principals.set(organizationId, (p = principalEntity(this.scope.db, this.scope.caller, organizationId)));
     return p;
   }
 
-  decide(action: CedarAction, organizationId: string, resource: Parameters<typeof decide>[3]): Decision {
-    const set = organizationPolicySet(this.scope.db, organizationId);
-    if (set.empty && this.scope.replica) return { allowed: true, reasons: [], errors: [] };
-    return decide(set, action, this.principal(organizationId), resource);
+  /**
+   * The decision on one resource. When the policies allow the action whatever the resource is (the default policy
+   * does: the usual case), the resource is never loaded and Cedar is not called (a cached partial evaluation).
+   */
+  decide(action: CedarAction, organizationId: string, resource: () => EntityJson): Decision {
+    if (this.uniform(action, organizationId) === 'allow') return ALLOWED;
+    return decide(this.set(organizationId), action, this.principal(organizationId), resource());
   }
 
   uniform(action: CedarAction, organizationId: string): 'allow' | 'deny' | 'depends' {
-    const set = organizationPolicySet(this.scope.db, organizationId);
-    if (set.empty) return this.scope.replica ? 'allow' : 'deny';
-    return decisionForAnyRecord(set, action, this.principal(organizationId));
+    const key = `${action.name}\n${organizationId}`;
+    let answer = this.uniformity.get(key);
+    if (answer === undefined) {
+      const set = this.set(organizationId);
+      if (set.empty) answer = this.scope.replica ? 'allow' : 'deny';
+      else answer = decisionForAnyRecord(set, action, this.principal(organizationId));
+      this.uniformity.set(key, answer);
+    }
+    return answer;
   }
 }
+
+const ALLOWED: Decision = { allowed: true, reasons: [], errors: [] };
 
 function denied(action: CedarAction, target: string, decision: Decision): ApiError {
   const why = decision.reasons.length ? `forbidden by ${decision.reasons.map((r) => `"${r}"`).join(', ')}` : 'no active policy permits it';
@@ -71,9 +93,8 @@ function targetIds(type: RecordType, req: Record<string, unknown>): string[] | u
 }
 
 function checkRecords(decider: Decider, scope: AuthorizationScope, action: CedarAction, type: RecordType, ids: readonly string[]): void {
-  const pks = recordPks(scope.db, type, ids, organizationIds(scope.caller));
-  for (const record of recordEntities(scope.db, type, pks)) {
-    const decision = decider.decide(action, record.organizationId, record.entity);
+  for (const record of recordPks(scope.db, type, ids, organizationIds(scope.caller))) {
+    const decision = decider.decide(action, record.organizationId, () => recordEntities(scope.db, type, [record.pk])[0].entity);
     if (!decision.allowed) throw denied(action, `${type.entity}::"${record.id}"`, decision);
   }
 }
@@ -102,7 +123,7 @@ function rowGate(decider: Decider, action: CedarAction, type: RecordType, organi
     keep(pks) {
       const allowed = new Set<number>();
       for (const record of recordEntities(scope.db, type, pks)) {
-        if (decider.decide(action, record.organizationId, record.entity).allowed) allowed.add(record.pk);
+        if (decider.decide(action, record.organizationId, () => record.entity).allowed) allowed.add(record.pk);
       }
       return pks.map((pk) => allowed.has(pk));
     },
@@ -133,7 +154,7 @@ export function authorizeOperation(scope: AuthorizationScope, name: string, requ
   }
   const organizations = organizationsOf(scope.caller, req);
   if (organizations.length === 0) return undefined; // the handler answers (NOT_FOUND, or no organization)
-  const decisions = organizations.map((o) => ({ o, d: decider.decide(action, o, { uid: organizationUid(o), attrs: {}, parents: [] }) }));
+  const decisions = organizations.map((o) => ({ o, d: decider.decide(action, o, () => ({ uid: organizationUid(o), attrs: {}, parents: [] })) }));
   const isList = action.group === 'read' && name.startsWith('List');
   // A list covers the organizations that allow it (rows are gated per organization); anything else needs them all.
   const refusal = isList ? (decisions.some((x) => x.d.allowed) ? undefined : decisions[0]) : decisions.find((x) => !x.d.allowed);

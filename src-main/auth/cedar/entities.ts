@@ -95,10 +95,11 @@ export function recordEntities(db: Db, type: RecordType, pks: readonly number[])
   return out;
 }
 
-/** Record pks by id, limited to the caller's organizations (another organization's record stays NOT_FOUND). */
-export function recordPks(db: Db, type: RecordType, ids: readonly string[], organizationIds: readonly string[]): number[] {
+/** The records by id, limited to the caller's organizations (another organization's record stays NOT_FOUND). */
+export function recordPks(db: Db, type: RecordType, ids: readonly string[], organizationIds: readonly string[]): { pk: number; id: string; organizationId: string }[] {
   if (ids.length === 0 || organizationIds.length === 0) return [];
-  return db
-    .all<{ pk: number }>(`SELECT pk FROM ${type.table} WHERE id IN ${PKS} AND organization_id IN ${PKS}`, [JSON.stringify(ids), JSON.stringify(organizationIds)])
-    .map((r) => r.pk);
+  return db.all<{ pk: number; id: string; organizationId: string }>(
+    `SELECT pk, id, organization_id AS organizationId FROM ${type.table} WHERE id IN ${PKS} AND organization_id IN ${PKS}`,
+    [JSON.stringify(ids), JSON.stringify(organizationIds)],
+  );
 }
