@@ -24,10 +24,11 @@ export interface Scope {
   readonly fingerprint: readonly unknown[];
   /**
    * Authorization of each row (Cedar policies that depend on the record; auth/cedar/authorize.ts). Used when its
-   * table is the list's base table: rows are read past the ones it drops until the page is full, and the page token
-   * continues after the last row read, so pages have no holes and no duplicates.
+   * table is the list's base table: as a SQL condition when the policies compile to one; else rows are read past
+   * the ones it drops until the page is full, the page token continuing after the last row returned, so pages have
+   * no holes and no duplicates.
    */
-  readonly gate?: { readonly table: string; keep(pks: readonly number[]): boolean[] };
+  readonly gate?: { readonly table: string; readonly sql?: { sql: string; params: readonly SqlValue[] }; keep(pks: readonly number[]): boolean[] };
 }
 
 export interface Page {
@@ -96,7 +97,12 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
   const select = [...st.map((t, i) => `${t.expr} AS k${i}`)].join(', ');
   const orderSql = st.map((t) => `${t.expr}${t.desc ? ' DESC' : ''}`).join(', ');
   const tie = `k${st.length - 1}`;
-  const gate = scope.gate && spec.from.split(/\s+/)[0] === scope.gate.table ? scope.gate : undefined;
+  let gate = scope.gate && spec.from.split(/\s+/)[0] === scope.gate.table ? scope.gate : undefined;
+  if (gate?.sql) {
+    where.push(`(${gate.sql.sql})`);
+    params.push(...gate.sql.params);
+    gate = undefined;
+  }
   const read = (extra: { sql: string; params: CursorValue[] } | undefined, limit: number) => {
     const sql = `SELECT ${select} FROM ${planned.from} WHERE ${[...where, ...(extra ? [extra.sql] : [])].join(' AND ')} ORDER BY ${orderSql} LIMIT ?`;
     // An integer parameter: a JS number binds as REAL, which costs SQLite a conversion per statement.

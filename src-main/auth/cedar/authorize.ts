@@ -8,7 +8,8 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import { organizationIds, type Caller } from '../caller';
 import { CEDAR_ACTIONS, type CedarAction } from './actions';
-import { decide, decisionForAnyRecord, type Decision } from './decide';
+import { decide, decisionForAnyRecord, type AnyRecordDecision, type Decision } from './decide';
+import { residualsToSql, type SqlCondition } from './residualSql';
 import { organizationUid, principalEntity, recordEntities, recordPks } from './entities';
 import { organizationPolicySet, type OrganizationPolicySet } from './policySets';
 import type { RecordType } from './recordTypes';
@@ -26,6 +27,9 @@ export interface AuthorizationScope {
 /** Keeps, of a list page's candidate rows (by pk), those the caller may see. */
 export interface RowGate {
   readonly table: string;
+  /** The policies as a condition over the list's base table `t`, when they compile (residualSql.ts). */
+  readonly sql?: SqlCondition;
+  /** Otherwise: decides each candidate row. */
   keep(pks: readonly number[]): boolean[];
 }
 
@@ -34,7 +38,7 @@ class Decider {
   constructor(private readonly scope: AuthorizationScope) {}
 
   private readonly sets = new Map<string, OrganizationPolicySet>();
-  private readonly uniformity = new Map<string, 'allow' | 'deny' | 'depends'>();
+  private readonly uniformity = new Map<string, AnyRecordDecision>();
 
   /** Read once per request (a list decides many rows against the same set). */
   private set(organizationId: string): OrganizationPolicySet {
@@ -54,16 +58,16 @@ class Decider {
    * does: the usual case), the resource is never loaded and Cedar is not called (a cached partial evaluation).
    */
   decide(action: CedarAction, organizationId: string, resource: () => EntityJson): Decision {
-    if (this.uniform(action, organizationId) === 'allow') return ALLOWED;
+    if (this.uniform(action, organizationId).answer === 'allow') return ALLOWED;
     return decide(this.set(organizationId), action, this.principal(organizationId), resource());
   }
 
-  uniform(action: CedarAction, organizationId: string): 'allow' | 'deny' | 'depends' {
+  uniform(action: CedarAction, organizationId: string): AnyRecordDecision {
     const key = `${action.name}\n${organizationId}`;
     let answer = this.uniformity.get(key);
     if (answer === undefined) {
       const set = this.set(organizationId);
-      if (set.empty) answer = this.scope.replica ? 'allow' : 'deny';
+      if (set.empty) answer = { answer: this.scope.replica ? 'allow' : 'deny' };
       else answer = decisionForAnyRecord(set, action, this.principal(organizationId));
       this.uniformity.set(key, answer);
     }
@@ -117,9 +121,14 @@ function organizationsOf(caller: Caller, req: Record<string, unknown>): string[]
 }
 
 function rowGate(decider: Decider, action: CedarAction, type: RecordType, organizations: readonly string[], scope: AuthorizationScope): RowGate | undefined {
-  if (organizations.every((o) => decider.uniform(action, o) === 'allow')) return undefined;
+  const decisions = organizations.map((o) => decider.uniform(action, o));
+  if (decisions.every((d) => d.answer === 'allow')) return undefined;
+  // One organization (every list that names one): its residual policies compiled into the page's SQL when they can be.
+  const only = decisions.length === 1 ? decisions[0] : undefined;
+  const sql = only?.answer === 'deny' ? { sql: '0', params: [] } : only?.residuals && residualsToSql(only.residuals, type);
   return {
     table: type.table,
+    sql,
     keep(pks) {
       const allowed = new Set<number>();
       for (const record of recordEntities(scope.db, type, pks)) {

@@ -1,7 +1,7 @@
 // One Cedar decision against an organization's preparsed policy set, and the
 // "may every record be seen" shortcut for lists (partial evaluation with the
 // resource unknown), cached per policy version set, principal and action.
-import { isAuthorizedPartial, statefulIsAuthorized, type EntityJson, type EntityUid, type Policy } from '@cedar-policy/cedar-wasm/nodejs';
+import { isAuthorizedPartial, statefulIsAuthorized, type EntityJson, type EntityUid, type Policy, type PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
 import type { CedarAction } from './actions';
 import type { OrganizationPolicySet } from './policySets';
 
@@ -33,13 +33,20 @@ export function decide(set: OrganizationPolicySet, action: CedarAction, principa
 }
 
 const MAX_CACHED = 1024;
-const uniform = new Map<string, 'allow' | 'deny' | 'depends'>();
+
+export interface AnyRecordDecision {
+  readonly answer: 'allow' | 'deny' | 'depends';
+  /** When it depends: each policy still undecided, as a condition on the unknown resource (Cedar's residuals). */
+  readonly residuals?: Readonly<Record<string, PolicyJson>>;
+}
+
+const uniform = new Map<string, AnyRecordDecision>();
 
 /**
- * Whether the policies decide `action` the same way for every record (allow or deny) or depend on the record,
- * by Cedar's partial evaluation with the resource unknown. Cached: the key holds every input of the answer.
+ * Whether the policies decide `action` the same way for every resource (allow or deny) or depend on it, by Cedar's
+ * partial evaluation with the resource unknown. Cached: the key holds every input of the answer.
  */
-export function decisionForAnyRecord(set: OrganizationPolicySet, action: CedarAction, principal: EntityJson): 'allow' | 'deny' | 'depends' {
+export function decisionForAnyRecord(set: OrganizationPolicySet, action: CedarAction, principal: EntityJson): AnyRecordDecision {
   const key = JSON.stringify([set.id, set.versions, action.name, principal]);
   const cached = uniform.get(key);
   if (cached) return cached;
@@ -51,8 +58,16 @@ export function decisionForAnyRecord(set: OrganizationPolicySet, action: CedarAc
     policies: { staticPolicies: set.statements as Record<string, Policy> },
     entities: [principal, actionEntity(action)],
   });
-  const decision = answer.type === 'residuals' && answer.response.nontrivialResiduals.length === 0 ? answer.response.decision : null;
-  const result = decision === 'allow' ? 'allow' : decision === 'deny' ? 'deny' : 'depends';
+  let result: AnyRecordDecision = { answer: 'depends' };
+  if (answer.type === 'residuals') {
+    const { decision, nontrivialResiduals, residuals, errored } = answer.response;
+    if (decision !== null && nontrivialResiduals.length === 0) result = { answer: decision };
+    else {
+      // A policy whose evaluation failed does not apply (Cedar's rule), so it is no condition on the rows either.
+      const live = Object.fromEntries(Object.entries(residuals).filter(([id]) => !errored.includes(id)));
+      result = { answer: 'depends', residuals: live };
+    }
+  }
   if (uniform.size >= MAX_CACHED) uniform.delete(uniform.keys().next().value!);
   uniform.set(key, result);
   return result;
