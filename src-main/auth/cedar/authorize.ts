@@ -8,9 +8,9 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import { organizationIds, type Caller } from '../caller';
 import { CEDAR_ACTIONS, type CedarAction } from './actions';
-import { decide, decisionForAnyRecord, type AnyRecordDecision, type Decision } from './decide';
+import { decide, decideOnOrganization, decisionForAnyRecord, type AnyRecordDecision, type Decision } from './decide';
 import { residualsToSql, type SqlCondition } from './residualSql';
-import { organizationUid, principalEntity, recordEntities, recordPks } from './entities';
+import { principalEntity, recordEntities, recordPks } from './entities';
 import { organizationPolicySet, type OrganizationPolicySet } from './policySets';
 import type { RecordType } from './recordTypes';
 
@@ -60,6 +60,11 @@ class Decider {
   decide(action: CedarAction, organizationId: string, resource: () => EntityJson): Decision {
     if (this.uniform(action, organizationId).answer === 'allow') return ALLOWED;
     return decide(this.set(organizationId), action, this.principal(organizationId), resource());
+  }
+
+  onOrganization(action: CedarAction, organizationId: string): Decision {
+    if (this.uniform(action, organizationId).answer === 'allow') return ALLOWED;
+    return decideOnOrganization(this.set(organizationId), action, this.principal(organizationId), organizationId);
   }
 
   uniform(action: CedarAction, organizationId: string): AnyRecordDecision {
@@ -120,12 +125,21 @@ function organizationsOf(caller: Caller, req: Record<string, unknown>): string[]
   return mine;
 }
 
+/** Compiled once per cached partial evaluation and record type. */
+const compiled = new WeakMap<AnyRecordDecision, Map<string, SqlCondition | undefined>>();
+function compiledResiduals(decision: AnyRecordDecision, type: RecordType): SqlCondition | undefined {
+  let byType = compiled.get(decision);
+  if (!byType) compiled.set(decision, (byType = new Map()));
+  if (!byType.has(type.entity)) byType.set(type.entity, residualsToSql(decision.residuals!, type));
+  return byType.get(type.entity);
+}
+
 function rowGate(decider: Decider, action: CedarAction, type: RecordType, organizations: readonly string[], scope: AuthorizationScope): RowGate | undefined {
   const decisions = organizations.map((o) => decider.uniform(action, o));
   if (decisions.every((d) => d.answer === 'allow')) return undefined;
   // One organization (every list that names one): its residual policies compiled into the page's SQL when they can be.
   const only = decisions.length === 1 ? decisions[0] : undefined;
-  const sql = only?.answer === 'deny' ? { sql: '0', params: [] } : only?.residuals && residualsToSql(only.residuals, type);
+  const sql = only?.answer === 'deny' ? { sql: '0', params: [] } : only?.residuals && compiledResiduals(only, type);
   return {
     table: type.table,
     sql,
@@ -163,7 +177,7 @@ export function authorizeOperation(scope: AuthorizationScope, name: string, requ
   }
   const organizations = organizationsOf(scope.caller, req);
   if (organizations.length === 0) return undefined; // the handler answers (NOT_FOUND, or no organization)
-  const decisions = organizations.map((o) => ({ o, d: decider.decide(action, o, () => ({ uid: organizationUid(o), attrs: {}, parents: [] })) }));
+  const decisions = organizations.map((o) => ({ o, d: decider.onOrganization(action, o) }));
   const isList = action.group === 'read' && name.startsWith('List');
   // A list covers the organizations that allow it (rows are gated per organization); anything else needs them all.
   const refusal = isList ? (decisions.some((x) => x.d.allowed) ? undefined : decisions[0]) : decisions.find((x) => !x.d.allowed);

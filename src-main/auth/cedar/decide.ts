@@ -72,3 +72,20 @@ export function decisionForAnyRecord(set: OrganizationPolicySet, action: CedarAc
   uniform.set(key, result);
   return result;
 }
+
+const onOrganization = new Map<string, Decision>();
+
+/**
+ * The decision on the organization itself (lists, creates): an entity without attributes, so the answer depends only
+ * on the policy versions, the principal and the action, and is cached like the partial evaluation.
+ */
+export function decideOnOrganization(set: OrganizationPolicySet, action: CedarAction, principal: EntityJson, organizationId: string): Decision {
+  const key = JSON.stringify([set.id, set.versions, action.name, principal, organizationId]);
+  let decision = onOrganization.get(key);
+  if (!decision) {
+    decision = decide(set, action, principal, { uid: { type: 'Organization', id: organizationId }, attrs: {}, parents: [] });
+    if (onOrganization.size >= MAX_CACHED) onOrganization.delete(onOrganization.keys().next().value!);
+    onOrganization.set(key, decision);
+  }
+  return decision;
+}

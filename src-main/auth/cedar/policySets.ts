@@ -45,11 +45,19 @@ function statementsOf(db: Db, active: readonly ActivePolicy[]): { statements: Re
   return { statements, unparsed };
 }
 
+/** Tells databases of one process apart (tests and benches open many): the per-database page token secret. */
+const databaseKeys = new WeakMap<Db, string>();
+function databaseKey(db: Db): string {
+  let key = databaseKeys.get(db);
+  if (key === undefined) databaseKeys.set(db, (key = db.setting('page_token_secret') ?? ''));
+  return key;
+}
+
 /** The active (non-archived) policies of the organization, parsed once per version set. */
 export function organizationPolicySet(db: Db, organizationId: string): OrganizationPolicySet {
   const active = db.all<ActivePolicy>('SELECT pk, version FROM policies WHERE organization_id = ? AND archived_date IS NULL ORDER BY pk', [organizationId]);
   // One Cedar slot per database and organization: a new version set is parsed into the same slot.
-  const id = `${db.setting('page_token_secret') ?? ''}|${organizationId}`;
+  const id = `${databaseKey(db)}|${organizationId}`;
   const versions = active.map((p) => `${p.pk}:${p.version}`).join(',');
   const cached = cache.get(id);
   if (cached && cached.versions === versions) return cached;
