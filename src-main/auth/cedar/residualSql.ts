@@ -14,6 +14,15 @@ export interface SqlCondition {
   readonly params: readonly SqlValue[];
 }
 
+/** A membership test (`resource.tags.contains(v)`): several on the same set under an OR become one `IN` probe. */
+interface Membership extends SqlCondition {
+  readonly set: string;
+  readonly value: SqlValue;
+  readonly build: (values: readonly SqlValue[]) => SqlCondition;
+}
+
+const isMembership = (c: SqlCondition): c is Membership => 'build' in c;
+
 type Expr = Record<string, any>;
 class NotCompilable extends Error {}
 
@@ -38,27 +47,60 @@ function stringSet(e: Expr): string[] {
   return items.map((i: Expr) => (typeof i === 'string' ? i : stringValue(i)));
 }
 
-const and = (parts: SqlCondition[]): SqlCondition => ({ sql: `(${parts.map((p) => p.sql).join(' AND ')})`, params: parts.flatMap((p) => p.params) });
-const or = (parts: SqlCondition[]): SqlCondition => (parts.length === 0 ? FALSE : { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) });
+function and(parts: SqlCondition[]): SqlCondition {
+  if (parts.some((p) => p === FALSE)) return FALSE;
+  const rest = parts.filter((p) => p !== TRUE);
+  if (rest.length === 0) return TRUE;
+  if (rest.length === 1) return rest[0];
+  return { sql: `(${rest.map((p) => p.sql).join(' AND ')})`, params: rest.flatMap((p) => p.params) };
+}
+
+function or(parts: SqlCondition[]): SqlCondition {
+  if (parts.some((p) => p === TRUE)) return TRUE;
+  const rest: SqlCondition[] = [];
+  const bySet = new Map<string, Membership[]>();
+  for (const p of parts) {
+    if (p === FALSE) continue;
+    if (isMembership(p)) (bySet.get(p.set) ?? bySet.set(p.set, []).get(p.set)!).push(p);
+    else rest.push(p);
+  }
+  for (const group of bySet.values()) rest.push(group.length === 1 ? group[0] : group[0].build(group.map((m) => m.value)));
+  if (rest.length === 0) return FALSE;
+  if (rest.length === 1) return rest[0];
+  return { sql: `(${rest.map((p) => p.sql).join(' OR ')})`, params: rest.flatMap((p) => p.params) };
+}
+
+function not(c: SqlCondition): SqlCondition {
+  if (c === TRUE) return FALSE;
+  if (c === FALSE) return TRUE;
+  return { sql: `NOT (${c.sql})`, params: c.params };
+}
+
+const placeholders = (values: readonly SqlValue[]) => values.map(() => '?').join(', ');
 
 class Compiler {
   /** Inside the right side of `resource has assignee && ...`: reading the assignee cannot fail there. */
   private assigneeGuarded = false;
   constructor(private readonly type: RecordType) {}
 
-  private child(column: ChildColumn | undefined, value: string): SqlCondition {
+  private child(column: ChildColumn | undefined, value: string): SqlCondition | Membership {
     if (!column) return FALSE;
     const [table, pkColumn, valueColumn] = column;
-    return { sql: `EXISTS (SELECT 1 FROM ${table} c WHERE c.${pkColumn} = t.pk AND c.${valueColumn} = ?)`, params: [value] };
+    const build = (values: readonly SqlValue[]): SqlCondition => ({
+      sql: `EXISTS (SELECT 1 FROM ${table} c WHERE c.${pkColumn} = t.pk AND c.${valueColumn} IN (${placeholders(values)}))`,
+      params: values,
+    });
+    return { ...build([value]), set: column.join('.'), value, build } satisfies Membership;
   }
 
-  private assetTag(value: string): SqlCondition {
+  private assetTag(value: string): SqlCondition | Membership {
     if (!this.type.assets) return FALSE;
     const [table, pkColumn, valueColumn] = this.type.assets;
-    return {
-      sql: `EXISTS (SELECT 1 FROM ${table} c JOIN assets a ON a.id = c.${valueColumn} JOIN asset_tags at ON at.asset_pk = a.pk WHERE c.${pkColumn} = t.pk AND at.tag_name = ?)`,
-      params: [value],
-    };
+    const build = (values: readonly SqlValue[]): SqlCondition => ({
+      sql: `EXISTS (SELECT 1 FROM ${table} c JOIN assets a ON a.id = c.${valueColumn} JOIN asset_tags at ON at.asset_pk = a.pk WHERE c.${pkColumn} = t.pk AND at.tag_name IN (${placeholders(values)}))`,
+      params: values,
+    });
+    return { ...build([value]), set: 'assetTags', value, build } satisfies Membership;
   }
 
   private setContains(attr: string, value: string): SqlCondition {
@@ -100,8 +142,7 @@ class Compiler {
     }
     if (e['||']) return or([this.compile(e['||'].left), this.compile(e['||'].right)]);
     if (e['!']) {
-      const inner = this.compile(e['!'].arg);
-      return { sql: `NOT ${inner.sql}`, params: inner.params };
+      return not(this.compile(e['!'].arg));
     }
     if (e.is && isResource(e.is.left)) {
       if (e.is.in !== undefined) throw new NotCompilable();
@@ -126,7 +167,7 @@ class Compiler {
       const entity = entityValue(this.attrOfResource(left) ? right : left);
       if (!attr || !entity) throw new NotCompilable();
       const eq = this.entityEquals(attr, entity);
-      return op === '==' ? eq : { sql: `NOT ${eq.sql}`, params: eq.params };
+      return op === '==' ? eq : not(eq);
     }
     if (e.contains) {
       const attr = this.attrOfResource(e.contains.left);
@@ -148,7 +189,7 @@ class Compiler {
 function applies(compiler: Compiler, policy: PolicyJson): SqlCondition {
   const parts = (policy.conditions ?? []).map((c) => {
     const body = compiler.compile(c.body as Expr);
-    return c.kind === 'when' ? body : { sql: `NOT ${body.sql}`, params: body.params };
+    return c.kind === 'when' ? body : not(body);
   });
   return parts.length ? and(parts) : TRUE;
 }
@@ -171,7 +212,6 @@ export function residualsToSql(residuals: Readonly<Record<string, PolicyJson>>, 
     throw e;
   }
   const allowed = or(permits);
-  if (forbids.length === 0) return allowed;
   const forbidden = or(forbids);
-  return { sql: `(${allowed.sql} AND NOT ${forbidden.sql})`, params: [...allowed.params, ...forbidden.params] };
+  return and([allowed, not(forbidden)]);
 }
