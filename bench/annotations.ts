@@ -11,7 +11,7 @@ import { openEngine } from '../src-main/engine';
 import { listAnnotations, createAnnotation } from '../src-main/services/annotations/annotationsService';
 import { loadCaller } from '../src-main/auth/identity';
 import { seedDemoData } from '../src-main/seed/seedDemoData';
-import { annotationBulkInserter } from '../src-main/services/annotations/annotationBulkInsert';
+import { annotationBulkInserter } from '../src-main/services/annotations/annotationStore';
 import { randomUUID } from 'node:crypto';
 import { annotationListSpec } from '../src-main/services/annotations/annotationListSpec';
 

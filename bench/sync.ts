@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from '../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../src-main/auth/identity';
 import { openEngine } from '../src-main/engine';
+import { attachReplica } from '../src-main/sync/replica';
 import { seedDemoData } from '../src-main/seed/seedDemoData';
 import { invoke } from '../src-main/services/invoke';
 import { localCaller } from '../src-main/sync/identity';
@@ -126,7 +127,7 @@ export async function main(argv: string[] = []): Promise<void> {
     const started = await serveOutpost(remoteDir);
     server = started.child;
 
-    const engine = openEngine(localDir, { replica: true });
+    const engine = attachReplica(openEngine(localDir), { replica: true });
     await saveProfile(engine.db, createMemorySecretStore(), { baseUrl: started.url, apiKey: token });
     const remote = { baseUrl: started.url, apiKey: token };
     const cpu = cpuClock(server.pid);

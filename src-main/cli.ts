@@ -8,11 +8,12 @@ import { Command, CommanderError, Option } from 'commander';
 import { addAttributeCommands } from './attributesCli';
 import { createApiKey, listApiKeys, ownerSessionKey, revokeApiKey } from './auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
-import { defaultDataDir, openEngine } from './engine';
+import { defaultDataDir, isReplica, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
 import { BackgroundSync } from './sync/backgroundSync';
 import { addSyncCommand } from './sync/cli';
+import { attachReplica } from './sync/replica';
 import { dataDirSecretStore } from './sync/secretStore';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,8 +41,8 @@ async function serve(values: ServeOptions): Promise<number> {
   // (Each request's own errors are answered with the contract's error body before they get here.)
   process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
   process.on('uncaughtException', (e) => console.error('outpost: uncaught exception; serving on:', e));
-  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } });
-  if (values.seedIfEmpty && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
+  const engine = attachReplica(openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } }));
+  if (values.seedIfEmpty && !isReplica(engine.db) && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
   }
@@ -128,6 +129,7 @@ function seed(values: { data?: string; annotations?: string }): number {
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) return fail(`invalid --annotations '${values.annotations}'`);
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'seed' } });
   try {
+    if (isReplica(engine.db)) return fail(`${engine.dataDir} is a replica of its remote: demo data is only for a local profile (use another --data)`);
     const counts = seedDemoData(engine.db, { annotations: n });
     process.stdout.write(`${JSON.stringify(counts)}\n`);
     return 0;

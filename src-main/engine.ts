@@ -1,16 +1,13 @@
 // The engine: one open profile database plus what every request needs. The
 // HTTP server, the Electron IPC bridge, the CLI and the sync worker all run
-// operations through an Engine.
+// operations through an Engine. The engine knows sync only through the hooks
+// below, which sync installs (sync/replica.ts attachReplica, called by the hosts).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
 import type { RowGate } from './auth/cedar/authorize';
 import { acquireDataDirLock, type DataDirLock } from './db/dataDirLock';
 import { openDatabase, type Db } from './db/database';
-import { cachedLocalCaller } from './sync/identity';
-import { createOutboxRecorder, isReplica } from './sync/outbox';
-import { createRemoteProfileStore } from './sync/profileStore';
-import { dataDirSecretStore, type SecretStore } from './sync/secretStore';
 
 export interface Engine {
   readonly db: Db;
@@ -18,9 +15,9 @@ export interface Engine {
   /** Secret that signs page tokens (per database). */
   readonly pageTokenSecret: string;
   /** Set when this database is a sync replica: records replicated writes in the outbox (see sync/outbox.ts). */
-  readonly writeRecorder?: WriteRecorder;
-  /** The remote this database syncs with (URL setting + API key in the SecretStore). */
-  readonly remoteProfile: RemoteProfileStore;
+  writeRecorder?: WriteRecorder;
+  /** The remote this database syncs with (URL setting + API key in the SecretStore); set by attachReplica. */
+  remoteProfile?: RemoteProfileStore;
   /**
    * Set by a host that runs background sync (the desktop app, `outpost serve`);
    * absent in plain tests and one-shot CLI commands, where SyncNow is FAILED_PRECONDITION.
@@ -30,10 +27,20 @@ export interface Engine {
    * On a replica that has synced: the remote user every local request acts as
    * (local records carry the remote's user and organization ids; see sync/identity.ts).
    */
-  actingCaller(): Caller | undefined;
+  actingCaller?(): Caller | undefined;
+  /**
+   * Handlers of operations that live above the services (the sync operations, sync/operations/), installed by
+   * attachReplica; invoke() looks here for an operation the services do not handle.
+   */
+  operationHandlers?: OperationHandlers;
   /** This process's hold on the data directory (one Outpost process per directory; db/dataDirLock.ts). */
   readonly lock: DataDirLock;
   close(): void;
+}
+
+/** Handlers by operation name; each takes the request its operation's schema validated. */
+export interface OperationHandlers {
+  readonly [operation: string]: ((ctx: RequestContext, request: never) => unknown) | undefined;
 }
 
 /** What the sync operations need of a running scheduler. */
@@ -66,10 +73,6 @@ export interface WriteRecorder {
 }
 
 export interface EngineOptions {
-  /** Open as a sync replica (default: the database's own `sync.replica` setting, set when a remote is linked). */
-  readonly replica?: boolean;
-  /** Where remote API keys live (default: a 0600 file in the data directory; the desktop app passes safeStorage). */
-  readonly secrets?: SecretStore;
   /** Who opens the directory, named to a second process that finds it in use (default: 'outpost'). */
   readonly holder?: { command: string; url?: string };
 }
@@ -86,6 +89,13 @@ export interface RequestContext {
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
+/** Set once a remote is linked: the database is a sync replica, whose replicated writes must reach the outbox. */
+export const REPLICA_SETTING = 'sync.replica';
+
+export function isReplica(db: Db): boolean {
+  return db.setting(REPLICA_SETTING) === '1';
+}
+
 /** The per-user data directory: XDG on Linux, the platform's app-data folder elsewhere. */
 export function defaultDataDir(): string {
   if (process.env.OUTPOST_DATA_DIR) return process.env.OUTPOST_DATA_DIR;
@@ -94,7 +104,10 @@ export function defaultDataDir(): string {
   return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'outpost');
 }
 
-/** Opens the data directory's database for this process alone; DataDirBusyError (naming the holder) if another holds it. */
+/**
+ * Opens the data directory's database for this process alone (DataDirBusyError, naming the holder, if another
+ * holds it). A host then attaches sync (sync/replica.ts attachReplica).
+ */
 export function openEngine(dataDir: string = defaultDataDir(), options: EngineOptions = {}): Engine {
   const lock = acquireDataDirLock(dataDir, options.holder ?? { command: 'outpost' });
   let db: Db;
@@ -104,21 +117,10 @@ export function openEngine(dataDir: string = defaultDataDir(), options: EngineOp
     lock.release();
     throw e;
   }
-  let writeRecorder = (options.replica ?? isReplica(db)) ? createOutboxRecorder(db) : undefined;
-  // Linking a remote while running (ConfigureSyncRemote) turns recording on for the writes that follow.
-  const remoteProfile = createRemoteProfileStore(db, options.secrets ?? dataDirSecretStore(dataDir), () => {
-    writeRecorder ??= createOutboxRecorder(db);
-  });
-  const syncedCaller = cachedLocalCaller(db);
   return {
     db,
     dataDir,
     pageTokenSecret: db.setting('page_token_secret')!,
-    get writeRecorder() {
-      return writeRecorder;
-    },
-    remoteProfile,
-    actingCaller: () => (writeRecorder ? syncedCaller() : undefined),
     lock,
     close: () => {
       try {

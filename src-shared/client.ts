@@ -1,8 +1,9 @@
-// The typed client: one method per operation of the table, over a Transport.
-// HTTP (fetch) in the browser, the CLI and sync; IPC in the desktop renderer.
+// The typed client: one method per operation of the table, over a Transport:
+// HTTP (fetch) in the browser, the CLI and tests; IPC in the desktop renderer.
+// Sync's keep-alive transport shares the HTTP binding (httpRequest.ts).
 import type { OperationDef, RequestInputOf, ResponseOf } from './api/operation';
-import { camelToSnake } from './api/wire';
-import { ApiError, Code, codeFromHttpStatus, isStatusBody } from './errors';
+import { ApiError } from './errors';
+import { errorOfResponse, formFieldText, httpRequestOf, TransportError } from './httpRequest';
 import { operations, type OperationName, type Operations } from './operations';
 
 export interface Transport {
@@ -21,19 +22,6 @@ export function createClient(transport: Transport): Client {
   return client as unknown as Client;
 }
 
-/** Fills `{field}` path segments from the request; returns the path and the fields it used. */
-export function buildPath(op: OperationDef, request: Record<string, unknown>): { path: string; used: Set<string> } {
-  const used = new Set<string>();
-  const path = op.path.replace(/\{([a-z_]+)\}/g, (_, snake: string) => {
-    const camel = snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-    const value = request[camel] ?? request[snake];
-    if (value === undefined || value === '') throw new ApiError(Code.INVALID_ARGUMENT, `${snake}: is required`);
-    used.add(camel);
-    return encodeURIComponent(String(value));
-  });
-  return { path, used };
-}
-
 export interface HttpTransportOptions {
   readonly baseUrl: string;
   readonly apiKey?: string | (() => string | undefined);
@@ -42,56 +30,45 @@ export interface HttpTransportOptions {
   readonly timeoutMs?: number;
 }
 
-/** Thrown when no HTTP response arrived (network error, timeout): the outcome is unknown. */
-export class TransportError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
-    super(message);
-    this.name = 'TransportError';
+/** An upload's form: text fields as text, the `file` field as the Blob it must be (a browser File, or `fs.openAsBlob`). */
+function formDataOf(name: OperationName, fields: readonly (readonly [string, unknown])[]): FormData {
+  const form = new FormData();
+  for (const [key, value] of fields) {
+    if (key !== 'file') form.append(key, formFieldText(value));
+    else if (value instanceof Blob) form.append('file', value, (value as File).name || 'file');
+    else throw ApiError.invalid('file', `${name} takes the file's content (a File or Blob)`);
   }
+  return form;
 }
 
+/** The typed client over fetch: JSON calls, uploads (multipart/form-data) and binary downloads. */
 export function httpTransport(options: HttpTransportOptions): Transport {
   const doFetch = options.fetch ?? fetch;
   return {
-    async call(_name, op, request) {
-      const { path, used } = buildPath(op, request);
-      const url = new URL(path, options.baseUrl);
-      const headers: Record<string, string> = { Accept: 'application/json' };
+    async call(name, op, request) {
       const key = typeof options.apiKey === 'function' ? options.apiKey() : options.apiKey;
-      if (key) headers.Authorization = `Bearer ${key}`;
-      let body: string | undefined;
-      if (op.input === 'query') {
-        for (const [k, v] of Object.entries(request)) {
-          if (used.has(k) || v === undefined || v === null) continue;
-          for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(camelToSnake(k), String(item));
-        }
-      } else if (op.input === 'body') {
-        const rest = Object.fromEntries(Object.entries(request).filter(([k]) => !used.has(k)));
-        body = JSON.stringify(rest);
-        headers['Content-Type'] = 'application/json';
-      } else if (op.input === 'multipart') {
-        throw new ApiError(Code.UNIMPLEMENTED, `${op.name}: use uploadFile() for multipart operations`);
-      }
+      const http = httpRequestOf(options.baseUrl, op, request, key);
+      const body = http.form ? formDataOf(name, http.form) : http.json;
+      const where = `${op.method} ${http.url.pathname}`;
       let res: Response;
       try {
-        res = await doFetch(url, { method: op.method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+        res = await doFetch(http.url, { method: http.method, headers: http.headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
       } catch (e) {
-        throw new TransportError(`${op.method} ${url.pathname}: ${(e as Error).message}`, e);
+        throw new TransportError(`${where}: ${(e as Error).message}`, e);
       }
-      if (op.output === 'binary' && res.ok) return new Uint8Array(await res.arrayBuffer());
-      let json: unknown;
+      let payload: Uint8Array | string;
       try {
-        json = await res.json();
+        payload = op.output === 'binary' && res.ok ? new Uint8Array(await res.arrayBuffer()) : await res.text();
       } catch (e) {
-        if (res.ok) throw new TransportError(`${op.method} ${url.pathname}: response body lost (${(e as Error).message})`, e);
-        throw new ApiError(codeFromHttpStatus(res.status), `HTTP ${res.status}`);
+        throw new TransportError(`${where}: response body lost (${(e as Error).message})`, e);
       }
-      if (!res.ok) {
-        const err = isStatusBody(json) ? ApiError.fromBody(json) : new ApiError(codeFromHttpStatus(res.status), `HTTP ${res.status}`);
-        (err as ApiError & { retryAfter?: string | null }).retryAfter = res.headers.get('Retry-After');
-        throw err;
+      if (!res.ok) throw errorOfResponse(res.status, payload as string, res.headers.get('Retry-After'));
+      if (typeof payload !== 'string') return payload;
+      try {
+        return JSON.parse(payload);
+      } catch (e) {
+        throw new TransportError(`${where}: response body lost (${(e as Error).message})`, e);
       }
-      return json;
     },
   };
 }

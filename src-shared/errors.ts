@@ -85,6 +85,8 @@ export interface StatusBody {
 export class ApiError extends Error {
   readonly code: number;
   readonly details: ErrorDetail[];
+  /** A remote's Retry-After header, when the error came from an HTTP response that had one. */
+  retryAfter?: string | null;
 
   constructor(code: number, message: string, details: ErrorDetail[] = []) {
     super(message);

@@ -3,6 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const bin = join(__dirname, '..', 'bin', 'outpost.mjs');
@@ -33,6 +34,28 @@ describe('outpost CLI', () => {
     expect(first.annotationLogs).toBeGreaterThan(200);
     const again = JSON.parse(outpost('seed', '--data', data, '--annotations', '200'));
     expect(again.annotations).toBe(0); // same ids: nothing new
+  });
+
+  it('refuses to seed demo data into a replica, which would never push it (exit 2, nothing written)', () => {
+    const replica = mkdtempSync(join(tmpdir(), 'outpost-cli-replica-'));
+    try {
+      outpost('keys', 'create', '--data', replica); // creates the database
+      const db = new Database(join(replica, 'outpost.sqlite'));
+      db.prepare("INSERT OR REPLACE INTO settings(key, value) VALUES ('sync.replica', '1')").run();
+      db.close();
+      let failure: { status: number; stderr: string } | undefined;
+      try {
+        outpost('seed', '--data', replica, '--annotations', '5');
+      } catch (e) {
+        failure = e as { status: number; stderr: string };
+      }
+      expect(failure).toMatchObject({ status: 2, stderr: expect.stringContaining('is a replica of its remote: demo data is only for a local profile') });
+      const after = new Database(join(replica, 'outpost.sqlite'), { readonly: true });
+      expect(after.prepare('SELECT count(*) AS n FROM annotations').get()).toEqual({ n: 0 });
+      after.close();
+    } finally {
+      rmSync(replica, { recursive: true, force: true });
+    }
   });
 
   it('creates an API key and prints only the token', () => {

@@ -4,7 +4,21 @@
 // lookups by id keep working. The dropped definitions are recorded in the
 // same transaction as the drop, so an interrupted load (crash, kill -9) is
 // repaired at the next open (openDatabase calls restoreIndexes).
-import type { Db } from '../db/database';
+import type { Database as RawDatabase } from 'better-sqlite3';
+
+/**
+ * What a bulk load uses of the database (database.ts Db). Structural, because openDatabase itself repairs an
+ * interrupted load (restoreIndexes): importing Db here would tie the two modules in an import cycle.
+ */
+interface Db {
+  readonly raw: Pick<RawDatabase, 'exec'>;
+  all<T>(sql: string, params?: readonly (string | number | null)[]): T[];
+  get<T>(sql: string, params?: readonly (string | number | null)[]): T | undefined;
+  run(sql: string, params?: readonly (string | number | null)[]): unknown;
+  tx<T>(fn: () => T): T;
+  setting(key: string): string | undefined;
+  setSetting(key: string, value: string): void;
+}
 
 // The setting's name predates the move out of sync/; kept so interrupted loads still repair.
 const SETTING = 'sync.deferred_indexes';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { type Readable } from 'node:stream';
 import { ApiError, Code } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import type { RequestContext } from '../engine';

@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
 import type { Caller } from '../auth/caller';
-import { defaultDataDir, openEngine, type Engine, type RequestContext } from '../engine';
+import { defaultDataDir, isReplica, openEngine, type Engine, type RequestContext } from '../engine';
 import { seedDemoData } from '../seed/seedDemoData';
 import { BackgroundSync } from '../sync/backgroundSync';
+import { attachReplica } from '../sync/replica';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
@@ -41,10 +42,10 @@ const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.ge
 function openProfile(secrets: SecretStore): { engine: Engine; caller: Caller } {
   const dataDir = defaultDataDir();
   mkdirSync(dataDir, { recursive: true });
-  const opened = openEngine(dataDir, { secrets, holder: { command: 'desktop' } });
+  const opened = attachReplica(openEngine(dataDir, { holder: { command: 'desktop' } }), { secrets });
   const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   // First start: a living demo dataset instead of an empty screen.
-  if (!opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
+  if (!isReplica(opened.db) && !opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
   const local = loadCaller(opened.db, userId);
   if (!local) throw new Error(`local user ${DEFAULT_USER_NAME} could not be loaded`);
   // The desktop's user owns the data directory.

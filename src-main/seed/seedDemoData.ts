@@ -2,12 +2,15 @@
 // so the app is alive on first start and tests/benchmarks have known data.
 // Written with bulk SQL in one transaction; seeding twice changes nothing.
 import { createHash, randomUUID } from 'node:crypto';
+import { ApiError, Code } from '../../src-shared/errors';
 import { AnnotationState } from '../../src-shared/api/annotations';
 import { AnnotationLogKind, AnnotationLogState } from '../../src-shared/api/annotationLogs';
 import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../auth/identity';
 import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
 import type { Db } from '../db/database';
-import { annotationBulkInserter } from '../services/annotations/annotationBulkInsert';
+import { isReplica } from '../engine';
+import { annotationBulkInserter } from '../services/annotations/annotationStore';
+import { AnnotationLogRowWriter } from '../services/annotations/annotationLogStore';
 
 /** mulberry32: a tiny seeded PRNG (determinism matters, quality does not). */
 export function prng(seed: number): () => number {
@@ -57,6 +60,8 @@ export interface SeedOptions {
 }
 
 export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
+  // Demo records in a replica would never reach its remote (they bypass the outbox) yet sit among its records.
+  if (isReplica(db)) throw new ApiError(Code.FAILED_PRECONDITION, 'this data directory is a replica of its remote: demo data is only for a local profile (use another --data)');
   // Into an empty database, build the annotation indexes once at the end (one sort each).
   const bulk = beginBulkLoad(db, ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs']);
   let counts: SeedCounts;
@@ -115,10 +120,12 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
     }
 
     const inserter = annotationBulkInserter(db);
-    const insertLog = db.raw.prepare(
-      `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date,
-         assigned_to_user_id, assigned_to_user_email, state, comment_body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const logWriter = new AnnotationLogRowWriter(db);
+    const insertLog = (...v: [string, number, string, string, number, string, string, number, number, string | null, string | null, number | null, string | null]) =>
+      logWriter.insert({
+        id: v[0], annotation_pk: v[1], annotation_id: v[2], organization_id: v[3], kind: v[4], created_by_user_id: v[5], created_by_user_name: v[6],
+        created_date: v[7], modified_date: v[8], assigned_to_user_id: v[9], assigned_to_user_email: v[10], state: v[11], comment_body: v[12],
+      });
     let annotations = 0;
     let logs = 0;
     for (let i = 0; i < total; i++) {
@@ -151,19 +158,19 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
       annotations++;
       if (options.logs === false) continue;
       const author = USERS[authorIndex];
-      insertLog.run(stableId(`log:${i}:created`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created, created, null, null, AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED, null);
+      insertLog(stableId(`log:${i}:created`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created, created, null, null, AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED, null);
       logs++;
       if (assignee) {
-        insertLog.run(stableId(`log:${i}:assigned`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_ASSIGNED, userIds[authorIndex], author, created + 1, created + 1, assignee, USERS[userIds.indexOf(assignee)], null, null);
+        insertLog(stableId(`log:${i}:assigned`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_ASSIGNED, userIds[authorIndex], author, created + 1, created + 1, assignee, USERS[userIds.indexOf(assignee)], null, null);
         logs++;
       }
       if (state !== null && state !== AnnotationState.numbers.ANNOTATION_STATE_OPEN) {
-        insertLog.run(stableId(`log:${i}:state`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created + 2, created + 2, null, null, state + 1, null);
+        insertLog(stableId(`log:${i}:state`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created + 2, created + 2, null, null, state + 1, null);
         logs++;
       }
       if (rand() < 0.4) {
         const body = [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: pick(COMMENTS), userMention: null }];
-        insertLog.run(stableId(`log:${i}:comment`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT, userIds[authorIndex], author, created + 3, created + 3, null, null, null, JSON.stringify(body));
+        insertLog(stableId(`log:${i}:comment`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT, userIds[authorIndex], author, created + 3, created + 3, null, null, null, JSON.stringify(body));
         logs++;
       }
     }

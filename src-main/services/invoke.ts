@@ -1,14 +1,14 @@
 // Runs one operation: validate the raw request with the operation's zod
 // schema, then call its handler. Shared by the HTTP router and the IPC bridge
 // so both validate identically.
-import { z } from 'zod';
+import { type z } from 'zod';
 import { writesPlatformData } from '../../src-shared/api/operation';
 import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import { authorizeOperation } from '../auth/cedar/authorize';
 import { storageError } from '../db/storageErrors';
-import type { RequestContext } from '../engine';
+import { isReplica, type RequestContext } from '../engine';
 import { handlers } from './registry';
 
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -58,7 +58,10 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   // user and organization ids. Anyone else's key is never silently re-identified: it cannot write here.
   const acting = requestCtx.engine.actingCaller?.();
   const ctx = acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
-  const handler = (handlers as Record<string, ((ctx: RequestContext, req: unknown) => unknown) | undefined>)[name];
+  // (The sync operations live with sync, above the services: the engine carries their handlers. Each handler
+  // takes the request its own operation's schema validates, which parseRequest below produces.)
+  type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
+  const handler = (handlers as Record<string, Validated>)[name] ?? (ctx.engine.operationHandlers?.[name] as Validated);
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
   const req = parseRequest(name, raw);
   // On a sync replica, replicated writes append their outbox entry in the write's transaction.
@@ -68,7 +71,13 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
       `${name}: this Outpost is a replica of its remote, and only its owner's calls write here (as the owner's remote user); use the owner's key, or write on the remote`,
     );
   }
-  if (!recorder) return await handler(authorized(ctx, name, req), req);
+  if (!recorder) {
+    // A replica opened without sync attached would accept writes that never reach the remote: refuse them loudly.
+    if (writesPlatformData(operations[name]) && isReplica(ctx.db)) {
+      throw ApiError.internal(`${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`);
+    }
+    return await handler(authorized(ctx, name, req), req);
+  }
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
   if (!replicated && writesPlatformData(operations[name])) {

@@ -1,5 +1,7 @@
-// Every operation's handler, by operation name. A test asserts that every
-// entry of the operation table has one.
+// Every service operation's handler, by operation name. The sync operations'
+// handlers live with sync (sync/operations/handlers.ts) and reach invoke()
+// through the engine (attachReplica). A test asserts that every entry of the
+// operation table has exactly one of the two.
 import type { Operations } from '../../src-shared/operations';
 import { annotationLogHandlers } from './annotations/annotationLogHandlers';
 import { annotationHandlers } from './annotations/annotationHandlers';
@@ -11,7 +13,6 @@ import { referenceHandlers } from './reference/handlers';
 import { remoteFileHandlers } from './remoteFiles/handlers';
 import { ruleHandlers } from './rules/handlers';
 import { savedSearchHandlers } from './savedSearches/handlers';
-import { syncHandlers } from './sync/handlers';
 import { systemHandlers } from './system/handlers';
 import { testReportHandlers } from './testReports/handlers';
 
@@ -27,5 +28,4 @@ export const handlers: Partial<HandlerMap<Operations>> = {
   ...remoteFileHandlers,
   ...artifactHandlers,
   ...externalSyncHandlers,
-  ...syncHandlers,
 };

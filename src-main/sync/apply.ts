@@ -2,21 +2,12 @@
 // (the records the remote returns). Writes go straight to SQLite (bulk
 // prepared statements), never through invoke(), so they create no outbox
 // entries. When the remote wins a field that pending local entries change,
-// the field is dropped from those entries (dropField).
-import type { AnnotationLog } from '../../src-shared/api/annotationLogs';
-import type { Annotation } from '../../src-shared/api/annotations';
-import type { LoadedIds } from '../db/bulkLoad';
+// the field is dropped from those entries (dropField). Each resource applies
+// its own records (resources/<resource>/) in an ApplyContext from the Applier.
 import type { Db } from '../db/database';
-import { dropTargetField, finishEntry, hasPending, isOpen, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
-import { ANNOTATION, AnnotationWriter, applyAnnotations } from './resources/annotations';
-import { applyAnnotationLogs, deleteSideEffectLogs, LogWriter } from './resources/annotationLogs';
-import { applySavedSearches } from './resources/savedSearches';
-import { applyPolicies } from './resources/policies';
-import { applyArtifacts } from './resources/artifacts';
-import type { Artifact, ArtifactVersion } from '../../src-shared/api/artifacts';
-import type { Policy } from '../../src-shared/api/policies';
-import type { SavedSearch } from '../../src-shared/api/savedSearches';
-import { specFor } from './specs';
+import type { IdRewriters } from './idMap';
+import { dropTargetField, finishEntry, isOpen, loadEntry, removeTarget, setRequest, targetsOf } from './outbox';
+import type { OutboxEntry } from './types';
 
 export interface ApplyStats {
   inserted: number;
@@ -58,95 +49,81 @@ export interface ApplyContext {
   readonly excludeSeq?: number;
   /** Overwrite even when the remote version looks unchanged (a refetch after a failed entry). */
   readonly force?: boolean;
-  /** By remote annotation id: the history logs the remote wrote for a create of ours that a pulled page adopts. */
-  readonly echoes?: ReadonlyMap<string, readonly AnnotationLog[]>;
+  /** Rewrites local references when a record made here is found on the remote (mapLocalId). */
+  readonly idRewriters: IdRewriters;
   dropField(seq: number, resource: string, recordId: string, field: string): void;
 }
 
+/** How an entry loses a field (its operation's spec: spec.ts OpSpec dropField and targets). */
+export interface FieldDropping {
+  dropField?(request: unknown, recordId: string, field: string): unknown;
+  targets(request: unknown): readonly { readonly resource: string; readonly recordId: string }[];
+}
+
+/** What applying needs of the replicated resources (catalog.ts ResourceCatalog). */
+export interface ApplyResources extends IdRewriters {
+  specFor(operation: string): FieldDropping | undefined;
+  /** An entry given up entirely: removes what it appended or made here that told of its change (history logs). */
+  dropSuperseded(db: Db, entry: OutboxEntry): void;
+}
+
 /** Gives up an open entry entirely (it lost every field it changed): its local history rows go with it. */
-export function supersede(db: Db, seq: number, message: string): void {
+export function supersede(resources: ApplyResources, db: Db, seq: number, message: string): void {
   const entry = loadEntry(db, seq);
   if (!isOpen(entry)) return;
-  deleteSideEffectLogs(db, entry.sideEffectLogIds);
-  for (const c of entry.createdIds) {
-    if (c.resource === 'annotation_log') {
-      db.run('DELETE FROM annotation_logs WHERE id = ?', [c.id]);
-      db.run('DELETE FROM sync_id_map WHERE local_id = ?', [c.id]);
-    }
-  }
+  resources.dropSuperseded(db, entry);
   finishEntry(db, seq, 'superseded', { message });
 }
 
-export function dropField(db: Db, seq: number, resource: string, recordId: string, field: string): void {
+export function dropField(resources: ApplyResources, db: Db, seq: number, resource: string, recordId: string, field: string): void {
   const entry = loadEntry(db, seq);
   if (!isOpen(entry)) return;
-  const spec = specFor(entry.operation);
+  const spec = resources.specFor(entry.operation);
   const next = spec?.dropField ? spec.dropField(entry.request, recordId, field) : null;
   if (next === null) {
-    supersede(db, seq, `the remote's later value of ${field} won`);
+    supersede(resources, db, seq, `the remote's later value of ${field} won`);
     return;
   }
   setRequest(db, seq, next);
   dropTargetField(db, seq, resource, recordId, field);
+  // A batch that no longer names the record (its only field gone) no longer writes it.
   const target = targetsOf(db, seq).find((t) => t.resource === resource && t.recordId === recordId);
-  if (target && target.fields.length === 0 && next.annotationIds) removeTarget(db, seq, resource, recordId);
+  const named = spec!.targets(next).some((t) => t.resource === resource && t.recordId === recordId);
+  if (target && target.fields.length === 0 && !named) removeTarget(db, seq, resource, recordId);
 }
 
+/** The options of one application of remote records (ApplyContext). */
+export type ApplyOptions = Partial<Pick<ApplyContext, 'excludeSeq' | 'force' | 'clockOffset'>>;
+
+/** One sync run's way of applying remote records: its counters, and the context each resource applies in. */
 export interface Applier {
+  readonly db: Db;
   readonly stats: ApplyStats;
-  /** `loaded`: the ids an initial bulk load inserted so far (pull.ts tracksLoadedIds). */
-  annotations(list: readonly Annotation[], options?: { excludeSeq?: number; force?: boolean; loaded?: LoadedIds; echoes?: ApplyContext['echoes'] }): void;
-  /** Returns annotation ids the logs refer to that are not local yet. */
-  annotationLogs(list: readonly AnnotationLog[], loaded?: LoadedIds): string[];
-  savedSearches(list: readonly SavedSearch[], options?: { excludeSeq?: number }): void;
-  /** `force`: apply even at the same modified date (the copy here changed without it: a refused edit, refetch.ts). */
-  policies(list: readonly Policy[], options?: { excludeSeq?: number; force?: boolean }): void;
-  /** `versionsOf`: the versions fetched for an artifact (content already stored), if any. */
-  artifacts(list: readonly Artifact[], options?: { excludeSeq?: number; force?: boolean; versionsOf?: (a: Artifact) => readonly ArtifactVersion[] | undefined }): void;
+  context(options?: ApplyOptions): ApplyContext;
 }
 
-// Prepared statements are reused across pages and push results (preparing them per call costs more than the writes).
-const annotationWriters = new WeakMap<Db, AnnotationWriter>();
-const logWriters = new WeakMap<Db, LogWriter>();
-const cached = <T>(map: WeakMap<Db, T>, db: Db, make: () => T): T => {
-  let w = map.get(db);
-  if (!w) map.set(db, (w = make()));
-  return w;
-};
+/** One prepared-statement holder per database, reused across pages and push results (preparing per call costs more than the writes). */
+export function cachedPerDb<T>(make: (db: Db) => T): (db: Db) => T {
+  const cache = new WeakMap<Db, T>();
+  return (db) => {
+    let w = cache.get(db);
+    if (!w) cache.set(db, (w = make(db)));
+    return w;
+  };
+}
 
-export function createApplier(db: Db, userId: string, clockOffset: number, stats: ApplyStats = emptyApplyStats()): Applier {
-  const context = (extra: Pick<ApplyContext, 'excludeSeq' | 'force' | 'echoes'> = {}): ApplyContext => ({
-    db,
-    userId,
-    clockOffset,
-    stats,
-    ...extra,
-    dropField: (seq, resource, recordId, field) => dropField(db, seq, resource, recordId, field),
-  });
+export function createApplier(db: Db, userId: string, clockOffset: number, resources: ApplyResources, stats: ApplyStats = emptyApplyStats()): Applier {
   return {
+    db,
     stats,
-    annotations(list, options = {}) {
-      // A push result matters now only for records that still have pending edits (it becomes their merge base);
-      // the others get the remote's version from the pull that follows every push.
-      const apply =
-        options.excludeSeq === undefined
-          ? list
-          : list.filter((a) => hasPending(db, ANNOTATION, a.annotationId, options.excludeSeq) || !db.get('SELECT 1 FROM annotations WHERE id = ?', [a.annotationId]));
-      if (apply.length === 0) return;
-      const { loaded, ...rest } = options;
-      db.tx(() => applyAnnotations(context(rest), apply, cached(annotationWriters, db, () => new AnnotationWriter(db)), loaded));
-    },
-    annotationLogs(list, loaded) {
-      return db.tx(() => applyAnnotationLogs(context(), list, cached(logWriters, db, () => new LogWriter(db)), loaded));
-    },
-    savedSearches(list, options = {}) {
-      db.tx(() => applySavedSearches(context(options), list));
-    },
-    policies(list, options = {}) {
-      db.tx(() => applyPolicies(context(options), list));
-    },
-    artifacts(list, { versionsOf, ...options } = {}) {
-      db.tx(() => applyArtifacts(context(options), list, versionsOf));
-    },
+    context: (options = {}) => ({
+      db,
+      userId,
+      clockOffset,
+      stats,
+      ...options,
+      idRewriters: resources,
+      dropField: (seq, resource, recordId, field) => dropField(resources, db, seq, resource, recordId, field),
+    }),
   };
 }

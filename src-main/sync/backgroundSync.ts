@@ -25,7 +25,7 @@ export class BackgroundSync implements SyncController {
   /** Becomes the engine's sync controller; runs in the background when a remote is configured. */
   async start(): Promise<void> {
     this.engine.syncController = this;
-    if (this.background && (await this.engine.remoteProfile.read())?.hasApiKey) this.scheduler.start();
+    if (this.background && (await this.engine.remoteProfile?.read())?.hasApiKey) this.scheduler.start();
   }
 
   /** Stops background runs (a run in progress is aborted; its committed work stays) and leaves the engine. */

@@ -1,7 +1,7 @@
 // `outpost sync`: one full sync of a data directory with its remote, printing
 // progress and a summary. --remote/--token link the directory (the key is
 // stored in the data directory with 0600 permissions); later runs reuse them.
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { currentHolder, DataDirBusyError } from '../db/dataDirLock';
 import { defaultDataDir, openEngine, type Engine } from '../engine';
 import { syncThroughServer } from './delegatedSync';

@@ -1,6 +1,6 @@
 // The conflict log: the losing value of every per-field conflict (and records
 // found gone on the remote), kept for the user to list and undo. Listing and
-// undo are service operations (services/sync/syncService.ts).
+// undo are service operations (operations/syncService.ts).
 import { randomUUID } from 'node:crypto';
 import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
@@ -22,6 +22,10 @@ export interface NewConflict {
   readonly localTime?: number | null;
   readonly remoteTime?: number | null;
   readonly message?: string;
+}
+
+export function countOpenConflicts(db: Db): number {
+  return db.get<{ n: number }>("SELECT count(*) AS n FROM sync_conflicts WHERE state = 'open'")!.n;
 }
 
 export function recordConflict(db: Db, c: NewConflict): string {

@@ -1,7 +1,7 @@
 // Offline-created records get local ids (UUIDs, like every id). Once the
 // remote creates one, the mapping local -> remote is stored and every local
 // reference is rewritten to the remote id: the record itself, its children,
-// other resources that point at it (per-resource rewriters), the outbox
+// other resources that point at it (each resource's rewriteId), the outbox
 // entries that target it, bases and conflicts. Stale local ids still held by
 // the UI are translated on the way in (translateIds, called by invoke's hook).
 import { nowMicros } from '../../src-shared/api/time';
@@ -9,14 +9,15 @@ import type { Db } from '../db/database';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Rewriter = (db: Db, localId: string, remoteId: string) => void;
-const rewriters = new Map<string, Rewriter[]>();
+/** How the local tables of (or pointing at) a record are rewritten when its id changes (the resources' rewriteId; catalog.ts). */
+export interface IdRewriters {
+  rewriteId(db: Db, resource: string, localId: string, remoteId: string): void;
+}
 
-/** Registers how the local tables of (or pointing at) `resource` are rewritten when its id changes. */
-export function registerIdRewriter(resource: string, fn: Rewriter): void {
-  const list = rewriters.get(resource) ?? [];
-  list.push(fn);
-  rewriters.set(resource, list);
+/** Where mapLocalId runs: the push's or the apply's context. */
+export interface IdMapContext {
+  readonly db: Db;
+  readonly idRewriters: IdRewriters;
 }
 
 /** Whether a table exists (resources of other engineers land over time). */
@@ -91,18 +92,29 @@ export function isUnmappedLocalId(db: Db, id: string): boolean {
   return !!db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND remote_id IS NULL', [id]);
 }
 
+/** Whether entry `seq` created record `localId` and the remote has none for it yet. */
+export function createdOnlyHere(db: Db, localId: string, seq: number): boolean {
+  return !!db.get('SELECT 1 FROM sync_id_map WHERE local_id = ? AND created_by_seq = ? AND remote_id IS NULL', [localId, seq]);
+}
+
+/** Forgets the mappings of records given up here (a discarded create: they will never exist on the remote). */
+export function forgetLocalIds(db: Db, localIds: readonly string[]): void {
+  db.run('DELETE FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))', [JSON.stringify(localIds)]);
+}
+
 export function remoteIdOf(db: Db, localId: string): string | undefined {
   return db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [localId])?.remote_id ?? undefined;
 }
 
 /** Records that the remote created `localId` as `remoteId`, and rewrites every local reference. Idempotent. */
-export function mapLocalId(db: Db, resource: string, localId: string, remoteId: string): void {
+export function mapLocalId(ctx: IdMapContext, resource: string, localId: string, remoteId: string): void {
+  const { db } = ctx;
   db.tx(() => {
     const row = db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [localId]);
     if (row?.remote_id === remoteId) return;
     if (row) db.run('UPDATE sync_id_map SET remote_id = ?, mapped_date = ? WHERE local_id = ?', [remoteId, nowMicros(), localId]);
     if (localId === remoteId) return;
-    for (const fn of rewriters.get(resource) ?? []) fn(db, localId, remoteId);
+    ctx.idRewriters.rewriteId(db, resource, localId, remoteId);
     const seqs = db
       .all<{ seq: number }>('SELECT seq FROM sync_outbox_targets WHERE resource = ? AND record_id = ?', [resource, localId])
       .map((r) => r.seq);

@@ -6,6 +6,7 @@ import { nowMicros } from '../../src-shared/api/time';
 import type { Caller } from '../auth/caller';
 import { loadCaller } from '../auth/identity';
 import type { Db } from '../db/database';
+import type { RemoteCall } from './wireTypes';
 
 export interface SyncIdentity {
   readonly userId: string;
@@ -85,12 +86,12 @@ export function upsertMembership(db: Db, userId: string, organizationId: string)
   );
 }
 
-export async function adoptIdentity(db: Db, call: (operation: string, request: Record<string, unknown>) => Promise<any>): Promise<SyncIdentity> {
+export async function adoptIdentity(db: Db, call: RemoteCall): Promise<SyncIdentity> {
   const me = await call('GetMe', {});
   const identity: SyncIdentity = {
     userId: me.userId,
     userName: me.userEmail,
-    organizations: (me.organizations as { organizationId: string; organizationName: string }[]).map((o) => ({ id: o.organizationId, name: o.organizationName })),
+    organizations: me.organizations.map((o) => ({ id: o.organizationId, name: o.organizationName })),
   };
   db.tx(() => {
     for (const o of identity.organizations) upsertOrganization(db, o.id, o.name);

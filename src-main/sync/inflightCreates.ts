@@ -19,8 +19,7 @@ import type { Db } from '../db/database';
 import type { ApplyContext } from './apply';
 import { mapLocalId, unclaimed } from './idMap';
 import { finishEntry, windowOf, type SendWindow } from './outbox';
-import { SEND_TIME_SLACK } from './resources/annotationLogs';
-import { wireMicros } from './time';
+import { SEND_TIME_SLACK, wireMicros } from './time';
 import type { OutboxEntry } from './types';
 
 interface Made {
@@ -41,14 +40,14 @@ function madeInWindow(w: SendWindow, r: Made, userId: string): boolean {
 }
 
 /** A create that left: what it sent, when it first left (server micros) and its send window. */
-export interface SentCreate {
-  readonly request: any;
+export interface SentCreate<Req = unknown> {
+  readonly request: Req;
   readonly since: number | null;
   readonly window: SendWindow;
 }
 
 /** The in-flight entries of a create operation, oldest first (the test-report pulls read theirs here too). */
-export function inflightSent(db: Db, operation: string): (SentCreate & { readonly seq: number; readonly localId: string })[] {
+export function inflightSent<Req = unknown>(db: Db, operation: string): (SentCreate<Req> & { readonly seq: number; readonly localId: string })[] {
   return db
     .all<{ seq: number; request: string; created_ids: string; first_sent_server_time: number | null; result: string | null }>(
       "SELECT seq, request, created_ids, first_sent_server_time, result FROM sync_outbox WHERE operation = ? AND state = 'inflight' ORDER BY seq",
@@ -57,7 +56,8 @@ export function inflightSent(db: Db, operation: string): (SentCreate & { readonl
     .map((e) => ({
       seq: e.seq,
       localId: (JSON.parse(e.created_ids) as { id: string }[])[0]?.id ?? '',
-      request: JSON.parse(e.request),
+      // (Every entry of one operation keeps that operation's request.)
+      request: JSON.parse(e.request) as Req,
       since: e.first_sent_server_time,
       window: windowOf(e),
     }));
@@ -70,17 +70,17 @@ export function inflightSent(db: Db, operation: string): (SentCreate & { readonl
  * that never landed must not take the copy of one that did). Several such, or none: none (the create is sent again;
  * a duplicate at worst).
  */
-export function pickCopy<T extends Made>(
+export function pickCopy<T extends Made, Req>(
   records: readonly T[],
   idOf: (r: T) => string,
   table: string,
   ctx: { db: Db; userId: string },
-  entry: OutboxEntry,
-  isCopy: (request: any, since: number | null, r: T) => boolean,
+  entry: Omit<OutboxEntry, 'request'> & { readonly request: Req },
+  isCopy: (request: Req, since: number | null, r: T) => boolean,
 ): T | undefined {
-  const sent = inflightSent(ctx.db, entry.operation);
+  const sent = inflightSent<Req>(ctx.db, entry.operation);
   // (An entry not in flight has no send window: content only.)
-  const self: SentCreate = sent.find((e) => e.seq === entry.seq) ?? { request: entry.request, since: entry.firstSentServerTime, window: { from: null, until: null } };
+  const self: SentCreate<Req> = sent.find((e) => e.seq === entry.seq) ?? { request: entry.request, since: entry.firstSentServerTime, window: { from: null, until: null } };
   const others = sent.filter((e) => e.seq !== entry.seq);
   const free = records.filter((r) => unclaimed(ctx.db, table, idOf(r)));
   const exact = free.find((r) => isCopy(self.request, self.since, r));
@@ -98,17 +98,17 @@ export type Arrival = 'adopted' | 'left' | 'new';
  * it first left, server micros) is mapped to `remoteId` and done ('adopted'). A record of ours within an in-flight
  * create's send window that matches none is 'left' for the push's lookup; any other is 'new'.
  */
-export function adoptInflightCreate(
+export function adoptInflightCreate<Req>(
   ctx: ApplyContext,
   operation: string,
   resource: string,
   record: Made & { readonly id: string },
-  isCopy: (request: any, since: number | null) => boolean,
+  isCopy: (request: Req, since: number | null) => boolean,
 ): Arrival {
-  const sent = inflightSent(ctx.db, operation);
+  const sent = inflightSent<Req>(ctx.db, operation);
   const mine = sent.find((e) => isCopy(e.request, e.since));
   if (mine) {
-    mapLocalId(ctx.db, resource, mine.localId, record.id);
+    mapLocalId(ctx, resource, mine.localId, record.id);
     finishEntry(ctx.db, mine.seq, 'done', { result: { id: record.id, adoptedBy: 'pull' } });
     ctx.stats.adopted++;
     return 'adopted';

@@ -57,3 +57,11 @@ export function acquireSyncLock(db: Db): SyncLock {
     release: () => db.tx(() => mine() && db.run('DELETE FROM settings WHERE key = ?', [LOCK_SETTING])),
   };
 }
+
+/** Whether a live process holds the sync lease (a `syncing` status left by a killed process is not). */
+export function syncLockHeld(db: Db): boolean {
+  const text = db.setting(LOCK_SETTING);
+  if (!text) return false;
+  const held = JSON.parse(text) as Lease;
+  return held.until >= Date.now() && alive(held.pid);
+}

@@ -1,15 +1,19 @@
 // The shared client's Transport over node:http(s) with a keep-alive agent:
-// the same request binding and error mapping as httpTransport (client.ts),
+// the request binding and error mapping of every client (src-shared/httpRequest.ts)
 // at a fraction of fetch's per-request cost (push sends thousands of small
-// requests), and with the response's Date header for the server clock.
+// requests), with the response's Date header for the server clock, responses
+// streamed to a file, and uploads streamed from disk with a known length and
+// the file part's own Content-Encoding header (as the platform's Python client
+// sends gzip; standard FormData cannot carry a part header).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
-import { camelToSnake } from '../../src-shared/api/wire';
-import { buildPath, TransportError, type Transport } from '../../src-shared/client';
-import { ApiError, Code, codeFromHttpStatus, isStatusBody } from '../../src-shared/errors';
+import type { OperationDef } from '../../src-shared/api/operation';
+import type { Transport } from '../../src-shared/client';
+import { ApiError, Code } from '../../src-shared/errors';
+import { errorOfResponse, formFieldText, httpRequestOf, TransportError } from '../../src-shared/httpRequest';
 
 export interface NodeTransportOptions {
   readonly baseUrl: string;
@@ -21,9 +25,9 @@ export interface NodeTransportOptions {
 
 export interface RawTransport {
   /** The response body text of a successful call (errors as in call()). */
-  callRaw(op: import('../../src-shared/api/operation').OperationDef, request: Record<string, unknown>): Promise<string>;
+  callRaw(op: OperationDef, request: Record<string, unknown>): Promise<string>;
   /** A binary operation's response body streamed into `destPath` (errors as in call()). */
-  download(op: import('../../src-shared/api/operation').OperationDef, request: Record<string, unknown>, destPath: string): Promise<{ bytes: number; contentType: string }>;
+  download(op: OperationDef, request: Record<string, unknown>, destPath: string): Promise<{ bytes: number; contentType: string }>;
 }
 
 /** A file part of a multipart request: streamed from disk, never held in memory. */
@@ -40,25 +44,22 @@ export const isFilePart = (v: unknown): v is FilePart => {
   return typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.fileName === 'string' && typeof f.mimeType === 'string';
 };
 
-/** A form field's text: strings as they are, everything else (metadata and link lists) as JSON. */
-const fieldText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 const quoted = (s: string) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
 
 /**
  * multipart/form-data with a known Content-Length (no chunked encoding, which some proxies refuse):
  * the text fields, then the file part read from disk while the request is written.
  */
-function multipartBody(request: Record<string, unknown>, used: Set<string>): { headers: Record<string, string>; write(req: ClientRequest): Promise<void> } {
+function multipartBody(fields: readonly (readonly [string, unknown])[]): { headers: Record<string, string>; write(req: ClientRequest): Promise<void> } {
   const boundary = `outpost-${randomBytes(12).toString('hex')}`;
   const head: Buffer[] = [];
   let file: FilePart | undefined;
-  for (const [k, v] of Object.entries(request)) {
-    if (used.has(k) || v === undefined || v === null) continue;
+  for (const [k, v] of fields) {
     if (isFilePart(v)) {
       file = v;
       continue;
     }
-    head.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(k)}"\r\n\r\n${fieldText(v)}\r\n`));
+    head.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(k)}"\r\n\r\n${formFieldText(v)}\r\n`));
   }
   let filePart = Buffer.alloc(0);
   let fileSize = 0;
@@ -81,8 +82,6 @@ function multipartBody(request: Record<string, unknown>, used: Set<string>): { h
     },
   };
 }
-
-type OperationDef = import('../../src-shared/api/operation').OperationDef;
 
 /** What a successful response is turned into: its text, or its body streamed to a file. */
 type Sink<T> = (res: IncomingMessage, where: string) => Promise<T>;
@@ -123,25 +122,13 @@ export function nodeHttpTransport(options: NodeTransportOptions): Transport & Ra
   const send = secure ? httpsRequest : httpRequest;
 
   function exchange<T>(op: OperationDef, request: Record<string, unknown>, sink: Sink<T>): Promise<T> {
-    const { path, used } = buildPath(op, request);
-    const url = new URL(path, options.baseUrl);
-    const headers: Record<string, string> = { Accept: op.output === 'binary' ? '*/*' : 'application/json' };
     const key = typeof options.apiKey === 'function' ? options.apiKey() : options.apiKey;
-    if (key) headers.Authorization = `Bearer ${key}`;
-    let body: string | undefined;
+    const { url, headers, json, form } = httpRequestOf(options.baseUrl, op, request, key);
+    if (json !== undefined) headers['Content-Length'] = String(Buffer.byteLength(json));
     let multipart: ReturnType<typeof multipartBody> | undefined;
-    if (op.input === 'query') {
-      for (const [k, v] of Object.entries(request)) {
-        if (used.has(k) || v === undefined || v === null) continue;
-        for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(camelToSnake(k), String(item));
-      }
-    } else if (op.input === 'body') {
-      body = JSON.stringify(Object.fromEntries(Object.entries(request).filter(([k]) => !used.has(k))));
-      headers['Content-Type'] = 'application/json';
-      headers['Content-Length'] = String(Buffer.byteLength(body));
-    } else if (op.input === 'multipart') {
+    if (form) {
       try {
-        multipart = multipartBody(request, used);
+        multipart = multipartBody(form);
       } catch (e) {
         // The local file to send is gone: no request left, so the outcome is known (nothing was created).
         return Promise.reject(new ApiError(Code.FAILED_PRECONDITION, `${op.name}: cannot read the file to upload (${(e as Error).message})`));
@@ -163,22 +150,14 @@ export function nodeHttpTransport(options: NodeTransportOptions): Transport & Ra
         }
         readText(res, where).then((text) => {
           if (!Number.isNaN(date)) options.onDate?.(date, sent);
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            return reject(new ApiError(codeFromHttpStatus(status), `HTTP ${status}`));
-          }
-          const err = isStatusBody(json) ? ApiError.fromBody(json) : new ApiError(codeFromHttpStatus(status), `HTTP ${status}`);
           const retryAfter = res.headers['retry-after'];
-          (err as ApiError & { retryAfter?: string | null }).retryAfter = (Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null;
-          reject(err);
+          reject(errorOfResponse(status, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
         }, reject);
       });
       req.on('timeout', () => req.destroy(new Error(`no response within ${options.timeoutMs ?? 30_000} ms`)));
       req.on('error', (e) => reject(new TransportError(`${where}: ${e.message}`, e)));
       if (multipart) multipart.write(req).catch((e) => req.destroy(e as Error));
-      else req.end(body);
+      else req.end(json);
     });
   }
 

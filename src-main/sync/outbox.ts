@@ -1,128 +1,17 @@
 // The outbox: every replicated local write appends an entry (operation,
 // validated request, the records and fields it changed, their base remote
 // version) in the write's own transaction, through the WriteRecorder that
-// invoke() calls on a sync replica. Pull-applied changes are written with SQL
-// by the sync modules, never through invoke, so they create no entries.
-import { ApiError } from '../../src-shared/errors';
+// invoke() calls on a sync replica (recorder.ts). Pull-applied changes are
+// written with SQL by the sync modules, never through invoke, so they create
+// no entries. This module is the entry store.
 import type { Db } from '../db/database';
-import type { RequestContext, WriteRecorder } from '../engine';
-import { translateIds, isUnmappedLocalId } from './idMap';
-import { snapshotFor } from './resources/registry';
-import { specFor } from './specs';
-import { entryFromRow, type EntryState, type OpSpec, type OutboxEntry, type OutboxRow, type Target } from './types';
-import { withWriteListener } from '../services/writeScope';
+import { entryFromRow, type EntryState, type OutboxEntry, type OutboxRow, type Target } from './types';
+import { isReplica, REPLICA_SETTING } from '../engine';
 
-export const REPLICA_SETTING = 'sync.replica';
-
-export function isReplica(db: Db): boolean {
-  return db.setting(REPLICA_SETTING) === '1';
-}
-
-const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';
+export { isReplica, REPLICA_SETTING };
 
 /** Wall clock in epoch micros (conflict ordering only; never a pull cursor). */
 export const localClock = () => Date.now() * 1000;
-
-/** The remote state of a record about to be edited, kept while it has pending edits (the merge base). */
-function ensureBase(db: Db, t: Target): number | null {
-  const existing = db.get<{ remote_version: number }>('SELECT remote_version FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);
-  if (existing) return existing.remote_version;
-  if (isUnmappedLocalId(db, t.recordId)) return null;
-  if (hasPending(db, t.resource, t.recordId)) return null;
-  const snap = snapshotFor(t.resource)?.(db, t.recordId);
-  if (!snap) return null;
-  db.run('INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)', [t.resource, t.recordId, snap.version, JSON.stringify(snap.fields)]);
-  return snap.version;
-}
-
-function mergeTargets(list: readonly Target[]): Target[] {
-  const byKey = new Map<string, Target>();
-  for (const t of list) {
-    const key = `${t.resource}\u0000${t.recordId}`;
-    const prev = byKey.get(key);
-    byKey.set(key, prev ? { ...prev, fields: [...new Set([...prev.fields, ...t.fields])] } : t);
-  }
-  return [...byKey.values()];
-}
-
-/** What a write changes before it runs: its targets and their merge bases (taken before the write). */
-function beforeWrite(db: Db, spec: OpSpec, request: unknown) {
-  const before = spec.targets(request);
-  const bases = new Map<string, number | null>();
-  for (const t of before) bases.set(`${t.resource}\u0000${t.recordId}`, ensureBase(db, t));
-  const lastLog = db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0;
-  return { before, bases, lastLog };
-}
-
-/** Appends the entry of a write that just ran (inside the write's transaction). */
-function appendEntry(ctx: RequestContext, spec: OpSpec, name: string, request: unknown, response: unknown, prior: ReturnType<typeof beforeWrite>): void {
-  const { before, bases, lastLog } = prior;
-  // (`db`: a write may create more than its response names, e.g. an import's steps and measurements.)
-  const created = spec.created?.(request, response, ctx.db) ?? [];
-  const targets = mergeTargets([...before, ...(spec.targetsAfter?.(request, response) ?? [])]);
-  const createdIds = new Set(created.map((c) => c.id));
-  // Logs the write appended as a side effect (history of a create/update): the remote writes its own.
-  const sideEffects = ctx.db
-    .all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [lastLog])
-    .map((r) => r.id)
-    .filter((id) => !createdIds.has(id));
-  const stored = spec.storedRequest ? spec.storedRequest(ctx, request, response) : request;
-  const info = ctx.db.run(
-    'INSERT INTO sync_outbox(operation, request, created_ids, side_effect_log_ids, local_time) VALUES (?, ?, ?, ?, ?)',
-    [name, JSON.stringify(stored), JSON.stringify(created), JSON.stringify(sideEffects), localClock()],
-  );
-  const seq = Number(info.lastInsertRowid);
-  for (const t of targets) {
-    const key = `${t.resource}\u0000${t.recordId}`;
-    const base = bases.has(key) ? bases.get(key)! : ensureBase(ctx.db, t);
-    ctx.db.run('INSERT OR IGNORE INTO sync_outbox_targets(seq, resource, record_id, fields, base_version) VALUES (?, ?, ?, ?, ?)', [
-      seq, t.resource, t.recordId, JSON.stringify(t.fields), base,
-    ]);
-  }
-  for (const c of created) {
-    ctx.db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [c.id, c.resource, seq]);
-    // The base of an offline-created record is what its create sends: later remote edits of it are then detected like any other.
-    const snap = snapshotFor(c.resource)?.(ctx.db, c.id);
-    if (snap) ctx.db.run('INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)', [c.resource, c.id, JSON.stringify(snap.fields)]);
-  }
-}
-
-/**
- * An asynchronous write (awaits before its one write transaction) reports its response from inside that
- * transaction (services/writeScope.ts): the entry is appended right there, so it commits or rolls back with
- * the write. Its merge bases are taken at that point too, after the write: right for the async writes there
- * are (creates, and a new artifact version, which changes none of its artifact's merged fields).
- */
-async function recordAsyncWrite(ctx: RequestContext, spec: OpSpec, name: string, request: unknown, call: () => unknown): Promise<unknown> {
-  let recorded = false;
-  const response = await withWriteListener((reported) => {
-    if (recorded) throw ApiError.internal(`${name}: a replicated write must report itself once`);
-    appendEntry(ctx, spec, name, request, reported, beforeWrite(ctx.db, spec, request));
-    recorded = true;
-  }, call);
-  if (!recorded) throw ApiError.internal(`${name}: a replicated asynchronous write must report itself from its transaction`);
-  return response;
-}
-
-export function createOutboxRecorder(db: Db): WriteRecorder {
-  return {
-    translate: (_name, request) => translateIds(db, request),
-    records: (name) => specFor(name) !== undefined,
-    run(ctx: RequestContext, name: string, request: unknown, call: () => unknown) {
-      const spec = specFor(name)!;
-      if (spec.asyncWrite) return recordAsyncWrite(ctx, spec, name, request, call);
-      return ctx.db.tx(() => {
-        const prior = beforeWrite(ctx.db, spec, request);
-        const response = call();
-        if (isPromise(response)) throw ApiError.internal(`${name}: a replicated write must run synchronously`);
-        appendEntry(ctx, spec, name, request, response, prior);
-        return response;
-      });
-    },
-  };
-}
-
-// ---- entry store ----------------------------------------------------------
 
 export const OPEN_STATES = "('pending', 'inflight')";
 
@@ -154,6 +43,42 @@ export function openAmong(db: Db, seqs: readonly number[]): Set<number> {
 
 export function countOpen(db: Db): number {
   return db.get<{ n: number }>(`SELECT count(*) AS n FROM sync_outbox WHERE state IN ${OPEN_STATES}`)!.n;
+}
+
+export function countFailed(db: Db): number {
+  return db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'")!.n;
+}
+
+/** Puts failed entries back in the queue (RetrySyncEntry); returns those that were failed. */
+export function requeueFailed(db: Db, seqs: readonly number[]): number[] {
+  return db
+    .all<{ seq: number }>(
+      `UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL
+       WHERE state = 'failed' AND seq IN (SELECT value FROM json_each(?)) RETURNING seq`,
+      [JSON.stringify(seqs)],
+    )
+    .map((r) => r.seq);
+}
+
+/**
+ * Puts back in the queue the failed entries whose requests name a record one of `creators` creates that the remote
+ * does not have yet (they failed because it did); returns them.
+ */
+export function requeueFailedDependents(db: Db, creators: readonly number[]): number[] {
+  return db
+    .all<{ seq: number }>(
+      `UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL
+       WHERE state = 'failed' AND EXISTS (
+         SELECT 1 FROM sync_id_map m WHERE m.created_by_seq IN (SELECT value FROM json_each(?)) AND m.remote_id IS NULL AND instr(sync_outbox.request, m.local_id) > 0)
+       RETURNING seq`,
+      [JSON.stringify(creators)],
+    )
+    .map((r) => r.seq);
+}
+
+/** Sets entries aside for good (DismissSyncEntry): never sent. */
+export function dismissEntries(db: Db, seqs: readonly number[]): void {
+  db.run("UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq IN (SELECT value FROM json_each(?))", [localClock(), JSON.stringify(seqs)]);
 }
 
 export function hasPending(db: Db, resource: string, recordId: string, excludeSeq = 0): boolean {
@@ -238,6 +163,11 @@ export function releaseBases(db: Db, targets: readonly Target[]): void {
   }
 }
 
+/** Drops the merge bases of records given up here (a discarded create and what was made with it). */
+export function dropBases(db: Db, recordIds: readonly string[]): void {
+  db.run('DELETE FROM sync_base WHERE record_id IN (SELECT value FROM json_each(?))', [JSON.stringify(recordIds)]);
+}
+
 export function finishEntry(db: Db, seq: number, state: Exclude<EntryState, 'pending' | 'inflight'>, detail: { code?: number; message?: string; result?: unknown } = {}): void {
   const targets = targetsOf(db, seq);
   db.run('UPDATE sync_outbox SET state = ?, error_code = ?, last_error = ?, result = ?, done_date = ? WHERE seq = ?', [
@@ -281,4 +211,13 @@ export function lastSentAt(db: Db, seq: number): number | undefined {
 
 export function noteError(db: Db, seq: number, code: number | null, message: string): void {
   db.run('UPDATE sync_outbox SET error_code = ?, last_error = ? WHERE seq = ?', [code, message, seq]);
+}
+
+/** The side-effect records (history logs) open entries' writes appended here: on their way, like the entries. */
+export function openSideEffectIds(db: Db): Set<string> {
+  const ids = new Set<string>();
+  for (const e of db.all<{ side_effect_log_ids: string }>(`SELECT side_effect_log_ids FROM sync_outbox WHERE state IN ${OPEN_STATES}`)) {
+    for (const id of JSON.parse(e.side_effect_log_ids) as string[]) ids.add(id);
+  }
+  return ids;
 }

@@ -16,11 +16,13 @@ import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
 import type { SyncSession } from './session';
-import { filterUnsupported } from './specs/annotations';
+import { filterUnsupported, itemsOf, tokenOf } from './remoteQuery';
+import type { OperationName } from '../../src-shared/operations';
+import type { WireRequest, WireResponse } from './wireTypes';
 import { widenCheckpoints } from './walCheckpoints';
 import { compact } from './wireEncode';
 
-export interface Puller<T = any> {
+export interface Puller<T = unknown> {
   /** Cursor key and progress label. */
   readonly resource: string;
   /** The list operation of the operation table. */
@@ -107,7 +109,9 @@ export function countPulled(s: SyncSession, resource: string, n: number): void {
 }
 
 /** One remote call with the session's retry policy (transient failures back off; auth failures stop the run). */
-export async function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<any> {
+export function callWithRetry<K extends OperationName>(s: SyncSession, operation: K, request: WireRequest<K>): Promise<WireResponse<K>>;
+export function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<unknown>;
+export async function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<unknown> {
   return retrying(s, () => s.remote.call(operation, request));
 }
 
@@ -136,7 +140,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   let rows = 0;
   let bulk = false;
   let loaded: LoadedIds | undefined;
-  const applyPage = async (items: any[], cursor: Cursor | undefined, saveNow: boolean) => {
+  const applyPage = async (items: unknown[], cursor: Cursor | undefined, saveNow: boolean) => {
     if (p.prepare && items.length) await p.prepare(s, items);
     let applied = 0;
     const apply = () =>
@@ -151,7 +155,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     countPulled(s, p.resource, applied);
     s.tick();
   };
-  const lastOf = (items: any[]): Cursor | undefined => {
+  const lastOf = (items: unknown[]): Cursor | undefined => {
     if (!items.length || !p.timeOf || !p.idOf) return undefined;
     const last = items[items.length - 1];
     return { time: p.timeOf(last), id: p.idOf(last) };
@@ -171,10 +175,10 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
       const raw: Awaited<ReturnType<typeof page>> = await next;
       // The next request leaves before this page is parsed and applied (on the token read from the text) ...
       next = raw.peekedToken ? page(raw.peekedToken) : undefined;
-      const res: any = raw.parse();
-      const items = (res[p.listField] ?? []) as any[];
+      const res = raw.parse();
+      const items = itemsOf(res, p.listField);
       // ... and is replaced if the parsed token says otherwise.
-      const token: string | undefined = res.nextPageToken || undefined;
+      const token = tokenOf(res);
       if (token !== raw.peekedToken) next = token ? page(token) : undefined;
       if (next) await new Promise((r) => setImmediate(r)); // let the request leave before the synchronous apply
       const keep = floor > -Infinity && p.timeOf ? items.filter((i) => p.timeOf!(i) >= floor) : items;
@@ -189,10 +193,10 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     const seen = new Set<string>();
     do {
       const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken }));
-      const items = (res[p.listField] ?? []) as any[];
+      const items = itemsOf(res, p.listField);
       if (p.idOf) for (const i of items) seen.add(p.idOf(i));
       await applyPage(items, undefined, false);
-      pageToken = res.nextPageToken || undefined;
+      pageToken = tokenOf(res);
     } while (pageToken);
     if (p.finish) s.db.tx(() => p.finish!(s, variant, seen));
     return rows;
@@ -238,11 +242,11 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   let reached = false;
   do {
     const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken, orderBy: `${field} desc` }));
-    const items = (res[p.listField] ?? []) as any[];
+    const items = itemsOf(res, p.listField);
     const keep = items.filter((i) => p.timeOf!(i) >= floor);
     for (const i of keep) best = later(best, { time: p.timeOf!(i), id: p.idOf!(i) });
     reached = keep.length < items.length;
-    pageToken = res.nextPageToken || undefined;
+    pageToken = tokenOf(res);
     await applyPage(keep.reverse(), best, reached || !pageToken);
   } while (pageToken && !reached);
   return rows;

@@ -11,11 +11,11 @@ import { recordConflict } from './conflicts';
 import { collectIds, idStates, localIdsOf, replaceIds, translateIds, unmappedIds } from './idMap';
 import { finishEntry, isOpen, lastSentAt, loadEntry, markInflight, noteError, OPEN_STATES, openAmong, openEntries, targetsOf, targetsOfMany } from './outbox';
 import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
+import type { ResourceCatalog } from './catalog';
 import type { SyncSession } from './session';
-import { specFor } from './specs';
-import { snapshotFor } from './resources/registry';
-import { deleteSideEffectLogs } from './resources/annotationLogs';
-import type { OutboxEntry, PushContext, Target } from './types';
+import type { OutboxEntry, Target } from './types';
+import type { PushContext } from './spec';
+import { typedCall } from './wireTypes';
 import { noteRefetch, refetchNoted } from './refetch';
 import { widenCheckpoints } from './walCheckpoints';
 
@@ -33,20 +33,21 @@ export interface PushResult {
   held: number;
 }
 
-export function pushContext(s: SyncSession): PushContext {
+export function pushContext(s: SyncSession, c: ResourceCatalog): PushContext {
   return {
     db: s.db,
-    call: (op, req) => s.remote.call(op, req),
+    call: typedCall((op, req) => s.remote.call(op, req)),
     userId: s.identity.userId,
     serverNow: () => s.remote.serverNow(),
     clockOffset: s.remote.clockOffset(),
     apply: s.applier,
+    idRewriters: c,
     features: s.features,
   };
 }
 
-function completeOne(s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): void {
-  const spec = specFor(entry.operation)!;
+function completeOne(s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, response: unknown, how: string): void {
+  const spec = c.specFor(entry.operation)!;
   const current = loadEntry(s.db, entry.seq);
   if (!isOpen(current)) return; // a pull adopted it meanwhile
   spec.applyResult(p, current, response);
@@ -60,8 +61,8 @@ function completeOne(s: SyncSession, p: PushContext, entry: OutboxEntry, respons
  * once its group committed; a crash before that leaves it open, and it is resent (writes) or looked up
  * (creates) by the next sync. A create is sent only once its in-flight mark committed.
  */
-const complete = (s: SyncSession, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> =>
-  groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, p, entry, response, how)));
+const complete = (s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> =>
+  groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, c, p, entry, response, how)));
 
 const markSent = (s: SyncSession, seq: number): Promise<void> => groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow(), s.createQuietMs));
 
@@ -78,11 +79,11 @@ function missingIds(e: unknown): string[] {
  * change they tell of did not happen; should a Retry land it, the remote writes its own, which the pull brings).
  * A refused create keeps its logs: its record exists only here, and they are part of it.
  */
-function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: string, refused?: readonly Target[]): Outcome {
+function fail(s: SyncSession, c: ResourceCatalog, entry: OutboxEntry, code: number | null, message: string, refused?: readonly Target[]): Outcome {
   s.db.tx(() => {
     if (refused) {
-      noteRefetch(s.db, refused);
-      if (entry.createdIds.length === 0) deleteSideEffectLogs(s.db, entry.sideEffectLogIds);
+      noteRefetch(c, s.db, refused);
+      if (entry.createdIds.length === 0) c.deleteSideEffects(s.db, entry.sideEffectLogIds);
     }
     finishEntry(s.db, entry.seq, 'failed', { code: code ?? undefined, message });
   });
@@ -92,10 +93,10 @@ function fail(s: SyncSession, entry: OutboxEntry, code: number | null, message: 
 }
 
 /** fail, as refused, then the remote's version of its records taken back at once (else at the next pull). */
-async function failRefused(s: SyncSession, p: PushContext, entry: OutboxEntry, code: number | null, message: string): Promise<Outcome> {
+async function failRefused(s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, code: number | null, message: string): Promise<Outcome> {
   const targets = targetsOf(s.db, entry.seq);
-  const outcome = fail(s, entry, code, message, targets);
-  await refetchNoted(s, p.call, targets.map((t) => t.recordId));
+  const outcome = fail(s, c, entry, code, message, targets);
+  await refetchNoted(s, c, p.call, targets.map((t) => t.recordId));
   return outcome;
 }
 
@@ -113,11 +114,11 @@ function hold(s: SyncSession, entry: OutboxEntry, message: string, learned = fal
   return 'held';
 }
 
-async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<Outcome> {
+async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq: number): Promise<Outcome> {
   let entry = loadEntry(s.db, seq);
   if (!isOpen(entry)) return 'settled';
-  const spec = specFor(entry.operation);
-  if (!spec) return fail(s, entry, null, `${entry.operation} is not replicated by this version of Outpost`);
+  const spec = c.specFor(entry.operation);
+  if (!spec) return fail(s, c, entry, null, `${entry.operation} is not replicated by this version of Outpost`);
   const unsupported = s.features.unsupported.get(entry.operation);
   if (unsupported !== undefined) return hold(s, entry, unsupported);
 
@@ -129,7 +130,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
     if (own.has(dep.localId)) continue;
     const creator = loadEntry(s.db, dep.createdBySeq);
     if (creator && (creator.state === 'failed' || creator.state === 'superseded')) {
-      return fail(s, entry, null, `depends on #${creator.seq} (${creator.operation}), which failed: ${creator.lastError ?? creator.state}`);
+      return fail(s, c, entry, null, `depends on #${creator.seq} (${creator.operation}), which failed: ${creator.lastError ?? creator.state}`);
     }
     const held = creator && s.features.unsupported.get(creator.operation);
     if (held) return hold(s, entry, `waits for #${creator.seq} (${creator.operation}): ${held}`);
@@ -151,7 +152,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
         }
         const found = await spec.findExisting(p, entry);
         if (found) {
-          await complete(s, p, entry, found, 'found after unknown outcome');
+          await complete(s, c, p, entry, found, 'found after unknown outcome');
           s.progress.recovered++;
           return 'done';
         }
@@ -163,7 +164,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
       entry = { ...entry, attempts: entry.attempts + 1, firstSentServerTime: entry.firstSentServerTime ?? s.remote.serverNow() };
       // (A spec may send more than one request for its write: `send`, see types.ts.)
       const response = spec.send ? await spec.send(p, request, entry) : await p.call(entry.operation, request);
-      await complete(s, p, entry, response, 'sent');
+      await complete(s, c, p, entry, response, 'sent');
       return 'done';
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
@@ -190,7 +191,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
             const missing = missingIds(e);
             const next: unknown = missing.length ? spec.withoutMissing(entry.request, missing) : undefined;
             if (next === null) {
-              await complete(s, p, entry, undefined, 'already gone');
+              await complete(s, c, p, entry, undefined, 'already gone');
               return 'done';
             }
             if (next !== undefined) {
@@ -200,7 +201,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
             }
           }
           if (spec.notFoundIsDone) {
-            await complete(s, p, entry, undefined, 'already gone');
+            await complete(s, c, p, entry, undefined, 'already gone');
             return 'done';
           }
           // The record is gone remotely: keep the local copy (the pulls that remove what the remote deleted leave it
@@ -208,7 +209,7 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
           const kept = s.db.tx(() => {
             let n = 0;
             for (const t of targetsOf(s.db, entry!.seq)) {
-              const snapshot = t.fields.includes('*create') ? undefined : snapshotFor(t.resource)?.(s.db, t.recordId);
+              const snapshot = t.fields.includes('*create') ? undefined : c.snapshot(s.db, t.resource, t.recordId);
               if (!snapshot) continue;
               recordConflict(s.db, {
                 kind: 'remote_missing', resource: t.resource, recordId: t.recordId, field: '*', winner: 'local',
@@ -219,36 +220,36 @@ async function pushEntry(s: SyncSession, p: PushContext, seq: number): Promise<O
             }
             return n;
           });
-          return fail(s, entry, f.code, `not found on the remote${kept ? ' (kept locally; see conflicts)' : ''}: ${f.message}`);
+          return fail(s, c, entry, f.code, `not found on the remote${kept ? ' (kept locally; see conflicts)' : ''}: ${f.message}`);
         case 'exists': {
           // 409 on a create: it already exists there; adopt it.
           if (spec.findExisting) {
             const found = await spec.findExisting(p, entry).catch(() => undefined);
             if (found) {
-              await complete(s, p, entry, found, 'adopted existing');
+              await complete(s, c, p, entry, found, 'adopted existing');
               return 'done';
             }
           }
-          return failRefused(s, p, entry, f.code, f.message);
+          return failRefused(s, c, p, entry, f.code, f.message);
         }
         case 'rejected':
-          return failRefused(s, p, entry, f.code, f.message);
+          return failRefused(s, c, p, entry, f.code, f.message);
       }
     }
   }
 }
 
-/** Single-record archive writes that travel together as one batch request (the API's batch form, up to 1000 ids). */
-const BATCHABLE: Record<string, string> = { ArchiveAnnotation: 'BatchArchiveAnnotations', UnarchiveAnnotation: 'BatchUnarchiveAnnotations' };
+/** Most records in one batch request (the API's batch form takes up to 1000 ids). */
 const MAX_BATCH = 1000;
 
-/** Pushes a group of archive (or unarchive) entries as one batch; anything but success or a transient failure falls back to one by one. */
-async function pushBatch(s: SyncSession, p: PushContext, seqs: readonly number[]): Promise<Outcome[]> {
+/** Pushes a group of entries of one batchable operation (spec.batch) as one request; anything but success or a transient failure falls back to one by one. */
+async function pushBatch(s: SyncSession, c: ResourceCatalog, p: PushContext, seqs: readonly number[]): Promise<Outcome[]> {
   const live = seqs.map((seq) => loadEntry(s.db, seq)).filter(isOpen);
-  const ids = live.map((e) => translateIds(s.db, e.request).annotationId as string);
+  const batch = c.specFor(live[0]?.operation ?? '')?.batch;
+  const ids = live.map((e) => batch!.idOf(translateIds(s.db, e.request)));
   const oneByOne = async () => {
     const out: Outcome[] = [];
-    for (const e of live) out.push(await pushEntry(s, p, e.seq));
+    for (const e of live) out.push(await pushEntry(s, c, p, e.seq));
     return out;
   };
   if (live.length < 2 || unmappedIds(s.db, ids).length > 0) return oneByOne();
@@ -256,9 +257,9 @@ async function pushBatch(s: SyncSession, p: PushContext, seqs: readonly number[]
     s.throwIfAborted();
     const sentIn = s.pushWindow.epoch;
     try {
-      const res = await p.call(BATCHABLE[live[0].operation], { annotationIds: ids });
-      const byId = new Map((res.annotations as { annotationId: string }[]).map((a) => [a.annotationId, a]));
-      await Promise.all(live.map((e, i) => complete(s, p, { ...e, attempts: e.attempts + 1 }, { annotation: byId.get(ids[i]) }, 'sent in a batch')));
+      const res = await p.call(batch!.operation, batch!.request(ids));
+      const resultOf = batch!.results(res);
+      await Promise.all(live.map((e, i) => complete(s, c, p, { ...e, attempts: e.attempts + 1 }, resultOf(ids[i]), 'sent in a batch')));
       return live.map(() => 'done');
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
@@ -311,18 +312,18 @@ export interface PushRereads {
   reread(): Promise<void>;
 }
 
-export async function push(s: SyncSession, rereads?: PushRereads): Promise<PushResult> {
+export async function push(s: SyncSession, c: ResourceCatalog, rereads?: PushRereads): Promise<PushResult> {
   // Thousands of small completion commits: checkpoint rarely while they run (walCheckpoints.ts).
   const restoreCheckpoints = widenCheckpoints(s.db);
   try {
-    return await pushAll(s, rereads);
+    return await pushAll(s, c, rereads);
   } finally {
     restoreCheckpoints();
   }
 }
 
-async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promise<PushResult> {
-  const p = pushContext(s);
+async function pushAll(s: SyncSession, c: ResourceCatalog, rereads: PushRereads | undefined): Promise<PushResult> {
+  const p = pushContext(s, c);
   const result: PushResult = { pushed: 0, failed: 0, deferred: 0, held: 0 };
   const running = new Map<number, { keys: string[]; promise: Promise<void> }>();
   const keyCache = new Map<number, string[]>();
@@ -337,7 +338,7 @@ async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promis
 
   const launch = (entries: readonly OutboxEntry[], keys: string[]) => {
     const seqs = entries.map((e) => e.seq);
-    const work = seqs.length === 1 ? pushEntry(s, p, seqs[0]).then((o) => [o]) : pushBatch(s, p, seqs);
+    const work = seqs.length === 1 ? pushEntry(s, c, p, seqs[0]).then((o) => [o]) : pushBatch(s, c, p, seqs);
     const promise = work
       .then((outcomes) => {
         for (const outcome of outcomes) {
@@ -385,7 +386,7 @@ async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promis
       const blocked = new Set<string>();
       for (const r of running.values()) for (const k of r.keys) blocked.add(k);
       const waiting: OutboxEntry[] = [];
-      // Free archive/unarchive entries of this round join one batch per operation.
+      // Free entries of a batchable operation (archives, unarchives) join one batch per operation this round.
       const batches = new Map<string, { entries: OutboxEntry[]; keys: string[] }>();
       let slots = s.pushWindow.size - running.size;
       let i = 0;
@@ -398,8 +399,7 @@ async function pushAll(s: SyncSession, rereads: PushRereads | undefined): Promis
           waiting.push(entry);
           continue;
         }
-        const batchOp = BATCHABLE[entry.operation];
-        if (batchOp) {
+        if (c.specFor(entry.operation)?.batch) {
           const batch = batches.get(entry.operation);
           if (batch && batch.entries.length < MAX_BATCH) {
             batch.entries.push(entry);

@@ -1,5 +1,6 @@
-// Records the remote refused an edit of (migration 0010): annotations,
-// policies and artifacts. The copy here then holds a value the remote never
+// Records the remote refused an edit of (migration 0010), of the kinds whose
+// descriptor says how to read one by id (RecordKind.refetch: those pulled by
+// modified date; the others are listed whole at every sync). The copy here then holds a value the remote never
 // took, with no edit left to send; a pull fixes that only when the remote
 // record changes again (it lists what changed since its cursor). So each is
 // read again by id: right after the refusal and, when that read could not be
@@ -8,48 +9,18 @@
 // removed in the one that applies the remote's version.
 import { ApiError, Code } from '../../src-shared/errors';
 import type { Db } from '../db/database';
+import type { ResourceCatalog } from './catalog';
 import { isUnmappedLocalId } from './idMap';
 import { noteForRefetch } from './refetchNotes';
-import { artifactsPuller, applyPrepared } from './pullers/artifacts';
-import { ANNOTATION } from './resources/annotations';
-import { ARTIFACT } from './resources/artifacts';
-import { POLICY } from './resources/policies';
+import type { RemoteCall } from './wireTypes';
 import type { SyncSession } from './session';
 import type { Target } from './types';
 
-type Call = (op: string, req: Record<string, unknown>) => Promise<any>;
-
-/**
- * Per resource pulled by modified date (the others are listed whole at every sync): how one record is read from
- * the remote by id and applied here whatever its modified date.
- */
-const READERS: Record<string, { read(s: SyncSession, call: Call, id: string): Promise<unknown>; apply(s: SyncSession, item: any): void }> = {
-  [ANNOTATION]: {
-    read: async (_s, call, id) => (await call('GetAnnotation', { annotationId: id })).annotation,
-    apply: (s, a) => s.applier.annotations([a], { force: true }),
-  },
-  [POLICY]: {
-    read: async (_s, call, id) => (await call('GetPolicy', { policyId: id })).policy,
-    apply: (s, p) => s.applier.policies([p], { force: true }),
-  },
-  // With the versions and content the pull would fetch for it: its current version may be one added there since.
-  [ARTIFACT]: {
-    read: async (s, call, id) => {
-      const { artifact } = await call('GetArtifact', { artifactId: id });
-      await artifactsPuller.prepare!(s, [artifact]);
-      return artifact;
-    },
-    apply: (s, a) => applyPrepared(s, a, { force: true }),
-  },
-};
-
-const readerOf = (resource: string) => (Object.hasOwn(READERS, resource) ? READERS[resource] : undefined);
-
-/** Notes the records of a refused entry's targets to be read again (those READERS know; part of the caller's transaction). */
-export function noteRefetch(db: Db, targets: readonly Target[]): void {
+/** Notes the records of a refused entry's targets to be read again (those with a reader; part of the caller's transaction). */
+export function noteRefetch(c: ResourceCatalog, db: Db, targets: readonly Target[]): void {
   for (const t of targets) {
     // A record made here that the remote never took has no remote version to read.
-    if (!readerOf(t.resource) || t.fields.includes('*create') || isUnmappedLocalId(db, t.recordId)) continue;
+    if (!c.kind(t.resource)?.refetch || t.fields.includes('*create') || isUnmappedLocalId(db, t.recordId)) continue;
     noteForRefetch(db, t.resource, t.recordId);
   }
 }
@@ -59,11 +30,11 @@ export function noteRefetch(db: Db, targets: readonly Target[]): void {
  * (the copy here changed without it changing). One gone from the remote drops its note (nothing to read); any
  * other failure stops, leaving the rest for the next pull.
  */
-export async function refetchNoted(s: SyncSession, call: Call, ids?: readonly string[]): Promise<void> {
+export async function refetchNoted(s: SyncSession, c: ResourceCatalog, call: RemoteCall, ids?: readonly string[]): Promise<void> {
   const { db } = s;
   const noted = db.all<{ resource: string; record_id: string }>('SELECT resource, record_id FROM sync_refetch ORDER BY resource, record_id');
   for (const { resource, record_id: id } of ids ? noted.filter((n) => ids.includes(n.record_id)) : noted) {
-    const reader = readerOf(resource);
+    const reader = c.kind(resource)?.refetch;
     let item: unknown;
     try {
       item = await reader?.read(s, call, id);

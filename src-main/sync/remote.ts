@@ -4,10 +4,12 @@
 // unknown-outcome lookups; the local clock is never a pull cursor.
 import { writeFile } from 'node:fs/promises';
 import type { OperationDef } from '../../src-shared/api/operation';
-import { httpTransport, TransportError, type Transport } from '../../src-shared/client';
+import { httpTransport, type Transport } from '../../src-shared/client';
+import { TransportError } from '../../src-shared/httpRequest';
 import { ApiError, Code } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import { nodeHttpTransport, type RawTransport } from './nodeTransport';
+import type { WireRequest, WireResponse } from './wireTypes';
 
 export interface RemoteOptions {
   readonly baseUrl: string;
@@ -52,8 +54,10 @@ export class Remote {
     this.transport.close?.();
   }
 
-  /** Calls an operation of the table by name. */
-  async call(name: string, request: Record<string, unknown>): Promise<any> {
+  /** Calls an operation of the table by name (typed by the table when the name is known here: wireTypes.ts RemoteCall). */
+  call<K extends OperationName>(name: K, request: WireRequest<K>): Promise<WireResponse<K>>;
+  call(name: string, request: Record<string, unknown>): Promise<unknown>;
+  async call(name: string, request: Record<string, unknown>): Promise<unknown> {
     const op = (operations as Record<string, OperationDef>)[name];
     if (!op) throw new ApiError(Code.UNIMPLEMENTED, `${name}: not in this Outpost's operation table`);
     this.requests++;
@@ -64,11 +68,11 @@ export class Remote {
    * A list page as text plus the page token read from the text before parsing it, so the next
    * page can be requested while this one is parsed and applied (checked against the parsed token).
    */
-  async callPage(name: string, request: Record<string, unknown>): Promise<{ peekedToken: string | undefined; parse(): any }> {
+  async callPage(name: string, request: Record<string, unknown>): Promise<{ peekedToken: string | undefined; parse(): unknown }> {
     const op = (operations as Record<string, OperationDef>)[name];
     if (!op || !this.transport.callRaw) {
       const res = await this.call(name, request);
-      return { peekedToken: res.nextPageToken || undefined, parse: () => res };
+      return { peekedToken: (res as { nextPageToken?: string }).nextPageToken || undefined, parse: () => res };
     }
     this.requests++;
     const text = await this.transport.callRaw(op, request);

@@ -1,6 +1,6 @@
 // What a failed remote call means for sync, and how long to wait before the
 // next try: exponential backoff with jitter, never shorter than Retry-After.
-import { TransportError } from '../../src-shared/client';
+import { TransportError } from '../../src-shared/httpRequest';
 import { ApiError, Code } from '../../src-shared/errors';
 
 export type Failure =
@@ -35,7 +35,7 @@ export function classify(e: unknown): Failure {
         return { kind: 'exists', code: e.code, message };
       case Code.RESOURCE_EXHAUSTED:
         // 429: refused before being applied.
-        return { kind: 'transient', unknownOutcome: false, retryAfterMs: parseRetryAfter((e as ApiError & { retryAfter?: string | null }).retryAfter), code: e.code, message };
+        return { kind: 'transient', unknownOutcome: false, retryAfterMs: parseRetryAfter(e.retryAfter), code: e.code, message };
       case Code.UNAVAILABLE:
       case Code.INTERNAL:
       case Code.UNKNOWN:
@@ -43,7 +43,7 @@ export function classify(e: unknown): Failure {
       case Code.ABORTED:
       case Code.CANCELLED:
       case Code.DATA_LOSS:
-        return { kind: 'transient', unknownOutcome: true, retryAfterMs: parseRetryAfter((e as ApiError & { retryAfter?: string | null }).retryAfter), code: e.code, message };
+        return { kind: 'transient', unknownOutcome: true, retryAfterMs: parseRetryAfter(e.retryAfter), code: e.code, message };
       default:
         return { kind: 'rejected', code: e.code, message };
     }
@@ -66,9 +66,9 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 15_000, jitter: 0.5 };
 
-export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number, random = Math.random): number {
-  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  const delay = exp * (1 - policy.jitter) + exp * policy.jitter * random();
+export function backoffDelay(retry: RetryPolicy, attempt: number, retryAfterMs?: number, random = Math.random): number {
+  const exp = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
+  const delay = exp * (1 - retry.jitter) + exp * retry.jitter * random();
   return Math.max(Math.round(delay), retryAfterMs ?? 0);
 }
 

@@ -5,34 +5,23 @@
 // with pending local edits before those edits are sent.
 import { httpStatusFromCode } from '../../src-shared/errors';
 import type { Db } from '../db/database';
-import { readStoredStatus, writeStoredStatus } from '../services/sync/syncService';
+import { readStoredStatus, writeStoredStatus } from './operations/syncService';
 import { createApplier, emptyApplyStats } from './apply';
 import { restoreIndexes } from '../db/bulkLoad';
-import { archiveDuplicates } from './duplicates';
-import { adoptIdentity, type SyncIdentity } from './identity';
+import { adoptIdentity } from './identity';
 import { acquireSyncLock } from './lock';
-import { countOpen, openTargetResources } from './outbox';
+import { countOpenConflicts } from './conflicts';
+import { countFailed, countOpen, openTargetResources } from './outbox';
 import { runPuller, callWithRetry, type Puller } from './pull';
 import { refetchNoted } from './refetch';
-import { annotationLogDeletionsPuller } from './pullers/annotationLogDeletions';
-import { annotationLogsPuller } from './pullers/annotationLogs';
-import { annotationsPuller } from './pullers/annotations';
-import { artifactsPuller } from './pullers/artifacts';
-import { referencePullers } from './pullers/reference';
-import { policiesPuller } from './pullers/policies';
-import { rulesPuller } from './pullers/rules';
-import { savedSearchesPuller } from './pullers/savedSearches';
-import { testReportPullers } from './pullers/testReports';
-import { testReportDeletionPullers } from './pullers/testReportDeletions';
 import { push } from './push';
-import { ANNOTATION } from './resources/annotations';
-import { POLICY } from './resources/policies';
-import { SAVED_SEARCH } from './resources/savedSearches';
+import { resourceCatalog } from './resources';
 import { Remote, type RemoteOptions } from './remote';
 import { PushWindow } from './pushWindow';
 import { AuthError, classify, DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { emptyProgress, type SyncEvent, type SyncProgress, type SyncSession } from './session';
-import type { RemoteFeatures } from './types';
+import type { RemoteFeatures } from './spec';
+import { typedCall } from './wireTypes';
 
 export interface SyncOptions {
   readonly db: Db;
@@ -73,8 +62,6 @@ export interface SyncSummary {
   readonly requests: number;
 }
 
-const count = (db: Db, sql: string) => db.get<{ n: number }>(sql)!.n;
-
 function runSummary(p: SyncProgress, durationMs: number, requests: number) {
   return {
     pulled: Object.entries(p.pulled).map(([resource, rows]) => ({ resource, rows })),
@@ -101,15 +88,9 @@ export const DEFAULT_PUSH_CONCURRENCY = 64;
 const PUSH_REREAD_EVERY_MS = 10_000;
 const PUSH_REREAD_OVERLAP_MS = 2_000;
 
-/** Lists read again right before the push, and during a long one, when edits of their records wait (outbox resource, puller). */
-const REREAD_BEFORE_PUSH: readonly (readonly [string, Puller])[] = [
-  [ANNOTATION, annotationsPuller],
-  [SAVED_SEARCH, savedSearchesPuller],
-  [POLICY, policiesPuller],
-];
-
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const { db } = options;
+  const catalog = resourceCatalog;
   const pushWindow = new PushWindow(options.concurrency ?? DEFAULT_PUSH_CONCURRENCY);
   const started = Date.now();
   const progress = emptyProgress();
@@ -132,19 +113,18 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     const features: RemoteFeatures = { celFilter: new Map(), unsupported: new Map() };
     const stats = emptyApplyStats();
     // Identity first (with retries): everything else is stored under the remote's user and organization ids.
-    let identity: SyncIdentity | undefined;
     const bootstrap = {
       db, remote, retry, signal: options.signal, progress,
       throwIfAborted: () => options.signal?.throwIfAborted(),
     } as unknown as SyncSession;
     await callWithRetry(bootstrap, 'Ping', {});
-    identity = await adoptIdentity(db, (op, req) => callWithRetry(bootstrap, op, req));
+    const identity = await adoptIdentity(db, typedCall((op, req) => callWithRetry(bootstrap, op, req)));
     const session: SyncSession = {
       db,
       remote,
       identity,
       features,
-      applier: createApplier(db, identity.userId, remote.clockOffset(), stats),
+      applier: createApplier(db, identity.userId, remote.clockOffset(), catalog, stats),
       retry,
       pushWindow,
       pageSize: options.pageSize ?? 1000,
@@ -167,17 +147,17 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     const pullAll = async (list: readonly Puller[]) => {
       setPhase('pull');
       for (const p of list) await runPuller(session, p);
-      await archiveDuplicates(session);
+      await catalog.afterPull(session);
       // Records whose refused edit could not be undone here when it was refused (refetch.ts).
-      await refetchNoted(session, (op, req) => callWithRetry(session, op, req));
+      await refetchNoted(session, catalog, typedCall((op, req) => callWithRetry(session, op, req)));
     };
-    await pullAll([...(options.reference === false ? [] : referencePullers), annotationsPuller, annotationLogsPuller, annotationLogDeletionsPuller, savedSearchesPuller, policiesPuller, rulesPuller, ...testReportPullers, ...testReportDeletionPullers, artifactsPuller]);
+    await pullAll(catalog.pullers('beforePush', { reference: options.reference }));
     // The lists pulled after these took time, and the API has no conditional update: a remote edit of a record made
     // meanwhile would be overwritten by the push with no conflict recorded. Reading again, just before pushing, the
     // lists whose records have edits waiting (incremental: one request when nothing changed) merges it like any other.
     const rereadWaiting = async (s: SyncSession) => {
       const waiting = openTargetResources(db);
-      for (const [resource, p] of REREAD_BEFORE_PUSH) if (waiting.has(resource)) await runPuller(s, p);
+      for (const [resource, p] of catalog.rereads()) if (waiting.has(resource)) await runPuller(s, p);
     };
     await rereadWaiting(session);
     setPhase('push');
@@ -185,11 +165,10 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     // still reads with the full overlap), so their overlap is short: each lists what we pushed since the one before, and little more.
     // (A copy of the session with that overlap: a pull only reads the session's settings and shares its progress and events.)
     const duringPush = { ...session, overlap: Math.min(session.overlap, PUSH_REREAD_OVERLAP_MS * 1000) };
-    const pushed = await push(session, { everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS, reread: () => rereadWaiting(duringPush) });
+    const pushed = await push(session, catalog, { everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS, reread: () => rereadWaiting(duringPush) });
     if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
-    // Test reports are not read again here: every push of them applies the remote's answer already, and their
-    // pull is a full read (the platform cannot filter reports by modified_date), too costly to repeat for nothing.
-    await pullAll([annotationsPuller, annotationLogsPuller, savedSearchesPuller, policiesPuller, artifactsPuller]);
+    // (Each resource says which of its lists are worth reading again now: ReplicatedResource.pullAfterPush.)
+    await pullAll(catalog.pullers('afterPush'));
     progress.conflicts = stats.conflicts;
     setPhase('done');
   } catch (e) {
@@ -220,8 +199,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     error,
     progress,
     pending: countOpen(db),
-    failedEntries: count(db, "SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'"),
-    openConflicts: count(db, "SELECT count(*) AS n FROM sync_conflicts WHERE state = 'open'"),
+    failedEntries: countFailed(db),
+    openConflicts: countOpenConflicts(db),
     durationMs: Date.now() - started,
     requests: remote.requests,
   };

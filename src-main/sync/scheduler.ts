@@ -5,7 +5,7 @@
 // Electron main:  const scheduler = new SyncScheduler({ engine, secrets, publishEvent });
 //                 scheduler.start();  ...  await scheduler.stop();
 import type { Engine } from '../engine';
-import { syncStatus } from '../services/sync/syncService';
+import { syncStatus } from './operations/syncService';
 import type { SyncStatus } from '../../src-shared/api/sync';
 import { countOpen } from './outbox';
 import { loadProfile, saveProfile, type RemoteProfile } from './profile';

@@ -7,7 +7,7 @@ import type { SyncIdentity } from './identity';
 import type { Remote } from './remote';
 import type { PushWindow } from './pushWindow';
 import type { RetryPolicy } from './retry';
-import type { RemoteFeatures } from './types';
+import type { RemoteFeatures } from './spec';
 
 export interface SyncProgress {
   phase: 'connecting' | 'pull' | 'push' | 'done';

@@ -4,6 +4,9 @@
 // full RFC 3339 parser.
 import { parseTimestamp } from '../../src-shared/api/time';
 
+/** Clock slack between the Date header we saw before sending and the server's record time (Date has 1 s precision). */
+export const SEND_TIME_SLACK = 2_000_000;
+
 const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
 const num = (s: string, i: number, n: number) => {
   let v = 0;

@@ -2,9 +2,16 @@
 // wire JSON for the remote, which may be the real platform (camelCase masks,
 // RFC 3339 timestamps, non-finite doubles as strings).
 import { formatTimestamp } from '../../src-shared/api/time';
+import type { MetadataValueIn, MetadataValueInput } from '../../src-shared/api/metadata';
 import { snakeToCamel } from '../../src-shared/api/wire';
+import type { WireOf } from './wireTypes';
 
-export const ts = (micros: number | undefined | null): string | undefined => (micros === undefined || micros === null ? undefined : formatTimestamp(micros));
+/** Epoch micros -> RFC 3339 (absent stays absent). */
+export function ts(micros: number): string;
+export function ts(micros: number | undefined | null): string | undefined;
+export function ts(micros: number | undefined | null): string | undefined {
+  return micros === undefined || micros === null ? undefined : formatTimestamp(micros);
+}
 
 export const mask = (paths: readonly string[]): string => paths.map((p) => p.split('.').map(snakeToCamel).join('.')).join(',');
 
@@ -16,7 +23,7 @@ function num(n: number): number | string {
 }
 
 /** MetadataValue input (validated) -> wire. */
-export function metadataOut(list: readonly any[] | undefined): any[] | undefined {
+export function metadataOut(list: readonly MetadataValueInput[] | undefined): WireOf<typeof MetadataValueIn>[] | undefined {
   if (!list) return undefined;
   return list.map((m) => {
     const key: Record<string, unknown> = { name: m.key.name };
@@ -30,7 +37,8 @@ export function metadataOut(list: readonly any[] | undefined): any[] | undefined
     if (m.relationValue !== undefined) out.relationValue = m.relationValue;
     if (m.archivedDate !== undefined) out.archivedDate = ts(m.archivedDate);
     if (m.isArchived !== undefined) out.isArchived = m.isArchived;
-    return out;
+    // (Each member above is the wire form of its input member.)
+    return out as WireOf<typeof MetadataValueIn>;
   });
 }
 

@@ -4,6 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src-shared/operations';
 import { handlers } from '../../src-main/services/registry';
+import { syncHandlers } from '../../src-main/sync/operations/handlers';
 import { matchRoute } from '../../src-main/http/routes';
 import { startTestServer, type TestServer } from '../support/testServer';
 
@@ -16,7 +17,9 @@ const samplePath = (path: string) => path.replace(/\{[a-z_]+\}/g, 'sample-id');
 describe('the operation table', () => {
   it('has a handler for every operation and no handler without an operation', () => {
     const ops = Object.keys(operations).sort();
-    expect(Object.keys(handlers).sort()).toEqual(ops);
+    // The services' handlers, and the sync operations' (installed on the engine by attachReplica): each operation in exactly one.
+    expect(Object.keys(handlers).filter((name) => Object.hasOwn(syncHandlers, name))).toEqual([]);
+    expect([...Object.keys(handlers), ...Object.keys(syncHandlers)].sort()).toEqual(ops);
   });
 
   it('routes every method+path to exactly its own operation', () => {

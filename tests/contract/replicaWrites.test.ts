@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { writesPlatformData } from '../../src-shared/api/operation';
 import { operationList } from '../../src-shared/operations';
-import { replicatedOperations, specFor } from '../../src-main/sync/specs';
+import { resourceCatalog } from '../../src-main/sync/resources';
+
+const specFor = (operation: string) => resourceCatalog.specFor(operation);
+const replicatedOperations = () => resourceCatalog.replicatedOperations();
 
 type OnReplica = 'read' | 'local' | 'replicated' | 'refused';
 const onReplica = (op: (typeof operationList)[number]): OnReplica => {

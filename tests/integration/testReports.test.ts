@@ -1,5 +1,5 @@
 // TestReportService over real HTTP: importing the TestStand demo report
-// (counts and values of shared/reference/teststand-atml.md §4-5), the failure
+// (tests/fixtures/teststand: its 223 steps and 15 measurements), the failure
 // paths of the import (nothing written), and every companion operation of
 // reports, steps and measurements with organization isolation.
 //

@@ -9,6 +9,7 @@ import { createApiKey } from '../../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../../src-main/auth/identity';
 import { openEngine, type Engine } from '../../src-main/engine';
 import { createApiServer, listen } from '../../src-main/http/server';
+import { attachReplica } from '../../src-main/sync/replica';
 
 export interface TestServer {
   readonly url: string;
@@ -25,7 +26,7 @@ export interface TestServer {
 
 export async function startTestServer(options: { dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'outpost-test-'));
-  const engine = openEngine(dataDir);
+  const engine = attachReplica(openEngine(dataDir));
   const server: Server = createApiServer(engine);
   const url = await listen(server, 0);
   // The data directory owner's key, as `outpost serve` prints it; newToken() makes other users' keys.

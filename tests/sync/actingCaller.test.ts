@@ -7,18 +7,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../../src-main/auth/identity';
 import { handleInvoke } from '../../src-main/electron/ipcBridge';
-import { openEngine, type Engine } from '../../src-main/engine';
+import { openEngine } from '../../src-main/engine';
+import { attachReplica, type ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { annotationRequest, startRemote } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
 let dir: string;
-let engine: Engine;
+let engine: ReplicaEngine;
 
 beforeEach(async () => {
   remote = await startRemote();
   dir = mkdtempSync(join(tmpdir(), 'outpost-acting-'));
-  engine = openEngine(dir);
+  engine = attachReplica(openEngine(dir));
 });
 afterEach(async () => {
   engine.close();

@@ -5,7 +5,7 @@
 // listing would look deleted), and the rest of the sync goes on.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Db } from '../../src-main/db/database';
-import { orderRefused } from '../../src-main/sync/pullers/deletions';
+import { orderRefused } from '../../src-main/sync/deletions';
 import type { SyncEvent } from '../../src-main/sync/session';
 import { startFaultProxy, type ApiRefusal, type FaultProxy, type Matcher } from './faultProxy';
 import { createReplica, startRemote, type RemoteServer, type Replica } from './helpers';

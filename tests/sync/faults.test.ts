@@ -427,7 +427,7 @@ describe('refusals', () => {
     await a.call('UpdateAnnotation', { annotation: { annotationId: bad, description: 'rig 9' }, updateMask: 'description' });
     await a.call('BatchArchiveAnnotations', { annotationIds: [bad, kept.annotationId] });
     proxy.refuse((r) => r.method === 'POST' && r.body.includes('"Pumps/all"'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: '/' is not allowed" });
-    const search = (await a.call('CreateSavedSearch', { name: 'Pumps/all', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } })).savedSearch.savedSearchId;
+    await a.call('CreateSavedSearch', { name: 'Pumps/all', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
     expect((await a.sync()).progress.failed).toBe(5);
     const failed = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
     expect(failed.map((e: any) => [e.operation, e.dismissable, e.discardable])).toEqual([

@@ -18,6 +18,7 @@ import { loadAnnotations } from '../../src-main/services/annotations/annotationR
 import { listAnnotationLogs } from '../../src-main/services/annotations/annotationLogsService';
 import { localCaller } from '../../src-main/sync/identity';
 import { saveProfile } from '../../src-main/sync/profile';
+import { attachReplica } from '../../src-main/sync/replica';
 import { runSync, type SyncOptions, type SyncSummary } from '../../src-main/sync/runSync';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
 import { startTestServer, type TestServer } from '../support/testServer';
@@ -93,7 +94,7 @@ export interface Replica {
 
 export async function createReplica(name: string, url: string, token: string, dir = mkdtempSync(join(tmpdir(), `outpost-replica-${name}-`))): Promise<Replica> {
   const secrets = createMemorySecretStore();
-  let engine = openEngine(dir, { replica: true });
+  let engine: Engine = attachReplica(openEngine(dir), { replica: true });
   await saveProfile(engine.db, secrets, { baseUrl: url, apiKey: token });
   const replica: Replica = {
     name,
@@ -117,7 +118,7 @@ export async function createReplica(name: string, url: string, token: string, di
     call: (op, request) => invoke({ engine, db: engine.db, caller: { ...replica.caller(), owner: true } }, op, request),
     reopen() {
       engine.close();
-      engine = openEngine(dir);
+      engine = attachReplica(openEngine(dir));
     },
     close() {
       engine.close();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code } from '../../src-shared/errors';
 import { Remote } from '../../src-main/sync/remote';
+import type { WireResponse } from '../../src-main/sync/wireTypes';
 import { startTestServer, type TestServer } from '../support/testServer';
 
 let server: TestServer;
@@ -28,11 +29,11 @@ describe('nodeHttpTransport multipart and binary', () => {
     const bytes = randomBytes(3 * 1024 * 1024 + 17); // several chunks; not a multiple of any buffer size
     const src = join(server.dataDir, 'upload-src.bin');
     writeFileSync(src, bytes);
-    const res = await remote.call('UploadArtifact', {
+    const res = (await remote.call('UploadArtifact', {
       file: { path: src, fileName: 'trace "A".bin', mimeType: 'application/octet-stream' },
       title: 'Trace A',
       metadata: [{ key: { name: 'station', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'S-7' }],
-    });
+    })) as WireResponse<'UploadArtifact'>;
     const artifact = res.artifact;
     expect(artifact.title).toBe('Trace A');
     expect(JSON.stringify(artifact.metadata)).toContain('S-7');
@@ -45,11 +46,11 @@ describe('nodeHttpTransport multipart and binary', () => {
   it('uploads a remote file with the platform form fields (entityId, entityType)', async () => {
     const src = join(server.dataDir, 'report.xml');
     writeFileSync(src, '<x/>');
-    const res = await remote.call('UploadRemoteFile', {
+    const res = (await remote.call('UploadRemoteFile', {
       entityId: '0b0b0b0b-0000-4000-a000-000000000001',
       entityType: 'test_reports',
       file: { path: src, fileName: 'report.xml', mimeType: 'application/xml' },
-    });
+    })) as WireResponse<'UploadRemoteFile'>;
     expect(res.remoteFile.entityId).toBe('0b0b0b0b-0000-4000-a000-000000000001');
     expect(res.remoteFile.fileName).toBe('report.xml');
     expect(res.remoteFile.fileSize).toBe('4');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openEngine, type Engine } from '../../src-main/engine';
+import { attachReplica } from '../../src-main/sync/replica';
 import { invoke } from '../../src-main/services/invoke';
 import { localCaller } from '../../src-main/sync/identity';
 import { SyncScheduler, type SchedulerEvent } from '../../src-main/sync/scheduler';
@@ -30,7 +31,7 @@ beforeEach(async () => {
   remote = await startRemote();
   proxy = await startFaultProxy(remote.url);
   dir = mkdtempSync(join(tmpdir(), 'outpost-sched-'));
-  engine = openEngine(dir, { replica: true });
+  engine = attachReplica(openEngine(dir), { replica: true });
 });
 afterEach(async () => {
   await scheduler?.stop();

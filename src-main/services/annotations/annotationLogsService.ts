@@ -16,6 +16,9 @@ import { AnnotationState, type AnnotationStateName } from '../../../src-shared/a
 import { formatTimestamp, nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { visibleTo } from '../../auth/caller';
+import type { Raw } from './annotationPageQueries';
+import { setAnnotationColumns } from './annotationStore';
+import { deleteAnnotationLogByPk, insertAnnotationLog } from './annotationLogStore';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
@@ -91,13 +94,13 @@ export function loadLog(db: Db, id: string): AnnotationLog | undefined {
 const PAGE_COLUMNS = 'pk, id, annotation_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body';
 const pageStatements = new WeakMap<Db, Statement>();
 
-function pageRowsOf(db: Db, pks: readonly number[]): any[][] {
+function pageRowsOf(db: Db, pks: readonly number[]): Raw[] {
   let st = pageStatements.get(db);
   if (!st) {
     st = db.raw.prepare(`SELECT ${PAGE_COLUMNS} FROM annotation_logs WHERE pk IN (SELECT value FROM json_each(?))`).raw(true);
     pageStatements.set(db, st);
   }
-  return st.all(JSON.stringify(pks)) as any[][];
+  return st.all(JSON.stringify(pks)) as Raw[];
 }
 
 export interface NewLog {
@@ -124,13 +127,11 @@ export function appendLog(db: Db, annotation: Pick<AnnotationRow, 'pk' | 'id' | 
     state: log.state ? AnnotationLogState.numbers[log.state] : null,
     comment_body: log.comment ? JSON.stringify(log.comment) : null,
   };
-  const info = db.run(
-    `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name,
-       created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [row.id, annotation.pk, annotation.id, annotation.organization_id, row.kind, userId, userName, at, at, row.assigned_to_user_id, row.assigned_to_user_email, row.state, row.comment_body],
-  );
-  row.pk = Number(info.lastInsertRowid);
+  row.pk = insertAnnotationLog(db, {
+    id: row.id, annotation_pk: annotation.pk, annotation_id: annotation.id, organization_id: annotation.organization_id, kind: row.kind,
+    created_by_user_id: userId, created_by_user_name: userName, created_date: at, modified_date: at, assigned_to_user_id: row.assigned_to_user_id,
+    assigned_to_user_email: row.assigned_to_user_email, state: row.state, comment_body: row.comment_body,
+  });
   return row;
 }
 
@@ -175,12 +176,12 @@ export function createAnnotationLog(ctx: RequestContext, req: CreateAnnotationLo
       const state = annotationStateFor(req.stateUpdate!.state);
       if (!state) throw ApiError.invalid('state_update.state', 'must be OPEN, FLAGGED or RESOLVED');
       if (annotation.annotation_type === 2) throw ApiError.invalid('state_update.state', 'a PHASE annotation has no state');
-      ctx.db.run('UPDATE annotations SET state = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [AnnotationState.numbers[state], now, ctx.caller.userId, annotation.pk]);
+      setAnnotationColumns(ctx.db, annotation.pk, { state: AnnotationState.numbers[state], modified_date: now, modified_by_user_id: ctx.caller.userId });
       log = { kind: req.kind, state: req.stateUpdate!.state };
     } else {
       const userId = req.assigned!.assignedToUserId;
       const email = userId ? resolveMember(ctx.db, annotation.organization_id, userId, 'assigned.assigned_to_user_id') : '';
-      ctx.db.run('UPDATE annotations SET assigned_to_user_id = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [userId, now, ctx.caller.userId, annotation.pk]);
+      setAnnotationColumns(ctx.db, annotation.pk, { assigned_to_user_id: userId, modified_date: now, modified_by_user_id: ctx.caller.userId });
       log = { kind: req.kind, assignedToUserId: userId, assignedToUserEmail: email };
     }
     return { annotationLog: logToWire(appendLog(ctx.db, annotation, ctx.caller.userId, ctx.caller.userName, log, now)) };
@@ -208,7 +209,7 @@ export function deleteAnnotationLog(ctx: RequestContext, req: { annotationId: st
     const log = ctx.db.get<LogRow>('SELECT * FROM annotation_logs WHERE id = ? AND annotation_pk = ?', [req.annotationLogId, annotation.pk]);
     if (!log) throw ApiError.notFound('annotation log', req.annotationLogId);
     if (log.created_by_user_id !== ctx.caller.userId) throw ApiError.permissionDenied('only the author may delete an annotation log');
-    ctx.db.run('DELETE FROM annotation_logs WHERE pk = ?', [log.pk]);
+    deleteAnnotationLogByPk(ctx.db, log.pk);
     return {};
   });
 }

@@ -74,6 +74,8 @@ function statementsOf(db: Db): PageStatements {
   return s;
 }
 
+// (A raw row: its columns by position; the page readers know each column's type.)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Raw = any[];
 
 export interface PageRows {

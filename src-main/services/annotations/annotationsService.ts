@@ -12,14 +12,21 @@ import {
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
-import { replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { assertChannelsExist, assertRunExists, ensureTags, resolveAssetNames, resolveMember } from '../reference/resolve';
 import { annotationListSpec } from './annotationListSpec';
 import { appendLog, findVisibleAnnotation, logStateFor } from './annotationLogsService';
-import { LINKED_CHANNEL_KIND, loadAnnotations, stateName, type AnnotationRow } from './annotationRows';
+import { loadAnnotations, stateName, type AnnotationRow } from './annotationRows';
+import {
+  insertAnnotation,
+  replaceAnnotationLinkedChannels,
+  replaceAnnotationMetadata,
+  replaceAnnotationTags,
+  setAnnotationArchivedDate,
+  setAnnotationColumns,
+} from './annotationStore';
 
 /** update_mask paths UpdateAnnotation may change (reference §3). */
 export const UPDATABLE_PATHS = [
@@ -37,17 +44,6 @@ const IMMUTABLE_PATHS = new Set([
 ]);
 
 export const MAX_BATCH = 1000;
-
-function writeLinkedChannels(db: Db, pk: number, channels: readonly LinkedChannelInput[]): void {
-  db.run('DELETE FROM annotation_linked_channels WHERE annotation_pk = ?', [pk]);
-  channels.forEach((c, i) => {
-    const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
-    db.run(
-      'INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)',
-      [pk, i, kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null],
-    );
-  });
-}
 
 function channelIdsOf(channels: readonly LinkedChannelInput[]): string[] {
   return channels.map((c) => c.channel?.channelId ?? c.bitFieldElement?.channelId).filter((x): x is string => !!x);
@@ -82,22 +78,19 @@ export function createAnnotation(ctx: RequestContext, req: CreateAnnotationInput
     const tags = ensureTags(db, organizationId, caller.userId, req.tags ?? []);
     const now = nowMicros();
     const id = randomUUID();
-    const info = db.run(
-      `INSERT INTO annotations(id, organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id,
-         created_date, modified_date, run_id, state, assigned_to_user_id, annotation_type, legend_config, created_by_condition_id,
-         created_by_rule_condition_version_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        id, organizationId, req.name, req.description ?? '', req.startTime, req.endTime, caller.userId, caller.userId, now, now,
-        req.runId ?? null, state ? AnnotationState.numbers[state] : null, req.assignToUserId ?? '', AnnotationType.numbers[type],
-        req.legendConfig ?? null, req.createdByConditionId ?? null, req.createdByRuleConditionVersionId ?? null,
-      ],
+    const pk = insertAnnotation(
+      db,
+      id,
+      {
+        organization_id: organizationId, name: req.name, description: req.description ?? '', start_time: req.startTime, end_time: req.endTime,
+        created_by_user_id: caller.userId, modified_by_user_id: caller.userId, created_date: now, modified_date: now, run_id: req.runId ?? null,
+        state: state ? AnnotationState.numbers[state] : null, assigned_to_user_id: req.assignToUserId ?? '', annotation_type: AnnotationType.numbers[type],
+        legend_config: req.legendConfig ?? null, created_by_condition_id: req.createdByConditionId ?? null,
+        created_by_rule_condition_version_id: req.createdByRuleConditionVersionId ?? null, report_rule_version_id: null, pending: 0,
+        deleted_date: null, archived_date: null, batched_triggers: 0, is_noisy_rule: 0,
+      },
+      { tags, assetIds, linkedChannels: channels, metadata: req.metadata ?? [] },
     );
-    const pk = Number(info.lastInsertRowid);
-    replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);
-    replaceList(db, 'annotation_assets', 'annotation_pk', 'asset_id', pk, assetIds);
-    writeLinkedChannels(db, pk, channels);
-    replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, req.metadata ?? []);
     const ref = { pk, id, organization_id: organizationId };
     appendLog(db, ref, caller.userId, caller.userName, { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', state: 'ANNOTATION_LOG_STATE_CREATED' }, now);
     if (req.assignToUserId) {
@@ -163,15 +156,11 @@ export function updateAnnotation(ctx: RequestContext, patch: AnnotationPatch, ma
     const now = nowMicros();
     // Only the masked columns: SQLite rewrites the entries of every index on a column the SET names, changed or not
     // (a name edit would otherwise rewrite the start, end, state and assignee indexes too).
-    const columns = SCALAR_PATHS.filter(has);
-    db.run(
-      `UPDATE annotations SET ${columns.map((c) => `${c} = ?, `).join('')}modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
-      [...columns.map((c) => next[c]), now, caller.userId, row.pk],
-    );
-    if (archiving && next.archived_date !== row.archived_date) db.run('UPDATE annotations SET archived_date = ? WHERE pk = ?', [next.archived_date, row.pk]);
-    if (has('tags')) replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'annotation.tags'));
-    if (has('linked_channels')) writeLinkedChannels(db, row.pk, patch.linkedChannels ?? []);
-    if (has('metadata')) replaceMetadata(db, 'annotation_metadata', 'annotation_pk', row.pk, patch.metadata ?? [], 'annotation.metadata');
+    setAnnotationColumns(db, row.pk, { ...Object.fromEntries(SCALAR_PATHS.filter(has).map((c) => [c, next[c]])), modified_date: now, modified_by_user_id: caller.userId });
+    if (archiving) setAnnotationArchivedDate(db, row.pk, next.archived_date);
+    if (has('tags')) replaceAnnotationTags(db, row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'annotation.tags'));
+    if (has('linked_channels')) replaceAnnotationLinkedChannels(db, row.pk, patch.linkedChannels ?? []);
+    if (has('metadata')) replaceAnnotationMetadata(db, row.pk, patch.metadata ?? [], 'annotation.metadata');
     const newState = stateName(next.state);
     if (next.state !== row.state && newState) {
       appendLog(db, row, caller.userId, caller.userName, { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', state: logStateFor(newState) }, now);
@@ -202,7 +191,7 @@ function setArchived(ctx: RequestContext, ids: readonly string[], archived: bool
     const now = nowMicros();
     for (const r of rows) {
       if ((r.archived_date !== null) === archived) continue;
-      ctx.db.run('UPDATE annotations SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [archived ? now : null, now, ctx.caller.userId, r.pk]);
+      setAnnotationColumns(ctx.db, r.pk, { archived_date: archived ? now : null, modified_date: now, modified_by_user_id: ctx.caller.userId });
     }
     return loadAnnotations(ctx.db, rows.map((r) => r.pk));
   });

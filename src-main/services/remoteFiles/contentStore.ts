@@ -4,7 +4,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { buildPath } from '../../../src-shared/client';
+import { buildPath } from '../../../src-shared/httpRequest';
 import { operations } from '../../../src-shared/operations';
 
 export const FILES_DIR = 'files';

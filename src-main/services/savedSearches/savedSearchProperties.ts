@@ -18,13 +18,11 @@ import { formatTimestamp, type Micros } from '../../../src-shared/api/time';
 export type PropertyPath = (typeof SAVED_SEARCH_PROPERTY_PATHS)[number];
 
 const ITEM_LISTS = ['assetItems', 'userItems', 'tagItems', 'annotationItems', 'runItems', 'reportTemplateItems'] as const;
-const OPTIONAL_STRINGS = ['searchTerm', 'orderBy', 'duration', 'reportType'] as const;
-const OPTIONAL_BOOLS = ['showAdvancedFilters', 'includeArchived'] as const;
 const OPTIONAL_TIMES = ['fromDateTime', 'toDateTime'] as const;
 
 type ItemList = (typeof ITEM_LISTS)[number];
-type OptionalString = (typeof OPTIONAL_STRINGS)[number];
-type OptionalBool = (typeof OPTIONAL_BOOLS)[number];
+type OptionalString = 'searchTerm' | 'orderBy' | 'duration' | 'reportType';
+type OptionalBool = 'showAdvancedFilters' | 'includeArchived';
 type OptionalTime = (typeof OPTIONAL_TIMES)[number];
 
 /** The stored document (one JSON column). Absent keys = unset optional fields. */

@@ -16,6 +16,7 @@ import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { savedSearchListSpec } from './savedSearchListSpec';
+import { deleteSavedSearchesByPk, insertSavedSearch, setSavedSearchColumns } from './savedSearchStore';
 import { patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath, type StoredProperties } from './savedSearchProperties';
 
 export const MAX_BATCH = 1000;
@@ -63,12 +64,11 @@ export function createSavedSearch(ctx: RequestContext, req: CreateSavedSearchInp
   const properties = JSON.stringify(propertiesFromInput(req.properties));
   return db.tx(() => {
     const now = nowMicros();
-    const info = db.run(
-      `INSERT INTO saved_searches(id, organization_id, name, properties, created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [randomUUID(), organizationId, req.name, properties, caller.userId, caller.userId, now, now],
-    );
-    return { savedSearch: loadSavedSearches(db, [Number(info.lastInsertRowid)])[0] };
+    const pk = insertSavedSearch(db, {
+      id: randomUUID(), organization_id: organizationId, name: req.name, properties, created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
+      created_date: now, modified_date: now,
+    });
+    return { savedSearch: loadSavedSearches(db, [pk])[0] };
   });
 }
 
@@ -119,9 +119,7 @@ export function updateSavedSearch(ctx: RequestContext, patch: SavedSearchPatch, 
     let properties = JSON.parse(row.properties) as StoredProperties;
     if (plan.allProperties) properties = propertiesFromInput(input!);
     else if (plan.properties.length) properties = patchProperties(properties, input ?? {}, plan.properties);
-    db.run('UPDATE saved_searches SET name = ?, properties = ?, modified_by_user_id = ?, modified_date = ? WHERE pk = ?', [
-      name ?? row.name, JSON.stringify(properties), caller.userId, nowMicros(), row.pk,
-    ]);
+    setSavedSearchColumns(db, row.pk, { name: name ?? row.name, properties: JSON.stringify(properties), modified_by_user_id: caller.userId, modified_date: nowMicros() });
     return { savedSearch: loadSavedSearches(db, [row.pk])[0] };
   });
 }
@@ -145,6 +143,6 @@ export function deleteSavedSearches(ctx: RequestContext, ids: readonly string[],
     const found = new Set(rows.map((r) => r.id));
     const missing = unique.filter((id) => !found.has(id));
     if (missing.length) throw ApiError.notFound('saved_search', missing.join(', '));
-    ctx.db.run('DELETE FROM saved_searches WHERE pk IN (SELECT value FROM json_each(?))', [JSON.stringify(rows.map((r) => r.pk))]);
+    deleteSavedSearchesByPk(ctx.db, rows.map((r) => r.pk));
   });
 }

@@ -1,6 +1,7 @@
 // Streaming parser for NI TestStand ATML (IEEE 1636.1 Test Results) reports.
 //
-// Mapping (see shared/reference/teststand-atml.md section 5):
+// Mapping (of TestStand's ATML Test Results layout, as the sample
+// tests/fixtures/teststand/demo_test_report.xml shows it):
 // - Every tr:ResultSet / tr:TestGroup / tr:Test / tr:SessionAction is one step. Step paths number step
 //   siblings in document order: the ResultSet is "1", its children "1.1", "1.2", ...
 // - One measurement per tr:TestResult that holds a scalar c:Datum. Its name is the owning Test's name,

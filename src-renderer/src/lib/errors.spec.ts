@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { TransportError } from '../../../src-shared/client';
+import { TransportError } from '../../../src-shared/httpRequest';
 import { ApiError, Code } from '../../../src-shared/errors';
 import { codeName, isFilterError, isUnimplemented, toErrorInfo } from './errors';
 

@@ -1,6 +1,6 @@
 // How API failures are shown: always with the server's message, never
 // swallowed. Turns whatever a client call threw into something a view can print.
-import { TransportError } from '../../../src-shared/client';
+import { TransportError } from '../../../src-shared/httpRequest';
 import { ApiError, Code, type FieldViolation } from '../../../src-shared/errors';
 
 export interface ErrorInfo {

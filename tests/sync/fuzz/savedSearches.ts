@@ -13,7 +13,7 @@
 import type { Db } from '../../../src-main/db/database';
 import { invoke } from '../../../src-main/services/invoke';
 import { propertiesToWire, type StoredProperties } from '../../../src-main/services/savedSearches/savedSearchProperties';
-import { savedSearchFields } from '../../../src-main/sync/resources/savedSearches';
+import { savedSearchFields } from '../../../src-main/sync/resources/savedSearches/apply';
 import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';
 import { canonical, fieldConflicts, loserOf, REMOTE, remoteIdOf, type FuzzContext, type Write } from './model';

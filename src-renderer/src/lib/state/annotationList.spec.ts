@@ -116,4 +116,20 @@ describe('AnnotationListState', () => {
     list.pages.replace(annotationFactory.build()); // not in the list: ignored
     expect(list.pages.items.map((a) => a.state)).toEqual(['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_OPEN']);
   });
+
+  test('requestedFilter is the latest filter asked for, before its rows arrive (quick filters build on it)', async () => {
+    const slow = deferred<{ annotations: never[]; nextPageToken: string }>();
+    const fake = fakeClient().on('ListAnnotations', (req) => (req.filter === 'a == 1' ? slow.promise : { annotations: [], nextPageToken: '' }));
+    const list = new AnnotationListState(fake.client);
+    await list.load();
+    const first = list.applyFilter('a == 1');
+    expect(list.requestedFilter).toBe('a == 1');
+    expect(list.appliedFilter).toBe('');
+    const second = list.applyFilter('a == 1 && b == 2');
+    expect(list.requestedFilter).toBe('a == 1 && b == 2');
+    slow.resolve({ annotations: [], nextPageToken: '' });
+    await Promise.all([first, second]);
+    expect(list.requestedFilter).toBe('a == 1 && b == 2');
+    expect(list.appliedFilter).toBe('a == 1 && b == 2');
+  });
 });

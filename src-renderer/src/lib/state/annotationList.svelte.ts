@@ -9,6 +9,8 @@ export class AnnotationListState {
   /** The filter as typed (applied on submit). */
   filterText = $state('');
   sort = $state<Sort>(DEFAULT_SORT);
+  /** The filter of the latest list request (the rows may still be those of an earlier one). */
+  requestedFilter = $state('');
   readonly pages: PagedList<Annotation, AnnotationQuery>;
 
   constructor(client: Client) {
@@ -26,7 +28,8 @@ export class AnnotationListState {
 
   /** Lists the first page for the current filter text and sort. */
   load(): Promise<void> {
-    return this.pages.load({ filter: this.filterText.trim(), sort: { ...this.sort } });
+    this.requestedFilter = this.filterText.trim();
+    return this.pages.load({ filter: this.requestedFilter, sort: { ...this.sort } });
   }
 
   applyFilter(text: string): Promise<void> {

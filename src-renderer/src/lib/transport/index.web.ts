@@ -2,7 +2,6 @@
 // own origin, with the API key adopted from the URL fragment.
 import { httpTransport, type Client, type Transport } from '../../../../src-shared/client';
 import { adoptApiKey, API_KEY_STORAGE_KEY, type KeyStorage } from './apiKey';
-import { withMultipart } from './multipart';
 import type { SyncWatcher } from './syncUpdates';
 
 /** How often the browser asks for the sync status (there is no push channel over plain HTTP). */
@@ -29,8 +28,9 @@ export function webTransport(win: Pick<Window, 'location' | 'history' | 'session
   const apiKey = () => storage.getItem(API_KEY_STORAGE_KEY) ?? key;
   const doFetch = win.fetch.bind(win);
   const baseUrl = win.location.origin;
+  // (Uploads too: the shared transport sends a File as multipart/form-data.)
   return {
-    transport: withMultipart(httpTransport({ baseUrl, apiKey, fetch: doFetch }), { baseUrl, apiKey, fetch: doFetch }),
+    transport: httpTransport({ baseUrl, apiKey, fetch: doFetch }),
     hasKey: key !== undefined,
     forgetKey: () => storage.removeItem(API_KEY_STORAGE_KEY),
   };

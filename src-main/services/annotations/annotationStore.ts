@@ -1,0 +1,261 @@
+// The annotation tables' rows — `annotations` and its child rows (tags, assets,
+// linked channels, metadata) — are written here and nowhere else: by the API's
+// services (one validated record at a time), by sync (remote versions, one
+// record or a page at a time, with prepared multi-row statements) and by bulk
+// loads (the demo seed, benchmarks). The store speaks in stored values (epoch
+// micros, enum numbers); mapping the wire's form to them is its callers' job.
+// Reading rows back as the API's Annotation is annotationRows.ts.
+import type { Statement } from 'better-sqlite3';
+import type { LinkedChannelInput } from '../../../src-shared/api/annotations';
+import { MetadataKeyType, metadataInputToRow, type MetadataValueInput } from '../../../src-shared/api/metadata';
+import { replaceList, replaceMetadata } from '../../db/childRows';
+import type { Db, SqlValue } from '../../db/database';
+import { LINKED_CHANNEL_KIND } from './annotationRows';
+
+/** The columns of an annotation row besides its pk and id, in the order AnnotationRowValues lists them. */
+const COLUMN_NAMES = [
+  'organization_id', 'name', 'description', 'start_time', 'end_time', 'created_by_user_id', 'modified_by_user_id', 'created_date',
+  'modified_date', 'run_id', 'state', 'assigned_to_user_id', 'annotation_type', 'legend_config', 'created_by_condition_id',
+  'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'deleted_date', 'archived_date', 'batched_triggers',
+  'is_noisy_rule',
+] as const;
+export type AnnotationColumn = (typeof COLUMN_NAMES)[number];
+
+/** A whole annotation row as stored (times in epoch micros, state and type as enum numbers). */
+export type AnnotationRowValues = Readonly<Record<AnnotationColumn, SqlValue>>;
+
+/** An annotation's child rows: each list replaces the stored one, in order. */
+export interface AnnotationChildren {
+  readonly tags: readonly string[];
+  readonly assetIds: readonly string[];
+  readonly linkedChannels: readonly LinkedChannelInput[];
+  readonly metadata: readonly MetadataValueInput[];
+}
+
+const COLUMNS = COLUMN_NAMES.join(', ');
+const valuesOf = (row: AnnotationRowValues): SqlValue[] => COLUMN_NAMES.map((c) => row[c]);
+
+/** A linked channel as its row's (kind, channel_id, bit_field_name, calculated_channel_version_id). */
+function linkedChannelValues(c: LinkedChannelInput): [number, string | null, string | null, string | null] {
+  const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
+  return [kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null];
+}
+
+const LINKED_CHANNEL_INSERT =
+  'INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)';
+
+// ---- one record (the services, sync's per-field merge) ----------------------
+
+/** Inserts a new annotation row and its children; returns its pk. */
+export function insertAnnotation(db: Db, id: string, row: AnnotationRowValues, children: AnnotationChildren): number {
+  const pk = Number(db.run(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMN_NAMES.map(() => '?').join(', ')})`, [id, ...valuesOf(row)]).lastInsertRowid);
+  replaceAnnotationTags(db, pk, children.tags);
+  replaceAnnotationAssets(db, pk, children.assetIds);
+  replaceAnnotationLinkedChannels(db, pk, children.linkedChannels);
+  replaceAnnotationMetadata(db, pk, children.metadata);
+  return pk;
+}
+
+/**
+ * Writes the named columns only: SQLite rewrites the entries of every index on a column the SET names, changed or
+ * not (a name edit would otherwise rewrite the start, end, state and assignee indexes too).
+ */
+export function setAnnotationColumns(db: Db, pk: number, values: Partial<AnnotationRowValues>): void {
+  const columns = (Object.keys(values) as AnnotationColumn[]).filter((c) => values[c] !== undefined);
+  if (columns.length === 0) return;
+  db.run(`UPDATE annotations SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...columns.map((c) => values[c] as SqlValue), pk]);
+}
+
+/** Sets the archive date unless it already is that; returns whether it changed. */
+export function setAnnotationArchivedDate(db: Db, pk: number, archivedDate: number | null): boolean {
+  return db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [archivedDate, pk, archivedDate]).changes > 0;
+}
+
+/** An offline-created annotation takes the id the remote gave it. */
+export function renameAnnotation(db: Db, fromId: string, toId: string): void {
+  db.run('UPDATE annotations SET id = ? WHERE id = ?', [toId, fromId]);
+}
+
+export const replaceAnnotationTags = (db: Db, pk: number, tags: readonly string[]): boolean => replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);
+
+export const replaceAnnotationAssets = (db: Db, pk: number, assetIds: readonly string[]): boolean =>
+  replaceList(db, 'annotation_assets', 'annotation_pk', 'asset_id', pk, assetIds);
+
+/** Duplicate keys are refused, naming `field`. */
+export const replaceAnnotationMetadata = (db: Db, pk: number, metadata: readonly MetadataValueInput[], field = 'metadata'): boolean =>
+  replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, metadata, field);
+
+export function replaceAnnotationLinkedChannels(db: Db, pk: number, channels: readonly LinkedChannelInput[]): void {
+  db.run('DELETE FROM annotation_linked_channels WHERE annotation_pk = ?', [pk]);
+  channels.forEach((c, i) => db.run(LINKED_CHANNEL_INSERT, [pk, i, ...linkedChannelValues(c)]));
+}
+
+// ---- many records (sync's pull pages) ---------------------------------------
+
+/** Rows per multi-row INSERT (well under SQLite's bound-parameter limit at 23 columns). */
+const MULTI_ROWS = 100;
+
+/** Prepared statements for writing whole records, one or a page at a time (sync's apply holds one per database). */
+export class AnnotationRowWriter {
+  private readonly insertRow: Statement;
+  private readonly updateRow: Statement;
+  private readonly deleteChildren: Statement[];
+  private readonly tag: Statement;
+  private readonly asset: Statement;
+  private readonly channel: Statement;
+  private readonly meta: Statement;
+  private readonly multiRow = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {
+    const raw = db.raw;
+    this.insertRow = raw.prepare(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMN_NAMES.map(() => '?').join(', ')})`);
+    this.updateRow = raw.prepare(`UPDATE annotations SET ${COLUMN_NAMES.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`);
+    this.deleteChildren = ['annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'].map((t) =>
+      raw.prepare(`DELETE FROM ${t} WHERE annotation_pk = ?`),
+    );
+    this.tag = raw.prepare('INSERT OR IGNORE INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
+    this.asset = raw.prepare('INSERT OR IGNORE INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
+    this.channel = raw.prepare(LINKED_CHANNEL_INSERT);
+    this.meta = raw.prepare(
+      'INSERT OR REPLACE INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  private children(pk: number, c: AnnotationChildren): void {
+    for (let i = 0; i < c.tags.length; i++) this.tag.run(pk, c.tags[i], i);
+    for (let i = 0; i < c.assetIds.length; i++) this.asset.run(pk, c.assetIds[i], i);
+    c.linkedChannels.forEach((l, i) => this.channel.run(pk, i, ...linkedChannelValues(l)));
+    c.metadata.forEach((m, i) => {
+      const r = metadataInputToRow(m);
+      this.meta.run(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, i);
+    });
+  }
+
+  insert(id: string, row: AnnotationRowValues, children: AnnotationChildren): number {
+    const pk = Number(this.insertRow.run(id, ...valuesOf(row)).lastInsertRowid);
+    this.children(pk, children);
+    return pk;
+  }
+
+  /** Replaces every column and child row. */
+  overwrite(pk: number, row: AnnotationRowValues, children: AnnotationChildren): void {
+    this.updateRow.run(...valuesOf(row), pk);
+    for (const d of this.deleteChildren) d.run(pk);
+    this.children(pk, children);
+  }
+
+  /** A cached multi-row INSERT of `rows` rows (`width` values each). */
+  private multi(table: string, columns: string, width: number, rows: number, suffix = ''): Statement {
+    const key = `${table}\u0000${rows}`;
+    let st = this.multiRow.get(key);
+    if (!st) {
+      const one = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+      st = this.db.raw.prepare(`INSERT OR IGNORE INTO ${table}(${columns}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}${suffix}`);
+      this.multiRow.set(key, st);
+    }
+    return st;
+  }
+
+  /** `values` holds the rows one after another (`width` values each); bound as one array, not spread into arguments. */
+  private insertRows(table: string, columns: string, width: number, values: unknown[]): void {
+    const step = MULTI_ROWS * width;
+    for (let i = 0; i < values.length; i += step) {
+      const chunk = values.slice(i, i + step);
+      this.multi(table, columns, width, chunk.length / width).run(chunk);
+    }
+  }
+
+  /** New records of a pull page: one multi-row statement per table and chunk instead of a statement per row. Returns their pks by id. */
+  insertMany(records: readonly { readonly id: string; readonly row: AnnotationRowValues; readonly children: AnnotationChildren }[]): Map<string, number> {
+    const pkOf = new Map<string, number>();
+    if (records.length === 0) return pkOf;
+    const width = COLUMN_NAMES.length + 1;
+    for (let i = 0; i < records.length; i += MULTI_ROWS) {
+      const chunk = records.slice(i, i + MULTI_ROWS);
+      const values: unknown[] = [];
+      for (const r of chunk) values.push(r.id, ...valuesOf(r.row));
+      for (const r of this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id').all(values) as { pk: number; id: string }[]) {
+        pkOf.set(r.id, r.pk);
+      }
+    }
+    const tags: unknown[] = [];
+    const assets: unknown[] = [];
+    const channels: unknown[] = [];
+    const meta: unknown[] = [];
+    for (const { id, children: c } of records) {
+      const pk = pkOf.get(id)!;
+      c.tags.forEach((t, i) => tags.push(pk, t, i));
+      c.assetIds.forEach((x, i) => assets.push(pk, x, i));
+      c.linkedChannels.forEach((l, i) => channels.push(pk, i, ...linkedChannelValues(l)));
+      c.metadata.forEach((m, i) => {
+        const r = metadataInputToRow(m);
+        meta.push(pk, r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, i);
+      });
+    }
+    this.insertRows('annotation_tags', 'annotation_pk, tag_name, position', 3, tags);
+    this.insertRows('annotation_assets', 'annotation_pk, asset_id, position', 3, assets);
+    this.insertRows('annotation_linked_channels', 'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id', 6, channels);
+    this.insertRows('annotation_metadata', 'annotation_pk, key, type, string_value, number_value, boolean_value, position', 7, meta);
+    return pkOf;
+  }
+}
+
+// ---- bulk loads (the demo seed, benchmarks) ---------------------------------
+
+/** An already-validated record for a bulk load (no history, no outbox): the seed's compact form. */
+export interface AnnotationRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  description: string;
+  startTime: number;
+  endTime: number;
+  createdByUserId: string;
+  createdDate: number;
+  runId: string | null;
+  state: number | null;
+  assignedToUserId: string;
+  annotationType: number;
+  archivedDate: number | null;
+  tags: readonly string[];
+  assetIds: readonly string[];
+  channelIds: readonly string[];
+  /** [key, type number, string, number, boolean] */
+  metadata: readonly (readonly [string, number, string | null, number | null, number | null])[];
+}
+
+export interface AnnotationBulkInserter {
+  /** Inserts one record in the caller's transaction; returns its pk, or undefined when the id already exists. */
+  insert(r: AnnotationRecord): number | undefined;
+}
+
+export function annotationBulkInserter(db: Db): AnnotationBulkInserter {
+  const raw = db.raw;
+  const annotation = raw.prepare(
+    `INSERT OR IGNORE INTO annotations(id, organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id,
+       created_date, modified_date, run_id, state, assigned_to_user_id, annotation_type, archived_date)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const tag = raw.prepare('INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
+  const asset = raw.prepare('INSERT INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
+  const channel = raw.prepare(LINKED_CHANNEL_INSERT);
+  const meta = raw.prepare('INSERT INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  return {
+    insert(r) {
+      const info = annotation.run(
+        r.id, r.organizationId, r.name, r.description, r.startTime, r.endTime, r.createdByUserId, r.createdByUserId,
+        r.createdDate, r.createdDate, r.runId, r.state, r.assignedToUserId, r.annotationType, r.archivedDate,
+      );
+      if (!info.changes) return undefined;
+      const pk = Number(info.lastInsertRowid);
+      for (let i = 0; i < r.tags.length; i++) tag.run(pk, r.tags[i], i);
+      for (let i = 0; i < r.assetIds.length; i++) asset.run(pk, r.assetIds[i], i);
+      for (let i = 0; i < r.channelIds.length; i++) channel.run(pk, i, LINKED_CHANNEL_KIND.channel, r.channelIds[i], null, null);
+      for (let i = 0; i < r.metadata.length; i++) {
+        const m = r.metadata[i];
+        meta.run(pk, m[0], m[1], m[2], m[3], m[4], i);
+      }
+      return pk;
+    },
+  };
+}

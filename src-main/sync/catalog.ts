@@ -1,0 +1,110 @@
+// The replicated resources' descriptors (resources/index.ts), looked up the
+// ways the generic core needs them: a spec by operation, a record kind by
+// resource name, the pull order, the side-effect records. Built once from the
+// one list; every former registry (specs, snapshots, id rewriters, refetch
+// readers, re-reads before the push, conflict undo, refused creates, local
+// tables) is a view of it.
+import type { Db } from '../db/database';
+import type { ApplyResources } from './apply';
+import type { Puller } from './pull';
+import type { RecordKind, RefusedCreate, ReplicatedResource, Snapshot } from './resource';
+import type { SyncSession } from './session';
+import type { OpSpec } from './spec';
+import type { OutboxEntry } from './types';
+
+function indexBy<T, K extends string>(items: readonly T[], keyOf: (item: T) => K, what: string): Map<K, T> {
+  const out = new Map<K, T>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (out.has(key)) throw new Error(`sync: two replicated resources declare ${what} ${key}`);
+    out.set(key, item);
+  }
+  return out;
+}
+
+export class ResourceCatalog implements ApplyResources {
+  private readonly specs: Map<string, OpSpec>;
+  private readonly kinds: Map<string, RecordKind>;
+  private readonly refused: Map<string, RefusedCreate>;
+
+  constructor(readonly resources: readonly ReplicatedResource[]) {
+    this.specs = indexBy(resources.flatMap((r) => r.specs ?? []), (s) => s.operation, 'the operation');
+    this.kinds = indexBy(resources.flatMap((r) => r.records), (k) => k.resource, 'the record kind');
+    const refused = indexBy(resources.flatMap((r) => Object.entries(r.refusedCreates ?? {})), ([operation]) => operation, 'a refused create of');
+    this.refused = new Map([...refused].map(([operation, [, what]]) => [operation, what]));
+  }
+
+  /** The spec of a replicated operation (a platform write without one is refused on a replica: invoke.ts). */
+  specFor(operation: string): OpSpec | undefined {
+    return this.specs.get(operation);
+  }
+
+  replicatedOperations(): string[] {
+    return [...this.specs.keys()];
+  }
+
+  /** The record kind the sync tables call `resource`, if a resource keeps it. */
+  kind(resource: string): RecordKind | undefined {
+    return this.kinds.get(resource);
+  }
+
+  allKinds(): RecordKind[] {
+    return [...this.kinds.values()];
+  }
+
+  /** The merge base of a record about to be edited (none for kinds without a three-way merge). */
+  snapshot(db: Db, resource: string, id: string): Snapshot | undefined {
+    return this.kind(resource)?.snapshot?.(db, id);
+  }
+
+  rewriteId(db: Db, resource: string, localId: string, remoteId: string): void {
+    this.kind(resource)?.rewriteId?.(db, localId, remoteId);
+  }
+
+  /** What Retry and Discard do with a refused create by `operation` (undefined: the create changed another record too). */
+  refusedCreate(operation: string): RefusedCreate | undefined {
+    return this.refused.get(operation);
+  }
+
+  /** The pulls of a run, in the descriptors' order: before the push (`reference`: with the reference data), or after it. */
+  pullers(phase: 'beforePush' | 'afterPush', options: { reference?: boolean } = {}): Puller[] {
+    if (phase === 'afterPush') return this.resources.flatMap((r) => r.pullAfterPush ?? []);
+    return this.resources.filter((r) => options.reference !== false || !r.referenceData).flatMap((r) => r.pullers ?? []);
+  }
+
+  /** The lists read again right before the push (and during a long one), by the kind of record whose edits wait. */
+  rereads(): (readonly [resource: string, puller: Puller])[] {
+    return this.allKinds().flatMap((k) => (k.rereadBeforePush ? [[k.resource, k.rereadBeforePush] as const] : []));
+  }
+
+  /** The descriptors' work after a pull phase (e.g. archiving replayed duplicates on the remote). */
+  async afterPull(s: SyncSession): Promise<void> {
+    for (const r of this.resources) await r.afterPull?.(s);
+  }
+
+  /** Marks taken before a write, one per resource with side-effect records. */
+  markSideEffects(db: Db): number[] {
+    return this.resources.flatMap((r) => (r.sideEffects ? [r.sideEffects.mark(db)] : []));
+  }
+
+  /** The side-effect records appended since `marks` (markSideEffects). */
+  sideEffectsSince(db: Db, marks: readonly number[]): string[] {
+    const providers = this.resources.filter((r) => r.sideEffects);
+    return providers.flatMap((r, i) => r.sideEffects!.since(db, marks[i]));
+  }
+
+  /** Deletes side-effect records (the change they tell of did not happen here, or will not reach the remote). */
+  deleteSideEffects(db: Db, ids: readonly string[]): void {
+    for (const r of this.resources) r.sideEffects?.delete(db, ids);
+  }
+
+  dropSuperseded(db: Db, entry: OutboxEntry): void {
+    this.deleteSideEffects(db, entry.sideEffectLogIds);
+    for (const c of entry.createdIds) {
+      const kind = this.kind(c.resource);
+      if (!kind?.dropWithSupersededEntry) continue;
+      db.run(`DELETE FROM ${kind.table} WHERE id = ?`, [c.id]);
+      db.run('DELETE FROM sync_id_map WHERE local_id = ?', [c.id]);
+    }
+  }
+}

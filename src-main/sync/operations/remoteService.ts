@@ -1,0 +1,44 @@
+// The remote profile and "sync now" as operations. Storage goes through
+// engine.remoteProfile (URL setting + key in the SecretStore, installed by
+// attachReplica with these handlers), the background scheduler through
+// engine.syncController, the seam a host (the desktop app, `outpost serve`) sets.
+import type { SyncRemote, SyncStatus } from '../../../src-shared/api/sync';
+import { ApiError } from '../../../src-shared/errors';
+import type { RemoteProfileStore, RequestContext } from '../../engine';
+import { syncStatus } from './syncService';
+
+/** The store attachReplica installed with these operations. */
+function profileOf(ctx: RequestContext): RemoteProfileStore {
+  if (!ctx.engine.remoteProfile) throw ApiError.internal('sync is not attached to this engine');
+  return ctx.engine.remoteProfile;
+}
+
+export async function getRemote(ctx: RequestContext): Promise<{ remote: SyncRemote | null }> {
+  return { remote: (await profileOf(ctx).read()) ?? null };
+}
+
+export async function configureRemote(ctx: RequestContext, req: { baseUrl: string; apiKey?: string }): Promise<{ remote: SyncRemote }> {
+  const remote = await profileOf(ctx).save(req.baseUrl, req.apiKey);
+  // A new key lifts an authentication stop; a first remote starts background sync.
+  await ctx.engine.syncController?.remoteChanged();
+  return { remote };
+}
+
+export async function removeRemote(ctx: RequestContext): Promise<Record<string, never>> {
+  // Background runs stop before the key disappears under them.
+  await ctx.engine.syncController?.remoteRemoved();
+  await profileOf(ctx).remove();
+  return {};
+}
+
+export async function syncNow(ctx: RequestContext): Promise<SyncStatus> {
+  const controller = ctx.engine.syncController;
+  if (!controller) throw ApiError.failedPrecondition('sync runs are not available here: this engine has no background sync (run `outpost sync`, or start `outpost serve` without --no-sync)');
+  const remote = await profileOf(ctx).read();
+  if (!remote) throw ApiError.failedPrecondition('no remote is configured: configure one first (ConfigureSyncRemote)');
+  if (!remote.hasApiKey) throw ApiError.failedPrecondition(`no API key is stored for ${remote.baseUrl}: configure the remote again with its key`);
+  controller.syncNow();
+  const status = syncStatus(ctx.db);
+  // The run has started; its first status write may not have happened yet.
+  return status.state === 'syncing' ? status : { ...status, state: 'syncing', phase: 'connecting' };
+}

@@ -1,0 +1,112 @@
+// What the generic sync core needs to know of one replicated resource, in one
+// typed descriptor per resource folder (resources/<resource>/descriptor.ts),
+// all listed once in resources/index.ts. The core (outbox, push, pull, apply,
+// refetch, the sync operations) only ever iterates those descriptors
+// (catalog.ts); it names no resource itself.
+import type { Db } from '../db/database';
+import type { RequestContext } from '../engine';
+import type { Puller } from './pull';
+import type { SyncSession } from './session';
+import type { CreatedRef } from './types';
+import type { RemoteCall } from './wireTypes';
+import type { OpSpec } from './spec';
+
+/** The remote state of a record about to be edited (the merge base, `sync_base`). */
+export interface Snapshot {
+  /** The remote modified_date the local record reflects (micros). */
+  readonly version: number;
+  readonly fields: Record<string, unknown>;
+}
+
+
+/** How a record is read again by id after the remote refused an edit of it (refetch.ts), and applied whatever its date. */
+export interface RefetchReader {
+  read(s: SyncSession, call: RemoteCall, id: string): Promise<unknown>;
+  apply(s: SyncSession, item: unknown): void;
+}
+
+/** The write that puts a conflict's losing value back: an operation and its request (validated and recorded by invoke). */
+export interface UndoWrite {
+  readonly operation: string;
+  readonly request: unknown;
+}
+
+/** One kind of record the sync tables name (outbox targets, id map, bases, conflicts, refetch notes). */
+export interface RecordKind {
+  /** Its name in those tables, e.g. `annotation`. */
+  readonly resource: string;
+  /** The local table holding it (keyed by an `id` column). */
+  readonly table: string;
+  /** The column the sync view shows for it (a conflict or a refused edit reads "annotation Pump 3", not an id). */
+  readonly nameColumn?: string;
+  /** The merge base of a record about to be edited: absent for kinds without a three-way merge. */
+  snapshot?(db: Db, id: string): Snapshot | undefined;
+  /** Rewrites every local reference to a record created here once the remote has created it as `remoteId` (idMap.ts). */
+  rewriteId?(db: Db, localId: string, remoteId: string): void;
+  /**
+   * The list read again right before the push, and during a long one, while edits of these records wait: the API
+   * has no conditional update, so a remote edit made since the last read would be overwritten without a conflict.
+   */
+  readonly rereadBeforePush?: Puller;
+  /** Read again by id after a refused edit (kinds pulled by modified date; the others are listed whole at every sync). */
+  readonly refetch?: RefetchReader;
+  /** The write that puts a field conflict's losing value back (undefined: that field has no automatic undo). */
+  undo?(recordId: string, field: string, value: unknown): UndoWrite | undefined;
+  /** A record of this kind made by an entry that is then superseded goes with it (it told of a change that lost). */
+  readonly dropWithSupersededEntry?: boolean;
+}
+
+/** Work for after a discard's transaction has committed (removing files). */
+export type AfterCommit = () => void;
+
+/** The records the sync view can see and give up, by kind (sync/operations/localRecords.ts). */
+export interface HeldRecords {
+  heldHere(resource: string, id: string): boolean;
+  /** Deletes the held records `refs` names with what cascades from them. */
+  deleteHeld(refs: readonly CreatedRef[]): void;
+}
+
+/**
+ * What can be done with a create the remote refused (sync/operations/refusedCreates.ts): Retry sends the record as it
+ * is now (`rebuild`), Discard deletes what the create made here (`discard`, else its created records), unless `keeps`.
+ */
+export interface RefusedCreate {
+  /** The request (in the outbox's validated form) that creates the record as it is now here. */
+  rebuild?(ctx: RequestContext, recordId: string): unknown;
+  /** Why this entry's record cannot be discarded (its request is the stored one); undefined when it can. */
+  keeps?(request: unknown): string | undefined;
+  /** Deletes what the create made (`made`: its created ids, the record first) and what cascades from it. */
+  discard?(ctx: RequestContext, made: readonly CreatedRef[], held: HeldRecords): AfterCommit | void;
+}
+
+/**
+ * Records a local write appends as a side effect (an annotation's history logs): the remote writes its own, so the
+ * outbox keeps their ids with the entry, and they go when the change they tell of does not happen.
+ */
+export interface SideEffectRecords {
+  /** A mark taken before a write runs. */
+  mark(db: Db): number;
+  /** The ids of the records appended since `mark`. */
+  since(db: Db, mark: number): string[];
+  delete(db: Db, ids: readonly string[]): void;
+}
+
+export interface ReplicatedResource {
+  /** Its folder and progress label. */
+  readonly name: string;
+  /** The kinds of record it keeps (a test report's steps and measurements, an artifact's versions, ...). */
+  readonly records: readonly RecordKind[];
+  /** How each of its write operations is recorded and pushed. */
+  readonly specs?: readonly OpSpec[];
+  /** Its lists, pulled before the push in this order. */
+  readonly pullers?: readonly Puller[];
+  /** Those pulled again after the push (the remote's side effects of our writes: history logs, modified dates). */
+  readonly pullAfterPush?: readonly Puller[];
+  /** Reference data (users, tags, assets, ...): a run may leave it out (SyncOptions.reference). */
+  readonly referenceData?: boolean;
+  /** Runs after every pull phase, before the refetch (e.g. archiving replayed duplicates on the remote). */
+  afterPull?(s: SyncSession): Promise<unknown>;
+  /** By create operation: what Retry and Discard do with a refused create. */
+  readonly refusedCreates?: Readonly<Record<string, RefusedCreate>>;
+  readonly sideEffects?: SideEffectRecords;
+}

@@ -1,0 +1,32 @@
+// Annotation logs as a replicated resource (see NOTES.md here). They are
+// also the side-effect records of annotation writes: the history logs a local
+// create or update appends, which the remote writes its own of.
+import type { ReplicatedResource } from '../../resource';
+import { ANNOTATION_LOG, deleteSideEffectLogs, rewriteLogId } from './apply';
+import { annotationLogDeletionsPuller } from './deletionsPuller';
+import { annotationLogsPuller } from './puller';
+import { annotationLogSpecs } from './specs';
+
+export const annotationLogs: ReplicatedResource = {
+  name: 'annotation_logs',
+  records: [
+    // (No name column: the writes that target a log target its annotation too. A log an entry made goes with the
+    // entry when it is superseded: it told of a change that lost.)
+    { resource: ANNOTATION_LOG, table: 'annotation_logs', rewriteId: rewriteLogId, dropWithSupersededEntry: true },
+  ],
+  specs: annotationLogSpecs,
+  pullers: [annotationLogsPuller, annotationLogDeletionsPuller],
+  pullAfterPush: [annotationLogsPuller],
+  refusedCreates: {
+    CreateAnnotationLog: {
+      // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
+      // here and not on the remote, with nothing left to send.
+      keeps: (req) => ((req as { kind?: string } | null)?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
+    },
+  },
+  sideEffects: {
+    mark: (db) => db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0,
+    since: (db, mark) => db.all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [mark]).map((r) => r.id),
+    delete: deleteSideEffectLogs,
+  },
+};

@@ -1,0 +1,66 @@
+// How the annotation-log writes are recorded and replayed. A
+// CreateAnnotationLog cannot carry a marker (a comment body has no place for
+// one): a create whose outcome is unknown is looked up among the annotation's
+// logs by (kind, author, content, created at or after the first send) and not
+// already known locally. A deleted log is done once the remote says it is gone.
+import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
+import { unclaimed } from '../../idMap';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
+import { compact } from '../../wireEncode';
+import { annotationTarget, ourLogsSince } from '../annotations/specs';
+import { adoptLog, ANNOTATION_LOG, logContent } from './apply';
+
+function logFields(req: StoredRequest<'CreateAnnotationLog'>): string[] {
+  if (req.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE') return ['state'];
+  if (req.kind === 'ANNOTATION_LOG_KIND_ASSIGNED') return ['assigned_to_user_id'];
+  return [];
+}
+
+async function findLog(p: PushContext, entry: EntryOf<StoredRequest<'CreateAnnotationLog'>>): Promise<AnnotationLog | undefined> {
+  const req = entry.request;
+  const content = logContent(req);
+  const candidates = await ourLogsSince(p, req.annotationId, entry.firstSentServerTime);
+  return candidates.find(
+    (log) =>
+      logContent(log) === content &&
+      // Not a log we already hold (pulled, or adopted for another entry).
+      unclaimed(p.db, 'annotation_logs', log.annotationLogId),
+  );
+}
+
+export const createAnnotationLogSpec = defineSpec<'CreateAnnotationLog', WireResponse<'CreateAnnotationLog'> | AnnotationLog>({
+  operation: 'CreateAnnotationLog',
+  kind: 'create',
+  targets: (req) => [annotationTarget(req.annotationId, logFields(req))],
+  created: (_req, res) => [{ resource: ANNOTATION_LOG, id: res.annotationLog.annotationLogId }],
+  encode: (req) =>
+    compact({
+      annotationId: req.annotationId,
+      kind: req.kind,
+      assigned: req.assigned ? compact({ assignedToUserId: req.assigned.assignedToUserId, assignedToUserEmail: req.assigned.assignedToUserEmail }) : undefined,
+      stateUpdate: req.stateUpdate ? { state: req.stateUpdate.state } : undefined,
+      comment: req.comment
+        ? { body: req.comment.body.map((e) => compact({ type: e.type, text: e.text, userMention: e.userMention ? compact({ userId: e.userMention.userId, userEmail: e.userMention.userEmail }) : undefined })) }
+        : undefined,
+    }),
+  findExisting: findLog,
+  applyResult(p, entry, res) {
+    const log = 'annotationLog' in res ? res.annotationLog : res;
+    adoptLog(p, entry.createdIds[0].id, log);
+  },
+  dropField: () => null,
+});
+
+export const deleteAnnotationLogSpec = defineSpec({
+  operation: 'DeleteAnnotationLog',
+  kind: 'write',
+  targets: (req) => [
+    { resource: ANNOTATION_LOG, recordId: req.annotationLogId, fields: ['*delete'] },
+    annotationTarget(req.annotationId, []),
+  ],
+  encode: (req) => ({ annotationId: req.annotationId, annotationLogId: req.annotationLogId }),
+  notFoundIsDone: true,
+  applyResult: () => {},
+});
+
+export const annotationLogSpecs: readonly OpSpec[] = [createAnnotationLogSpec, deleteAnnotationLogSpec];

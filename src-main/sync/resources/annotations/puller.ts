@@ -1,0 +1,43 @@
+// Pulls annotations (archives arrive as state: archived_date / is_archived).
+import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
+import type { Annotation } from '../../../../src-shared/api/annotations';
+import { changedBy } from '../../apply';
+import { callWithRetry, perOrganization, timeOfField, type Puller } from '../../pull';
+import { applyRemoteAnnotations, createAwaitingAdoption } from './apply';
+import { historyEchoes } from './specs';
+import { wireMicros } from '../../time';
+
+/** A page's history-log lookups (prepare), for its apply: keyed by the page's item list, which both receive. */
+const echoesOfPage = new WeakMap<readonly Annotation[], Map<string, AnnotationLog[]>>();
+
+export const annotationsPuller: Puller<Annotation> = {
+  resource: 'annotations',
+  operation: 'ListAnnotations',
+  listField: 'annotations',
+  mode: 'modified',
+  bulkTables: ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'],
+  liveIndexes: ['annotations_org_modified'],
+  tracksLoadedIds: true,
+  orderable: true,
+  timeOf: timeOfField('modifiedDate'),
+  idOf: (a) => a.annotationId,
+  variants: perOrganization,
+  /**
+   * An offline create of ours whose answer was lost arrives here before the push found it: the page adopts it by its
+   * marker. Its history logs then adopt the ones the remote wrote (looked up now, outside the page's transaction),
+   * so the logs' pull does not report our own change as received.
+   */
+  async prepare(s, items) {
+    const ctx = { call: (op: string, req: Record<string, unknown>) => callWithRetry(s, op, req), features: s.features, userId: s.identity.userId, clockOffset: s.remote.clockOffset() };
+    const echoes = new Map<string, AnnotationLog[]>();
+    for (const a of items) {
+      const entry = createAwaitingAdoption(s.db, a);
+      if (entry) echoes.set(a.annotationId, await historyEchoes(ctx, entry, a.annotationId, wireMicros(a.modifiedDate) ?? Infinity));
+    }
+    if (echoes.size > 0) echoesOfPage.set(items, echoes);
+  },
+  /** Counts annotations inserted or changed here (an unchanged re-read, e.g. in the overlap window, counts 0). */
+  apply(s, items, _variant, loaded) {
+    return changedBy(s.applier.stats, () => applyRemoteAnnotations(s.applier, items, { loaded, echoes: echoesOfPage.get(items) }));
+  },
+};

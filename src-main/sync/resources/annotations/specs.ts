@@ -1,0 +1,227 @@
+// How the annotation writes are recorded and replayed (the annotation-log
+// writes: ../annotationLogs/specs.ts).
+//
+// Idempotency without server keys: an offline CreateAnnotation carries the
+// metadata entry `outpost_client_id = <local id>` on the remote, so a create
+// whose outcome is unknown is looked up by that marker (CEL metadata filter,
+// or a newest-first scan back to the first send when filters are
+// unavailable) before any retry. A CreateAnnotationLog cannot carry a marker:
+// it is looked up among the annotation's logs by (kind, author, content,
+// created at or after the first send) and not already known locally.
+// Updates, archives and deletes are idempotent and simply retried.
+//
+// The history logs a create or update appended locally (CREATED, STATE_UPDATE,
+// ASSIGNED) adopt the ones the remote wrote for the same change, listed right
+// after the remote answered (../annotationLogs/apply.ts settleSideEffectLogs).
+import type { Annotation } from '../../../../src-shared/api/annotations';
+import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
+import { formatTimestamp, parseTimestamp } from '../../../../src-shared/api/time';
+import { mapLocalId } from '../../idMap';
+import { ANNOTATION, applyRemoteAnnotations, CLIENT_ID_KEY, markerOf } from './apply';
+import { deleteSideEffectLogs, mayEchoOurWrite, settleSideEffectLogs } from '../annotationLogs/apply';
+import { SEND_TIME_SLACK, wireMicros } from '../../time';
+import type { OutboxEntry, Target } from '../../types';
+import { defineSpec, type BatchForm, type OpSpec, type PushContext, type StoredRequest, type WireRequest } from '../../spec';
+import { findByClientMarker, listAll, quote, type MarkerLookup } from '../../remoteQuery';
+import { compact, mask, metadataOut, ts } from '../../wireEncode';
+
+const annotationMarker: MarkerLookup<Annotation> = {
+  operation: 'ListAnnotations', listField: 'annotations', markerKey: CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+};
+
+/**
+ * The annotation's logs written by us at or after `since` (server micros; less the send slack): narrowed by a CEL
+ * filter where the remote has one (an annotation may carry thousands of colleagues' comments), else its whole list.
+ */
+export function ourLogsSince(p: Pick<PushContext, 'call' | 'features' | 'userId'>, annotationId: string, since: number | null): Promise<AnnotationLog[]> {
+  const floor = since === null ? undefined : Math.max(0, since - SEND_TIME_SLACK);
+  const filter = `created_by_user_id == ${quote(p.userId)}${floor === undefined ? '' : ` && created_date >= timestamp('${formatTimestamp(floor)}')`}`;
+  const keep = (log: AnnotationLog) => log.createdByUserId === p.userId && (floor === undefined || (parseTimestamp(log.createdDate) ?? 0) >= floor);
+  return listAll<AnnotationLog>(p, 'ListAnnotationLogs', 'annotationLogs', filter, keep, { annotationId });
+}
+
+/**
+ * The history logs the remote may have written on annotation `annotationId` for entry's write, which it answered at
+ * `answeredAt` (server micros). Best effort: the write is done whatever the listing does, so a failed listing yields
+ * none (the local logs then make way for the pull, which brings the remote's). Those logs are no older than the local
+ * edit (in server time: the clock offset applied) nor than this run's first send; a resend after a lost answer finds
+ * the first send's log that way too.
+ */
+export async function historyEchoes(
+  p: Pick<PushContext, 'call' | 'features' | 'userId' | 'clockOffset'>, entry: OutboxEntry, annotationId: string, answeredAt: number,
+): Promise<AnnotationLog[]> {
+  const since = Math.min(entry.localTime + p.clockOffset, entry.firstSentServerTime ?? Infinity);
+  try {
+    return (await ourLogsSince(p, annotationId, since)).filter((l) => mayEchoOurWrite(l, p.userId, answeredAt));
+  } catch {
+    return [];
+  }
+}
+
+/** The remote's answer to a write of ours, with the history logs it may have written for it. */
+interface WithHistoryLogs {
+  readonly annotation: Annotation;
+  readonly historyLogs: AnnotationLog[];
+}
+
+async function withHistoryLogs(p: PushContext, entry: OutboxEntry, a: Annotation): Promise<WithHistoryLogs> {
+  if (entry.sideEffectLogIds.length === 0) return { annotation: a, historyLogs: [] };
+  return { annotation: a, historyLogs: await historyEchoes(p, entry, a.annotationId, wireMicros(a.modifiedDate) ?? p.serverNow()) };
+}
+
+function settleHistoryLogs(p: PushContext, entry: OutboxEntry, res: { historyLogs?: AnnotationLog[] }): void {
+  settleSideEffectLogs(p, entry.seq, entry.sideEffectLogIds, res.historyLogs ?? []);
+}
+
+const encodeLinkedChannels = (list: StoredRequest<'CreateAnnotation'>['linkedChannels']) => list?.map((c) => compact({ ...c }));
+
+export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLogs>({
+  operation: 'CreateAnnotation',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: ANNOTATION, id: res.annotation.annotationId }],
+  targetsAfter: (_req, res) => [{ resource: ANNOTATION, recordId: res.annotation.annotationId, fields: ['*create'] }],
+  encode(req, entry) {
+    const localId = entry.createdIds[0].id;
+    return compact({
+      name: req.name,
+      description: req.description,
+      startTime: ts(req.startTime),
+      endTime: ts(req.endTime),
+      assets: req.assets,
+      linkedChannels: encodeLinkedChannels(req.linkedChannels),
+      tags: req.tags,
+      runId: req.runId,
+      assignToUserId: req.assignToUserId,
+      organizationId: req.organizationId,
+      state: req.state,
+      annotationType: req.annotationType,
+      legendConfig: req.legendConfig,
+      createdByConditionId: req.createdByConditionId,
+      createdByRuleConditionVersionId: req.createdByRuleConditionVersionId,
+      metadata: [...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY), { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId }],
+    });
+  },
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('CreateAnnotation', request)).annotation),
+  async findExisting(p, entry) {
+    const found = await findByClientMarker(p, annotationMarker, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime);
+    return found && withHistoryLogs(p, entry, found);
+  },
+  applyResult(p, entry, res) {
+    const a = res.annotation;
+    const localId = entry.createdIds[0].id;
+    mapLocalId(p, ANNOTATION, localId, a.annotationId);
+    settleHistoryLogs(p, entry, res);
+    applyRemoteAnnotations(p.apply, [a], { excludeSeq: entry.seq });
+  },
+});
+
+export const annotationTarget = (id: string, fields: string[]): Target => ({ resource: ANNOTATION, recordId: id, fields });
+
+function encodePatch(patch: StoredRequest<'UpdateAnnotation'>['annotation'], paths: readonly string[]): WireRequest<'UpdateAnnotation'>['annotation'] {
+  const out: Record<string, unknown> = { annotationId: patch.annotationId };
+  for (const path of paths) {
+    switch (path) {
+      case 'start_time': out.startTime = ts(patch.startTime); break;
+      case 'end_time': out.endTime = ts(patch.endTime); break;
+      case 'metadata': out.metadata = metadataOut(patch.metadata) ?? []; break;
+      case 'linked_channels': out.linkedChannels = encodeLinkedChannels(patch.linkedChannels) ?? []; break;
+      case 'tags': out.tags = patch.tags ?? []; break;
+      case 'assigned_to_user_id': out.assignedToUserId = patch.assignedToUserId ?? ''; break;
+      case 'legend_config': out.legendConfig = patch.legendConfig; break;
+      case 'state': out.state = patch.state; break;
+      // One concept on the platform: sent as the documented `deleted_date` (a date archives, null restores).
+      case 'deleted_date':
+      case 'archived_date': out.deletedDate = patch.deletedDate ?? patch.archivedDate ? ts(patch.deletedDate ?? patch.archivedDate) : null; break;
+      default: out[path] = (patch as Record<string, unknown>)[path];
+    }
+  }
+  // (Each path of the update mask names a field of the patch: its wire name is the path's, or one of the cases above.)
+  return compact(out) as WireRequest<'UpdateAnnotation'>['annotation'];
+}
+
+export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLogs>({
+  operation: 'UpdateAnnotation',
+  kind: 'write',
+  // An archive through the mask is the record's `archived` field, as ArchiveAnnotation's is.
+  targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask.map(fieldOfPath))])],
+  encode: (req) => {
+    const paths = [...new Set(req.updateMask.map((p) => (p === 'archived_date' ? 'deleted_date' : p)))];
+    return { annotation: encodePatch(req.annotation, paths), updateMask: mask(paths) };
+  },
+  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('UpdateAnnotation', request)).annotation),
+  applyResult(p, entry, res) {
+    settleHistoryLogs(p, entry, res);
+    applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
+  },
+  dropField(req, _id, field) {
+    const paths = req.updateMask.filter((f) => fieldOfPath(f) !== field);
+    return paths.length ? { ...req, updateMask: paths } : null;
+  },
+});
+
+/** Single archives (or unarchives) travel together as the batch operation (up to 1000 ids). */
+const batchOf = (
+  operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations',
+): BatchForm<StoredRequest<'ArchiveAnnotation' | 'UnarchiveAnnotation'>, typeof operation, { annotation?: Annotation }> => ({
+  operation,
+  idOf: (req) => req.annotationId,
+  request: (annotationIds) => ({ annotationIds: [...annotationIds] }),
+  results(res) {
+    const byId = new Map(res.annotations.map((a) => [a.annotationId, a]));
+    return (id) => ({ annotation: byId.get(id) });
+  },
+});
+
+/** The synced field a mask path writes: the archive paths write `archived`. */
+const fieldOfPath = (path: string) => (path === 'deleted_date' || path === 'archived_date' ? 'archived' : path);
+
+/** Archive / unarchive / delete (= archive) of one annotation. */
+function singleArchiveSpec(
+  operation: 'ArchiveAnnotation' | 'UnarchiveAnnotation' | 'DeleteAnnotation',
+  returnsAnnotation: boolean,
+  batch?: BatchForm<StoredRequest<'ArchiveAnnotation' | 'UnarchiveAnnotation'>>,
+): OpSpec {
+  // (A batch's answer may lack one of its annotations; DeleteAnnotation answers without one.)
+  return defineSpec<typeof operation, { annotation?: Annotation } | undefined>({
+    operation,
+    kind: 'write',
+    batch,
+    targets: (req) => [annotationTarget(req.annotationId, ['archived'])],
+    encode: (req) => ({ annotationId: req.annotationId }),
+    applyResult(p, entry, res) {
+      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
+      if (returnsAnnotation && res?.annotation) applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
+    },
+    dropField: () => null,
+  });
+}
+
+function batchArchiveSpec(operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations' | 'BatchDeleteAnnotations', returnsAnnotations: boolean): OpSpec {
+  // (BatchDeleteAnnotations answers without the annotations.)
+  return defineSpec<typeof operation, { annotations?: Annotation[] } | undefined>({
+    operation,
+    kind: 'write',
+    targets: (req) => [...new Set(req.annotationIds)].map((id) => annotationTarget(id, ['archived'])),
+    encode: (req) => ({ annotationIds: req.annotationIds }),
+    applyResult(p, entry, res) {
+      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
+      if (returnsAnnotations && res?.annotations) applyRemoteAnnotations(p.apply, res.annotations, { excludeSeq: entry.seq });
+    },
+    dropField(req, id) {
+      const ids = req.annotationIds.filter((x) => x !== id);
+      return ids.length ? { ...req, annotationIds: ids } : null;
+    },
+  });
+}
+
+export const annotationSpecs: readonly OpSpec[] = [
+  createAnnotationSpec,
+  updateAnnotationSpec,
+  singleArchiveSpec('ArchiveAnnotation', true, batchOf('BatchArchiveAnnotations')),
+  singleArchiveSpec('UnarchiveAnnotation', true, batchOf('BatchUnarchiveAnnotations')),
+  singleArchiveSpec('DeleteAnnotation', false),
+  batchArchiveSpec('BatchArchiveAnnotations', true),
+  batchArchiveSpec('BatchUnarchiveAnnotations', true),
+  batchArchiveSpec('BatchDeleteAnnotations', false),
+];

@@ -1,0 +1,214 @@
+// Artifacts as a replicated resource. Title, file facts and metadata are set
+// at creation (the API has no artifact update), so the synced, mergeable
+// fields are `is_archived` and one field per link, `link:<relation>:<entity
+// type>:<entity id>`, whose value is the artifact version the link points at
+// (null: no such link). Two people linking different things, or one archiving
+// while another links, both keep their change; the same link re-pointed or
+// removed on both sides is a field conflict. Versions are append-only
+// (versions.ts). The remote copy of an offline create carries the
+// metadata marker `outpost_client_id` (as annotations do); it is never stored
+// locally.
+import type { Artifact, ArtifactVersion } from '../../../../src-shared/api/artifacts';
+import { ArtifactCreatedVia, ArtifactEntityType, ArtifactLinkRelation, ArtifactStorageClass } from '../../../../src-shared/api/artifacts';
+import type { Db } from '../../../db/database';
+import { replaceMetadata } from '../../../db/childRows';
+import { upsertLink, deleteLink } from '../../../services/artifacts/artifactLinks';
+import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
+import { mapLocalId } from '../../idMap';
+import { mergeFields } from '../../merge';
+import { finishEntry, hasPending, isOpen } from '../../outbox';
+import { wireMicros } from '../../time';
+import { ARTIFACT_VERSION, hasUnpushedVersions, setVersionNumber, upsertVersions } from './versions';
+import { ensureOrganization } from '../../identity';
+
+export const ARTIFACT = 'artifact';
+export const ARTIFACT_CLIENT_ID_KEY = 'outpost_client_id';
+export const IS_ARCHIVED = 'is_archived';
+
+interface Row {
+  pk: number;
+  id: string;
+  modified_date: number;
+  archived_date: number | null;
+  artifact_version_id: string;
+}
+
+interface LinkKeyParts {
+  relation: string;
+  entityType: string;
+  entityId: string;
+}
+
+const short = (name: string, prefix: string) => name.replace(prefix, '');
+/** The synced field of one link. */
+export const linkField = (l: LinkKeyParts) =>
+  `link:${short(l.relation, 'ARTIFACT_LINK_RELATION_')}:${short(l.entityType, 'ARTIFACT_ENTITY_TYPE_')}:${l.entityId}`;
+
+function parseLinkField(field: string): LinkKeyParts | undefined {
+  const m = /^link:([A-Z_]+):([A-Z_]+):(.+)$/.exec(field);
+  return m ? { relation: `ARTIFACT_LINK_RELATION_${m[1]}`, entityType: `ARTIFACT_ENTITY_TYPE_${m[2]}`, entityId: m[3] } : undefined;
+}
+
+export const markerOf = (a: Pick<Artifact, 'metadata'>) => a.metadata.find((m) => m.key.name === ARTIFACT_CLIENT_ID_KEY)?.stringValue;
+
+/** Synced fields of a wire artifact. */
+export function artifactFields(a: Pick<Artifact, 'isArchived' | 'links'>): Record<string, unknown> {
+  const out: Record<string, unknown> = { [IS_ARCHIVED]: a.isArchived };
+  for (const l of a.links) out[linkField(l)] = l.artifactVersionId;
+  return out;
+}
+
+const relationName = new Map(ArtifactLinkRelation.names.map((n) => [ArtifactLinkRelation.numbers[n], n]));
+const entityTypeName = new Map(ArtifactEntityType.names.map((n) => [ArtifactEntityType.numbers[n], n]));
+
+function rowFields(db: Db, r: Row): Record<string, unknown> {
+  const out: Record<string, unknown> = { [IS_ARCHIVED]: r.archived_date !== null };
+  for (const l of db.all<{ relation: number; entity_type: number; entity_id: string; artifact_version_id: string }>(
+    'SELECT relation, entity_type, entity_id, artifact_version_id FROM artifact_links WHERE artifact_pk = ?',
+    [r.pk],
+  )) {
+    out[linkField({ relation: relationName.get(l.relation)!, entityType: entityTypeName.get(l.entity_type)!, entityId: l.entity_id })] = l.artifact_version_id;
+  }
+  return out;
+}
+
+const rowOf = (db: Db, id: string) => db.get<Row>('SELECT pk, id, modified_date, archived_date, artifact_version_id FROM artifacts WHERE id = ?', [id]);
+
+export function snapshotArtifact(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
+  const r = rowOf(db, id);
+  return r && { version: r.modified_date, fields: rowFields(db, r) };
+}
+
+function writeField(db: Db, r: Row, a: Artifact, field: string, value: unknown): void {
+  if (field === IS_ARCHIVED) {
+    db.run('UPDATE artifacts SET archived_date = ? WHERE pk = ?', [value ? wireMicros(a.archivedDate) ?? Date.now() * 1000 : null, r.pk]);
+    return;
+  }
+  const link = parseLinkField(field);
+  if (!link) return;
+  if (value === null || value === undefined) deleteLink(db, r.pk, link as never);
+  else upsertLink(db, r.pk, link as never, String(value));
+}
+
+/** Everything a pull may write of one artifact: its row, metadata, links and versions. */
+const stateOf = (db: Db, pk: number) =>
+  storedState(db, [
+    ['SELECT * FROM artifacts WHERE pk = ?', [pk]],
+    ['SELECT * FROM artifact_metadata WHERE artifact_pk = ? ORDER BY position', [pk]],
+    ['SELECT * FROM artifact_links WHERE artifact_pk = ? ORDER BY relation, entity_type, entity_id', [pk]],
+    ['SELECT * FROM artifact_versions WHERE artifact_pk = ? ORDER BY pk', [pk]],
+  ]);
+
+/** The artifact's own columns: everything but the synced fields, which apply as a whole or merge. */
+function upsertRow(db: Db, a: Artifact, keepCurrentVersion: boolean): number {
+  ensureOrganization(db, a.organizationId);
+  const current = keepCurrentVersion
+    ? ''
+    : `, artifact_version_id = excluded.artifact_version_id, version = excluded.version, version_created_date = excluded.version_created_date,
+       file_name = excluded.file_name, file_type = excluded.file_type, mime_type = excluded.mime_type, size_bytes = excluded.size_bytes, sha256 = excluded.sha256`;
+  db.run(
+    `INSERT INTO artifacts(id, organization_id, created_by_user_id, modified_by_user_id, title, storage_class, created_via, created_date, modified_date,
+       archived_date, artifact_version_id, version, version_created_date, file_name, file_type, mime_type, size_bytes, sha256)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET title = excluded.title, storage_class = excluded.storage_class, created_via = excluded.created_via,
+       created_by_user_id = excluded.created_by_user_id, created_date = excluded.created_date ${current}`,
+    [
+      a.artifactId, a.organizationId, a.createdByUserId, a.createdByUserId, a.title, ArtifactStorageClass.numbers[a.storageClass], ArtifactCreatedVia.numbers[a.createdVia],
+      wireMicros(a.createdDate), wireMicros(a.modifiedDate), wireMicros(a.archivedDate), a.artifactVersionId, a.version, wireMicros(a.versionCreatedDate),
+      a.fileName, a.fileType, a.mimeType, Number(a.sizeBytes), a.sha256,
+    ],
+  );
+  const pk = rowOf(db, a.artifactId)!.pk;
+  replaceMetadata(db, 'artifact_metadata', 'artifact_pk', pk, a.metadata.filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY) as never);
+  return pk;
+}
+
+/**
+ * An offline create whose outcome was unknown, met by a pull before its push resolved it (the marker names
+ * the local id): the local record becomes the remote one instead of a second copy.
+ */
+function adoptByMarker(ctx: ApplyContext, a: Artifact, versions: readonly ArtifactVersion[] | undefined): void {
+  const marker = markerOf(a);
+  if (!marker || marker === a.artifactId) return;
+  const row = ctx.db.get<{ created_by_seq: number; remote_id: string | null }>('SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = ?', [marker, ARTIFACT]);
+  if (!row || row.remote_id !== null) return;
+  const entry = ctx.db.get<{ state: string; created_ids: string }>('SELECT state, created_ids FROM sync_outbox WHERE seq = ?', [row.created_by_seq]);
+  // The created version is the remote's version 1 (the current one unless others were added since).
+  const first = a.version === 1 ? a.artifactVersionId : versions?.find((v) => v.version === 1)?.artifactVersionId;
+  if (!entry || !first) return; // without its first version's id, the push's lookup settles it
+  mapLocalId(ctx, ARTIFACT, marker, a.artifactId);
+  for (const c of JSON.parse(entry.created_ids) as { resource: string; id: string }[]) {
+    if (c.resource === ARTIFACT_VERSION) mapLocalId(ctx, ARTIFACT_VERSION, c.id, first);
+  }
+  if (isOpen(entry)) {
+    finishEntry(ctx.db, row.created_by_seq, 'done', { result: { artifactId: a.artifactId, adoptedBy: 'pull' } });
+    ctx.stats.adopted++;
+  }
+}
+
+/**
+ * Applies remote artifacts: rows, metadata, links and archive state, plus the versions fetched for them
+ * (`versionsOf`, content already in the store). A record with pending local edits merges per field.
+ */
+export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], versionsOf: (a: Artifact) => readonly ArtifactVersion[] | undefined = () => undefined): void {
+  const { db } = ctx;
+  for (const a of list) {
+    const versions = versionsOf(a);
+    if (!rowOf(db, a.artifactId)) adoptByMarker(ctx, a, versions);
+    const row = rowOf(db, a.artifactId);
+    const pending = !!row && hasPending(db, ARTIFACT, row.id, ctx.excludeSeq);
+    if (row && !pending && !ctx.force && row.modified_date === wireMicros(a.modifiedDate) && row.artifact_version_id === a.artifactVersionId && !versions) {
+      ctx.stats.unchanged++;
+      continue;
+    }
+    // Counted as updated only when something was written (versions fetched again, a merge that takes nothing: unchanged).
+    const before = row && stateOf(db, row.pk);
+    const counted = () => {
+      if (!row) ctx.stats.inserted++;
+      else if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
+      else ctx.stats.unchanged++;
+    };
+    // While an offline version waits for its push, the local current version stays the newest one.
+    const keepCurrent = !!row && hasUnpushedVersions(db, row.pk);
+    const pk = upsertRow(db, a, keepCurrent);
+    if (versions) upsertVersions(db, pk, versions);
+    // The current version's number is the remote's (our pushed version included).
+    if (!keepCurrent) setVersionNumber(db, pk, a.artifactVersionId, a.version);
+    if (!row || !pending) {
+      db.run('UPDATE artifacts SET archived_date = ?, modified_date = ? WHERE pk = ?', [wireMicros(a.archivedDate), wireMicros(a.modifiedDate), pk]);
+      db.run('DELETE FROM artifact_links WHERE artifact_pk = ?', [pk]);
+      for (const l of a.links) upsertLink(db, pk, l, l.artifactVersionId);
+      if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
+      counted();
+      continue;
+    }
+    const local = rowFields(db, row);
+    const remote = artifactFields(a);
+    // A link absent on one side is a null field there (mergeFields walks the remote's fields).
+    const base = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
+    for (const f of [...Object.keys(local), ...Object.keys(base ? (JSON.parse(base.fields) as object) : {})]) if (!(f in remote)) remote[f] = null;
+    const stillPending = mergeFields(ctx, {
+      resource: ARTIFACT,
+      recordId: row.id,
+      local,
+      remote,
+      remoteTime: wireMicros(a.modifiedDate) ?? 0,
+      write: (field, value) => writeField(db, row, a, field, value),
+    });
+    if (!stillPending) db.run('UPDATE artifacts SET modified_date = ? WHERE pk = ?', [wireMicros(a.modifiedDate), pk]);
+    counted();
+  }
+}
+
+export function rewriteArtifactId(db: Db, localId: string, remoteId: string): void {
+  db.run('UPDATE artifacts SET id = ? WHERE id = ?', [remoteId, localId]);
+}
+
+/** Applies remote artifacts in their own transaction. `versionsOf`: the versions fetched for an artifact (content already stored), if any. */
+export function applyRemoteArtifacts(
+  applier: Applier,
+  list: readonly Artifact[],
+  { versionsOf, ...options }: ApplyOptions & { versionsOf?: (a: Artifact) => readonly ArtifactVersion[] | undefined } = {},
+): void {
+  applier.db.tx(() => applyArtifacts(applier.context(options), list, versionsOf));
+}

@@ -1,0 +1,55 @@
+// Artifacts and their versions as a replicated resource (an Outpost
+// extension; the platform has none: see NOTES.md here).
+import type { Artifact } from '../../../../src-shared/api/artifacts';
+import { removeFromStore } from '../../../services/artifacts/artifactStorage';
+import type { AfterCommit, RecordKind, RefusedCreate, ReplicatedResource, UndoWrite } from '../../resource';
+import { ARTIFACT, rewriteArtifactId, snapshotArtifact } from './apply';
+import { applyPrepared, artifactsPuller } from './puller';
+import { artifactSpecs } from './specs';
+import { ARTIFACT_VERSION, rewriteArtifactVersionId } from './versions';
+
+/** The losing archive state, or link (`link:<RELATION>:<ENTITY_TYPE>:<entity id>`, valued by the linked version id, null when absent). */
+function undo(artifactId: string, field: string, value: unknown): UndoWrite | undefined {
+  if (field === 'is_archived') return { operation: value ? 'ArchiveArtifact' : 'UnarchiveArtifact', request: { artifactId } };
+  const link = /^link:([A-Z_]+):([A-Z_]+):(.+)$/.exec(field);
+  if (!link) return undefined;
+  const target = { artifactId, relation: `ARTIFACT_LINK_RELATION_${link[1]}`, entityType: `ARTIFACT_ENTITY_TYPE_${link[2]}`, entityId: link[3] };
+  return value === null ? { operation: 'UnlinkArtifact', request: target } : { operation: 'LinkArtifact', request: { ...target, artifactVersionId: value } };
+}
+
+const artifact: RecordKind = {
+  resource: ARTIFACT,
+  table: 'artifacts',
+  nameColumn: 'file_name',
+  snapshot: snapshotArtifact,
+  rewriteId: rewriteArtifactId,
+  // With the versions and content the pull would fetch for it: its current version may be one added there since.
+  refetch: {
+    read: async (s, call, id) => {
+      const { artifact: a } = await call('GetArtifact', { artifactId: id });
+      await artifactsPuller.prepare!(s, [a]);
+      return a;
+    },
+    apply: (s, a) => applyPrepared(s, a as Artifact, { force: true }),
+  },
+  undo,
+};
+
+/** An artifact made here: its versions, links and metadata go with it, then its versions' content files. */
+const discardArtifact: RefusedCreate['discard'] = (ctx, made, held): AfterCommit => {
+  const paths = ctx.db
+    .all<{ storage_path: string }>('SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?', [made[0].id])
+    .map((r) => r.storage_path);
+  held.deleteHeld(made);
+  return () => paths.forEach((p) => removeFromStore(ctx.engine.dataDir, p));
+};
+
+export const artifacts: ReplicatedResource = {
+  name: 'artifacts',
+  records: [artifact, { resource: ARTIFACT_VERSION, table: 'artifact_versions', nameColumn: 'file_name', rewriteId: rewriteArtifactVersionId }],
+  specs: artifactSpecs,
+  pullers: [artifactsPuller],
+  pullAfterPush: [artifactsPuller],
+  // (A new version of an artifact is not discardable: the artifact it changed stays.)
+  refusedCreates: { UploadArtifact: { discard: discardArtifact }, CreateStructuredArtifact: { discard: discardArtifact } },
+};

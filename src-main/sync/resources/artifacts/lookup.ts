@@ -1,0 +1,69 @@
+// Finding what an artifact create whose outcome is unknown may have made on
+// the remote, before anything is sent again (no idempotency keys):
+//   - an artifact (upload or structured) by its metadata marker
+//     `outpost_client_id = <local id>`: a CEL metadata filter, or, on a remote
+//     without filters, a newest-first scan back to just before the first send;
+//   - a version (no field could carry a marker) among the artifact's versions:
+//     ours (author), created at or after the first send, with the content's
+//     SHA-256 and size, and held by no local record yet.
+import type { Artifact, ArtifactVersion } from '../../../../src-shared/api/artifacts';
+import { parseTimestamp } from '../../../../src-shared/api/time';
+import { translateIds, unclaimed } from '../../idMap';
+import { ARTIFACT_CLIENT_ID_KEY, markerOf } from './apply';
+import { SEND_TIME_SLACK } from '../../time';
+import type { OutboxEntry } from '../../types';
+import type { PushContext } from '../../spec';
+import { findByClientMarker, listEvery, type MarkerLookup } from '../../remoteQuery';
+
+/** A created artifact found again, with the id of its first version (the one the create made). */
+export interface FoundArtifact {
+  readonly artifact: Artifact;
+  readonly firstVersionId: string;
+}
+
+/** A created version found again, with its artifact as the remote has it now. */
+export interface FoundVersion {
+  readonly artifact: Artifact;
+  readonly createdVersion: ArtifactVersion;
+}
+
+export const allVersions = (p: PushContext, artifactId: string) => listEvery<ArtifactVersion>(p.call, 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
+
+const artifactMarker: MarkerLookup<Artifact> = {
+  operation: 'ListArtifacts', listField: 'artifacts', request: { includeArchived: true }, markerKey: ARTIFACT_CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+};
+
+export async function findCreatedArtifact(
+  p: PushContext,
+  entry: Pick<OutboxEntry, 'firstSentServerTime'> & { readonly request: { readonly organizationId?: string } },
+  localId: string,
+): Promise<FoundArtifact | undefined> {
+  const a = await findByClientMarker(p, artifactMarker, localId, entry.request.organizationId, entry.firstSentServerTime);
+  if (!a) return undefined;
+  if (a.version === 1) return { artifact: a, firstVersionId: a.artifactVersionId };
+  const first = (await allVersions(p, a.artifactId)).find((v) => v.version === 1);
+  return first && { artifact: a, firstVersionId: first.artifactVersionId };
+}
+
+/** A new version's create as the outbox keeps it: what finds the version again. */
+interface VersionCreate {
+  readonly artifactId: string;
+  readonly sha256: string;
+  readonly sizeBytes: number;
+}
+
+export async function findCreatedVersion(p: PushContext, entry: Pick<OutboxEntry, 'firstSentServerTime'> & { readonly request: VersionCreate }): Promise<FoundVersion | undefined> {
+  const req = translateIds(p.db, entry.request);
+  const since = entry.firstSentServerTime;
+  const v = (await allVersions(p, req.artifactId)).find(
+    (x) =>
+      x.createdByUserId === p.userId &&
+      x.sha256 === req.sha256 &&
+      Number(x.sizeBytes) === req.sizeBytes &&
+      (since === null || (parseTimestamp(x.createdDate) ?? 0) >= since - SEND_TIME_SLACK) &&
+      unclaimed(p.db, 'artifact_versions', x.artifactVersionId),
+  );
+  if (!v) return undefined;
+  const { artifact } = await p.call('GetArtifact', { artifactId: req.artifactId });
+  return { artifact, createdVersion: v };
+}

@@ -1,0 +1,213 @@
+// How artifact writes are recorded and replayed.
+//
+// Uploads and new versions are multipart: the request's file is a temporary
+// file that the local write moves into the content store, so the outbox keeps
+// the version's storage path instead (storedRequest) and the push streams the
+// stored content from disk (send). Creates carry the metadata marker
+// `outpost_client_id = <local id>` on the remote; a version cannot, and is
+// found again by author, time and content hash (lookup.ts). Links,
+// unlinks and (un)archives are idempotent and resent.
+//
+// The platform has no artifact routes: an artifact entry sent
+// to such a remote stays pending with a message and blocks nothing (push.ts:
+// hold), so the user keeps the artifacts locally until the remote is an
+// Outpost.
+import type { Artifact } from '../../../../src-shared/api/artifacts';
+import { ApiError, Code } from '../../../../src-shared/errors';
+import { localContentPath } from './content';
+import { mapLocalId } from '../../idMap';
+import { applyRemoteArtifacts, ARTIFACT, ARTIFACT_CLIENT_ID_KEY, IS_ARCHIVED, linkField } from './apply';
+import { ARTIFACT_VERSION, setVersionNumber, storedContentPath } from './versions';
+import type { OutboxEntry } from '../../types';
+import { defineSpec, type OpSpec, type PushContext, type Spec, type StoredRequest, type WireRequest } from '../../spec';
+import { compact, metadataOut } from '../../wireEncode';
+import { findCreatedArtifact, findCreatedVersion, type FoundArtifact, type FoundVersion } from './lookup';
+
+/** The stored form of an uploaded file: the version's content in the local store. */
+interface StoredFile {
+  readonly storagePath: string;
+  readonly fileName: string;
+  readonly mimeType: string;
+}
+
+/**
+ * A route the remote does not have at all: grpc-gateway answers an unmatched route with 404 "Not Found"
+ * (a 404 without a status body arrives as "HTTP 404"); a missing record's 404 names the record instead.
+ */
+export function artifactsUnsupported(operation: string) {
+  return (e: unknown): string | undefined =>
+    e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.NOT_FOUND && /^(not found|HTTP 404)$/i.test(e.message)))
+      ? `the remote does not support artifacts (${operation}: ${e.message}); the artifact stays local and is sent once the remote supports artifacts`
+      : undefined;
+}
+
+function storedFile(ctx: { db: PushContext['db'] }, file: { fileName: string; mimeType: string }, versionId: string): StoredFile {
+  const storagePath = storedContentPath(ctx.db, versionId);
+  // (Runs in the write's transaction: a throw rolls the upload back rather than queue an entry that cannot be sent.)
+  if (storagePath === undefined) throw ApiError.internal(`artifact version ${versionId} has no stored content to sync`);
+  return { storagePath, fileName: file.fileName, mimeType: file.mimeType };
+}
+
+/** An upload as the outbox keeps it (`R`: the validated request): its file named by the version's stored content. */
+type WithStoredFile<R> = Omit<R, 'file'> & { file: StoredFile };
+
+/** Sends a multipart request with its file streamed from the local content store. */
+async function sendStored<R>(p: PushContext, request: WithStoredFile<R>, entry: Pick<OutboxEntry, 'operation'>): Promise<{ artifact: Artifact }> {
+  const { file } = request;
+  // (Both uploads, of an artifact and of a version, answer with the artifact.)
+  return p.call(entry.operation, { ...request, file: { path: localContentPath(p.db, file.storagePath), fileName: file.fileName, mimeType: file.mimeType } }) as Promise<{ artifact: Artifact }>;
+}
+
+const linksOut = (links: StoredRequest<'UploadArtifact'>['links']) =>
+  links?.map((l) => compact({ relation: l.relation, entityType: l.entityType, entityId: l.entityId, artifactVersionId: l.artifactVersionId }));
+
+const withMarker = (metadata: StoredRequest<'UploadArtifact'>['metadata'], localId: string) => [
+  ...(metadataOut(metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
+  { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
+];
+
+const localIdOf = (entry: OutboxEntry, resource: string) => entry.createdIds.find((c) => c.resource === resource)?.id;
+
+/** What a create answers, or its lookup finds (with the id of the artifact's first version). */
+type ArtifactCreated = { artifact: Artifact } & Partial<FoundArtifact>;
+
+type ArtifactCreate = 'UploadArtifact' | 'CreateStructuredArtifact';
+
+/** What an artifact create shares: created ids, the marker lookup, mapping the result. */
+function artifactCreate<K extends ArtifactCreate, Stored extends { readonly organizationId?: string }>(
+  operation: K,
+): Pick<Spec<K, ArtifactCreated, Stored, unknown>, 'operation' | 'kind' | 'targets' | 'created' | 'targetsAfter' | 'findExisting' | 'applyResult' | 'unsupportedBy'> {
+  return {
+    operation,
+    kind: 'create',
+    targets: () => [],
+    created: (_req, res) => [
+      { resource: ARTIFACT, id: res.artifact.artifactId },
+      { resource: ARTIFACT_VERSION, id: res.artifact.artifactVersionId },
+    ],
+    targetsAfter: (_req, res) => [{ resource: ARTIFACT, recordId: res.artifact.artifactId, fields: ['*create'] }],
+    findExisting: (p, entry) => findCreatedArtifact(p, entry, localIdOf(entry, ARTIFACT)!),
+    applyResult(p, entry, res) {
+      const a = res.artifact;
+      mapLocalId(p, ARTIFACT, localIdOf(entry, ARTIFACT)!, a.artifactId);
+      const localVersion = localIdOf(entry, ARTIFACT_VERSION);
+      // A create's response is the artifact at version 1; a found one may have more versions since.
+      if (localVersion) mapLocalId(p, ARTIFACT_VERSION, localVersion, res.firstVersionId ?? a.artifactVersionId);
+      applyRemoteArtifacts(p.apply, [a], { excludeSeq: entry.seq });
+    },
+    unsupportedBy: artifactsUnsupported(operation),
+  };
+}
+
+export const uploadArtifactSpec = defineSpec<'UploadArtifact', ArtifactCreated, WithStoredFile<StoredRequest<'UploadArtifact'>>, WithStoredFile<WireRequest<'UploadArtifact'>>>({
+  ...artifactCreate('UploadArtifact'),
+  asyncWrite: true,
+  storedRequest: (ctx, req, res) => ({ ...req, file: storedFile(ctx, req.file, res.artifact.artifactVersionId) }),
+  encode: (req, entry) =>
+    compact({
+      file: req.file,
+      title: req.title,
+      metadata: withMarker(req.metadata, localIdOf(entry, ARTIFACT)!),
+      links: linksOut(req.links),
+      organizationId: req.organizationId,
+      createdVia: req.createdVia,
+    }),
+  send: sendStored,
+});
+
+export const createStructuredArtifactSpec = defineSpec<'CreateStructuredArtifact', ArtifactCreated>({
+  ...artifactCreate('CreateStructuredArtifact'),
+  encode: (req, entry) =>
+    compact({
+      title: req.title,
+      content: req.content,
+      fileName: req.fileName,
+      metadata: withMarker(req.metadata, localIdOf(entry, ARTIFACT)!),
+      links: linksOut(req.links),
+      organizationId: req.organizationId,
+      createdVia: req.createdVia,
+    }),
+});
+
+/** A new version as the outbox keeps it: its content stored, with the hash and size that find it again. */
+interface StoredVersion {
+  readonly artifactId: string;
+  readonly file: StoredFile;
+  readonly sha256: string;
+  readonly sizeBytes: number;
+}
+
+export const createArtifactVersionSpec = defineSpec<
+  'CreateArtifactVersion',
+  { artifact: Artifact } & Partial<FoundVersion>,
+  StoredVersion,
+  WithStoredFile<WireRequest<'CreateArtifactVersion'>>
+>({
+  operation: 'CreateArtifactVersion',
+  kind: 'create',
+  asyncWrite: true,
+  // `version` is no merged field: it orders the entry with the artifact's others and keeps the local current version while it waits.
+  targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: ['version'] }],
+  created: (_req, res) => [{ resource: ARTIFACT_VERSION, id: res.artifact.artifactVersionId }],
+  // The hash and size find the version again after an unknown outcome.
+  storedRequest: (ctx, req, res) => ({
+    artifactId: req.artifactId,
+    file: storedFile(ctx, req.file, res.artifact.artifactVersionId),
+    sha256: res.artifact.sha256,
+    sizeBytes: Number(res.artifact.sizeBytes),
+  }),
+  encode: (req) => ({ artifactId: req.artifactId, file: req.file }),
+  send: sendStored,
+  findExisting: findCreatedVersion,
+  applyResult(p, entry, res) {
+    const a = res.artifact;
+    const versionId = res.createdVersion?.artifactVersionId ?? a.artifactVersionId;
+    mapLocalId(p, ARTIFACT_VERSION, entry.createdIds[0].id, versionId);
+    const pk = p.db.get<{ pk: number }>('SELECT pk FROM artifacts WHERE id = ?', [a.artifactId])?.pk;
+    if (pk !== undefined) setVersionNumber(p.db, pk, versionId, res.createdVersion?.version ?? a.version);
+    applyRemoteArtifacts(p.apply, [a], { excludeSeq: entry.seq });
+  },
+  unsupportedBy: artifactsUnsupported('CreateArtifactVersion'),
+});
+
+const applyArtifact = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { artifact?: Artifact } | undefined) => {
+  if (res?.artifact) applyRemoteArtifacts(p.apply, [res.artifact], { excludeSeq: entry.seq });
+};
+
+function linkSpec(operation: 'LinkArtifact' | 'UnlinkArtifact'): OpSpec {
+  // (An unlink of a link already gone is done without an answer.)
+  return defineSpec<typeof operation, { artifact?: Artifact } | undefined>({
+    operation,
+    kind: 'write',
+    targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [linkField(req)] }],
+    encode: (req) =>
+      compact({ artifactId: req.artifactId, relation: req.relation, entityType: req.entityType, entityId: req.entityId, artifactVersionId: operation === 'LinkArtifact' && 'artifactVersionId' in req ? req.artifactVersionId : undefined }),
+    applyResult: applyArtifact,
+    // Unlinking a link the remote no longer has reaches the desired state.
+    notFoundIsDone: operation === 'UnlinkArtifact',
+    dropField: () => null,
+    unsupportedBy: artifactsUnsupported(operation),
+  });
+}
+
+function archiveSpec(operation: 'ArchiveArtifact' | 'UnarchiveArtifact'): OpSpec {
+  return defineSpec<typeof operation, { artifact?: Artifact } | undefined>({
+    operation,
+    kind: 'write',
+    targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [IS_ARCHIVED] }],
+    encode: (req) => ({ artifactId: req.artifactId }),
+    applyResult: applyArtifact,
+    dropField: () => null,
+    unsupportedBy: artifactsUnsupported(operation),
+  });
+}
+
+export const artifactSpecs: readonly OpSpec[] = [
+  uploadArtifactSpec,
+  createStructuredArtifactSpec,
+  createArtifactVersionSpec,
+  linkSpec('LinkArtifact'),
+  linkSpec('UnlinkArtifact'),
+  archiveSpec('ArchiveArtifact'),
+  archiveSpec('UnarchiveArtifact'),
+];

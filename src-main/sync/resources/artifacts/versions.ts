@@ -1,0 +1,74 @@
+// Artifact versions as the sync code stores them. Versions are append-only on
+// both sides (a new version never overwrites another), so they are not merged
+// field by field: the remote's versions are upserted, and an offline version
+// keeps its provisional number until its push tells the remote's (the remote
+// numbers versions in arrival order). Content files never move: a version row
+// keeps its storage_path when its id changes from local to remote.
+import type { ArtifactVersion } from '../../../../src-shared/api/artifacts';
+import type { Db } from '../../../db/database';
+import { storagePathFor } from '../../../services/artifacts/artifactStorage';
+import { wireMicros } from '../../time';
+
+export const ARTIFACT_VERSION = 'artifact_version';
+
+/** Offline versions of an artifact whose create has not reached the remote yet, by provisional number. */
+function unpushedVersions(db: Db, artifactPk: number): { pk: number; version: number }[] {
+  return db.all<{ pk: number; version: number }>(
+    `SELECT v.pk, v.version FROM artifact_versions v JOIN sync_id_map m ON m.local_id = v.id AND m.remote_id IS NULL
+     WHERE v.artifact_pk = ? ORDER BY v.version`,
+    [artifactPk],
+  );
+}
+
+/**
+ * Frees `number` for a remote version: an offline version holding it (numbered before the remote's arrived)
+ * moves after every stored version. Its number is provisional; the push result gives it the remote's.
+ */
+export function freeVersionNumber(db: Db, artifactPk: number, number: number, keepPk?: number): void {
+  const holder = db.get<{ pk: number }>('SELECT pk FROM artifact_versions WHERE artifact_pk = ? AND version = ?', [artifactPk, number]);
+  if (!holder || holder.pk === keepPk) return;
+  if (!unpushedVersions(db, artifactPk).some((v) => v.pk === holder.pk)) return; // a remote version: never renumbered
+  const max = db.get<{ n: number }>('SELECT max(version) AS n FROM artifact_versions WHERE artifact_pk = ?', [artifactPk])!.n;
+  db.run('UPDATE artifact_versions SET version = ? WHERE pk = ?', [max + 1, holder.pk]);
+  db.run('UPDATE artifacts SET version = ? WHERE pk = ? AND artifact_version_id = (SELECT id FROM artifact_versions WHERE pk = ?)', [max + 1, artifactPk, holder.pk]);
+}
+
+/** Gives a stored version the number the remote assigned it. */
+export function setVersionNumber(db: Db, artifactPk: number, versionId: string, number: number): void {
+  const row = db.get<{ pk: number; version: number }>('SELECT pk, version FROM artifact_versions WHERE id = ?', [versionId]);
+  if (!row || row.version === number) return;
+  freeVersionNumber(db, artifactPk, number, row.pk);
+  db.run('UPDATE artifact_versions SET version = ? WHERE pk = ?', [number, row.pk]);
+}
+
+/** The storage path of a stored version (where its content is, or is to be downloaded to). */
+export function storedContentPath(db: Db, versionId: string): string | undefined {
+  return db.get<{ storage_path: string }>('SELECT storage_path FROM artifact_versions WHERE id = ?', [versionId])?.storage_path;
+}
+
+/** Inserts or updates the remote's versions of one artifact (content is downloaded beforehand: pullers/artifacts.ts). */
+export function upsertVersions(db: Db, artifactPk: number, list: readonly ArtifactVersion[]): void {
+  for (const v of list) {
+    const existing = db.get<{ pk: number }>('SELECT pk FROM artifact_versions WHERE id = ?', [v.artifactVersionId]);
+    freeVersionNumber(db, artifactPk, v.version, existing?.pk);
+    db.run(
+      `INSERT INTO artifact_versions(id, artifact_pk, version, file_name, file_type, mime_type, size_bytes, sha256, storage_path, created_date, created_by_user_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET version = excluded.version, file_name = excluded.file_name, file_type = excluded.file_type, mime_type = excluded.mime_type,
+         size_bytes = excluded.size_bytes, sha256 = excluded.sha256, created_date = excluded.created_date, created_by_user_id = excluded.created_by_user_id`,
+      [
+        v.artifactVersionId, artifactPk, v.version, v.fileName, v.fileType, v.mimeType, Number(v.sizeBytes), v.sha256,
+        storagePathFor(v.artifactId, v.artifactVersionId), wireMicros(v.createdDate) ?? 0, v.createdByUserId,
+      ],
+    );
+  }
+}
+
+/** Whether `artifactPk` has offline versions still to push (its current version is then the local one). */
+export const hasUnpushedVersions = (db: Db, artifactPk: number) => unpushedVersions(db, artifactPk).length > 0;
+
+export function rewriteArtifactVersionId(db: Db, localId: string, remoteId: string): void {
+  db.run('UPDATE artifact_versions SET id = ? WHERE id = ?', [remoteId, localId]);
+  db.run('UPDATE artifacts SET artifact_version_id = ? WHERE artifact_version_id = ?', [remoteId, localId]);
+  db.run('UPDATE artifact_links SET artifact_version_id = ? WHERE artifact_version_id = ?', [remoteId, localId]);
+}

@@ -1,0 +1,149 @@
+// Policies as a replicated resource. Synced fields: `name`, `description`,
+// `configuration` (the Cedar text) and `is_archived`. A configuration change
+// makes a new version on whichever side writes it; the local row takes the
+// remote's current version (id, number, notes, change message) whenever its
+// text matches the remote's, and that version is kept in policy_versions.
+import type { Policy } from '../../../../src-shared/api/policies';
+import type { Db } from '../../../db/database';
+import type { PolicyRow } from '../../../services/policies/policyRows';
+import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
+import { sameValue } from '../../canonical';
+import { adoptInflightCreate, madeSince } from '../../inflightCreates';
+import { noteForRefetch } from '../../refetchNotes';
+import { mergeFields } from '../../merge';
+import { hasPending } from '../../outbox';
+import { wireMicros } from '../../time';
+import { ensureOrganization } from '../../identity';
+
+export const POLICY = 'policy';
+export const POLICY_FIELDS = ['name', 'description', 'configuration', 'is_archived'] as const;
+
+/** Synced fields from a wire policy (absent optionals as null). */
+export function policyFields(p: Pick<Policy, 'name' | 'description' | 'configuration' | 'isArchived'>): Record<string, unknown> {
+  return { name: p.name, description: p.description ?? null, configuration: p.configuration.cedarPolicy, is_archived: p.isArchived };
+}
+
+function rowFields(r: PolicyRow): Record<string, unknown> {
+  return { name: r.name, description: r.description, configuration: r.cedar_policy, is_archived: r.archived_date !== null };
+}
+
+const rowOf = (db: Db, id: string) => db.get<PolicyRow>('SELECT * FROM policies WHERE id = ?', [id]);
+
+export function snapshotPolicy(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
+  const r = rowOf(db, id);
+  return r && { version: r.modified_date, fields: rowFields(r) };
+}
+
+/** The remote's current version as a stored version (a local one with the same number, made offline, gives way). */
+function keepVersion(db: Db, pk: number, p: Policy): void {
+  const version = p.version ?? 1;
+  // (not the row's current version: a pending local configuration keeps its version until the push result replaces it)
+  db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version = ? AND id != ? AND id != (SELECT policy_version_id FROM policies WHERE pk = ?)', [
+    pk, version, p.policyVersionId, pk,
+  ]);
+  db.run(
+    `INSERT INTO policy_versions(id, policy_pk, version, version_notes, generated_change_message, cedar_policy, created_by_user_id, created_date)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    [p.policyVersionId, pk, version, p.versionNotes ?? null, p.generatedChangeMessage ?? '', p.configuration.cedarPolicy, p.modifiedByUserId, wireMicros(p.modifiedDate)],
+  );
+}
+
+/** Everything a pull may write of one policy: its row and its versions. */
+const stateOf = (db: Db, pk: number) =>
+  storedState(db, [
+    ['SELECT * FROM policies WHERE pk = ?', [pk]],
+    ['SELECT * FROM policy_versions WHERE policy_pk = ? ORDER BY pk', [pk]],
+  ]);
+
+function upsertRow(db: Db, p: Policy): void {
+  ensureOrganization(db, p.organizationId);
+  db.run(
+    `INSERT INTO policies(id, organization_id, name, description, cedar_policy, policy_version_id, version, version_notes, generated_change_message,
+       created_by_user_id, modified_by_user_id, created_date, modified_date, archived_date)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description, cedar_policy = excluded.cedar_policy,
+       policy_version_id = excluded.policy_version_id, version = excluded.version, version_notes = excluded.version_notes,
+       generated_change_message = excluded.generated_change_message, created_by_user_id = excluded.created_by_user_id,
+       modified_by_user_id = excluded.modified_by_user_id, created_date = excluded.created_date, modified_date = excluded.modified_date,
+       archived_date = excluded.archived_date`,
+    [
+      p.policyId, p.organizationId, p.name, p.description ?? null, p.configuration.cedarPolicy, p.policyVersionId, p.version ?? 1, p.versionNotes ?? null,
+      p.generatedChangeMessage ?? null, p.createdByUserId, p.modifiedByUserId, wireMicros(p.createdDate), wireMicros(p.modifiedDate), wireMicros(p.archivedDate),
+    ],
+  );
+  keepVersion(db, rowOf(db, p.policyId)!.pk, p);
+}
+
+/**
+ * Whether remote policy `p` is the copy a create of ours may have made (a policy carries no marker): ours, made at or
+ * after the create first left (`since`, server micros), with the name and text the create sent. The push's lookup
+ * after an unknown outcome and the pull's adoption (inflightCreates.ts) ask this first.
+ */
+export function isCopyOfCreate(request: { name: string; configuration: { cedarPolicy: string } }, since: number | null, p: Policy, userId: string): boolean {
+  return madeSince(p, since, userId) && p.name === request.name && p.configuration.cedarPolicy === request.configuration.cedarPolicy;
+}
+
+export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void {
+  const { db } = ctx;
+  for (const p of list) {
+    if (!rowOf(db, p.policyId)) {
+      const arrival = adoptInflightCreate(ctx, 'CreatePolicy', POLICY, { ...p, id: p.policyId }, (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, p, ctx.userId));
+      if (arrival === 'left') {
+        // Pulled by modified date, it would not be listed again: read again by id at each pull until the lookup has settled it (refetch.ts).
+        noteForRefetch(db, POLICY, p.policyId);
+        continue;
+      }
+    }
+    const row = rowOf(db, p.policyId);
+    if (!row || !hasPending(db, POLICY, row.id, ctx.excludeSeq)) {
+      if (row && !ctx.force && row.modified_date === wireMicros(p.modifiedDate) && row.policy_version_id === p.policyVersionId) {
+        ctx.stats.unchanged++;
+        continue;
+      }
+      upsertRow(db, p);
+      // With no edit of ours waiting, a version above the remote's is one a refused or dismissed edit made here.
+      // (Only when the remote says which version is current: the field is optional on the wire.)
+      if (row && p.version !== undefined) db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version > ?', [row.pk, p.version]);
+      if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
+      // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
+      if (!row) ctx.stats.inserted++;
+      else if (sameValue(rowFields(row), policyFields(p))) ctx.stats.unchanged++;
+      else ctx.stats.updated++;
+      continue;
+    }
+    // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
+    const before = stateOf(db, row.pk);
+    const stillPending = mergeFields(ctx, {
+      resource: POLICY,
+      recordId: row.id,
+      local: rowFields(row),
+      remote: policyFields(p),
+      remoteTime: wireMicros(p.modifiedDate) ?? 0,
+      write(field, value) {
+        if (field === 'name') db.run('UPDATE policies SET name = ? WHERE pk = ?', [String(value), row.pk]);
+        else if (field === 'description') db.run('UPDATE policies SET description = ? WHERE pk = ?', [value === null || value === undefined ? null : String(value), row.pk]);
+        else if (field === 'is_archived') db.run('UPDATE policies SET archived_date = ? WHERE pk = ?', [value ? wireMicros(p.archivedDate) ?? Date.now() * 1000 : null, row.pk]);
+        else if (field === 'configuration') db.run('UPDATE policies SET cedar_policy = ? WHERE pk = ?', [String(value), row.pk]);
+      },
+    });
+    // The remote's version takes the place of a local one with its number; it becomes current once the texts agree.
+    keepVersion(db, row.pk, p);
+    if (rowOf(db, row.id)!.cedar_policy === p.configuration.cedarPolicy) {
+      db.run('UPDATE policies SET policy_version_id = ?, version = ?, version_notes = ?, generated_change_message = ? WHERE pk = ?', [
+        p.policyVersionId, p.version ?? 1, p.versionNotes ?? null, p.generatedChangeMessage ?? null, row.pk,
+      ]);
+    }
+    if (!stillPending) db.run('UPDATE policies SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [wireMicros(p.modifiedDate), p.modifiedByUserId, row.pk]);
+    if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
+    else ctx.stats.unchanged++;
+  }
+}
+
+export function rewritePolicyId(db: Db, localId: string, remoteId: string): void {
+  db.run('UPDATE policies SET id = ? WHERE id = ?', [remoteId, localId]);
+}
+
+/** Applies remote policies in their own transaction (pull pages, push results). */
+export function applyRemotePolicies(applier: Applier, list: readonly Policy[], options: ApplyOptions = {}): void {
+  applier.db.tx(() => applyPolicies(applier.context(options), list));
+}

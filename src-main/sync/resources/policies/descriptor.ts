@@ -1,0 +1,38 @@
+// Policies as a replicated resource (see NOTES.md here).
+import type { Policy } from '../../../../src-shared/api/policies';
+import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
+import { applyRemotePolicies, POLICY, rewritePolicyId, snapshotPolicy } from './apply';
+import { policiesPuller } from './puller';
+import { policySpecs } from './specs';
+
+/** The losing archive state, Cedar text, name or description, written again through the policy's own operations. */
+function undo(policyId: string, field: string, value: unknown): UndoWrite | undefined {
+  if (field === 'is_archived') return { operation: value ? 'ArchivePolicy' : 'UnarchivePolicy', request: { policyId } };
+  if (field === 'configuration') return { operation: 'UpdatePolicy', request: { policy: { policyId, configuration: { cedarPolicy: value } }, updateMask: 'configuration' } };
+  if (field === 'name' || field === 'description') return { operation: 'UpdatePolicy', request: { policy: { policyId, [field]: value ?? '' }, updateMask: field } };
+  return undefined;
+}
+
+const policy: RecordKind = {
+  resource: POLICY,
+  table: 'policies',
+  nameColumn: 'name',
+  snapshot: snapshotPolicy,
+  rewriteId: rewritePolicyId,
+  rereadBeforePush: policiesPuller,
+  refetch: {
+    read: async (_s, call, id) => (await call('GetPolicy', { policyId: id })).policy,
+    apply: (s, p) => applyRemotePolicies(s.applier, [p as Policy], { force: true }),
+  },
+  undo,
+};
+
+export const policies: ReplicatedResource = {
+  name: 'policies',
+  records: [policy],
+  specs: policySpecs,
+  pullers: [policiesPuller],
+  pullAfterPush: [policiesPuller],
+  // (Discarded with its versions.)
+  refusedCreates: { CreatePolicy: {} },
+};

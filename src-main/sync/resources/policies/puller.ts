@@ -1,0 +1,23 @@
+// Pulls policies, archived ones included (archives are state), incrementally
+// on modified_date. ListPolicies has no organization_id: one list covers every
+// organization of the caller. Its pages hold at most 100.
+import type { Policy } from '../../../../src-shared/api/policies';
+import { changedBy } from '../../apply';
+import { timeOfField, type Puller } from '../../pull';
+import { applyRemotePolicies } from './apply';
+
+export const policiesPuller: Puller<Policy> = {
+  resource: 'policies',
+  operation: 'ListPolicies',
+  listField: 'policies',
+  mode: 'modified',
+  orderable: true,
+  maxPageSize: 100,
+  timeOf: timeOfField('modifiedDate'),
+  idOf: (p) => p.policyId,
+  variants: () => [{ includeArchived: true }],
+  /** Counts policies inserted or changed here (an unchanged re-read in the overlap window counts 0). */
+  apply(s, items) {
+    return changedBy(s.applier.stats, () => applyRemotePolicies(s.applier, items));
+  },
+};

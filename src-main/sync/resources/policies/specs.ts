@@ -1,0 +1,81 @@
+// How policy writes are recorded and replayed. A create has no field that
+// could carry a marker: an unknown outcome is resolved by finding a policy with
+// the same name and configuration text, created by us at or after the first
+// send, that no local record already stands for, or failing that the only one
+// we made within the create's send window (see inflightCreates.ts). Updates
+// and (un)archives are idempotent (the same values again change nothing
+// remotely) and resent.
+import type { Policy } from '../../../../src-shared/api/policies';
+import { mapLocalId } from '../../idMap';
+import { pickCopy } from '../../inflightCreates';
+import { applyRemotePolicies, isCopyOfCreate, POLICY } from './apply';
+import type { OutboxEntry } from '../../types';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
+import { compact, mask } from '../../wireEncode';
+import { listPages } from '../../remoteQuery';
+
+/** update_mask path -> synced field name. */
+const fieldOfPath = (p: string) => (p === 'configuration.cedar_policy' ? 'configuration' : p);
+const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOfPath))];
+
+async function findPolicy(p: PushContext, entry: EntryOf<StoredRequest<'CreatePolicy'>>): Promise<Policy | undefined> {
+  const all: Policy[] = [];
+  for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) all.push(...page);
+  return pickCopy(all, (x) => x.policyId, 'policies', p, entry, (request, since, x) => isCopyOfCreate(request, since, x, p.userId));
+}
+
+const applyPolicy = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { policy: Policy }) => applyRemotePolicies(p.apply, [res.policy], { excludeSeq: entry.seq });
+
+export const createPolicySpec = defineSpec<'CreatePolicy', WireResponse<'CreatePolicy'> | Policy>({
+  operation: 'CreatePolicy',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: POLICY, id: res.policy.policyId }],
+  targetsAfter: (_req, res) => [{ resource: POLICY, recordId: res.policy.policyId, fields: ['*create'] }],
+  encode: (req) =>
+    compact({ name: req.name, description: req.description, configuration: { cedarPolicy: req.configuration.cedarPolicy }, versionNotes: req.versionNotes, organizationId: req.organizationId }),
+  findExisting: findPolicy,
+  applyResult(p, entry, res) {
+    const policy = 'policy' in res ? res.policy : res;
+    mapLocalId(p, POLICY, entry.createdIds[0].id, policy.policyId);
+    applyRemotePolicies(p.apply, [policy], { excludeSeq: entry.seq });
+  },
+});
+
+export const updatePolicySpec = defineSpec({
+  operation: 'UpdatePolicy',
+  kind: 'write',
+  targets: (req) => [{ resource: POLICY, recordId: req.policy.policyId, fields: fieldsOfMask(req.updateMask ?? []) }],
+  encode(req) {
+    const fields = fieldsOfMask(req.updateMask ?? []);
+    const has = (f: string) => fields.includes(f);
+    const policy = compact({
+      policyId: req.policy.policyId,
+      name: has('name') ? req.policy.name : undefined,
+      description: has('description') ? req.policy.description : undefined,
+      configuration: has('configuration') ? { cedarPolicy: req.policy.configuration?.cedarPolicy } : undefined,
+      isArchived: has('is_archived') ? req.policy.isArchived ?? false : undefined,
+      versionNotes: has('version_notes') ? req.policy.versionNotes ?? '' : undefined,
+    });
+    return compact({ policy, updateMask: mask(fields), versionNotes: req.versionNotes ?? req.policy.versionNotes });
+  },
+  applyResult: applyPolicy,
+  dropField(req, _id, field) {
+    const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
+    return left.length ? { ...req, updateMask: left } : null;
+  },
+});
+
+const archiveSpec = (operation: 'ArchivePolicy' | 'UnarchivePolicy'): OpSpec =>
+  defineSpec({
+    operation,
+    kind: 'write',
+    targets: (req) => [{ resource: POLICY, recordId: req.policyId, fields: ['is_archived'] }],
+    encode: (req) => ({ policyId: req.policyId }),
+    applyResult: applyPolicy,
+  });
+
+export const archivePolicySpec = archiveSpec('ArchivePolicy');
+export const unarchivePolicySpec = archiveSpec('UnarchivePolicy');
+
+export const policySpecs: readonly OpSpec[] = [createPolicySpec, updatePolicySpec, archivePolicySpec, unarchivePolicySpec];

@@ -1,0 +1,21 @@
+// Remote files as a replicated resource: uploads only (see NOTES.md here).
+import { removeContent } from '../../../services/remoteFiles/contentStore';
+import type { ReplicatedResource } from '../../resource';
+import { REMOTE_FILE, rewriteRemoteFileId } from './ids';
+import { remoteFileSpecs } from './specs';
+
+export const remoteFiles: ReplicatedResource = {
+  name: 'remote_files',
+  records: [{ resource: REMOTE_FILE, table: 'remote_files', nameColumn: 'file_name', rewriteId: rewriteRemoteFileId }],
+  specs: remoteFileSpecs,
+  refusedCreates: {
+    UploadRemoteFile: {
+      // The row, then its content file once that has committed.
+      discard(ctx, made, held) {
+        const row = ctx.db.get<{ content_path: string | null }>('SELECT content_path FROM remote_files WHERE id = ?', [made[0].id]);
+        held.deleteHeld(made);
+        return row ? () => removeContent(ctx.engine.dataDir, row.content_path) : undefined;
+      },
+    },
+  },
+};

@@ -1,0 +1,13 @@
+// Remote files as a replicated resource: only uploads are pushed (the bytes of
+// a test report to import, or any other upload); remote files are not pulled.
+// When the remote creates an upload, the local row and the reports imported
+// from it take the remote id (the content store path is kept in content_path,
+// so the bytes stay where they are).
+import type { Db } from '../../../db/database';
+
+export const REMOTE_FILE = 'remote_file';
+
+export function rewriteRemoteFileId(db: Db, localId: string, remoteId: string): void {
+  db.run('UPDATE remote_files SET id = ? WHERE id = ?', [remoteId, localId]);
+  db.run('UPDATE test_reports SET source_remote_file_id = ? WHERE source_remote_file_id = ?', [remoteId, localId]);
+}

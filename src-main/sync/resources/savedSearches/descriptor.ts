@@ -1,0 +1,47 @@
+// Saved searches as a replicated resource (see NOTES.md here).
+import { CreateSavedSearchRequest } from '../../../../src-shared/api/savedSearches';
+import { getSavedSearch } from '../../../services/savedSearches/savedSearchesService';
+import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
+import { rewriteSavedSearchId, SAVED_SEARCH, snapshotSavedSearch } from './apply';
+import { savedSearchesPuller } from './puller';
+import { savedSearchSpecs } from './specs';
+
+const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** The losing value of the name or of one property, written again through UpdateSavedSearch. */
+function undo(savedSearchId: string, field: string, value: unknown): UndoWrite | undefined {
+  if (field === 'name') return { operation: 'UpdateSavedSearch', request: { savedSearch: { savedSearchId, name: value }, updateMask: 'name' } };
+  const property = /^properties\.([a-z_]+)$/.exec(field)?.[1];
+  if (!property) return undefined;
+  return {
+    operation: 'UpdateSavedSearch',
+    request: { savedSearch: { savedSearchId, properties: value === null ? {} : { [camel(property)]: value } }, updateMask: field },
+  };
+}
+
+const savedSearch: RecordKind = {
+  resource: SAVED_SEARCH,
+  table: 'saved_searches',
+  nameColumn: 'name',
+  snapshot: snapshotSavedSearch,
+  rewriteId: rewriteSavedSearchId,
+  rereadBeforePush: savedSearchesPuller,
+  undo,
+};
+
+export const savedSearches: ReplicatedResource = {
+  name: 'saved_searches',
+  records: [savedSearch],
+  specs: savedSearchSpecs,
+  pullers: [savedSearchesPuller],
+  pullAfterPush: [savedSearchesPuller],
+  refusedCreates: {
+    CreateSavedSearch: {
+      // Retry sends the search as it is now (renamed since, perhaps).
+      rebuild(ctx, id) {
+        const { savedSearch: s } = getSavedSearch(ctx, id);
+        return CreateSavedSearchRequest.parse({ name: s.name, properties: s.properties, organizationId: s.organizationId });
+      },
+    },
+  },
+};

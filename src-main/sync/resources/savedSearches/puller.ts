@@ -1,0 +1,24 @@
+// Pulls saved searches: few per organization, and deleted for good upstream,
+// so each sync reads them all and removes local ones the remote no longer has.
+import type { SavedSearch } from '../../../../src-shared/api/savedSearches';
+import { changedBy } from '../../apply';
+import { perOrganization, type Puller } from '../../pull';
+import { applyRemoteSavedSearches, reconcileSavedSearchDeletions } from './apply';
+
+export const savedSearchesPuller: Puller<SavedSearch> = {
+  resource: 'saved_searches',
+  operation: 'ListSavedSearches',
+  listField: 'savedSearches',
+  mode: 'full',
+  orderable: true,
+  idOf: (x) => x.savedSearchId,
+  variants: perOrganization,
+  /** Counts saved searches inserted or changed here (the full read of every run finds the others unchanged). */
+  apply(s, items) {
+    return changedBy(s.applier.stats, () => applyRemoteSavedSearches(s.applier, items));
+  },
+  finish(s, variant, seen) {
+    const org = (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id;
+    if (org) reconcileSavedSearchDeletions(s.db, org, seen);
+  },
+};

@@ -1,0 +1,106 @@
+// How saved-search writes are recorded and replayed. A create has no field
+// that could carry a marker: an unknown outcome is resolved by finding a
+// search with the same name and properties, created by us at or after the
+// first send, that no local record already stands for, or failing that the only
+// one we made within the create's send window (a colleague may have renamed it;
+// see inflightCreates.ts, which also has a pull that meets the copy adopt it).
+import type { SavedSearch } from '../../../../src-shared/api/savedSearches';
+import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../../src-shared/api/savedSearches';
+import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath, type StoredProperties } from '../../../services/savedSearches/savedSearchProperties';
+import { mapLocalId } from '../../idMap';
+import { pickCopy } from '../../inflightCreates';
+import { applyRemoteSavedSearches, isCopyOfCreate, propertyField, SAVED_SEARCH } from './apply';
+import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
+import { compact, mask } from '../../wireEncode';
+import { listPages } from '../../remoteQuery';
+
+/** The property paths a mask names ('properties' names them all). */
+const propertyPathsOf = (paths: readonly string[]): PropertyPath[] =>
+  paths.includes('properties') ? [...SAVED_SEARCH_PROPERTY_PATHS] : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
+
+/** Mask paths -> synced field names ('properties' stands for every property). */
+function fieldsOfMask(paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (p === 'properties') for (const q of SAVED_SEARCH_PROPERTY_PATHS) out.add(propertyField(q));
+    else out.add(p);
+  }
+  return [...out];
+}
+
+async function findSavedSearch(p: PushContext, entry: EntryOf<StoredRequest<'CreateSavedSearch'>>): Promise<SavedSearch | undefined> {
+  const req = entry.request;
+  const all: SavedSearch[] = [];
+  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) all.push(...page);
+  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', p, entry, (request, since, s) => isCopyOfCreate(request, since, s, p.userId));
+}
+
+export const createSavedSearchSpec = defineSpec<'CreateSavedSearch', WireResponse<'CreateSavedSearch'> | SavedSearch>({
+  operation: 'CreateSavedSearch',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: SAVED_SEARCH, id: res.savedSearch.savedSearchId }],
+  targetsAfter: (_req, res) => [{ resource: SAVED_SEARCH, recordId: res.savedSearch.savedSearchId, fields: ['*create'] }],
+  encode: (req) => compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
+  findExisting: findSavedSearch,
+  applyResult(p, entry, res) {
+    const s = 'savedSearch' in res ? res.savedSearch : res;
+    mapLocalId(p, SAVED_SEARCH, entry.createdIds[0].id, s.savedSearchId);
+    applyRemoteSavedSearches(p.apply, [s], { excludeSeq: entry.seq });
+  },
+});
+
+export const updateSavedSearchSpec = defineSpec<'UpdateSavedSearch'>({
+  operation: 'UpdateSavedSearch',
+  kind: 'write',
+  targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearch.savedSearchId, fields: fieldsOfMask(req.updateMask ?? []) }],
+  // The platform's UpdateSavedSearch takes `name` and `properties` only (a `properties.<field>` path is Outpost's
+  // extension): a property edit goes as `properties`, the whole current object, read from here when it is sent.
+  encode(req) {
+    const paths = req.updateMask ?? [];
+    const sendsProperties = paths.some((x) => x === 'properties' || x.startsWith('properties.'));
+    const savedSearch = compact({ savedSearchId: req.savedSearch.savedSearchId, name: paths.includes('name') ? req.savedSearch.name : undefined });
+    return { savedSearch, updateMask: mask([...(paths.includes('name') ? ['name'] : []), ...(sendsProperties ? ['properties'] : [])]) };
+  },
+  async send(p, request, entry) {
+    if (!String(request.updateMask).split(',').includes('properties')) return p.call('UpdateSavedSearch', request);
+    const { savedSearchId } = request.savedSearch;
+    const row = p.db.get<{ properties: string }>('SELECT properties FROM saved_searches WHERE id = ?', [savedSearchId]);
+    // Gone here meanwhile (deleted; its delete follows in the outbox): the edit's own properties over the defaults.
+    const current = row
+      ? (JSON.parse(row.properties) as StoredProperties)
+      : patchProperties(emptyProperties(), entry.request.savedSearch.properties ?? {}, propertyPathsOf(entry.request.updateMask ?? []));
+    return p.call('UpdateSavedSearch', { ...request, savedSearch: { ...request.savedSearch, properties: propertiesToWire(current) } });
+  },
+  applyResult(p, entry, res) {
+    applyRemoteSavedSearches(p.apply, [res.savedSearch], { excludeSeq: entry.seq });
+  },
+  dropField(req, _id, field) {
+    const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
+    return left.length ? { ...req, updateMask: left } : null;
+  },
+});
+
+export const deleteSavedSearchSpec = defineSpec({
+  operation: 'DeleteSavedSearch',
+  kind: 'write',
+  targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearchId, fields: ['*delete'] }],
+  encode: (req) => ({ savedSearchId: req.savedSearchId }),
+  notFoundIsDone: true,
+  applyResult: () => {},
+});
+
+export const batchDeleteSavedSearchesSpec = defineSpec({
+  operation: 'BatchDeleteSavedSearches',
+  kind: 'write',
+  targets: (req) => [...new Set(req.savedSearchIds)].map((id) => ({ resource: SAVED_SEARCH, recordId: id, fields: ['*delete'] })),
+  encode: (req) => ({ savedSearchIds: req.savedSearchIds }),
+  applyResult: () => {},
+  // The batch is all-or-nothing: ids already gone remotely are left out and the rest sent again.
+  withoutMissing(req, missing) {
+    const ids = req.savedSearchIds.filter((id) => !missing.includes(id));
+    return ids.length ? { ...req, savedSearchIds: ids } : null;
+  },
+});
+
+export const savedSearchSpecs: readonly OpSpec[] = [createSavedSearchSpec, updateSavedSearchSpec, deleteSavedSearchSpec, batchDeleteSavedSearchesSpec];

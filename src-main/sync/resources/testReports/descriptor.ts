@@ -1,0 +1,49 @@
+// Test reports, their steps and measurements as a replicated resource (see
+// NOTES.md here).
+import { formatTimestamp } from '../../../../src-shared/api/time';
+import { deleteTestStep } from '../../../services/testReports/testStepsService';
+import type { ReplicatedResource, UndoWrite } from '../../resource';
+import { rewriteTestReportId, snapshotTestReport, TEST_REPORT } from './apply';
+import { rewriteTestMeasurementId, rewriteTestStepId, snapshotTestMeasurement, snapshotTestStep, TEST_MEASUREMENT, TEST_STEP } from './children';
+import { testReportDeletionPullers } from './deletionPullers';
+import { testMeasurementSpecs } from './measurementSpecs';
+import { testReportPullers } from './pullers';
+import { testReportSpecs } from './specs';
+import { testStepSpecs } from './stepSpecs';
+
+const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+const TIMES = new Set(['start_time', 'end_time']);
+const TEXT = new Set(['status', 'name', 'test_system_name', 'test_case', 'serial_number', 'part_number', 'system_operator', 'run_id', 'is_archived']);
+
+/** A report's losing field written again through UpdateTestReport (steps and measurements have no automatic undo). */
+function undoReportField(testReportId: string, field: string, value: unknown): UndoWrite | undefined {
+  if (TIMES.has(field)) return { operation: 'UpdateTestReport', request: { testReport: { testReportId, [camel(field)]: formatTimestamp(value as number) }, updateMask: field } };
+  if (TEXT.has(field)) return { operation: 'UpdateTestReport', request: { testReport: { testReportId, [camel(field)]: value }, updateMask: field } };
+  return undefined;
+}
+
+export const testReports: ReplicatedResource = {
+  name: 'test_reports',
+  records: [
+    { resource: TEST_REPORT, table: 'test_reports', nameColumn: 'name', snapshot: snapshotTestReport, rewriteId: rewriteTestReportId, undo: undoReportField },
+    { resource: TEST_STEP, table: 'test_steps', nameColumn: 'name', snapshot: snapshotTestStep, rewriteId: rewriteTestStepId },
+    { resource: TEST_MEASUREMENT, table: 'test_measurements', nameColumn: 'name', snapshot: snapshotTestMeasurement, rewriteId: rewriteTestMeasurementId },
+  ],
+  specs: [...testReportSpecs, ...testStepSpecs, ...testMeasurementSpecs],
+  pullers: [...testReportPullers, ...testReportDeletionPullers],
+  // (Not read again after the push: every push of them applies the remote's answer already, and their pull is a full
+  // read, the platform cannot filter reports by modified_date: too costly to repeat for nothing.)
+  refusedCreates: {
+    // (Discarded with their steps and measurements, which an import's created ids list too.)
+    CreateTestReport: {},
+    ImportTestReport: {},
+    // The step's descendants too (they name it as their parent), and the measurements of all of them.
+    CreateTestStep: {
+      discard(ctx, [step], held) {
+        if (held.heldHere(step.resource, step.id)) deleteTestStep(ctx, step.id);
+      },
+    },
+    CreateTestMeasurement: {},
+    CreateTestMeasurements: {},
+  },
+};

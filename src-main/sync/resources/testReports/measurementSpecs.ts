@@ -1,0 +1,163 @@
+// How manual test-measurement writes are recorded and replayed. A create
+// names its step (possibly made offline: the entry then waits for it). An
+// unknown outcome is resolved by finding, among the step's measurements
+// created at or after the first send, one with the same name and timestamp
+// that no local record stands for; a batch (CreateTestMeasurements, atomic
+// remotely) counts as found only when every one of its measurements is.
+// Synced fields are the update_mask paths, except that the members of a oneof
+// are one field (`value`: numeric/string/boolean_value; `bounds`:
+// numeric/string_bounds). Updates are idempotent and resent; a delete that
+// finds nothing is done.
+import type { TestMeasurement } from '../../../../src-shared/api/testReports';
+import { mapLocalId, translateIds, unclaimed } from '../../idMap';
+import { measurementFieldOfPath, TEST_MEASUREMENT, TEST_STEP, upsertMeasurements } from './children';
+import { observedNow, testReportContext } from './apply';
+import { wireMicros } from '../../time';
+import type { OutboxEntry } from '../../types';
+import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
+import { compact, mask, metadataOut, ts } from '../../wireEncode';
+import { createdSince } from './specs';
+import { listAll, quote } from '../../remoteQuery';
+
+/** Non-finite doubles travel as text on the wire. */
+function dbl(n: number | undefined): number | string | undefined {
+  if (n === undefined) return undefined;
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Infinity) return 'Infinity';
+  if (n === -Infinity) return '-Infinity';
+  return n;
+}
+
+/** update_mask path -> [wire member, value] (an unset oneof member named in a mask clears it remotely too). */
+function measurementMember(m: MeasurementFields, path: string): [string, unknown] | undefined {
+  switch (path) {
+    case 'name': return ['name', m.name];
+    case 'measurement_type': return ['measurementType', m.measurementType];
+    case 'numeric_value': return ['numericValue', dbl(m.numericValue)];
+    case 'string_value': return ['stringValue', m.stringValue];
+    case 'boolean_value': return ['booleanValue', m.booleanValue];
+    case 'unit': return ['unit', m.unit ? compact({ unitId: m.unit.unitId, abbreviatedName: m.unit.abbreviatedName }) : undefined];
+    case 'numeric_bounds': return ['numericBounds', m.numericBounds ? compact({ min: dbl(m.numericBounds.min), max: dbl(m.numericBounds.max) }) : undefined];
+    case 'string_bounds': return ['stringBounds', m.stringBounds ? compact({ expectedValue: m.stringBounds.expectedValue }) : undefined];
+    case 'passed': return ['passed', m.passed ?? false];
+    case 'timestamp': return ['timestamp', ts(m.timestamp)];
+    case 'description': return ['description', m.description ?? ''];
+    case 'channel_names': return ['channelNames', m.channelNames ?? []];
+    case 'metadata': return ['metadata', metadataOut(m.metadata) ?? []];
+    default: return undefined;
+  }
+}
+
+const ALL_PATHS = [
+  'name', 'measurement_type', 'numeric_value', 'string_value', 'boolean_value', 'unit', 'numeric_bounds', 'string_bounds', 'passed', 'timestamp',
+  'description', 'channel_names', 'metadata',
+];
+
+/** A measurement's fields as a create or an update carries them. */
+type MeasurementFields = StoredRequest<'CreateTestMeasurement'>['testMeasurement'];
+
+/** The wire members of the measurement's fields named by `paths` (measurementMember gives each member's name and value). */
+function encodeMeasurement(m: MeasurementFields, paths: readonly string[]): Partial<WireRequest<'CreateTestMeasurement'>['testMeasurement']> {
+  const out: Record<string, unknown> = {};
+  for (const path of paths) {
+    const member = measurementMember(m, path);
+    if (member) out[member[0]] = member[1];
+  }
+  return compact(out);
+}
+
+/** A new measurement as sent: its parents, then every field that is set. */
+const encodeNew = (m: MeasurementFields) => ({ testStepId: m.testStepId, testReportId: m.testReportId || undefined, ...encodeMeasurement(m, ALL_PATHS) });
+
+const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
+
+/** Whether remote measurement `m` is one the create of `want` (as requested, ids translated) may have made: step, name and timestamp. */
+export const sameMeasurement = (want: { testStepId?: string; name?: string; timestamp?: number }, m: TestMeasurement) =>
+  m.testStepId === want.testStepId && m.name === want.name && wireMicros(m.timestamp) === want.timestamp;
+
+/** For each wanted measurement, an unclaimed one of its step created since the first send with its name and timestamp (all or nothing). */
+async function findMeasurements(p: PushContext, entry: Pick<OutboxEntry, 'firstSentServerTime'>, wanted: readonly MeasurementFields[]): Promise<TestMeasurement[] | undefined> {
+  const byStep = new Map<string, TestMeasurement[]>();
+  // (A create's measurement names its step: the service refuses it otherwise, before anything is sent.)
+  for (const stepId of new Set(wanted.map((m) => m.testStepId as string))) {
+    const filter = `test_step_id == ${quote(stepId)}${createdSince(entry)}`;
+    byStep.set(stepId, await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', filter, (m) => m.testStepId === stepId && unclaimed(p.db, 'test_measurements', m.measurementId)));
+  }
+  const used = new Set<string>();
+  const out: TestMeasurement[] = [];
+  for (const w of wanted) {
+    const found = byStep.get(w.testStepId as string)!.find((m) => !used.has(m.measurementId) && sameMeasurement(w, m));
+    if (!found) return undefined;
+    used.add(found.measurementId);
+    out.push(found);
+  }
+  return out;
+}
+
+export const createTestMeasurementSpec = defineSpec({
+  operation: 'CreateTestMeasurement',
+  kind: 'create',
+  // (Validated by the service after the targets are read: a missing step is refused there.)
+  targets: (req) => [{ resource: TEST_STEP, recordId: req.testMeasurement.testStepId as string, fields: [] }],
+  created: (_req, res) => [{ resource: TEST_MEASUREMENT, id: res.testMeasurement.measurementId }],
+  targetsAfter: (_req, res) => [{ resource: TEST_MEASUREMENT, recordId: res.testMeasurement.measurementId, fields: ['*create'] }],
+  encode: (req) => ({ testMeasurement: encodeNew(req.testMeasurement) }),
+  async findExisting(p, entry) {
+    const found = await findMeasurements(p, entry, [translateIds(p.db, entry.request).testMeasurement]);
+    return found && { testMeasurement: found[0] };
+  },
+  applyResult(p, entry, res) {
+    mapLocalId(p, TEST_MEASUREMENT, entry.createdIds[0].id, res.testMeasurement.measurementId);
+    upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset));
+  },
+});
+
+export const createTestMeasurementsSpec = defineSpec<'CreateTestMeasurements', Pick<WireResponse<'CreateTestMeasurements'>, 'measurementIds'> & { testMeasurements?: TestMeasurement[] }>({
+  operation: 'CreateTestMeasurements',
+  kind: 'create',
+  targets: (req) => [...new Set(req.testMeasurements.map((m) => m.testStepId as string))].map((id) => ({ resource: TEST_STEP, recordId: id, fields: [] })),
+  // The response lists the new ids in request order.
+  created: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, id })),
+  targetsAfter: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, recordId: id, fields: ['*create'] })),
+  encode: (req) => ({ testMeasurements: req.testMeasurements.map(encodeNew) }),
+  async findExisting(p, entry) {
+    const found = await findMeasurements(p, entry, translateIds(p.db, entry.request).testMeasurements);
+    return found && { measurementIds: found.map((m) => m.measurementId), testMeasurements: found };
+  },
+  applyResult(p, entry, res) {
+    const ids = res.measurementIds;
+    entry.createdIds.forEach((c, i) => {
+      if (ids[i]) mapLocalId(p, TEST_MEASUREMENT, c.id, ids[i]);
+    });
+    // (the response has ids only: the remote versions come with the next pull)
+    if (res.testMeasurements) upsertMeasurements(contextOf(p, entry), res.testMeasurements, observedNow(p.clockOffset));
+  },
+});
+
+const fieldsOf = (req: StoredRequest<'UpdateTestMeasurement'>): string[] => [...new Set((req.updateMask ?? []).map(measurementFieldOfPath))];
+
+export const updateTestMeasurementSpec = defineSpec({
+  operation: 'UpdateTestMeasurement',
+  kind: 'write',
+  targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.testMeasurement.measurementId as string, fields: fieldsOf(req) }],
+  encode(req) {
+    const paths = [...new Set(req.updateMask ?? [])];
+    return { testMeasurement: { measurementId: req.testMeasurement.measurementId, ...encodeMeasurement(req.testMeasurement, paths) }, updateMask: mask(paths) };
+  },
+  applyResult: (p, entry, res) => void upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset)),
+  dropField(req, _id, field) {
+    const left = (req.updateMask ?? []).filter((path) => measurementFieldOfPath(path) !== field);
+    return left.length ? { ...req, updateMask: left } : null;
+  },
+});
+
+export const deleteTestMeasurementSpec = defineSpec({
+  operation: 'DeleteTestMeasurement',
+  kind: 'write',
+  targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.measurementId, fields: ['*delete'] }],
+  encode: (req) => ({ measurementId: req.measurementId }),
+  notFoundIsDone: true,
+  applyResult: () => {},
+});
+
+export const testMeasurementSpecs: readonly OpSpec[] = [createTestMeasurementSpec, createTestMeasurementsSpec, updateTestMeasurementSpec, deleteTestMeasurementSpec];

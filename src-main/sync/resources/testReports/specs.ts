@@ -1,0 +1,192 @@
+// How test-report writes are recorded and replayed.
+//
+// ImportTestReport ("upload then import", as the platform's client does): the
+// upload is its own entry (../remoteFiles/specs.ts); the import refers to the
+// local remote-file id, so it waits for the upload and is sent with the
+// remote's file id. The local handler is asynchronous (it parses before its
+// one write transaction): `asyncWrite` makes the entry commit inside that
+// transaction. `send` imports, then lists the steps and measurements the
+// remote created, so the local ones can take their ids (children.ts); a
+// failure after the import counts as an unknown outcome. An import whose
+// outcome is unknown is looked up before any resend:
+// a report with the same name, test system, test case, serial and part
+// numbers and start/end times, created by us at or after the first send (CEL
+// `created_date` filter when the remote has one), that no local record stands
+// for. Updates (archive = is_archived) are idempotent and resent; a delete
+// that finds nothing is done. CreateTestReport is looked up like an import.
+import type { TestMeasurement, TestReport, TestStep } from '../../../../src-shared/api/testReports';
+import { ApiError, Code } from '../../../../src-shared/errors';
+import { mapLocalId, unclaimed } from '../../idMap';
+import { SEND_TIME_SLACK } from '../../time';
+import { adoptImportedChildren, TEST_MEASUREMENT, TEST_STEP } from './children';
+import { applyTestReports, observedNow, reportFields, TEST_REPORT, testReportContext } from './apply';
+import { formatTimestamp } from '../../../../src-shared/api/time';
+import { canonical } from '../../canonical';
+import { classify } from '../../retry';
+import type { Db } from '../../../db/database';
+import type { CreatedRef, OutboxEntry } from '../../types';
+import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
+import { compact, mask, metadataOut, ts } from '../../wireEncode';
+import { listAll, quote } from '../../remoteQuery';
+
+/** What an import sent and the remote created. */
+interface ImportResult {
+  testReport: TestReport;
+  testSteps: TestStep[];
+  testMeasurements: TestMeasurement[];
+}
+
+/** The steps and measurements of a remote report, in creation order (= document order for an import). */
+async function withChildren(p: PushContext, report: TestReport): Promise<ImportResult> {
+  const id = report.testReportId;
+  const byReport = `test_report_id == ${quote(id)}`;
+  const testSteps = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', byReport, (s) => s.testReportId === id, { orderBy: 'created_date' });
+  const testMeasurements = await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', byReport, (m) => m.testReportId === id, { orderBy: 'created_date' });
+  return { testReport: report, testSteps, testMeasurements };
+}
+
+/** The values a local report was created with (the merge base kept for an offline create, import or CreateTestReport). */
+export function createdReportFields(p: Pick<PushContext, 'db'>, localReportId: string): Record<string, unknown> | undefined {
+  const base = p.db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, localReportId]);
+  return base ? (JSON.parse(base.fields) as Record<string, unknown>) : undefined;
+}
+
+/** The fields an import lookup compares (archive state and run are not set by an import). */
+const IDENTITY = ['name', 'test_system_name', 'test_case', 'serial_number', 'part_number', 'start_time', 'end_time'] as const;
+export const sameImport = (want: Record<string, unknown>, r: TestReport) => {
+  const got = reportFields(r);
+  return IDENTITY.every((f) => canonical(want[f]) === canonical(got[f]));
+};
+
+/** `created_date` at or after the first send (with the usual slack), as a CEL clause. */
+export const createdSince = (entry: Pick<OutboxEntry, 'firstSentServerTime'>) =>
+  entry.firstSentServerTime === null ? '' : ` && created_date >= timestamp('${formatTimestamp(Math.max(0, entry.firstSentServerTime - SEND_TIME_SLACK))}')`;
+
+
+/** A report created by us at or after the first send with the created report's values, that no local record stands for. */
+async function findNewReport(p: PushContext, entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>): Promise<TestReport | undefined> {
+  const want = createdReportFields(p, entry.createdIds[0].id);
+  if (!want) return undefined;
+  const filter = `name == ${quote(String(want.name))} && created_by_user_id == ${quote(p.userId)}${createdSince(entry)}`;
+  const candidates = await listAll<TestReport>(p, 'ListTestReports', 'testReports', filter, (r) => sameImport(want, r));
+  return candidates.find((r) => unclaimed(p.db, 'test_reports', r.testReportId));
+}
+
+async function findImport(p: PushContext, entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>): Promise<ImportResult | undefined> {
+  const found = await findNewReport(p, entry);
+  return found && withChildren(p, found);
+}
+
+/** A failure after the remote may have imported: never a plain resend (a 429 would otherwise count as "nothing happened"). */
+function asUnknownOutcome(e: unknown): unknown {
+  const f = classify(e);
+  if (f.kind === 'auth') return e;
+  return new ApiError(Code.UNAVAILABLE, `ImportTestReport: listing what the import created failed (${f.message})`);
+}
+
+const applyReport = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, report: TestReport) => {
+  const organizationId = p.db.get<{ organization_id: string }>('SELECT organization_id FROM test_reports WHERE id = ?', [report.testReportId])?.organization_id ?? '';
+  applyTestReports(testReportContext(p.apply, p.clockOffset, entry.seq), [report], { organizationId, remoteTime: observedNow(p.clockOffset) });
+};
+
+function importedChildren(db: Db, reportId: string): CreatedRef[] {
+  return [
+    ...db.all<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? ORDER BY pk', [reportId]).map((r) => ({ resource: TEST_STEP, id: r.id })),
+    ...db.all<{ id: string }>('SELECT id FROM test_measurements WHERE test_report_id = ? ORDER BY pk', [reportId]).map((r) => ({ resource: TEST_MEASUREMENT, id: r.id })),
+  ];
+}
+
+export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>({
+  operation: 'ImportTestReport',
+  kind: 'create',
+  asyncWrite: true,
+  targets: () => [],
+  // The report, and its steps and measurements: edits of those made before the push wait for it (their ids are unmapped).
+  created: (_req, res, db) => [{ resource: TEST_REPORT, id: res.testReport.testReportId }, ...importedChildren(db, res.testReport.testReportId)],
+  targetsAfter: (_req, res) => [{ resource: TEST_REPORT, recordId: res.testReport.testReportId, fields: ['*create'] }],
+  encode: (req) => ({ remoteFileId: req.remoteFileId }),
+  async send(p, request) {
+    const res = await p.call('ImportTestReport', request);
+    try {
+      return await withChildren(p, res.testReport);
+    } catch (e) {
+      throw asUnknownOutcome(e);
+    }
+  },
+  findExisting: findImport,
+  applyResult(p, entry, res) {
+    mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, res.testReport.testReportId);
+    applyReport(p, entry, res.testReport);
+    adoptImportedChildren(testReportContext(p.apply, p.clockOffset, entry.seq), entry.seq, entry.createdIds, res.testReport.testReportId, res.testSteps, res.testMeasurements, observedNow(p.clockOffset));
+  },
+});
+
+export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<'CreateTestReport'> | TestReport>({
+  operation: 'CreateTestReport',
+  kind: 'create',
+  targets: () => [],
+  created: (_req, res) => [{ resource: TEST_REPORT, id: res.testReport.testReportId }],
+  targetsAfter: (_req, res) => [{ resource: TEST_REPORT, recordId: res.testReport.testReportId, fields: ['*create'] }],
+  encode: (req) =>
+    compact({
+      status: req.status, name: req.name, testSystemName: req.testSystemName, testCase: req.testCase, startTime: ts(req.startTime), endTime: ts(req.endTime),
+      metadata: metadataOut(req.metadata), serialNumber: req.serialNumber, partNumber: req.partNumber, systemOperator: req.systemOperator,
+      runId: req.runId || undefined, organizationId: req.organizationId,
+    }),
+  findExisting: findNewReport,
+  applyResult(p, entry, res) {
+    const report = 'testReport' in res ? res.testReport : res;
+    mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, report.testReportId);
+    applyReport(p, entry, report);
+  },
+});
+
+/** update_mask path -> the wire member carrying its value. */
+function patchMember(patch: StoredRequest<'UpdateTestReport'>['testReport'], path: string): [string, unknown] {
+  switch (path) {
+    case 'start_time': return ['startTime', ts(patch.startTime)];
+    case 'end_time': return ['endTime', ts(patch.endTime)];
+    case 'test_system_name': return ['testSystemName', patch.testSystemName];
+    case 'test_case': return ['testCase', patch.testCase];
+    case 'serial_number': return ['serialNumber', patch.serialNumber ?? ''];
+    case 'part_number': return ['partNumber', patch.partNumber ?? ''];
+    case 'system_operator': return ['systemOperator', patch.systemOperator ?? ''];
+    case 'run_id': return ['runId', patch.runId ?? ''];
+    case 'is_archived': return ['isArchived', patch.isArchived ?? false];
+    default: return [path, (patch as Record<string, unknown>)[path]];
+  }
+}
+
+const pathsOf = (req: StoredRequest<'UpdateTestReport'>): string[] => [...new Set(req.updateMask ?? [])];
+
+export const updateTestReportSpec = defineSpec({
+  operation: 'UpdateTestReport',
+  kind: 'write',
+  targets: (req) => [{ resource: TEST_REPORT, recordId: req.testReport.testReportId, fields: pathsOf(req) }],
+  encode(req) {
+    const paths = pathsOf(req);
+    const testReport: Record<string, unknown> = { testReportId: req.testReport.testReportId };
+    for (const path of paths) {
+      const [key, value] = patchMember(req.testReport, path);
+      testReport[key] = value;
+    }
+    // (Each path names a field of the report: patchMember gives its wire member.)
+    return { testReport: compact(testReport) as WireRequest<'UpdateTestReport'>['testReport'], updateMask: mask(paths) };
+  },
+  applyResult: (p, entry, res) => applyReport(p, entry, res.testReport),
+  dropField(req, _id, field) {
+    const left = pathsOf(req).filter((f) => f !== field);
+    return left.length ? { ...req, updateMask: left } : null;
+  },
+});
+
+export const deleteTestReportSpec = defineSpec({
+  operation: 'DeleteTestReport',
+  kind: 'write',
+  targets: (req) => [{ resource: TEST_REPORT, recordId: req.testReportId, fields: ['*delete'] }],
+  encode: (req) => ({ testReportId: req.testReportId }),
+  notFoundIsDone: true,
+  applyResult: () => {},
+});
+
+export const testReportSpecs: readonly OpSpec[] = [importTestReportSpec, createTestReportSpec, updateTestReportSpec, deleteTestReportSpec];

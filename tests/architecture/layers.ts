@@ -1,0 +1,38 @@
+// The layer rules (docs/ARCHITECTURE.md): renderer -> shared <- main; inside
+// main, db, filter, auth <- engine <- services <- sync <- http, electron, cli.
+// Each area of the source tree, and the areas it may import.
+export type Area = 'shared' | 'renderer' | 'db' | 'filter' | 'auth' | 'engine' | 'services' | 'seed' | 'sync' | 'http' | 'electron' | 'cli';
+
+const BASE: readonly Area[] = ['shared', 'db', 'filter', 'auth'];
+const ENGINE: readonly Area[] = [...BASE, 'engine'];
+const SERVICES: readonly Area[] = [...ENGINE, 'services'];
+const HOSTS: readonly Area[] = [...SERVICES, 'sync', 'seed'];
+
+export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
+  shared: ['shared'],
+  renderer: ['renderer', 'shared'],
+  db: BASE,
+  filter: BASE,
+  auth: BASE,
+  engine: ENGINE,
+  services: SERVICES,
+  // The demo data is written through the services (a host runs it).
+  seed: [...SERVICES, 'seed'],
+  sync: [...SERVICES, 'sync'],
+  http: [...HOSTS, 'http'],
+  electron: [...HOSTS, 'http', 'electron'],
+  cli: [...HOSTS, 'http', 'cli'],
+};
+
+/** The area a source file (repository-relative) belongs to; undefined outside the layered tree (tests, bench). */
+export function areaOf(file: string): Area | undefined {
+  if (file.startsWith('src-shared/')) return 'shared';
+  if (file.startsWith('src-renderer/')) return 'renderer';
+  const m = /^src-main\/([^/.]+)/.exec(file);
+  return m ? (m[1] as Area) : undefined;
+}
+
+export interface LayerViolation {
+  readonly from: string;
+  readonly to: string;
+}

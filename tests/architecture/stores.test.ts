@@ -1,0 +1,19 @@
+// One store per table: a table that has its store is written by it alone
+// (services and sync alike), so a row's shape is decided in one place.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { tablesWrittenBy, writesOutsideStores } from './tableWriters';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('table stores', () => {
+  test('no source file outside a table store writes its table', () => {
+    expect(writesOutsideStores(ROOT, ['src-main'])).toEqual([]);
+  });
+
+  test('the scanner sees every form of write', () => {
+    const sql = `INSERT INTO annotations(id) VALUES (?); INSERT OR IGNORE INTO annotation_tags(x) VALUES (1);
+      UPDATE annotations SET name = ?; DELETE FROM annotation_metadata WHERE 1; SELECT * FROM runs; UPDATE OR REPLACE runs SET x = 1`;
+    expect([...tablesWrittenBy(sql)].sort()).toEqual(['annotation_metadata', 'annotation_tags', 'annotations', 'runs']);
+  });
+});

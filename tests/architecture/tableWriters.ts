@@ -1,0 +1,42 @@
+// Which source files write a table's rows (INSERT, UPDATE, DELETE in SQL text):
+// a table with a store is written by that store alone, by services and sync alike.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** Each table that has its store, and the store's file. */
+export const STORES: Readonly<Record<string, string>> = {
+  annotations: 'src-main/services/annotations/annotationStore.ts',
+  annotation_tags: 'src-main/services/annotations/annotationStore.ts',
+  annotation_assets: 'src-main/services/annotations/annotationStore.ts',
+  annotation_linked_channels: 'src-main/services/annotations/annotationStore.ts',
+  annotation_metadata: 'src-main/services/annotations/annotationStore.ts',
+  annotation_logs: 'src-main/services/annotations/annotationLogStore.ts',
+  saved_searches: 'src-main/services/savedSearches/savedSearchStore.ts',
+};
+
+/** The tables a piece of source text writes with SQL. */
+export function tablesWrittenBy(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|UPDATE(?:\s+OR\s+[A-Z]+)?|DELETE\s+FROM|REPLACE\s+INTO)\s+([a-z_]+)\b/g)) out.add(m[1]);
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(name) && !/\.(test|spec)\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+/** `file writes table` for each table with a store that a file other than its store writes. */
+export function writesOutsideStores(root: string, dirs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const file of dirs.flatMap((d) => sourceFiles(join(root, d)))) {
+    const rel = relative(root, file);
+    // (Migrations rewrite rows as the schema of their day had them: history, not a second writer.)
+    if (rel.includes('/db/migrations/')) continue;
+    for (const table of tablesWrittenBy(readFileSync(file, 'utf8'))) if (STORES[table] && STORES[table] !== rel) out.push(`${rel} writes ${table}`);
+  }
+  return out;
+}
