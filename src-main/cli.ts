@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { addAttributeCommands } from './attributesCli';
+import { addAttributeCommands } from './cli/attributesCommand';
 import { createApiKey, listApiKeys, ownerSessionKey, revokeApiKey } from './auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
 import { defaultDataDir, isReplica, openEngine } from './engine';

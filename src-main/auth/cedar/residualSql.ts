@@ -23,6 +23,9 @@ interface Membership extends SqlCondition {
 
 const isMembership = (c: SqlCondition): c is Membership => 'build' in c;
 
+// Cedar's residual JSON: its `Expr` union plus `unknown` nodes for the resource. Read loosely, key by key, and every
+// shape not recognised below is NotCompilable, so a loose read never lets an unknown node through.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Expr = Record<string, any>;
 class NotCompilable extends Error {}
 

@@ -6,9 +6,9 @@ import type { Command, Option } from 'commander';
 import {
   addRole, AttributeError, findMember, listAttributes, removePrincipalAttribute, removeResourceAttribute, removeRole, setPrincipalAttribute,
   setResourceAttribute,
-} from './auth/cedar/attributes';
-import { defaultDataDir, openEngine } from './engine';
-import type { Db } from './db/database';
+} from '../auth/cedar/attributes';
+import { defaultDataDir, openEngine } from '../engine';
+import type { Db } from '../db/database';
 
 type Run = (work: () => number | Promise<number>) => void;
 interface Common {
