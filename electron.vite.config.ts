@@ -1,6 +1,7 @@
 // `npm run build` = `electron-vite build`: three bundles, none of which needs
 // the Electron binary to build.
 //   main     src-main/electron/main.ts    -> out/main/index.js   (ESM; runtime deps stay external)
+//            src-main/host/main.ts        -> out/main/engineHost.js (the engine host: database, services, sync)
 //   preload  src-main/electron/preload.ts -> out/preload/index.cjs (sandboxed preload: one CommonJS file)
 //   renderer src-renderer/index.html      -> out/renderer        (relative base, so `outpost serve` can serve it at /)
 import { resolve } from 'node:path';
@@ -32,7 +33,8 @@ export default defineConfig({
       // Runtime dependencies (better-sqlite3 is native, cedar is wasm) are loaded from node_modules.
       externalizeDeps: { include: ['better-sqlite3'] },
       rolldownOptions: {
-        input: { index: resolve(root, 'src-main/electron/main.ts') },
+        // The engine host runs in its own process (utilityProcess.fork of out/main/engineHost.js).
+        input: { index: resolve(root, 'src-main/electron/main.ts'), engineHost: resolve(root, 'src-main/host/main.ts') },
       },
     },
   },

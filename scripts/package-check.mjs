@@ -42,7 +42,7 @@ try {
 
   const app = join(out, 'linux-unpacked');
   const files = new Set(asar.listPackage(join(app, 'resources', 'app.asar')));
-  for (const f of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) if (!files.has(f)) problems.push(`app.asar lacks ${f}`);
+  for (const f of ['/out/main/index.js', '/out/main/engineHost.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) if (!files.has(f)) problems.push(`app.asar lacks ${f}`);
   const pkg = require(join(root, 'package.json'));
   for (const dep of Object.keys(pkg.dependencies)) if (!files.has(`/node_modules/${dep}/package.json`)) problems.push(`app.asar lacks the dependency ${dep}`);
   const unpacked = [];

@@ -2,11 +2,11 @@
 // HTTP server, the Electron IPC bridge, the CLI and the sync worker all run
 // operations through an Engine. The engine knows sync only through the hooks
 // below, which sync installs (sync/replica.ts attachReplica, called by the hosts).
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
 import type { RowGate } from './auth/cedar/authorize';
 import { acquireDataDirLock, type DataDirLock } from './db/dataDirLock';
+import { defaultDataDir } from './db/dataDir';
 import { openDatabase, type Db } from './db/database';
 
 export interface Engine {
@@ -89,19 +89,13 @@ export interface RequestContext {
 
 export const DATABASE_FILE = 'outpost.sqlite';
 
+export { defaultDataDir };
+
 /** Set once a remote is linked: the database is a sync replica, whose replicated writes must reach the outbox. */
 export const REPLICA_SETTING = 'sync.replica';
 
 export function isReplica(db: Db): boolean {
   return db.setting(REPLICA_SETTING) === '1';
-}
-
-/** The per-user data directory: XDG on Linux, the platform's app-data folder elsewhere. */
-export function defaultDataDir(): string {
-  if (process.env.OUTPOST_DATA_DIR) return process.env.OUTPOST_DATA_DIR;
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Outpost');
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Outpost');
-  return join(process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'outpost');
 }
 
 /**

@@ -4,7 +4,7 @@
 // server's side of the same binding is src-main/http/routes.ts.
 import type { OperationDef } from './api/operation';
 import { camelToSnake } from './api/wire';
-import { ApiError, Code, codeFromHttpStatus, isStatusBody } from './errors';
+import { ApiError, codeFromHttpStatus, isStatusBody } from './errors';
 
 /** An operation's request as HTTP: where it goes, and its body in the form its input kind takes. */
 export interface HttpRequestParts {
@@ -23,7 +23,7 @@ export function buildPath(op: OperationDef, request: Record<string, unknown>): {
   const path = op.path.replace(/\{([a-z_]+)\}/g, (_, snake: string) => {
     const camel = snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
     const value = request[camel] ?? request[snake];
-    if (value === undefined || value === '') throw new ApiError(Code.INVALID_ARGUMENT, `${snake}: is required`);
+    if (value === undefined || value === '') throw ApiError.invalid(snake, 'is required');
     used.add(camel);
     return encodeURIComponent(String(value));
   });

@@ -1,26 +1,33 @@
-// The Electron main process: opens the local profile database (the same data
-// directory `outpost serve` uses by default), runs every renderer request
-// through the IPC bridge, and keeps the renderer locked down: sandboxed,
-// context-isolated, strict CSP, no remote content, no navigation, no new
-// windows, no permissions.
-import { existsSync, mkdirSync } from 'node:fs';
+// The Electron main process: the window, the protocol handler, safeStorage
+// and IPC forwarding. It never opens the database: the engine (SQLite, every
+// service, the outbox, background sync) runs in the engine host, a
+// utilityProcess (host/main.ts -> out/main/engineHost.js) that main starts,
+// forwards every renderer call to, answers secret requests for, and restarts
+// when it dies. The renderer stays locked down: sandboxed, context-isolated,
+// strict CSP, no remote content, no navigation, no new windows, no permissions.
+// Also here: the application menu, the log file, auto-update checks and the
+// window's remembered size and position.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, type WebContents } from 'electron';
-import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
-import type { Caller } from '../auth/caller';
-import { defaultDataDir, isReplica, openEngine, type Engine, type RequestContext } from '../engine';
-import { seedDemoData } from '../seed/seedDemoData';
-import { BackgroundSync } from '../sync/backgroundSync';
-import { attachReplica } from '../sync/replica';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell, type WebContents } from 'electron';
+import { defaultDataDir } from '../db/dataDir';
+import { EngineHostSupervisor } from '../host/supervisor';
+import { createAppLog, type AppLog } from './appLog';
+import { appMenuTemplate } from './appMenu';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
-import { createSafeStorageSecretStore, type SecretStore } from './secretStore';
+import { createSafeStorageSecretStore } from './secretStore';
+import { startUpdateChecks } from './updates';
+import { utilityHostLauncher } from './utilityHost';
+import { loadWindowBounds, MIN_SIZE, saveWindowBounds } from './windowState';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '..', 'renderer');
 const preloadFile = join(here, '..', 'preload', 'index.cjs');
+/** The engine host's bundle, beside this one (electron.vite.config.ts builds both). */
+const engineHostFile = join(here, 'engineHost.js');
 /** The window icon on Linux/Windows when run from the repository (packaged builds embed build/icon.*). */
 const iconFile = join(here, '..', '..', 'build', 'icon.png');
 /** Set by `electron-vite dev`: the renderer comes from the Vite dev server instead of app://. */
@@ -31,35 +38,15 @@ const rendererUrl = devServerUrl ?? APP_INDEX_URL;
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 app.enableSandbox();
 
-let engine: Engine | undefined;
-let caller: Caller | undefined;
 let mainWindow: BrowserWindow | undefined;
-let backgroundSync: BackgroundSync | undefined;
+let engineHost: EngineHostSupervisor | undefined;
+// Electron's default log folder (app.getPath('logs')): set before it is read.
+app.setAppLogsPath();
+const appLog: AppLog = createAppLog(app.getPath('logs'));
+const windowStateFile = join(app.getPath('userData'), 'window-state.json');
 
-/** Pushes an event to every window (`window.outpost.onEvent`), e.g. sync status. */
+/** Pushes an event to every window (`window.outpost.onEvent`): sync status and progress, the engine's state. */
 const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.getAllWindows().map((w) => w.webContents));
-
-function openProfile(secrets: SecretStore): { engine: Engine; caller: Caller } {
-  const dataDir = defaultDataDir();
-  mkdirSync(dataDir, { recursive: true });
-  const opened = attachReplica(openEngine(dataDir, { holder: { command: 'desktop' } }), { secrets });
-  const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
-  // First start: a living demo dataset instead of an empty screen.
-  if (!isReplica(opened.db) && !opened.db.get('SELECT 1 FROM annotations LIMIT 1')) seedDemoData(opened.db);
-  const local = loadCaller(opened.db, userId);
-  if (!local) throw new Error(`local user ${DEFAULT_USER_NAME} could not be loaded`);
-  // The desktop's user owns the data directory.
-  return { engine: opened, caller: { ...local, owner: true } };
-}
-
-/**
- * The desktop's local user; once the first sync has adopted the remote identity,
- * invoke() runs every call as that remote user instead (engine.actingCaller).
- */
-function requestContext(): RequestContext {
-  if (!engine || !caller) throw new Error('the profile database is not open');
-  return { engine, db: engine.db, caller };
-}
 
 /** Hardening that applies to every web contents the app ever creates. */
 function lockDown(contents: WebContents): void {
@@ -94,11 +81,11 @@ function configureSession(): void {
 }
 
 function createWindow(): BrowserWindow {
+  const { maximized, ...bounds } = loadWindowBounds(windowStateFile);
   const win = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 960,
-    minHeight: 600,
+    ...bounds,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
     title: 'Outpost',
     backgroundColor: '#f5f6f8',
@@ -116,7 +103,11 @@ function createWindow(): BrowserWindow {
       spellcheck: false,
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (maximized) win.maximize();
+    win.show();
+  });
+  win.on('close', () => saveWindowBounds(windowStateFile, { ...win.getNormalBounds(), maximized: win.isMaximized() }));
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = undefined;
   });
@@ -124,21 +115,75 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
-function start(): void {
-  // Remote API keys, encrypted with the OS keyring: the engine's remote profile and the scheduler share the store.
-  const secrets: SecretStore = createSafeStorageSecretStore({ safeStorage, dir: join(defaultDataDir(), 'secrets') });
-  ({ engine, caller } = openProfile(secrets));
+/** The engine host for the profile in `dataDir`; its state goes to the windows so they say when it is down. */
+function createEngineHost(dataDir: string): EngineHostSupervisor {
+  // Remote API keys, encrypted with the OS keyring, stay here: the host asks for them over its port.
+  const secrets = createSafeStorageSecretStore({ safeStorage, dir: join(dataDir, 'secrets') });
+  return new EngineHostSupervisor({
+    launch: utilityHostLauncher(engineHostFile),
+    init: { dataDir, seedDemoData: true, backgroundSync: true },
+    secrets,
+    onEvent: publishEvent,
+    onStateChange: (state, detail) => publishEvent({ type: 'engine-status', state, detail }),
+    onLog: (level, message) => appLog[level](message),
+  });
+}
+
+/** A message box over the window (or alone, when it is closed). */
+function tell(options: Electron.MessageBoxOptions): void {
+  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+}
+
+/** File > Import Test Report…: the path comes from main's own dialog, never from the renderer. */
+async function importTestReport(host: EngineHostSupervisor): Promise<void> {
+  const options: Electron.OpenDialogOptions = { title: 'Import a TestStand ATML report', properties: ['openFile'], filters: [{ name: 'ATML test report', extensions: ['xml'] }] };
+  const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+  if (picked.canceled || picked.filePaths.length === 0) return;
+  const result = await host.importFile(picked.filePaths[0]);
+  if (!result.ok) return tell({ type: 'error', message: 'The test report could not be imported', detail: result.error.message });
+  const report = (result.data as { testReport?: { testReportId?: string; name?: string } }).testReport;
+  publishEvent({ type: 'test-report-imported', testReportId: report?.testReportId ?? '' });
+  tell({ type: 'info', message: `Imported ${report?.name ?? 'the test report'}` });
+}
+
+async function syncNow(host: EngineHostSupervisor): Promise<void> {
+  const result = await host.call('SyncNow', {});
+  if (!result.ok) tell({ type: 'warning', message: 'Sync could not start', detail: result.error.message });
+}
+
+async function start(): Promise<void> {
+  const host = createEngineHost(defaultDataDir());
+  engineHost = host;
+  appLog.info(`Outpost ${app.getVersion()} starting; profile in ${defaultDataDir()}`);
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate(
+        {
+          importTestReport: () => void importTestReport(host),
+          syncNow: () => void syncNow(host),
+          showShortcuts: () => publishEvent({ type: 'menu-command', command: 'help' }),
+          openLogsFolder: () => void shell.openPath(app.getPath('logs')),
+        },
+        { isPackaged: app.isPackaged, platform: process.platform },
+      ),
+    ),
+  );
   configureSession();
   registerIpcBridge(ipcMain, {
-    context: requestContext,
+    call: (operation, request) => host.call(operation, request),
     isTrustedSender: trustedSenderCheck([devServerUrl ?? `${APP_ORIGIN}/`]),
-    onInternalError: (operation, error) => console.error(`outpost: internal error in ${operation}:`, error),
   });
+  // The window appears at once; its first calls wait for the profile to open.
   mainWindow = createWindow();
-  // Background sync: runs while a remote is configured (now or later, from the Sync view);
-  // status and progress events reach window.outpost.onEvent.
-  backgroundSync = new BackgroundSync({ engine, secrets, publishEvent });
-  void backgroundSync.start().catch((error: unknown) => console.error('outpost: background sync could not start:', error));
+  await host.start();
+  const updates = await startUpdateChecks({
+    feedUrl: process.env.OUTPOST_UPDATE_URL,
+    isPackaged: app.isPackaged,
+    isOnline: () => net.isOnline(),
+    loadUpdater: async () => (await import('electron-updater')).autoUpdater,
+    log: appLog,
+  });
+  appLog.info(`updates: ${updates.state}`);
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -160,19 +205,15 @@ if (!app.requestSingleInstanceLock()) {
   });
   let quitting = false;
   app.on('will-quit', (event) => {
-    if (quitting || !backgroundSync) {
-      engine?.close();
-      engine = undefined;
-      return;
-    }
-    // Stop sync first (a run in progress is aborted; committed work stays), then close the database.
+    if (quitting || !engineHost) return;
+    // The host stops sync (a run in progress is aborted; committed work stays) and closes the database.
     event.preventDefault();
     quitting = true;
-    void backgroundSync
+    void engineHost
       .stop()
-      .catch((error: unknown) => console.error('outpost: stopping sync failed:', error))
+      .catch((error: unknown) => appLog.error('stopping the engine failed', error))
       .finally(() => {
-        backgroundSync = undefined;
+        engineHost = undefined;
         app.quit();
       });
   });
@@ -181,7 +222,7 @@ if (!app.requestSingleInstanceLock()) {
     .then(start)
     .catch((error: unknown) => {
       // E.g. the database could not be opened (a native module built for another ABI, a locked or corrupt file).
-      console.error('outpost: could not start:', error);
+      appLog.error('could not start', error);
       dialog.showErrorBox('Outpost could not start', error instanceof Error ? error.message : String(error));
       app.exit(1);
     });

@@ -4,7 +4,7 @@
 // `outpost serve` sends. Only files under the renderer directory are served.
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../http/server';
+import { CONTENT_SECURITY_POLICY } from '../http/contentSecurityPolicy';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'outpost';

@@ -14,6 +14,7 @@ import type { BinaryResult } from '../services/handler';
 import { invoke } from '../services/invoke';
 import { readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
+import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy';
 import { groupCommitFor } from '../db/groupCommit';
 import { storageError } from '../db/storageErrors';
 import { matchRoute } from './routes';
@@ -152,8 +153,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+export { CONTENT_SECURITY_POLICY };
 
 function serveStatic(staticDir: string, url: URL, res: ServerResponse): void {
   const root = resolve(staticDir);

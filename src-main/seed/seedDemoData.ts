@@ -11,6 +11,7 @@ import type { Db } from '../db/database';
 import { isReplica } from '../engine';
 import { annotationBulkInserter } from '../services/annotations/annotationStore';
 import { AnnotationLogRowWriter } from '../services/annotations/annotationLogStore';
+import { insertAsset, insertChannel, insertRun, insertTag, replaceRunAssets } from '../services/reference/referenceStores';
 
 /** mulberry32: a tiny seeded PRNG (determinism matters, quality does not). */
 export function prng(seed: number): () => number {
@@ -83,13 +84,14 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
     const userIds = USERS.map((u) => ensureMember(db, u, DEFAULT_ORGANIZATION_NAME).userId);
     const owner = userIds[0];
     for (const [i, name] of TAGS.entries()) {
-      db.run('INSERT OR IGNORE INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES (?, ?, ?, ?, ?)', [stableId(`tag:${name}`), organizationId, name, owner, BASE + i]);
+      insertTag(db, { id: stableId(`tag:${name}`), organization_id: organizationId, name, created_by_user_id: owner, created_date: BASE + i }, { ifAbsent: true });
     }
     const assetIds = ASSETS.map((name, i) => {
       const id = stableId(`asset:${name}`);
-      db.run(
-        `INSERT OR IGNORE INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        [id, organizationId, name, BASE + i, owner, BASE + i, owner],
+      insertAsset(
+        db,
+        { id, organization_id: organizationId, name, created_date: BASE + i, created_by_user_id: owner, modified_date: BASE + i, modified_by_user_id: owner },
+        { ifAbsent: true },
       );
       return id;
     });
@@ -98,10 +100,13 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
       for (const name of CHANNELS) {
         const id = stableId(`channel:${ASSETS[a]}:${name}`);
         channelIds.push(id);
-        db.run(
-          `INSERT OR IGNORE INTO channels(id, organization_id, asset_id, name, description, created_date, created_by_user_id, modified_date, modified_by_user_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [id, organizationId, assetId, name, `${name} of ${ASSETS[a]}`, BASE, owner, BASE, owner],
+        insertChannel(
+          db,
+          {
+            id, organization_id: organizationId, asset_id: assetId, name, description: `${name} of ${ASSETS[a]}`, created_date: BASE, created_by_user_id: owner,
+            modified_date: BASE, modified_by_user_id: owner,
+          },
+          { ifAbsent: true },
         );
       }
     }
@@ -111,12 +116,15 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
       runIds.push(id);
       const start = BASE + r * 2 * DAY;
       const asset = assetIds[r % assetIds.length];
-      const info = db.run(
-        `INSERT OR IGNORE INTO runs(id, organization_id, name, description, start_time, stop_time, created_date, created_by_user_id, modified_date, modified_by_user_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [id, organizationId, `${ASSETS[r % ASSETS.length]} run ${String(r + 1).padStart(3, '0')}`, 'Hot-fire test campaign', start, start + 3_600_000_000, start, owner, start, owner],
+      const runPk = insertRun(
+        db,
+        {
+          id, organization_id: organizationId, name: `${ASSETS[r % ASSETS.length]} run ${String(r + 1).padStart(3, '0')}`, description: 'Hot-fire test campaign',
+          start_time: start, stop_time: start + 3_600_000_000, created_date: start, created_by_user_id: owner, modified_date: start, modified_by_user_id: owner,
+        },
+        { ifAbsent: true },
       );
-      if (info.changes) db.run('INSERT INTO run_assets(run_pk, asset_id, position) VALUES (?, ?, 0)', [Number(info.lastInsertRowid), asset]);
+      if (runPk !== undefined) replaceRunAssets(db, runPk, [asset]);
     }
 
     const inserter = annotationBulkInserter(db);

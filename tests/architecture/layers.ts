@@ -1,7 +1,9 @@
 // The layer rules (docs/ARCHITECTURE.md): renderer -> shared <- main; inside
-// main, db, filter, auth <- engine <- services <- sync <- http, electron, cli.
+// main, db, filter, auth <- engine <- services <- sync <- http, host, cli; the
+// engine host (host/) runs the engine in its own process, and electron (which
+// never opens the database) talks to it through host/supervisor.ts.
 // Each area of the source tree, and the areas it may import.
-export type Area = 'shared' | 'renderer' | 'db' | 'filter' | 'auth' | 'engine' | 'services' | 'seed' | 'sync' | 'http' | 'electron' | 'cli';
+export type Area = 'shared' | 'renderer' | 'db' | 'filter' | 'auth' | 'engine' | 'services' | 'seed' | 'sync' | 'http' | 'host' | 'electron' | 'cli';
 
 const BASE: readonly Area[] = ['shared', 'db', 'filter', 'auth'];
 const ENGINE: readonly Area[] = [...BASE, 'engine'];
@@ -20,7 +22,10 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   seed: [...SERVICES, 'seed'],
   sync: [...SERVICES, 'sync'],
   http: [...HOSTS, 'http'],
-  electron: [...HOSTS, 'http', 'electron'],
+  host: [...HOSTS, 'http', 'host'],
+  // Main keeps the window and forwards to the engine host: no engine, services or sync of its own
+  // (tests/desktop/electronMain.test.ts proves the built bundle loads no SQLite).
+  electron: ['shared', 'db', 'http', 'host', 'electron'],
   cli: [...HOSTS, 'http', 'cli'],
 };
 

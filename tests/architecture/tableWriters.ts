@@ -12,12 +12,22 @@ export const STORES: Readonly<Record<string, string>> = {
   annotation_metadata: 'src-main/services/annotations/annotationStore.ts',
   annotation_logs: 'src-main/services/annotations/annotationLogStore.ts',
   saved_searches: 'src-main/services/savedSearches/savedSearchStore.ts',
+  remote_files: 'src-main/services/remoteFiles/remoteFileStore.ts',
+  ...Object.fromEntries(
+    ['tags', 'assets', 'asset_tags', 'asset_metadata', 'runs', 'run_assets', 'run_tags', 'run_metadata', 'channels'].map((t) => [
+      t,
+      'src-main/services/reference/referenceStores.ts',
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['rules', 'rule_conditions', 'rule_actions', 'rule_versions', 'rule_contextual_channels'].map((t) => [t, 'src-main/services/rules/ruleStore.ts']),
+  ),
 };
 
 /** The tables a piece of source text writes with SQL. */
 export function tablesWrittenBy(text: string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(/\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|UPDATE(?:\s+OR\s+[A-Z]+)?|DELETE\s+FROM|REPLACE\s+INTO)\s+([a-z_]+)\b/g)) out.add(m[1]);
+  for (const m of text.matchAll(/\b(?:INTO|UPDATE(?:\s+OR\s+[A-Z]+)?|DELETE\s+FROM)\s+([a-z_]+)\b/g)) out.add(m[1]);
   return out;
 }
 

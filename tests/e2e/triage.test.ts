@@ -373,8 +373,11 @@ describe('keyboard triage (outpost serve)', () => {
 
   test('artifacts on an annotation: attach a new upload, then the same artifact to the next annotation', async () => {
     await navigateTo(page, 'annotations', TIMEOUT);
+    // (The rows must be there before `j` has one to move to.)
+    await page.locator('.row').first().waitFor({ timeout: TIMEOUT });
     await page.getByTestId('annotation-list').focus();
     await press('j');
+    await expect.poll(cursorId, { timeout: TIMEOUT }).toBeTruthy();
     const first = (await cursorId())!;
     const box = page.getByTestId('attached-artifacts');
     await expect.poll(() => box.getAttribute('data-loaded-for'), { timeout: TIMEOUT }).toBe(first);

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../../src-main/auth/identity';
 import { handleInvoke } from '../../src-main/electron/ipcBridge';
 import { openEngine } from '../../src-main/engine';
+import { dispatch } from '../../src-main/host/dispatch';
 import { attachReplica, type ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { annotationRequest, startRemote } from './helpers';
@@ -32,7 +33,8 @@ test('the IPC bridge acts as the local user before the first sync and as the rem
   const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   // The desktop's user owns the data directory (src-main/electron/main.ts).
   const desktopUser = { ...loadCaller(engine.db, userId)!, owner: true };
-  const options = { context: () => ({ engine, db: engine.db, caller: desktopUser }), isTrustedSender: () => true };
+  const host = { context: () => ({ engine, db: engine.db, caller: desktopUser }) };
+  const options = { call: (operation: string, request: unknown) => dispatch(host, operation, request), isTrustedSender: () => true };
   const call = async (operation: string, request: Record<string, unknown> = {}) => {
     const result = await handleInvoke(options, { senderFrame: { url: 'app://outpost/index.html' } }, operation, request);
     if (!result.ok) throw new Error(result.error.message);

@@ -5,7 +5,7 @@ import type { Asset, AssetPatch, CreateAssetInput } from '../../../src-shared/ap
 import { formatOptionalTimestamp, formatTimestamp, nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
-import { loadByPks, loadLists, loadMetadata, replaceList, replaceMetadata } from '../../db/childRows';
+import { loadByPks, loadLists, loadMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
@@ -13,6 +13,7 @@ import { assetListSpec } from './listSpecs';
 import { ensureTags } from './resolve';
 import { organizationScope } from './scope';
 import { checkMask } from './updateMask';
+import { insertAsset, replaceAssetMetadata, replaceAssetTags, setAssetColumns, setRunColumns } from './referenceStores';
 
 interface AssetRow {
   pk: number;
@@ -65,14 +66,12 @@ export function createAsset(ctx: RequestContext, req: CreateAssetInput): { asset
     }
     const tags = ensureTags(db, organizationId, caller.userId, req.tags ?? []);
     const now = nowMicros();
-    const info = db.run(
-      `INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [randomUUID(), organizationId, req.name, now, caller.userId, now, caller.userId],
-    );
-    const pk = Number(info.lastInsertRowid);
-    replaceList(db, 'asset_tags', 'asset_pk', 'tag_name', pk, tags);
-    replaceMetadata(db, 'asset_metadata', 'asset_pk', pk, req.metadata ?? []);
+    const pk = insertAsset(db, {
+      id: randomUUID(), organization_id: organizationId, name: req.name, created_date: now, created_by_user_id: caller.userId, modified_date: now,
+      modified_by_user_id: caller.userId,
+    })!;
+    replaceAssetTags(db, pk, tags);
+    replaceAssetMetadata(db, pk, req.metadata ?? []);
     return { asset: loadAssets(db, [pk])[0] };
   });
 }
@@ -97,9 +96,9 @@ export function updateAsset(ctx: RequestContext, patch: AssetPatch, mask: readon
       }
       archived = want ? (archived ?? now) : null;
     }
-    db.run('UPDATE assets SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [archived, now, caller.userId, row.pk]);
-    if (paths.has('tags')) replaceList(db, 'asset_tags', 'asset_pk', 'tag_name', row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'asset.tags'));
-    if (paths.has('metadata')) replaceMetadata(db, 'asset_metadata', 'asset_pk', row.pk, patch.metadata ?? [], 'asset.metadata');
+    setAssetColumns(db, row.pk, { archived_date: archived, modified_date: now, modified_by_user_id: caller.userId });
+    if (paths.has('tags')) replaceAssetTags(db, row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'asset.tags'));
+    if (paths.has('metadata')) replaceAssetMetadata(db, row.pk, patch.metadata ?? [], 'asset.metadata');
     return { asset: loadAssets(db, [row.pk])[0] };
   });
 }
@@ -111,7 +110,7 @@ export function archiveAsset(ctx: RequestContext, assetId: string, archiveRuns: 
     const row = findVisibleAsset(ctx, assetId);
     const now = nowMicros();
     if (row.archived_date === null) {
-      db.run('UPDATE assets SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [now, now, caller.userId, row.pk]);
+      setAssetColumns(db, row.pk, { archived_date: now, modified_date: now, modified_by_user_id: caller.userId });
     }
     if (!archiveRuns) return { archivedRunIds: [] };
     const runs = db.all<{ pk: number; id: string }>(
@@ -120,7 +119,7 @@ export function archiveAsset(ctx: RequestContext, assetId: string, archiveRuns: 
       [row.id, row.organization_id],
     );
     for (const r of runs) {
-      db.run('UPDATE runs SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [now, now, caller.userId, r.pk]);
+      setRunColumns(db, r.pk, { archived_date: now, modified_date: now, modified_by_user_id: caller.userId });
     }
     return { archivedRunIds: runs.map((r) => r.id) };
   });

@@ -13,6 +13,7 @@ import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { channelListSpec } from './listSpecs';
 import { organizationScope } from './scope';
+import { insertChannel } from './referenceStores';
 
 interface ChannelRow {
   pk: number;
@@ -74,16 +75,12 @@ export function createChannel(ctx: RequestContext, req: CreateChannelInput): { c
       throw ApiError.alreadyExists('channel', req.name, `the asset already has a channel named '${req.name}'`);
     }
     const now = nowMicros();
-    const info = db.run(
-      `INSERT INTO channels(id, organization_id, asset_id, name, description, unit_id, data_type, display_description, display_unit_id,
-         created_date, created_by_user_id, modified_date, modified_by_user_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        randomUUID(), asset.organization_id, asset.id, req.name, req.description ?? '', req.unitId ?? '', ChannelDataType.numbers[dataType],
-        req.displayDescription ?? '', req.displayUnitId ?? '', now, caller.userId, now, caller.userId,
-      ],
-    );
-    return { channel: loadChannels(db, [Number(info.lastInsertRowid)])[0] };
+    const pk = insertChannel(db, {
+      id: randomUUID(), organization_id: asset.organization_id, asset_id: asset.id, name: req.name, description: req.description ?? '', unit_id: req.unitId ?? '',
+      data_type: ChannelDataType.numbers[dataType], display_description: req.displayDescription ?? '', display_unit_id: req.displayUnitId ?? '',
+      created_date: now, created_by_user_id: caller.userId, modified_date: now, modified_by_user_id: caller.userId,
+    })!;
+    return { channel: loadChannels(db, [pk])[0] };
   });
 }
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../../src-shared/errors';
 import { nowMicros } from '../../../src-shared/api/time';
 import type { Db } from '../../db/database';
+import { insertTag } from './referenceStores';
 
 export function resolveAssetNames(db: Db, organizationId: string, names: readonly string[], field = 'assets'): string[] {
   const ids: string[] = [];
@@ -44,9 +45,7 @@ export function ensureTags(db: Db, organizationId: string, userId: string, names
   const unique = [...new Set(names.map((n) => n.trim()))];
   if (unique.some((n) => n === '')) throw ApiError.invalid(field, 'tag names must not be empty');
   for (const name of unique) {
-    db.run('INSERT OR IGNORE INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES (?, ?, ?, ?, ?)', [
-      randomUUID(), organizationId, name, userId, nowMicros(),
-    ]);
+    insertTag(db, { id: randomUUID(), organization_id: organizationId, name, created_by_user_id: userId, created_date: nowMicros() }, { ifAbsent: true });
   }
   return unique;
 }

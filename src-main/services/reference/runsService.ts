@@ -7,7 +7,7 @@ import type { MetadataValueInput } from '../../../src-shared/api/metadata';
 import { formatDuration, formatTimestamp, nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo, type Caller } from '../../auth/caller';
-import { loadByPks, loadLists, loadMetadata, replaceList, replaceMetadata } from '../../db/childRows';
+import { loadByPks, loadLists, loadMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
@@ -15,6 +15,7 @@ import { runListSpec } from './listSpecs';
 import { ensureTags } from './resolve';
 import { organizationScope } from './scope';
 import { checkMask } from './updateMask';
+import { insertRun as insertRunRow, replaceRunAssets, replaceRunMetadata, replaceRunTags, setRunColumns } from './referenceStores';
 
 interface RunRow {
   pk: number;
@@ -112,16 +113,14 @@ function insertRun(db: Db, caller: Caller, run: NewRun): { run: Run } {
   if (run.clientKey !== null) checkClientKeyFree(db, run.organizationId, run.clientKey, 'client_key');
   const tags = ensureTags(db, run.organizationId, caller.userId, run.tags);
   const now = nowMicros();
-  const info = db.run(
-    `INSERT INTO runs(id, organization_id, name, description, start_time, stop_time, client_key, is_adhoc, created_date, created_by_user_id,
-       modified_date, modified_by_user_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [randomUUID(), run.organizationId, run.name, run.description, run.startTime, run.stopTime, run.clientKey, run.isAdhoc ? 1 : 0, now, caller.userId, now, caller.userId],
-  );
-  const pk = Number(info.lastInsertRowid);
-  replaceList(db, 'run_tags', 'run_pk', 'tag_name', pk, tags);
-  replaceList(db, 'run_assets', 'run_pk', 'asset_id', pk, run.assetIds);
-  replaceMetadata(db, 'run_metadata', 'run_pk', pk, run.metadata);
+  const pk = insertRunRow(db, {
+    id: randomUUID(), organization_id: run.organizationId, name: run.name, description: run.description, start_time: run.startTime, stop_time: run.stopTime,
+    client_key: run.clientKey, is_adhoc: run.isAdhoc ? 1 : 0, created_date: now, created_by_user_id: caller.userId, modified_date: now,
+    modified_by_user_id: caller.userId,
+  })!;
+  replaceRunTags(db, pk, tags);
+  replaceRunAssets(db, pk, run.assetIds);
+  replaceRunMetadata(db, pk, run.metadata);
   return { run: loadRuns(db, [pk])[0] };
 }
 
@@ -209,13 +208,12 @@ export function updateRun(ctx: RequestContext, patch: RunPatch, mask: readonly s
       }
     }
     if (paths.has('is_archived')) next.archived_date = patch.isArchived ? (row.archived_date ?? now) : null;
-    db.run(
-      `UPDATE runs SET name = ?, description = ?, start_time = ?, stop_time = ?, is_pinned = ?, client_key = ?, archived_date = ?,
-         modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
-      [next.name, next.description, next.start_time, next.stop_time, next.is_pinned, next.client_key, next.archived_date, now, caller.userId, row.pk],
-    );
-    if (paths.has('tags')) replaceList(db, 'run_tags', 'run_pk', 'tag_name', row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'run.tags'));
-    if (paths.has('metadata')) replaceMetadata(db, 'run_metadata', 'run_pk', row.pk, patch.metadata ?? [], 'run.metadata');
+    setRunColumns(db, row.pk, {
+      name: next.name, description: next.description, start_time: next.start_time, stop_time: next.stop_time, is_pinned: next.is_pinned,
+      client_key: next.client_key, archived_date: next.archived_date, modified_date: now, modified_by_user_id: caller.userId,
+    });
+    if (paths.has('tags')) replaceRunTags(db, row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'run.tags'));
+    if (paths.has('metadata')) replaceRunMetadata(db, row.pk, patch.metadata ?? [], 'run.metadata');
     return { run: loadRuns(db, [row.pk])[0] };
   });
 }
@@ -228,7 +226,7 @@ export function stopRun(ctx: RequestContext, runId: string): Record<string, neve
     if (row.stop_time !== null) throw ApiError.failedPrecondition(`run ${runId} is already stopped`);
     const now = nowMicros();
     // A start time set in the future would otherwise leave stop before start.
-    ctx.db.run('UPDATE runs SET stop_time = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [Math.max(now, row.start_time), now, ctx.caller.userId, row.pk]);
+    setRunColumns(ctx.db, row.pk, { stop_time: Math.max(now, row.start_time), modified_date: now, modified_by_user_id: ctx.caller.userId });
     return {};
   });
 }
@@ -240,7 +238,7 @@ export function deleteRun(ctx: RequestContext, runId: string): Record<string, ne
     if (row.stop_time === null) throw ApiError.failedPrecondition(`run ${runId} must be stopped (stop_time set) before it can be deleted`);
     if (row.archived_date === null) {
       const now = nowMicros();
-      ctx.db.run('UPDATE runs SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [now, now, ctx.caller.userId, row.pk]);
+      setRunColumns(ctx.db, row.pk, { archived_date: now, modified_date: now, modified_by_user_id: ctx.caller.userId });
     }
     return {};
   });

@@ -10,6 +10,7 @@ import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { tagListSpec } from './listSpecs';
 import { organizationScope } from './scope';
+import { insertTag } from './referenceStores';
 
 interface TagRow {
   seq: number;
@@ -36,7 +37,7 @@ export function createTag(ctx: RequestContext, req: { name: string; organization
       throw ApiError.alreadyExists('tag', req.name, `a tag named '${req.name}' already exists`);
     }
     const id = randomUUID();
-    db.run('INSERT INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES (?, ?, ?, ?, ?)', [id, organizationId, req.name, caller.userId, nowMicros()]);
+    insertTag(db, { id, organization_id: organizationId, name: req.name, created_by_user_id: caller.userId, created_date: nowMicros() });
     return { tag: toWire(db.get<TagRow>('SELECT seq, id, name, created_by_user_id, created_date FROM tags WHERE id = ?', [id])!) };
   });
 }

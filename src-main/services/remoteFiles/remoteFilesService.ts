@@ -28,7 +28,6 @@ import { nowMicros } from '../../../src-shared/api/time';
 import { camelToSnake } from '../../../src-shared/api/wire';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
-import { replaceMetadata } from '../../db/childRows';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import type { BinaryResult } from '../handler';
@@ -41,6 +40,7 @@ import {
   storeUploadedFile,
 } from './contentStore';
 import { remoteFileListSpec } from './remoteFileListSpec';
+import { deleteRemoteFileRows, insertRemoteFileRow, replaceRemoteFileMetadata, setRemoteFileColumns } from './remoteFileStore';
 import { MEDIA_FIELD, findVisibleRemoteFile, loadRemoteFiles, type RemoteFileRow } from './remoteFileRows';
 
 export const MAX_BATCH = 1000;
@@ -137,21 +137,15 @@ function insertRemoteFile(ctx: RequestContext, id: string, f: NewRemoteFile): Re
   const { db, caller } = ctx;
   return db.tx(() => {
     const now = nowMicros();
-    const info = db.run(
-      `INSERT INTO remote_files(id, organization_id, entity_id, entity_type, file_name, file_mime_type, file_content_encoding, storage_key, file_size,
-         description, media_field, media_height, media_width, media_duration_seconds, media_timestamp, remote_file_type, content_path,
-         created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        id, f.organizationId, f.entityId, EntityType.numbers[f.entityType], f.fileName, f.mimeType, f.encoding,
-        `${f.organizationId}/${f.storageKeySeed}/${f.fileName}`, f.size, f.description ?? null,
-        f.media?.field ?? null, f.media?.height ?? null, f.media?.width ?? null, f.media?.durationSeconds ?? null, f.media?.timestamp ?? null,
-        RemoteFileType.numbers[deriveRemoteFileType(f.mimeType, f.entityType, f.fileName)], f.contentPath,
-        caller.userId, caller.userId, now, now,
-      ],
-    );
-    const pk = Number(info.lastInsertRowid);
-    replaceMetadata(db, 'remote_file_metadata', 'remote_file_pk', pk, f.metadataValues, 'metadata_values');
+    const pk = insertRemoteFileRow(db, {
+      id, organization_id: f.organizationId, entity_id: f.entityId, entity_type: EntityType.numbers[f.entityType], file_name: f.fileName,
+      file_mime_type: f.mimeType, file_content_encoding: f.encoding, storage_key: `${f.organizationId}/${f.storageKeySeed}/${f.fileName}`, file_size: f.size,
+      description: f.description ?? null, media_field: f.media?.field ?? null, media_height: f.media?.height ?? null, media_width: f.media?.width ?? null,
+      media_duration_seconds: f.media?.durationSeconds ?? null, media_timestamp: f.media?.timestamp ?? null,
+      remote_file_type: RemoteFileType.numbers[deriveRemoteFileType(f.mimeType, f.entityType, f.fileName)], content_path: f.contentPath,
+      created_by_user_id: caller.userId, modified_by_user_id: caller.userId, created_date: now, modified_date: now,
+    });
+    replaceRemoteFileMetadata(db, pk, f.metadataValues, 'metadata_values');
     return loadRemoteFiles(db, [pk])[0];
   });
 }
@@ -224,15 +218,16 @@ export function updateRemoteFile(ctx: RequestContext, patch: RemoteFilePatch, ma
   return db.tx(() => {
     const row = findVisibleRemoteFile(ctx, patch.remoteFileId);
     const now = nowMicros();
-    if (has('description')) db.run('UPDATE remote_files SET description = ? WHERE pk = ?', [patch.description ?? null, row.pk]);
+    if (has('description')) setRemoteFileColumns(db, row.pk, { description: patch.description ?? null });
     if (['metadata', 'video_metadata', 'image_metadata', 'audio_metadata'].some(has)) {
       const m = mediaOf(patch);
-      db.run('UPDATE remote_files SET media_field = ?, media_height = ?, media_width = ?, media_duration_seconds = ?, media_timestamp = ? WHERE pk = ?', [
-        m?.field ?? null, m?.height ?? null, m?.width ?? null, m?.durationSeconds ?? null, m?.timestamp ?? null, row.pk,
-      ]);
+      setRemoteFileColumns(db, row.pk, {
+        media_field: m?.field ?? null, media_height: m?.height ?? null, media_width: m?.width ?? null, media_duration_seconds: m?.durationSeconds ?? null,
+        media_timestamp: m?.timestamp ?? null,
+      });
     }
-    if (has('metadata_values')) replaceMetadata(db, 'remote_file_metadata', 'remote_file_pk', row.pk, patch.metadataValues ?? [], 'remote_file.metadata_values');
-    db.run('UPDATE remote_files SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [now, caller.userId, row.pk]);
+    if (has('metadata_values')) replaceRemoteFileMetadata(db, row.pk, patch.metadataValues ?? [], 'remote_file.metadata_values');
+    setRemoteFileColumns(db, row.pk, { modified_date: now, modified_by_user_id: caller.userId });
     return { remoteFile: loadRemoteFiles(db, [row.pk])[0] };
   });
 }
@@ -247,7 +242,7 @@ export function deleteRemoteFiles(ctx: RequestContext, ids: readonly string[]): 
     const foundIds = new Set(found.map((r) => r.id));
     const missing = unique.filter((id) => !foundIds.has(id));
     if (missing.length) throw ApiError.notFound('remote file', missing.join(', '));
-    ctx.db.run('DELETE FROM remote_files WHERE pk IN (SELECT value FROM json_each(?))', [JSON.stringify(found.map((r) => r.pk))]);
+    deleteRemoteFileRows(ctx.db, found.map((r) => r.pk));
     return found;
   });
   for (const r of rows) removeContent(ctx.engine.dataDir, r.content_path);

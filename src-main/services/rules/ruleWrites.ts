@@ -7,7 +7,7 @@ import { ActionKind, type UpdateActionInput, type UpdateConditionInput, type Upd
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization } from '../../auth/caller';
-import { loadLists, loadMetadata, replaceList, replaceMetadata } from '../../db/childRows';
+import { loadLists, loadMetadata } from '../../db/childRows';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import {
@@ -23,6 +23,21 @@ import {
 } from './ruleDefinition';
 import { findRuleByClientKeyIn, findVisibleRule } from './ruleLookup';
 import { loadConditions, loadRules, type ActionRow, type ConditionRow, type RuleRow } from './ruleRows';
+import {
+  deleteRuleAction,
+  deleteRuleCondition,
+  insertRule,
+  insertRuleAction,
+  insertRuleCondition,
+  insertRuleVersion,
+  replaceRuleAssetConfiguration,
+  replaceRuleContextualChannels,
+  replaceRuleMetadata,
+  setRuleActionColumns,
+  setRuleColumns,
+  setRuleConditionColumns,
+  setRuleVersionSnapshot,
+} from './ruleStore';
 
 export interface UpsertOptions {
   /** `create`: always a new rule (CreateRule); `upsert`: update when rule_id/client_key names one (UpdateRule). */
@@ -55,38 +70,33 @@ function assertClientKeyFree(db: Db, organizationId: string, clientKey: string, 
 // ------------------------------------------------------------ child rows
 
 function writeAssetConfiguration(db: Db, pk: number, req: UpdateRuleInput): void {
-  replaceList(db, 'rule_asset_ids', 'rule_pk', 'asset_id', pk, req.assetConfiguration?.assetIds ?? []);
-  replaceList(db, 'rule_tag_ids', 'rule_pk', 'tag_id', pk, req.assetConfiguration?.tagIds ?? []);
+  replaceRuleAssetConfiguration(db, pk, req.assetConfiguration?.assetIds ?? [], req.assetConfiguration?.tagIds ?? []);
 }
 
 function writeContextualChannels(db: Db, pk: number, req: UpdateRuleInput): void {
-  db.run('DELETE FROM rule_contextual_channels WHERE rule_pk = ?', [pk]);
-  (req.contextualChannels?.channels ?? []).forEach((c, i) => {
-    const w = channelReferenceToWire(c);
-    db.run('INSERT INTO rule_contextual_channels(rule_pk, position, name, component, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?)', [
-      pk, i, w.name, w.component, w.calculatedChannelVersionId ?? null,
-    ]);
-  });
+  replaceRuleContextualChannels(
+    db,
+    pk,
+    (req.contextualChannels?.channels ?? []).map(channelReferenceToWire).map((w) => ({ name: w.name, component: w.component, calculatedChannelVersionId: w.calculatedChannelVersionId ?? null })),
+  );
 }
 
 function insertAction(db: Db, rulePk: number, conditionPk: number, position: number, a: UpdateActionInput, stamp: Stamp): void {
-  db.run(
-    `INSERT INTO rule_actions(id, condition_pk, rule_pk, position, action_type, configuration, version_id, created_date, modified_date, created_by_user_id, modified_by_user_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [randomUUID(), conditionPk, rulePk, position, ActionKind.numbers[a.actionType], JSON.stringify(configurationToWire(a.configuration)), randomUUID(), stamp.now, stamp.now, stamp.userId, stamp.userId],
-  );
+  insertRuleAction(db, {
+    id: randomUUID(), condition_pk: conditionPk, rule_pk: rulePk, position, action_type: ActionKind.numbers[a.actionType],
+    configuration: JSON.stringify(configurationToWire(a.configuration)), version_id: randomUUID(), created_date: stamp.now, modified_date: stamp.now,
+    created_by_user_id: stamp.userId, modified_by_user_id: stamp.userId,
+  });
 }
 
 function insertCondition(db: Db, rulePk: number, position: number, c: UpdateConditionInput, stamp: Stamp, field: string): void {
   (c.actions ?? []).forEach((a, j) => {
     if (a.ruleActionId) throw ApiError.invalid(`${field}.actions[${j}].rule_action_id`, `'${a.ruleActionId}' is not an action of this condition (a new condition has no actions yet)`);
   });
-  const info = db.run(
-    `INSERT INTO rule_conditions(id, rule_pk, position, version_id, expression, created_date, modified_date, created_by_user_id, modified_by_user_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [randomUUID(), rulePk, position, randomUUID(), JSON.stringify(expressionToWire(c.expression)), stamp.now, stamp.now, stamp.userId, stamp.userId],
-  );
-  const conditionPk = Number(info.lastInsertRowid);
+  const conditionPk = insertRuleCondition(db, {
+    id: randomUUID(), rule_pk: rulePk, position, version_id: randomUUID(), expression: JSON.stringify(expressionToWire(c.expression)),
+    created_date: stamp.now, modified_date: stamp.now, created_by_user_id: stamp.userId, modified_by_user_id: stamp.userId,
+  });
   (c.actions ?? []).forEach((a, j) => insertAction(db, rulePk, conditionPk, j, a, stamp));
 }
 
@@ -103,7 +113,7 @@ function applyActions(db: Db, rulePk: number, condition: ConditionRow, oldAction
   let changed = false;
   for (const old of oldActions) {
     if (kept.has(old.id)) continue;
-    db.run('DELETE FROM rule_actions WHERE pk = ?', [old.pk]);
+    deleteRuleAction(db, old.pk);
     summary.actionsRemoved++;
     changed = true;
   }
@@ -120,13 +130,11 @@ function applyActions(db: Db, rulePk: number, condition: ConditionRow, oldAction
     const configuration = JSON.stringify(configurationToWire(a.configuration));
     const type = ActionKind.numbers[a.actionType];
     if (type !== old.action_type || canonical(JSON.parse(configuration)) !== canonical(JSON.parse(old.configuration))) {
-      db.run('UPDATE rule_actions SET position = ?, action_type = ?, configuration = ?, version_id = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [
-        j, type, configuration, randomUUID(), stamp.now, stamp.userId, old.pk,
-      ]);
+      setRuleActionColumns(db, old.pk, { position: j, action_type: type, configuration, version_id: randomUUID(), modified_date: stamp.now, modified_by_user_id: stamp.userId });
       summary.actionsChanged++;
       changed = true;
     } else if (old.position !== j) {
-      db.run('UPDATE rule_actions SET position = ? WHERE pk = ?', [j, old.pk]);
+      setRuleActionColumns(db, old.pk, { position: j });
     }
   });
   const oldOrder = oldActions.filter((a) => kept.has(a.id)).map((a) => a.id);
@@ -147,7 +155,7 @@ function applyConditions(db: Db, rulePk: number, requested: readonly UpdateCondi
   });
   for (const old of oldConditions) {
     if (kept.has(old.id)) continue;
-    db.run('DELETE FROM rule_conditions WHERE pk = ?', [old.pk]); // its actions cascade
+    deleteRuleCondition(db, old.pk);
     summary.conditionsRemoved++;
   }
   const keptOrder: string[] = [];
@@ -166,11 +174,9 @@ function applyConditions(db: Db, rulePk: number, requested: readonly UpdateCondi
     const actionsChanged = applyActions(db, rulePk, old, oldActions.get(old.pk) ?? [], c.actions ?? [], stamp, field, summary);
     if (expressionChanged || actionsChanged) {
       // A condition's version covers its expression and its actions.
-      db.run('UPDATE rule_conditions SET position = ?, expression = ?, version_id = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [
-        i, expression, randomUUID(), stamp.now, stamp.userId, old.pk,
-      ]);
+      setRuleConditionColumns(db, old.pk, { position: i, expression, version_id: randomUUID(), modified_date: stamp.now, modified_by_user_id: stamp.userId });
     } else if (old.position !== i) {
-      db.run('UPDATE rule_conditions SET position = ? WHERE pk = ?', [i, old.pk]);
+      setRuleConditionColumns(db, old.pk, { position: i });
     }
   });
   const oldOrder = oldConditions.filter((c) => kept.has(c.id)).map((c) => c.id);
@@ -183,11 +189,9 @@ function applyConditions(db: Db, rulePk: number, requested: readonly UpdateCondi
 export function appendVersion(db: Db, rulePk: number, notes: string, message: string, stamp: Stamp): void {
   const next = db.get<{ v: number }>('SELECT COALESCE(MAX(version), 0) + 1 AS v FROM rule_versions WHERE rule_pk = ?', [rulePk])!.v;
   const id = randomUUID();
-  db.run('INSERT INTO rule_versions(id, rule_pk, version, version_notes, change_message, created_date, created_by_user_id, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-    id, rulePk, next, notes, message, stamp.now, stamp.userId, '{}',
-  ]);
-  db.run('UPDATE rules SET current_version_id = ? WHERE pk = ?', [id, rulePk]);
-  db.run('UPDATE rule_versions SET snapshot = ? WHERE id = ?', [JSON.stringify(loadRules(db, [rulePk])[0]), id]);
+  insertRuleVersion(db, { id, rule_pk: rulePk, version: next, version_notes: notes, change_message: message, created_date: stamp.now, created_by_user_id: stamp.userId, snapshot: '{}' });
+  setRuleColumns(db, rulePk, { current_version_id: id });
+  setRuleVersionSnapshot(db, id, JSON.stringify(loadRules(db, [rulePk])[0]));
 }
 
 // ---------------------------------------------------------------- upsert
@@ -198,19 +202,15 @@ function createRule(ctx: RequestContext, organizationId: string, req: UpdateRule
   if (clientKey) assertClientKeyFree(db, organizationId, clientKey, `${opts.prefix}client_key`);
   const stamp: Stamp = { now: nowMicros(), userId: caller.userId };
   const id = randomUUID();
-  const info = db.run(
-    `INSERT INTO rules(id, organization_id, client_key, name, description, asset_id, is_enabled, is_external, is_live_evaluation_enabled,
-       created_date, modified_date, created_by_user_id, modified_by_user_id, archived_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      id, organizationId, clientKey ?? null, req.name, req.description ?? '', req.assetId ?? '', req.isEnabled === false ? 0 : 1, req.isExternal ? 1 : 0,
-      req.isLiveEvaluationEnabled === false ? 0 : 1, stamp.now, stamp.now, caller.userId, caller.userId, req.isArchived ? stamp.now : null,
-    ],
-  );
-  const pk = Number(info.lastInsertRowid);
+  const pk = insertRule(db, {
+    id, organization_id: organizationId, client_key: clientKey ?? null, name: req.name, description: req.description ?? '', asset_id: req.assetId ?? '',
+    is_enabled: req.isEnabled === false ? 0 : 1, is_external: req.isExternal ? 1 : 0, is_live_evaluation_enabled: req.isLiveEvaluationEnabled === false ? 0 : 1,
+    current_version_id: '', created_date: stamp.now, modified_date: stamp.now, created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
+    deleted_date: null, archived_date: req.isArchived ? stamp.now : null,
+  });
   writeAssetConfiguration(db, pk, req);
   writeContextualChannels(db, pk, req);
-  replaceMetadata(db, 'rule_metadata', 'rule_pk', pk, req.metadata ?? [], `${opts.prefix}metadata`);
+  replaceRuleMetadata(db, pk, req.metadata ?? [], `${opts.prefix}metadata`);
   const conditions = req.conditions ?? [];
   conditions.forEach((c, i) => {
     if (c.ruleConditionId) throw ApiError.invalid(`${opts.prefix}conditions[${i}].rule_condition_id`, `'${c.ruleConditionId}' is not a condition of this rule (a new rule has none yet)`);
@@ -273,21 +273,17 @@ function updateRule(ctx: RequestContext, row: RuleRow, req: UpdateRuleInput, opt
   applyConditions(db, row.pk, req.conditions ?? [], stamp, p, summary);
   if (assetConfigurationChanged) writeAssetConfiguration(db, row.pk, req);
   if (contextualChanged) writeContextualChannels(db, row.pk, req);
-  if (metadataChanged) replaceMetadata(db, 'rule_metadata', 'rule_pk', row.pk, req.metadata ?? [], `${p}metadata`);
+  if (metadataChanged) replaceRuleMetadata(db, row.pk, req.metadata ?? [], `${p}metadata`);
 
   // Archive is rule state, not part of the versioned definition: it changes
   // modified_date but does not make a version on its own.
   const archivedChanged = req.isArchived !== undefined && req.isArchived !== (row.archived_date !== null);
   const changed = hasChanges(summary);
   if (changed || archivedChanged) {
-    db.run(
-      `UPDATE rules SET name = ?, description = ?, asset_id = ?, is_enabled = ?, is_external = ?, is_live_evaluation_enabled = ?, client_key = ?,
-         archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
-      [
-        next.name, next.description, next.asset_id, next.is_enabled, next.is_external, next.is_live_evaluation_enabled, newClientKey,
-        archivedChanged ? (req.isArchived ? stamp.now : null) : row.archived_date, stamp.now, stamp.userId, row.pk,
-      ],
-    );
+    setRuleColumns(db, row.pk, {
+      ...next, client_key: newClientKey, archived_date: archivedChanged ? (req.isArchived ? stamp.now : null) : row.archived_date,
+      modified_date: stamp.now, modified_by_user_id: stamp.userId,
+    });
   }
   if (changed) appendVersion(db, row.pk, req.versionNotes ?? '', changeMessage(summary), stamp);
   return { ruleId: row.id, created: false, name: next.name, clientKey: newClientKey ?? '' };

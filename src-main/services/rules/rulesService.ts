@@ -10,6 +10,7 @@ import { listPage, type ListParams } from '../../filter/listQuery';
 import { findVisibleRule, identifyRule, resolveRuleBatch } from './ruleLookup';
 import { ruleListSpec, ruleVersionListSpec } from './ruleListSpecs';
 import { loadRules, versionToWire, type RuleRow, type VersionRow } from './ruleRows';
+import { setRuleColumns } from './ruleStore';
 import { upsertRule } from './ruleWrites';
 
 const IN_JSON = '(SELECT value FROM json_each(?))';
@@ -49,7 +50,7 @@ function setArchived(ctx: RequestContext, rows: readonly RuleRow[], archived: bo
     const now = nowMicros();
     for (const r of rows) {
       if ((r.archived_date !== null) === archived) continue;
-      ctx.db.run('UPDATE rules SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [archived ? now : null, now, ctx.caller.userId, r.pk]);
+      setRuleColumns(ctx.db, r.pk, { archived_date: archived ? now : null, modified_date: now, modified_by_user_id: ctx.caller.userId });
     }
   });
   return {};

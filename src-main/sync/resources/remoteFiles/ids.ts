@@ -4,10 +4,11 @@
 // from it take the remote id (the content store path is kept in content_path,
 // so the bytes stay where they are).
 import type { Db } from '../../../db/database';
+import { renameRemoteFile } from '../../../services/remoteFiles/remoteFileStore';
 
 export const REMOTE_FILE = 'remote_file';
 
 export function rewriteRemoteFileId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE remote_files SET id = ? WHERE id = ?', [remoteId, localId]);
+  renameRemoteFile(db, localId, remoteId);
   db.run('UPDATE test_reports SET source_remote_file_id = ? WHERE source_remote_file_id = ?', [remoteId, localId]);
 }

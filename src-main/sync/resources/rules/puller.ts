@@ -5,7 +5,17 @@
 // the remote's ids in the local rules tables (migration 0005), replacing the
 // children; the current version is kept with the rule as its snapshot.
 import { ActionKind, MAX_RULE_BATCH, type Rule } from '../../../../src-shared/api/rules';
-import { replaceList, replaceMetadata } from '../../../db/childRows';
+import {
+  deleteRuleConditions,
+  insertRuleAction,
+  insertRuleCondition,
+  releaseClientKey,
+  replaceRuleAssetConfiguration,
+  replaceRuleContextualChannels,
+  replaceRuleMetadata,
+  upsertRule,
+  upsertRuleVersion,
+} from '../../../services/rules/ruleStore';
 import type { Db } from '../../../db/database';
 import { storedState } from '../../apply';
 import { callWithRetry, perOrganization, timeOfField, type Puller } from '../../pull';
@@ -15,7 +25,7 @@ import { ensureOrganization } from '../../identity';
 const micros = (ts: string | null | undefined) => wireMicros(ts) ?? Date.now() * 1000;
 
 /**
- * Everything upsertRule writes of one rule, without the pks of the children it re-inserts (a rewrite of the
+ * Everything upsertRemoteRule writes of one rule, without the pks of the children it re-inserts (a rewrite of the
  * same rule gives the same picture). Undefined when the rule is not here.
  */
 function ruleState(db: Db, id: string): string | undefined {
@@ -42,63 +52,43 @@ function ruleState(db: Db, id: string): string | undefined {
   ]);
 }
 
-function upsertRule(db: Db, r: Rule): void {
+function upsertRemoteRule(db: Db, r: Rule): void {
   ensureOrganization(db, r.organizationId);
   const clientKey = r.clientKey || null;
-  if (clientKey) db.run('UPDATE rules SET client_key = NULL WHERE organization_id = ? AND client_key = ? AND id != ?', [r.organizationId, clientKey, r.ruleId]);
-  db.run(
-    `INSERT INTO rules(id, organization_id, client_key, name, description, asset_id, is_enabled, is_external, is_live_evaluation_enabled, current_version_id,
-       created_date, modified_date, created_by_user_id, modified_by_user_id, deleted_date, archived_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET client_key = excluded.client_key, name = excluded.name, description = excluded.description, asset_id = excluded.asset_id,
-       is_enabled = excluded.is_enabled, is_external = excluded.is_external, is_live_evaluation_enabled = excluded.is_live_evaluation_enabled,
-       current_version_id = excluded.current_version_id, created_date = excluded.created_date, modified_date = excluded.modified_date,
-       created_by_user_id = excluded.created_by_user_id, modified_by_user_id = excluded.modified_by_user_id, deleted_date = excluded.deleted_date,
-       archived_date = excluded.archived_date`,
-    [
-      r.ruleId, r.organizationId, clientKey, r.name, r.description ?? '', r.assetId ?? '', r.isEnabled ? 1 : 0, r.isExternal ? 1 : 0,
-      r.isLiveEvaluationEnabled === false ? 0 : 1, r.currentVersionId ?? r.ruleVersion?.ruleVersionId ?? '', micros(r.createdDate), micros(r.modifiedDate),
-      r.createdByUserId, r.modifiedByUserId, wireMicros(r.deletedDate), wireMicros(r.archivedDate),
-    ],
-  );
-  const pk = db.get<{ pk: number }>('SELECT pk FROM rules WHERE id = ?', [r.ruleId])!.pk;
-  db.run('DELETE FROM rule_conditions WHERE rule_pk = ?', [pk]); // actions go with them (cascade)
+  if (clientKey) releaseClientKey(db, r.organizationId, clientKey, r.ruleId);
+  const pk = upsertRule(db, {
+    id: r.ruleId, organization_id: r.organizationId, client_key: clientKey, name: r.name, description: r.description ?? '', asset_id: r.assetId ?? '',
+    is_enabled: r.isEnabled ? 1 : 0, is_external: r.isExternal ? 1 : 0, is_live_evaluation_enabled: r.isLiveEvaluationEnabled === false ? 0 : 1,
+    current_version_id: r.currentVersionId ?? r.ruleVersion?.ruleVersionId ?? '', created_date: micros(r.createdDate), modified_date: micros(r.modifiedDate),
+    created_by_user_id: r.createdByUserId, modified_by_user_id: r.modifiedByUserId, deleted_date: wireMicros(r.deletedDate), archived_date: wireMicros(r.archivedDate),
+  });
+  deleteRuleConditions(db, pk);
   (r.conditions ?? []).forEach((c, i) => {
-    const info = db.run(
-      `INSERT INTO rule_conditions(id, rule_pk, position, version_id, expression, created_date, modified_date, created_by_user_id, modified_by_user_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [c.ruleConditionId, pk, i, c.ruleConditionVersionId ?? '', JSON.stringify(c.expression), micros(c.createdDate), micros(c.modifiedDate), c.createdByUserId, c.modifiedByUserId],
-    );
-    const conditionPk = Number(info.lastInsertRowid);
+    const conditionPk = insertRuleCondition(db, {
+      id: c.ruleConditionId, rule_pk: pk, position: i, version_id: c.ruleConditionVersionId ?? '', expression: JSON.stringify(c.expression),
+      created_date: micros(c.createdDate), modified_date: micros(c.modifiedDate), created_by_user_id: c.createdByUserId, modified_by_user_id: c.modifiedByUserId,
+    });
     (c.actions ?? []).forEach((a, j) =>
-      db.run(
-        `INSERT INTO rule_actions(id, condition_pk, rule_pk, position, action_type, configuration, version_id, created_date, modified_date, created_by_user_id, modified_by_user_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          a.ruleActionId, conditionPk, pk, j, ActionKind.numbers[a.actionType] ?? 0, JSON.stringify(a.configuration ?? {}), a.ruleActionVersionId ?? '',
-          micros(a.createdDate), micros(a.modifiedDate), a.createdByUserId, a.modifiedByUserId,
-        ],
-      ),
+      insertRuleAction(db, {
+        id: a.ruleActionId, condition_pk: conditionPk, rule_pk: pk, position: j, action_type: ActionKind.numbers[a.actionType] ?? 0,
+        configuration: JSON.stringify(a.configuration ?? {}), version_id: a.ruleActionVersionId ?? '', created_date: micros(a.createdDate),
+        modified_date: micros(a.modifiedDate), created_by_user_id: a.createdByUserId, modified_by_user_id: a.modifiedByUserId,
+      }),
     );
   });
-  replaceList(db, 'rule_asset_ids', 'rule_pk', 'asset_id', pk, r.assetConfiguration?.assetIds ?? []);
-  replaceList(db, 'rule_tag_ids', 'rule_pk', 'tag_id', pk, r.assetConfiguration?.tagIds ?? []);
-  db.run('DELETE FROM rule_contextual_channels WHERE rule_pk = ?', [pk]);
-  (r.contextualChannels?.channels ?? []).forEach((ch, i) =>
-    db.run('INSERT INTO rule_contextual_channels(rule_pk, position, name, component, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?)', [
-      pk, i, ch.name ?? '', ch.component ?? '', ch.calculatedChannelVersionId ?? null,
-    ]),
+  replaceRuleAssetConfiguration(db, pk, r.assetConfiguration?.assetIds ?? [], r.assetConfiguration?.tagIds ?? []);
+  replaceRuleContextualChannels(
+    db,
+    pk,
+    (r.contextualChannels?.channels ?? []).map((ch) => ({ name: ch.name ?? '', component: ch.component ?? '', calculatedChannelVersionId: ch.calculatedChannelVersionId ?? null })),
   );
-  replaceMetadata(db, 'rule_metadata', 'rule_pk', pk, (r.metadata ?? []) as never);
+  replaceRuleMetadata(db, pk, (r.metadata ?? []) as never);
   const v = r.ruleVersion;
   if (v?.ruleVersionId) {
-    const version = Number(v.version) || 1;
-    db.run('DELETE FROM rule_versions WHERE rule_pk = ? AND version = ? AND id != ?', [pk, version, v.ruleVersionId]);
-    db.run(
-      `INSERT INTO rule_versions(id, rule_pk, version, version_notes, change_message, created_date, created_by_user_id, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot`,
-      [v.ruleVersionId, pk, version, v.versionNotes ?? '', v.generatedChangeMessage ?? '', micros(v.createdDate), v.createdByUserId, JSON.stringify(r)],
-    );
+    upsertRuleVersion(db, {
+      id: v.ruleVersionId, rule_pk: pk, version: Number(v.version) || 1, version_notes: v.versionNotes ?? '', change_message: v.generatedChangeMessage ?? '',
+      created_date: micros(v.createdDate), created_by_user_id: v.createdByUserId, snapshot: JSON.stringify(r),
+    });
   }
 }
 
@@ -125,7 +115,7 @@ export const rulesPuller: Puller<Rule> = {
     let changed = 0;
     for (const r of items) {
       const before = ruleState(s.db, r.ruleId);
-      upsertRule(s.db, r);
+      upsertRemoteRule(s.db, r);
       if (before === undefined || ruleState(s.db, r.ruleId) !== before) changed++;
     }
     return changed;

@@ -1,15 +1,18 @@
-// The IPC bridge without Electron: a fake ipcMain, a real SQLite engine.
+// The IPC bridge without Electron: a fake ipcMain, and behind it the engine
+// host's own dispatch over a real SQLite engine, in process (tests/host runs
+// the host in its own process).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Code } from '../../src-shared/errors';
-import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
-import { openEngine, type Engine, type RequestContext } from '../engine';
-import { attachReplica } from '../sync/replica';
-import { seedDemoData } from '../seed/seedDemoData';
-import { INVOKE_CHANNEL, type BridgeResult } from './channels';
-import { registerIpcBridge, trustedSenderCheck, type InvokeEventLike, type IpcMainLike } from './ipcBridge';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../../src-main/auth/identity';
+import { openEngine, type Engine, type RequestContext } from '../../src-main/engine';
+import { dispatch } from '../../src-main/host/dispatch';
+import { attachReplica } from '../../src-main/sync/replica';
+import { seedDemoData } from '../../src-main/seed/seedDemoData';
+import { INVOKE_CHANNEL, type BridgeResult } from '../../src-main/electron/channels';
+import { registerIpcBridge, trustedSenderCheck, type InvokeEventLike, type IpcMainLike } from '../../src-main/electron/ipcBridge';
 
 const RENDERER = 'app://outpost/index.html';
 
@@ -43,10 +46,10 @@ beforeAll(() => {
   seedDemoData(engine.db, { annotations: 30 });
   const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   ctx = { engine, db: engine.db, caller: loadCaller(engine.db, userId)! };
+  const host = { context: () => ctx, onInternalError: (_op: string, e: unknown) => internalErrors.push(e) };
   unregister = registerIpcBridge(ipc, {
-    context: () => ctx,
+    call: (operation, request) => dispatch(host, operation, request),
     isTrustedSender: trustedSenderCheck(['app://outpost/']),
-    onInternalError: (_op, e) => internalErrors.push(e),
   });
 });
 

@@ -1,0 +1,34 @@
+import { expect, test } from 'vitest';
+import type { BridgeEvent } from '../transport/bridge';
+import { EngineStatus } from './engineStatus.svelte';
+
+const status = (state: string, detail = '') => ({ type: 'engine-status', state, detail });
+
+test('says nothing while the engine runs; says it is down while it restarts, then that it was restarted, until dismissed', () => {
+  const engine = new EngineStatus();
+  let push: (event: BridgeEvent) => void = () => {};
+  const stop = engine.start((listener) => ((push = listener), () => (push = () => {})));
+  push(status('starting', 'opening the profile'));
+  push(status('ready', 'the profile is open'));
+  expect(engine.notice).toBeUndefined();
+
+  push(status('restarting', 'the engine was killed; restarting it'));
+  expect(engine.notice).toEqual({ tone: 'warning', title: 'The local engine stopped and is restarting', detail: 'the engine was killed; restarting it', dismissible: false });
+  push(status('ready', 'the profile is open'));
+  expect(engine.notice).toMatchObject({ tone: 'info', title: 'The local engine was restarted', dismissible: true });
+  engine.dismiss();
+  expect(engine.notice).toBeUndefined();
+  stop();
+  push(status('failed', 'x'));
+  expect(engine.state).toBe('ready');
+});
+
+test('a host that cannot run is an error naming why; other events and unknown states are ignored', () => {
+  const engine = new EngineStatus();
+  engine.event({ type: 'sync-status', state: 'failed' });
+  engine.event(status('exploded'));
+  expect(engine.notice).toBeUndefined();
+  engine.event(status('failed', 'the profile could not be opened: database disk image is malformed'));
+  expect(engine.notice).toMatchObject({ tone: 'error', title: 'The local database cannot be used' });
+  expect(engine.notice?.detail).toMatch(/^the profile could not be opened: database disk image is malformed\. Quit and reopen Outpost/);
+});

@@ -1,0 +1,109 @@
+// The desktop main process's small parts, each on its own: the log file
+// (real electron-log writing a real file), the update wiring (when it checks
+// and when it stays off), the remembered window bounds and the menu template
+// for a packaged app and for macOS. tests/desktop/electronMain.test.ts runs
+// them together in the built bundle.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createAppLog, redactSecrets } from '../../src-main/electron/appLog';
+import { appMenuTemplate } from '../../src-main/electron/appMenu';
+import { startUpdateChecks, type UpdaterLike } from '../../src-main/electron/updates';
+import { DEFAULT_BOUNDS, loadWindowBounds, saveWindowBounds } from '../../src-main/electron/windowState';
+
+const dir = mkdtempSync(join(tmpdir(), 'outpost-desktop-parts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the log file', () => {
+  test('is main.log in the logs folder, and no API key reaches it', () => {
+    const log = createAppLog(join(dir, 'logs'), { console: false });
+    expect(log.file).toBe(join(dir, 'logs', 'main.log'));
+    const key = `op_${'k'.repeat(43)}`;
+    log.error(`sync failed: GET /api/v1/annotations with Authorization: Bearer ${key}`);
+    log.warn(`profile {"baseUrl":"https://sift.example","apiKey":"sk-live-123"} api_key=abc123`);
+    log.error('a crash', new Error(`while sending ${key}`));
+    const text = readFileSync(log.file, 'utf8');
+    expect(text).toContain('sync failed: GET /api/v1/annotations with Authorization: Bearer [redacted]');
+    expect(text).toContain('"apiKey":"[redacted]"} api_key=[redacted]');
+    expect(text).toContain('while sending [redacted]');
+    expect(text).not.toContain(key);
+    expect(text).not.toContain('sk-live-123');
+  });
+
+  test('redaction leaves ordinary words alone', () => {
+    expect(redactSecrets('engine host was killed; restarting it')).toBe('engine host was killed; restarting it');
+    expect(redactSecrets('operation op_x done')).toBe('operation op_x done');
+  });
+});
+
+describe('update checks', () => {
+  const fakeUpdater = () => {
+    const calls: string[] = [];
+    const updater: UpdaterLike = {
+      autoDownload: false,
+      autoInstallOnAppQuit: false,
+      setFeedURL: (options) => void calls.push(`feed ${options.provider} ${options.url}`),
+      checkForUpdates: async () => void calls.push('check'),
+    };
+    return { updater, calls };
+  };
+  const quiet = { info: () => {}, warn: () => {} };
+
+  test('are off unpackaged, without a feed URL, or with one that is not http(s); electron-updater is not even loaded', async () => {
+    let loaded = 0;
+    const loadUpdater = async () => (loaded++, fakeUpdater().updater);
+    const base = { isOnline: () => true, loadUpdater, log: quiet };
+    expect((await startUpdateChecks({ ...base, isPackaged: false, feedUrl: 'https://updates.example/outpost' })).state).toBe('off: not packaged');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: undefined })).state).toBe('off: no feed URL');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: '  ' })).state).toBe('off: no feed URL');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: 'file:///tmp/feed' })).state).toBe('off: the feed URL is not http(s)');
+    expect(loaded).toBe(0);
+  });
+
+  test('packaged with a feed: the generic provider, download in the background, install on quit; checks only when online', async () => {
+    const { updater, calls } = fakeUpdater();
+    let online = false;
+    const checks = await startUpdateChecks({ isPackaged: true, feedUrl: 'https://updates.example/outpost', isOnline: () => online, loadUpdater: async () => updater, log: quiet });
+    expect(checks.state).toBe('on');
+    expect(updater).toMatchObject({ autoDownload: true, autoInstallOnAppQuit: true });
+    expect(calls).toEqual(['feed generic https://updates.example/outpost']);
+    expect(await checks.check()).toBe(false);
+    online = true;
+    expect(await checks.check()).toBe(true);
+    expect(calls).toEqual(['feed generic https://updates.example/outpost', 'check']);
+    checks.stop();
+  });
+});
+
+describe('window bounds', () => {
+  test('round-trip; a missing or damaged file gives the defaults; too small is raised to the minimum', () => {
+    const file = join(dir, 'userData', 'window-state.json');
+    expect(loadWindowBounds(file)).toEqual(DEFAULT_BOUNDS);
+    saveWindowBounds(file, { x: 10, y: 20, width: 1300, height: 700, maximized: true });
+    expect(loadWindowBounds(file)).toEqual({ x: 10, y: 20, width: 1300, height: 700, maximized: true });
+    writeFileSync(file, '{"width": 100, "height": 50}');
+    expect(loadWindowBounds(file)).toEqual({ width: 960, height: 600, maximized: false });
+    writeFileSync(file, '{not json');
+    expect(loadWindowBounds(file)).toEqual(DEFAULT_BOUNDS);
+    writeFileSync(file, '{"width": "wide", "height": 700}');
+    expect(loadWindowBounds(file)).toEqual(DEFAULT_BOUNDS);
+  });
+});
+
+describe('the menu template', () => {
+  const actions = { importTestReport: () => {}, syncNow: () => {}, showShortcuts: () => {}, openLogsFolder: () => {} };
+  const roles = (items: unknown) => JSON.stringify(items).match(/"role":"(\w+)"/g);
+
+  test('a packaged app has no dev tools', () => {
+    expect(roles(appMenuTemplate(actions, { isPackaged: false, platform: 'linux' }))).toContain('"role":"toggleDevTools"');
+    expect(roles(appMenuTemplate(actions, { isPackaged: true, platform: 'linux' }))).not.toContain('"role":"toggleDevTools"');
+  });
+
+  test('macOS gets the app menu first and File > Close instead of Quit', () => {
+    const mac = appMenuTemplate(actions, { isPackaged: true, platform: 'darwin' });
+    expect(mac[0]).toEqual({ role: 'appMenu' });
+    expect(JSON.stringify(mac[1])).toContain('"role":"close"');
+    expect(JSON.stringify(mac[1])).not.toContain('"role":"quit"');
+  });
+});

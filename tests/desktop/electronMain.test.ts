@@ -1,0 +1,200 @@
+// The desktop app's main process as built (out/main/index.js), loaded by Node
+// with a stand-in `electron` module (tests/support/fakeElectron): main opens
+// no database; it starts the real engine host (out/main/engineHost.js) with
+// utilityProcess.fork, so a call from the renderer reaches SQLite in that
+// child process. Calls from other frames are refused; the API key goes to
+// safeStorage in main; sync events and the engine's state reach the window; a
+// killed host is restarted; quitting closes the database.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Code } from '../../src-shared/errors';
+import { currentHolder } from '../../src-main/db/dataDirLock';
+import { openEngine } from '../../src-main/engine';
+import { INVOKE_CHANNEL, EVENT_CHANNEL } from '../../src-main/electron/channels';
+import { BUILT_HOST } from '../support/mainBundle';
+import { startElectronMain, RENDERER_URL, type ElectronMain } from '../support/electronMain';
+import { annotationRequest, startRemote, type RemoteServer } from '../sync/helpers';
+
+let main: ElectronMain;
+let remote: RemoteServer;
+
+const ATML_REPORT = fileURLToPath(new URL('../fixtures/teststand/demo_test_report.xml', import.meta.url));
+const call = (operation: string, request: unknown = {}, url: string | null = RENDERER_URL) => main.invoke(url, INVOKE_CHANNEL, operation, request);
+const hostForks = () => main.records.filter((r) => r.api === 'utilityProcess.fork');
+const engineStates = () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'engine-status').map((e) => e.state as string);
+
+beforeAll(async () => {
+  [main, remote] = await Promise.all([startElectronMain({ env: { FAKE_ELECTRON_OPEN_FILE: ATML_REPORT } }), startRemote()]);
+  await main.waitFor('the engine host to be ready', () => engineStates().includes('ready'));
+});
+afterAll(async () => {
+  main?.cleanup();
+  await remote?.close();
+});
+
+describe('Electron main over the engine host (built bundles, stand-in electron)', () => {
+  test('main starts the built engine host with utilityProcess.fork and never loads SQLite itself', () => {
+    expect(hostForks()).toHaveLength(1);
+    expect(hostForks()[0]).toMatchObject({ modulePath: BUILT_HOST, options: { serviceName: 'Outpost engine', stdio: 'pipe' } });
+    expect(hostForks()[0].pid).not.toBe(main.child.pid);
+    const log = main.moduleLog();
+    expect(log.some((l) => l.endsWith('/tests/support/fakeElectron/electron.mjs'))).toBe(true);
+    expect(log.filter((l) => /better-sqlite3|\.node$/.test(l))).toEqual([]);
+    // The database's lock is the host's: main's process holds nothing.
+    expect(currentHolder(main.dataDir)).toMatchObject({ command: 'desktop', pid: hostForks()[0].pid });
+  });
+
+  test("a call from our renderer reaches SQLite in the host: results, and the contract's error bodies", async () => {
+    const me = await call('GetMe');
+    expect(me).toMatchObject({ ok: true, data: { userEmail: 'engineer@outpost.local' } });
+    // First start: the demo dataset.
+    const page = await call('ListAnnotations', { pageSize: 5 });
+    expect(page.ok).toBe(true);
+    expect(page.data.annotations).toHaveLength(5);
+    const created = await call('CreateAsset', { name: 'Desktop rig' });
+    expect(created).toMatchObject({ ok: true, data: { asset: { name: 'Desktop rig' } } });
+    expect(await call('GetAsset', { assetId: created.data.asset.assetId })).toEqual(created);
+    const bad = await call('ListAnnotations', { pageSize: 'lots' });
+    expect(bad).toMatchObject({ ok: false, error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'page_size' }] }] } });
+    expect(await call('DropAllTables')).toMatchObject({ ok: false, error: { code: Code.UNIMPLEMENTED } });
+  });
+
+  test('a call from any other frame is refused before it reaches the host', async () => {
+    for (const url of ['https://evil.example/', 'app://other/index.html', 'file:///etc/passwd', null]) {
+      expect(await call('GetMe', {}, url)).toMatchObject({ ok: false, error: { code: Code.PERMISSION_DENIED } });
+    }
+  });
+
+  test('the window is locked down: webPreferences, navigation and window-open denial, permissions, remote requests, the CSP', async () => {
+    const window = main.records.find((r) => r.api === 'BrowserWindow')!;
+    expect(window.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+    expect(window.options.webPreferences.preload).toMatch(/out\/preload\/index\.cjs$/);
+    expect(main.records.find((r) => r.api === 'BrowserWindow.loadURL')!.url).toBe(RENDERER_URL);
+    expect(main.records.find((r) => r.api === 'webContents.setWindowOpenHandler')!.result).toEqual({ action: 'deny' });
+    expect(main.records.some((r) => r.api === 'app.enableSandbox')).toBe(true);
+    const session = await main.session();
+    expect(session).toMatchObject({ permissionRequest: false, permissionCheck: false, devicePermission: false, remoteRequest: { cancel: true }, localRequest: { cancel: false } });
+    expect(session.headers.responseHeaders['Content-Security-Policy'][0]).toMatch(/default-src 'self'; script-src 'self'/);
+  });
+
+  test('the application menu: File, Edit, View (dev tools while unpackaged), Window, Help, with Ctrl/Cmd accelerators only', () => {
+    const menu = main.records.find((r) => r.api === 'Menu.setApplicationMenu')!.template as { label?: string; role?: string; submenu?: { label?: string; role?: string; accelerator?: string; registerAccelerator?: boolean }[] }[];
+    expect(menu.map((m) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu', 'Help']);
+    expect(menu[0].submenu!.map((i) => i.label ?? i.role ?? 'separator')).toEqual(['Import Test Report…', 'Sync Now', 'separator', 'quit']);
+    expect(menu[2].submenu!.map((i) => i.role).filter(Boolean)).toEqual(['reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'toggleDevTools']);
+    expect(menu[4].submenu!.map((i) => i.label)).toEqual(['Keyboard Shortcuts', 'Open Logs Folder']);
+    // Registered accelerators never take a bare letter or key the renderer's shortcuts use.
+    const registered = menu.flatMap((m) => m.submenu ?? []).filter((i) => i.accelerator && i.registerAccelerator !== false);
+    expect(registered.map((i) => i.accelerator)).toEqual(['CmdOrCtrl+O', 'CmdOrCtrl+Shift+S']);
+  });
+
+  test('File > Import Test Report… imports the file main\'s own dialog picked, in the host', async () => {
+    expect(await main.clickMenu('File', 'Import Test Report…')).toMatchObject({ found: true });
+    await main.waitFor('the import', () => main.sent(EVENT_CHANNEL).some((e) => e.type === 'test-report-imported'));
+    const imported = main.sent(EVENT_CHANNEL).find((e) => e.type === 'test-report-imported');
+    const report = await call('GetTestReport', { testReportId: imported.testReportId });
+    expect(report).toMatchObject({ ok: true, data: { testReport: { testReportId: imported.testReportId } } });
+    expect(main.records.find((r) => r.api === 'dialog.showOpenDialog')!.options).toMatchObject({ properties: ['openFile'], filters: [{ extensions: ['xml'] }] });
+    expect(main.records.find((r) => r.api === 'dialog.showMessageBox')!.options).toMatchObject({ type: 'info', message: `Imported ${report.data.testReport.name}` });
+  });
+
+  test('File > Sync Now without a remote says why; Help items open the shortcuts and the logs folder', async () => {
+    await main.clickMenu('File', 'Sync Now');
+    await main.waitFor('a message box', () => main.records.some((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning'));
+    expect(main.records.find((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning')!.options).toMatchObject({ message: 'Sync could not start' });
+    await main.clickMenu('Help', 'Keyboard Shortcuts');
+    expect(main.sent(EVENT_CHANNEL).filter((e) => e.type === 'menu-command')).toEqual([{ type: 'menu-command', command: 'help' }]);
+    await main.clickMenu('Help', 'Open Logs Folder');
+    expect(main.records.find((r) => r.api === 'shell.openPath')!.path).toBe(join(main.paths, 'logs'));
+  });
+
+  test('the API key is kept by main with safeStorage, never by the host; sync status reaches the window', async () => {
+    const configured = await call('ConfigureSyncRemote', { baseUrl: remote.url, apiKey: remote.token });
+    expect(configured).toMatchObject({ ok: true, data: { remote: { hasApiKey: true } } });
+    expect(JSON.stringify(configured)).not.toContain(remote.token);
+    // Encrypted blobs under <data dir>/secrets, written by main; the plain key nowhere in the directory.
+    const blobs = readdirSync(join(main.dataDir, 'secrets'));
+    expect(blobs).toHaveLength(1);
+    expect(readFileSync(join(main.dataDir, 'secrets', blobs[0]), 'utf8')).toMatch(/^fake-keyring:/);
+    for (const entry of readdirSync(main.dataDir, { recursive: true, encoding: 'utf8' })) {
+      const path = join(main.dataDir, entry);
+      if (statSync(path).isFile()) expect(readFileSync(path).includes(Buffer.from(remote.token)), entry).toBe(false);
+    }
+    await main.waitFor('a finished sync run in the window', () =>
+      main.sent(EVENT_CHANNEL).some((e) => e.type === 'sync-status' && e.running === false && e.status?.lastSuccessDate),
+    );
+    expect(main.sent(EVENT_CHANNEL).some((e) => e.type === 'sync-status' && e.running === true)).toBe(true);
+    // File > Sync Now runs another.
+    const runsBefore = main.sent(EVENT_CHANNEL).filter((e) => e.type === 'sync-status' && e.running === true).length;
+    await main.clickMenu('File', 'Sync Now');
+    await main.waitFor('another run', () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'sync-status' && e.running === true).length > runsBefore);
+  });
+
+  test('kill -9 of the host: the window is told, a new host is started and answers; acknowledged writes are kept', async () => {
+    // The profile is a replica now: an annotation on the asset the remote sent (a replicated write, with its outbox entry).
+    const written = await call('CreateAnnotation', annotationRequest('Before the crash'));
+    expect(written).toMatchObject({ ok: true });
+    const firstPid = hostForks()[0].pid as number;
+    process.kill(firstPid, 'SIGKILL');
+    await main.waitFor('a second host', () => hostForks().length === 2 && engineStates().at(-1) === 'ready');
+    expect(engineStates()).toEqual(['starting', 'ready', 'restarting', 'restarting', 'ready']);
+    expect(hostForks()[1].pid).not.toBe(firstPid);
+    expect(await call('GetAnnotation', { annotationId: written.data.annotation.annotationId })).toEqual(written);
+  });
+
+  test('the log file is in the platform log folder: the host restart is there, the API key is not; updates are off unpackaged', async () => {
+    const logFile = join(main.paths, 'logs', 'main.log');
+    await main.waitFor('the log file', () => existsSync(logFile) && readFileSync(logFile, 'utf8').includes('restarting it'));
+    const text = readFileSync(logFile, 'utf8');
+    expect(text).toMatch(/\[error\] engine host exited with code 137; restarting it|\[error\] engine host was killed; restarting it/);
+    expect(text).toContain('updates: off: not packaged');
+    expect(text).not.toContain(remote.token);
+    // electron-updater is not even loaded.
+    expect(main.moduleLog().filter((l) => l.includes('electron-updater'))).toEqual([]);
+  });
+
+  test('the window remembers its size and position', async () => {
+    await main.closeWindow();
+    const saved = JSON.parse(readFileSync(join(main.paths, 'userData', 'window-state.json'), 'utf8'));
+    expect(saved).toEqual({ x: 40, y: 30, width: 1200, height: 800, maximized: false });
+  });
+
+  test('quitting stops the host and frees the data directory', async () => {
+    const hostPid = hostForks()[1].pid as number;
+    expect(await main.quit()).toBe(0);
+    expect(main.records.filter((r) => r.api === 'app.quit').length).toBeGreaterThanOrEqual(2);
+    expect(() => process.kill(hostPid, 0)).toThrow();
+    const engine = openEngine(main.dataDir);
+    engine.close();
+  });
+});
+
+describe('Electron main when the profile cannot be opened', () => {
+  test('says why in an error box and exits, without restarting the host in a loop', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'outpost-desktop-busy-'));
+    const holder = openEngine(dataDir, { holder: { command: 'serve' } });
+    const busy = await startElectronMain({ dataDir });
+    try {
+      expect(await busy.exited).toBe(1);
+      const box = busy.records.find((r) => r.api === 'dialog.showErrorBox')!;
+      expect(box.title).toBe('Outpost could not start');
+      expect(box.content).toMatch(/^the profile could not be opened: .* is in use by outpost serve \(pid \d+/);
+      expect(busy.records.filter((r) => r.api === 'utilityProcess.fork')).toHaveLength(1);
+      expect(busy.sent(EVENT_CHANNEL).map((e) => e.state)).toEqual(['starting', 'failed']);
+    } finally {
+      busy.cleanup();
+      holder.close();
+    }
+  });
+});
