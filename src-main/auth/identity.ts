@@ -3,9 +3,8 @@
 // a seeded data directory is usable at once.
 import { randomUUID } from 'node:crypto';
 import { nowMicros } from '../../src-shared/api/time';
+import type { Db } from '../db/database';
 import type { Caller } from './caller';
-import { schemaVersion, type Db } from '../db/database';
-import { AUTHORIZATION_SCHEMA_VERSION, insertDefaultPolicy } from './cedar/defaultPolicy';
 
 export const DEFAULT_ORGANIZATION_NAME = 'Field Team';
 export const DEFAULT_USER_NAME = 'engineer@outpost.local';
@@ -14,12 +13,7 @@ export function ensureOrganization(db: Db, name: string): string {
   const row = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ?', [name]);
   if (row) return row.id;
   const id = randomUUID();
-  db.tx(() => {
-    db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
-    // A new organization's members may do everything until its policies say otherwise (issue #20). In a database
-    // not yet at that schema (upgrade tests seed old versions), migration 0013 adds it to every organization.
-    if (schemaVersion(db.raw) >= AUTHORIZATION_SCHEMA_VERSION) insertDefaultPolicy(db.raw, id);
-  });
+  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
   return id;
 }
 
