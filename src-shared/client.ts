@@ -6,18 +6,24 @@ import { ApiError } from './errors';
 import { errorOfResponse, formFieldText, httpRequestOf, TransportError } from './httpRequest';
 import { operations, type OperationName, type Operations } from './operations';
 
+/** What a caller may ask of one call beyond its request; a transport that cannot honour an option ignores it. */
+export interface CallOptions {
+  /** Bytes of an upload's body sent so far, of `total` (the browser's XMLHttpRequest and the desktop's IPC report it; fetch cannot). */
+  readonly onUploadProgress?: (sent: number, total: number) => void;
+}
+
 export interface Transport {
-  call(name: OperationName, op: OperationDef, request: Record<string, unknown>): Promise<unknown>;
+  call(name: OperationName, op: OperationDef, request: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
 }
 
 export type Client = {
-  [K in OperationName]: (request?: RequestInputOf<Operations[K]>) => Promise<ResponseOf<Operations[K]>>;
+  [K in OperationName]: (request?: RequestInputOf<Operations[K]>, options?: CallOptions) => Promise<ResponseOf<Operations[K]>>;
 };
 
 export function createClient(transport: Transport): Client {
-  const client = {} as Record<string, (req?: Record<string, unknown>) => Promise<unknown>>;
+  const client = {} as Record<string, (req?: Record<string, unknown>, options?: CallOptions) => Promise<unknown>>;
   for (const [name, op] of Object.entries(operations) as [OperationName, OperationDef][]) {
-    client[name] = (req = {}) => transport.call(name, op, req);
+    client[name] = (req = {}, options) => transport.call(name, op, req, options);
   }
   return client as unknown as Client;
 }
@@ -31,7 +37,7 @@ export interface HttpTransportOptions {
 }
 
 /** An upload's form: text fields as text, the `file` field as the Blob it must be (a browser File, or `fs.openAsBlob`). */
-function formDataOf(name: OperationName, fields: readonly (readonly [string, unknown])[]): FormData {
+export function formDataOf(name: OperationName, fields: readonly (readonly [string, unknown])[]): FormData {
   const form = new FormData();
   for (const [key, value] of fields) {
     if (key !== 'file') form.append(key, formFieldText(value));

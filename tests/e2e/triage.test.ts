@@ -3,11 +3,13 @@
 // tags, comment, archive (the next row gets the cursor), the filter, view
 // jumps, and batch actions on a selection with their undo, each checked
 // against the API. No clicks: every step is a key press.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generateLargeReport } from '../../bench/testReportImport';
 import type { Annotation } from '../../src-shared/api/annotations';
 import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
@@ -369,6 +371,44 @@ describe('keyboard triage (outpost serve)', () => {
     await expect.poll(() => box.textContent(), { timeout: TIMEOUT }).toContain(reason);
     expect((await server.client.ListTestReports({ pageSize: 1000 })).testReports).toHaveLength(after.length);
     await shot('51-report-refused');
+  });
+
+  test('import a large report: the upload bar counts the bytes sent (values between 0 and 100 seen), then the report opens', async () => {
+    const big = join(mkdtempSync(join(tmpdir(), 'outpost-e2e-atml-')), 'large_report.xml');
+    await generateLargeReport(big, 8 * 1024 * 1024);
+    const size = statSync(big).size;
+    await navigateTo(page, 'test-reports', TIMEOUT);
+    const before = (await server.client.ListTestReports({ pageSize: 1000 })).testReports.map((r) => r.testReportId);
+    // Loopback moves 8 MB in a blink: Chromium's own network emulation paces the upload (4 MB/s) so the bar has time to move.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+    // Every value the bar's aria-valuenow takes, as the page sees it.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      const record = () => {
+        const value = document.querySelector('[data-testid="upload-progress"]')?.getAttribute('aria-valuenow');
+        if (value != null && seen.at(-1) !== value) seen.push(value);
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    });
+    await page.setInputFiles('#atml-file', big);
+    const bar = page.getByTestId('upload-progress');
+    await expect.poll(() => bar.getAttribute('aria-valuetext'), { timeout: 30_000 }).toMatch(/ of 8\.\d MB \(([1-9]|[1-9]\d) %\)$/);
+    await shot('54-upload-progress');
+    await expect.poll(() => page.getByTestId('import-report').getByRole('status').textContent(), { timeout: 60_000 }).toContain('Imported');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
+    const seen = (await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)).map(Number);
+    expect(seen.some((v) => v > 0 && v < 100)).toBe(true);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(seen.at(-1)).toBe(100);
+    const added = (await server.client.ListTestReports({ pageSize: 1000 })).testReports.filter((r) => !before.includes(r.testReportId));
+    expect(added).toHaveLength(1);
+    await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(added[0].name);
+    const { remoteFiles } = await server.client.ListRemoteFiles({ filter: 'file_name == "large_report.xml"' });
+    expect(remoteFiles.map((f) => Number(f.fileSize))).toEqual([size]);
   });
 
   test('artifacts on an annotation: attach a new upload, then the same artifact to the next annotation', async () => {

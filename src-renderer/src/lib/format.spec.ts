@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { enumLabel, formatDuration, formatRelative, formatShortTime, formatTime, shortUser } from './format';
+import { enumLabel, formatBytes, formatDuration, formatRelative, formatShortTime, formatTime, percentOf, shortUser } from './format';
 
 describe('format', () => {
   test('enumLabel', () => {
@@ -45,5 +45,21 @@ describe('format', () => {
     expect(shortUser('ana.ruiz@outpost.local')).toBe('ana.ruiz');
     expect(shortUser('plain')).toBe('plain');
     expect(shortUser(undefined)).toBe('');
+  });
+
+  test('formatBytes: decimal units, one decimal above a kilobyte', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(999)).toBe('999 B');
+    expect(formatBytes(1000)).toBe('1.0 kB');
+    expect(formatBytes(5_312_000)).toBe('5.3 MB');
+    expect(formatBytes(2_000_000_000)).toBe('2.0 GB');
+  });
+
+  test('percentOf: whole percent, never 100 before the end, 0 for an unknown total', () => {
+    expect(percentOf(0, 10)).toBe(0);
+    expect(percentOf(1, 3)).toBe(33);
+    expect(percentOf(9_999, 10_000)).toBe(99);
+    expect(percentOf(10_000, 10_000)).toBe(100);
+    expect(percentOf(5, 0)).toBe(0);
   });
 });

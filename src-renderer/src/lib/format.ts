@@ -69,3 +69,23 @@ export function shortUser(userName: string | undefined | null): string {
   const at = userName.indexOf('@');
   return at > 0 ? userName.slice(0, at) : userName;
 }
+
+/** A byte count for people: `512 B`, `48.0 kB`, `5.3 MB` (decimal units, as file managers show sizes). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Whole percent of `done` in `total`, 0..100; 100 only when everything is done (a bar never shows 100 % early). */
+export function percentOf(done: number, total: number): number {
+  if (total <= 0) return 0;
+  if (done >= total) return 100;
+  return Math.min(99, Math.max(0, Math.floor((done / total) * 100)));
+}

@@ -1,8 +1,10 @@
 // Browser transport (`outpost serve`): the typed client over HTTP on the page's
-// own origin, with the API key adopted from the URL fragment.
+// own origin, with the API key adopted from the URL fragment. Uploads go by
+// XMLHttpRequest, the one browser API that reports the bytes sent.
 import { httpTransport, type Client, type Transport } from '../../../../src-shared/client';
 import { adoptApiKey, API_KEY_STORAGE_KEY, type KeyStorage } from './apiKey';
 import type { SyncWatcher } from './syncUpdates';
+import { xhrUpload } from './xhrUpload';
 
 /** How often the browser asks for the sync status (there is no push channel over plain HTTP). */
 export const SYNC_POLL_MS = 3_000;
@@ -14,7 +16,10 @@ export interface WebTransport {
   forgetKey(): void;
 }
 
-export function webTransport(win: Pick<Window, 'location' | 'history' | 'sessionStorage' | 'fetch'>): WebTransport {
+/** What the browser transport uses of the page (XMLHttpRequest is the page's global; a spec hands in its own). */
+export type WebWindow = Pick<Window, 'location' | 'history' | 'sessionStorage' | 'fetch'> & { readonly XMLHttpRequest?: typeof XMLHttpRequest };
+
+export function webTransport(win: WebWindow): WebTransport {
   const storage: KeyStorage = win.sessionStorage;
   const key = adoptApiKey(
     {
@@ -28,9 +33,12 @@ export function webTransport(win: Pick<Window, 'location' | 'history' | 'session
   const apiKey = () => storage.getItem(API_KEY_STORAGE_KEY) ?? key;
   const doFetch = win.fetch.bind(win);
   const baseUrl = win.location.origin;
-  // (Uploads too: the shared transport sends a File as multipart/form-data.)
+  const viaFetch = httpTransport({ baseUrl, apiKey, fetch: doFetch });
+  const upload = { baseUrl, apiKey, newXhr: () => new (win.XMLHttpRequest ?? XMLHttpRequest)() };
   return {
-    transport: httpTransport({ baseUrl, apiKey, fetch: doFetch }),
+    transport: {
+      call: (name, op, request, options) => (op.input === 'multipart' ? xhrUpload(upload, name, op, request, options) : viaFetch.call(name, op, request, options)),
+    },
     hasKey: key !== undefined,
     forgetKey: () => storage.removeItem(API_KEY_STORAGE_KEY),
   };
