@@ -14,6 +14,7 @@
 //   0xF8 + 4 B + D    number of D decimal digits (more than 15, beyond exact doubles), digits as ASCII
 //   0xFF + text 00 01 any other segment, UTF-8 with 00 escaped as 00 FF
 // and after a number, 00 + LEB128 count: its leading zeros ("01"), so that the key stays lossless.
+import type { Database } from 'better-sqlite3';
 
 const SMALL_MAX = 0xee; // largest one-byte value (byte 0xEF)
 const WIDE = 0xf0;
@@ -127,6 +128,6 @@ export function isValidStepPath(path: string): boolean {
 export const STEP_PATH_SQL_FUNCTION = 'step_path_text';
 
 /** Registers step_path_text(path_key): the dotted path a stored key encodes (filters on step_path). Once per connection. */
-export function registerStepPathFunction(raw: import('better-sqlite3').Database): void {
+export function registerStepPathFunction(raw: Database): void {
   raw.function(STEP_PATH_SQL_FUNCTION, { deterministic: true, varargs: false }, (key: unknown) => (key instanceof Uint8Array ? decodeStepPath(key) : null));
 }

@@ -5,7 +5,6 @@ import { TransportError } from '../../../../src-shared/httpRequest';
 import type { OutpostBridge } from './bridge';
 import { electronTransport, readWithProgress } from './index.electron';
 import { webTransport } from './index.web';
-import type { XhrLike } from './xhrUpload';
 
 beforeEach(() => (ScriptedXhr.last = undefined));
 afterEach(() => vi.useRealTimers());
