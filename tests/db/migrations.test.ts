@@ -77,9 +77,9 @@ describe('migrations', () => {
     upgraded.close();
   });
 
-  // Every version since 4 (which created test_steps) stored step paths as text: 0014 keeps each path (read back
+  // Every version since 4 (which created test_steps) stored step paths as text: 0013 keeps each path (read back
   // decoded from the compact key), the natural order, the filter on step_path, and a bulk load's deferred indexes.
-  it.each(migrations.map((m) => m.version).filter((v) => v >= 4 && v < 14))('0014 turns the text step paths of version %i into keys, keeping every path and the order', (from) => {
+  it.each(migrations.map((m) => m.version).filter((v) => v >= 4 && v < 13))('0013 turns the text step paths of version %i into keys, keeping every path and the order', (from) => {
     const file = tempFile();
     const db = openDatabase(file, { migrateTo: from });
     seedDemoData(db, { annotations: 1 });
@@ -107,7 +107,7 @@ describe('migrations', () => {
     upgraded.close();
   });
 
-  it('0014 rewrites the step path indexes an interrupted bulk load left deferred, so the repair at open builds the new ones', () => {
+  it('0013 rewrites the step path indexes an interrupted bulk load left deferred, so the repair at open builds the new ones', () => {
     const file = tempFile();
     const db = openDatabase(file, { migrateTo: 12 });
     expect(beginBulkLoad(db, ['test_steps'])).toBe(true);

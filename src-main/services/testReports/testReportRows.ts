@@ -115,7 +115,7 @@ export function reportModified(db: Db, reportPk: number, now: number): void {
   db.run('UPDATE test_reports SET overall_modified_date = ? WHERE pk = ?', [now, reportPk]);
 }
 
-/** Reports stored without an overall modified date (before migration 0015): the latest modified date of the report, its steps and measurements. */
+/** Reports stored without an overall modified date (before migration 0014): the latest modified date of the report, its steps and measurements. */
 function computedOverall(db: Db, rows: readonly TestReportRow[]): Map<number, number> {
   const pks = JSON.stringify(rows.filter((r) => r.overall_modified_date === null).map((r) => r.pk));
   const out = new Map<number, number>();

@@ -21,8 +21,8 @@ const INDEXES: Record<string, string> = {
 function up(db: Database): void {
   db.exec('DROP INDEX IF EXISTS test_steps_org_path; DROP INDEX IF EXISTS test_steps_report_path;');
   db.exec("ALTER TABLE test_steps ADD COLUMN path_key BLOB NOT NULL DEFAULT x''");
-  db.function('migration_0014_step_path_key', { deterministic: true }, (path: unknown) => encodeStepPath(String(path)));
-  db.exec('UPDATE test_steps SET path_key = migration_0014_step_path_key(step_path)');
+  db.function('migration_0013_step_path_key', { deterministic: true }, (path: unknown) => encodeStepPath(String(path)));
+  db.exec('UPDATE test_steps SET path_key = migration_0013_step_path_key(step_path)');
   db.exec('ALTER TABLE test_steps DROP COLUMN step_path; ALTER TABLE test_steps DROP COLUMN step_path_key;');
   db.exec('CREATE TABLE test_report_imports (report_pk INTEGER PRIMARY KEY REFERENCES test_reports(pk) ON DELETE CASCADE)');
   const setting = db.prepare("SELECT value FROM settings WHERE key = 'sync.deferred_indexes'").get() as { value: string } | undefined;
@@ -35,4 +35,4 @@ function up(db: Database): void {
   }
 }
 
-export const migration0014: Migration = { version: 14, name: 'step-path-keys', up };
+export const migration0013: Migration = { version: 13, name: 'step-path-keys', up };

@@ -10,8 +10,8 @@ const METADATA_TABLES = [
   'test_report_metadata', 'test_step_metadata', 'test_measurement_metadata',
 ];
 
-export const migration0015: Migration = {
-  version: 15,
+export const migration0014: Migration = {
+  version: 14,
   name: 'metadata-archive-overall-modified',
   sql: [
     ...METADATA_TABLES.flatMap((t) => [
