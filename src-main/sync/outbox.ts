@@ -6,9 +6,6 @@
 // no entries. This module is the entry store.
 import type { Db } from '../db/database';
 import { entryFromRow, type EntryState, type OutboxEntry, type OutboxRow, type Target } from './types';
-import { isReplica, REPLICA_SETTING } from '../engine';
-
-export { isReplica, REPLICA_SETTING };
 
 /** Wall clock in epoch micros (conflict ordering only; never a pull cursor). */
 export const localClock = () => Date.now() * 1000;

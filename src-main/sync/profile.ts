@@ -1,7 +1,7 @@
 // The remote profile of a replica: its base URL (a setting in the database)
 // and its API key (in a SecretStore, never in the database).
 import type { Db } from '../db/database';
-import { REPLICA_SETTING } from './outbox';
+import { REPLICA_SETTING } from '../engine';
 import type { SecretStore } from './secretStore';
 
 export const REMOTE_URL_SETTING = 'sync.remote_url';

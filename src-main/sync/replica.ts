@@ -5,10 +5,10 @@
 // remote user); on every engine, the remote profile store (linking a remote
 // makes the database a replica and turns recording on at once) and the
 // handlers of the sync operations (sync/operations/).
-import type { Engine, RemoteProfileStore } from '../engine';
+import { isReplica, type Engine, type RemoteProfileStore } from '../engine';
 import { cachedLocalCaller } from './identity';
 import { syncHandlers } from './operations/handlers';
-import { isReplica } from './outbox';
+
 import { createOutboxRecorder } from './recorder';
 import { resourceCatalog } from './resources';
 import { createRemoteProfileStore } from './profileStore';

@@ -55,7 +55,7 @@ export function insertAsset(db: Db, asset: Values<AssetColumn>, options: { ifAbs
 
 /** A remote asset, upserted; a local asset holding its name (made offline) is renamed away first. Returns its pk and whether the row changed. */
 export function upsertRemoteAsset(db: Db, asset: Values<AssetColumn> & { id: string; organization_id: string; name: string }): { pk: number; changed: boolean } {
-  freeName(db, 'assets', asset.organization_id, asset.name, asset.id);
+  renameClashingAsset(db, asset.organization_id, asset.name, asset.id);
   const columns = columnsOf(asset);
   const changed = db.run(`INSERT INTO assets(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT(id) ${ASSET_UPDATE}`, valuesOf(asset, columns)).changes > 0;
   return { pk: db.get<{ pk: number }>('SELECT pk FROM assets WHERE id = ?', [asset.id])!.pk, changed };
@@ -71,8 +71,8 @@ export const replaceAssetMetadata = (db: Db, pk: number, metadata: readonly Meta
   replaceMetadata(db, 'asset_metadata', 'asset_pk', pk, metadata, field);
 
 /** Renames a local asset that holds a unique name the remote's asset needs. */
-function freeName(db: Db, table: 'assets', organizationId: string, name: string, id: string): void {
-  const clash = db.get<{ id: string }>(`SELECT id FROM ${table} WHERE organization_id = ? AND name = ? AND id != ?`, [organizationId, name, id]);
+function renameClashingAsset(db: Db, organizationId: string, name: string, id: string): void {
+  const clash = db.get<{ id: string }>('SELECT id FROM assets WHERE organization_id = ? AND name = ? AND id != ?', [organizationId, name, id]);
   if (clash) db.run('UPDATE assets SET name = ? WHERE id = ?', [`${name} (local ${clash.id.slice(0, 8)})`, clash.id]);
 }
 

@@ -6,13 +6,13 @@ import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/ap
 import type { SyncConflict, SyncStatus } from '../../../src-shared/api/sync';
 import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
-import type { RequestContext } from '../../engine';
+import { isReplica, type RequestContext } from '../../engine';
 import { canUndoField, undoFieldWrite } from './conflictUndo';
 import type { CreatedRef } from '../types';
 import { countOpenConflicts } from '../conflicts';
 import { createdOnlyHere, forgetLocalIds } from '../idMap';
 import { syncLockHeld } from '../lock';
-import { countFailed, countOpen, dismissEntries, dropBases, isReplica, loadEntry, OPEN_STATES, requeueFailed, requeueFailedDependents, setRequest } from '../outbox';
+import { countFailed, countOpen, dismissEntries, dropBases, loadEntry, OPEN_STATES, requeueFailed, requeueFailedDependents, setRequest } from '../outbox';
 import { resourceCatalog } from '../resources';
 import { REMOTE_URL_SETTING } from '../profile';
 import { heldHere, recordName } from './localRecords';
