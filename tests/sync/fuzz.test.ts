@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { runFuzz } from './fuzz/world';
 
-const SEEDS = (process.env.OUTPOST_FUZZ_SEEDS ?? '1,2,3,4').split(',').map(Number);
+const SEEDS = (process.env.OUTPOST_FUZZ_SEEDS ?? '1,2,3,4,904217').split(',').map(Number);
 
 describe('sync fuzzer', () => {
   for (const seed of SEEDS) {

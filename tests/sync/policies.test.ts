@@ -14,6 +14,7 @@ afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
 const PERMIT = 'permit(principal, action, resource);';
 const FORBID = 'forbid(principal, action, resource);';
+const WHEN_TRUE = 'permit(principal, action, resource) when { true };';
 type Row = { id: string; name: string; description: string | null; cedar_policy: string; version: number; policy_version_id: string; archived: number };
 const policies = (db: Replica['engine']['db']) =>
   db.all<Row>('SELECT id, name, description, cedar_policy, version, policy_version_id, archived_date IS NOT NULL AS archived FROM policies ORDER BY name');
@@ -149,6 +150,45 @@ describe('sync: policies', () => {
     await a.sync();
     expect(policies(a.engine.db)[0].archived).toBe(0);
     expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n).toBe(0);
+  });
+
+  test('concurrent Cedar edits: the later, ours, wins, and the version made here for it gives way to the one the remote makes', async () => {
+    const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
+    await a.sync();
+    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    await new Promise((r) => setTimeout(r, 5));
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } }, updateMask: 'configuration' });
+    expect((await a.sync()).ok).toBe(true);
+    expect(policies(remote.engine.db)[0]).toMatchObject({ cedar_policy: WHEN_TRUE, version: 3 });
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
+  });
+
+  test('the same when the push\'s response was lost: the next pull finds our text current remotely and drops the version made here (soak seed 904217)', async () => {
+    const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
+    await a.sync();
+    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    await new Promise((r) => setTimeout(r, 5));
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } }, updateMask: 'configuration' });
+    loseThenLinkDown(proxy, isUpdate);
+    await a.sync(ONE_TRY);
+    expect(policies(remote.engine.db)[0]).toMatchObject({ cedar_policy: WHEN_TRUE, version: 3 });
+    proxy.refuse(undefined);
+    expect((await a.sync()).ok).toBe(true);
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
+  });
+
+  test('concurrent Cedar edits where the remote\'s is later: ours loses and leaves no version behind', async () => {
+    const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
+    await a.sync();
+    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } }, updateMask: 'configuration' });
+    await new Promise((r) => setTimeout(r, 5));
+    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    expect((await a.sync()).ok).toBe(true);
+    expect(policies(remote.engine.db)[0]).toMatchObject({ cedar_policy: FORBID, version: 2 });
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
   });
 
   test('a refused update gives way to the remote\'s policy, with no version of its own left behind', async () => {

@@ -11,7 +11,7 @@ import { sameValue } from '../../canonical';
 import { adoptInflightCreate, madeSince } from '../../inflightCreates';
 import { noteForRefetch } from '../../refetchNotes';
 import { mergeFields } from '../../merge';
-import { hasPending } from '../../outbox';
+import { hasPending, ownFields, pendingFields } from '../../outbox';
 import { wireMicros } from '../../time';
 import { ensureOrganization } from '../../identity';
 
@@ -34,10 +34,13 @@ export function snapshotPolicy(db: Db, id: string): { version: number; fields: R
   return r && { version: r.modified_date, fields: rowFields(r) };
 }
 
-/** The remote's current version as a stored version (a local one with the same number, made offline, gives way). */
+/**
+ * The remote's current version as a stored version. A local version made offline with the same number gives way,
+ * unless it is the row's current version with a configuration still to push: that one stands for the version the
+ * remote will make of it, so it moves above the remote's numbers (where the push result will replace it).
+ */
 function keepVersion(db: Db, pk: number, p: Policy): void {
   const version = p.version ?? 1;
-  // (not the row's current version: a pending local configuration keeps its version until the push result replaces it)
   db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version = ? AND id != ? AND id != (SELECT policy_version_id FROM policies WHERE pk = ?)', [
     pk, version, p.policyVersionId, pk,
   ]);
@@ -46,6 +49,15 @@ function keepVersion(db: Db, pk: number, p: Policy): void {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     [p.policyVersionId, pk, version, p.versionNotes ?? null, p.generatedChangeMessage ?? '', p.configuration.cedarPolicy, p.modifiedByUserId, wireMicros(p.modifiedDate)],
   );
+  const current = db.get<{ id: string; version: number }>(
+    'SELECT v.id, v.version FROM policies p JOIN policy_versions v ON v.id = p.policy_version_id WHERE p.pk = ?',
+    [pk],
+  );
+  if (current && current.id !== p.policyVersionId && current.version === version) {
+    const next = db.get<{ n: number }>('SELECT max(version) + 1 AS n FROM policy_versions WHERE policy_pk = ?', [pk])!.n;
+    db.run('UPDATE policy_versions SET version = ? WHERE id = ?', [next, current.id]);
+    db.run('UPDATE policies SET version = ? WHERE pk = ?', [next, pk]);
+  }
 }
 
 /** Everything a pull may write of one policy: its row and its versions. */
@@ -113,6 +125,9 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
     }
     // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
     const before = stateOf(db, row.pk);
+    // With a configuration of ours on its way, the current version is the one made here for it (a stand-in).
+    const standIn =
+      pendingFields(db, POLICY, row.id, ctx.excludeSeq).has('configuration') || ownFields(ctx, POLICY, row.id).has('configuration') ? row.policy_version_id : null;
     const stillPending = mergeFields(ctx, {
       resource: POLICY,
       recordId: row.id,
@@ -126,13 +141,15 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
         else if (field === 'configuration') db.run('UPDATE policies SET cedar_policy = ? WHERE pk = ?', [String(value), row.pk]);
       },
     });
-    // The remote's version takes the place of a local one with its number; it becomes current once the texts agree.
-    keepVersion(db, row.pk, p);
+    // Once the texts agree the remote's version is current, and the stand-in made here for our text (or for the losing
+    // one) goes: the remote made its own version of it. The remote's version then takes the place of a local one with its number.
     if (rowOf(db, row.id)!.cedar_policy === p.configuration.cedarPolicy) {
       db.run('UPDATE policies SET policy_version_id = ?, version = ?, version_notes = ?, generated_change_message = ? WHERE pk = ?', [
         p.policyVersionId, p.version ?? 1, p.versionNotes ?? null, p.generatedChangeMessage ?? null, row.pk,
       ]);
+      if (standIn !== null && standIn !== p.policyVersionId) db.run('DELETE FROM policy_versions WHERE id = ?', [standIn]);
     }
+    keepVersion(db, row.pk, p);
     if (!stillPending) db.run('UPDATE policies SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [wireMicros(p.modifiedDate), p.modifiedByUserId, row.pk]);
     if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
     else ctx.stats.unchanged++;
