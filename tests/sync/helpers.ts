@@ -91,6 +91,8 @@ export interface Replica {
   sync(options?: Partial<SyncOptions>): Promise<SyncSummary>;
   caller(): Caller;
   call(op: OperationName, request: unknown): Promise<any>;
+  /** Lets go of the data directory (a child `outpost sync` is its one owner meanwhile); `reopen` takes it back. */
+  release(): void;
   reopen(): void;
   close(): void;
 }
@@ -98,6 +100,7 @@ export interface Replica {
 export async function createReplica(name: string, url: string, token: string, dir = mkdtempSync(join(tmpdir(), `outpost-replica-${name}-`))): Promise<Replica> {
   const secrets = createMemorySecretStore();
   let engine: Engine = attachReplica(openEngine(dir), { replica: true });
+  let released = false;
   await saveProfile(engine.db, secrets, { baseUrl: url, apiKey: token });
   const replica: Replica = {
     name,
@@ -119,12 +122,17 @@ export async function createReplica(name: string, url: string, token: string, di
     },
     // As the data directory's owner (the desktop user): only the owner's calls write on a replica.
     call: (op, request) => invoke({ engine, db: engine.db, caller: { ...replica.caller(), owner: true } }, op, request),
-    reopen() {
+    release() {
       engine.close();
+      released = true;
+    },
+    reopen() {
+      if (!released) engine.close();
       engine = attachReplica(openEngine(dir));
+      released = false;
     },
     close() {
-      engine.close();
+      if (!released) engine.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

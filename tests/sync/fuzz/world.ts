@@ -228,10 +228,18 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const targets = r.engine.db.all<{ record_id: string }>('SELECT record_id FROM sync_outbox_targets WHERE seq = ?', [entry.seq]).map((t) => t.record_id);
     const told = open.filter((c) => c.kind === 'remote_missing' && targets.includes(c.recordId));
     if (told.length === 0) throw new FuzzError(`seed ${seed}: ${r.name} #${entry.seq} (${entry.operation}) found its record gone from the remote, and no conflict says so`);
-    await r.call('DismissSyncEntry', { seq: String(entry.seq) });
+    // One conflict tells of the record, however many edits of it found it gone: the user sets them all aside with it.
+    const sameRecord = r.engine.db
+      .all<{ seq: number }>(
+        `SELECT DISTINCT o.seq FROM sync_outbox o JOIN sync_outbox_targets t ON t.seq = o.seq
+         WHERE o.state = 'failed' AND o.last_error LIKE 'not found on the remote%' AND t.record_id IN (SELECT value FROM json_each(?)) ORDER BY o.seq`,
+        [JSON.stringify(told.map((c) => c.recordId))],
+      )
+      .map((e) => e.seq);
+    for (const seq of sameRecord) await r.call('DismissSyncEntry', { seq: String(seq) });
     for (const c of told) await r.call('DismissSyncConflict', { conflictId: c.conflictId });
     goneRemotely++;
-    return `set aside #${entry.seq} (${entry.operation}): its record is gone from the remote`;
+    return `set aside #${sameRecord.join(', #')} (${entry.operation}): its record is gone from the remote`;
   };
 
   let undone = 0;
@@ -282,6 +290,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     proxy.random({ rate: 1, kinds: ['delay'], random: faultRand });
     noteSync(r.name);
     syncs++;
+    // The child is the data directory's one owner while it runs (the lock refuses a second): the replica lets go of it.
+    r.release();
     const child = spawn(process.execPath, [OUTPOST, 'sync', '--data', r.dir, '--remote', proxy.url, '--token', r.token, '--retry-base-ms', '2', '--retry-attempts', '3', '--timeout-ms', '3000', '--create-quiet-ms', '300'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -289,6 +299,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const marker = rand() < 0.3 ? 'pull...' : 'push...';
     const delay = Math.floor(rand() * (marker === 'pull...' ? 40 : 150));
     let out = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const killed = await new Promise<boolean>((resolve) => {
       child.stdout.on('data', (d: Buffer) => {
@@ -298,8 +310,11 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       void exited.then(() => resolve(false));
     });
     const code = await exited;
+    r.reopen();
     setRate(rate);
     if (killed && code === null) kills++;
+    // 0: synced; 1: incomplete (faults). Anything else (2: refused, e.g. the directory in use) means no kill was tested.
+    if (!killed && code !== 0 && code !== 1) throw new FuzzError(`seed ${seed}: ${r.name}'s child sync exited ${code}: ${stderr.trim().slice(0, 400)}`);
     const inflight = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'inflight'")!.n;
     const open = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight')")!.n;
     log(`  step ${step}: ${r.name} child sync ${killed && code === null ? `SIGKILLed after '${marker}'+${delay}ms (${open} edits open, ${inflight} in flight)` : `exited ${code}`}`);
