@@ -170,7 +170,7 @@ async function start(): Promise<void> {
   );
   configureSession();
   registerIpcBridge(ipcMain, {
-    call: (operation, request) => host.call(operation, request),
+    call: (operation, request) => host.forward(operation, request),
     isTrustedSender: trustedSenderCheck([devServerUrl ?? `${APP_ORIGIN}/`]),
   });
   // The window appears at once; its first calls wait for the profile to open.
