@@ -7,7 +7,7 @@
 // .wasm files are unpacked beside it; every fuse is flipped as configured.
 // (The native rebuild for Electron's ABI is skipped: it downloads Electron's headers.)
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -45,6 +45,9 @@ try {
   for (const f of ['/out/main/index.js', '/out/main/engineHost.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) if (!files.has(f)) problems.push(`app.asar lacks ${f}`);
   const pkg = require(join(root, 'package.json'));
   for (const dep of Object.keys(pkg.dependencies)) if (!files.has(`/node_modules/${dep}/package.json`)) problems.push(`app.asar lacks the dependency ${dep}`);
+  // Help › Documentation opens this (src-main/electron/documentation.ts).
+  if (!existsSync(join(app, 'resources', 'docs', 'README.md'))) problems.push('the user guide (resources/docs/README.md) is not packaged');
+  if (!existsSync(join(app, 'resources', 'docs', 'docs', 'security.md'))) problems.push('the docs folder (resources/docs/docs) is not packaged');
   const unpacked = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
