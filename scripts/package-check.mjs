@@ -5,9 +5,11 @@
 // wire as the real binary does, then checks the result: app.asar holds out/main,
 // out/preload, out/renderer and the production dependencies; the .node and
 // .wasm files are unpacked beside it; every fuse is flipped as configured.
+// Every production dependency and each of theirs must be in app.asar (electron-builder's collector can miss
+// them: see allowMissingDependencies in electron-builder.yml).
 // (The native rebuild for Electron's ABI is skipped: it downloads Electron's headers.)
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +19,37 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const asar = require('@electron/asar');
 const { getCurrentFuseWire, FuseV1Options } = require('@electron/fuses');
+
+/**
+ * The production dependencies and everything they depend on, as Node resolves them from this checkout
+ * (optional dependencies only when installed, e.g. a platform's prebuilt binary).
+ */
+function productionClosure(pkg) {
+  // Node's lookup: node_modules/<name> in the package's folder, then in each folder above it.
+  const locate = (name, fromDir) => {
+    for (let dir = fromDir; ; dir = dirname(dir)) {
+      const manifest = join(dir, 'node_modules', name, 'package.json');
+      if (existsSync(manifest)) return manifest;
+      if (dirname(dir) === dir) return undefined;
+    }
+  };
+  const seen = new Map();
+  const visit = (deps, optional, fromDir, from) => {
+    for (const name of Object.keys(deps ?? {})) {
+      const manifest = locate(name, fromDir);
+      if (!manifest) {
+        if (optional[name] === undefined) problems.push(`${name} (needed by ${from}) is not installed here`);
+        continue;
+      }
+      if (seen.has(manifest)) continue;
+      seen.set(manifest, { name, from });
+      const dep = JSON.parse(readFileSync(manifest, 'utf8'));
+      visit({ ...dep.dependencies, ...dep.optionalDependencies }, dep.optionalDependencies ?? {}, dirname(manifest), name);
+    }
+  };
+  visit(pkg.dependencies, {}, root, 'package.json');
+  return [...seen.values()];
+}
 
 const work = mkdtempSync(join(tmpdir(), 'outpost-package-check-'));
 const problems = [];
@@ -34,17 +67,41 @@ try {
   writeFileSync(join(dist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n# '), wire, Buffer.from('\necho stand-in\n')]));
   chmodSync(join(dist, 'electron'), 0o755);
 
+  // A node_modules that is a symlink to another checkout's (a git worktree sharing one install) hides every
+  // transitive dependency from `npm ls`, which electron-builder's collector reads ("cannot find path for
+  // dependency"; with allowMissingDependencies: false the build stops). Pack a staged copy of the project with a
+  // real node_modules then, as a clean clone after `npm ci` has.
+  let projectDir = root;
+  if (lstatSync(join(root, 'node_modules')).isSymbolicLink()) {
+    projectDir = join(work, 'project');
+    mkdirSync(projectDir);
+    for (const entry of ['package.json', 'package-lock.json', 'electron-builder.yml', 'README.md', 'docs', 'build', 'out']) {
+      if (existsSync(join(root, entry))) cpSync(join(root, entry), join(projectDir, entry), { recursive: true });
+    }
+    run('cp', ['-a', realpathSync(join(root, 'node_modules')), join(projectDir, 'node_modules')]);
+    console.log(`node_modules is a symlink: packing a staged copy in ${projectDir}`);
+  }
+
   const out = join(work, 'dist');
   run(process.execPath, [
-    join(root, 'node_modules', 'electron-builder', 'cli.js'), '--dir', '--linux', '--x64', '--publish', 'never',
+    join(root, 'node_modules', 'electron-builder', 'cli.js'), '--dir', '--linux', '--x64', '--publish', 'never', '--projectDir', projectDir,
     `-c.electronDist=${dist}`, `-c.electronVersion=${require('electron/package.json').version}`, '-c.npmRebuild=false', `-c.directories.output=${out}`,
   ]);
 
   const app = join(out, 'linux-unpacked');
   const files = new Set(asar.listPackage(join(app, 'resources', 'app.asar')));
   for (const f of ['/out/main/index.js', '/out/main/engineHost.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) if (!files.has(f)) problems.push(`app.asar lacks ${f}`);
+  // Every package the app needs at run time, not only the direct ones: a transitive dependency electron-builder's
+  // collector could not place (its "cannot find path for dependency" warning) would otherwise be missed here and
+  // fail only on the laptop (better-sqlite3 needs `bindings`, electron-updater `builder-util-runtime`, …).
   const pkg = require(join(root, 'package.json'));
-  for (const dep of Object.keys(pkg.dependencies)) if (!files.has(`/node_modules/${dep}/package.json`)) problems.push(`app.asar lacks the dependency ${dep}`);
+  const packed = new Set([...files].filter((f) => f.endsWith('/package.json')).map((f) => f.slice(0, -'/package.json'.length)));
+  for (const { name, from } of productionClosure(pkg)) {
+    if (![...packed].some((dir) => dir.endsWith(`/node_modules/${name}`))) problems.push(`app.asar lacks ${name} (needed by ${from})`);
+  }
+  // Help › Documentation opens this (src-main/electron/documentation.ts).
+  if (!existsSync(join(app, 'resources', 'docs', 'README.md'))) problems.push('the user guide (resources/docs/README.md) is not packaged');
+  if (!existsSync(join(app, 'resources', 'docs', 'docs', 'security.md'))) problems.push('the docs folder (resources/docs/docs) is not packaged');
   const unpacked = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {

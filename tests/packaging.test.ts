@@ -30,6 +30,14 @@ describe('electron-builder configuration', () => {
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/*.node', '**/*.wasm']));
     expect(config.npmRebuild).toBe(true);
+    // A production dependency the collector cannot place stops the build (v26 would only warn and ship an app
+    // without it: better-sqlite3 without `bindings`). npm run package:check packs and checks the whole closure.
+    expect(config.allowMissingDependencies).toBe(false);
+    // Help > Documentation opens resources/docs/README.md.
+    expect(config.extraResources).toEqual([
+      { from: 'README.md', to: 'docs/README.md' },
+      { from: 'docs', to: 'docs/docs' },
+    ]);
     expect(config.electronFuses).toEqual({
       runAsNode: false,
       enableCookieEncryption: true,

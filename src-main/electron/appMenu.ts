@@ -8,6 +8,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 export interface MenuActions {
   importTestReport(): void;
   syncNow(): void;
+  openDocumentation(): void;
   showShortcuts(): void;
   openLogsFolder(): void;
 }
@@ -46,6 +47,7 @@ export function appMenuTemplate(actions: MenuActions, options: MenuOptions): Men
     label: 'Help',
     role: 'help',
     submenu: [
+      { label: 'Documentation', click: () => actions.openDocumentation() },
       // The renderer's own `?` key opens the same list (shown here, not registered: `?` is typed in fields).
       { label: 'Keyboard Shortcuts', accelerator: '?', registerAccelerator: false, click: () => actions.showShortcuts() },
       { label: 'Open Logs Folder', click: () => actions.openLogsFolder() },

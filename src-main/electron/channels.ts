@@ -2,9 +2,9 @@
 // type imports here: the preload bundle must contain nothing but this and
 // `electron`.
 // (The bridge's types are shared with the renderer.)
-export type { BridgeEvent, BridgeResult, OutpostBridge } from '../../src-shared/bridge';
+export type { BridgeEvent, BridgeReply, BridgeResult, OutpostBridge } from '../../src-shared/bridge';
 
-/** ipcRenderer.invoke(INVOKE_CHANNEL, operationName, request) -> BridgeResult. */
+/** ipcRenderer.invoke(INVOKE_CHANNEL, operationName, request) -> BridgeReply. */
 export const INVOKE_CHANNEL = 'outpost:invoke';
 /** main -> renderer push events (sync status and the like). */
 export const EVENT_CHANNEL = 'outpost:event';

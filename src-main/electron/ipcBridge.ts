@@ -3,12 +3,14 @@
 // renderer — and then forwarded to the engine host (host/supervisor.ts),
 // where host/dispatch.ts checks the operation against the operation table and
 // invoke() validates the request with the operation's zod schema exactly as
-// the HTTP router does. Errors come back as google.rpc.Status bodies.
+// the HTTP router does. Errors come back as google.rpc.Status bodies. Replies
+// are forwarded as the host sent them (a JSON response as its text, see
+// BridgeReply): main never parses or re-clones a result's object graph.
 //
 // Plain module over an `ipcMain`-like object so it is unit-testable in Node;
 // it imports neither the engine nor the database (main never opens it).
 import { ApiError } from '../../src-shared/errors';
-import { INVOKE_CHANNEL, type BridgeResult } from './channels';
+import { INVOKE_CHANNEL, type BridgeReply } from './channels';
 
 /** The part of Electron's IpcMainInvokeEvent the bridge reads. */
 export interface InvokeEventLike {
@@ -22,14 +24,14 @@ export interface IpcMainLike {
 }
 
 export interface IpcBridgeOptions {
-  /** Runs one call in the engine (the supervisor's `call`; in-process `dispatch` in unit tests). Never rejects. */
-  readonly call: (operation: string, request: unknown) => Promise<BridgeResult>;
+  /** Runs one call in the engine (the supervisor's `forward`; in-process `dispatch` in unit tests). Never rejects. */
+  readonly call: (operation: string, request: unknown) => Promise<BridgeReply>;
   /** True when `url` (the sender frame's URL) is our renderer. */
   readonly isTrustedSender: (url: string) => boolean;
 }
 
 /** Handles one `invoke(operation, request)` from a renderer. Never throws. */
-export async function handleInvoke(options: IpcBridgeOptions, event: InvokeEventLike, operation: unknown, request: unknown): Promise<BridgeResult> {
+export async function handleInvoke(options: IpcBridgeOptions, event: InvokeEventLike, operation: unknown, request: unknown): Promise<BridgeReply> {
   const url = event.senderFrame?.url;
   if (!url || !options.isTrustedSender(url)) {
     return { ok: false, error: ApiError.permissionDenied('IPC call from an untrusted frame').toBody() };

@@ -15,6 +15,7 @@ import { defaultDataDir } from '../db/dataDir';
 import { EngineHostSupervisor } from '../host/supervisor';
 import { createAppLog, type AppLog } from './appLog';
 import { appMenuTemplate } from './appMenu';
+import { documentationPath } from './documentation';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
@@ -146,6 +147,13 @@ async function importTestReport(host: EngineHostSupervisor): Promise<void> {
   tell({ type: 'info', message: `Imported ${report?.name ?? 'the test report'}` });
 }
 
+/** Help › Documentation: the guide shipped with the app, in the system's viewer for it. */
+async function openDocumentation(): Promise<void> {
+  const path = documentationPath(app, process.resourcesPath);
+  const problem = await shell.openPath(path);
+  if (problem) tell({ type: 'warning', message: 'The documentation could not be opened', detail: `${problem} (${path})` });
+}
+
 async function syncNow(host: EngineHostSupervisor): Promise<void> {
   const result = await host.call('SyncNow', {});
   if (!result.ok) tell({ type: 'warning', message: 'Sync could not start', detail: result.error.message });
@@ -161,6 +169,7 @@ async function start(): Promise<void> {
         {
           importTestReport: () => void importTestReport(host),
           syncNow: () => void syncNow(host),
+          openDocumentation: () => void openDocumentation(),
           showShortcuts: () => publishEvent({ type: 'menu-command', command: 'help' }),
           openLogsFolder: () => void shell.openPath(app.getPath('logs')),
         },
@@ -170,7 +179,7 @@ async function start(): Promise<void> {
   );
   configureSession();
   registerIpcBridge(ipcMain, {
-    call: (operation, request) => host.call(operation, request),
+    call: (operation, request) => host.forward(operation, request),
     isTrustedSender: trustedSenderCheck([devServerUrl ?? `${APP_ORIGIN}/`]),
   });
   // The window appears at once; its first calls wait for the profile to open.

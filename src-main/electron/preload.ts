@@ -1,12 +1,14 @@
 // The sandboxed preload: exposes exactly one narrow API to the renderer as
 // `window.outpost` (see channels.ts). No Node access, no raw ipcRenderer.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeEvent, type BridgeResult, type OutpostBridge } from './channels';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeEvent, type BridgeReply, type OutpostBridge } from './channels';
 
 const bridge: OutpostBridge = {
   invoke: (operation, request = {}) => {
     if (typeof operation !== 'string') return Promise.reject(new TypeError('operation must be a string'));
-    return ipcRenderer.invoke(INVOKE_CHANNEL, operation, request) as Promise<BridgeResult>;
+    // The reply as main forwarded it (JSON text for a JSON response): the renderer's transport parses it
+    // once, so the context bridge copies one string rather than a page's object graph.
+    return ipcRenderer.invoke(INVOKE_CHANNEL, operation, request) as Promise<BridgeReply>;
   },
   onEvent: (listener) => {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');

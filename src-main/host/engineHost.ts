@@ -17,7 +17,7 @@ import { attachReplica } from '../sync/replica';
 import type { SecretStore } from '../sync/secretStore';
 import { dispatch, errorResult, failure, tempUploadPath, type DispatchOptions } from './dispatch';
 import type { HostPort } from './parentPort';
-import { isToHost, type CallResult, type FromHost, type HostInit, type LogLevel, type SecretAction, type ToHost } from './protocol';
+import { isToHost, toReply, type CallResult, type FromHost, type HostInit, type LogLevel, type SecretAction, type ToHost } from './protocol';
 
 export interface EngineHostOptions {
   /** Ends the process (after `shutdown`, or when the database cannot be opened). */
@@ -129,7 +129,7 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
   }
 
   function answer(id: number, result: Promise<CallResult>): void {
-    void result.then((r) => post({ kind: 'result', id, result: r }));
+    void result.then((r) => post({ kind: 'result', id, result: toReply(r) }));
   }
 
   function handle(message: ToHost): void {

@@ -5,12 +5,22 @@
 //
 // Calls carry an id; each gets exactly one `result` whose body is what the
 // HTTP API would answer (the response object, or the google.rpc.Status error
-// body). Pushed `event`s (sync status, progress) carry no id. Secrets never
+// body), sent as its JSON text (a BridgeReply: main forwards it to the
+// renderer untouched, and only the renderer parses it). Pushed `event`s (sync status, progress) carry no id. Secrets never
 // live in the host: it asks its parent for them (`secret`) when it needs one.
+import type { BridgeReply } from '../../src-shared/bridge';
 import type { StatusBody } from '../../src-shared/errors';
 
 /** What a call resolves to. Errors travel as data: the google.rpc.Status body the HTTP API returns. */
 export type CallResult = { ok: true; data: unknown } | { ok: false; error: StatusBody };
+
+/**
+ * A result as it travels: JSON text, except bytes (a download), which stay a
+ * Uint8Array inside the result object (structured clone keeps them bytes).
+ */
+export function toReply(result: CallResult): BridgeReply {
+  return result.ok && result.data instanceof Uint8Array ? result : JSON.stringify(result);
+}
 
 /** An event the host pushes (`type` says what it is, e.g. `sync-status`, `sync-progress`). */
 export interface HostEvent {
@@ -50,7 +60,7 @@ export type FromHost =
   | { kind: 'ready' }
   /** The database could not be opened (corrupt, locked, a native module for another ABI): restarting will not help. */
   | { kind: 'init-failed'; message: string }
-  | { kind: 'result'; id: number; result: CallResult }
+  | { kind: 'result'; id: number; result: BridgeReply }
   | { kind: 'pong'; id: number }
   | { kind: 'event'; event: HostEvent }
   | { kind: 'secret'; id: number; action: SecretAction; name: string; value?: string }
@@ -90,7 +100,7 @@ export function isFromHost(x: unknown): x is FromHost {
     case 'init-failed':
       return typeof x.message === 'string';
     case 'result':
-      return typeof x.id === 'number' && isObject(x.result) && typeof x.result.ok === 'boolean';
+      return typeof x.id === 'number' && (typeof x.result === 'string' || (isObject(x.result) && typeof x.result.ok === 'boolean'));
     case 'pong':
       return typeof x.id === 'number';
     case 'event':

@@ -7,6 +7,7 @@
 //
 // Nothing here imports the engine or the database: this module is what the
 // main process holds instead of them.
+import { readBridgeReply, type BridgeReply } from '../../src-shared/bridge';
 import { ApiError, Code } from '../../src-shared/errors';
 import { isFromHost, type CallResult, type FromHost, type HostEvent, type HostInit, type LogLevel, type ToHost } from './protocol';
 
@@ -68,7 +69,7 @@ export class EngineHostSupervisor {
   private failure = '';
   private nextId = 1;
   /** Calls and pings sent to (or waiting for) the current host, by id. */
-  private readonly pending = new Map<number, { message: Outgoing; settle: (result: CallResult) => void }>();
+  private readonly pending = new Map<number, { message: Outgoing; settle: (reply: BridgeReply) => void }>();
   /** Waiting for a host while one is being restarted: sent to the new one. */
   private queued: Outgoing[] = [];
   private restartTimes: number[] = [];
@@ -104,18 +105,26 @@ export class EngineHostSupervisor {
   }
 
   /** Runs one operation in the host. Never rejects: failures are the contract's error body. */
-  call(operation: string, request: unknown): Promise<CallResult> {
+  async call(operation: string, request: unknown): Promise<CallResult> {
+    return readBridgeReply(await this.forward(operation, request));
+  }
+
+  /**
+   * Runs one operation and resolves to its reply as the host sent it (JSON text
+   * for a JSON response): what main forwards to the renderer without parsing it.
+   */
+  forward(operation: string, request: unknown): Promise<BridgeReply> {
     return this.send({ kind: 'call', operation, request });
   }
 
   /** Imports an ATML file at `path` (a path the main process's own open dialog returned). */
-  importFile(path: string): Promise<CallResult> {
-    return this.send({ kind: 'import-file', path });
+  async importFile(path: string): Promise<CallResult> {
+    return readBridgeReply(await this.send({ kind: 'import-file', path }));
   }
 
   /** Round trip to the host's event loop (resolves ok:true on pong). */
-  ping(): Promise<CallResult> {
-    return this.send({ kind: 'ping' });
+  async ping(): Promise<CallResult> {
+    return readBridgeReply(await this.send({ kind: 'ping' }));
   }
 
   /** Asks the host to stop sync and close the database; kills it if it takes too long. */
@@ -140,7 +149,7 @@ export class EngineHostSupervisor {
     return done;
   }
 
-  private send(message: OutgoingWithoutId): Promise<CallResult> {
+  private send(message: OutgoingWithoutId): Promise<BridgeReply> {
     if (this.stopping) return Promise.resolve(unavailable('the engine has stopped'));
     if (this.current === 'failed') return Promise.resolve(unavailable(this.failure));
     if (this.current === 'stopped') return Promise.resolve(unavailable('the engine is not started'));
@@ -211,11 +220,11 @@ export class EngineHostSupervisor {
     if (child === this.child) child.postMessage(reply);
   }
 
-  private settle(id: number, result: CallResult): void {
+  private settle(id: number, reply: BridgeReply): void {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
-    entry.settle(result);
+    entry.settle(reply);
   }
 
   private failInFlight(message: string): void {

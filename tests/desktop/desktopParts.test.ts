@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createAppLog, redactSecrets } from '../../src-main/electron/appLog';
 import { appMenuTemplate } from '../../src-main/electron/appMenu';
+import { documentationPath } from '../../src-main/electron/documentation';
 import { startUpdateChecks, type UpdaterLike } from '../../src-main/electron/updates';
 import { DEFAULT_BOUNDS, loadWindowBounds, saveWindowBounds } from '../../src-main/electron/windowState';
 
@@ -92,7 +93,7 @@ describe('window bounds', () => {
 });
 
 describe('the menu template', () => {
-  const actions = { importTestReport: () => {}, syncNow: () => {}, showShortcuts: () => {}, openLogsFolder: () => {} };
+  const actions = { importTestReport: () => {}, syncNow: () => {}, openDocumentation: () => {}, showShortcuts: () => {}, openLogsFolder: () => {} };
   const roles = (items: unknown) => JSON.stringify(items).match(/"role":"(\w+)"/g);
 
   test('a packaged app has no dev tools', () => {
@@ -105,5 +106,12 @@ describe('the menu template', () => {
     expect(mac[0]).toEqual({ role: 'appMenu' });
     expect(JSON.stringify(mac[1])).toContain('"role":"close"');
     expect(JSON.stringify(mac[1])).not.toContain('"role":"quit"');
+  });
+});
+
+describe('Help > Documentation', () => {
+  test("opens the guide packaged beside app.asar (electron-builder's extraResources), or the repository's README while unpackaged", () => {
+    expect(documentationPath({ isPackaged: true, getAppPath: () => '/opt/Outpost/resources/app.asar' }, '/opt/Outpost/resources')).toBe(join('/opt/Outpost/resources', 'docs', 'README.md'));
+    expect(documentationPath({ isPackaged: false, getAppPath: () => '/home/me/outpost' }, '')).toBe(join('/home/me/outpost', 'README.md'));
   });
 });

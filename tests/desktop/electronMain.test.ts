@@ -10,10 +10,12 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readBridgeReply, type BridgeReply } from '../../src-shared/bridge';
 import { Code } from '../../src-shared/errors';
 import { currentHolder } from '../../src-main/db/dataDirLock';
 import { openEngine } from '../../src-main/engine';
 import { INVOKE_CHANNEL, EVENT_CHANNEL } from '../../src-main/electron/channels';
+import { ShortcutReader, type KeyInput } from '../../src-renderer/src/lib/keyboard/shortcuts';
 import { BUILT_HOST } from '../support/mainBundle';
 import { startElectronMain, RENDERER_URL, type ElectronMain } from '../support/electronMain';
 import { annotationRequest, startRemote, type RemoteServer } from '../sync/helpers';
@@ -22,8 +24,20 @@ let main: ElectronMain;
 let remote: RemoteServer;
 
 const ATML_REPORT = fileURLToPath(new URL('../fixtures/teststand/demo_test_report.xml', import.meta.url));
-const call = (operation: string, request: unknown = {}, url: string | null = RENDERER_URL) => main.invoke(url, INVOKE_CHANNEL, operation, request);
+/** What the renderer's transport reads: the reply main forwarded (JSON text for a JSON response), parsed once. */
+const call = async (operation: string, request: unknown = {}, url: string | null = RENDERER_URL): Promise<any> =>
+  readBridgeReply((await main.invoke(url, INVOKE_CHANNEL, operation, request)) as BridgeReply);
 const hostForks = () => main.records.filter((r) => r.api === 'utilityProcess.fork');
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The key event an Electron accelerator stands for (`CmdOrCtrl+Shift+S`, `?`), as the renderer's key reader sees it. */
+function keyOf(accelerator: string): KeyInput {
+  const parts = accelerator.split('+');
+  const key = parts.pop()!;
+  const shiftKey = parts.includes('Shift');
+  return { key: shiftKey && key.length === 1 ? key.toUpperCase() : key.toLowerCase(), shiftKey, ctrlKey: parts.includes('CmdOrCtrl'), altKey: parts.includes('Alt') };
+}
+
 const engineStates = () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'engine-status').map((e) => e.state as string);
 
 beforeAll(async () => {
@@ -48,6 +62,8 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
   });
 
   test("a call from our renderer reaches SQLite in the host: results, and the contract's error bodies", async () => {
+    // A JSON response crosses main as its text: main forwards the host's reply without parsing it.
+    expect(typeof (await main.invoke(RENDERER_URL, INVOKE_CHANNEL, 'GetMe', {}))).toBe('string');
     const me = await call('GetMe');
     expect(me).toMatchObject({ ok: true, data: { userEmail: 'engineer@outpost.local' } });
     // First start: the demo dataset.
@@ -93,10 +109,25 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(menu.map((m) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu', 'Help']);
     expect(menu[0].submenu!.map((i) => i.label ?? i.role ?? 'separator')).toEqual(['Import Test Report…', 'Sync Now', 'separator', 'quit']);
     expect(menu[2].submenu!.map((i) => i.role).filter(Boolean)).toEqual(['reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'toggleDevTools']);
-    expect(menu[4].submenu!.map((i) => i.label)).toEqual(['Keyboard Shortcuts', 'Open Logs Folder']);
-    // Registered accelerators never take a bare letter or key the renderer's shortcuts use.
+    expect(menu[4].submenu!.map((i) => i.label)).toEqual(['Documentation', 'Keyboard Shortcuts', 'Open Logs Folder']);
     const registered = menu.flatMap((m) => m.submenu ?? []).filter((i) => i.accelerator && i.registerAccelerator !== false);
     expect(registered.map((i) => i.accelerator)).toEqual(['CmdOrCtrl+O', 'CmdOrCtrl+Shift+S']);
+  });
+
+  test("the menu's accelerators agree with the renderer's shortcut map: none it registers is a renderer key; the one it shows is", () => {
+    const menu = main.records.find((r) => r.api === 'Menu.setApplicationMenu')!.template as { submenu?: { label?: string; accelerator?: string; registerAccelerator?: boolean }[] }[];
+    const items = menu.flatMap((m) => m.submenu ?? []).filter((i) => i.accelerator);
+    for (const item of items) {
+      // A fresh reader each time (no pending `g` sequence): what the renderer would do with this key.
+      const command = new ShortcutReader().read(keyOf(item.accelerator!));
+      if (item.registerAccelerator === false) {
+        // Shown, not registered: the renderer answers it (Help > Keyboard Shortcuts is the renderer's `?`).
+        expect(command, item.label).toBe('help');
+      } else {
+        expect(command, `${item.label} (${item.accelerator}) would steal a renderer shortcut`).toBeUndefined();
+      }
+    }
+    expect(items.find((i) => i.label === 'Keyboard Shortcuts')).toMatchObject({ accelerator: '?', registerAccelerator: false });
   });
 
   test('File > Import Test Report… imports the file main\'s own dialog picked, in the host', async () => {
@@ -109,7 +140,7 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(main.records.find((r) => r.api === 'dialog.showMessageBox')!.options).toMatchObject({ type: 'info', message: `Imported ${report.data.testReport.name}` });
   });
 
-  test('File > Sync Now without a remote says why; Help items open the shortcuts and the logs folder', async () => {
+  test('File > Sync Now without a remote says why; Help items open the shortcuts, the logs folder and the documentation', async () => {
     await main.clickMenu('File', 'Sync Now');
     await main.waitFor('a message box', () => main.records.some((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning'));
     expect(main.records.find((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning')!.options).toMatchObject({ message: 'Sync could not start' });
@@ -117,6 +148,13 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(main.sent(EVENT_CHANNEL).filter((e) => e.type === 'menu-command')).toEqual([{ type: 'menu-command', command: 'help' }]);
     await main.clickMenu('Help', 'Open Logs Folder');
     expect(main.records.find((r) => r.api === 'shell.openPath')!.path).toBe(join(main.paths, 'logs'));
+    // Unpackaged, the repository's README (packaged: resources/docs/README.md, checked by npm run package:check).
+    await main.clickMenu('Help', 'Documentation');
+    await main.waitFor('the documentation to open', () => main.records.filter((r) => r.api === 'shell.openPath').length === 2);
+    const opened = main.records.filter((r) => r.api === 'shell.openPath')[1].path as string;
+    expect(opened).toBe(join(REPO_ROOT, 'README.md'));
+    expect(existsSync(opened)).toBe(true);
+    expect(main.records.some((r) => r.api === 'shell.openExternal')).toBe(false);
   });
 
   test('the API key is kept by main with safeStorage, never by the host; sync status reaches the window', async () => {

@@ -9,9 +9,11 @@ import { Code } from '../../src-shared/errors';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../../src-main/auth/identity';
 import { openEngine, type Engine, type RequestContext } from '../../src-main/engine';
 import { dispatch } from '../../src-main/host/dispatch';
+import { toReply } from '../../src-main/host/protocol';
+import { readBridgeReply } from '../../src-shared/bridge';
 import { attachReplica } from '../../src-main/sync/replica';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
-import { INVOKE_CHANNEL, type BridgeResult } from '../../src-main/electron/channels';
+import { INVOKE_CHANNEL, type BridgeReply, type BridgeResult } from '../../src-main/electron/channels';
 import { registerIpcBridge, trustedSenderCheck, type InvokeEventLike, type IpcMainLike } from '../../src-main/electron/ipcBridge';
 
 const RENDERER = 'app://outpost/index.html';
@@ -25,11 +27,11 @@ class FakeIpcMain implements IpcMainLike {
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
   }
-  /** What ipcRenderer.invoke(channel, ...args) from a frame at `url` resolves to. */
+  /** What the renderer's transport reads from ipcRenderer.invoke(channel, ...args) from a frame at `url` (IPC clones the reply). */
   async invoke(url: string | null, ...args: unknown[]): Promise<BridgeResult> {
     const handler = this.handlers.get(INVOKE_CHANNEL);
     if (!handler) throw new Error('no handler');
-    return (await handler({ senderFrame: url === null ? null : { url } }, ...args)) as BridgeResult;
+    return readBridgeReply(structuredClone((await handler({ senderFrame: url === null ? null : { url } }, ...args)) as BridgeReply));
   }
 }
 
@@ -48,7 +50,8 @@ beforeAll(() => {
   ctx = { engine, db: engine.db, caller: loadCaller(engine.db, userId)! };
   const host = { context: () => ctx, onInternalError: (_op: string, e: unknown) => internalErrors.push(e) };
   unregister = registerIpcBridge(ipc, {
-    call: (operation, request) => dispatch(host, operation, request),
+    // As the engine host answers: a JSON response as its text, bytes as bytes.
+    call: async (operation, request) => toReply(await dispatch(host, operation, request)),
     isTrustedSender: trustedSenderCheck(['app://outpost/']),
   });
 });

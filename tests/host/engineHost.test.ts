@@ -86,6 +86,22 @@ describe.each(RUNNERS)('engine host (%s)', (runner) => {
     expect(await host.supervisor.ping()).toEqual({ ok: true, data: null });
   });
 
+  test('a JSON response crosses the port as its JSON text (what main forwards untouched); a download as bytes', async () => {
+    const created = data(await host.supervisor.call('CreateAsset', { name: `Text ${runner}` }));
+    const reply = await host.supervisor.forward('GetAsset', { assetId: created.asset.assetId });
+    expect(typeof reply).toBe('string');
+    expect(JSON.parse(reply as string)).toEqual({ ok: true, data: created });
+    const missing = await host.supervisor.forward('GetAsset', { assetId: '00000000-0000-4000-a000-000000000000' });
+    expect(JSON.parse(missing as string)).toMatchObject({ ok: false, error: { code: Code.NOT_FOUND } });
+    const bytes = new TextEncoder().encode('time,pressure\n0,101.3\n');
+    const uploaded = data(await host.supervisor.call('UploadArtifact', { file: { fileName: 'p.csv', mimeType: 'text/csv', bytes }, title: `Trace ${runner}` }));
+    const download = await host.supervisor.forward('DownloadArtifactContent', { artifactId: uploaded.artifact.artifactId });
+    expect(typeof download).toBe('object');
+    const content = data(download as CallResult);
+    expect(content).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(content)).toBe('time,pressure\n0,101.3\n');
+  });
+
   test("a bad request gets the HTTP API's error body: INVALID_ARGUMENT naming each field (the shared zod schema)", async () => {
     const bad = { name: '', startTime: 'yesterday', endTime: '2026-09-01T00:01:00Z' };
     const result = await host.supervisor.call('CreateAnnotation', bad);

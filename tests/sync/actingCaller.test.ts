@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../../src-main/auth/identity';
+import { readBridgeReply } from '../../src-shared/bridge';
 import { handleInvoke } from '../../src-main/electron/ipcBridge';
 import { openEngine } from '../../src-main/engine';
 import { dispatch } from '../../src-main/host/dispatch';
@@ -36,7 +37,7 @@ test('the IPC bridge acts as the local user before the first sync and as the rem
   const host = { context: () => ({ engine, db: engine.db, caller: desktopUser }) };
   const options = { call: (operation: string, request: unknown) => dispatch(host, operation, request), isTrustedSender: () => true };
   const call = async (operation: string, request: Record<string, unknown> = {}) => {
-    const result = await handleInvoke(options, { senderFrame: { url: 'app://outpost/index.html' } }, operation, request);
+    const result = readBridgeReply(await handleInvoke(options, { senderFrame: { url: 'app://outpost/index.html' } }, operation, request));
     if (!result.ok) throw new Error(result.error.message);
     return result.data as any;
   };

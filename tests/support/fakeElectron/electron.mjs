@@ -37,6 +37,10 @@ class FakeApp extends EventEmitter {
   getPath(name) {
     return join(process.env.FAKE_ELECTRON_PATHS ?? tmpdir(), name);
   }
+  /** Unpackaged, Electron's app path is the project folder (where package.json is). */
+  getAppPath() {
+    return fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
+  }
   getVersion() {
     return '0.1.0';
   }

@@ -1,4 +1,4 @@
 // What the renderer expects of `window.outpost` in the desktop app: the
 // preload implements it (src-main/electron/preload.ts); both take the types
 // from src-shared/bridge.ts.
-export type { BridgeEvent, BridgeResult, OutpostBridge } from '../../../../src-shared/bridge';
+export type { BridgeEvent, BridgeReply, BridgeResult, OutpostBridge } from '../../../../src-shared/bridge';

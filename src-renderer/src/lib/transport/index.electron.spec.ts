@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { createClient } from '../../../../src-shared/client';
 import { ApiError, Code } from '../../../../src-shared/errors';
-import type { BridgeResult, OutpostBridge } from './bridge';
+import type { BridgeReply, OutpostBridge } from './bridge';
 import { electronTransport } from './index.electron';
 
-function fakeBridge(respond: (operation: string, request: Record<string, unknown>) => BridgeResult) {
+function fakeBridge(respond: (operation: string, request: Record<string, unknown>) => BridgeReply) {
   const calls: { operation: string; request: Record<string, unknown> }[] = [];
   const bridge: OutpostBridge = {
     async invoke(operation, request = {}) {
@@ -33,6 +33,18 @@ describe('electronTransport', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: Code.INVALID_ARGUMENT, message: 'filter: bad', details });
+  });
+
+  test('a reply sent as JSON text (how the engine host answers) is parsed into the data, an error text into an ApiError', async () => {
+    const page = { annotations: [{ annotationId: 'a-1', name: 'Spike', tags: ['x'] }], nextPageToken: 'n' };
+    const { bridge } = fakeBridge((operation) =>
+      operation === 'ListAnnotations' ? JSON.stringify({ ok: true, data: page }) : JSON.stringify({ ok: false, error: { code: Code.NOT_FOUND, message: 'annotation not found', details: [] } }),
+    );
+    const client = createClient(electronTransport(bridge));
+    await expect(client.ListAnnotations({})).resolves.toEqual(page);
+    const error = await client.GetAnnotation({ annotationId: 'a-2' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: Code.NOT_FOUND, message: 'annotation not found' });
   });
 
   test('requests are sent as plain data (proxies and getters are flattened)', async () => {

@@ -2,6 +2,7 @@
 // function, window.outpost.invoke(operation, request). The main process
 // validates and runs it; errors come back as google.rpc.Status bodies.
 import type { CallOptions, Transport } from '../../../../src-shared/client';
+import { readBridgeReply } from '../../../../src-shared/bridge';
 import { ApiError } from '../../../../src-shared/errors';
 import type { SyncStatus } from '../../../../src-shared/api/sync';
 import type { OutpostBridge } from './bridge';
@@ -45,7 +46,8 @@ export function electronTransport(bridge: OutpostBridge): Transport {
   return {
     async call(name, op, request, options = {}) {
       const payload = op.input === 'multipart' ? await uploadRequest(request, options) : plain(request);
-      const result = await bridge.invoke(name, payload);
+      // A JSON response arrives as its text (parsed here, once); bytes and main's own errors as objects.
+      const result = readBridgeReply(await bridge.invoke(name, payload));
       if (!result.ok) throw ApiError.fromBody(result.error);
       return result.data;
     },
