@@ -1,7 +1,8 @@
 // One Cedar decision against an organization's preparsed policy set, and the
 // "may every record be seen" shortcut for lists (partial evaluation with the
 // resource unknown), cached per policy version set, principal and action.
-import { isAuthorizedPartial, statefulIsAuthorized, type EntityJson, type EntityUid, type Policy, type PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
+import type { EntityJson, EntityUid, Policy, PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
+import { isAuthorizedPartial, statefulIsAuthorized } from './cedarWasm';
 import type { CedarAction } from './actions';
 import type { OrganizationPolicySet } from './policySets';
 

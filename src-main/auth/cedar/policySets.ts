@@ -3,7 +3,8 @@
 // policy's pk and version, read with one indexed query per request, so an
 // edit, archive or new policy decides the very next request and an unchanged
 // set is never parsed again.
-import { policySetTextToParts, preparsePolicySet, type Policy } from '@cedar-policy/cedar-wasm/nodejs';
+import type { Policy } from '@cedar-policy/cedar-wasm/nodejs';
+import { policySetTextToParts, preparsePolicySet } from './cedarWasm';
 import type { Db } from '../../db/database';
 
 export interface OrganizationPolicySet {

@@ -2,7 +2,7 @@
 // README): users in organizations and roles, one entity type per record type
 // with the same attribute shape, one action per operation in its group.
 // Generated from the operation table and the record types, so it cannot drift.
-import { preparseSchema } from '@cedar-policy/cedar-wasm/nodejs';
+import { preparseSchema } from './cedarWasm';
 import { ACTION_GROUPS, CEDAR_ACTIONS } from './actions';
 import { RECORD_TYPES } from './recordTypes';
 

@@ -2,7 +2,8 @@
 // and validated against Outpost's Cedar schema (auth/cedar/schema.ts).
 // Errors carry Cedar's own message plus a line/column location computed from
 // Cedar's byte offsets, so the editor can point at the problem.
-import { checkParsePolicySet, policySetTextToParts, policyToJson, validate, type DetailedError, type PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
+import type { DetailedError, PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
+import { checkParsePolicySet, policySetTextToParts, policyToJson, validate } from '../../auth/cedar/cedarWasm';
 import { CEDAR_SCHEMA } from '../../auth/cedar/schema';
 
 export interface CedarLocation {
