@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
+import { addAttributeCommands } from './cli/attributesCommand';
 import { createApiKey, listApiKeys, ownerSessionKey, revokeApiKey } from './auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
 import { defaultDataDir, isReplica, openEngine } from './engine';
@@ -186,6 +187,7 @@ function program(run: (work: () => number | Promise<number>) => void): Command {
     .option('--annotations <n>', 'how many annotations')
     .action((o: { data?: string; annotations?: string }) => run(() => seed(o)));
   addSyncCommand(root, data, run);
+  addAttributeCommands(root, data, run);
   return root;
 }
 

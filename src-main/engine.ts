@@ -4,6 +4,7 @@
 // below, which sync installs (sync/replica.ts attachReplica, called by the hosts).
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
+import type { RowGate } from './auth/cedar/authorize';
 import { acquireDataDirLock, type DataDirLock } from './db/dataDirLock';
 import { defaultDataDir } from './db/dataDir';
 import { openDatabase, type Db } from './db/database';
@@ -82,6 +83,8 @@ export interface RequestContext {
   readonly caller: Caller;
   /** `http://host:port` the request arrived at (HTTP only), for absolute URLs in responses. */
   readonly origin?: string;
+  /** Set by invoke() on a list whose rows the organization's Cedar policies decide one by one (listPage's gate). */
+  readonly rowGate?: RowGate;
 }
 
 export const DATABASE_FILE = 'outpost.sqlite';

@@ -3,8 +3,9 @@
 // a seeded data directory is usable at once.
 import { randomUUID } from 'node:crypto';
 import { nowMicros } from '../../src-shared/api/time';
-import type { Db } from '../db/database';
 import type { Caller } from './caller';
+import { schemaVersion, type Db } from '../db/database';
+import { AUTHORIZATION_SCHEMA_VERSION, insertDefaultPolicy } from './cedar/defaultPolicy';
 
 export const DEFAULT_ORGANIZATION_NAME = 'Field Team';
 export const DEFAULT_USER_NAME = 'engineer@outpost.local';
@@ -13,7 +14,12 @@ export function ensureOrganization(db: Db, name: string): string {
   const row = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ?', [name]);
   if (row) return row.id;
   const id = randomUUID();
-  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
+  db.tx(() => {
+    db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
+    // A new organization's members may do everything until its policies say otherwise (issue #20). In a database
+    // not yet at that schema (upgrade tests seed old versions), migration 0015 adds it to every organization.
+    if (schemaVersion(db.raw) >= AUTHORIZATION_SCHEMA_VERSION) insertDefaultPolicy(db.raw, id);
+  });
   return id;
 }
 

@@ -22,6 +22,13 @@ export interface Scope {
   readonly params: readonly SqlValue[];
   /** Parameters other than filter/order that must stay fixed while paging. */
   readonly fingerprint: readonly unknown[];
+  /**
+   * Authorization of each row (Cedar policies that depend on the record; auth/cedar/authorize.ts). Used when its
+   * table is the list's base table: as a SQL condition when the policies compile to one; else rows are read past
+   * the ones it drops until the page is full, the page token continuing after the last row returned, so pages have
+   * no holes and no duplicates.
+   */
+  readonly gate?: { readonly table: string; readonly sql?: { sql: string; params: readonly SqlValue[] }; keep(pks: readonly number[]): boolean[] };
 }
 
 export interface Page {
@@ -88,13 +95,45 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
     params.push(...ks.params);
   }
   const select = [...st.map((t, i) => `${t.expr} AS k${i}`)].join(', ');
-  const sql = `SELECT ${select} FROM ${planned.from} WHERE ${where.join(' AND ')} ORDER BY ${st.map((t) => `${t.expr}${t.desc ? ' DESC' : ''}`).join(', ')} LIMIT ?`;
-  // An integer parameter: a JS number binds as REAL, which costs SQLite a conversion per statement.
-  params.push(BigInt(Math.trunc(size) + 1));
-  const rows = db.all<Record<string, CursorValue>>(sql, params as SqlValue[]);
-  const more = rows.length > size;
-  const pageRows = more ? rows.slice(0, size) : rows;
+  const orderSql = st.map((t) => `${t.expr}${t.desc ? ' DESC' : ''}`).join(', ');
   const tie = `k${st.length - 1}`;
+  let gate = scope.gate && spec.from.split(/\s+/)[0] === scope.gate.table ? scope.gate : undefined;
+  if (gate?.sql) {
+    where.push(`(${gate.sql.sql})`);
+    params.push(...gate.sql.params);
+    gate = undefined;
+  }
+  const read = (extra: { sql: string; params: (CursorValue | Buffer)[] } | undefined, limit: number) => {
+    const sql = `SELECT ${select} FROM ${planned.from} WHERE ${[...where, ...(extra ? [extra.sql] : [])].join(' AND ')} ORDER BY ${orderSql} LIMIT ?`;
+    // An integer parameter: a JS number binds as REAL, which costs SQLite a conversion per statement.
+    return db.all<Record<string, CursorValue>>(sql, [...params, ...(extra ? extra.params : []), BigInt(Math.trunc(limit))] as SqlValue[]);
+  };
+  let pageRows: Record<string, CursorValue>[];
+  let more: boolean;
+  if (!gate) {
+    const rows = read(undefined, size + 1);
+    more = rows.length > size;
+    pageRows = more ? rows.slice(0, size) : rows;
+  } else {
+    // Read batches from the cursor on, keep what the gate allows, until size + 1 rows are kept or none are left.
+    pageRows = [];
+    more = false;
+    let after: CursorValue[] | undefined;
+    for (;;) {
+      const batch = read(after && keysetCondition(st, after), size + 1);
+      const keep = gate.keep(batch.map((r) => Number(r[tie])));
+      const kept = batch.filter((_, i) => keep[i]);
+      pageRows.push(...kept);
+      if (pageRows.length > size) {
+        pageRows = pageRows.slice(0, size);
+        more = true;
+        break;
+      }
+      if (batch.length <= size) break;
+      const last = batch[batch.length - 1];
+      after = st.map((_, i) => last[`k${i}`]);
+    }
+  }
   const keys = pageRows.map((r) => Number(r[tie]));
   let nextPageToken = '';
   if (more) {

@@ -6,6 +6,7 @@ import { writesPlatformData } from '../../src-shared/api/operation';
 import { camelToSnake } from '../../src-shared/api/wire';
 import { ApiError, type FieldViolation } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
+import { authorizeOperation } from '../auth/cedar/authorize';
 import { storageError } from '../db/storageErrors';
 import { isReplica, type RequestContext } from '../engine';
 import { handlers } from './registry';
@@ -75,7 +76,7 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
     if (writesPlatformData(operations[name]) && isReplica(ctx.db)) {
       throw ApiError.internal(`${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`);
     }
-    return await handler(ctx, req);
+    return await handler(authorized(ctx, name, req), req);
   }
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
@@ -83,6 +84,14 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
     throw ApiError.failedPrecondition(`${name} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`);
   }
   const translated = recorder.translate(name, req);
-  if (!replicated) return await handler(ctx, translated);
-  return await recorder.run(ctx, name, translated, () => handler(ctx, translated));
+  // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
+  const authorizedCtx = authorized(ctx, name, translated);
+  if (!replicated) return await handler(authorizedCtx, translated);
+  return await recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
+}
+
+/** The organization's Cedar policies decide the operation (PERMISSION_DENIED), and for lists which rows it shows. */
+function authorized(ctx: RequestContext, name: OperationName, req: unknown): RequestContext {
+  const rowGate = authorizeOperation({ db: ctx.db, caller: ctx.caller, replica: ctx.engine.writeRecorder !== undefined }, name, req);
+  return rowGate ? { ...ctx, rowGate } : ctx;
 }

@@ -10,6 +10,8 @@ import { openDatabase, schemaVersion } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
 import { beginBulkLoad } from '../../src-main/db/bulkLoad';
 import { loadSteps } from '../../src-main/services/testReports/testReportRows';
+import { DEFAULT_POLICY_NAME, defaultPolicyText } from '../../src-main/auth/cedar/defaultPolicy';
+import { ensureOrganization } from '../../src-main/auth/identity';
 
 const dirs: string[] = [];
 const tempFile = () => {
@@ -115,6 +117,31 @@ describe('migrations', () => {
     const upgraded = openDatabase(file);
     expect(upgraded.setting('sync.deferred_indexes')).toBeUndefined();
     expect(upgraded.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'test_steps_org_path'")!.sql).toContain('path_key');
+    upgraded.close();
+  });
+
+  it.each(migrations.map((m) => m.version).filter((v) => v < 15))('0015 gives every organization of a version %i database the default policy (members may do everything)', (from) => {
+    const file = tempFile();
+    const db = openDatabase(file, { migrateTo: from });
+    seedDemoData(db, { annotations: 1 });
+    const second = ensureOrganization(db, 'Second Org');
+    const orgs = db.all<{ id: string }>('SELECT id FROM organizations ORDER BY id').map((o) => o.id);
+    expect(orgs).toContain(second);
+    // Policies exist since version 3; before 0015 an organization is created without one.
+    if (from >= 3) expect(db.get<{ n: number }>('SELECT count(*) AS n FROM policies')!.n).toBe(0);
+    db.close();
+    const upgraded = openDatabase(file);
+    const policies = upgraded.all<{ organization_id: string; name: string; cedar_policy: string; version: number; pk: number }>(
+      'SELECT organization_id, name, cedar_policy, version, pk FROM policies ORDER BY organization_id',
+    );
+    expect(policies.map((p) => p.organization_id)).toEqual(orgs);
+    for (const p of policies) {
+      expect(p).toMatchObject({ name: DEFAULT_POLICY_NAME, cedar_policy: defaultPolicyText(p.organization_id), version: 1 });
+      expect(upgraded.get<{ cedar_policy: string }>('SELECT cedar_policy FROM policy_versions WHERE policy_pk = ? AND version = 1', [p.pk])!.cedar_policy).toBe(p.cedar_policy);
+    }
+    // A new organization after the upgrade gets it at creation.
+    const third = ensureOrganization(upgraded, 'Third Org');
+    expect(upgraded.all('SELECT name FROM policies WHERE organization_id = ?', [third])).toEqual([{ name: DEFAULT_POLICY_NAME }]);
     upgraded.close();
   });
 

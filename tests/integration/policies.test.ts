@@ -2,6 +2,7 @@
 // change messages, archive state, lists, the ListPolicyVersions extension and
 // every error path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY_NAME } from '../../src-main/auth/cedar/defaultPolicy';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { violationOf as violation, UUID, RFC3339 as TS } from '../support/assertions';
 
@@ -17,13 +18,13 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 
-const TWO = `permit(principal, action == Action::"edit", resource);
-forbid(principal, action == Action::"delete", resource);`;
-const THREE = `permit(principal, action == Action::"edit", resource);
-forbid(principal, action == Action::"delete", resource);
+const TWO = `permit(principal, action == Action::"UpdateAnnotation", resource);
+forbid(principal, action == Action::"DeleteAnnotation", resource);`;
+const THREE = `permit(principal, action == Action::"UpdateAnnotation", resource);
+forbid(principal, action == Action::"DeleteAnnotation", resource);
 permit(
   principal,
-  action == Action::"view",
+  action == Action::"GetAnnotation",
   resource
 );`;
 
@@ -156,7 +157,7 @@ describe('UpdatePolicy', () => {
       policyVersionId: expect.stringMatching(UUID),
       version: 2,
       versionNotes: 'allow viewing',
-      generatedChangeMessage: 'Changed configuration: 2 policies → 3 policies; added permit on Action::"view"; +5 −0 lines',
+      generatedChangeMessage: 'Changed configuration: 2 policies → 3 policies; added permit on Action::"GetAnnotation"; +5 −0 lines',
       modifiedByUserId: expect.stringMatching(UUID),
       modifiedDate: expect.stringMatching(TS),
     });
@@ -169,12 +170,12 @@ describe('UpdatePolicy', () => {
   it('describes removed, changed and reformatted statements and counts changed lines', async () => {
     const p = await create({ name: 'Messages', configuration: { cedar_policy: THREE } });
     const removed = await update({ policy: { policyId: p.policyId, configuration: { cedarPolicy: TWO } }, updateMask: 'configuration' });
-    expect(removed.body.policy.generatedChangeMessage).toBe('Changed configuration: 3 policies → 2 policies; removed permit on Action::"view"; +0 −5 lines');
+    expect(removed.body.policy.generatedChangeMessage).toBe('Changed configuration: 3 policies → 2 policies; removed permit on Action::"GetAnnotation"; +0 −5 lines');
     expect(removed.body.policy).not.toHaveProperty('versionNotes');
 
-    const changedText = TWO.replace('forbid(principal, action == Action::"delete", resource);', 'forbid(principal, action == Action::"delete", resource) unless { principal == User::"admin" };');
+    const changedText = TWO.replace('forbid(principal, action == Action::"DeleteAnnotation", resource);', 'forbid(principal, action == Action::"DeleteAnnotation", resource) unless { principal == User::"admin" };');
     const changed = await update({ policy: { policyId: p.policyId, configuration: { cedarPolicy: changedText } }, updateMask: 'configuration.cedarPolicy' });
-    expect(changed.body.policy.generatedChangeMessage).toBe('Changed configuration: 2 policies → 2 policies; changed forbid on Action::"delete"; +1 −1 lines');
+    expect(changed.body.policy.generatedChangeMessage).toBe('Changed configuration: 2 policies → 2 policies; changed forbid on Action::"DeleteAnnotation"; +1 −1 lines');
     expect(changed.body.policy.version).toBe(3);
 
     const reformatted = await update({ policy: { policyId: p.policyId, configuration: { cedarPolicy: `// reviewed\n${changedText}\n` } }, updateMask: 'configuration' });
@@ -182,11 +183,11 @@ describe('UpdatePolicy', () => {
     expect(reformatted.body.policy.version).toBe(4);
 
     const everything = await update({
-      policy: { policyId: p.policyId, configuration: { cedarPolicy: 'permit(principal, action in [Action::"a", Action::"b"], resource);' } },
+      policy: { policyId: p.policyId, configuration: { cedarPolicy: 'permit(principal, action in [Action::"ListAnnotations", Action::"GetAnnotation"], resource);' } },
       updateMask: 'configuration',
     });
     expect(everything.body.policy.generatedChangeMessage).toBe(
-      'Changed configuration: 2 policies → 1 policy; added permit on [Action::"a", Action::"b"]; removed permit on Action::"edit", forbid on Action::"delete"; +1 −3 lines',
+      'Changed configuration: 2 policies → 1 policy; added permit on [Action::"ListAnnotations", Action::"GetAnnotation"]; removed permit on Action::"UpdateAnnotation", forbid on Action::"DeleteAnnotation"; +1 −3 lines',
     );
   });
 
@@ -199,7 +200,7 @@ describe('UpdatePolicy', () => {
     expect(res.status).toBe(200);
     expect(res.body.policy).toMatchObject({ name: 'Combined 2', description: 'new', version: 2 });
     expect(res.body.policy.generatedChangeMessage).toBe(
-      'Changed name, description, configuration: 2 policies → 1 policy; added permit on all actions; removed permit on Action::"edit", forbid on Action::"delete"; +1 −2 lines',
+      'Changed name, description, configuration: 2 policies → 1 policy; added permit on all actions; removed permit on Action::"UpdateAnnotation", forbid on Action::"DeleteAnnotation"; +1 −2 lines',
     );
   });
 
@@ -339,8 +340,13 @@ describe('ListPolicies', () => {
   const names = ['delta', 'alpha', 'echo', 'charlie', 'bravo'];
   const made: any[] = [];
 
+  // Every organization starts with the default policy (members may do everything; issue #20), listed like any other.
+  let defaultPolicy: any;
+
   beforeAll(async () => {
     org = await startTestServer();
+    defaultPolicy = (await org.api('GET', '/api/v1/policies')).body.policies[0];
+    expect(defaultPolicy).toMatchObject({ name: DEFAULT_POLICY_NAME, version: 1, isArchived: false });
     for (const n of names) {
       const res = await org.api('POST', '/api/v1/policies', { name: n, configuration: { cedar_policy: TWO } });
       made.push(res.body.policy);
@@ -368,21 +374,21 @@ describe('ListPolicies', () => {
 
   it('lists newest first, excluding archived policies, with full objects', async () => {
     const res = await org.api('GET', '/api/v1/policies');
-    expect(res.body).toEqual({ policies: [made[4], made[3], made[2], made[0]], nextPageToken: '' });
+    expect(res.body).toEqual({ policies: [made[4], made[3], made[2], made[0], defaultPolicy], nextPageToken: '' });
   });
 
   it('includes archived policies with include_archived', async () => {
-    expect((await all('include_archived=true')).items.map((p) => p.name)).toEqual([...names].reverse());
-    expect((await all('includeArchived=1&page_size=1')).items).toHaveLength(5);
-    expect((await all('include_archived=false')).items).toHaveLength(4);
+    expect((await all('include_archived=true')).items.map((p) => p.name)).toEqual([...names].reverse().concat(DEFAULT_POLICY_NAME));
+    expect((await all('includeArchived=1&page_size=1')).items).toHaveLength(6);
+    expect((await all('include_archived=false')).items).toHaveLength(5);
   });
 
   it('pages with tokens and orders by name / created_date / modified_date', async () => {
     const paged = await all('page_size=2&include_archived=true&order_by=name');
     expect(paged.pages).toBe(3);
-    expect(paged.items.map((p) => p.name)).toEqual([...names].sort());
-    expect((await all('page_size=3&order_by=name%20desc')).items.map((p) => p.name)).toEqual(['echo', 'delta', 'charlie', 'bravo']);
-    expect((await all('order_by=created_date')).items.map((p) => p.name)).toEqual(['delta', 'echo', 'charlie', 'bravo']);
+    expect(paged.items.map((p) => p.name)).toEqual([...names, DEFAULT_POLICY_NAME].sort());
+    expect((await all('page_size=3&order_by=name%20desc')).items.map((p) => p.name)).toEqual(['echo', 'delta', 'charlie', 'bravo', DEFAULT_POLICY_NAME]);
+    expect((await all('order_by=created_date')).items.map((p) => p.name)).toEqual([DEFAULT_POLICY_NAME, 'delta', 'echo', 'charlie', 'bravo']);
     expect((await all('order_by=modifiedDate%20desc&include_archived=true')).items[0].name).toBe('alpha');
   });
 
@@ -406,7 +412,7 @@ describe('ListPolicies', () => {
       expect(page.body.policies).toHaveLength(100);
       expect(page.body.nextPageToken).not.toBe('');
       const rest = await many.api('GET', `/api/v1/policies?page_size=500&page_token=${encodeURIComponent(page.body.nextPageToken)}`);
-      expect(rest.body.policies).toHaveLength(5);
+      expect(rest.body.policies).toHaveLength(6); // 105 + the default policy
       expect(rest.body.nextPageToken).toBe('');
     } finally {
       await many.close();

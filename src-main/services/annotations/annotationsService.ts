@@ -202,6 +202,6 @@ export const unarchiveAnnotations = (ctx: RequestContext, ids: readonly string[]
 
 export function listAnnotations(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, annotationListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId] }, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, annotationListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { annotations: loadAnnotations(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }

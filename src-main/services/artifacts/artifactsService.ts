@@ -330,7 +330,7 @@ export function listArtifacts(ctx: RequestContext, req: ListParams & { organizat
     // include_archived as a parameter (what sync lists with) is the directive set for the whole filter.
     req.includeArchived ? artifactListSpecArchiveByFilter : artifactListSpecFor(req.filter),
     req,
-    { sql: where.join(' AND '), params, fingerprint: [organizationId, req.conversationId ?? '', req.includeArchived ? 'archived' : ''] },
+    { sql: where.join(' AND '), params, fingerprint: [organizationId, req.conversationId ?? '', req.includeArchived ? 'archived' : ''], gate: ctx.rowGate },
     ctx.engine.pageTokenSecret,
   );
   return { artifacts: loadArtifacts(ctx.db, page.keys), nextPageToken: page.nextPageToken };

@@ -1,7 +1,10 @@
-// Cedar policy text, checked by the real Cedar parser (@cedar-policy/cedar-wasm).
+// Cedar policy text, checked by the real Cedar parser (@cedar-policy/cedar-wasm)
+// and validated against Outpost's Cedar schema (auth/cedar/schema.ts).
 // Errors carry Cedar's own message plus a line/column location computed from
 // Cedar's byte offsets, so the editor can point at the problem.
-import { checkParsePolicySet, policySetTextToParts, policyToJson, type DetailedError, type PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
+import type { DetailedError, PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
+import { checkParsePolicySet, policySetTextToParts, policyToJson, validate } from '../../auth/cedar/cedarWasm';
+import { CEDAR_SCHEMA } from '../../auth/cedar/schema';
 
 export interface CedarLocation {
   /** 1-based line and column (column counted in characters). */
@@ -49,7 +52,26 @@ export function checkCedarPolicy(text: string): CedarCheck {
     return { ok: false, message: first.message, location: first.location };
   }
   if (parts.policies.length === 0) return { ok: false, message: 'the policy text contains no Cedar policy (expected at least one permit or forbid statement)' };
-  return { ok: true, policies: parts.policies };
+  return checkAgainstSchema(text) ?? { ok: true, policies: parts.policies };
+}
+
+/** Cedar's strict validation against the schema: unknown actions, entity types or attributes, type errors. */
+function checkAgainstSchema(text: string): CedarCheck | undefined {
+  const answer = validate({ schema: CEDAR_SCHEMA, policies: { staticPolicies: text }, validationSettings: { mode: 'strict' } });
+  if (answer.type === 'failure') {
+    const first = describeError(text, answer.errors[0] ?? { message: 'Cedar could not validate the policy text', help: null, code: null, url: null, severity: null });
+    return { ok: false, message: first.message, location: first.location };
+  }
+  if (answer.validationErrors.length === 0) return undefined;
+  // One problem is reported once per entity type it applies to: keep the first at each place.
+  const seen = new Set<string>();
+  const described = answer.validationErrors
+    .filter((e) => {
+      const at = `${e.policyId}@${e.error.sourceLocations?.[0]?.start ?? ''}`;
+      return seen.has(at) ? false : (seen.add(at), true);
+    })
+    .map((e) => describeError(text, e.error));
+  return { ok: false, message: `does not match Outpost's Cedar schema: ${described.map((d) => d.message).join('; ')}`, location: described[0].location };
 }
 
 function entityText(e: unknown): string {

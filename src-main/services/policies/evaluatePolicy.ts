@@ -1,7 +1,8 @@
 // Evaluating a policy's Cedar text against one request (Cedar's isAuthorized).
 // Outpost does not enforce policies on API requests yet; this is the building
 // block for that work (and for a "test this policy" view).
-import { isAuthorized, type Context, type EntityJson, type EntityUid } from '@cedar-policy/cedar-wasm/nodejs';
+import type { Context, EntityJson, EntityUid } from '@cedar-policy/cedar-wasm/nodejs';
+import { isAuthorized } from '../../auth/cedar/cedarWasm';
 import { ApiError } from '../../../src-shared/errors';
 
 export interface CedarRequest {

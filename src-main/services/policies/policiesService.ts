@@ -194,7 +194,7 @@ export function listPolicies(ctx: RequestContext, req: ListParams & { includeArc
   const scope = visibleTo(ctx.caller, 't.organization_id');
   const includeArchived = req.includeArchived === true;
   const sql = includeArchived ? scope.sql : `${scope.sql} AND t.archived_date IS NULL`;
-  const page = listPage(ctx.db, policyListSpec, req, { sql, params: scope.params, fingerprint: [organizationIds(ctx.caller), includeArchived] }, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, policyListSpec, req, { sql, params: scope.params, fingerprint: [organizationIds(ctx.caller), includeArchived], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { policies: loadPolicies(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 

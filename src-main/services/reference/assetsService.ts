@@ -127,6 +127,6 @@ export function archiveAsset(ctx: RequestContext, assetId: string, archiveRuns: 
 
 export function listAssets(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const scope = organizationScope(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, assetListSpec, req, scope, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, assetListSpec, req, { ...scope, gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { assets: loadAssets(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }

@@ -86,6 +86,6 @@ export function createChannel(ctx: RequestContext, req: CreateChannelInput): { c
 
 export function listChannels(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const scope = organizationScope(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, channelListSpec, req, scope, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, channelListSpec, req, { ...scope, gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { channels: loadChannels(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }

@@ -246,6 +246,6 @@ export function deleteRun(ctx: RequestContext, runId: string): Record<string, ne
 
 export function listRuns(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const scope = organizationScope(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, runListSpec, req, scope, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, runListSpec, req, { ...scope, gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { runs: loadRuns(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }

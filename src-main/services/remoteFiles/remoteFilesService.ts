@@ -192,7 +192,7 @@ export function getRemoteFile(ctx: RequestContext, remoteFileId: string): { remo
 
 export function listRemoteFiles(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, remoteFileListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId] }, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, remoteFileListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { remoteFiles: loadRemoteFiles(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 

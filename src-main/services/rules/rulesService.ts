@@ -39,7 +39,7 @@ export function listRules(ctx: RequestContext, req: ListParams & { organizationI
   const scope = req.organizationId
     ? { sql: 't.organization_id = ?', params: [resolveOrganization(ctx.caller, req.organizationId)] }
     : visibleTo(ctx.caller, 't.organization_id');
-  const page = listPage(ctx.db, ruleListSpec, req, { ...scope, fingerprint: scope.params }, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, ruleListSpec, req, { ...scope, fingerprint: scope.params, gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { rules: loadRules(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 

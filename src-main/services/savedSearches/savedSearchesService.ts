@@ -126,7 +126,7 @@ export function updateSavedSearch(ctx: RequestContext, patch: SavedSearchPatch, 
 
 export function listSavedSearches(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, savedSearchListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId] }, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, savedSearchListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { savedSearches: loadSavedSearches(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 

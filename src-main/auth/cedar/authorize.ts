@@ -1,0 +1,192 @@
+// Authorization of one operation (called by services/invoke.ts for every
+// operation with a caller): principal = the caller, action = the operation,
+// resource = the record(s) the request names, else the organization it acts in.
+// A record the caller cannot see is left to the handler (NOT_FOUND, as before);
+// a denial is PERMISSION_DENIED naming the action and what decided.
+import type { EntityJson } from '@cedar-policy/cedar-wasm/nodejs';
+import { ApiError } from '../../../src-shared/errors';
+import type { Db } from '../../db/database';
+import { organizationIds, type Caller } from '../caller';
+import { CEDAR_ACTIONS, type CedarAction } from './actions';
+import { decide, decideOnOrganization, decisionForAnyRecord, type AnyRecordDecision, type Decision } from './decide';
+import { residualsToSql, type SqlCondition } from './residualSql';
+import { principalEntity, recordEntities, recordPks } from './entities';
+import { organizationPolicySet, type OrganizationPolicySet } from './policySets';
+import type { RecordType } from './recordTypes';
+
+export interface AuthorizationScope {
+  readonly db: Db;
+  readonly caller: Caller;
+  /**
+   * On a sync replica an organization none of whose policies has been pulled yet is decided by its remote (the
+   * replica allows, the remote refuses on push); everywhere else no active policy means Cedar's default: deny.
+   */
+  readonly replica: boolean;
+}
+
+/** Keeps, of a list page's candidate rows (by pk), those the caller may see. */
+export interface RowGate {
+  readonly table: string;
+  /** The policies as a condition over the list's base table `t`, when they compile (residualSql.ts). */
+  readonly sql?: SqlCondition;
+  /** Otherwise: decides each candidate row. */
+  keep(pks: readonly number[]): boolean[];
+}
+
+class Decider {
+  private readonly principals = new Map<string, ReturnType<typeof principalEntity>>();
+  constructor(private readonly scope: AuthorizationScope) {}
+
+  private readonly sets = new Map<string, OrganizationPolicySet>();
+  private readonly uniformity = new Map<string, AnyRecordDecision>();
+
+  /** Read once per request (a list decides many rows against the same set). */
+  private set(organizationId: string): OrganizationPolicySet {
+    let set = this.sets.get(organizationId);
+    if (!set) this.sets.set(organizationId, (set = organizationPolicySet(this.scope.db, organizationId)));
+    return set;
+  }
+
+  principal(organizationId: string) {
+    let p = this.principals.get(organizationId);
+    if (!p) this.principals.set(organizationId, (p = principalEntity(this.scope.db, this.scope.caller, organizationId)));
+    return p;
+  }
+
+  /**
+   * The decision on one resource. When the policies allow the action whatever the resource is (the default policy
+   * does: the usual case), the resource is never loaded and Cedar is not called (a cached partial evaluation).
+   */
+  decide(action: CedarAction, organizationId: string, resource: () => EntityJson, row?: { type: RecordType; pk: number }): Decision {
+    const uniform = this.uniform(action, organizationId);
+    if (uniform.answer === 'allow') return ALLOWED;
+    // A record whose policies compile to SQL is allowed by one indexed query; a refusal goes to Cedar, which names
+    // the policies that decided.
+    const sql = row && uniform.residuals && compiledResiduals(uniform, row.type);
+    if (row && sql && this.scope.db.get(`SELECT 1 FROM ${row.type.table} t WHERE t.pk = ? AND ${sql.sql}`, [row.pk, ...sql.params])) return ALLOWED;
+    return decide(this.set(organizationId), action, this.principal(organizationId), resource());
+  }
+
+  onOrganization(action: CedarAction, organizationId: string): Decision {
+    if (this.uniform(action, organizationId).answer === 'allow') return ALLOWED;
+    return decideOnOrganization(this.set(organizationId), action, this.principal(organizationId), organizationId);
+  }
+
+  uniform(action: CedarAction, organizationId: string): AnyRecordDecision {
+    const key = `${action.name}\n${organizationId}`;
+    let answer = this.uniformity.get(key);
+    if (answer === undefined) {
+      const set = this.set(organizationId);
+      if (set.empty) answer = { answer: this.scope.replica ? 'allow' : 'deny' };
+      else answer = decisionForAnyRecord(set, action, this.principal(organizationId));
+      this.uniformity.set(key, answer);
+    }
+    return answer;
+  }
+}
+
+const ALLOWED: Decision = { allowed: true, reasons: [], errors: [] };
+
+function denied(action: CedarAction, target: string, decision: Decision): ApiError {
+  const why = decision.reasons.length ? `forbidden by ${decision.reasons.map((r) => `"${r}"`).join(', ')}` : 'no active policy permits it';
+  return ApiError.permissionDenied(`${action.name} (action group ${action.group}) on ${target} is not allowed by the organization's policies: ${why}`);
+}
+
+/** The ids of the records the request names: `<type>Id`, `<type>Ids`, or `<body>.<type>Id` (updates). */
+function targetIds(type: RecordType, req: Record<string, unknown>): string[] | undefined {
+  const one = req[type.idField];
+  if (typeof one === 'string' && one !== '') return [one];
+  const many = req[`${type.idField}s`];
+  if (Array.isArray(many) && many.length > 0) return many.filter((v): v is string => typeof v === 'string');
+  const body = req[type.bodyField];
+  if (body && typeof body === 'object') {
+    const nested = (body as Record<string, unknown>)[type.idField];
+    if (typeof nested === 'string' && nested !== '') return [nested];
+  }
+  return undefined;
+}
+
+function checkRecords(decider: Decider, scope: AuthorizationScope, action: CedarAction, type: RecordType, ids: readonly string[]): void {
+  for (const record of recordPks(scope.db, type, ids, organizationIds(scope.caller))) {
+    const decision = decider.decide(action, record.organizationId, () => recordEntities(scope.db, type, [record.pk])[0].entity, { type, pk: record.pk });
+    if (!decision.allowed) throw denied(action, `${type.entity}::"${record.id}"`, decision);
+  }
+}
+
+const ARCHIVE_MASK_PATHS = new Set(['archived_date', 'deleted_date', 'is_archived']);
+
+function archivingUpdate(name: string, req: Record<string, unknown>): CedarAction | undefined {
+  if (!name.startsWith('Update')) return undefined;
+  const mask = req.updateMask;
+  if (!Array.isArray(mask) || !mask.some((p) => ARCHIVE_MASK_PATHS.has(String(p)))) return undefined;
+  return CEDAR_ACTIONS.get(name.replace(/^Update/, 'Archive'));
+}
+
+/** The organizations the request acts in: the one it names (if the caller is in it), else all of the caller's. */
+function organizationsOf(caller: Caller, req: Record<string, unknown>): string[] {
+  const named = req.organizationId;
+  const mine = organizationIds(caller);
+  if (typeof named === 'string' && named !== '') return mine.includes(named) ? [named] : [];
+  return mine;
+}
+
+/** Compiled once per cached partial evaluation and record type. */
+const compiled = new WeakMap<AnyRecordDecision, Map<string, SqlCondition | undefined>>();
+function compiledResiduals(decision: AnyRecordDecision, type: RecordType): SqlCondition | undefined {
+  let byType = compiled.get(decision);
+  if (!byType) compiled.set(decision, (byType = new Map()));
+  if (!byType.has(type.entity)) byType.set(type.entity, residualsToSql(decision.residuals!, type));
+  return byType.get(type.entity);
+}
+
+function rowGate(decider: Decider, action: CedarAction, type: RecordType, organizations: readonly string[], scope: AuthorizationScope): RowGate | undefined {
+  const decisions = organizations.map((o) => decider.uniform(action, o));
+  if (decisions.every((d) => d.answer === 'allow')) return undefined;
+  // One organization (every list that names one): its residual policies compiled into the page's SQL when they can be.
+  const only = decisions.length === 1 ? decisions[0] : undefined;
+  const sql = only?.answer === 'deny' ? { sql: '0', params: [] } : only?.residuals && compiledResiduals(only, type);
+  return {
+    table: type.table,
+    sql,
+    keep(pks) {
+      const allowed = new Set<number>();
+      for (const record of recordEntities(scope.db, type, pks)) {
+        if (decider.decide(action, record.organizationId, () => record.entity).allowed) allowed.add(record.pk);
+      }
+      return pks.map((pk) => allowed.has(pk));
+    },
+  };
+}
+
+/**
+ * Throws PERMISSION_DENIED when the organization's policies do not allow the operation. For a list of records,
+ * returns the gate that keeps only the rows the caller may see (undefined when the policies allow every row).
+ */
+export function authorizeOperation(scope: AuthorizationScope, name: string, request: unknown): RowGate | undefined {
+  const action = CEDAR_ACTIONS.get(name);
+  if (!action) return undefined;
+  // The data directory's owner can always read and mend the policies: a forbid of everything must not lock the
+  // organization out of the one place it can be undone.
+  if (scope.caller.owner === true && action.recordType?.entity === 'Policy') return undefined;
+  const req = (request && typeof request === 'object' ? request : {}) as Record<string, unknown>;
+  const decider = new Decider(scope);
+  const type = action.recordType;
+  const ids = type && targetIds(type, req);
+  if (type && ids) {
+    checkRecords(decider, scope, action, type, ids);
+    // An update whose mask archives or restores (UpdateAnnotation with deleted_date, UpdatePolicy with is_archived)
+    // is an archive too: the policies on Archive<Type> decide it as well, so an archive rule cannot be sidestepped.
+    const archive = archivingUpdate(name, req);
+    if (archive) checkRecords(decider, scope, archive, type, ids);
+    return undefined;
+  }
+  const organizations = organizationsOf(scope.caller, req);
+  if (organizations.length === 0) return undefined; // the handler answers (NOT_FOUND, or no organization)
+  const decisions = organizations.map((o) => ({ o, d: decider.onOrganization(action, o) }));
+  const isList = action.group === 'read' && name.startsWith('List');
+  // A list covers the organizations that allow it (rows are gated per organization); anything else needs them all.
+  const refusal = isList ? (decisions.some((x) => x.d.allowed) ? undefined : decisions[0]) : decisions.find((x) => !x.d.allowed);
+  if (refusal) throw denied(action, `Organization::"${refusal.o}"`, refusal.d);
+  if (!isList || !type) return undefined;
+  return rowGate(decider, action, type, organizations, scope);
+}

@@ -1,0 +1,220 @@
+// A list's policies as SQL: Cedar's partial evaluation with the resource
+// unknown leaves, per policy, a residual condition on the resource; the ones
+// made of what the record tables hold (tags, assets, the tags of those
+// assets, creator, assignee, organization, `is`, `has`, &&, ||, !) become a
+// WHERE condition, so a page is read once, with its rows filtered in SQL.
+// Anything else (resource attributes via getTag, arithmetic, ...) is not
+// compiled (undefined): the list then decides row by row.
+import type { PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
+import type { SqlValue } from '../../db/database';
+import type { ChildColumn, RecordType } from './recordTypes';
+
+export interface SqlCondition {
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
+}
+
+/** A membership test (`resource.tags.contains(v)`): several on the same set under an OR become one `IN` probe. */
+interface Membership extends SqlCondition {
+  readonly set: string;
+  readonly value: SqlValue;
+  readonly build: (values: readonly SqlValue[]) => SqlCondition;
+}
+
+const isMembership = (c: SqlCondition): c is Membership => 'build' in c;
+
+// Cedar's residual JSON: its `Expr` union plus `unknown` nodes for the resource. Read loosely, key by key, and every
+// shape not recognised below is NotCompilable, so a loose read never lets an unknown node through.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Expr = Record<string, any>;
+class NotCompilable extends Error {}
+
+const TRUE: SqlCondition = { sql: '1', params: [] };
+const FALSE: SqlCondition = { sql: '0', params: [] };
+
+const isResource = (e: Expr | undefined) => Array.isArray(e?.unknown) && e.unknown[0]?.Value === 'resource';
+
+function entityValue(e: Expr): { type: string; id: string } | undefined {
+  const v = e?.Value?.__entity;
+  return v && typeof v.type === 'string' && typeof v.id === 'string' ? v : undefined;
+}
+
+function stringValue(e: Expr): string {
+  if (typeof e?.Value !== 'string') throw new NotCompilable();
+  return e.Value;
+}
+
+function stringSet(e: Expr): string[] {
+  const items = e?.Set ?? e?.Value;
+  if (!Array.isArray(items)) throw new NotCompilable();
+  return items.map((i: Expr) => (typeof i === 'string' ? i : stringValue(i)));
+}
+
+function and(parts: SqlCondition[]): SqlCondition {
+  if (parts.some((p) => p === FALSE)) return FALSE;
+  const rest = parts.filter((p) => p !== TRUE);
+  if (rest.length === 0) return TRUE;
+  if (rest.length === 1) return rest[0];
+  return { sql: `(${rest.map((p) => p.sql).join(' AND ')})`, params: rest.flatMap((p) => p.params) };
+}
+
+function or(parts: SqlCondition[]): SqlCondition {
+  if (parts.some((p) => p === TRUE)) return TRUE;
+  const rest: SqlCondition[] = [];
+  const bySet = new Map<string, Membership[]>();
+  for (const p of parts) {
+    if (p === FALSE) continue;
+    if (isMembership(p)) (bySet.get(p.set) ?? bySet.set(p.set, []).get(p.set)!).push(p);
+    else rest.push(p);
+  }
+  for (const group of bySet.values()) rest.push(group.length === 1 ? group[0] : group[0].build(group.map((m) => m.value)));
+  if (rest.length === 0) return FALSE;
+  if (rest.length === 1) return rest[0];
+  return { sql: `(${rest.map((p) => p.sql).join(' OR ')})`, params: rest.flatMap((p) => p.params) };
+}
+
+function not(c: SqlCondition): SqlCondition {
+  if (c === TRUE) return FALSE;
+  if (c === FALSE) return TRUE;
+  return { sql: `NOT (${c.sql})`, params: c.params };
+}
+
+const placeholders = (values: readonly SqlValue[]) => values.map(() => '?').join(', ');
+
+class Compiler {
+  /** Inside the right side of `resource has assignee && ...`: reading the assignee cannot fail there. */
+  private assigneeGuarded = false;
+  constructor(private readonly type: RecordType) {}
+
+  private child(column: ChildColumn | undefined, value: string): SqlCondition | Membership {
+    if (!column) return FALSE;
+    const [table, pkColumn, valueColumn] = column;
+    const build = (values: readonly SqlValue[]): SqlCondition => ({
+      sql: `EXISTS (SELECT 1 FROM ${table} c WHERE c.${pkColumn} = t.pk AND c.${valueColumn} IN (${placeholders(values)}))`,
+      params: values,
+    });
+    return { ...build([value]), set: column.join('.'), value, build } satisfies Membership;
+  }
+
+  private assetTag(value: string): SqlCondition | Membership {
+    if (!this.type.assets) return FALSE;
+    const [table, pkColumn, valueColumn] = this.type.assets;
+    const build = (values: readonly SqlValue[]): SqlCondition => ({
+      sql: `EXISTS (SELECT 1 FROM ${table} c JOIN assets a ON a.id = c.${valueColumn} JOIN asset_tags at ON at.asset_pk = a.pk WHERE c.${pkColumn} = t.pk AND at.tag_name IN (${placeholders(values)}))`,
+      params: values,
+    });
+    return { ...build([value]), set: 'assetTags', value, build } satisfies Membership;
+  }
+
+  private setContains(attr: string, value: string): SqlCondition {
+    if (attr === 'tags') return this.child(this.type.tags, value);
+    if (attr === 'assets') return this.child(this.type.assets, value);
+    if (attr === 'assetTags') return this.assetTag(value);
+    throw new NotCompilable();
+  }
+
+  /** `resource.<attr> == <entity>` for the entity-valued attributes. */
+  private entityEquals(attr: string, entity: { type: string; id: string }): SqlCondition {
+    if (attr === 'creator') return entity.type === 'User' ? { sql: 't.created_by_user_id = ?', params: [entity.id] } : FALSE;
+    if (attr === 'organization') return entity.type === 'Organization' ? { sql: 't.organization_id = ?', params: [entity.id] } : FALSE;
+    if (attr === 'assignee' && this.assigneeGuarded && this.type.assigneeColumn) {
+      return entity.type === 'User' ? { sql: `t.${this.type.assigneeColumn} = ?`, params: [entity.id] } : FALSE;
+    }
+    throw new NotCompilable();
+  }
+
+  private attrOfResource(e: Expr): string | undefined {
+    const dot = e?.['.'];
+    return dot && isResource(dot.left) && typeof dot.attr === 'string' ? dot.attr : undefined;
+  }
+
+  compile(e: Expr): SqlCondition {
+    if (e.Value === true) return TRUE;
+    if (e.Value === false) return FALSE;
+    if (e['&&']) {
+      const left = e['&&'].left;
+      const guards = left?.has && isResource(left.has.left) && left.has.attr === 'assignee';
+      const l = this.compile(left);
+      const before = this.assigneeGuarded;
+      if (guards) this.assigneeGuarded = true;
+      try {
+        return and([l, this.compile(e['&&'].right)]);
+      } finally {
+        this.assigneeGuarded = before;
+      }
+    }
+    if (e['||']) return or([this.compile(e['||'].left), this.compile(e['||'].right)]);
+    if (e['!']) {
+      return not(this.compile(e['!'].arg));
+    }
+    if (e.is && isResource(e.is.left)) {
+      if (e.is.in !== undefined) throw new NotCompilable();
+      return e.is.entity_type === this.type.entity ? TRUE : FALSE;
+    }
+    if (e.has && isResource(e.has.left)) {
+      const attr = e.has.attr;
+      if (attr === 'assignee') return this.type.assigneeColumn ? { sql: `t.${this.type.assigneeColumn} != ''`, params: [] } : FALSE;
+      if (['organization', 'creator', 'tags', 'assets', 'assetTags'].includes(attr)) return TRUE;
+      return FALSE;
+    }
+    if (e.in && isResource(e.in.left)) {
+      const target = entityValue(e.in.right);
+      if (!target) throw new NotCompilable();
+      // A record's only ancestor is its organization.
+      return target.type === 'Organization' ? { sql: 't.organization_id = ?', params: [target.id] } : FALSE;
+    }
+    for (const op of ['==', '!=']) {
+      if (!e[op]) continue;
+      const { left, right } = e[op];
+      const attr = this.attrOfResource(left) ?? this.attrOfResource(right);
+      const entity = entityValue(this.attrOfResource(left) ? right : left);
+      if (!attr || !entity) throw new NotCompilable();
+      const eq = this.entityEquals(attr, entity);
+      return op === '==' ? eq : not(eq);
+    }
+    if (e.contains) {
+      const attr = this.attrOfResource(e.contains.left);
+      if (!attr) throw new NotCompilable();
+      return this.setContains(attr, stringValue(e.contains.right));
+    }
+    if (e.containsAny || e.containsAll) {
+      const op = e.containsAny ?? e.containsAll;
+      const attr = this.attrOfResource(op.left);
+      if (!attr) throw new NotCompilable();
+      const parts = stringSet(op.right).map((v) => this.setContains(attr, v));
+      return e.containsAny ? or(parts) : parts.length ? and(parts) : TRUE;
+    }
+    throw new NotCompilable();
+  }
+}
+
+/** Whether a residual policy applies to a row: every `when` holds and no `unless` does. */
+function applies(compiler: Compiler, policy: PolicyJson): SqlCondition {
+  const parts = (policy.conditions ?? []).map((c) => {
+    const body = compiler.compile(c.body as Expr);
+    return c.kind === 'when' ? body : not(body);
+  });
+  return parts.length ? and(parts) : TRUE;
+}
+
+/**
+ * The rows the residual policies allow: some permit applies and no forbid does (Cedar's rule). Undefined when a
+ * residual uses something the record tables do not hold, or its scope is not reduced to "All" by the evaluation.
+ */
+export function residualsToSql(residuals: Readonly<Record<string, PolicyJson>>, type: RecordType): SqlCondition | undefined {
+  const compiler = new Compiler(type);
+  const permits: SqlCondition[] = [];
+  const forbids: SqlCondition[] = [];
+  try {
+    for (const policy of Object.values(residuals)) {
+      if (policy.principal.op !== 'All' || policy.action.op !== 'All' || policy.resource.op !== 'All') return undefined;
+      (policy.effect === 'permit' ? permits : forbids).push(applies(compiler, policy));
+    }
+  } catch (e) {
+    if (e instanceof NotCompilable) return undefined;
+    throw e;
+  }
+  const allowed = or(permits);
+  const forbidden = or(forbids);
+  return and([allowed, not(forbidden)]);
+}
