@@ -19,7 +19,7 @@ import type { SyncSession } from './session';
 import { filterUnsupported, itemsOf, tokenOf } from './remoteQuery';
 import type { OperationName } from '../../src-shared/operations';
 import type { WireRequest, WireResponse } from './wireTypes';
-import { widenCheckpoints } from './walCheckpoints';
+import { relaxSyncForBulkLoad, widenCheckpoints } from './walCheckpoints';
 import { compact } from './wireEncode';
 
 export interface Puller<T = unknown> {
@@ -218,10 +218,12 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     if (bulk && p.tracksLoadedIds) loaded = new Map();
     // A commit per page (its rows, the live indexes' tails, the cursor): checkpoint rarely (walCheckpoints.ts).
     const restoreCheckpoints = bulk ? widenCheckpoints(s.db) : () => {};
+    const restoreSync = bulk ? relaxSyncForBulkLoad(s.db) : () => {};
     try {
       await ascending(undefined, -Infinity);
       if (bulk) await restoreIndexesGradually(s.db, () => new Promise((r) => setImmediate(r)));
     } finally {
+      restoreSync(); // the last index's commit (or the one after a failure) syncs every page before it
       if (bulk) restoreIndexes(s.db); // after a failure: at once
       bulk = false;
       loaded = undefined;
