@@ -7,9 +7,9 @@ import { AnnotationState } from '../../src-shared/api/annotations';
 import { AnnotationLogKind, AnnotationLogState } from '../../src-shared/api/annotationLogs';
 import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../auth/identity';
 import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
-import type { Db } from '../db/database';
+import { withoutForeignKeyChecks, type Db } from '../db/database';
 import { isReplica } from '../engine';
-import { annotationBulkInserter } from '../services/annotations/annotationStore';
+import { withAnnotationBulkInserter } from '../services/annotations/annotationStore';
 import { AnnotationLogRowWriter } from '../services/annotations/annotationLogStore';
 import { insertAsset, insertChannel, insertRun, insertTag, replaceRunAssets } from '../services/reference/referenceStores';
 
@@ -63,11 +63,14 @@ export interface SeedOptions {
 export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
   // Demo records in a replica would never reach its remote (they bypass the outbox) yet sit among its records.
   if (isReplica(db)) throw new ApiError(Code.FAILED_PRECONDITION, 'this data directory is a replica of its remote: demo data is only for a local profile (use another --data)');
-  // Into an empty database, build the annotation indexes once at the end (one sort each).
-  const bulk = beginBulkLoad(db, ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs']);
+  // Into an empty database, build the annotation indexes once at the end (one sort each). The unique id indexes
+  // too: the ids one seed makes are distinct (stable per index, or random UUIDs), and a second seed, into filled
+  // tables, keeps every index (its OR IGNORE needs them).
+  const bulk = beginBulkLoad(db, ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs'], { deferUnique: true });
   let counts: SeedCounts;
   try {
-    counts = insertDemoData(db, options);
+    // During a bulk load the rows refer only to parents this transaction just wrote or found: no per-row probes (as a bulk pull).
+    counts = bulk ? withoutForeignKeyChecks(db.raw, () => insertDemoData(db, options)) : insertDemoData(db, options);
   } finally {
     if (bulk) restoreIndexes(db);
   }
@@ -127,7 +130,6 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
       if (runPk !== undefined) replaceRunAssets(db, runPk, [asset]);
     }
 
-    const inserter = annotationBulkInserter(db);
     const logWriter = new AnnotationLogRowWriter(db);
     const insertLog = (...v: [string, number, string, string, number, string, string, number, number, string | null, string | null, number | null, string | null]) =>
       logWriter.insert({
@@ -136,52 +138,54 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
       });
     let annotations = 0;
     let logs = 0;
-    for (let i = 0; i < total; i++) {
-      const runIndex = Math.floor(rand() * runIds.length);
-      const runStart = BASE + runIndex * 2 * DAY;
-      const start = runStart + Math.floor(rand() * 3_000_000_000);
-      const end = start + Math.floor(rand() * 120_000_000);
-      const created = runStart + 3_600_000_000 + Math.floor(rand() * DAY);
-      const phase = rand() < 0.1;
-      const state = phase ? null : pick([1, 1, 1, 2, 2, 3]);
-      const authorIndex = Math.floor(rand() * userIds.length);
-      const assignee = rand() < 0.6 ? userIds[Math.floor(rand() * userIds.length)] : '';
-      const id = options.ids === 'random' ? randomUUID() : stableId(`annotation:${i}`);
-      const tagCount = Math.floor(rand() * 3);
-      const tags = new Set<string>();
-      for (let t = 0; t < tagCount; t++) tags.add(pick(TAGS));
-      const metadata: [string, number, string | null, number | null, number | null][] = [
-        ['severity', 2, null, 1 + Math.floor(rand() * 5), null],
-        ['subsystem', 1, pick(['propulsion', 'avionics', 'power', 'structures']), null, null],
-      ];
-      if (rand() < 0.3) metadata.push(['reviewed', 3, null, null, rand() < 0.5 ? 1 : 0]);
-      const description = rand() < 0.7 ? `Observed on ${CHANNELS[i % CHANNELS.length]} during the test.` : '';
-      const pk = inserter.insert({
-        id, organizationId, name: `${pick(NAMES)} #${i + 1}`, description, startTime: start, endTime: end, createdByUserId: userIds[authorIndex],
-        createdDate: created, runId: runIds[runIndex], state, assignedToUserId: assignee, annotationType: phase ? 2 : 1,
-        archivedDate: rand() < 0.05 ? created + DAY : null, tags: [...tags], assetIds: [assetIds[runIndex % assetIds.length]],
-        channelIds: [channelIds[(runIndex % assetIds.length) * CHANNELS.length + (i % CHANNELS.length)]], metadata,
-      });
-      if (pk === undefined) continue;
-      annotations++;
-      if (options.logs === false) continue;
-      const author = USERS[authorIndex];
-      insertLog(stableId(`log:${i}:created`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created, created, null, null, AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED, null);
-      logs++;
-      if (assignee) {
-        insertLog(stableId(`log:${i}:assigned`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_ASSIGNED, userIds[authorIndex], author, created + 1, created + 1, assignee, USERS[userIds.indexOf(assignee)], null, null);
+    withAnnotationBulkInserter(db, (insertAnnotation) => {
+      for (let i = 0; i < total; i++) {
+        const runIndex = Math.floor(rand() * runIds.length);
+        const runStart = BASE + runIndex * 2 * DAY;
+        const start = runStart + Math.floor(rand() * 3_000_000_000);
+        const end = start + Math.floor(rand() * 120_000_000);
+        const created = runStart + 3_600_000_000 + Math.floor(rand() * DAY);
+        const phase = rand() < 0.1;
+        const state = phase ? null : pick([1, 1, 1, 2, 2, 3]);
+        const authorIndex = Math.floor(rand() * userIds.length);
+        const assignee = rand() < 0.6 ? userIds[Math.floor(rand() * userIds.length)] : '';
+        const id = options.ids === 'random' ? randomUUID() : stableId(`annotation:${i}`);
+        const tagCount = Math.floor(rand() * 3);
+        const tags = new Set<string>();
+        for (let t = 0; t < tagCount; t++) tags.add(pick(TAGS));
+        const metadata: [string, number, string | null, number | null, number | null][] = [
+          ['severity', 2, null, 1 + Math.floor(rand() * 5), null],
+          ['subsystem', 1, pick(['propulsion', 'avionics', 'power', 'structures']), null, null],
+        ];
+        if (rand() < 0.3) metadata.push(['reviewed', 3, null, null, rand() < 0.5 ? 1 : 0]);
+        const description = rand() < 0.7 ? `Observed on ${CHANNELS[i % CHANNELS.length]} during the test.` : '';
+        const pk = insertAnnotation({
+          id, organizationId, name: `${pick(NAMES)} #${i + 1}`, description, startTime: start, endTime: end, createdByUserId: userIds[authorIndex],
+          createdDate: created, runId: runIds[runIndex], state, assignedToUserId: assignee, annotationType: phase ? 2 : 1,
+          archivedDate: rand() < 0.05 ? created + DAY : null, tags: [...tags], assetIds: [assetIds[runIndex % assetIds.length]],
+          channelIds: [channelIds[(runIndex % assetIds.length) * CHANNELS.length + (i % CHANNELS.length)]], metadata,
+        });
+        if (pk === undefined) continue;
+        annotations++;
+        if (options.logs === false) continue;
+        const author = USERS[authorIndex];
+        insertLog(stableId(`log:${i}:created`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created, created, null, null, AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED, null);
         logs++;
+        if (assignee) {
+          insertLog(stableId(`log:${i}:assigned`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_ASSIGNED, userIds[authorIndex], author, created + 1, created + 1, assignee, USERS[userIds.indexOf(assignee)], null, null);
+          logs++;
+        }
+        if (state !== null && state !== AnnotationState.numbers.ANNOTATION_STATE_OPEN) {
+          insertLog(stableId(`log:${i}:state`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created + 2, created + 2, null, null, state + 1, null);
+          logs++;
+        }
+        if (rand() < 0.4) {
+          const body = [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: pick(COMMENTS), userMention: null }];
+          insertLog(stableId(`log:${i}:comment`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT, userIds[authorIndex], author, created + 3, created + 3, null, null, null, JSON.stringify(body));
+          logs++;
+        }
       }
-      if (state !== null && state !== AnnotationState.numbers.ANNOTATION_STATE_OPEN) {
-        insertLog(stableId(`log:${i}:state`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created + 2, created + 2, null, null, state + 1, null);
-        logs++;
-      }
-      if (rand() < 0.4) {
-        const body = [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: pick(COMMENTS), userMention: null }];
-        insertLog(stableId(`log:${i}:comment`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT, userIds[authorIndex], author, created + 3, created + 3, null, null, null, JSON.stringify(body));
-        logs++;
-      }
-    }
+    });
     return { users: USERS.length, assets: ASSETS.length, channels: channelIds.length, runs: runIds.length, tags: TAGS.length, annotations, annotationLogs: logs };
   });
 }

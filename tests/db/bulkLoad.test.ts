@@ -26,6 +26,31 @@ describe('bulk loads', () => {
     db.close();
   });
 
+  it('the seed writes every child row in its batches (the last, partial one too), with foreign keys and ids intact', () => {
+    const db = openDatabase(join(dir, 'children.sqlite'));
+    const counts = seedDemoData(db, { annotations: 250 }); // 2 full batches of 100 and a partial one
+    expect(counts.annotations).toBe(250);
+    const count = (sql: string) => db.get<{ n: number }>(sql)!.n;
+    // Every seeded annotation has one asset, one linked channel and severity + subsystem metadata (position 0 and 1).
+    for (const table of ['annotation_assets', 'annotation_linked_channels']) {
+      expect(count(`SELECT count(DISTINCT annotation_pk) AS n FROM ${table}`)).toBe(250);
+      expect(count(`SELECT count(*) AS n FROM ${table}`)).toBe(250);
+    }
+    expect(count("SELECT count(*) AS n FROM annotation_metadata WHERE (key, position) IN (VALUES ('severity', 0), ('subsystem', 1))")).toBe(500);
+    expect(count('SELECT count(*) AS n FROM annotation_tags t WHERE NOT EXISTS (SELECT 1 FROM annotations a WHERE a.pk = t.annotation_pk)')).toBe(0);
+    expect(count('SELECT count(*) AS n FROM annotation_tags')).toBeGreaterThan(0);
+    expect(count('SELECT count(*) AS n FROM (SELECT annotation_pk FROM annotation_tags GROUP BY annotation_pk HAVING max(position) + 1 != count(*))')).toBe(0);
+    // Written with foreign-key checks off and the id indexes deferred: the result still satisfies both.
+    expect(db.raw.pragma('foreign_key_check')).toEqual([]);
+    expect(db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    // A second seed, into the filled tables, changes nothing (its OR IGNORE meets the restored id index).
+    const before = count('SELECT count(*) AS n FROM annotation_metadata') + count('SELECT count(*) AS n FROM annotation_logs');
+    expect(seedDemoData(db, { annotations: 250 }).annotations).toBe(0);
+    expect(count('SELECT count(*) AS n FROM annotation_metadata') + count('SELECT count(*) AS n FROM annotation_logs')).toBe(before);
+    db.close();
+  });
+
   it('repairs indexes left dropped by an interrupted load when the database is next opened', () => {
     const file = join(dir, 'crashed.sqlite');
     const db = openDatabase(file);

@@ -25,6 +25,7 @@ describe('pull', () => {
     const s = await a.sync({ pageSize: 2 });
     expect(s.ok).toBe(true);
     expect(localCount()).toBe(7);
+    expect(a.engine.db.raw.pragma('synchronous', { simple: true })).toBe(2);
     // An incremental pull with the same tie: edits land, nothing is skipped.
     remote.engine.db.run(`UPDATE annotations SET name = 'tied', modified_date = ? WHERE id IN (SELECT value FROM json_each(?))`, [same + 10, JSON.stringify(created)]);
     await a.sync({ pageSize: 2 });
@@ -62,6 +63,8 @@ describe('pull', () => {
     expect(s1.ok).toBe(false);
     const partial = localCount();
     expect(partial).toBeGreaterThanOrEqual(4);
+    // A cut-off load leaves the connection at FULL: every acknowledged write, the pull's and the user's, is synced.
+    expect(a.engine.db.raw.pragma('synchronous', { simple: true })).toBe(2);
     expect(partial).toBeLessThan(9);
     proxy.random(undefined);
     const s2 = await a.sync({ pageSize: 2 });
