@@ -8,8 +8,10 @@
 // name opens the annotation), one that created nothing here can be dismissed,
 // a refused create corrected in the Annotations view lands on Retry, and one
 // that no edit can mend is discarded with its record after a confirmation.
+// axe-core finds no serious violation in those states, light or dark.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { violationsLightAndDark } from './support/axe';
 import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
@@ -25,6 +27,7 @@ let pageErrors: string[] = [];
 const shot = (name: string) => screenshot(page, name);
 const goTo = (view: string) => navigateTo(page, view, TIMEOUT);
 const stateText = () => page.locator('#sync-state').textContent();
+const a11y = (state: string, shotName: string) => violationsLightAndDark(page, state, shotName);
 const remoteState = async (id: string) => (await remote.client.GetAnnotation({ annotationId: id })).annotation.state;
 
 /** Opens an annotation in the Annotations view and sets its review state from the detail pane. */
@@ -129,6 +132,7 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     );
     expect(await row.locator('.record').getAttribute('title')).toBe(`annotation ${target.annotationId}`);
     await shot('31-sync-conflict');
+    expect(await a11y('sync conflict', '73-a11y-sync-conflict')).toEqual([]);
     await row.getByRole('button', { name: 'Undo' }).click();
     await row.waitFor({ state: 'detached' });
     await syncNowInUi();
@@ -145,6 +149,7 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await page.locator('.last-error', { hasText: 'refused the API key (401)' }).waitFor();
     expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('error');
     await shot('32-sync-auth-stopped');
+    expect(await a11y('sync auth stopped', '74-a11y-sync-auth-stopped')).toEqual([]);
     await page.fill('#sync-key', remote.token);
     await page.click('button[type=submit]:has-text("Save")');
     await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Up to date');
@@ -192,6 +197,7 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await gone.waitFor({ timeout: TIMEOUT });
     expect((await gone.locator('td').allTextContents())[1]).toBe('Update annotation');
     await shot('33-sync-refused');
+    expect(await a11y('sync refused', '75-a11y-sync-refused')).toEqual([]);
     await gone.getByRole('button', { name: 'Dismiss' }).click();
     await gone.waitFor({ state: 'detached', timeout: TIMEOUT });
     await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^1 refused · /);
@@ -241,6 +247,7 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await row.getByRole('button', { name: 'Discard…' }).click();
     await row.getByText('Delete it here? It exists nowhere else.').waitFor({ timeout: TIMEOUT });
     await shot('36-sync-discard-confirm');
+    expect(await a11y('sync discard confirm', '76-a11y-sync-discard-confirm')).toEqual([]);
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached', timeout: TIMEOUT });
     await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^0 refused · /);

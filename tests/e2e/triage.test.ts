@@ -3,14 +3,14 @@
 // tags, comment, archive (the next row gets the cursor), the filter, view
 // jumps, and batch actions on a selection with their undo, each checked
 // against the API. No clicks: every step is a key press.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateLargeReport } from '../../bench/testReportImport';
 import type { Annotation } from '../../src-shared/api/annotations';
+import { seriousViolations as axeViolations } from './support/axe';
 import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
@@ -25,26 +25,8 @@ let pageErrors: string[] = [];
 let firstPage: Annotation[];
 
 const shot = (name: string) => screenshot(page, name);
+const seriousViolations = () => axeViolations(page);
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** axe-core's serious and critical violations on the page as it is now (WCAG 2 A/AA rules). */
-async function seriousViolations(): Promise<string[]> {
-  // Evaluated through the devtools protocol: the app's CSP (script-src 'self') rightly refuses an injected script tag.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 const get = async (id: string) => (await server.client.GetAnnotation({ annotationId: id })).annotation;
 const cursorId = () => page.locator('.row.cursor').getAttribute('data-annotation-id');
 const focusIsList = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'annotation-list');

@@ -263,3 +263,41 @@ describe('PagedList: edits', () => {
     expect(ids(list)).toEqual(['a', 'ab', 'b', 'new']);
   });
 });
+
+describe('PagedList: lookup by key', () => {
+  /** has/indexOf/get agree with `items` for every key shown, and know no other. */
+  const expectIndexed = (list: PagedList<Row, Query>, absent: string[] = []) => {
+    list.items.forEach((row, i) => {
+      expect(list.indexOf(row.id)).toBe(i);
+      expect(list.get(row.id)).toBe(row);
+      expect(list.has(row.id)).toBe(true);
+    });
+    for (const id of absent) expect([list.indexOf(id), list.get(id), list.has(id)]).toEqual([-1, undefined, false]);
+  };
+
+  test('follows first pages, next pages (repeats skipped), replace, insert and a failed load', async () => {
+    const { list, requests } = await loadedList();
+    expectIndexed(list, ['c', 'z']);
+    const more = list.loadMore();
+    requests[1].response.resolve({ items: rows('b', 'c', 'd'), nextPageToken: '' });
+    await more;
+    expect(ids(list)).toEqual(['a', 'b', 'c', 'd']);
+    expectIndexed(list, ['z']);
+    list.replace({ id: 'c', label: 'edited' });
+    expect(list.get('c')).toEqual({ id: 'c', label: 'edited' });
+    expectIndexed(list);
+    list.insert({ id: 'new' });
+    expectIndexed(list, ['z']);
+    expect(list.indexOf('a')).toBe(1);
+
+    const reload = list.load({ filter: 'g' });
+    requests[2].response.resolve({ items: rows('x'), nextPageToken: '' });
+    await reload;
+    expectIndexed(list, ['a', 'new']);
+    const failed = list.load({ filter: 'h' });
+    requests[3].response.reject(new Error('down'));
+    await failed;
+    expect(list.items).toEqual([]);
+    expectIndexed(list, ['x']);
+  });
+});

@@ -39,6 +39,9 @@ export class PagedList<T, Q = void> {
 
   readonly #source: PagedListSource<T, Q>;
   #generation = 0;
+  /** Each row's position in `items` by key, kept with it: a next page is indexed (and checked for rows already
+   * shown) at the cost of the page, not of every loaded row; lookups by key are O(1) at 100k rows. */
+  #index = new Map<string, number>();
 
   constructor(source: PagedListSource<T, Q>) {
     this.#source = source;
@@ -56,6 +59,29 @@ export class PagedList<T, Q = void> {
     return this.#source.keyOf(item);
   }
 
+  /** Whether a row with this key is shown (reactive, like `items`). */
+  has(key: string): boolean {
+    return this.indexOf(key) >= 0;
+  }
+
+  /** The position of the row with this key in `items`, or -1 (reactive, like `items`). */
+  indexOf(key: string): number {
+    void this.items;
+    return this.#index.get(key) ?? -1;
+  }
+
+  /** The shown row with this key (reactive, like `items`). */
+  get(key: string): T | undefined {
+    const items = this.items;
+    const at = this.#index.get(key);
+    return at === undefined ? undefined : items[at];
+  }
+
+  #setItems(items: T[]): void {
+    this.#index = new Map(items.map((item, i) => [this.keyOf(item), i]));
+    this.items = items;
+  }
+
   /** Lists the first page of the query, replacing the rows (none are kept when it fails). */
   async load(query: Q): Promise<void> {
     const generation = ++this.#generation;
@@ -64,7 +90,7 @@ export class PagedList<T, Q = void> {
     try {
       const page = await this.#source.fetchPage(query);
       if (generation !== this.#generation) return;
-      this.items = page.items;
+      this.#setItems(page.items);
       this.nextPageToken = page.nextPageToken;
       this.shownQuery = query;
       this.filterError = undefined;
@@ -73,7 +99,7 @@ export class PagedList<T, Q = void> {
       if (generation !== this.#generation) return;
       const info = toErrorInfo(e);
       const rejectedFilter = Boolean(this.#source.filterOf?.(query).trim()) && isFilterError(info);
-      this.items = [];
+      this.#setItems([]);
       this.nextPageToken = '';
       this.filterError = rejectedFilter ? info : undefined;
       this.error = rejectedFilter ? undefined : info;
@@ -95,8 +121,14 @@ export class PagedList<T, Q = void> {
     try {
       const page = await this.#source.fetchPage(query, this.nextPageToken);
       if (generation !== this.#generation) return;
-      const shown = new Set(this.items.map((item) => this.keyOf(item)));
-      this.items = [...this.items, ...page.items.filter((item) => !shown.has(this.keyOf(item)))];
+      const fresh: T[] = [];
+      for (const item of page.items) {
+        const key = this.keyOf(item);
+        if (this.#index.has(key)) continue;
+        this.#index.set(key, this.items.length + fresh.length);
+        fresh.push(item);
+      }
+      this.items = this.items.concat(fresh);
       this.nextPageToken = page.nextPageToken;
       this.error = undefined;
     } catch (e) {
@@ -108,9 +140,8 @@ export class PagedList<T, Q = void> {
 
   /** Puts a newer version of a shown row in its place (after an edit); a row not shown is ignored. */
   replace(item: T): void {
-    const key = this.keyOf(item);
-    const i = this.items.findIndex((row) => this.keyOf(row) === key);
-    if (i < 0) return;
+    const i = this.#index.get(this.keyOf(item));
+    if (i === undefined) return;
     const next = this.items.slice();
     next[i] = item;
     this.items = next;
@@ -120,6 +151,6 @@ export class PagedList<T, Q = void> {
   insert(item: T, compare?: (a: T, b: T) => number): void {
     const key = this.keyOf(item);
     const others = this.items.filter((row) => this.keyOf(row) !== key);
-    this.items = compare ? [...others, item].sort(compare) : [item, ...others];
+    this.#setItems(compare ? [...others, item].sort(compare) : [item, ...others]);
   }
 }

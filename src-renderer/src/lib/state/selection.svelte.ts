@@ -77,10 +77,9 @@ export class SelectionModel {
     this.#anchor = undefined;
   }
 
-  /** Forgets keys no longer listed (a new filter). */
-  retain(keys: readonly string[]): void {
-    const present = new Set(keys);
-    if ([...this.selected].some((k) => !present.has(k))) this.selected = new Set([...this.selected].filter((k) => present.has(k)));
-    if (this.cursor !== undefined && !present.has(this.cursor)) this.cursor = undefined;
+  /** Forgets keys no longer listed (a new filter); `listed` answers by key, so the cost is the selection's, not the list's. */
+  retain(listed: (key: string) => boolean): void {
+    if ([...this.selected].some((k) => !listed(k))) this.selected = new Set([...this.selected].filter(listed));
+    if (this.cursor !== undefined && !listed(this.cursor)) this.cursor = undefined;
   }
 }
