@@ -67,6 +67,15 @@ async function workOffline() {
     properties: { overviewMode: 'OVERVIEW_MODE_LIST', assetItems: [{ id: 'a0000000-0000-4000-a000-00000000000a', name: ASSET }], annotationItems: [{ id: pump.annotationId, name: pump.name }] },
   });
   await call('CreatePolicy', { name: 'bench rule', configuration: { cedarPolicy: 'permit(principal, action, resource);' } });
+  const { testReport } = await call('CreateTestReport', {
+    status: 'TEST_STATUS_PASSED', name: 'pump 3 acceptance', testSystemName: 'bench-2', testCase: 'TC-7', startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:10:00Z',
+  });
+  const { testStep } = await call('CreateTestStep', {
+    testStep: { testReportId: testReport.testReportId, name: 'pressure', stepType: 'TEST_STEP_TYPE_ACTION', stepPath: '1', status: 'TEST_STATUS_PASSED', startTime: '2026-09-01T00:01:00Z', endTime: '2026-09-01T00:02:00Z' },
+  });
+  await call('CreateTestMeasurements', {
+    testMeasurements: [{ testReportId: testReport.testReportId, testStepId: testStep.testStepId, name: 'psi', measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', numericValue: 41.5, numericBounds: { min: 30, max: 50 }, passed: true, timestamp: '2026-09-01T00:01:30Z' }],
+  });
   return { pump, bench };
 }
 
@@ -82,19 +91,20 @@ describe('records made before the first link', () => {
     expect((await call('GetPreLinkRecords')).total).toBe(0); // not linked: simply local
     await link();
     const counted = await call('GetPreLinkRecords');
-    expect(counted).toMatchObject({ identityKnown: true, total: 4, adoptable: 3 });
+    expect(counted).toMatchObject({ identityKnown: true, total: 5, adoptable: 4 });
     expect(counted.localOrganizations.map((o: { name: string }) => o.name)).toEqual([expect.stringContaining(DEFAULT_ORGANIZATION_NAME)]);
     expect(counted.kinds).toEqual([
       { resource: 'annotation', label: 'annotations', count: 2, adoptable: true, reason: '' },
       { resource: 'saved_search', label: 'saved searches', count: 1, adoptable: true, reason: '' },
       { resource: 'policy', label: 'policies', count: 1, adoptable: false, reason: expect.stringContaining('access policies of the local organization') },
+      { resource: 'test_report', label: 'test reports', count: 1, adoptable: true, reason: '' },
     ]);
     // Since the link the owner acts as the remote user: the records are not listed...
     expect((await call('ListAnnotations', {})).annotations).toEqual([]);
     // ...nor sent, nor lost: another sync changes nothing.
     expect((await sync()).ok).toBe(true);
     expect((await remote.client.ListAnnotations({})).annotations).toEqual([]);
-    expect((await call('GetPreLinkRecords')).total).toBe(4);
+    expect((await call('GetPreLinkRecords')).total).toBe(5);
   });
 
   test('adoption sends them to the remote organization with their references; twice is once', async () => {
@@ -107,11 +117,12 @@ describe('records made before the first link', () => {
     expect(adopted.adopted).toEqual([
       { resource: 'annotation', label: 'annotations', count: 1 },
       { resource: 'saved_search', label: 'saved searches', count: 1 },
+      { resource: 'test_report', label: 'test reports', count: 1 },
     ]);
     expect(adopted.leftBehind).toEqual([{ resource: 'annotation', recordId: bench.annotationId, name: 'bench only', reason: `its asset '${LOCAL_RIG}' has no namesake in the remote organization` }]);
     expect(adopted.remaining).toMatchObject({ total: 2, adoptable: 1 });
     const queued = countOpen(engine.db);
-    expect(queued).toBe(3); // the annotation, its comment, the saved search
+    expect(queued).toBe(6); // the annotation, its comment, the saved search, the report, its step, its measurements
 
     // Twice is once: nothing new is queued or made.
     const again = await call('AdoptPreLinkRecords', {});
@@ -143,10 +154,17 @@ describe('records made before the first link', () => {
       ['my pumps', [{ id: remoteAsset, name: ASSET }], [{ id: a.annotationId, name: 'pump 3 overheat' }]],
     ]);
 
+    const [report] = (await remote.client.ListTestReports({})).testReports;
+    expect(report).toMatchObject({ name: 'pump 3 acceptance', status: 'TEST_STATUS_PASSED', testSystemName: 'bench-2', testCase: 'TC-7' });
+    const steps = (await remote.client.ListTestSteps({ filter: `test_report_id == '${report.testReportId}'` })).testSteps;
+    expect(steps.map((x) => [x.name, x.stepPath, x.status])).toEqual([['pressure', '1', 'TEST_STATUS_PASSED']]);
+    const measured = (await remote.client.ListTestMeasurements({ filter: `test_step_id == '${steps[0].testStepId}'` })).testMeasurements;
+    expect(measured.map((m) => [m.name, m.numericValue, m.numericBounds, m.passed])).toEqual([['psi', 41.5, { min: 30, max: 50 }, true]]);
+
     // Nothing was lost here either: what stayed is still counted, the original of what went is gone.
     expect(engine.db.get('SELECT 1 FROM annotations WHERE id = ?', [pump.annotationId])).toBeUndefined();
     expect(engine.db.get('SELECT name FROM annotations WHERE id = ?', [bench.annotationId])).toEqual({ name: 'bench only' });
-    expect((await call('GetPreLinkRecords')).total).toBe(2);
+    expect((await call('GetPreLinkRecords')).total).toBe(2); // the bench annotation and the policy
     // Once the platform has the asset, adopting again sends the one left.
     insertAsset(remote.engine.db, 'a0000000-0000-4000-a000-0000000000bb', LOCAL_RIG);
     expect((await sync()).ok).toBe(true);
@@ -165,9 +183,9 @@ describe('records made before the first link', () => {
       (e: unknown) => e as { signal?: string; stdout?: string },
     );
     expect(child).toMatchObject({ signal: 'SIGKILL' });
-    expect((child as { stdout: string }).stdout).toContain('adopted 2');
+    expect((child as { stdout: string }).stdout).toContain('adopted 3');
     open();
-    expect(countOpen(engine.db)).toBe(3);
+    expect(countOpen(engine.db)).toBe(6);
     expect((await sync()).ok).toBe(true);
     expect((await remote.client.ListAnnotations({})).annotations.map((a) => a.name)).toEqual(['pump 3 overheat']);
     expect((await remote.client.ListSavedSearches({})).savedSearches.map((s) => s.name)).toEqual(['my pumps']);
@@ -180,7 +198,7 @@ describe('records made before the first link', () => {
     await engine.remoteProfile.save(proxy.url, remote.token);
     await expect(call('AdoptPreLinkRecords', {})).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringContaining('sync once after linking') });
     // Linked but not synced: the remote user is unknown, every record counts as pre-link.
-    expect(await call('GetPreLinkRecords')).toMatchObject({ identityKnown: false, total: 4 });
+    expect(await call('GetPreLinkRecords')).toMatchObject({ identityKnown: false, total: 5 });
     expect((await sync()).ok).toBe(true);
     const notOwner = { ...localCaller(engine.db)!, owner: false };
     await expect(invoke({ engine, db: engine.db, caller: notOwner }, 'AdoptPreLinkRecords', {})).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
@@ -188,6 +206,6 @@ describe('records made before the first link', () => {
     expect(bad).toMatchObject({ code: Code.INVALID_ARGUMENT });
     expect((bad as { details: { fieldViolations: { field: string }[] }[] }).details[0].fieldViolations[0].field).toBe('organization_id');
     expect(countOpen(engine.db)).toBe(0);
-    expect((await call('GetPreLinkRecords')).total).toBe(4);
+    expect((await call('GetPreLinkRecords')).total).toBe(5);
   });
 });

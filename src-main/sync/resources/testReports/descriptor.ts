@@ -10,7 +10,7 @@ import { testMeasurementSpecs } from './measurementSpecs';
 import { testReportPullers } from './pullers';
 import { testReportSpecs } from './specs';
 import { testStepSpecs } from './stepSpecs';
-import { keptPreLink } from '../../preLinkCount';
+import { preLinkTestReports } from './preLink';
 
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const TIMES = new Set(['start_time', 'end_time']);
@@ -47,5 +47,5 @@ export const testReports: ReplicatedResource = {
     CreateTestMeasurement: {},
     CreateTestMeasurements: {},
   },
-  preLink: [keptPreLink(TEST_REPORT, 'test reports', 'test_reports', 'not adopted yet (their steps and measurements): import the report file again after the link')],
+  preLink: [preLinkTestReports],
 };
