@@ -46,7 +46,7 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
 }
 
 /** Linking, unlinking and running the sync with the remote: the data directory owner's alone (issue #19 item 4). */
-const OWNER_ONLY: ReadonlySet<OperationName> = new Set(['ConfigureSyncRemote', 'DeleteSyncRemote', 'SyncNow']);
+const OWNER_ONLY: ReadonlySet<OperationName> = new Set(['ConfigureSyncRemote', 'DeleteSyncRemote', 'SyncNow', 'AdoptPreLinkRecords']);
 
 async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
   const owner = requestCtx.caller.owner === true;

@@ -7,7 +7,7 @@
 import type { Db } from '../db/database';
 import type { ApplyResources } from './apply';
 import type { Puller } from './pull';
-import type { RecordKind, RefusedCreate, ReplicatedResource, Snapshot } from './resource';
+import type { PreLinkRecords, RecordKind, RefusedCreate, ReplicatedResource, Snapshot } from './resource';
 import type { SyncSession } from './session';
 import type { OpSpec } from './spec';
 import type { OutboxEntry } from './types';
@@ -59,6 +59,11 @@ export class ResourceCatalog implements ApplyResources {
 
   rewriteId(db: Db, resource: string, localId: string, remoteId: string): void {
     this.kind(resource)?.rewriteId?.(db, localId, remoteId);
+  }
+
+  /** The kinds of record made before the first link, in the descriptors' order (adoption follows it). */
+  preLinkRecords(): PreLinkRecords[] {
+    return this.resources.flatMap((r) => r.preLink ?? []);
   }
 
   /** What Retry and Discard do with a refused create by `operation` (undefined: the create changed another record too). */

@@ -2,9 +2,16 @@
 // progress and a summary. --remote/--token link the directory (the key is
 // stored in the data directory with 0600 permissions); later runs reuse them.
 import { type Command, Option } from 'commander';
+import type { PreLinkRecords } from '../../src-shared/api/sync';
+import { ApiError } from '../../src-shared/errors';
 import { currentHolder, DataDirBusyError } from '../db/dataDirLock';
 import { defaultDataDir, openEngine, type Engine } from '../engine';
+import { invoke } from '../services/invoke';
 import { syncThroughServer } from './delegatedSync';
+import { localCaller, storedIdentity } from './identity';
+import { preLinkRecords, type AdoptionResult } from './operations/preLink';
+import { describeAdoption, describePreLink } from './preLinkNotice';
+import { attachReplica } from './replica';
 import { loadProfile, REMOTE_URL_SETTING, saveProfile } from './profile';
 import { runSync, type SyncSummary } from './runSync';
 import { dataDirSecretStore } from './secretStore';
@@ -29,6 +36,12 @@ function describe(summary: SyncSummary, url: string): string {
   return lines.join('\n');
 }
 
+/** The summary (and what is left from before the first link, and what an adoption did) as text or JSON. */
+function report(summary: SyncSummary, url: string, preLink: PreLinkRecords, adoption: AdoptionResult | undefined, json: boolean): string {
+  if (json) return `${JSON.stringify({ ...summary, preLink, ...(adoption ? { adoption } : {}) })}\n`;
+  return `${[describe(summary, url), ...(adoption ? describeAdoption(adoption) : []), ...describePreLink(preLink)].join('\n')}\n`;
+}
+
 export interface SyncCommandOptions {
   data?: string;
   remote?: string;
@@ -42,6 +55,8 @@ export interface SyncCommandOptions {
   retryBaseMs?: string;
   retryAttempts?: string;
   createQuietMs?: string;
+  /** `--adopt-local [organization]`: true without a value. */
+  adoptLocal?: string | true;
 }
 
 /** `outpost sync` and its options (the remote key also from OUTPOST_REMOTE_TOKEN or stdin, never only argv). */
@@ -61,6 +76,10 @@ export function addSyncCommand(root: Command, data: () => Option, run: (work: ()
     .option('--retry-base-ms <n>', 'first retry delay')
     .option('--retry-attempts <n>', 'attempts per request')
     .option('--create-quiet-ms <n>', 'how long an unanswered create may still land on the remote')
+    .option(
+      '--adopt-local [organization]',
+      'send the records made here before the first link to the remote organization (its id when the remote user has several) as ordinary offline creates, then sync',
+    )
     .action((o: SyncCommandOptions) => run(() => syncCommand(o)));
 }
 
@@ -102,13 +121,15 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
     // The directory's owner is a running `outpost serve`: it does the sync (one process per directory).
     const holder = e.holder ?? currentHolder(dataDir);
     if (holder?.command !== 'serve') throw e;
-    const result = await syncThroughServer(dataDir, holder, { remote: values.remote, token: values.token, relink: values.relink === true, progress: say });
+    const result = await syncThroughServer(dataDir, holder, {
+      remote: values.remote, token: values.token, relink: values.relink === true, progress: say, ...(values.adoptLocal !== undefined ? { adoptLocal: values.adoptLocal } : {}),
+    });
     if (result.kind === 'refused') {
       process.stderr.write(`outpost: ${result.message}\n`);
       return 2;
     }
     const { summary } = result;
-    process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${describe(summary, result.baseUrl)}\n`);
+    process.stdout.write(report(summary, result.baseUrl, result.preLink, result.adoption, values.json === true));
     return summary.ok ? 0 : summary.authError ? 3 : 1;
   }
   try {
@@ -135,19 +156,44 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
     const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
     // Bars on a terminal, plain lines elsewhere, nothing with --quiet or --json.
     const view = !say ? undefined : process.stdout.isTTY ? terminalProgressView(process.stdout) : plainProgressView(say);
-    const summary = await runSync({
-      db: engine.db,
-      remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey, timeoutMs: num(values.timeoutMs) },
-      concurrency: num(values.concurrency),
-      createQuietMs: num(values.createQuietMs),
-      retry: {
-        ...(values.retryBaseMs ? { baseDelayMs: Number(values.retryBaseMs) } : {}),
-        ...(values.retryAttempts ? { maxAttempts: Number(values.retryAttempts) } : {}),
-      },
-      onEvent: (e) => view?.event(e),
-    });
+    const sync = () =>
+      runSync({
+        db: engine.db,
+        remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey, timeoutMs: num(values.timeoutMs) },
+        concurrency: num(values.concurrency),
+        createQuietMs: num(values.createQuietMs),
+        retry: {
+          ...(values.retryBaseMs ? { baseDelayMs: Number(values.retryBaseMs) } : {}),
+          ...(values.retryAttempts ? { maxAttempts: Number(values.retryAttempts) } : {}),
+        },
+        onEvent: (e) => view?.event(e),
+      });
+    let adoption: AdoptionResult | undefined;
+    if (values.adoptLocal !== undefined) {
+      // The remote user and its organizations' reference data must be here first: a first sync brings them.
+      if (!storedIdentity(engine.db)) {
+        const first = await sync();
+        if (!first.ok) {
+          view?.stop();
+          process.stdout.write(report(first, profile.baseUrl, preLinkRecords(engine.db), undefined, values.json === true));
+          return first.authError ? 3 : 1;
+        }
+      }
+      // Through invoke(), as the owner (acting as the remote user): the adopted creates are recorded like any offline write.
+      const replica = attachReplica(engine, { secrets });
+      try {
+        const organizationId = values.adoptLocal === true ? undefined : values.adoptLocal;
+        adoption = (await invoke({ engine: replica, db: replica.db, caller: { ...localCaller(replica.db)!, owner: true } }, 'AdoptPreLinkRecords', { organizationId })) as AdoptionResult;
+      } catch (e) {
+        view?.stop();
+        if (!(e instanceof ApiError)) throw e;
+        process.stderr.write(`outpost: --adopt-local: ${e.message}\n`);
+        return 2;
+      }
+    }
+    const summary = await sync();
     view?.stop();
-    process.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : `${describe(summary, profile.baseUrl)}\n`);
+    process.stdout.write(report(summary, profile.baseUrl, preLinkRecords(engine.db), adoption, values.json === true));
     return summary.ok ? 0 : summary.authError ? 3 : 1;
   } finally {
     engine.close();

@@ -7,7 +7,8 @@
 import { keptOwnerSessionKey } from '../auth/apiKeys';
 import type { HolderInfo } from '../db/dataDirLock';
 import { describeHolder } from '../db/dataDirLock';
-import type { SyncStatus } from '../../src-shared/api/sync';
+import type { PreLinkRecords, SyncStatus } from '../../src-shared/api/sync';
+import type { AdoptionResult } from './operations/preLink';
 import { createClient, httpTransport } from '../../src-shared/client';
 import { ApiError } from '../../src-shared/errors';
 import type { SyncSummary } from './runSync';
@@ -19,11 +20,15 @@ export interface DelegatedSyncOptions {
   readonly relink: boolean;
   /** Prints a progress line (undefined: print nothing). */
   readonly progress?: (line: string) => void;
+  /** Adopt the records made before the first link first (true: into the remote user's only organization; else that organization's id). */
+  readonly adoptLocal?: true | string;
   /** How often the server's status is read while the run goes on. */
   readonly pollMs?: number;
 }
 
-export type DelegatedSyncResult = { kind: 'done'; summary: SyncSummary; baseUrl: string } | { kind: 'refused'; message: string };
+export type DelegatedSyncResult =
+  | { kind: 'done'; summary: SyncSummary; baseUrl: string; preLink: PreLinkRecords; adoption?: AdoptionResult }
+  | { kind: 'refused'; message: string };
 
 /** The run's summary as the server recorded it, in the shape a run here returns. */
 function summaryOf(status: SyncStatus): SyncSummary {
@@ -65,22 +70,36 @@ export async function syncThroughServer(dataDir: string, holder: HolderInfo, opt
     }
     const { remote } = await client.GetSyncRemote({});
     if (!remote) return { kind: 'refused', message: 'no remote configured: pass --remote URL --token KEY' };
-    const before = await client.GetSyncStatus({});
-    await client.SyncNow({});
-    let phase = '';
-    const askedAt = Date.now();
-    for (;;) {
-      const status = await client.GetSyncStatus({});
-      // A run starts within moments of SyncNow; a server that shows none for this long started none.
-      if (status.state !== 'syncing' && status.lastSyncStartedDate === before.lastSyncStartedDate && Date.now() - askedAt > 30_000) {
-        return { kind: 'refused', message: `${who} did not start a sync run` };
+    // A run now, followed until it ends (the server records its summary in the sync status).
+    const runAndWait = async (): Promise<SyncStatus | string> => {
+      const before = await client.GetSyncStatus({});
+      await client.SyncNow({});
+      let phase = '';
+      const askedAt = Date.now();
+      for (;;) {
+        const status = await client.GetSyncStatus({});
+        // A run starts within moments of SyncNow; a server that shows none for this long started none.
+        if (status.state !== 'syncing' && status.lastSyncStartedDate === before.lastSyncStartedDate && Date.now() - askedAt > 30_000) return `${who} did not start a sync run`;
+        const finished = status.state !== 'syncing' && status.lastSyncFinishedDate !== null && status.lastSyncFinishedDate !== before.lastSyncFinishedDate;
+        if (status.phase && status.phase !== phase && status.phase !== 'done') say(`${status.phase}...`);
+        phase = status.phase || phase;
+        if (finished) return status;
+        await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
       }
-      const finished = status.state !== 'syncing' && status.lastSyncFinishedDate !== null && status.lastSyncFinishedDate !== before.lastSyncFinishedDate;
-      if (status.phase && status.phase !== phase && status.phase !== 'done') say(`${status.phase}...`);
-      phase = status.phase || phase;
-      if (finished) return { kind: 'done', summary: summaryOf(status), baseUrl: remote.baseUrl };
-      await new Promise((r) => setTimeout(r, options.pollMs ?? 200));
+    };
+    let adoption: AdoptionResult | undefined;
+    if (options.adoptLocal !== undefined) {
+      // The remote user (and its organizations' reference data) must be known first: a first sync reads them.
+      if (!(await client.GetPreLinkRecords({})).identityKnown) {
+        const first = await runAndWait();
+        if (typeof first === 'string') return { kind: 'refused', message: first };
+        if (first.state !== 'idle' || first.lastError) return { kind: 'done', summary: summaryOf(first), baseUrl: remote.baseUrl, preLink: await client.GetPreLinkRecords({}) };
+      }
+      adoption = await client.AdoptPreLinkRecords(options.adoptLocal === true ? {} : { organizationId: options.adoptLocal });
     }
+    const status = await runAndWait();
+    if (typeof status === 'string') return { kind: 'refused', message: status };
+    return { kind: 'done', summary: summaryOf(status), baseUrl: remote.baseUrl, preLink: await client.GetPreLinkRecords({}), ...(adoption ? { adoption } : {}) };
   } catch (e) {
     if (e instanceof ApiError) return { kind: 'refused', message: `${who} refused the sync: ${e.message}` };
     return { kind: 'refused', message: `${who} did not answer at ${holder.url}: ${(e as Error).message}` };

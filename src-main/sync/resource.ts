@@ -91,6 +91,61 @@ export interface SideEffectRecords {
   delete(db: Db, ids: readonly string[]): void;
 }
 
+/** A record adoption leaves here, and why (it stays counted; adopting again retries it). */
+export interface LeftBehind {
+  readonly resource: string;
+  readonly recordId: string;
+  readonly name: string;
+  readonly reason: string;
+}
+
+/**
+ * What an adoption gives a resource (sync/operations/preLink.ts): its creates go through `write`, the same validation,
+ * handler and outbox recording as invoke(), inside the adoption's one transaction, as the remote user.
+ */
+export interface Adoption {
+  /** As the remote user (the data directory's owner), in the target organization. */
+  readonly ctx: RequestContext;
+  /** As a member of the local organizations: reads the originals through the services. */
+  readonly localCtx: RequestContext;
+  /** The remote organization the records go to. */
+  readonly organizationId: string;
+  /** The local organizations they come from. */
+  readonly localOrganizationIds: readonly string[];
+  /** Ids of the local users (the records' authors here), whose place the remote user takes. */
+  readonly localUserIds: ReadonlySet<string>;
+  /** Runs a replicated create as an ordinary offline write (validated, recorded in the outbox); returns its response. */
+  write(operation: string, request: unknown): unknown;
+  /** Records adopted earlier in this adoption: local id -> the id of its adopted copy (an earlier resource's). */
+  readonly moved: Map<string, string>;
+  /** Notes a record that stays here, with why. */
+  leave(record: LeftBehind): void;
+  /**
+   * Runs one record's adoption as a savepoint: a write the services refuse (an API error) undoes that record's
+   * writes only and leaves it here with the error's message. Returns whether it went.
+   */
+  attempt(record: Omit<LeftBehind, 'reason'>, fn: () => void): boolean;
+  /** Deletes adopted originals with what cascades from them. */
+  deleteHeld(refs: readonly CreatedRef[]): void;
+}
+
+/**
+ * Records of one kind made before the first link, in the profile's own (local) organizations: since the link the owner
+ * acts as the remote user and no longer sees them. Counted on every sync; adopted as ordinary offline creates.
+ */
+export interface PreLinkRecords {
+  /** The kind, as the sync tables name it. */
+  readonly resource: string;
+  /** Its plural label for people. */
+  readonly label: string;
+  /** How many are held in `organizationIds` (records still to be adopted, not those an outbox entry created). */
+  count(db: Db, organizationIds: readonly string[]): number;
+  /** Moves them to the remote organization (undefined: they stay, for `kept`). */
+  adopt?(a: Adoption): number;
+  /** Why they are not adopted (required without `adopt`). */
+  readonly kept?: string;
+}
+
 export interface ReplicatedResource {
   /** Its folder and progress label. */
   readonly name: string;
@@ -109,4 +164,6 @@ export interface ReplicatedResource {
   /** By create operation: what Retry and Discard do with a refused create. */
   readonly refusedCreates?: Readonly<Record<string, RefusedCreate>>;
   readonly sideEffects?: SideEffectRecords;
+  /** Its records made before the first link, in catalog order (an annotation before what refers to it). */
+  readonly preLink?: readonly PreLinkRecords[];
 }

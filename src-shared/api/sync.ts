@@ -99,6 +99,39 @@ export const SyncRemoteOut = response({
 });
 export type SyncRemote = z.infer<typeof SyncRemoteOut>;
 
+/** Records of one kind made here before the first link, in the profile's own (local) organizations. */
+export const PreLinkKindOut = response({
+  /** The kind, as the sync names it (annotation, saved_search, test_report, ...). */
+  resource: z.string(),
+  /** Its plural label for people ("annotations"). */
+  label: z.string(),
+  count: z.number().int(),
+  /** Whether AdoptPreLinkRecords sends them to the remote organization; when not, `reason` says why they stay. */
+  adoptable: z.boolean(),
+  reason: z.string(),
+});
+
+/**
+ * What was made here before the first link and is not (yet) in the remote's organizations: after the link the owner
+ * acts as the remote user, so these records are no longer shown. They stay here, counted, until adopted.
+ */
+export const PreLinkRecordsOut = response({
+  /** Whether the remote's identity is known (a first sync has run); before it, nothing can be adopted. */
+  identityKnown: z.boolean(),
+  /** The local organizations the records are in. */
+  localOrganizations: z.array(response({ organizationId: z.string(), name: z.string() })),
+  /** The remote organizations they can go to (organization_id is required when there are several). */
+  remoteOrganizations: z.array(response({ organizationId: z.string(), name: z.string() })),
+  total: z.number().int(),
+  /** How many of `total` AdoptPreLinkRecords would send. */
+  adoptable: z.number().int(),
+  kinds: z.array(PreLinkKindOut),
+});
+export type PreLinkRecords = z.infer<typeof PreLinkRecordsOut>;
+
+/** A record adoption left here, and why (e.g. its asset has no namesake in the remote organization). */
+export const LeftBehindOut = response({ resource: z.string(), recordId: z.string(), name: z.string(), reason: z.string() });
+
 /** An http(s) base URL without credentials (the key travels as api_key, into the secret store). */
 const remoteUrlIn = z
   .string({ error: 'is required' })
@@ -186,5 +219,21 @@ export const syncOperations = {
     name: 'SyncNow', method: 'POST', path: '/api/v1/outpost/sync:run', input: 'body', tag: 'Sync', extension: true, effect: 'local',
     summary: 'Start a sync run now (or join the one in progress); returns the status (state syncing)',
     request: message({}), response: SyncStatusOut,
+  }),
+  GetPreLinkRecords: defineOperation({
+    name: 'GetPreLinkRecords', method: 'GET', path: '/api/v1/outpost/sync/pre-link-records', input: 'path', tag: 'Sync', extension: true,
+    summary: 'Count the records made here before the first link (in the local organizations, not shown since the link), by kind',
+    request: message({}), response: PreLinkRecordsOut,
+  }),
+  AdoptPreLinkRecords: defineOperation({
+    name: 'AdoptPreLinkRecords', method: 'POST', path: '/api/v1/outpost/sync/pre-link-records:adopt', input: 'body', tag: 'Sync', extension: true, effect: 'local',
+    summary:
+      'Send the records made before the first link to a remote organization: each becomes an ordinary offline create (queued in the outbox, pushed by the next sync) and the local original goes, in one transaction; references resolve by name in that organization, and a record whose references do not stays here, listed with the reason. Running it again adopts only what is left',
+    request: message({ organizationId: z.string().optional() }),
+    response: response({
+      adopted: z.array(response({ resource: z.string(), label: z.string(), count: z.number().int() })),
+      leftBehind: z.array(LeftBehindOut),
+      remaining: PreLinkRecordsOut,
+    }),
   }),
 } as const;

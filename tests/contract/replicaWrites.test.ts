@@ -36,7 +36,7 @@ describe('operations on a sync replica', () => {
   });
 
   it('marks these as changing only local sync state', () => {
-    expect(named('local')).toEqual(['ConfigureSyncRemote', 'DeleteSyncRemote', 'DismissSyncConflict', 'DismissSyncEntry', 'RetrySyncEntry', 'SyncNow', 'UndoSyncConflict']);
+    expect(named('local')).toEqual(['AdoptPreLinkRecords', 'ConfigureSyncRemote', 'DeleteSyncRemote', 'DismissSyncConflict', 'DismissSyncEntry', 'RetrySyncEntry', 'SyncNow', 'UndoSyncConflict']);
   });
 
   it('refuses exactly these platform writes (no push spec): add a spec or mark the effect to change it', () => {

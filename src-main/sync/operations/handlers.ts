@@ -1,6 +1,7 @@
 // Sync extension operations -> syncService.
 import type { syncOperations } from '../../../src-shared/api/sync';
 import type { HandlerMap } from '../../services/handler';
+import { adoptPreLinkRecords, preLinkRecords } from './preLink';
 import { configureRemote, getRemote, removeRemote, syncNow } from './remoteService';
 import { dismissConflict, dismissEntry, listConflicts, listOutbox, retryEntry, syncStatus, undoConflict } from './syncService';
 
@@ -16,4 +17,6 @@ export const syncHandlers: HandlerMap<typeof syncOperations> = {
   ConfigureSyncRemote: (ctx, req) => configureRemote(ctx, req),
   DeleteSyncRemote: (ctx) => removeRemote(ctx),
   SyncNow: (ctx) => syncNow(ctx),
+  GetPreLinkRecords: (ctx) => preLinkRecords(ctx.db),
+  AdoptPreLinkRecords: (ctx, req) => adoptPreLinkRecords(ctx, req),
 };

@@ -8,6 +8,7 @@ import { archiveDuplicates } from './duplicates';
 import { annotationsPuller } from './puller';
 import { annotationSpecs } from './specs';
 import { undoAnnotationField } from './undo';
+import { preLinkAnnotations } from './preLink';
 
 const annotation: RecordKind = {
   resource: ANNOTATION,
@@ -49,4 +50,5 @@ export const annotations: ReplicatedResource = {
       },
     },
   },
+  preLink: [preLinkAnnotations],
 };

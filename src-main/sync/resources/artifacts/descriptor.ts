@@ -7,6 +7,7 @@ import { ARTIFACT, rewriteArtifactId, snapshotArtifact } from './apply';
 import { applyPrepared, artifactsPuller } from './puller';
 import { artifactSpecs } from './specs';
 import { ARTIFACT_VERSION, rewriteArtifactVersionId } from './versions';
+import { keptPreLink } from '../../preLinkCount';
 
 /** The losing archive state, or link (`link:<RELATION>:<ENTITY_TYPE>:<entity id>`, valued by the linked version id, null when absent). */
 function undo(artifactId: string, field: string, value: unknown): UndoWrite | undefined {
@@ -52,4 +53,5 @@ export const artifacts: ReplicatedResource = {
   pullAfterPush: [artifactsPuller],
   // (A new version of an artifact is not discardable: the artifact it changed stays.)
   refusedCreates: { UploadArtifact: { discard: discardArtifact }, CreateStructuredArtifact: { discard: discardArtifact } },
+  preLink: [keptPreLink(ARTIFACT, 'artifacts', 'artifacts', 'they carry files: upload them again after the link')],
 };

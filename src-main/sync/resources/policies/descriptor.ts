@@ -4,6 +4,7 @@ import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { applyRemotePolicies, POLICY, rewritePolicyId, snapshotPolicy } from './apply';
 import { policiesPuller } from './puller';
 import { policySpecs } from './specs';
+import { keptPreLink } from '../../preLinkCount';
 
 /** The losing archive state, Cedar text, name or description, written again through the policy's own operations. */
 function undo(policyId: string, field: string, value: unknown): UndoWrite | undefined {
@@ -35,4 +36,5 @@ export const policies: ReplicatedResource = {
   pullAfterPush: [policiesPuller],
   // (Discarded with its versions.)
   refusedCreates: { CreatePolicy: {} },
+  preLink: [keptPreLink(POLICY, 'policies', 'policies', "access policies of the local organization: they would change who may do what in the remote organization; create them there if they should apply")],
 };

@@ -3,6 +3,7 @@ import { removeContent } from '../../../services/remoteFiles/contentStore';
 import type { ReplicatedResource } from '../../resource';
 import { REMOTE_FILE, rewriteRemoteFileId } from './ids';
 import { remoteFileSpecs } from './specs';
+import { keptPreLink } from '../../preLinkCount';
 
 export const remoteFiles: ReplicatedResource = {
   name: 'remote_files',
@@ -18,4 +19,5 @@ export const remoteFiles: ReplicatedResource = {
       },
     },
   },
+  preLink: [keptPreLink(REMOTE_FILE, 'remote files', 'remote_files', 'they carry files: upload them again after the link')],
 };

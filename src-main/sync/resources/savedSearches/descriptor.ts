@@ -5,6 +5,7 @@ import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { rewriteSavedSearchId, SAVED_SEARCH, snapshotSavedSearch } from './apply';
 import { savedSearchesPuller } from './puller';
 import { savedSearchSpecs } from './specs';
+import { preLinkSavedSearches } from './preLink';
 
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
@@ -44,4 +45,5 @@ export const savedSearches: ReplicatedResource = {
       },
     },
   },
+  preLink: [preLinkSavedSearches],
 };

@@ -10,6 +10,7 @@ import { testMeasurementSpecs } from './measurementSpecs';
 import { testReportPullers } from './pullers';
 import { testReportSpecs } from './specs';
 import { testStepSpecs } from './stepSpecs';
+import { preLinkTestReports } from './preLink';
 
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const TIMES = new Set(['start_time', 'end_time']);
@@ -46,4 +47,5 @@ export const testReports: ReplicatedResource = {
     CreateTestMeasurement: {},
     CreateTestMeasurements: {},
   },
+  preLink: [preLinkTestReports],
 };

@@ -1,0 +1,27 @@
+// How many records of a table were made before the first link (preLink in a
+// resource's descriptor; sync/operations/preLink.ts): those held in the local
+// organizations that no outbox entry created (a create queued since the link
+// is already on its way).
+import type { Db } from '../db/database';
+
+export function countLocalRecords(db: Db, table: string, organizationIds: readonly string[]): number {
+  return db.get<{ n: number }>(
+    `SELECT count(*) AS n FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map)`,
+    [JSON.stringify(organizationIds)],
+  )!.n;
+}
+
+/** Those records' ids, oldest first (the order they were made in, which adoption keeps). */
+export function localRecordIds(db: Db, table: string, organizationIds: readonly string[]): string[] {
+  return db
+    .all<{ id: string }>(
+      `SELECT id FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map) ORDER BY created_date, pk`,
+      [JSON.stringify(organizationIds)],
+    )
+    .map((r) => r.id);
+}
+
+/** Records of a kind adoption does not send: counted (never hidden), with why they stay. */
+export function keptPreLink(resource: string, label: string, table: string, kept: string) {
+  return { resource, label, kept, count: (db: Db, organizationIds: readonly string[]) => countLocalRecords(db, table, organizationIds) };
+}
