@@ -4,9 +4,10 @@
 // is already on its way).
 import type { Db } from '../db/database';
 
-export function countLocalRecords(db: Db, table: string, organizationIds: readonly string[]): number {
+/** `except`: an SQL condition on the table's rows that are no one's work (e.g. the default policy each organization starts with). */
+export function countLocalRecords(db: Db, table: string, organizationIds: readonly string[], except?: string): number {
   return db.get<{ n: number }>(
-    `SELECT count(*) AS n FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map)`,
+    `SELECT count(*) AS n FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map)${except ? ` AND NOT (${except})` : ''}`,
     [JSON.stringify(organizationIds)],
   )!.n;
 }
@@ -22,6 +23,6 @@ export function localRecordIds(db: Db, table: string, organizationIds: readonly 
 }
 
 /** Records of a kind adoption does not send: counted (never hidden), with why they stay. */
-export function keptPreLink(resource: string, label: string, table: string, kept: string) {
-  return { resource, label, kept, count: (db: Db, organizationIds: readonly string[]) => countLocalRecords(db, table, organizationIds) };
+export function keptPreLink(resource: string, label: string, table: string, kept: string, except?: string) {
+  return { resource, label, kept, count: (db: Db, organizationIds: readonly string[]) => countLocalRecords(db, table, organizationIds, except) };
 }

@@ -174,6 +174,17 @@ describe('records made before the first link', () => {
     expect(await call('GetPreLinkRecords')).toMatchObject({ total: 1, adoptable: 0 });
   });
 
+  test("the remote organization's policies decide an adopted create: a forbidden one stays here, with the refusal as its reason", async () => {
+    await workOffline();
+    await remote.client.CreatePolicy({ name: 'no saved searches', configuration: { cedarPolicy: 'forbid(principal, action == Action::"CreateSavedSearch", resource);' } });
+    await link();
+    const adopted = await call('AdoptPreLinkRecords', {});
+    expect(adopted.adopted.map((a: { resource: string }) => a.resource)).toEqual(['annotation', 'test_report']);
+    const refused = adopted.leftBehind.find((l: { resource: string }) => l.resource === 'saved_search');
+    expect(refused?.reason).toMatch(/CreateSavedSearch/);
+    expect((await call('GetPreLinkRecords')).kinds.find((k: { resource: string }) => k.resource === 'saved_search')?.count).toBe(1);
+  });
+
   test('a kill -9 right after the adoption loses nothing: the next sync sends every adopted record once', async () => {
     await workOffline();
     await link();

@@ -23,6 +23,7 @@ import type { Db } from '../../db/database';
 import { isReplica, type RequestContext } from '../../engine';
 import { parseRequest } from '../../services/invoke';
 import { handlers } from '../../services/registry';
+import { authorizeOperation } from '../../auth/cedar/authorize';
 import { localCaller, storedIdentity } from '../identity';
 import type { Adoption, LeftBehind } from '../resource';
 import { resourceCatalog } from '../resources';
@@ -104,8 +105,11 @@ export function adoptPreLinkRecords(ctx: RequestContext, req: { organizationId?:
     const name = operation as OperationName;
     if (!recorder.records(name) || resourceCatalog.specFor(name)?.asyncWrite) throw ApiError.internal(`${name} cannot be adopted: only synchronous replicated writes can`);
     const validated = parseRequest(name, request);
+    // The remote organization's policies decide an adopted create as they decide any other (invoke.ts does the same).
+    const rowGate = authorizeOperation({ db, caller: asRemoteUser.caller, replica: true }, name, validated);
+    const writeCtx = rowGate ? { ...asRemoteUser, rowGate } : asRemoteUser;
     const handler = handlers[name] as (c: RequestContext, r: unknown) => unknown;
-    const response = recorder.run(asRemoteUser, name, validated, () => handler(asRemoteUser, validated));
+    const response = recorder.run(writeCtx, name, validated, () => handler(writeCtx, validated));
     if (isPromise(response)) throw ApiError.internal(`${name}: an adopted write must run synchronously`);
     return response;
   };

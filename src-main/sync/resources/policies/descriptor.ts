@@ -36,5 +36,8 @@ export const policies: ReplicatedResource = {
   pullAfterPush: [policiesPuller],
   // (Discarded with its versions.)
   refusedCreates: { CreatePolicy: {} },
-  preLink: [keptPreLink(POLICY, 'policies', 'policies', "access policies of the local organization: they would change who may do what in the remote organization; create them there if they should apply")],
+  preLink: [keptPreLink(POLICY, 'policies', 'policies', "access policies of the local organization: they would change who may do what in the remote organization; create them there if they should apply",
+    // The default policy every organization starts with is nobody's work (auth/cedar/defaultPolicy.ts makes it with no author).
+    "created_by_user_id = ''",
+  )],
 };
