@@ -2,9 +2,9 @@
 // the desktop's local user all default to the same organization and user, so
 // a seeded data directory is usable at once.
 import { randomUUID } from 'node:crypto';
-import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
 import type { Caller } from './caller';
+import { insertMembershipIfAbsent, insertOrganization, insertUser } from './identityStore';
 
 export const DEFAULT_ORGANIZATION_NAME = 'Field Team';
 export const DEFAULT_USER_NAME = 'engineer@outpost.local';
@@ -13,7 +13,7 @@ export function ensureOrganization(db: Db, name: string): string {
   const row = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ?', [name]);
   if (row) return row.id;
   const id = randomUUID();
-  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
+  insertOrganization(db, id, name);
   return id;
 }
 
@@ -21,13 +21,12 @@ export function ensureUser(db: Db, userName: string): string {
   const row = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [userName]);
   if (row) return row.id;
   const id = randomUUID();
-  const now = nowMicros();
-  db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [id, userName, now, now]);
+  insertUser(db, id, userName);
   return id;
 }
 
 export function ensureMembership(db: Db, userId: string, organizationId: string): void {
-  db.run('INSERT OR IGNORE INTO memberships(user_id, organization_id) VALUES (?, ?)', [userId, organizationId]);
+  insertMembershipIfAbsent(db, userId, organizationId);
 }
 
 /** Creates (if needed) the user and organization and links them; returns both ids. */

@@ -32,6 +32,8 @@ export const STORES: Readonly<Record<string, string>> = {
       'test_measurement_channel_names', 'test_report_imports',
     ].map((t) => [t, 'src-main/services/testReports/testReportStore.ts']),
   ),
+  ...Object.fromEntries(['users', 'organizations', 'memberships'].map((t) => [t, 'src-main/auth/identityStore.ts'])),
+  api_keys: 'src-main/auth/apiKeys.ts',
   ...Object.fromEntries(['artifacts', 'artifact_versions', 'artifact_metadata', 'artifact_links'].map((t) => [t, 'src-main/services/artifacts/artifactStore.ts'])),
 };
 
