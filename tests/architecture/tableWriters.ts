@@ -34,6 +34,8 @@ export const STORES: Readonly<Record<string, string>> = {
   ),
   ...Object.fromEntries(['users', 'organizations', 'memberships'].map((t) => [t, 'src-main/auth/identityStore.ts'])),
   api_keys: 'src-main/auth/apiKeys.ts',
+  policies: 'src-main/services/policies/policyStore.ts',
+  policy_versions: 'src-main/services/policies/policyStore.ts',
   ...Object.fromEntries(['artifacts', 'artifact_versions', 'artifact_metadata', 'artifact_links'].map((t) => [t, 'src-main/services/artifacts/artifactStore.ts'])),
 };
 
