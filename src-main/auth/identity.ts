@@ -2,10 +2,11 @@
 // the desktop's local user all default to the same organization and user, so
 // a seeded data directory is usable at once.
 import { randomUUID } from 'node:crypto';
-import { nowMicros } from '../../src-shared/api/time';
-import type { Caller } from './caller';
 import { schemaVersion, type Db } from '../db/database';
-import { AUTHORIZATION_SCHEMA_VERSION, insertDefaultPolicy } from './cedar/defaultPolicy';
+import type { Caller } from './caller';
+import { AUTHORIZATION_SCHEMA_VERSION, defaultPolicyRecord } from './cedar/defaultPolicy';
+import { insertUnauthoredPolicy } from './policyStore';
+import { insertMembershipIfAbsent, insertOrganization, insertUser } from './identityStore';
 
 export const DEFAULT_ORGANIZATION_NAME = 'Field Team';
 export const DEFAULT_USER_NAME = 'engineer@outpost.local';
@@ -15,10 +16,10 @@ export function ensureOrganization(db: Db, name: string): string {
   if (row) return row.id;
   const id = randomUUID();
   db.tx(() => {
-    db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, name, nowMicros()]);
+    insertOrganization(db, id, name);
     // A new organization's members may do everything until its policies say otherwise (issue #20). In a database
     // not yet at that schema (upgrade tests seed old versions), migration 0015 adds it to every organization.
-    if (schemaVersion(db.raw) >= AUTHORIZATION_SCHEMA_VERSION) insertDefaultPolicy(db.raw, id);
+    if (schemaVersion(db.raw) >= AUTHORIZATION_SCHEMA_VERSION) insertUnauthoredPolicy(db.raw, defaultPolicyRecord(id));
   });
   return id;
 }
@@ -27,13 +28,12 @@ export function ensureUser(db: Db, userName: string): string {
   const row = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [userName]);
   if (row) return row.id;
   const id = randomUUID();
-  const now = nowMicros();
-  db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [id, userName, now, now]);
+  insertUser(db, id, userName);
   return id;
 }
 
 export function ensureMembership(db: Db, userId: string, organizationId: string): void {
-  db.run('INSERT OR IGNORE INTO memberships(user_id, organization_id) VALUES (?, ?)', [userId, organizationId]);
+  insertMembershipIfAbsent(db, userId, organizationId);
 }
 
 /** Creates (if needed) the user and organization and links them; returns both ids. */

@@ -2,9 +2,9 @@
 // remote's user and organizations (GetMe) are written locally with the
 // remote's ids, so pulled records, offline edits and their authors line up.
 // Local writes on the replica must run as this caller (localCaller).
-import { nowMicros } from '../../src-shared/api/time';
 import type { Caller } from '../auth/caller';
 import { loadCaller } from '../auth/identity';
+import { ensureOrganizationRow, upsertActiveMembership, upsertRemoteOrganization, upsertRemoteUser } from '../auth/identityStore';
 import type { Db } from '../db/database';
 import type { RemoteCall } from './wireTypes';
 
@@ -44,47 +44,16 @@ export function cachedLocalCaller(db: Db): () => Caller | undefined {
   };
 }
 
-/**
- * Writes a remote user locally with the remote's id; a different local user of the same name is renamed out of
- * the way. Returns whether the user was inserted or renamed (false: already here as it is).
- */
-export function upsertUser(db: Db, id: string, userName: string): boolean {
-  const clash = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ? AND id != ?', [userName, id]);
-  if (clash) db.run('UPDATE users SET user_name = ? WHERE id = ?', [`${userName} (local ${clash.id.slice(0, 8)})`, clash.id]);
-  const now = nowMicros();
-  return (
-    db.run(
-      `INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET user_name = excluded.user_name WHERE users.user_name != excluded.user_name`,
-      [id, userName, now, now],
-    ).changes > 0
-  );
-}
+/** Writes a remote user locally with the remote's id (identityStore.ts); returns whether the user was inserted or renamed. */
+export const upsertUser = upsertRemoteUser;
 
-/**
- * A pulled record references its organization (a foreign key): make sure a row exists, named after its id
- * until the identity or a listing names it (upsertOrganization).
- */
-export function ensureOrganization(db: Db, id: string): void {
-  db.run('INSERT OR IGNORE INTO organizations(id, name, created_date) VALUES (?, ?, ?)', [id, `organization ${id}`, nowMicros()]);
-}
+/** A pulled record references its organization (a foreign key): make sure a row exists (named once the identity or a listing names it). */
+export const ensureOrganization = ensureOrganizationRow;
 
-export function upsertOrganization(db: Db, id: string, name: string): void {
-  const clash = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ? AND id != ?', [name, id]);
-  if (clash) db.run('UPDATE organizations SET name = ? WHERE id = ?', [`${name} (local ${clash.id.slice(0, 8)})`, clash.id]);
-  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name WHERE organizations.name != excluded.name', [
-    id, name, nowMicros(),
-  ]);
-}
+export const upsertOrganization = upsertRemoteOrganization;
 
 /** Returns whether the membership was added or made active again (false: already active). */
-export function upsertMembership(db: Db, userId: string, organizationId: string): boolean {
-  return (
-    db.run('INSERT INTO memberships(user_id, organization_id, active) VALUES (?, ?, 1) ON CONFLICT(user_id, organization_id) DO UPDATE SET active = 1 WHERE active != 1', [
-      userId, organizationId,
-    ]).changes > 0
-  );
-}
+export const upsertMembership = upsertActiveMembership;
 
 export async function adoptIdentity(db: Db, call: RemoteCall): Promise<SyncIdentity> {
   const me = await call('GetMe', {});

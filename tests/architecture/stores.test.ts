@@ -13,7 +13,10 @@ describe('table stores', () => {
 
   test('the scanner sees every form of write', () => {
     const sql = `INSERT INTO annotations(id) VALUES (?); INSERT OR IGNORE INTO annotation_tags(x) VALUES (1);
-      UPDATE annotations SET name = ?; DELETE FROM annotation_metadata WHERE 1; SELECT * FROM runs; UPDATE OR REPLACE runs SET x = 1`;
-    expect([...tablesWrittenBy(sql)].sort()).toEqual(['annotation_metadata', 'annotation_tags', 'annotations', 'runs']);
+      UPDATE annotations SET name = ?; DELETE FROM annotation_metadata WHERE 1; SELECT * FROM runs; UPDATE OR REPLACE runs SET x = 1;
+      INSERT INTO main.test_steps(pk) SELECT key FROM staging.steps`;
+    const helpers = `replaceMetadata(db, 'asset_metadata', 'asset_pk', pk, m); replaceList(ctx.db, 'run_tags', 'run_pk', 'tag_name', pk, t); loadMetadata(db, 'run_metadata', 'run_pk', pks)`;
+    expect([...tablesWrittenBy(sql)].sort()).toEqual(['annotation_metadata', 'annotation_tags', 'annotations', 'runs', 'test_steps']);
+    expect([...tablesWrittenBy(helpers)].sort()).toEqual(['asset_metadata', 'run_tags']);
   });
 });

@@ -13,6 +13,7 @@ export const STORES: Readonly<Record<string, string>> = {
   annotation_logs: 'src-main/services/annotations/annotationLogStore.ts',
   saved_searches: 'src-main/services/savedSearches/savedSearchStore.ts',
   remote_files: 'src-main/services/remoteFiles/remoteFileStore.ts',
+  remote_file_metadata: 'src-main/services/remoteFiles/remoteFileStore.ts',
   ...Object.fromEntries(
     ['tags', 'assets', 'asset_tags', 'asset_metadata', 'runs', 'run_assets', 'run_tags', 'run_metadata', 'channels'].map((t) => [
       t,
@@ -20,14 +21,32 @@ export const STORES: Readonly<Record<string, string>> = {
     ]),
   ),
   ...Object.fromEntries(
-    ['rules', 'rule_conditions', 'rule_actions', 'rule_versions', 'rule_contextual_channels'].map((t) => [t, 'src-main/services/rules/ruleStore.ts']),
+    ['rules', 'rule_conditions', 'rule_actions', 'rule_versions', 'rule_contextual_channels', 'rule_asset_ids', 'rule_tag_ids', 'rule_metadata'].map((t) => [
+      t,
+      'src-main/services/rules/ruleStore.ts',
+    ]),
   ),
+  ...Object.fromEntries(
+    [
+      'test_reports', 'test_report_metadata', 'test_steps', 'test_step_metadata', 'test_measurements', 'test_measurement_metadata',
+      'test_measurement_channel_names', 'test_report_imports',
+    ].map((t) => [t, 'src-main/services/testReports/testReportStore.ts']),
+  ),
+  ...Object.fromEntries(['users', 'organizations', 'memberships'].map((t) => [t, 'src-main/auth/identityStore.ts'])),
+  api_keys: 'src-main/auth/apiKeys.ts',
+  policies: 'src-main/auth/policyStore.ts',
+  policy_versions: 'src-main/auth/policyStore.ts',
+  ...Object.fromEntries(['artifacts', 'artifact_versions', 'artifact_metadata', 'artifact_links'].map((t) => [t, 'src-main/services/artifacts/artifactStore.ts'])),
 };
 
-/** The tables a piece of source text writes with SQL. */
+/**
+ * The tables a piece of source text writes: with SQL (a `main.` schema prefix read through), or through the child-row
+ * helpers of db/childRows.ts, which take the table's name.
+ */
 export function tablesWrittenBy(text: string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(/\b(?:INTO|UPDATE(?:\s+OR\s+[A-Z]+)?|DELETE\s+FROM)\s+([a-z_]+)\b/g)) out.add(m[1]);
+  for (const m of text.matchAll(/\b(?:INTO|UPDATE(?:\s+OR\s+[A-Z]+)?|DELETE\s+FROM)\s+(?:main\.)?([a-z_]+)\b/g)) out.add(m[1]);
+  for (const m of text.matchAll(/\breplace(?:Metadata|List)\(\s*[\w.]+,\s*'([a-z_]+)'/g)) out.add(m[1]);
   return out;
 }
 

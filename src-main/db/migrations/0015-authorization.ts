@@ -4,7 +4,7 @@
 // the default policy (members may do everything), so an upgraded install
 // behaves as before; policies it already had keep applying on top (a forbid
 // narrows it).
-import { insertDefaultPolicy } from '../../auth/cedar/defaultPolicy';
+import { defaultPolicyRecord } from '../../auth/cedar/defaultPolicy';
 import type { Migration } from './types';
 
 export const migration0015: Migration = {
@@ -38,6 +38,20 @@ CREATE INDEX policies_org_active ON policies(organization_id, archived_date, pk)
 `,
   up: (db) => {
     const orgs = db.prepare('SELECT id FROM organizations ORDER BY created_date, id').all() as { id: string }[];
-    for (const o of orgs) insertDefaultPolicy(db, o.id);
+    // The policy tables as they are at version 15 (a migration writes its own SQL: later schema changes must not change it).
+    const policy = db.prepare(
+      `INSERT INTO policies(id, organization_id, name, description, cedar_policy, policy_version_id, version, version_notes, generated_change_message,
+         created_by_user_id, modified_by_user_id, created_date, modified_date)
+       VALUES (?, ?, ?, ?, ?, ?, 1, NULL, ?, '', '', ?, ?)`,
+    );
+    const version = db.prepare(
+      `INSERT INTO policy_versions(id, policy_pk, version, version_notes, generated_change_message, cedar_policy, created_by_user_id, created_date)
+       VALUES (?, ?, 1, NULL, ?, ?, '', ?)`,
+    );
+    for (const o of orgs) {
+      const p = defaultPolicyRecord(o.id);
+      const { lastInsertRowid } = policy.run(p.id, p.organizationId, p.name, p.description, p.text, p.versionId, p.message, p.now, p.now);
+      version.run(p.versionId, lastInsertRowid, p.message, p.text, p.now);
+    }
   },
 };

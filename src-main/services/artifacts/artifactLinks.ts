@@ -2,15 +2,10 @@
 // test report must exist in the artifact's organization (else NOT_FOUND, as
 // for any record the caller cannot see); conversations are not a local
 // resource (reference §12), so any non-empty conversation id is accepted.
-import {
-  ArtifactEntityType,
-  ArtifactLinkRelation,
-  type ArtifactEntityTypeName,
-  type ArtifactLinkInput,
-  type ArtifactLinkRelationName,
-} from '../../../src-shared/api/artifacts';
+import type { ArtifactEntityTypeName, ArtifactLinkInput } from '../../../src-shared/api/artifacts';
 import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
+import { upsertLink, type LinkKey } from './artifactStore';
 
 const ENTITY_TABLES: Readonly<Partial<Record<ArtifactEntityTypeName, { table: string; what: string }>>> = {
   ARTIFACT_ENTITY_TYPE_ANNOTATION: { table: 'annotations', what: 'annotation' },
@@ -18,12 +13,6 @@ const ENTITY_TABLES: Readonly<Partial<Record<ArtifactEntityTypeName, { table: st
   ARTIFACT_ENTITY_TYPE_ASSET: { table: 'assets', what: 'asset' },
   ARTIFACT_ENTITY_TYPE_TEST_REPORT: { table: 'test_reports', what: 'test report' },
 };
-
-export interface LinkKey {
-  readonly relation: ArtifactLinkRelationName;
-  readonly entityType: ArtifactEntityTypeName;
-  readonly entityId: string;
-}
 
 /** Shape checks that need no database (INVALID_ARGUMENT naming the field). */
 export function checkLinkShape(link: LinkKey, field: string): void {
@@ -39,33 +28,6 @@ export function assertEntityExists(db: Db, organizationId: string, link: LinkKey
   if (!db.get(`SELECT 1 FROM ${target.table} WHERE id = ? AND organization_id = ?`, [link.entityId, organizationId])) {
     throw ApiError.notFound(target.what, link.entityId);
   }
-}
-
-/** Inserts or re-points one link (idempotent); returns whether anything changed. */
-export function upsertLink(db: Db, artifactPk: number, link: LinkKey, artifactVersionId: string): boolean {
-  const key = [artifactPk, ArtifactLinkRelation.numbers[link.relation], ArtifactEntityType.numbers[link.entityType], link.entityId];
-  const existing = db.get<{ artifact_version_id: string }>(
-    'SELECT artifact_version_id FROM artifact_links WHERE artifact_pk = ? AND relation = ? AND entity_type = ? AND entity_id = ?',
-    key,
-  );
-  if (existing) {
-    if (existing.artifact_version_id === artifactVersionId) return false;
-    db.run('UPDATE artifact_links SET artifact_version_id = ? WHERE artifact_pk = ? AND relation = ? AND entity_type = ? AND entity_id = ?', [artifactVersionId, ...key]);
-    return true;
-  }
-  db.run(
-    `INSERT INTO artifact_links(artifact_pk, relation, entity_type, entity_id, artifact_version_id, position)
-     VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM artifact_links WHERE artifact_pk = ?))`,
-    [...key, artifactVersionId, artifactPk],
-  );
-  return true;
-}
-
-export function deleteLink(db: Db, artifactPk: number, link: LinkKey): boolean {
-  const info = db.run('DELETE FROM artifact_links WHERE artifact_pk = ? AND relation = ? AND entity_type = ? AND entity_id = ?', [
-    artifactPk, ArtifactLinkRelation.numbers[link.relation], ArtifactEntityType.numbers[link.entityType], link.entityId,
-  ]);
-  return info.changes > 0;
 }
 
 /**

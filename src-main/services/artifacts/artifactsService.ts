@@ -23,13 +23,14 @@ import type { MetadataValueInput } from '../../../src-shared/api/metadata';
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError, Code } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
-import { loadByPks, replaceMetadata } from '../../db/childRows';
+import { loadByPks } from '../../db/childRows';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import type { BinaryResult } from '../handler';
 import { artifactListSpecFor } from './archivedFilter';
 import { artifactListSpecArchiveByFilter, artifactVersionListSpec } from './artifactListSpecs';
-import { checkLinkShape, deleteLink, writeLinks, type LinkKey } from './artifactLinks';
+import { checkLinkShape, writeLinks } from './artifactLinks';
+import { deleteLink, insertArtifactRow, insertArtifactVersionRow, replaceArtifactMetadata, setArtifactColumns, type LinkKey } from './artifactStore';
 import { loadArtifacts, storageClassName, versionToWire, type ArtifactRow, type ArtifactVersionRow } from './artifactRows';
 import {
   assertWithinLimit,
@@ -89,11 +90,10 @@ function insertVersion(ctx: RequestContext, artifact: { pk: number; id: string }
   const id = randomUUID();
   const fileType = deriveFileType(storageClass, content.fileName, content.mimeType);
   const storagePath = storagePathFor(artifact.id, id);
-  ctx.db.run(
-    `INSERT INTO artifact_versions(id, artifact_pk, version, file_name, file_type, mime_type, size_bytes, sha256, storage_path, created_date, created_by_user_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, artifact.pk, version, content.fileName, fileType, content.mimeType, content.facts.size, content.facts.sha256, storagePath, now, ctx.caller.userId],
-  );
+  insertArtifactVersionRow(ctx.db, {
+    id, artifact_pk: artifact.pk, version, file_name: content.fileName, file_type: fileType, mime_type: content.mimeType, size_bytes: content.facts.size,
+    sha256: content.facts.sha256, storage_path: storagePath, created_date: now, created_by_user_id: ctx.caller.userId,
+  });
   return { id, fileType, storagePath };
 }
 
@@ -105,19 +105,15 @@ function insertArtifact(ctx: RequestContext, a: NewArtifact): { artifact: Artifa
       const now = nowMicros();
       const id = randomUUID();
       const fileType = deriveFileType(a.storageClass, a.content.fileName, a.content.mimeType);
-      const info = db.run(
-        `INSERT INTO artifacts(id, organization_id, created_by_user_id, modified_by_user_id, title, storage_class, created_via, created_date, modified_date,
-           artifact_version_id, version, version_created_date, file_name, file_type, mime_type, size_bytes, sha256)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', 1, ?, ?, ?, ?, ?, ?)`,
-        [
-          id, a.organizationId, caller.userId, caller.userId, a.title, ArtifactStorageClass.numbers[a.storageClass], ArtifactCreatedVia.numbers[a.createdVia],
-          now, now, now, a.content.fileName, fileType, a.content.mimeType, a.content.facts.size, a.content.facts.sha256,
-        ],
-      );
-      const pk = Number(info.lastInsertRowid);
+      const pk = insertArtifactRow(db, {
+        id, organization_id: a.organizationId, created_by_user_id: caller.userId, modified_by_user_id: caller.userId, title: a.title,
+        storage_class: ArtifactStorageClass.numbers[a.storageClass], created_via: ArtifactCreatedVia.numbers[a.createdVia], created_date: now,
+        modified_date: now, artifact_version_id: '', version: 1, version_created_date: now, file_name: a.content.fileName, file_type: fileType,
+        mime_type: a.content.mimeType, size_bytes: a.content.facts.size, sha256: a.content.facts.sha256,
+      });
       const version = insertVersion(ctx, { pk, id }, 1, a.storageClass, a.content, now);
-      db.run('UPDATE artifacts SET artifact_version_id = ? WHERE pk = ?', [version.id, pk]);
-      replaceMetadata(db, 'artifact_metadata', 'artifact_pk', pk, a.metadata, 'metadata');
+      setArtifactColumns(db, pk, { artifact_version_id: version.id });
+      replaceArtifactMetadata(db, pk, a.metadata, 'metadata');
       writeLinks(db, { pk, organization_id: a.organizationId, artifact_version_id: version.id }, a.links, (i) => `links[${i}].`);
       a.content.place(version.storagePath);
       placed = version.storagePath;
@@ -205,11 +201,10 @@ export async function createArtifactVersion(ctx: RequestContext, req: { artifact
       const row = findVisibleArtifact(ctx, req.artifactId);
       const now = nowMicros();
       const version = insertVersion(ctx, row, row.version + 1, storageClass, content, now);
-      ctx.db.run(
-        `UPDATE artifacts SET artifact_version_id = ?, version = ?, version_created_date = ?, file_name = ?, file_type = ?, mime_type = ?, size_bytes = ?,
-           sha256 = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
-        [version.id, row.version + 1, now, content.fileName, version.fileType, content.mimeType, facts.size, facts.sha256, now, ctx.caller.userId, row.pk],
-      );
+      setArtifactColumns(ctx.db, row.pk, {
+        artifact_version_id: version.id, version: row.version + 1, version_created_date: now, file_name: content.fileName, file_type: version.fileType,
+        mime_type: content.mimeType, size_bytes: facts.size, sha256: facts.sha256, modified_date: now, modified_by_user_id: ctx.caller.userId,
+      });
       content.place(version.storagePath);
       placed = version.storagePath;
       const result = one(ctx, row.pk);
@@ -259,7 +254,7 @@ interface LinkRequest {
 }
 
 function touch(ctx: RequestContext, pk: number): void {
-  ctx.db.run('UPDATE artifacts SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [nowMicros(), ctx.caller.userId, pk]);
+  setArtifactColumns(ctx.db, pk, { modified_date: nowMicros(), modified_by_user_id: ctx.caller.userId });
 }
 
 /** Idempotent: linking again keeps one link (re-pointed to the given version). */
@@ -291,7 +286,7 @@ function setArchived(ctx: RequestContext, artifactId: string, archived: boolean)
     const row = findVisibleArtifact(ctx, artifactId);
     if ((row.archived_date !== null) !== archived) {
       const now = nowMicros();
-      ctx.db.run('UPDATE artifacts SET archived_date = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [archived ? now : null, now, ctx.caller.userId, row.pk]);
+      setArtifactColumns(ctx.db, row.pk, { archived_date: archived ? now : null, modified_date: now, modified_by_user_id: ctx.caller.userId });
     }
     return one(ctx, row.pk);
   });

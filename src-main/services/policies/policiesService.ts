@@ -14,6 +14,7 @@ import { checkCedarPolicy } from './cedarText';
 import { changeMessage, creationMessage, type PolicyField } from './changeMessage';
 import { policyListSpec, policyVersionListSpec } from './policyListSpecs';
 import { loadPolicies, policyToWire, versionToWire, type PolicyRow, type PolicyVersionRow } from './policyRows';
+import { insertPolicyRow, insertPolicyVersionRow, setPolicyColumns, setPolicyVersionNotes } from '../../auth/policyStore';
 
 /** update_mask paths UpdatePolicy may change (reference §7). */
 export const UPDATABLE_PATHS = ['name', 'description', 'configuration', 'is_archived', 'version_notes'] as const;
@@ -62,11 +63,10 @@ interface NewVersion {
 }
 
 function insertVersion(db: Db, v: NewVersion): void {
-  db.run(
-    `INSERT INTO policy_versions(id, policy_pk, version, version_notes, generated_change_message, cedar_policy, created_by_user_id, created_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [v.id, v.policyPk, v.version, v.notes, v.message, v.text, v.userId, v.now],
-  );
+  insertPolicyVersionRow(db, {
+    id: v.id, policy_pk: v.policyPk, version: v.version, version_notes: v.notes, generated_change_message: v.message, cedar_policy: v.text,
+    created_by_user_id: v.userId, created_date: v.now,
+  });
 }
 
 export function createPolicy(ctx: RequestContext, req: CreatePolicyInput): { policy: Policy } {
@@ -79,13 +79,11 @@ export function createPolicy(ctx: RequestContext, req: CreatePolicyInput): { pol
   return db.tx(() => {
     const now = nowMicros();
     const versionId = randomUUID();
-    const info = db.run(
-      `INSERT INTO policies(id, organization_id, name, description, cedar_policy, policy_version_id, version, version_notes, generated_change_message,
-         created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
-      [randomUUID(), organizationId, req.name, req.description ?? null, text, versionId, req.versionNotes ?? null, message, caller.userId, caller.userId, now, now],
-    );
-    const pk = Number(info.lastInsertRowid);
+    const pk = insertPolicyRow(db, {
+      id: randomUUID(), organization_id: organizationId, name: req.name, description: req.description ?? null, cedar_policy: text, policy_version_id: versionId,
+      version: 1, version_notes: req.versionNotes ?? null, generated_change_message: message, created_by_user_id: caller.userId,
+      modified_by_user_id: caller.userId, created_date: now, modified_date: now,
+    });
     insertVersion(db, { id: versionId, policyPk: pk, version: 1, text, notes: req.versionNotes ?? null, message, userId: caller.userId, now });
     return { policy: getOne(db, pk) };
   });
@@ -146,7 +144,7 @@ export function updatePolicy(ctx: RequestContext, req: UpdatePolicyInput): { pol
       if (notes !== row.version_notes) {
         next.version_notes = notes;
         notesChanged = true;
-        db.run('UPDATE policy_versions SET version_notes = ? WHERE id = ?', [notes, row.policy_version_id]);
+        setPolicyVersionNotes(db, row.policy_version_id, notes);
       }
     }
     // Only a different configuration text makes a version; the same text again is a no-op (safe to retry).
@@ -168,12 +166,11 @@ export function updatePolicy(ctx: RequestContext, req: UpdatePolicyInput): { pol
     }
     // Nothing changed (e.g. a retried update): leave the record, and its modified_date, alone.
     if (changed.length === 0 && !notesChanged && next.archived_date === row.archived_date) return { policy: policyToWire(row) };
-    db.run(
-      `UPDATE policies SET name = ?, description = ?, cedar_policy = ?, policy_version_id = ?, version = ?, version_notes = ?, generated_change_message = ?,
-         archived_date = ?, modified_by_user_id = ?, modified_date = ? WHERE pk = ?`,
-      [next.name, next.description, next.cedar_policy, next.policy_version_id, next.version, next.version_notes, next.generated_change_message,
-        next.archived_date, caller.userId, now, row.pk],
-    );
+    setPolicyColumns(db, row.pk, {
+      name: next.name, description: next.description, cedar_policy: next.cedar_policy, policy_version_id: next.policy_version_id, version: next.version,
+      version_notes: next.version_notes, generated_change_message: next.generated_change_message, archived_date: next.archived_date,
+      modified_by_user_id: caller.userId, modified_date: now,
+    });
     return { policy: getOne(db, row.pk) };
   });
 }
@@ -183,7 +180,7 @@ export function setPolicyArchived(ctx: RequestContext, id: string, archived: boo
     const row = findVisible(ctx, id);
     if ((row.archived_date !== null) !== archived) {
       const now = nowMicros();
-      ctx.db.run('UPDATE policies SET archived_date = ?, modified_by_user_id = ?, modified_date = ? WHERE pk = ?', [archived ? now : null, ctx.caller.userId, now, row.pk]);
+      setPolicyColumns(ctx.db, row.pk, { archived_date: archived ? now : null, modified_by_user_id: ctx.caller.userId, modified_date: now });
     }
     return { policy: getOne(ctx.db, row.pk) };
   });

@@ -31,6 +31,10 @@ import { findVisibleRemoteFile } from '../remoteFiles/remoteFileRows';
 import { AtmlParseError, parseAtml } from './atmlParser';
 import { ImportStaging, removeStaleStagingFiles, stagingPath } from './importStaging';
 import { loadReports } from './testReportRows';
+import {
+  clearImportPending, deleteReportMeasurementsUpTo, deleteReportStepsUpTo, deleteTestReportRow, insertStagedReport, markImportPending,
+  pendingImportReportPks, stagedMeasurementCopier, stagedStepCopier,
+} from './testReportStore';
 
 // Each chunk is parsed (and staged) in one go: small enough to keep that well under CHUNK_MS-scale blocks.
 const READ_CHUNK_BYTES = 64 * 1024;
@@ -141,21 +145,21 @@ async function inChunks(db: Db, min: number, max: number, chunk: (lo: number, hi
 async function deletePendingReport(db: Db, reportPk: number): Promise<void> {
   const report = db.get<{ id: string }>('SELECT id FROM test_reports WHERE pk = ?', [reportPk]);
   if (report) {
-    const batch = async (sql: string, param: string | number) => {
+    const batch = async (deleteUpTo: (rows: number) => number) => {
       for (let rows = FIRST_CHUNK_ROWS; ; ) {
         const t = performance.now();
-        const n = db.tx(() => db.run(sql, [param, rows]).changes);
+        const n = db.tx(() => deleteUpTo(rows));
         if (n === 0) break;
         rows = nextChunkRows(rows, performance.now() - t);
         await yieldToEventLoop();
       }
     };
-    await batch('DELETE FROM test_measurements WHERE pk IN (SELECT pk FROM test_measurements WHERE test_report_id = ? LIMIT ?)', report.id);
-    await batch('DELETE FROM test_steps WHERE pk IN (SELECT pk FROM test_steps WHERE report_pk = ? LIMIT ?)', reportPk);
+    await batch((rows) => deleteReportMeasurementsUpTo(db, report.id, rows));
+    await batch((rows) => deleteReportStepsUpTo(db, reportPk, rows));
   }
   db.tx(() => {
-    db.run('DELETE FROM test_reports WHERE pk = ?', [reportPk]);
-    db.run('DELETE FROM test_report_imports WHERE report_pk = ?', [reportPk]);
+    deleteTestReportRow(db, reportPk);
+    clearImportPending(db, reportPk);
   });
 }
 
@@ -164,9 +168,7 @@ async function deletePendingReport(db: Db, reportPk: number): Promise<void> {
  * one at a time and the data directory has one process), so every mark is abandoned. Those rows were never visible.
  */
 async function removeAbandonedImports(db: Db): Promise<void> {
-  for (const { report_pk } of db.all<{ report_pk: number }>('SELECT report_pk FROM test_report_imports')) {
-    await deletePendingReport(db, report_pk);
-  }
+  for (const reportPk of pendingImportReportPks(db)) await deletePendingReport(db, reportPk);
 }
 
 /** Waits for the copies before it, then runs `fn` alone (per database). */
@@ -198,28 +200,14 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
       const now = nowMicros();
       const reportId = randomUUID();
       const userId = caller.userId;
-      // Statements over `staging` are prepared here, never cached: they are invalid once it is detached.
       reportPk = db.tx(() => {
-        const info = raw
-          .prepare(
-            `INSERT INTO main.test_reports(id, organization_id, status, name, test_system_name, test_case, start_time, end_time, serial_number,
-               part_number, system_operator, run_id, source_remote_file_id, created_by_user_id, modified_by_user_id, created_date, modified_date)
-             SELECT ?, ?, status, name, test_system_name, test_case, start_time, end_time, serial_number, part_number, system_operator, '', ?, ?, ?, ?, ?
-             FROM staging.report LIMIT 1`,
-          )
-          .run(reportId, organizationId, remoteFileId, userId, userId, now, now);
-        if (info.changes !== 1) throw ApiError.invalid('remote_file_id', 'the file holds no test report');
-        const pk = Number(info.lastInsertRowid);
-        db.run('INSERT INTO test_report_imports(report_pk) VALUES (?)', [pk]);
-        raw
-          .prepare(
-            `INSERT INTO main.test_report_metadata(report_pk, key, type, string_value, number_value, boolean_value, position)
-             SELECT ?, key, type, string_value, number_value, boolean_value, position FROM staging.report_metadata ORDER BY position`,
-          )
-          .run(pk);
+        const pk = insertStagedReport(db, { id: reportId, organizationId, remoteFileId, userId, now });
+        if (pk === undefined) throw ApiError.invalid('remote_file_id', 'the file holds no test report');
+        markImportPending(db, pk);
         return pk;
       });
       const pkOfReport = reportPk;
+      const copy = { reportPk: pkOfReport, reportId, organizationId, userId, now };
 
       // Explicit pks, increasing with the parser's key / arrival seq (so pk order = document order) above every
       // existing pk: child rows then reference their parents by arithmetic, without looking ids up. The base is
@@ -227,55 +215,26 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
       const steps = raw.prepare('SELECT MIN(key) AS lo, MAX(key) AS hi FROM staging.steps').get() as { lo: number | null; hi: number | null };
       let stepBase: number | undefined;
       if (steps.lo !== null && steps.hi !== null) {
-        const insertSteps = raw.prepare(
-          `INSERT INTO main.test_steps(pk, id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type,
-             path_key, status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
-           SELECT :stepBase + s.key, s.id, :reportPk, :reportId, :organizationId, COALESCE(p.id, ''), s.name, s.description, s.step_type,
-             s.path_key, s.status, s.start_time, s.end_time, s.error_code, s.error_message, :userId, :userId, :now, :now
-           FROM staging.steps s LEFT JOIN staging.steps p ON p.key = s.parent_key
-           WHERE s.key BETWEEN :lo AND :hi ORDER BY s.key`,
-        );
-        const insertStepMetadata = raw.prepare(
-          `INSERT INTO main.test_step_metadata(step_pk, key, type, string_value, number_value, boolean_value, position)
-           SELECT :stepBase + m.step_key, m.key, m.type, m.string_value, m.number_value, m.boolean_value, m.position
-           FROM staging.step_metadata m WHERE m.step_key BETWEEN :lo AND :hi ORDER BY m.step_key, m.position`,
-        );
+        const copySteps = stagedStepCopier(db, copy);
         await inChunks(db, steps.lo, steps.hi, (lo, hi) => {
           stepBase ??= (raw.prepare('SELECT COALESCE(MAX(pk), 0) AS m FROM main.test_steps').get() as { m: number }).m + 1;
-          insertSteps.run({ stepBase, reportPk: pkOfReport, reportId, organizationId, userId, now, lo, hi });
-          insertStepMetadata.run({ stepBase, lo, hi });
+          copySteps(stepBase, lo, hi);
         });
       }
 
       const measurements = raw.prepare('SELECT MIN(seq) AS lo, MAX(seq) AS hi FROM staging.measurements').get() as { lo: number | null; hi: number | null };
       if (measurements.lo !== null && measurements.hi !== null && stepBase !== undefined) {
         let measurementBase: number | undefined;
-        const insertMeasurements = raw.prepare(
-          `INSERT INTO main.test_measurements(pk, id, report_pk, step_pk, test_report_id, test_step_id, organization_id, measurement_type, name,
-             value_field, numeric_value, string_value, boolean_value, unit_id, unit_abbreviated_name, bounds_field, bound_min, bound_max,
-             expected_value, passed, timestamp, description, created_by_user_id, modified_by_user_id, created_date, modified_date)
-           SELECT :measurementBase + m.seq, m.id, :reportPk, :stepBase + m.step_key, :reportId, s.id, :organizationId, m.measurement_type, m.name,
-             m.value_field, m.numeric_value, m.string_value, m.boolean_value, CASE WHEN m.unit IS NULL THEN NULL ELSE '' END, m.unit,
-             m.bounds_field, m.bound_min, m.bound_max, m.expected_value, m.passed, m.timestamp, m.description, :userId, :userId, :now, :now
-           FROM staging.measurements m JOIN staging.steps s ON s.key = m.step_key
-           WHERE m.seq BETWEEN :lo AND :hi ORDER BY m.seq`,
-        );
-        const insertMeasurementMetadata = raw.prepare(
-          `INSERT INTO main.test_measurement_metadata(measurement_pk, key, type, string_value, number_value, boolean_value, position)
-           SELECT :measurementBase + md.measurement_seq, md.key, md.type, md.string_value, md.number_value, md.boolean_value, md.position
-           FROM staging.measurement_metadata md WHERE md.measurement_seq BETWEEN :lo AND :hi ORDER BY md.measurement_seq, md.position`,
-        );
-        const base = stepBase;
+        const copyMeasurements = stagedMeasurementCopier(db, copy, stepBase);
         await inChunks(db, measurements.lo, measurements.hi, (lo, hi) => {
           measurementBase ??= (raw.prepare('SELECT COALESCE(MAX(pk), 0) AS m FROM main.test_measurements').get() as { m: number }).m;
-          insertMeasurements.run({ measurementBase, stepBase: base, reportPk: pkOfReport, reportId, organizationId, userId, now, lo, hi });
-          insertMeasurementMetadata.run({ measurementBase, lo, hi });
+          copyMeasurements(measurementBase, lo, hi);
         });
       }
 
       // The report appears, whole, in this transaction; a sync replica appends its outbox entry here too (writeScope.ts).
       db.tx(() => {
-        db.run('DELETE FROM test_report_imports WHERE report_pk = ?', [pkOfReport]);
+        clearImportPending(db, pkOfReport);
         reportWrite({ testReport: loadReports(db, [pkOfReport])[0] });
       });
       return pkOfReport;

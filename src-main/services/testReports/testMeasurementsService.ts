@@ -5,13 +5,15 @@ import { randomUUID } from 'node:crypto';
 import { TestMeasurementType, type TestMeasurement, type TestMeasurementInput, type TestMeasurementTypeName } from '../../../src-shared/api/testReports';
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
-import { replaceList, replaceMetadata } from '../../db/childRows';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { callerScope, countRows } from './scope';
 import { testMeasurementListSpec } from './testReportListSpecs';
-import { BOUNDS_FIELD, VALUE_FIELD, findVisibleMeasurement, findVisibleStep, loadMeasurements, measurementTypeName, reportModified, type TestMeasurementRow } from './testReportRows';
+import { BOUNDS_FIELD, VALUE_FIELD, findVisibleMeasurement, findVisibleStep, loadMeasurements, measurementTypeName, type TestMeasurementRow } from './testReportRows';
 import { checkMask } from './testReportsService';
+import {
+  deleteTestMeasurementRow, insertTestMeasurementRow, replaceTestMeasurementChannelNames, replaceTestMeasurementMetadata, reportModified, setTestMeasurementColumns,
+} from './testReportStore';
 
 /** The stored value/unit/bounds columns of a measurement. */
 type Stored = Pick<
@@ -92,21 +94,17 @@ function insertMeasurement(ctx: RequestContext, m: TestMeasurementInput, prefix:
   if (type === 'TEST_MEASUREMENT_TYPE_UNSPECIFIED' && s.value_field !== null) type = TYPE_FOR_VALUE[s.value_field];
   checkTypeMatchesValue(type, s.value_field, `${prefix}.measurement_type`);
   const id = randomUUID();
-  const info = db.run(
-    `INSERT INTO test_measurements(id, report_pk, step_pk, test_report_id, test_step_id, organization_id, measurement_type, name, value_field,
-       numeric_value, string_value, boolean_value, unit_id, unit_abbreviated_name, bounds_field, bound_min, bound_max, expected_value, passed,
-       timestamp, description, created_by_user_id, modified_by_user_id, created_date, modified_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      id, step.report_pk, step.pk, step.test_report_id, step.id, step.organization_id, TestMeasurementType.numbers[type], m.name, s.value_field,
-      s.numeric_value, s.string_value, s.boolean_value, s.unit_id, s.unit_abbreviated_name, s.bounds_field, s.bound_min, s.bound_max, s.expected_value,
-      m.passed ? 1 : 0, m.timestamp, m.description ?? '', caller.userId, caller.userId, now, now,
-    ],
-  );
-  const pk = Number(info.lastInsertRowid);
+  const pk = insertTestMeasurementRow(db, {
+    id, report_pk: step.report_pk, step_pk: step.pk, test_report_id: step.test_report_id, test_step_id: step.id, organization_id: step.organization_id,
+    measurement_type: TestMeasurementType.numbers[type], name: m.name, value_field: s.value_field, numeric_value: s.numeric_value,
+    string_value: s.string_value, boolean_value: s.boolean_value, unit_id: s.unit_id, unit_abbreviated_name: s.unit_abbreviated_name,
+    bounds_field: s.bounds_field, bound_min: s.bound_min, bound_max: s.bound_max, expected_value: s.expected_value, passed: m.passed ? 1 : 0,
+    timestamp: m.timestamp, description: m.description ?? '', created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
+    created_date: now, modified_date: now,
+  });
   reportModified(db, step.report_pk, now);
-  replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', pk, m.channelNames ?? []);
-  replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', pk, m.metadata ?? [], `${prefix}.metadata`);
+  replaceTestMeasurementChannelNames(db, pk, m.channelNames ?? []);
+  replaceTestMeasurementMetadata(db, pk, m.metadata ?? [], `${prefix}.metadata`);
   return { pk, id };
 }
 
@@ -187,19 +185,15 @@ export function updateTestMeasurement(ctx: RequestContext, patch: TestMeasuremen
     }
     if (has('description')) next.description = patch.description ?? '';
     const now = nowMicros();
-    db.run(
-      `UPDATE test_measurements SET name = ?, measurement_type = ?, value_field = ?, numeric_value = ?, string_value = ?, boolean_value = ?,
-         unit_id = ?, unit_abbreviated_name = ?, bounds_field = ?, bound_min = ?, bound_max = ?, expected_value = ?, passed = ?, timestamp = ?,
-         description = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
-      [
-        next.name, next.measurement_type, next.value_field, next.numeric_value, next.string_value, next.boolean_value, next.unit_id,
-        next.unit_abbreviated_name, next.bounds_field, next.bound_min, next.bound_max, next.expected_value, next.passed, next.timestamp,
-        next.description, now, caller.userId, row.pk,
-      ],
-    );
+    setTestMeasurementColumns(db, row.pk, {
+      name: next.name, measurement_type: next.measurement_type, value_field: next.value_field, numeric_value: next.numeric_value,
+      string_value: next.string_value, boolean_value: next.boolean_value, unit_id: next.unit_id, unit_abbreviated_name: next.unit_abbreviated_name,
+      bounds_field: next.bounds_field, bound_min: next.bound_min, bound_max: next.bound_max, expected_value: next.expected_value, passed: next.passed,
+      timestamp: next.timestamp, description: next.description, modified_date: now, modified_by_user_id: caller.userId,
+    });
     reportModified(db, row.report_pk, now);
-    if (has('channel_names')) replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', row.pk, patch.channelNames ?? []);
-    if (has('metadata')) replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', row.pk, patch.metadata ?? [], 'test_measurement.metadata');
+    if (has('channel_names')) replaceTestMeasurementChannelNames(db, row.pk, patch.channelNames ?? []);
+    if (has('metadata')) replaceTestMeasurementMetadata(db, row.pk, patch.metadata ?? [], 'test_measurement.metadata');
     return { testMeasurement: loadMeasurements(db, [row.pk])[0] };
   });
 }
@@ -207,7 +201,7 @@ export function updateTestMeasurement(ctx: RequestContext, patch: TestMeasuremen
 export function deleteTestMeasurement(ctx: RequestContext, measurementId: string): void {
   ctx.db.tx(() => {
     const row = findVisibleMeasurement(ctx, measurementId);
-    ctx.db.run('DELETE FROM test_measurements WHERE pk = ?', [row.pk]);
+    deleteTestMeasurementRow(ctx.db, row.pk);
     reportModified(ctx.db, row.report_pk, nowMicros());
   });
 }

@@ -110,11 +110,6 @@ export const statusName = (n: number): TestStatusName => statusByNumber.get(n) ?
 export const stepTypeName = (n: number): TestStepTypeName => stepTypeByNumber.get(n) ?? 'TEST_STEP_TYPE_UNSPECIFIED';
 export const measurementTypeName = (n: number): TestMeasurementTypeName => measurementTypeByNumber.get(n) ?? 'TEST_MEASUREMENT_TYPE_UNSPECIFIED';
 
-/** A write to a report, or to one of its steps or measurements (deletes included), at `now`: its overall modified date. */
-export function reportModified(db: Db, reportPk: number, now: number): void {
-  db.run('UPDATE test_reports SET overall_modified_date = ? WHERE pk = ?', [now, reportPk]);
-}
-
 /** Reports stored without an overall modified date (before migration 0014): the latest modified date of the report, its steps and measurements. */
 function computedOverall(db: Db, rows: readonly TestReportRow[]): Map<number, number> {
   const pks = JSON.stringify(rows.filter((r) => r.overall_modified_date === null).map((r) => r.pk));

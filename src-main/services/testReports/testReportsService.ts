@@ -5,13 +5,13 @@ import { TestStatus, type CreateTestReportInput, type TestReport, type TestRepor
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization } from '../../auth/caller';
-import { replaceMetadata } from '../../db/childRows';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { assertRunExists } from '../reference/resolve';
 import { callerScope } from './scope';
 import { testReportListSpec } from './testReportListSpecs';
 import { findVisibleReport, loadReports, type TestReportRow } from './testReportRows';
+import { deleteTestReportRow, insertTestReportRow, replaceTestReportMetadata, setTestReportColumns } from './testReportStore';
 
 export function createTestReport(ctx: RequestContext, req: CreateTestReportInput): { testReport: TestReport } {
   const { db, caller } = ctx;
@@ -20,17 +20,13 @@ export function createTestReport(ctx: RequestContext, req: CreateTestReportInput
   return db.tx(() => {
     if (req.runId) assertRunExists(db, organizationId, req.runId);
     const now = nowMicros();
-    const info = db.run(
-      `INSERT INTO test_reports(id, organization_id, status, name, test_system_name, test_case, start_time, end_time, serial_number, part_number,
-         system_operator, run_id, created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        randomUUID(), organizationId, TestStatus.numbers[req.status], req.name, req.testSystemName, req.testCase, req.startTime, req.endTime,
-        req.serialNumber ?? '', req.partNumber ?? '', req.systemOperator ?? '', req.runId ?? '', caller.userId, caller.userId, now, now,
-      ],
-    );
-    const pk = Number(info.lastInsertRowid);
-    replaceMetadata(db, 'test_report_metadata', 'report_pk', pk, req.metadata ?? []);
+    const pk = insertTestReportRow(db, {
+      id: randomUUID(), organization_id: organizationId, status: TestStatus.numbers[req.status], name: req.name, test_system_name: req.testSystemName,
+      test_case: req.testCase, start_time: req.startTime, end_time: req.endTime, serial_number: req.serialNumber ?? '', part_number: req.partNumber ?? '',
+      system_operator: req.systemOperator ?? '', run_id: req.runId ?? '', created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
+      created_date: now, modified_date: now,
+    });
+    replaceTestReportMetadata(db, pk, req.metadata ?? []);
     return { testReport: loadReports(db, [pk])[0] };
   });
 }
@@ -99,14 +95,11 @@ export function updateTestReport(ctx: RequestContext, patch: TestReportPatch, ma
       if (archive && row.archived_date === null) next.archived_date = now;
       if (!archive) next.archived_date = null;
     }
-    db.run(
-      `UPDATE test_reports SET status = ?, name = ?, test_system_name = ?, test_case = ?, start_time = ?, end_time = ?, serial_number = ?,
-         part_number = ?, system_operator = ?, run_id = ?, archived_date = ?, modified_date = ?, modified_by_user_id = ?, overall_modified_date = ? WHERE pk = ?`,
-      [
-        next.status, next.name, next.test_system_name, next.test_case, next.start_time, next.end_time, next.serial_number, next.part_number,
-        next.system_operator, next.run_id, next.archived_date, now, caller.userId, now, row.pk,
-      ],
-    );
+    setTestReportColumns(db, row.pk, {
+      status: next.status, name: next.name, test_system_name: next.test_system_name, test_case: next.test_case, start_time: next.start_time,
+      end_time: next.end_time, serial_number: next.serial_number, part_number: next.part_number, system_operator: next.system_operator,
+      run_id: next.run_id, archived_date: next.archived_date, modified_date: now, modified_by_user_id: caller.userId, overall_modified_date: now,
+    });
     return { testReport: loadReports(db, [row.pk])[0] };
   });
 }
@@ -115,6 +108,6 @@ export function updateTestReport(ctx: RequestContext, patch: TestReportPatch, ma
 export function deleteTestReport(ctx: RequestContext, testReportId: string): void {
   ctx.db.tx(() => {
     const row = findVisibleReport(ctx, testReportId);
-    ctx.db.run('DELETE FROM test_reports WHERE pk = ?', [row.pk]);
+    deleteTestReportRow(ctx.db, row.pk);
   });
 }

@@ -6,14 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { TestStatus, TestStepType, type TestStep, type TestStepInput } from '../../../src-shared/api/testReports';
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
-import { replaceMetadata } from '../../db/childRows';
 import { encodeStepPath, isValidStepPath } from '../../db/stepPathKey';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { callerScope, countRows } from './scope';
 import { testStepListSpec } from './testReportListSpecs';
-import { findVisibleReport, findVisibleStep, loadSteps, reportModified, type TestStepRow } from './testReportRows';
+import { findVisibleReport, findVisibleStep, loadSteps, type TestStepRow } from './testReportRows';
 import { checkMask } from './testReportsService';
+import { deleteTestStepSubtree, insertTestStepRow, replaceTestStepMetadata, reportModified, setTestStepColumns } from './testReportStore';
 
 function requireStepPath(path: string | undefined, field: string): string {
   if (path === undefined || path === '') throw ApiError.invalid(field, 'is required');
@@ -37,21 +37,15 @@ export function createTestStep(ctx: RequestContext, s: TestStepInput): { testSte
       if (!parent) throw ApiError.invalid('test_step.parent_step_id', `no step '${s.parentStepId}' in test report ${report.id}`);
     }
     const now = nowMicros();
-    const info = db.run(
-      `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, path_key,
-         status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        randomUUID(), report.pk, report.id, report.organization_id, s.parentStepId ?? '', name, s.description ?? '',
-        TestStepType.numbers[s.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'], encodeStepPath(stepPath),
-        TestStatus.numbers[s.status ?? 'TEST_STATUS_UNSPECIFIED'], startTime, endTime,
-        s.errorInfo ? (s.errorInfo.errorCode ?? 0) : null, s.errorInfo ? (s.errorInfo.errorMessage ?? '') : null,
-        caller.userId, caller.userId, now, now,
-      ],
-    );
-    const pk = Number(info.lastInsertRowid);
+    const pk = insertTestStepRow(db, {
+      id: randomUUID(), report_pk: report.pk, test_report_id: report.id, organization_id: report.organization_id, parent_step_id: s.parentStepId ?? '',
+      name, description: s.description ?? '', step_type: TestStepType.numbers[s.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'], path_key: encodeStepPath(stepPath),
+      status: TestStatus.numbers[s.status ?? 'TEST_STATUS_UNSPECIFIED'], start_time: startTime, end_time: endTime,
+      error_code: s.errorInfo ? (s.errorInfo.errorCode ?? 0) : null, error_message: s.errorInfo ? (s.errorInfo.errorMessage ?? '') : null,
+      created_by_user_id: caller.userId, modified_by_user_id: caller.userId, created_date: now, modified_date: now,
+    });
     reportModified(db, report.pk, now);
-    replaceMetadata(db, 'test_step_metadata', 'step_pk', pk, s.metadata ?? [], 'test_step.metadata');
+    replaceTestStepMetadata(db, pk, s.metadata ?? [], 'test_step.metadata');
     return { testStep: loadSteps(db, [pk])[0] };
   });
 }
@@ -102,16 +96,13 @@ export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: 
       next.error_message = patch.errorInfo ? (patch.errorInfo.errorMessage ?? '') : null;
     }
     const now = nowMicros();
-    db.run(
-      `UPDATE test_steps SET name = ?, description = ?, step_type = ?, path_key = ?, status = ?, start_time = ?, end_time = ?,
-         error_code = ?, error_message = ?, modified_date = ?, modified_by_user_id = ? WHERE pk = ?`,
-      [
-        next.name, next.description, next.step_type, next.path_key, next.status, next.start_time, next.end_time,
-        next.error_code, next.error_message, now, caller.userId, row.pk,
-      ],
-    );
+    setTestStepColumns(db, row.pk, {
+      name: next.name, description: next.description, step_type: next.step_type, path_key: next.path_key, status: next.status,
+      start_time: next.start_time, end_time: next.end_time, error_code: next.error_code, error_message: next.error_message, modified_date: now,
+      modified_by_user_id: caller.userId,
+    });
     reportModified(db, row.report_pk, now);
-    if (has('metadata')) replaceMetadata(db, 'test_step_metadata', 'step_pk', row.pk, patch.metadata ?? [], 'test_step.metadata');
+    if (has('metadata')) replaceTestStepMetadata(db, row.pk, patch.metadata ?? [], 'test_step.metadata');
     return { testStep: loadSteps(db, [row.pk])[0] };
   });
 }
@@ -120,14 +111,7 @@ export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: 
 export function deleteTestStep(ctx: RequestContext, testStepId: string): void {
   ctx.db.tx(() => {
     const row = findVisibleStep(ctx, testStepId);
-    ctx.db.run(
-      `WITH RECURSIVE subtree(pk, id) AS (
-         SELECT pk, id FROM test_steps WHERE pk = ?
-         UNION SELECT s.pk, s.id FROM test_steps s JOIN subtree ON s.parent_step_id = subtree.id AND s.report_pk = ?
-       )
-       DELETE FROM test_steps WHERE pk IN (SELECT pk FROM subtree)`,
-      [row.pk, row.report_pk],
-    );
+    deleteTestStepSubtree(ctx.db, row.pk, row.report_pk);
     reportModified(ctx.db, row.report_pk, nowMicros());
   });
 }

@@ -2,7 +2,7 @@
 // becomes a merge base, the per-field merge of a remote version into the local
 // record, and the bulk upsert path used when no local edit is pending.
 import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../../src-shared/api/annotations';
-import { ArtifactEntityType } from '../../../../src-shared/api/artifacts';
+import { renameLinkedAnnotation } from '../../../services/artifacts/artifactStore';
 import type { MetadataValue, MetadataValueInput } from '../../../../src-shared/api/metadata';
 import { wireMicros } from '../../time';
 import type { LoadedIds } from '../../../db/bulkLoad';
@@ -412,10 +412,7 @@ export const isLocalOnly = (db: Db, id: string) => isUnmappedLocalId(db, id);
 export function rewriteAnnotationId(db: Db, localId: string, remoteId: string): void {
   renameAnnotation(db, localId, remoteId);
   moveAnnotationLogs(db, localId, remoteId);
-  // With its entity type, so artifact_links_entity serves it (entity_id alone scanned every link per mapped id).
-  if (tableExists(db, 'artifact_links')) {
-    db.run('UPDATE artifact_links SET entity_id = ? WHERE entity_type = ? AND entity_id = ?', [remoteId, ArtifactEntityType.numbers.ARTIFACT_ENTITY_TYPE_ANNOTATION, localId]);
-  }
+  if (tableExists(db, 'artifact_links')) renameLinkedAnnotation(db, localId, remoteId);
   if (tableExists(db, 'saved_searches')) {
     replaceIdInSavedSearches(db, localId, remoteId);
   }

@@ -11,8 +11,9 @@
 import type { Artifact, ArtifactVersion } from '../../../../src-shared/api/artifacts';
 import { ArtifactCreatedVia, ArtifactEntityType, ArtifactLinkRelation, ArtifactStorageClass } from '../../../../src-shared/api/artifacts';
 import type { Db } from '../../../db/database';
-import { replaceMetadata } from '../../../db/childRows';
-import { upsertLink, deleteLink } from '../../../services/artifacts/artifactLinks';
+import {
+  deleteArtifactLinks, deleteLink, renameArtifact, replaceArtifactMetadata, setArtifactColumns, upsertLink, upsertRemoteArtifact,
+} from '../../../services/artifacts/artifactStore';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { mapLocalId } from '../../idMap';
 import { mergeFields } from '../../merge';
@@ -81,7 +82,7 @@ export function snapshotArtifact(db: Db, id: string): { version: number; fields:
 
 function writeField(db: Db, r: Row, a: Artifact, field: string, value: unknown): void {
   if (field === IS_ARCHIVED) {
-    db.run('UPDATE artifacts SET archived_date = ? WHERE pk = ?', [value ? wireMicros(a.archivedDate) ?? Date.now() * 1000 : null, r.pk]);
+    setArtifactColumns(db, r.pk, { archived_date: value ? wireMicros(a.archivedDate) ?? Date.now() * 1000 : null });
     return;
   }
   const link = parseLinkField(field);
@@ -102,24 +103,18 @@ const stateOf = (db: Db, pk: number) =>
 /** The artifact's own columns: everything but the synced fields, which apply as a whole or merge. */
 function upsertRow(db: Db, a: Artifact, keepCurrentVersion: boolean): number {
   ensureOrganization(db, a.organizationId);
-  const current = keepCurrentVersion
-    ? ''
-    : `, artifact_version_id = excluded.artifact_version_id, version = excluded.version, version_created_date = excluded.version_created_date,
-       file_name = excluded.file_name, file_type = excluded.file_type, mime_type = excluded.mime_type, size_bytes = excluded.size_bytes, sha256 = excluded.sha256`;
-  db.run(
-    `INSERT INTO artifacts(id, organization_id, created_by_user_id, modified_by_user_id, title, storage_class, created_via, created_date, modified_date,
-       archived_date, artifact_version_id, version, version_created_date, file_name, file_type, mime_type, size_bytes, sha256)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET title = excluded.title, storage_class = excluded.storage_class, created_via = excluded.created_via,
-       created_by_user_id = excluded.created_by_user_id, created_date = excluded.created_date ${current}`,
-    [
-      a.artifactId, a.organizationId, a.createdByUserId, a.createdByUserId, a.title, ArtifactStorageClass.numbers[a.storageClass], ArtifactCreatedVia.numbers[a.createdVia],
-      wireMicros(a.createdDate), wireMicros(a.modifiedDate), wireMicros(a.archivedDate), a.artifactVersionId, a.version, wireMicros(a.versionCreatedDate),
-      a.fileName, a.fileType, a.mimeType, Number(a.sizeBytes), a.sha256,
-    ],
+  const pk = upsertRemoteArtifact(
+    db,
+    {
+      id: a.artifactId, organization_id: a.organizationId, created_by_user_id: a.createdByUserId, modified_by_user_id: a.createdByUserId, title: a.title,
+      storage_class: ArtifactStorageClass.numbers[a.storageClass], created_via: ArtifactCreatedVia.numbers[a.createdVia], created_date: wireMicros(a.createdDate),
+      modified_date: wireMicros(a.modifiedDate), archived_date: wireMicros(a.archivedDate), artifact_version_id: a.artifactVersionId, version: a.version,
+      version_created_date: wireMicros(a.versionCreatedDate), file_name: a.fileName, file_type: a.fileType, mime_type: a.mimeType, size_bytes: Number(a.sizeBytes),
+      sha256: a.sha256,
+    },
+    keepCurrentVersion,
   );
-  const pk = rowOf(db, a.artifactId)!.pk;
-  replaceMetadata(db, 'artifact_metadata', 'artifact_pk', pk, a.metadata.filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY) as never);
+  replaceArtifactMetadata(db, pk, a.metadata.filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY) as never);
   return pk;
 }
 
@@ -175,8 +170,8 @@ export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], ver
     // The current version's number is the remote's (our pushed version included).
     if (!keepCurrent) setVersionNumber(db, pk, a.artifactVersionId, a.version);
     if (!row || !pending) {
-      db.run('UPDATE artifacts SET archived_date = ?, modified_date = ? WHERE pk = ?', [wireMicros(a.archivedDate), wireMicros(a.modifiedDate), pk]);
-      db.run('DELETE FROM artifact_links WHERE artifact_pk = ?', [pk]);
+      setArtifactColumns(db, pk, { archived_date: wireMicros(a.archivedDate), modified_date: wireMicros(a.modifiedDate) });
+      deleteArtifactLinks(db, pk);
       for (const l of a.links) upsertLink(db, pk, l, l.artifactVersionId);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
       counted();
@@ -195,13 +190,13 @@ export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], ver
       remoteTime: wireMicros(a.modifiedDate) ?? 0,
       write: (field, value) => writeField(db, row, a, field, value),
     });
-    if (!stillPending) db.run('UPDATE artifacts SET modified_date = ? WHERE pk = ?', [wireMicros(a.modifiedDate), pk]);
+    if (!stillPending) setArtifactColumns(db, pk, { modified_date: wireMicros(a.modifiedDate) });
     counted();
   }
 }
 
 export function rewriteArtifactId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE artifacts SET id = ? WHERE id = ?', [remoteId, localId]);
+  renameArtifact(db, localId, remoteId);
 }
 
 /** Applies remote artifacts in their own transaction. `versionsOf`: the versions fetched for an artifact (content already stored), if any. */

@@ -6,6 +6,7 @@
 // keeps its storage_path when its id changes from local to remote.
 import type { ArtifactVersion } from '../../../../src-shared/api/artifacts';
 import type { Db } from '../../../db/database';
+import { renameArtifactVersion, renumberArtifactVersion, upsertRemoteArtifactVersion } from '../../../services/artifacts/artifactStore';
 import { storagePathFor } from '../../../services/artifacts/artifactStorage';
 import { wireMicros } from '../../time';
 
@@ -29,8 +30,7 @@ export function freeVersionNumber(db: Db, artifactPk: number, number: number, ke
   if (!holder || holder.pk === keepPk) return;
   if (!unpushedVersions(db, artifactPk).some((v) => v.pk === holder.pk)) return; // a remote version: never renumbered
   const max = db.get<{ n: number }>('SELECT max(version) AS n FROM artifact_versions WHERE artifact_pk = ?', [artifactPk])!.n;
-  db.run('UPDATE artifact_versions SET version = ? WHERE pk = ?', [max + 1, holder.pk]);
-  db.run('UPDATE artifacts SET version = ? WHERE pk = ? AND artifact_version_id = (SELECT id FROM artifact_versions WHERE pk = ?)', [max + 1, artifactPk, holder.pk]);
+  renumberArtifactVersion(db, artifactPk, holder.pk, max + 1, { artifactFollows: true });
 }
 
 /** Gives a stored version the number the remote assigned it. */
@@ -38,7 +38,7 @@ export function setVersionNumber(db: Db, artifactPk: number, versionId: string, 
   const row = db.get<{ pk: number; version: number }>('SELECT pk, version FROM artifact_versions WHERE id = ?', [versionId]);
   if (!row || row.version === number) return;
   freeVersionNumber(db, artifactPk, number, row.pk);
-  db.run('UPDATE artifact_versions SET version = ? WHERE pk = ?', [number, row.pk]);
+  renumberArtifactVersion(db, artifactPk, row.pk, number, { artifactFollows: false });
 }
 
 /** The storage path of a stored version (where its content is, or is to be downloaded to). */
@@ -51,16 +51,11 @@ export function upsertVersions(db: Db, artifactPk: number, list: readonly Artifa
   for (const v of list) {
     const existing = db.get<{ pk: number }>('SELECT pk FROM artifact_versions WHERE id = ?', [v.artifactVersionId]);
     freeVersionNumber(db, artifactPk, v.version, existing?.pk);
-    db.run(
-      `INSERT INTO artifact_versions(id, artifact_pk, version, file_name, file_type, mime_type, size_bytes, sha256, storage_path, created_date, created_by_user_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET version = excluded.version, file_name = excluded.file_name, file_type = excluded.file_type, mime_type = excluded.mime_type,
-         size_bytes = excluded.size_bytes, sha256 = excluded.sha256, created_date = excluded.created_date, created_by_user_id = excluded.created_by_user_id`,
-      [
-        v.artifactVersionId, artifactPk, v.version, v.fileName, v.fileType, v.mimeType, Number(v.sizeBytes), v.sha256,
-        storagePathFor(v.artifactId, v.artifactVersionId), wireMicros(v.createdDate) ?? 0, v.createdByUserId,
-      ],
-    );
+    upsertRemoteArtifactVersion(db, {
+      id: v.artifactVersionId, artifact_pk: artifactPk, version: v.version, file_name: v.fileName, file_type: v.fileType, mime_type: v.mimeType,
+      size_bytes: Number(v.sizeBytes), sha256: v.sha256, storage_path: storagePathFor(v.artifactId, v.artifactVersionId),
+      created_date: wireMicros(v.createdDate) ?? 0, created_by_user_id: v.createdByUserId,
+    });
   }
 }
 
@@ -68,7 +63,5 @@ export function upsertVersions(db: Db, artifactPk: number, list: readonly Artifa
 export const hasUnpushedVersions = (db: Db, artifactPk: number) => unpushedVersions(db, artifactPk).length > 0;
 
 export function rewriteArtifactVersionId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE artifact_versions SET id = ? WHERE id = ?', [remoteId, localId]);
-  db.run('UPDATE artifacts SET artifact_version_id = ? WHERE artifact_version_id = ?', [remoteId, localId]);
-  db.run('UPDATE artifact_links SET artifact_version_id = ? WHERE artifact_version_id = ?', [remoteId, localId]);
+  renameArtifactVersion(db, localId, remoteId);
 }

@@ -6,6 +6,10 @@
 import type { Policy } from '../../../../src-shared/api/policies';
 import type { Db } from '../../../db/database';
 import type { PolicyRow } from '../../../services/policies/policyRows';
+import {
+  deleteOtherPolicyVersion, deletePolicyVersion, deletePolicyVersionsAbove, insertPolicyVersionRow, renamePolicy, renumberCurrentPolicyVersion, setPolicyColumns,
+  upsertRemotePolicy,
+} from '../../../auth/policyStore';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { sameValue } from '../../canonical';
 import { adoptInflightCreate, madeSince } from '../../inflightCreates';
@@ -41,13 +45,14 @@ export function snapshotPolicy(db: Db, id: string): { version: number; fields: R
  */
 function keepVersion(db: Db, pk: number, p: Policy): void {
   const version = p.version ?? 1;
-  db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version = ? AND id != ? AND id != (SELECT policy_version_id FROM policies WHERE pk = ?)', [
-    pk, version, p.policyVersionId, pk,
-  ]);
-  db.run(
-    `INSERT INTO policy_versions(id, policy_pk, version, version_notes, generated_change_message, cedar_policy, created_by_user_id, created_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    [p.policyVersionId, pk, version, p.versionNotes ?? null, p.generatedChangeMessage ?? '', p.configuration.cedarPolicy, p.modifiedByUserId, wireMicros(p.modifiedDate)],
+  deleteOtherPolicyVersion(db, pk, version, p.policyVersionId);
+  insertPolicyVersionRow(
+    db,
+    {
+      id: p.policyVersionId, policy_pk: pk, version, version_notes: p.versionNotes ?? null, generated_change_message: p.generatedChangeMessage ?? '',
+      cedar_policy: p.configuration.cedarPolicy, created_by_user_id: p.modifiedByUserId, created_date: wireMicros(p.modifiedDate),
+    },
+    { ifAbsent: true },
   );
   const current = db.get<{ id: string; version: number }>(
     'SELECT v.id, v.version FROM policies p JOIN policy_versions v ON v.id = p.policy_version_id WHERE p.pk = ?',
@@ -55,8 +60,7 @@ function keepVersion(db: Db, pk: number, p: Policy): void {
   );
   if (current && current.id !== p.policyVersionId && current.version === version) {
     const next = db.get<{ n: number }>('SELECT max(version) + 1 AS n FROM policy_versions WHERE policy_pk = ?', [pk])!.n;
-    db.run('UPDATE policy_versions SET version = ? WHERE id = ?', [next, current.id]);
-    db.run('UPDATE policies SET version = ? WHERE pk = ?', [next, pk]);
+    renumberCurrentPolicyVersion(db, pk, current.id, next);
   }
 }
 
@@ -69,20 +73,12 @@ const stateOf = (db: Db, pk: number) =>
 
 function upsertRow(db: Db, p: Policy): void {
   ensureOrganization(db, p.organizationId);
-  db.run(
-    `INSERT INTO policies(id, organization_id, name, description, cedar_policy, policy_version_id, version, version_notes, generated_change_message,
-       created_by_user_id, modified_by_user_id, created_date, modified_date, archived_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description, cedar_policy = excluded.cedar_policy,
-       policy_version_id = excluded.policy_version_id, version = excluded.version, version_notes = excluded.version_notes,
-       generated_change_message = excluded.generated_change_message, created_by_user_id = excluded.created_by_user_id,
-       modified_by_user_id = excluded.modified_by_user_id, created_date = excluded.created_date, modified_date = excluded.modified_date,
-       archived_date = excluded.archived_date`,
-    [
-      p.policyId, p.organizationId, p.name, p.description ?? null, p.configuration.cedarPolicy, p.policyVersionId, p.version ?? 1, p.versionNotes ?? null,
-      p.generatedChangeMessage ?? null, p.createdByUserId, p.modifiedByUserId, wireMicros(p.createdDate), wireMicros(p.modifiedDate), wireMicros(p.archivedDate),
-    ],
-  );
+  upsertRemotePolicy(db, {
+    id: p.policyId, organization_id: p.organizationId, name: p.name, description: p.description ?? null, cedar_policy: p.configuration.cedarPolicy,
+    policy_version_id: p.policyVersionId, version: p.version ?? 1, version_notes: p.versionNotes ?? null, generated_change_message: p.generatedChangeMessage ?? null,
+    created_by_user_id: p.createdByUserId, modified_by_user_id: p.modifiedByUserId, created_date: wireMicros(p.createdDate), modified_date: wireMicros(p.modifiedDate),
+    archived_date: wireMicros(p.archivedDate),
+  });
   keepVersion(db, rowOf(db, p.policyId)!.pk, p);
 }
 
@@ -115,7 +111,7 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       upsertRow(db, p);
       // With no edit of ours waiting, a version above the remote's is one a refused or dismissed edit made here.
       // (Only when the remote says which version is current: the field is optional on the wire.)
-      if (row && p.version !== undefined) db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version > ?', [row.pk, p.version]);
+      if (row && p.version !== undefined) deletePolicyVersionsAbove(db, row.pk, p.version);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
       // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
       if (!row) ctx.stats.inserted++;
@@ -135,29 +131,29 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       remote: policyFields(p),
       remoteTime: wireMicros(p.modifiedDate) ?? 0,
       write(field, value) {
-        if (field === 'name') db.run('UPDATE policies SET name = ? WHERE pk = ?', [String(value), row.pk]);
-        else if (field === 'description') db.run('UPDATE policies SET description = ? WHERE pk = ?', [value === null || value === undefined ? null : String(value), row.pk]);
-        else if (field === 'is_archived') db.run('UPDATE policies SET archived_date = ? WHERE pk = ?', [value ? wireMicros(p.archivedDate) ?? Date.now() * 1000 : null, row.pk]);
-        else if (field === 'configuration') db.run('UPDATE policies SET cedar_policy = ? WHERE pk = ?', [String(value), row.pk]);
+        if (field === 'name') setPolicyColumns(db, row.pk, { name: String(value) });
+        else if (field === 'description') setPolicyColumns(db, row.pk, { description: value === null || value === undefined ? null : String(value) });
+        else if (field === 'is_archived') setPolicyColumns(db, row.pk, { archived_date: value ? wireMicros(p.archivedDate) ?? Date.now() * 1000 : null });
+        else if (field === 'configuration') setPolicyColumns(db, row.pk, { cedar_policy: String(value) });
       },
     });
     // Once the texts agree the remote's version is current, and the stand-in made here for our text (or for the losing
     // one) goes: the remote made its own version of it. The remote's version then takes the place of a local one with its number.
     if (rowOf(db, row.id)!.cedar_policy === p.configuration.cedarPolicy) {
-      db.run('UPDATE policies SET policy_version_id = ?, version = ?, version_notes = ?, generated_change_message = ? WHERE pk = ?', [
-        p.policyVersionId, p.version ?? 1, p.versionNotes ?? null, p.generatedChangeMessage ?? null, row.pk,
-      ]);
-      if (standIn !== null && standIn !== p.policyVersionId) db.run('DELETE FROM policy_versions WHERE id = ?', [standIn]);
+      setPolicyColumns(db, row.pk, {
+        policy_version_id: p.policyVersionId, version: p.version ?? 1, version_notes: p.versionNotes ?? null, generated_change_message: p.generatedChangeMessage ?? null,
+      });
+      if (standIn !== null && standIn !== p.policyVersionId) deletePolicyVersion(db, standIn);
     }
     keepVersion(db, row.pk, p);
-    if (!stillPending) db.run('UPDATE policies SET modified_date = ?, modified_by_user_id = ? WHERE pk = ?', [wireMicros(p.modifiedDate), p.modifiedByUserId, row.pk]);
+    if (!stillPending) setPolicyColumns(db, row.pk, { modified_date: wireMicros(p.modifiedDate), modified_by_user_id: p.modifiedByUserId });
     if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }
 }
 
 export function rewritePolicyId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE policies SET id = ? WHERE id = ?', [remoteId, localId]);
+  renamePolicy(db, localId, remoteId);
 }
 
 /** Applies remote policies in their own transaction (pull pages, push results). */

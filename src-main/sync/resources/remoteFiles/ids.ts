@@ -5,10 +5,11 @@
 // so the bytes stay where they are).
 import type { Db } from '../../../db/database';
 import { renameRemoteFile } from '../../../services/remoteFiles/remoteFileStore';
+import { renameTestReportSourceFile } from '../../../services/testReports/testReportStore';
 
 export const REMOTE_FILE = 'remote_file';
 
 export function rewriteRemoteFileId(db: Db, localId: string, remoteId: string): void {
   renameRemoteFile(db, localId, remoteId);
-  db.run('UPDATE test_reports SET source_remote_file_id = ? WHERE source_remote_file_id = ?', [remoteId, localId]);
+  renameTestReportSourceFile(db, localId, remoteId);
 }

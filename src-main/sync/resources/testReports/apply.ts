@@ -15,9 +15,12 @@
 // pull reads every report and reconciles deletions, like saved searches.
 import type { TestReport } from '../../../../src-shared/api/testReports';
 import { TestStatus } from '../../../../src-shared/api/testReports';
-import { replaceMetadata, loadMetadata } from '../../../db/childRows';
+import { loadMetadata } from '../../../db/childRows';
 import type { Db } from '../../../db/database';
 import { statusName, type TestReportRow } from '../../../services/testReports/testReportRows';
+import {
+  deleteTestReportRow, insertTestReportRow, keepOverallModifiedDate, renameTestReport, replaceTestReportMetadata, setTestReportColumns,
+} from '../../../services/testReports/testReportStore';
 import type { Applier, ApplyContext } from '../../apply';
 import { canonical } from '../../canonical';
 import { remoteDeletionStays } from '../../conflicts';
@@ -61,27 +64,22 @@ const metadataText = (db: Db, pk: number) => canonical(loadMetadata(db, 'test_re
 /** Writes one synced field onto the local row (the remote's value won or was the only change). */
 function writeField(db: Db, pk: number, r: TestReport, field: string, value: unknown): void {
   switch (field) {
-    case 'status': db.run('UPDATE test_reports SET status = ? WHERE pk = ?', [TestStatus.numbers[value as keyof typeof TestStatus.numbers] ?? 0, pk]); break;
-    case 'is_archived': db.run('UPDATE test_reports SET archived_date = ? WHERE pk = ?', [value ? wireMicros(r.archivedDate) ?? Date.now() * 1000 : null, pk]); break;
-    case 'start_time': case 'end_time': db.run(`UPDATE test_reports SET ${field} = ? WHERE pk = ?`, [Number(value), pk]); break;
+    case 'status': setTestReportColumns(db, pk, { status: TestStatus.numbers[value as keyof typeof TestStatus.numbers] ?? 0 }); break;
+    case 'is_archived': setTestReportColumns(db, pk, { archived_date: value ? wireMicros(r.archivedDate) ?? Date.now() * 1000 : null }); break;
+    case 'start_time': case 'end_time': setTestReportColumns(db, pk, { [field]: Number(value) }); break;
     default:
-      if ((TEST_REPORT_FIELDS as readonly string[]).includes(field)) db.run(`UPDATE test_reports SET ${field} = ? WHERE pk = ?`, [String(value ?? ''), pk]);
+      if ((TEST_REPORT_FIELDS as readonly string[]).includes(field)) setTestReportColumns(db, pk, { [field]: String(value ?? '') });
   }
 }
 
 function insertReport(db: Db, r: TestReport, organizationId: string, userId: string, now: number): number {
   ensureOrganization(db, organizationId);
-  const info = db.run(
-    `INSERT INTO test_reports(id, organization_id, status, name, test_system_name, test_case, start_time, end_time, serial_number, part_number,
-       system_operator, run_id, archived_date, created_by_user_id, modified_by_user_id, created_date, modified_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      r.testReportId, organizationId, TestStatus.numbers[r.status] ?? 0, r.name, r.testSystemName, r.testCase, wireMicros(r.startTime) ?? 0,
-      wireMicros(r.endTime) ?? 0, r.serialNumber ?? '', r.partNumber ?? '', r.systemOperator ?? '', r.runId ?? '', wireMicros(r.archivedDate),
-      userId, userId, now, now,
-    ],
-  );
-  return Number(info.lastInsertRowid);
+  return insertTestReportRow(db, {
+    id: r.testReportId, organization_id: organizationId, status: TestStatus.numbers[r.status] ?? 0, name: r.name, test_system_name: r.testSystemName,
+    test_case: r.testCase, start_time: wireMicros(r.startTime) ?? 0, end_time: wireMicros(r.endTime) ?? 0, serial_number: r.serialNumber ?? '',
+    part_number: r.partNumber ?? '', system_operator: r.systemOperator ?? '', run_id: r.runId ?? '', archived_date: wireMicros(r.archivedDate),
+    created_by_user_id: userId, modified_by_user_id: userId, created_date: now, modified_date: now,
+  });
 }
 
 /**
@@ -106,7 +104,7 @@ export interface ReportApplyOptions {
  */
 function keepRemoteOverall(db: Db, pk: number, r: TestReport): void {
   const overall = wireMicros(r.overallModifiedDate);
-  if (overall !== null) db.run('UPDATE test_reports SET overall_modified_date = ? WHERE pk = ? AND overall_modified_date IS NOT ?', [overall, pk, overall]);
+  if (overall !== null) keepOverallModifiedDate(db, pk, overall);
 }
 
 export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[], o: ReportApplyOptions): void {
@@ -117,19 +115,19 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
       // A report deleted here and not yet deleted there stays deleted; one an import in flight may have made waits for its lookup.
       if (hasPending(db, TEST_REPORT, r.testReportId, ctx.excludeSeq) || o.skipNew?.(r)) continue;
       const pk = insertReport(db, r, o.organizationId, ctx.userId, o.remoteTime);
-      replaceMetadata(db, 'test_report_metadata', 'report_pk', pk, r.metadata as never);
+      replaceTestReportMetadata(db, pk, r.metadata as never);
       keepRemoteOverall(db, pk, r);
       ctx.stats.inserted++;
       continue;
     }
     const remote = reportFields(r);
     const metadataChanged = metadataText(db, row.pk) !== canonical(r.metadata ?? []);
-    if (metadataChanged) replaceMetadata(db, 'test_report_metadata', 'report_pk', row.pk, r.metadata as never);
+    if (metadataChanged) replaceTestReportMetadata(db, row.pk, r.metadata as never);
     if (!hasPending(db, TEST_REPORT, row.id, ctx.excludeSeq)) {
       const local = rowFields(row);
       const changed = TEST_REPORT_FIELDS.filter((f) => canonical(local[f]) !== canonical(remote[f]));
       for (const f of changed) writeField(db, row.pk, r, f, remote[f]);
-      if (changed.length || metadataChanged) db.run('UPDATE test_reports SET modified_date = ? WHERE pk = ?', [o.remoteTime, row.pk]);
+      if (changed.length || metadataChanged) setTestReportColumns(db, row.pk, { modified_date: o.remoteTime });
       db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, row.id]);
       keepRemoteOverall(db, row.pk, r);
       if (changed.length || metadataChanged) ctx.stats.updated++;
@@ -160,7 +158,7 @@ export function reconcileTestReportDeletions(db: Db, seen: ReadonlySet<string>, 
   const stays = remoteDeletionStays(db);
   for (const r of db.all<{ id: string; pk: number }>('SELECT id, pk FROM test_reports WHERE organization_id IN (SELECT value FROM json_each(?))', [JSON.stringify(organizationIds)])) {
     if (seen.has(r.id) || stays(TEST_REPORT, r.id)) continue;
-    db.run('DELETE FROM test_reports WHERE pk = ?', [r.pk]); // steps and measurements cascade
+    deleteTestReportRow(db, r.pk); // steps and measurements cascade
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, r.id]);
     removed++;
   }
@@ -168,9 +166,7 @@ export function reconcileTestReportDeletions(db: Db, seen: ReadonlySet<string>, 
 }
 
 export function rewriteTestReportId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE test_reports SET id = ? WHERE id = ?', [remoteId, localId]);
-  db.run('UPDATE test_steps SET test_report_id = ? WHERE test_report_id = ?', [remoteId, localId]);
-  db.run('UPDATE test_measurements SET test_report_id = ? WHERE test_report_id = ?', [remoteId, localId]);
+  renameTestReport(db, localId, remoteId);
 }
 
 /** The apply context for test reports (they are applied outside the shared Applier). */

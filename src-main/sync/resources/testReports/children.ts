@@ -14,10 +14,13 @@
 // (another parser version), the local children are replaced by the remote
 // ones instead, and edits of the replaced ones fail visibly.
 import { TestMeasurementType, TestStatus, TestStepType, type TestMeasurement, type TestStep } from '../../../../src-shared/api/testReports';
-import { replaceList, replaceMetadata } from '../../../db/childRows';
 import type { Db, SqlValue } from '../../../db/database';
 import { encodeStepPath } from '../../../db/stepPathKey';
 import { BOUNDS_FIELD, loadMeasurements, loadSteps, VALUE_FIELD } from '../../../services/testReports/testReportRows';
+import {
+  deleteReportSteps, MEASUREMENT_VALUE_COLUMNS, renameTestMeasurement, renameTestStep, replaceTestMeasurementChannelNames, replaceTestMeasurementMetadata,
+  replaceTestStepMetadata, setTestMeasurementColumns, setTestStepColumns, upsertRemoteTestMeasurement, upsertRemoteTestStep,
+} from '../../../services/testReports/testReportStore';
 import type { ApplyContext } from '../../apply';
 import { collectIds, replaceIds } from '../../idMap';
 import { mergeFields } from '../../merge';
@@ -39,14 +42,6 @@ function num(v: number | string | undefined): number | null {
 }
 
 type Columns = Record<string, SqlValue>;
-
-/** The DO UPDATE part of an upsert that writes `columns` only when one of them differs (an unchanged re-read writes nothing). */
-const updateIfChanged = (table: string, columns: readonly string[]) =>
-  `DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')} WHERE ${columns.map((c) => `${table}.${c} IS NOT excluded.${c}`).join(' OR ')}`;
-
-const STEP_UPDATE = updateIfChanged('test_steps', [
-  'parent_step_id', 'name', 'description', 'step_type', 'path_key', 'status', 'start_time', 'end_time', 'error_code', 'error_message',
-]);
 
 // ---- steps ------------------------------------------------------------------
 
@@ -80,13 +75,13 @@ export function snapshotTestStep(db: Db, id: string): { version: number; fields:
 
 function writeStepField(db: Db, pk: number, w: TestStep, field: string): void {
   if (field === 'metadata') {
-    replaceMetadata(db, 'test_step_metadata', 'step_pk', pk, (w.metadata ?? []) as never);
+    replaceTestStepMetadata(db, pk, (w.metadata ?? []) as never);
     return;
   }
   const columns = STEP_FIELD_COLUMNS[field];
   if (!columns) return;
   const values = stepColumns(w);
-  db.run(`UPDATE test_steps SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...columns.map((c) => values[c]), pk]);
+  setTestStepColumns(db, pk, Object.fromEntries(columns.map((c) => [c, values[c]])));
 }
 
 /**
@@ -114,17 +109,11 @@ export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: 
     const report = reportOf(db, s.testReportId);
     if (!report || (!existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq))) continue;
     const c = stepColumns(s);
-    const row = db.run(
-      `INSERT INTO test_steps(id, report_pk, test_report_id, organization_id, parent_step_id, name, description, step_type, path_key,
-         status, start_time, end_time, error_code, error_message, created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) ${STEP_UPDATE}`,
-      [
-        s.testStepId, report.pk, s.testReportId, report.organization_id, s.parentStepId ?? '', c.name, c.description, c.step_type, c.path_key,
-        c.status, c.start_time, c.end_time, c.error_code, c.error_message, report.created_by_user_id, report.created_by_user_id, now, now,
-      ],
-    ).changes;
-    const metadata = replaceMetadata(db, 'test_step_metadata', 'step_pk', stepRow(db, s.testStepId)!.pk, (s.metadata ?? []) as never);
+    const row = upsertRemoteTestStep(db, {
+      id: s.testStepId, report_pk: report.pk, test_report_id: s.testReportId, organization_id: report.organization_id, parent_step_id: s.parentStepId ?? '',
+      ...c, created_by_user_id: report.created_by_user_id, modified_by_user_id: report.created_by_user_id, created_date: now, modified_date: now,
+    });
+    const metadata = replaceTestStepMetadata(db, stepRow(db, s.testStepId)!.pk, (s.metadata ?? []) as never);
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_STEP, s.testStepId]);
     if (row || metadata) written++;
   }
@@ -164,8 +153,6 @@ const MEASUREMENT_FIELD_COLUMNS: Record<string, readonly string[]> = {
   unit: ['unit_id', 'unit_abbreviated_name'], bounds: ['bounds_field', 'bound_min', 'bound_max', 'expected_value'], passed: ['passed'],
   timestamp: ['timestamp'], description: ['description'],
 };
-const MEASUREMENT_COLUMNS = Object.values(MEASUREMENT_FIELD_COLUMNS).flat();
-const MEASUREMENT_UPDATE = updateIfChanged('test_measurements', ['step_pk', 'test_step_id', ...MEASUREMENT_COLUMNS]);
 
 const measurementRow = (db: Db, id: string) => db.get<{ pk: number }>('SELECT pk FROM test_measurements WHERE id = ?', [id]);
 
@@ -175,12 +162,12 @@ export function snapshotTestMeasurement(db: Db, id: string): { version: number; 
 }
 
 function writeMeasurementField(db: Db, pk: number, m: TestMeasurement, field: string): void {
-  if (field === 'metadata') replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', pk, (m.metadata ?? []) as never);
-  else if (field === 'channel_names') replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', pk, m.channelNames ?? []);
+  if (field === 'metadata') replaceTestMeasurementMetadata(db, pk, (m.metadata ?? []) as never);
+  else if (field === 'channel_names') replaceTestMeasurementChannelNames(db, pk, m.channelNames ?? []);
   else if (MEASUREMENT_FIELD_COLUMNS[field]) {
     const columns = MEASUREMENT_FIELD_COLUMNS[field];
     const values = measurementColumns(m);
-    db.run(`UPDATE test_measurements SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...columns.map((c) => values[c]), pk]);
+    setTestMeasurementColumns(db, pk, Object.fromEntries(columns.map((c) => [c, values[c]])));
   }
 }
 
@@ -211,19 +198,14 @@ export function upsertMeasurements(ctx: ApplyContext, list: readonly TestMeasure
     );
     if (!step || (!existing && hasPending(db, TEST_MEASUREMENT, m.measurementId, ctx.excludeSeq))) continue;
     const c = measurementColumns(m);
-    const row = db.run(
-      `INSERT INTO test_measurements(id, report_pk, step_pk, test_report_id, test_step_id, organization_id, ${MEASUREMENT_COLUMNS.join(', ')},
-         created_by_user_id, modified_by_user_id, created_date, modified_date)
-       VALUES (?, ?, ?, ?, ?, ?, ${MEASUREMENT_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?)
-       ON CONFLICT(id) ${MEASUREMENT_UPDATE}`,
-      [
-        m.measurementId, step.report_pk, step.pk, m.testReportId, m.testStepId, step.organization_id, ...MEASUREMENT_COLUMNS.map((col) => c[col]),
-        step.created_by_user_id, step.created_by_user_id, now, now,
-      ],
-    ).changes;
+    const row = upsertRemoteTestMeasurement(db, {
+      id: m.measurementId, report_pk: step.report_pk, step_pk: step.pk, test_report_id: m.testReportId, test_step_id: m.testStepId,
+      organization_id: step.organization_id, ...Object.fromEntries(MEASUREMENT_VALUE_COLUMNS.map((col) => [col, c[col]])),
+      created_by_user_id: step.created_by_user_id, modified_by_user_id: step.created_by_user_id, created_date: now, modified_date: now,
+    });
     const pk = measurementRow(db, m.measurementId)!.pk;
-    const channels = replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', pk, m.channelNames ?? []);
-    const metadata = replaceMetadata(db, 'test_measurement_metadata', 'measurement_pk', pk, (m.metadata ?? []) as never);
+    const channels = replaceTestMeasurementChannelNames(db, pk, m.channelNames ?? []);
+    const metadata = replaceTestMeasurementMetadata(db, pk, (m.metadata ?? []) as never);
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_MEASUREMENT, m.measurementId]);
     if (row || channels || metadata) written++;
   }
@@ -283,13 +265,8 @@ export function adoptImportedChildren(
     for (const [localId, remoteId] of map) {
       if (localId === remoteId) continue;
       const isStep = stepIds.has(localId);
-      if (isStep) {
-        db.run('UPDATE test_steps SET id = ? WHERE id = ?', [remoteId, localId]);
-        db.run('UPDATE test_steps SET parent_step_id = ? WHERE report_pk = ? AND parent_step_id = ?', [remoteId, report.pk, localId]);
-        db.run('UPDATE test_measurements SET test_step_id = ? WHERE report_pk = ? AND test_step_id = ?', [remoteId, report.pk, localId]);
-      } else {
-        db.run('UPDATE test_measurements SET id = ? WHERE id = ?', [remoteId, localId]);
-      }
+      if (isStep) renameTestStep(db, localId, remoteId, report.pk);
+      else renameTestMeasurement(db, localId, remoteId);
       db.run(
         `INSERT INTO sync_id_map(local_id, resource, remote_id, created_by_seq, mapped_date) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT(local_id) DO UPDATE SET remote_id = excluded.remote_id, mapped_date = excluded.mapped_date`,
@@ -311,7 +288,7 @@ export function adoptImportedChildren(
       if ([...collectIds(request)].some((id) => map.has(id))) db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(replaceIds(request, map)), e.seq]);
     }
   } else {
-    db.run('DELETE FROM test_steps WHERE report_pk = ?', [report.pk]); // measurements cascade
+    deleteReportSteps(db, report.pk); // measurements cascade
     // Their ids will never be mapped: edits of them made before the push are then sent as they are and fail visibly (not found).
     for (const r of db.all<{ local_id: string }>(
       `SELECT local_id FROM sync_id_map WHERE created_by_seq = ? AND resource IN ('${TEST_STEP}', '${TEST_MEASUREMENT}') AND remote_id IS NULL`,
@@ -326,11 +303,9 @@ export function adoptImportedChildren(
 }
 
 export function rewriteTestStepId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE test_steps SET id = ? WHERE id = ?', [remoteId, localId]);
-  db.run('UPDATE test_steps SET parent_step_id = ? WHERE parent_step_id = ?', [remoteId, localId]);
-  db.run('UPDATE test_measurements SET test_step_id = ? WHERE test_step_id = ?', [remoteId, localId]);
+  renameTestStep(db, localId, remoteId);
 }
 
 export function rewriteTestMeasurementId(db: Db, localId: string, remoteId: string): void {
-  db.run('UPDATE test_measurements SET id = ? WHERE id = ?', [remoteId, localId]);
+  renameTestMeasurement(db, localId, remoteId);
 }
