@@ -24,6 +24,10 @@ import { invoke } from '../src-main/services/invoke';
 import { processCpuSeconds, serveOutpost } from './support/processes';
 
 const PAGE_SIZE = 1000;
+/** Issue #18 target 1: server CPU per listed annotation at pageSize 1000, and per one-row list request. */
+const GOAL_US_PER_ANNOTATION = 8;
+const GOAL_US_PER_ONE_ROW_REQUEST = 100;
+const ONE_ROW_REQUESTS = 2000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (xs: number[], digits = 2) => `${median(xs).toFixed(digits)} (runs: ${xs.map((x) => x.toFixed(digits)).join(', ')})`;
@@ -175,12 +179,25 @@ export async function main(argv: string[] = []): Promise<void> {
         others.push((machineCpu() - m0 - cpu - (b.user + b.system) / 1e6) / (ms / 1000));
       }
       const cpuMedian = median(cpuPerRow);
-      console.log(`  ${l.label.padEnd(22)} ${fmt(cpuPerRow)} us/row -> at most ${Math.round(1e6 / cpuMedian)} rows/s on one idle core`);
+      const goal = l.operation === 'ListAnnotations' ? ` (goal <= ${GOAL_US_PER_ANNOTATION} us/annotation, issue #18 target 1)` : '';
+      console.log(`  ${l.label.padEnd(22)} ${fmt(cpuPerRow)} us/row${goal} -> at most ${Math.round(1e6 / cpuMedian)} rows/s on one idle core`);
       console.log(
         `  ${''.padEnd(22)} ${last.rows} rows in ${last.pages} pages, ${(last.bytes / last.rows).toFixed(0)} bytes/row; wall ${Math.round(median(wallRate))} rows/s; ` +
           `other processes busy ${Math.max(0, median(others)).toFixed(2)} cores`,
       );
     }
+    // One-row pages: the fixed cost of a list request (auth, page token, query, response), paging by modified_date.
+    const perRequest: number[] = [];
+    for (let r = 0; r < repeat; r++) {
+      let pageToken = '';
+      const c0 = processCpuSeconds(server.pid!);
+      for (let i = 0; i < ONE_ROW_REQUESTS; i++) {
+        const q = new URLSearchParams({ order_by: 'modified_date', page_size: '1', ...(pageToken ? { page_token: pageToken } : {}) });
+        pageToken = (await getPage(agent, `${started.url}/api/v1/annotations?${q}`, token, 'annotations')).nextPageToken;
+      }
+      perRequest.push(((processCpuSeconds(server.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
+    }
+    console.log(`  ListAnnotations, 1 row  ${fmt(perRequest, 1)} us of server CPU per request (${ONE_ROW_REQUESTS} requests; goal <= ${GOAL_US_PER_ONE_ROW_REQUEST} us)`);
     agent.destroy();
     console.log(`  (${load()})`);
   } finally {

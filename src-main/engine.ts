@@ -85,6 +85,8 @@ export interface RequestContext {
   readonly origin?: string;
   /** Set by invoke() on a list whose rows the organization's Cedar policies decide one by one (listPage's gate). */
   readonly rowGate?: RowGate;
+  /** The transport writes a services/jsonText.ts JsonText result as it is (HTTP); others want wire objects. */
+  readonly acceptsJsonText?: boolean;
 }
 
 export const DATABASE_FILE = 'outpost.sqlite';

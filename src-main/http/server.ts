@@ -12,6 +12,7 @@ import type { Caller } from '../auth/caller';
 import type { Engine } from '../engine';
 import type { BinaryResult } from '../services/handler';
 import { invoke } from '../services/invoke';
+import { JsonText } from '../services/jsonText';
 import { readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
 import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy';
@@ -42,7 +43,7 @@ const ANONYMOUS: Caller = { userId: '', userName: '', organizations: [] };
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   // Encoded once: byteLength(text) and end(text) would each walk a list page's megabyte of text.
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  const bytes = Buffer.from(body instanceof JsonText ? body.text : JSON.stringify(body), 'utf8');
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': bytes.length, 'Cache-Control': 'no-store', ...headers });
   res.end(bytes);
 }
@@ -102,7 +103,7 @@ async function handleApi(engine: Engine, req: IncomingMessage, res: ServerRespon
   }
   try {
     // Absolute URLs (download links) name the address this server is bound to, never the request's Host.
-    const run = () => invoke({ engine, db: engine.db, caller, origin: boundOrigin(req) }, route.name, raw);
+    const run = () => invoke({ engine, db: engine.db, caller, origin: boundOrigin(req), acceptsJsonText: true }, route.name, raw);
     // Writes share commits with the other writes of the same event-loop turn (groupCommit.ts); reads need none.
     const result = route.op.method === 'GET' || route.op.input === 'multipart' ? await run() : await groupCommitFor(engine.db).submit(run);
     if (route.op.output === 'binary') {

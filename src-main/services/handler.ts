@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { OperationDef, RequestOf } from '../../src-shared/api/operation';
 import type { RequestContext } from '../engine';
+import type { JsonText } from './jsonText';
 
 export type ResponseInput<O extends OperationDef> = z.input<O['response']>;
 
@@ -17,6 +18,6 @@ export interface BinaryResult {
 export type Handler<O extends OperationDef> = (
   ctx: RequestContext,
   req: RequestOf<O>,
-) => NonNullable<O['output']> extends 'binary' ? BinaryResult | Promise<BinaryResult> : ResponseInput<O> | Promise<ResponseInput<O>>;
+) => NonNullable<O['output']> extends 'binary' ? BinaryResult | Promise<BinaryResult> : ResponseInput<O> | JsonText | Promise<ResponseInput<O> | JsonText>;
 
 export type HandlerMap<Ops extends Record<string, OperationDef>> = { readonly [K in keyof Ops]: Handler<Ops[K]> };

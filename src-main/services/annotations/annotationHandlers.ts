@@ -1,11 +1,11 @@
 // AnnotationService operations -> annotationsService.
 import type { annotationOperations } from '../../../src-shared/api/annotations';
 import type { HandlerMap } from '../handler';
+import { listAnnotations, listAnnotationsJson } from './annotationListing';
 import {
   archiveAnnotations,
   createAnnotation,
   getAnnotation,
-  listAnnotations,
   unarchiveAnnotations,
   updateAnnotation,
 } from './annotationsService';
@@ -14,7 +14,8 @@ export const annotationHandlers: HandlerMap<typeof annotationOperations> = {
   CreateAnnotation: (ctx, req) => createAnnotation(ctx, req),
   GetAnnotation: (ctx, req) => getAnnotation(ctx, req.annotationId),
   UpdateAnnotation: (ctx, req) => updateAnnotation(ctx, req.annotation, req.updateMask),
-  ListAnnotations: (ctx, req) => listAnnotations(ctx, req),
+  // HTTP writes the page's JSON text as built from the rows; other transports want wire objects.
+  ListAnnotations: (ctx, req) => (ctx.acceptsJsonText ? listAnnotationsJson(ctx, req) : listAnnotations(ctx, req)),
   ArchiveAnnotation: (ctx, req) => ({ annotation: archiveAnnotations(ctx, [req.annotationId])[0] }),
   UnarchiveAnnotation: (ctx, req) => ({ annotation: unarchiveAnnotations(ctx, [req.annotationId])[0] }),
   // Delete is deprecated and archives (reference §3).

@@ -14,9 +14,7 @@ import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
-import { listPage, type ListParams } from '../../filter/listQuery';
 import { assertChannelsExist, assertRunExists, ensureTags, resolveAssetNames, resolveMember } from '../reference/resolve';
-import { annotationListSpec } from './annotationListSpec';
 import { appendLog, findVisibleAnnotation, logStateFor } from './annotationLogsService';
 import { loadAnnotations, stateName, type AnnotationRow } from './annotationRows';
 import {
@@ -199,9 +197,3 @@ function setArchived(ctx: RequestContext, ids: readonly string[], archived: bool
 
 export const archiveAnnotations = (ctx: RequestContext, ids: readonly string[]) => setArchived(ctx, ids, true);
 export const unarchiveAnnotations = (ctx: RequestContext, ids: readonly string[]) => setArchived(ctx, ids, false);
-
-export function listAnnotations(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
-  const organizationId = resolveOrganization(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, annotationListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
-  return { annotations: loadAnnotations(ctx.db, page.keys), nextPageToken: page.nextPageToken };
-}
