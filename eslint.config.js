@@ -39,7 +39,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: '@cedar-policy/cedar-wasm/nodejs', message: 'Call Cedar through src-main/auth/cedar/cedarWasm.ts.', allowTypeImports: true }] },
+        {
+          paths: [
+            {
+              name: '@cedar-policy/cedar-wasm/nodejs',
+              message: 'Call Cedar through src-main/auth/cedar/cedarWasm.ts.',
+              allowTypeImports: true,
+            },
+          ],
+        },
       ],
     },
   },

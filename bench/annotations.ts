@@ -17,7 +17,10 @@ import { randomUUID } from 'node:crypto';
 import { annotationListSpec } from '../src-main/services/annotations/annotationListSpec';
 
 /** The machine may be shared: the load average says how far rates are from an idle machine's. */
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -33,7 +36,9 @@ export async function main(argv: string[] = []): Promise<void> {
     let t = performance.now();
     const counts = seedDemoData(engine.db, { annotations: rows, logs: false, ids: 'random' });
     let ms = performance.now() - t;
-    console.log(`bulk load into an empty database: ${counts.annotations} annotations with tags, assets, linked channels and metadata in ${ms.toFixed(0)} ms = ${Math.round(counts.annotations / (ms / 1000))} annotations/s, index builds included (target >= 50000; ${load()})`);
+    console.log(
+      `bulk load into an empty database: ${counts.annotations} annotations with tags, assets, linked channels and metadata in ${ms.toFixed(0)} ms = ${Math.round(counts.annotations / (ms / 1000))} annotations/s, index builds included (target >= 50000; ${load()})`,
+    );
     // The same records appended to the now-populated tables: every index updated per row.
     const more = Math.max(1, Math.floor(rows / 5));
     const org = engine.db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
@@ -43,15 +48,34 @@ export async function main(argv: string[] = []): Promise<void> {
       withAnnotationBulkInserter(engine.db, (insert) => {
         for (let i = 0; i < more; i++) {
           insert({
-            id: randomUUID(), organizationId: org, name: `appended ${i}`, description: 'Observed during the test.', startTime: i, endTime: i + 5, createdByUserId: 'bench',
-            createdDate: 1_800_000_000_000_000 + i, runId: null, state: 1, assignedToUserId: '', annotationType: 1, archivedDate: null,
-            tags: i % 2 ? ['anomaly'] : [], assetIds: [someAsset], channelIds: [], metadata: [['severity', 2, null, i % 5, null], ['subsystem', 1, 'power', null, null]],
+            id: randomUUID(),
+            organizationId: org,
+            name: `appended ${i}`,
+            description: 'Observed during the test.',
+            startTime: i,
+            endTime: i + 5,
+            createdByUserId: 'bench',
+            createdDate: 1_800_000_000_000_000 + i,
+            runId: null,
+            state: 1,
+            assignedToUserId: '',
+            annotationType: 1,
+            archivedDate: null,
+            tags: i % 2 ? ['anomaly'] : [],
+            assetIds: [someAsset],
+            channelIds: [],
+            metadata: [
+              ['severity', 2, null, i % 5, null],
+              ['subsystem', 1, 'power', null, null],
+            ],
           });
         }
       }),
     );
     ms = performance.now() - t;
-    console.log(`append to a populated database: ${more} annotations in ${ms.toFixed(0)} ms = ${Math.round(more / (ms / 1000))} annotations/s (every index updated per row; target >= 40000 appending to 1M rows, here ${rows}: --rows 1000000; ${load()})`);
+    console.log(
+      `append to a populated database: ${more} annotations in ${ms.toFixed(0)} ms = ${Math.round(more / (ms / 1000))} annotations/s (every index updated per row; target >= 40000 appending to 1M rows, here ${rows}: --rows 1000000; ${load()})`,
+    );
 
     const userId = engine.db.get<{ id: string }>("SELECT id FROM users WHERE user_name = 'engineer@outpost.local'")!.id;
     const caller = loadCaller(engine.db, userId)!;
@@ -60,10 +84,20 @@ export async function main(argv: string[] = []): Promise<void> {
     const n = 2000; // service creates
     t = performance.now();
     for (let i = 0; i < n; i++) {
-      createAnnotation(ctx, { name: `bench ${i}`, startTime: 1, endTime: 2, runId, tags: ['anomaly', 'bench'], assets: ['Falcon-7'], metadata: [{ key: { name: 'severity', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: i % 5 }] });
+      createAnnotation(ctx, {
+        name: `bench ${i}`,
+        startTime: 1,
+        endTime: 2,
+        runId,
+        tags: ['anomaly', 'bench'],
+        assets: ['Falcon-7'],
+        metadata: [{ key: { name: 'severity', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: i % 5 }],
+      });
     }
     ms = performance.now() - t;
-    console.log(`CreateAnnotation service (validated, one transaction each, with history log): ${Math.round(n / (ms / 1000))} annotations/s`);
+    console.log(
+      `CreateAnnotation service (validated, one transaction each, with history log): ${Math.round(n / (ms / 1000))} annotations/s`,
+    );
 
     console.log(`\nListAnnotations, page of 50 at ${rows + n} rows (median of 50 runs):`);
     console.log('order_by'.padEnd(22) + 'first page'.padStart(12) + 'page 20'.padStart(12));

@@ -34,8 +34,12 @@ function generate(db: Db, organizationId: string, userId: string, count: number)
     `INSERT INTO artifact_versions(id, artifact_pk, version, file_name, file_type, mime_type, size_bytes, sha256, storage_path, created_date, created_by_user_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const link = raw.prepare('INSERT INTO artifact_links(artifact_pk, relation, entity_type, entity_id, artifact_version_id, position) VALUES (?, ?, ?, ?, ?, ?)');
-  const meta = raw.prepare('INSERT INTO artifact_metadata(artifact_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, 1, ?, NULL, NULL, 0)');
+  const link = raw.prepare(
+    'INSERT INTO artifact_links(artifact_pk, relation, entity_type, entity_id, artifact_version_id, position) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const meta = raw.prepare(
+    'INSERT INTO artifact_metadata(artifact_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, 1, ?, NULL, NULL, 0)',
+  );
   let links = 0;
   const base = Date.UTC(2026, 0, 1) * 1000;
   raw.transaction(() => {
@@ -46,9 +50,40 @@ function generate(db: Db, organizationId: string, userId: string, count: number)
       const created = base + (i - (i % 7)) * 1_000_000 + (i % 3);
       const fileType = FILE_TYPES[i % FILE_TYPES.length];
       const archived = i % 10 === 0 ? created + 5_000_000 : null;
-      artifact.run(i, id, organizationId, userId, userId, `Artifact ${i}`, fileType === 'json' ? 2 : 1, 1 + (i % 3), created, created, archived, versionId,
-        1, created, `file-${i}.${fileType}`, fileType, 'application/octet-stream', 1000 + i, 'ab'.repeat(32));
-      version.run(versionId, i, 1, `file-${i}.${fileType}`, fileType, 'application/octet-stream', 1000 + i, 'ab'.repeat(32), `${id}/${versionId}`, created, userId);
+      artifact.run(
+        i,
+        id,
+        organizationId,
+        userId,
+        userId,
+        `Artifact ${i}`,
+        fileType === 'json' ? 2 : 1,
+        1 + (i % 3),
+        created,
+        created,
+        archived,
+        versionId,
+        1,
+        created,
+        `file-${i}.${fileType}`,
+        fileType,
+        'application/octet-stream',
+        1000 + i,
+        'ab'.repeat(32),
+      );
+      version.run(
+        versionId,
+        i,
+        1,
+        `file-${i}.${fileType}`,
+        fileType,
+        'application/octet-stream',
+        1000 + i,
+        'ab'.repeat(32),
+        `${id}/${versionId}`,
+        created,
+        userId,
+      );
       let position = 0;
       link.run(i, 1, 5, `conv-${i % CONVERSATIONS}`, versionId, position++);
       links++;
@@ -120,7 +155,9 @@ export async function main(args: string[] = []): Promise<void> {
     const ctx: RequestContext = { engine, db, caller: loadCaller(db, userId)! };
     const t0 = Date.now();
     const { links } = generate(db, organizationId, userId, count);
-    console.log(`artifacts bench: ${count} artifacts, ${links} links, ${CONVERSATIONS} conversations (generated in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(
+      `artifacts bench: ${count} artifacts, ${links} links, ${CONVERSATIONS} conversations (generated in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
 
     const conv = (i: number) => `conv-${(i * 37) % CONVERSATIONS}`;
     /** What the service does after the page query: load the page's links and metadata. */
@@ -138,10 +175,12 @@ export async function main(args: string[] = []): Promise<void> {
     const ann = (i: number) => `ann-${(2 * (i + 1) * 7919) % ANNOTATIONS}`;
     const ourAnnotation = listArtifacts(ctx, { filter: annotationFilter(ann(1)) }).artifacts.map((a) => a.artifactId);
     const handAnnotation = db.all<{ id: string }>(HAND_WRITTEN_ANNOTATION_PAGE, [ann(1), organizationId]).map((r) => r.id);
-    if (ourAnnotation.length === 0 || ourAnnotation.join() !== handAnnotation.join()) throw new Error('the service and the hand-written SQL disagree on the annotation-link page');
+    if (ourAnnotation.length === 0 || ourAnnotation.join() !== handAnnotation.join())
+      throw new Error('the service and the hand-written SQL disagree on the annotation-link page');
     const ourReferences = listArtifacts(ctx, { filter: RUN_REFERENCES_FILTER }).artifacts.map((a) => a.artifactId);
     const handReferences = db.all<{ id: string }>(HAND_WRITTEN_RUN_REFERENCES_PAGE, [organizationId]).map((r) => r.id);
-    if (ourReferences.length !== PAGE || ourReferences.join() !== handReferences.join()) throw new Error('the service and the hand-written SQL disagree on the run-references page');
+    if (ourReferences.length !== PAGE || ourReferences.join() !== handReferences.join())
+      throw new Error('the service and the hand-written SQL disagree on the run-references page');
 
     const iterations = 300;
     const defaultPage = time(iterations, () => listArtifacts(ctx, {}));
@@ -158,27 +197,47 @@ export async function main(args: string[] = []): Promise<void> {
     console.log(`page of ${PAGE}, default order (created_date asc, archived excluded)  ${fmt(defaultPage)}`);
     console.log(`page 2 of ${PAGE}, order_by "title desc"                                ${fmt(titlePage)}`);
     console.log(`page of ${PAGE} scoped to one conversation (ListArtifacts)             ${fmt(ourConversation)}`);
-    console.log(`  same page, hand-written SQL (rows only)                             ${fmt(handRows)}   ratio ours/hand ${(ourConversation / handRows).toFixed(2)}x`);
-    console.log(`  same page, hand-written SQL + links + metadata                      ${fmt(handFull)}   ratio ours/hand ${(ourConversation / handFull).toFixed(2)}x`);
+    console.log(
+      `  same page, hand-written SQL (rows only)                             ${fmt(handRows)}   ratio ours/hand ${(ourConversation / handRows).toFixed(2)}x`,
+    );
+    console.log(
+      `  same page, hand-written SQL + links + metadata                      ${fmt(handFull)}   ratio ours/hand ${(ourConversation / handFull).toFixed(2)}x`,
+    );
     console.log(`page of ${PAGE} of a conversation of only recent artifacts (ListArtifacts)  ${fmt(recent)}`);
-    console.log(`  same page, hand-written SQL (rows only)                             ${fmt(recentHand)}   ratio ours/hand ${(recent / recentHand).toFixed(2)}x`);
+    console.log(
+      `  same page, hand-written SQL (rows only)                             ${fmt(recentHand)}   ratio ours/hand ${(recent / recentHand).toFixed(2)}x`,
+    );
     // A different annotation per iteration: a new filter text each time, so this includes parsing, checking and compiling it.
     const annotationPage = time(iterations, (i) => listArtifacts(ctx, { filter: annotationFilter(ann(i)) }));
     const annotationPageCached = time(iterations, () => listArtifacts(ctx, { filter: annotationFilter(ann(1)) }));
     const annotationHand = time(iterations, (i) => db.all(HAND_WRITTEN_ANNOTATION_PAGE, [ann(i), organizationId]));
-    const annotationHandFull = time(iterations, (i) => withChildren(db.all<{ pk: number }>(HAND_WRITTEN_ANNOTATION_PAGE, [ann(i), organizationId])));
+    const annotationHandFull = time(iterations, (i) =>
+      withChildren(db.all<{ pk: number }>(HAND_WRITTEN_ANNOTATION_PAGE, [ann(i), organizationId])),
+    );
     const referencesPage = time(iterations, () => listArtifacts(ctx, { filter: RUN_REFERENCES_FILTER }));
     const referencesHand = time(iterations, () => db.all(HAND_WRITTEN_RUN_REFERENCES_PAGE, [organizationId]));
-    const referencesHandFull = time(iterations, () => withChildren(db.all<{ pk: number }>(HAND_WRITTEN_RUN_REFERENCES_PAGE, [organizationId])));
+    const referencesHandFull = time(iterations, () =>
+      withChildren(db.all<{ pk: number }>(HAND_WRITTEN_RUN_REFERENCES_PAGE, [organizationId])),
+    );
     console.log(`page of ${PAGE} filtered by links.exists(l, l.entity_type == ANNOTATION && l.entity_id == ...)`);
-    console.log(`  ListArtifacts, a new filter text each time (parse + check + compile) ${fmt(annotationPage)}   ratio ours/hand ${(annotationPage / annotationHand).toFixed(2)}x`);
-    console.log(`  ListArtifacts, the same filter text (compiled filter cached)        ${fmt(annotationPageCached)}   ratio ours/hand ${(annotationPageCached / annotationHand).toFixed(2)}x`);
+    console.log(
+      `  ListArtifacts, a new filter text each time (parse + check + compile) ${fmt(annotationPage)}   ratio ours/hand ${(annotationPage / annotationHand).toFixed(2)}x`,
+    );
+    console.log(
+      `  ListArtifacts, the same filter text (compiled filter cached)        ${fmt(annotationPageCached)}   ratio ours/hand ${(annotationPageCached / annotationHand).toFixed(2)}x`,
+    );
     console.log(`  same page, hand-written SQL (rows only)                             ${fmt(annotationHand)}`);
-    console.log(`  same page, hand-written SQL + links + metadata                      ${fmt(annotationHandFull)}   ratio ours(cached)/hand ${(annotationPageCached / annotationHandFull).toFixed(2)}x`);
+    console.log(
+      `  same page, hand-written SQL + links + metadata                      ${fmt(annotationHandFull)}   ratio ours(cached)/hand ${(annotationPageCached / annotationHandFull).toFixed(2)}x`,
+    );
     console.log(`page of ${PAGE} filtered by ${RUN_REFERENCES_FILTER}`);
-    console.log(`  ListArtifacts                                                       ${fmt(referencesPage)}   ratio ours/hand ${(referencesPage / referencesHand).toFixed(2)}x`);
+    console.log(
+      `  ListArtifacts                                                       ${fmt(referencesPage)}   ratio ours/hand ${(referencesPage / referencesHand).toFixed(2)}x`,
+    );
     console.log(`  same page, hand-written SQL (rows only)                             ${fmt(referencesHand)}`);
-    console.log(`  same page, hand-written SQL + links + metadata                      ${fmt(referencesHandFull)}   ratio ours/hand ${(referencesPage / referencesHandFull).toFixed(2)}x`);
+    console.log(
+      `  same page, hand-written SQL + links + metadata                      ${fmt(referencesHandFull)}   ratio ours/hand ${(referencesPage / referencesHandFull).toFixed(2)}x`,
+    );
   } finally {
     engine.close();
     rmSync(dir, { recursive: true, force: true });

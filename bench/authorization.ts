@@ -29,7 +29,10 @@ async function paired(n: number, rounds: number, base: () => unknown, measured: 
   const a: number[] = [];
   const b: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const [call, out] of [[base, a], [measured, b]] as const) {
+    for (const [call, out] of [
+      [base, a],
+      [measured, b],
+    ] as const) {
       const t0 = performance.now();
       for (let i = 0; i < n; i++) await call();
       out.push(((performance.now() - t0) * 1000) / n);
@@ -51,7 +54,8 @@ export async function main(): Promise<void> {
     const list = { pageSize: 50 };
     const create = () => ({ name: 'bench', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: [asset] });
     const scope = { db: engine.db, caller, replica: false };
-    const handler = (name: 'ListAnnotations' | 'CreateAnnotation', c: RequestContext, req: unknown) => (handlers[name] as (c: RequestContext, r: unknown) => unknown)(c, req);
+    const handler = (name: 'ListAnnotations' | 'CreateAnnotation', c: RequestContext, req: unknown) =>
+      (handlers[name] as (c: RequestContext, r: unknown) => unknown)(c, req);
     const direct = (name: 'ListAnnotations' | 'CreateAnnotation', raw: unknown) => handler(name, ctx, parseRequest(name, raw));
     const authorized = (name: 'ListAnnotations' | 'CreateAnnotation', raw: unknown) => {
       const req = parseRequest(name, raw);
@@ -60,7 +64,9 @@ export async function main(): Promise<void> {
     };
 
     console.log(`2000 annotations; ${loadavg()[0].toFixed(2)} load average (the machine may be shared)`);
-    console.log('policies  kind            list page: handler / authorized (overhead)   create: handler / authorized (overhead)   one GetAnnotation decision');
+    console.log(
+      'policies  kind            list page: handler / authorized (overhead)   create: handler / authorized (overhead)   one GetAnnotation decision',
+    );
     const added: string[] = [];
     const setPolicies = async (count: number, kind: 'uniform' | 'row-dependent') => {
       for (const id of added.splice(0)) await invoke(ctx, 'ArchivePolicy', { policyId: id });
@@ -70,7 +76,9 @@ export async function main(): Promise<void> {
           kind === 'uniform'
             ? `forbid(principal, action == Action::"DeleteRule", resource) when { principal.hasTag("never-${i}") };`
             : `forbid(principal, action in Action::"read", resource is Annotation) when { resource.tags.contains("never-${i}") };`;
-        const { policy } = (await invoke(ctx, 'CreatePolicy', { name: `bench ${kind} ${i}`, configuration: { cedarPolicy } })) as { policy: { policyId: string } };
+        const { policy } = (await invoke(ctx, 'CreatePolicy', { name: `bench ${kind} ${i}`, configuration: { cedarPolicy } })) as {
+          policy: { policyId: string };
+        };
         added.push(policy.policyId);
       }
     };
@@ -78,9 +86,24 @@ export async function main(): Promise<void> {
       for (const count of [1, 10, 100]) {
         if (kind === 'row-dependent' && count === 1) continue; // the default policy alone is uniform
         await setPolicies(count, kind);
-        const [listBase, listAuth] = await paired(30, 9, () => direct('ListAnnotations', list), () => authorized('ListAnnotations', list));
-        const [createBase, createAuth] = await paired(30, 5, () => direct('CreateAnnotation', create()), () => authorized('CreateAnnotation', create()));
-        const [, check] = await paired(300, 5, () => undefined, () => authorizeOperation(scope, 'GetAnnotation', { annotationId: someId }));
+        const [listBase, listAuth] = await paired(
+          30,
+          9,
+          () => direct('ListAnnotations', list),
+          () => authorized('ListAnnotations', list),
+        );
+        const [createBase, createAuth] = await paired(
+          30,
+          5,
+          () => direct('CreateAnnotation', create()),
+          () => authorized('CreateAnnotation', create()),
+        );
+        const [, check] = await paired(
+          300,
+          5,
+          () => undefined,
+          () => authorizeOperation(scope, 'GetAnnotation', { annotationId: someId }),
+        );
         const pct = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(1)}%`;
         console.log(
           `${String(count).padStart(8)}  ${kind.padEnd(14)}  ${listBase.toFixed(0).padStart(6)} / ${listAuth.toFixed(0).padStart(6)} us (${pct(listBase, listAuth).padStart(6)}, goal <= 10%)` +
@@ -94,4 +117,3 @@ export async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

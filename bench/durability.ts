@@ -26,7 +26,12 @@ async function createRate(engine: Engine, inFlight: number, writes: number): Pro
     while (next < writes) {
       const i = next++;
       await commits.submit(() =>
-        invoke(ctx, 'CreateAnnotation', { name: `durable ${i}`, startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:01:00Z', assets: ['Falcon-7'] }),
+        invoke(ctx, 'CreateAnnotation', {
+          name: `durable ${i}`,
+          startTime: '2026-09-01T00:00:00Z',
+          endTime: '2026-09-01T00:01:00Z',
+          assets: ['Falcon-7'],
+        }),
       );
     }
   };
@@ -37,7 +42,11 @@ async function createRate(engine: Engine, inFlight: number, writes: number): Pro
 export async function main(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { writes: { type: 'string', default: '2000' } }, strict: false });
   const writes = Number(values.writes);
-  console.log(`API creates through invoke + group commit, ${writes} per run; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `API creates through invoke + group commit, ${writes} per run; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const inFlight of [1, 16]) {
     const rates: Record<string, number> = {};
     for (const mode of ['NORMAL', 'FULL'] as const) {

@@ -60,12 +60,19 @@ async function time(call: () => Promise<CallResult>, calls: number, warmup: numb
   return { callsPerSecond: (calls / total) * 1000, p50: quantile(each, 0.5), p99: quantile(each, 0.99) };
 }
 
-const show = (label: string, t: Timing) => console.log(`${label.padEnd(22)} ${t.callsPerSecond.toFixed(0).padStart(6)} calls/s   p50 ${t.p50.toFixed(3)} ms   p99 ${t.p99.toFixed(3)} ms`);
+const show = (label: string, t: Timing) =>
+  console.log(
+    `${label.padEnd(22)} ${t.callsPerSecond.toFixed(0).padStart(6)} calls/s   p50 ${t.p50.toFixed(3)} ms   p99 ${t.p99.toFixed(3)} ms`,
+  );
 
 export async function main(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { calls: { type: 'string', default: '2000' }, annotations: { type: 'string', default: '5000' }, archive: { type: 'string', default: '20000' } },
+    options: {
+      calls: { type: 'string', default: '2000' },
+      annotations: { type: 'string', default: '5000' },
+      archive: { type: 'string', default: '20000' },
+    },
     allowPositionals: true,
   });
   const calls = Number(values.calls);
@@ -90,7 +97,11 @@ export async function main(argv: string[] = []): Promise<void> {
     await worker.start();
     const throughWorker = await time(async () => toRenderer(await worker.forward('ListAnnotations', PAGE)), calls, 200);
     await worker.stop();
-    const supervisor = new EngineHostSupervisor({ launch: forkLauncher(BUILT_HOST), init: { dataDir }, secrets: createMemorySecretStore() });
+    const supervisor = new EngineHostSupervisor({
+      launch: forkLauncher(BUILT_HOST),
+      init: { dataDir },
+      secrets: createMemorySecretStore(),
+    });
     await supervisor.start();
     const throughHost = await time(async () => toRenderer(await supervisor.forward('ListAnnotations', PAGE)), calls, 200);
     const pingTimes: number[] = [];
@@ -100,12 +111,18 @@ export async function main(argv: string[] = []): Promise<void> {
       pingTimes.push(performance.now() - t);
     }
 
-    console.log(`ListAnnotations, page of ${PAGE.pageSize}, ${calls} sequential calls (${values.annotations} annotations; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    console.log(
+      `ListAnnotations, page of ${PAGE.pageSize}, ${calls} sequential calls (${values.annotations} annotations; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
     show('in process (no IPC)', inProcess);
     show('direct (before host)', direct);
     show('host in a worker', throughWorker);
     show('host in a process', throughHost);
-    console.log(`the process channel alone (ping): p50 ${quantile(pingTimes, 0.5).toFixed(3)} ms, p99 ${quantile(pingTimes, 0.99).toFixed(3)} ms`);
+    console.log(
+      `the process channel alone (ping): p50 ${quantile(pingTimes, 0.5).toFixed(3)} ms, p99 ${quantile(pingTimes, 0.99).toFixed(3)} ms`,
+    );
     for (const [label, t] of [
       ['worker', throughWorker],
       ['process', throughHost],
@@ -117,7 +134,10 @@ export async function main(argv: string[] = []): Promise<void> {
     }
 
     // (3) The caller while the host works: a bulk archive of many rows runs there; here, timers keep firing.
-    const ids = (await supervisor.call('ListAnnotations', { pageSize: 1000 })) as { ok: true; data: { annotations: { annotationId: string }[] } };
+    const ids = (await supervisor.call('ListAnnotations', { pageSize: 1000 })) as {
+      ok: true;
+      data: { annotations: { annotationId: string }[] };
+    };
     const some = ids.data.annotations.map((a) => a.annotationId);
     const target = Number(values.archive);
     const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -128,7 +148,9 @@ export async function main(argv: string[] = []): Promise<void> {
     const work = (async () => {
       while (archived < target) {
         const batch = some.slice(0, Math.min(1000, target - archived));
-        const r = await supervisor.call(archived % 2000 === 0 ? 'BatchArchiveAnnotations' : 'BatchUnarchiveAnnotations', { annotationIds: batch });
+        const r = await supervisor.call(archived % 2000 === 0 ? 'BatchArchiveAnnotations' : 'BatchUnarchiveAnnotations', {
+          annotationIds: batch,
+        });
         if (!r.ok) throw new Error(JSON.stringify(r.error));
         archived += batch.length;
       }

@@ -90,7 +90,9 @@ function load(db: Db, rows: readonly Row[]): void {
     raw.prepare('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, 0)').run(ORG, 'Bench');
     const user = raw.prepare('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, 0, 0)');
     for (let u = 0; u < USERS; u++) user.run(`user-${u}`, `engineer${u}@example.com`);
-    const asset = raw.prepare('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)');
+    const asset = raw.prepare(
+      'INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)',
+    );
     for (let a = 0; a < ASSETS; a++) asset.run(`asset-${a}`, ORG, `Rover ${a}`, 'user-0', 'user-0');
     const annotation = raw.prepare(
       `INSERT INTO annotations(id, organization_id, name, description, start_time, end_time, created_by_user_id, modified_by_user_id,
@@ -99,11 +101,25 @@ function load(db: Db, rows: readonly Row[]): void {
     );
     const tag = raw.prepare('INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
     const assetLink = raw.prepare('INSERT INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
-    const meta = raw.prepare('INSERT INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const meta = raw.prepare(
+      'INSERT INTO annotation_metadata(annotation_pk, key, type, string_value, number_value, boolean_value, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     rows.forEach((r, i) => {
       const startUs = r.startMs * 1000;
       const createdUs = r.createdMs * 1000;
-      const pk = annotation.run(`ann-${i}`, ORG, r.name, r.description, startUs, startUs + 60_000_000, createdUs, createdUs, r.state, r.assignee, r.annotationType).lastInsertRowid;
+      const pk = annotation.run(
+        `ann-${i}`,
+        ORG,
+        r.name,
+        r.description,
+        startUs,
+        startUs + 60_000_000,
+        createdUs,
+        createdUs,
+        r.state,
+        r.assignee,
+        r.annotationType,
+      ).lastInsertRowid;
       r.tags.forEach((t, k) => tag.run(pk, t, k));
       r.assets.forEach((a, k) => assetLink.run(pk, a, k));
       meta.run(pk, 'env', 1, r.env, null, null, 0);
@@ -128,10 +144,18 @@ const us = (ms: number) => ms * 1000;
 
 function cases(rows: number): Case[] {
   const target = `Pressure spike ${String(Math.floor(rows / 2)).padStart(7, '0')}`;
-  const prefix = `Thermal drift ${String(Math.floor(rows / 2)).padStart(7, '0').slice(0, 5)}`;
+  const prefix = `Thermal drift ${String(Math.floor(rows / 2))
+    .padStart(7, '0')
+    .slice(0, 5)}`;
   const from = T0 + 100 * DAY;
   return [
-    { label: 'name equality', filter: `name == '${target}'`, hand: ['t.name = ?', [target]], reference: `name == '${target}'`, indexed: true },
+    {
+      label: 'name equality',
+      filter: `name == '${target}'`,
+      hand: ['t.name = ?', [target]],
+      reference: `name == '${target}'`,
+      indexed: true,
+    },
     {
       label: 'start_time range (1 day)',
       filter: `start_time >= timestamp('${ts(from)}') && start_time < timestamp('${ts(from + DAY)}')`,
@@ -147,7 +171,13 @@ function cases(rows: number): Case[] {
       reference: `name.startsWith('${prefix}')`,
       indexed: true,
     },
-    { label: 'description contains', filter: "description.contains('overheat relay')", hand: ['instr(t.description, ?) > 0', ['overheat relay']], reference: "description.contains('overheat relay')", indexed: false },
+    {
+      label: 'description contains',
+      filter: "description.contains('overheat relay')",
+      hand: ['instr(t.description, ?) > 0', ['overheat relay']],
+      reference: "description.contains('overheat relay')",
+      indexed: false,
+    },
     {
       label: 'tag relation (common)',
       filter: "tag_name == 'tag-3'",
@@ -207,7 +237,7 @@ function cases(rows: number): Case[] {
     {
       label: 'assignee by user name',
       filter: "assignee == 'engineer7@example.com'",
-      hand: ["t.assigned_to_user_id IN (SELECT id FROM users WHERE user_name = ?)", ['engineer7@example.com']],
+      hand: ['t.assigned_to_user_id IN (SELECT id FROM users WHERE user_name = ?)', ['engineer7@example.com']],
       reference: "assignee.exists(x, x == 'engineer7@example.com')",
       indexed: true,
     },
@@ -251,7 +281,11 @@ function contexts(rows: readonly Row[]): Record<string, unknown>[] {
 async function run(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { rows: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '31' }, explain: { type: 'boolean', default: false } },
+    options: {
+      rows: { type: 'string', default: '1000000' },
+      runs: { type: 'string', default: '31' },
+      explain: { type: 'boolean', default: false },
+    },
     strict: false,
   });
   const n = Number(values.rows);
@@ -263,7 +297,9 @@ async function run(argv: string[]): Promise<void> {
     const rows = generate(n);
     load(db, rows);
     db.raw.exec('ANALYZE');
-    console.log(`loaded ${n} annotations with tags, assets and metadata in ${((performance.now() - t) / 1000).toFixed(1)} s (then ANALYZE, as PRAGMA optimize would)`);
+    console.log(
+      `loaded ${n} annotations with tags, assets and metadata in ${((performance.now() - t) / 1000).toFixed(1)} s (then ANALYZE, as PRAGMA optimize would)`,
+    );
 
     const scope = { sql: 't.organization_id = ?', params: [ORG], fingerprint: [ORG] };
     const referenceEnv = buildCelEnvironment(annotationListSpec.filterFields, { inMemoryReference: true });
@@ -278,13 +314,20 @@ async function run(argv: string[]): Promise<void> {
       const handSql = `SELECT ${order} FROM annotations t WHERE t.organization_id = ? AND ${c.hand[0]} ORDER BY ${orderBy} LIMIT 51`;
       const hand = () => db.all(handSql, [ORG, ...c.hand[1]]);
       const keys = ours().keys;
-      const handKeys = hand().slice(0, 50).map((r) => Number((r as { k1: number }).k1));
+      const handKeys = hand()
+        .slice(0, 50)
+        .map((r) => Number((r as { k1: number }).k1));
       if (JSON.stringify(keys) !== JSON.stringify(handKeys)) throw new Error(`${c.label}: listPage and the hand-written SQL disagree`);
       if (values.explain) {
         const compiled = compileFilter(annotationListSpec.filterFields, c.filter);
-        const plan = (q: string, p: unknown[]) => (db.raw.prepare(`EXPLAIN QUERY PLAN ${q}`).all(...(p as never[])) as { detail: string }[]).map((r) => `    ${r.detail}`).join('\n');
+        const plan = (q: string, p: unknown[]) =>
+          (db.raw.prepare(`EXPLAIN QUERY PLAN ${q}`).all(...(p as never[])) as { detail: string }[])
+            .map((r) => `    ${r.detail}`)
+            .join('\n');
         const ourSql = `SELECT ${order} FROM annotations t WHERE (t.organization_id = ?) AND (${compiled.sql}) ORDER BY ${orderBy} LIMIT 51`;
-        console.log(`${c.label}\n  ours (before choosing semi-join forms):\n${plan(ourSql, [ORG, ...compiled.params])}\n  hand:\n${plan(handSql, [ORG, ...c.hand[1]])}`);
+        console.log(
+          `${c.label}\n  ours (before choosing semi-join forms):\n${plan(ourSql, [ORG, ...compiled.params])}\n  hand:\n${plan(handSql, [ORG, ...c.hand[1]])}`,
+        );
       }
       const [oursMs, handMs] = timeTogether([ours, hand], runs);
       return { c, keys, oursMs, handMs };
@@ -311,11 +354,22 @@ async function run(argv: string[]): Promise<void> {
         return matched.slice(0, 50);
       };
       const [naiveMs] = timeTogether([naive], 1);
-      if (JSON.stringify(naive().map((i) => i + 1)) !== JSON.stringify(keys)) throw new Error(`${c.label}: per-row evaluation and listPage disagree`);
+      if (JSON.stringify(naive().map((i) => i + 1)) !== JSON.stringify(keys))
+        throw new Error(`${c.label}: per-row evaluation and listPage disagree`);
       if (c.indexed) ratios.push(oursMs / handMs);
-      line([c.label, oursMs.toFixed(3), handMs.toFixed(3), (oursMs / handMs).toFixed(2), naiveMs.toFixed(0), `${Math.round(naiveMs / oursMs)}x`, String(keys.length)]);
+      line([
+        c.label,
+        oursMs.toFixed(3),
+        handMs.toFixed(3),
+        (oursMs / handMs).toFixed(2),
+        naiveMs.toFixed(0),
+        `${Math.round(naiveMs / oursMs)}x`,
+        String(keys.length),
+      ]);
     }
-    console.log(`\nindexed predicates: ours/hand worst ${Math.max(...ratios).toFixed(2)}x, median ${median(ratios).toFixed(2)}x (target <= 1.5x); speed-up over per-row CEL evaluation target >= 100x`);
+    console.log(
+      `\nindexed predicates: ours/hand worst ${Math.max(...ratios).toFixed(2)}x, median ${median(ratios).toFixed(2)}x (target <= 1.5x); speed-up over per-row CEL evaluation target >= 100x`,
+    );
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });

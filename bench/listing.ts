@@ -31,7 +31,10 @@ const ONE_ROW_REQUESTS = 2000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (xs: number[], digits = 2) => `${median(xs).toFixed(digits)} (runs: ${xs.map((x) => x.toFixed(digits)).join(', ')})`;
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 
 /** CPU seconds used so far by the whole machine (all processes; Linux /proc/stat); NaN elsewhere. */
 function machineCpu(): number {
@@ -45,7 +48,12 @@ function machineCpu(): number {
 }
 
 /** GET on a kept-alive connection: the body's length, its list's length and its nextPageToken. */
-function getPage(agent: Agent, url: string, token: string, listField: string): Promise<{ bytes: number; nextPageToken: string; rows: number }> {
+function getPage(
+  agent: Agent,
+  url: string,
+  token: string,
+  listField: string,
+): Promise<{ bytes: number; nextPageToken: string; rows: number }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } }, (res) => {
       const chunks: Buffer[] = [];
@@ -72,11 +80,28 @@ interface Listing {
 }
 
 const LISTINGS: Listing[] = [
-  { label: 'ListAnnotations', path: '/api/v1/annotations', query: { order_by: 'modified_date' }, operation: 'ListAnnotations', listField: 'annotations' },
-  { label: 'ListAllAnnotationLogs', path: '/api/v1/annotation-logs', query: {}, operation: 'ListAllAnnotationLogs', listField: 'annotationLogs' },
+  {
+    label: 'ListAnnotations',
+    path: '/api/v1/annotations',
+    query: { order_by: 'modified_date' },
+    operation: 'ListAnnotations',
+    listField: 'annotations',
+  },
+  {
+    label: 'ListAllAnnotationLogs',
+    path: '/api/v1/annotation-logs',
+    query: {},
+    operation: 'ListAllAnnotationLogs',
+    listField: 'annotationLogs',
+  },
 ];
 
-async function listOverHttp(agent: Agent, base: string, token: string, l: Listing): Promise<{ rows: number; bytes: number; pages: number }> {
+async function listOverHttp(
+  agent: Agent,
+  base: string,
+  token: string,
+  l: Listing,
+): Promise<{ rows: number; bytes: number; pages: number }> {
   let pageToken = '';
   let rows = 0;
   let bytes = 0;
@@ -95,7 +120,12 @@ async function listOverHttp(agent: Agent, base: string, token: string, l: Listin
 export async function main(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { rows: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '5' }, data: { type: 'string' }, 'in-process-only': { type: 'boolean' } },
+    options: {
+      rows: { type: 'string', default: '100000' },
+      repeat: { type: 'string', default: '5' },
+      data: { type: 'string' },
+      'in-process-only': { type: 'boolean' },
+    },
     strict: false,
   });
   const rows = Number(values.rows);
@@ -113,12 +143,16 @@ export async function main(argv: string[] = []): Promise<void> {
     }
     const logs = engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs')!.n;
     const token = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'bench').token;
-    console.log(`dataset: ${annotations} annotations, ${logs} annotation logs; pages of ${PAGE_SIZE}; ${availableParallelism()} CPUs; ${load()}`);
+    console.log(
+      `dataset: ${annotations} annotations, ${logs} annotation logs; pages of ${PAGE_SIZE}; ${availableParallelism()} CPUs; ${load()}`,
+    );
 
     // (1) In process: the handler (query + rows -> wire objects) and the serialization, timed apart.
     const userId = engine.db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [DEFAULT_USER_NAME])!.id;
     const ctx = { engine, db: engine.db, caller: loadCaller(engine.db, userId)! };
-    console.log(`\nin process (invoke, then JSON.stringify + Buffer.from as sendJson does), us of CPU per listed row, median of ${repeat}:`);
+    console.log(
+      `\nin process (invoke, then JSON.stringify + Buffer.from as sendJson does), us of CPU per listed row, median of ${repeat}:`,
+    );
     for (const l of LISTINGS) {
       const handler: number[] = [];
       const serialize: number[] = [];
@@ -131,7 +165,10 @@ export async function main(argv: string[] = []): Promise<void> {
         const c0 = process.cpuUsage();
         do {
           const a = process.cpuUsage();
-          const res = (await invoke(ctx, l.operation, { ...l.query, page_size: String(PAGE_SIZE), page_token: pageToken })) as Record<string, unknown>;
+          const res = (await invoke(ctx, l.operation, { ...l.query, page_size: String(PAGE_SIZE), page_token: pageToken })) as Record<
+            string,
+            unknown
+          >;
           const b = process.cpuUsage(a);
           const bytes = Buffer.from(JSON.stringify(res), 'utf8');
           const c = process.cpuUsage(a);
@@ -158,7 +195,9 @@ export async function main(argv: string[] = []): Promise<void> {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     // One warm-up pass of each (statement caches, JIT, page cache).
     for (const l of LISTINGS) await listOverHttp(agent, started.url, token, l);
-    console.log(`\nthrough \`outpost serve\` (HTTP, keep-alive, one request at a time), us of the server's CPU per listed row, median of ${repeat}; ${load()}:`);
+    console.log(
+      `\nthrough \`outpost serve\` (HTTP, keep-alive, one request at a time), us of the server's CPU per listed row, median of ${repeat}; ${load()}:`,
+    );
     for (const l of LISTINGS) {
       const cpuPerRow: number[] = [];
       const wallRate: number[] = [];
@@ -180,7 +219,9 @@ export async function main(argv: string[] = []): Promise<void> {
       }
       const cpuMedian = median(cpuPerRow);
       const goal = l.operation === 'ListAnnotations' ? ` (goal <= ${GOAL_US_PER_ANNOTATION} us/annotation, issue #18 target 1)` : '';
-      console.log(`  ${l.label.padEnd(22)} ${fmt(cpuPerRow)} us/row${goal} -> at most ${Math.round(1e6 / cpuMedian)} rows/s on one idle core`);
+      console.log(
+        `  ${l.label.padEnd(22)} ${fmt(cpuPerRow)} us/row${goal} -> at most ${Math.round(1e6 / cpuMedian)} rows/s on one idle core`,
+      );
       console.log(
         `  ${''.padEnd(22)} ${last.rows} rows in ${last.pages} pages, ${(last.bytes / last.rows).toFixed(0)} bytes/row; wall ${Math.round(median(wallRate))} rows/s; ` +
           `other processes busy ${Math.max(0, median(others)).toFixed(2)} cores`,
@@ -197,7 +238,9 @@ export async function main(argv: string[] = []): Promise<void> {
       }
       perRequest.push(((processCpuSeconds(server.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
     }
-    console.log(`  ListAnnotations, 1 row  ${fmt(perRequest, 1)} us of server CPU per request (${ONE_ROW_REQUESTS} requests; goal <= ${GOAL_US_PER_ONE_ROW_REQUEST} us)`);
+    console.log(
+      `  ListAnnotations, 1 row  ${fmt(perRequest, 1)} us of server CPU per request (${ONE_ROW_REQUESTS} requests; goal <= ${GOAL_US_PER_ONE_ROW_REQUEST} us)`,
+    );
     agent.destroy();
     console.log(`  (${load()})`);
   } finally {

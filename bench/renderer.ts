@@ -32,7 +32,10 @@ import { serveOutpost } from './support/processes';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
 /** Filters a reviewer types, each paired with a second one so every Enter changes the result. */
@@ -50,9 +53,13 @@ const PAGE_PROBES = () => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__longTasks.push(e.duration);
   }).observe({ type: 'longtask', buffered: true });
-  window.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.target as HTMLElement | null)?.id === 'annotation-filter') w.__enterAt = performance.now();
-  }, true);
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'Enter' && (e.target as HTMLElement | null)?.id === 'annotation-filter') w.__enterAt = performance.now();
+    },
+    true,
+  );
 };
 
 /** Types `filter`, presses Enter, and returns the ms from Enter to the frame painted with its rows. */
@@ -131,7 +138,9 @@ interface TraceEvent {
  * (the rest it waited for a core: on a loaded machine a 12 ms task can take 60 ms of wall clock).
  */
 function longTasksInTrace(trace: { traceEvents: TraceEvent[] }): Array<{ wallMs: number; cpuMs: number }> {
-  const main = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const main = new Set(
+    trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
   return trace.traceEvents
     .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`) && (e.dur ?? 0) > 50_000)
     .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }));
@@ -232,9 +241,13 @@ export async function main(argv: string[] = []): Promise<void> {
           times.push(await enterToPaint(page, f));
         }
         all.push(...times);
-        console.log(`  ${median(times).toFixed(1).padStart(7)} ms  ${verdict(median(times) <= 100)}  ${f}  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`);
+        console.log(
+          `  ${median(times).toFixed(1).padStart(7)} ms  ${verdict(median(times) <= 100)}  ${f}  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`,
+        );
       }
-      console.log(`  all filters: median ${median(all).toFixed(1)} ms, worst ${Math.max(...all).toFixed(1)} ms -> ${verdict(median(all) <= 100)}`);
+      console.log(
+        `  all filters: median ${median(all).toFixed(1)} ms, worst ${Math.max(...all).toFixed(1)} ms -> ${verdict(median(all) <= 100)}`,
+      );
       summary.push(`filter Enter -> painted rows: median ${median(all).toFixed(1)} ms (goal <= 100 ms) -> ${verdict(median(all) <= 100)}`);
     }
 
@@ -243,7 +256,9 @@ export async function main(argv: string[] = []): Promise<void> {
 
     if (parts.has('scroll')) {
       // Scroll: every result (no filter), a fast fling: ~30 rows a frame, from the top of a fresh list each time.
-      console.log(`\nscroll: ${scrollSeconds} s at 1500 px/frame through every result, ${scrollRepeat} times (goal: no long task over 50 ms); ${load()}`);
+      console.log(
+        `\nscroll: ${scrollSeconds} s at 1500 px/frame through every result, ${scrollRepeat} times (goal: no long task over 50 ms); ${load()}`,
+      );
       const counts: number[] = [];
       const worsts: number[] = [];
       const memories: number[] = [];
@@ -285,7 +300,9 @@ export async function main(argv: string[] = []): Promise<void> {
       summary.push(
         `scroll ${scrollSeconds} s: median long tasks over 50 ms ${median(counts)}, median longest ${median(worsts).toFixed(0)} ms, of which CPU ${median(cpuLongest).toFixed(1)} ms (goal: none over 50 ms) -> ${verdictScroll}`,
       );
-      summary.push(`renderer memory after a scroll: median private ${median(memories).toFixed(0)} MB (goal <= 300 MB) -> ${verdict(median(memories) <= 300)}`);
+      summary.push(
+        `renderer memory after a scroll: median private ${median(memories).toFixed(0)} MB (goal <= 300 MB) -> ${verdict(median(memories) <= 300)}`,
+      );
     }
 
     if (parts.has('memory')) {
@@ -307,9 +324,13 @@ export async function main(argv: string[] = []): Promise<void> {
       );
       const loadedAll = (await page.getByTestId('result-count').textContent()) ?? '';
       const full = await rendererMemory(page);
-      console.log(`  every result loaded (${loadedAll.trim()}, scrolled to the end in ${((performance.now() - t0) / 1000).toFixed(1)} s): ${mem(full)}`);
+      console.log(
+        `  every result loaded (${loadedAll.trim()}, scrolled to the end in ${((performance.now() - t0) / 1000).toFixed(1)} s): ${mem(full)}`,
+      );
       console.log(`  (${load()})`);
-      summary.push(`renderer memory with every result loaded (${loadedAll.trim()}): private ${full.privateMb.toFixed(0)} MB (goal <= 300 MB) -> ${verdict(full.privateMb <= 300)}`);
+      summary.push(
+        `renderer memory with every result loaded (${loadedAll.trim()}): private ${full.privateMb.toFixed(0)} MB (goal <= 300 MB) -> ${verdict(full.privateMb <= 300)}`,
+      );
     }
 
     console.log(`\nsummary (#18 target 5), ${annotations} annotations, ${load()}:`);
@@ -324,4 +345,3 @@ export async function main(argv: string[] = []): Promise<void> {
     if (!values.data) rmSync(dataDir, { recursive: true, force: true });
   }
 }
-

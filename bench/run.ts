@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export async function main(argv: string[] = []): Promise<void> {
   const here = dirname(fileURLToPath(import.meta.url));
   const only = argv.filter((a) => !a.startsWith('-'));
-  const files = readdirSync(here).filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.endsWith('.test.ts')).sort();
+  const files = readdirSync(here)
+    .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.endsWith('.test.ts'))
+    .sort();
   for (const file of files) {
     const name = file.replace(/\.ts$/, '');
     if (only.length && !only.includes(name)) continue;

@@ -103,14 +103,20 @@ function verdict(what: string, budgetSeconds: number, c: Cpu | undefined): strin
 /** What the two processes' CPU time allows on this machine's otherwise idle cores (they overlap at best). */
 function cpuBound(label: string, units: number, unit: string, c: Cpu, wallMs: number): string {
   const least = leastWall(c).seconds;
-  return `  ${label}: CPU client ${c.client.toFixed(2)} s + remote ${c.server.toFixed(2)} s in ${(wallMs / 1000).toFixed(2)} s wall` +
-    (least > 0 ? ` -> at most ${Math.round(units / least)} ${unit}/s on ${availableParallelism()} idle cores` : '');
+  return (
+    `  ${label}: CPU client ${c.client.toFixed(2)} s + remote ${c.server.toFixed(2)} s in ${(wallMs / 1000).toFixed(2)} s wall` +
+    (least > 0 ? ` -> at most ${Math.round(units / least)} ${unit}/s on ${availableParallelism()} idle cores` : '')
+  );
 }
 
 const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
 
 export async function main(argv: string[] = []): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { rows: { type: 'string', default: '100000' }, edits: { type: 'string', default: '10000' } }, strict: false });
+  const { values } = parseArgs({
+    args: argv,
+    options: { rows: { type: 'string', default: '100000' }, edits: { type: 'string', default: '10000' } },
+    strict: false,
+  });
   const rows = Number(values.rows);
   const edits = Number(values.edits);
   const remoteDir = mkdtempSync(join(tmpdir(), 'outpost-bench-remote-'));
@@ -123,7 +129,9 @@ export async function main(argv: string[] = []): Promise<void> {
     const counts = seedDemoData(seeding.db, { annotations: rows, ids: 'random' });
     const token = createApiKey(seeding.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'bench').token;
     seeding.close();
-    console.log(`remote seeded: ${counts.annotations} annotations, ${counts.annotationLogs} logs (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(
+      `remote seeded: ${counts.annotations} annotations, ${counts.annotationLogs} logs (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    );
     const started = await serveOutpost(remoteDir);
     server = started.child;
 
@@ -132,7 +140,10 @@ export async function main(argv: string[] = []): Promise<void> {
     const remote = { baseUrl: started.url, apiKey: token };
     const cpu = cpuClock(server.pid);
     // The machine may be shared: the load average says how far wall times are from an idle machine's.
-    const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+    const load = () =>
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`;
     console.log(`(${availableParallelism()} CPUs; ${load()})`);
 
     // (1) Initial pull.
@@ -146,7 +157,9 @@ export async function main(argv: string[] = []): Promise<void> {
     const annMs = tl.pulls.get('annotations') ?? ms;
     const logMs = tl.pulls.get('annotation_logs') ?? ms;
     console.log(`\ninitial pull (${summary.requests} requests, whole sync ${(ms / 1000).toFixed(2)} s):`);
-    console.log(`  annotations:     ${pulledAnnotations} in ${(annMs / 1000).toFixed(2)} s = ${rate(pulledAnnotations, annMs)} annotations/s (target >= 30000)`);
+    console.log(
+      `  annotations:     ${pulledAnnotations} in ${(annMs / 1000).toFixed(2)} s = ${rate(pulledAnnotations, annMs)} annotations/s (target >= 30000)`,
+    );
     console.log(`  annotation logs: ${pulledLogs} in ${(logMs / 1000).toFixed(2)} s = ${rate(pulledLogs, logMs)} logs/s`);
     console.log(`  annotations + logs end to end: ${rate(pulledAnnotations + pulledLogs, ms)} rows/s`);
     const annCpu = tl.pullCpu.get('annotations');
@@ -159,24 +172,41 @@ export async function main(argv: string[] = []): Promise<void> {
     // (2) 10k offline edits, then push.
     const caller = { ...localCaller(engine.db)!, owner: true };
     const ctx = { engine, db: engine.db, caller };
-    const ids = engine.db.all<{ id: string; annotation_type: number }>('SELECT id, annotation_type FROM annotations ORDER BY pk LIMIT ?', [edits]).map((r) => r.id);
+    const ids = engine.db
+      .all<{ id: string; annotation_type: number }>('SELECT id, annotation_type FROM annotations ORDER BY pk LIMIT ?', [edits])
+      .map((r) => r.id);
     const asset = engine.db.get<{ name: string }>('SELECT name FROM assets LIMIT 1')!.name;
     const mix = { update: Math.round(edits * 0.6), comment: Math.round(edits * 0.2), archive: Math.round(edits * 0.15) };
     const creates = edits - mix.update - mix.comment - mix.archive;
     t = performance.now();
     let n = 0;
     for (let i = 0; i < mix.update; i++, n++) {
-      await invoke(ctx, 'UpdateAnnotation', { annotation: { annotationId: ids[n % ids.length], name: `edited offline ${i}`, description: 'checked in the field' }, updateMask: 'name,description' });
+      await invoke(ctx, 'UpdateAnnotation', {
+        annotation: { annotationId: ids[n % ids.length], name: `edited offline ${i}`, description: 'checked in the field' },
+        updateMask: 'name,description',
+      });
     }
     for (let i = 0; i < mix.comment; i++, n++) {
-      await invoke(ctx, 'CreateAnnotationLog', { annotationId: ids[n % ids.length], kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: `note ${i}` }] } });
+      await invoke(ctx, 'CreateAnnotationLog', {
+        annotationId: ids[n % ids.length],
+        kind: 'ANNOTATION_LOG_KIND_COMMENT',
+        comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: `note ${i}` }] },
+      });
     }
     for (let i = 0; i < mix.archive; i++, n++) await invoke(ctx, 'ArchiveAnnotation', { annotationId: ids[n % ids.length] });
     for (let i = 0; i < creates; i++) {
-      await invoke(ctx, 'CreateAnnotation', { name: `found offline ${i}`, startTime: '2026-09-02T00:00:00Z', endTime: '2026-09-02T00:00:05Z', assets: [asset], tags: ['field'] });
+      await invoke(ctx, 'CreateAnnotation', {
+        name: `found offline ${i}`,
+        startTime: '2026-09-02T00:00:00Z',
+        endTime: '2026-09-02T00:00:05Z',
+        assets: [asset],
+        tags: ['field'],
+      });
     }
     const editMs = performance.now() - t;
-    console.log(`\n${edits} offline edits recorded (${mix.update} updates, ${mix.comment} comments, ${mix.archive} archives, ${creates} creates): ${rate(edits, editMs)} edits/s with their outbox entries`);
+    console.log(
+      `\n${edits} offline edits recorded (${mix.update} updates, ${mix.comment} comments, ${mix.archive} archives, ${creates} creates): ${rate(edits, editMs)} edits/s with their outbox entries`,
+    );
 
     tl = timeline(cpu);
     t = performance.now();
@@ -186,8 +216,12 @@ export async function main(argv: string[] = []): Promise<void> {
     ms = performance.now() - t;
     if (!summary.ok) throw new Error(`push sync failed: ${summary.error}`);
     const pushMs = tl.pushMs();
-    console.log(`push (${concurrency} requests at once): ${summary.progress.pushed} edits in ${(pushMs / 1000).toFixed(2)} s = ${rate(summary.progress.pushed, pushMs)} edits/s (target: 10k in <= 5 s); ${summary.pending} left, ${summary.failedEntries} failed`);
-    console.log(`  whole sync (pull, push, pull back the remote's side effects): ${(ms / 1000).toFixed(2)} s, ${summary.requests} requests`);
+    console.log(
+      `push (${concurrency} requests at once): ${summary.progress.pushed} edits in ${(pushMs / 1000).toFixed(2)} s = ${rate(summary.progress.pushed, pushMs)} edits/s (target: 10k in <= 5 s); ${summary.pending} left, ${summary.failedEntries} failed`,
+    );
+    console.log(
+      `  whole sync (pull, push, pull back the remote's side effects): ${(ms / 1000).toFixed(2)} s, ${summary.requests} requests`,
+    );
     console.log(cpuBound('push', summary.progress.pushed, 'edits', tl.pushCpu(), pushMs));
     console.log(verdict('push target (10k edits in <= 5 s)', (5 * summary.progress.pushed) / 10_000, tl.pushCpu()));
     console.log(`  timeline: ${tl.steps.join('; ')}`);
@@ -221,7 +255,9 @@ export async function main(argv: string[] = []): Promise<void> {
     const patchRate = rate(patches, performance.now() - t);
     const patchCpu = cpuSince(c0, cpu());
     bare.close();
-    console.log(`\nremote ceilings (same run): ListAnnotations ${listRate} annotations/s with no client work; UpdateAnnotation ${patchRate} requests/s with no client bookkeeping`);
+    console.log(
+      `\nremote ceilings (same run): ListAnnotations ${listRate} annotations/s with no client work; UpdateAnnotation ${patchRate} requests/s with no client bookkeeping`,
+    );
     if (listCpu.server > 0) {
       console.log(
         `  remote CPU: ${Math.round((listCpu.server * 1e6) / listed)} us per listed annotation (at most ${Math.round(listed / listCpu.server)}/s on one idle core); ` +
@@ -229,7 +265,9 @@ export async function main(argv: string[] = []): Promise<void> {
       );
     }
     console.log(`  (${load()})`);
-    console.log(`  pull reached ${Math.round((100 * rate(pulledAnnotations, annMs)) / listRate)}% of the remote's list rate; push ${Math.round((100 * rate(summary.progress.pushed, pushMs)) / patchRate)}% of its bare request rate (batched archives count as edits)`);
+    console.log(
+      `  pull reached ${Math.round((100 * rate(pulledAnnotations, annMs)) / listRate)}% of the remote's list rate; push ${Math.round((100 * rate(summary.progress.pushed, pushMs)) / patchRate)}% of its bare request rate (batched archives count as edits)`,
+    );
 
     // (3) A network like a field engineer's: every request takes 40 ms longer (the fault proxy's delay). Loopback hides
     // what the push window is for; here the round trip, not either CPU, bounds the rate.
@@ -240,12 +278,18 @@ export async function main(argv: string[] = []): Promise<void> {
       const slowEdits = Math.min(2000, ids.length);
       for (const window of [16, concurrency]) {
         for (let i = 0; i < slowEdits; i++) {
-          await invoke(ctx, 'UpdateAnnotation', { annotation: { annotationId: ids[i], description: `window ${window} ${i}` }, updateMask: 'description' });
+          await invoke(ctx, 'UpdateAnnotation', {
+            annotation: { annotationId: ids[i], description: `window ${window} ${i}` },
+            updateMask: 'description',
+          });
         }
         const slow = timeline(cpu);
         const res = await runSync({ db: engine.db, remote: rtt, onEvent: slow.onEvent, concurrency: window });
-        if (!res.ok || res.progress.pushed !== slowEdits) throw new Error(`push through the delay failed: ${res.error ?? `${res.progress.pushed} of ${slowEdits} pushed`}`);
-        console.log(`\n40 ms per request, ${window} requests at once: ${slowEdits} edits pushed in ${(slow.pushMs() / 1000).toFixed(2)} s = ${rate(slowEdits, slow.pushMs())} edits/s`);
+        if (!res.ok || res.progress.pushed !== slowEdits)
+          throw new Error(`push through the delay failed: ${res.error ?? `${res.progress.pushed} of ${slowEdits} pushed`}`);
+        console.log(
+          `\n40 ms per request, ${window} requests at once: ${slowEdits} edits pushed in ${(slow.pushMs() / 1000).toFixed(2)} s = ${rate(slowEdits, slow.pushMs())} edits/s`,
+        );
       }
     } finally {
       await proxy.close();

@@ -58,14 +58,19 @@ function uploadFrom(ctx: RequestContext, source: string, fileName: string): stri
   const tmp = join(ctx.engine.dataDir, 'tmp', `bench-${Math.random().toString(36).slice(2)}`);
   copyFileSync(source, tmp);
   const { remoteFile } = uploadRemoteFile(ctx, {
-    entityId: 'bench', entityType: 'test_reports',
+    entityId: 'bench',
+    entityType: 'test_reports',
     file: { path: tmp, fileName, mimeType: 'application/xml', encoding: '', size: statSync(tmp).size },
   });
   return remoteFile.remoteFileId;
 }
 
 export async function main(argv: string[] = []): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { reports: { type: 'string', default: '50' }, mb: { type: 'string', default: '50' } }, strict: false });
+  const { values } = parseArgs({
+    args: argv,
+    options: { reports: { type: 'string', default: '50' }, mb: { type: 'string', default: '50' } },
+    strict: false,
+  });
   const reports = Number(values.reports);
   const targetMb = Number(values.mb);
   const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-reports-'));
@@ -97,21 +102,37 @@ export async function main(argv: string[] = []): Promise<void> {
     const importMs = performance.now() - t;
     loopDelay.disable();
     clearInterval(sampler);
-    const steps = engine.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM test_steps WHERE test_report_id = ?', [testReport.testReportId])!.n;
-    const measurements = engine.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM test_measurements WHERE test_report_id = ?', [testReport.testReportId])!.n;
-    console.log(`large report: ${mb(bytes)} MB (demo body x ${copies}), ${steps} steps, ${measurements} measurements (parser: ${parsed.steps}/${parsed.measurements})`);
-    console.log(`  parse only (no-op sink):          ${(parseMs / 1000).toFixed(2)} s = ${(bytes / MB / (parseMs / 1000)).toFixed(1)} MB/s`);
-    console.log(`  ImportTestReport (stage + copy):  ${(importMs / 1000).toFixed(2)} s = ${(bytes / MB / (importMs / 1000)).toFixed(1)} MB/s, ${Math.round(steps / (importMs / 1000))} steps/s; ${(importMs / parseMs).toFixed(2)}x parse-only`);
+    const steps = engine.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM test_steps WHERE test_report_id = ?', [
+      testReport.testReportId,
+    ])!.n;
+    const measurements = engine.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM test_measurements WHERE test_report_id = ?', [
+      testReport.testReportId,
+    ])!.n;
+    console.log(
+      `large report: ${mb(bytes)} MB (demo body x ${copies}), ${steps} steps, ${measurements} measurements (parser: ${parsed.steps}/${parsed.measurements})`,
+    );
+    console.log(
+      `  parse only (no-op sink):          ${(parseMs / 1000).toFixed(2)} s = ${(bytes / MB / (parseMs / 1000)).toFixed(1)} MB/s`,
+    );
+    console.log(
+      `  ImportTestReport (stage + copy):  ${(importMs / 1000).toFixed(2)} s = ${(bytes / MB / (importMs / 1000)).toFixed(1)} MB/s, ${Math.round(steps / (importMs / 1000))} steps/s; ${(importMs / parseMs).toFixed(2)}x parse-only`,
+    );
     const blockedMs = loopDelay.max / 1e6;
-    console.log(`  longest event-loop block during the import: ${blockedMs.toFixed(1)} ms (goal <= ${BLOCK_GOAL_MS} ms: ${blockedMs <= BLOCK_GOAL_MS ? 'met' : 'NOT met'}); p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs (a busy machine stretches every block)`);
-    console.log(`  RSS before ${rssBefore} MB, sampled peak during the async parse ${mb(sampledPeak)} MB, process peak (maxRSS) ${peakRssMb()} MB`);
+    console.log(
+      `  longest event-loop block during the import: ${blockedMs.toFixed(1)} ms (goal <= ${BLOCK_GOAL_MS} ms: ${blockedMs <= BLOCK_GOAL_MS ? 'met' : 'NOT met'}); p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs (a busy machine stretches every block)`,
+    );
+    console.log(
+      `  RSS before ${rssBefore} MB, sampled peak during the async parse ${mb(sampledPeak)} MB, process peak (maxRSS) ${peakRssMb()} MB`,
+    );
 
     // --- the demo report, N times ----------------------------------------------------------------------
     const ids = Array.from({ length: reports }, () => uploadFrom(ctx, SAMPLE, 'demo_test_report.xml'));
     t = performance.now();
     for (const id of ids) await importTestReport(ctx, id);
     const ms = performance.now() - t;
-    console.log(`demo report (184 KB, 223 steps, 15 measurements) x ${reports}: ${(ms / reports).toFixed(1)} ms each = ${(reports / (ms / 1000)).toFixed(1)} reports/s, ${Math.round((reports * 223) / (ms / 1000))} steps/s`);
+    console.log(
+      `demo report (184 KB, 223 steps, 15 measurements) x ${reports}: ${(ms / reports).toFixed(1)} ms each = ${(reports / (ms / 1000)).toFixed(1)} reports/s, ${Math.round((reports * 223) / (ms / 1000))} steps/s`,
+    );
   } finally {
     engine.close();
     rmSync(dir, { recursive: true, force: true });

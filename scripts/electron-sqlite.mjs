@@ -25,11 +25,21 @@ function nodeGyp() {
 /** What a failed node-gyp run says went wrong: its error line ("gyp ERR! stack Error: …"), or a compiler error. */
 function reasonOf(result) {
   if (result.error) return result.error.message;
-  const lines = `${result.stderr ?? ''}\n${result.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = `${result.stderr ?? ''}\n${result.stdout ?? ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const thrown = lines.find((l) => /^gyp ERR! stack \w*Error\b/.test(l));
   if (thrown) return thrown.replace(/^gyp ERR! stack /, '');
   const compiler = lines.find((l) => /\berror\b/i.test(l) && !l.startsWith('gyp '));
-  return compiler ?? lines.filter((l) => l.startsWith('gyp ERR!')).at(0)?.replace(/^gyp ERR! /, '') ?? `node-gyp exited with code ${result.status}`;
+  return (
+    compiler ??
+    lines
+      .filter((l) => l.startsWith('gyp ERR!'))
+      .at(0)
+      ?.replace(/^gyp ERR! /, '') ??
+    `node-gyp exited with code ${result.status}`
+  );
 }
 
 /**
@@ -52,8 +62,11 @@ export function electronSqliteBinding({ root, electronVersion, say }) {
     const result = spawnSync(
       command,
       [
-        ...prefix, 'rebuild', '--release',
-        '--runtime=electron', `--target=${electronVersion}`,
+        ...prefix,
+        'rebuild',
+        '--release',
+        '--runtime=electron',
+        `--target=${electronVersion}`,
         `--dist-url=${process.env.OUTPOST_ELECTRON_HEADERS_URL || 'https://electronjs.org/headers'}`,
         `--devdir=${join(cacheRoot, 'electron-gyp')}`,
       ],

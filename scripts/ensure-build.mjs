@@ -36,4 +36,3 @@ export function build() {
     process.exit(result.status || 1);
   }
 }
-

@@ -9,7 +9,19 @@
 // them: see allowMissingDependencies in electron-builder.yml).
 // (The native rebuild for Electron's ABI is skipped: it downloads Electron's headers.)
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -84,13 +96,24 @@ try {
 
   const out = join(work, 'dist');
   run(process.execPath, [
-    join(root, 'node_modules', 'electron-builder', 'cli.js'), '--dir', '--linux', '--x64', '--publish', 'never', '--projectDir', projectDir,
-    `-c.electronDist=${dist}`, `-c.electronVersion=${require('electron/package.json').version}`, '-c.npmRebuild=false', `-c.directories.output=${out}`,
+    join(root, 'node_modules', 'electron-builder', 'cli.js'),
+    '--dir',
+    '--linux',
+    '--x64',
+    '--publish',
+    'never',
+    '--projectDir',
+    projectDir,
+    `-c.electronDist=${dist}`,
+    `-c.electronVersion=${require('electron/package.json').version}`,
+    '-c.npmRebuild=false',
+    `-c.directories.output=${out}`,
   ]);
 
   const app = join(out, 'linux-unpacked');
   const files = new Set(asar.listPackage(join(app, 'resources', 'app.asar')));
-  for (const f of ['/out/main/index.js', '/out/main/engineHost.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) if (!files.has(f)) problems.push(`app.asar lacks ${f}`);
+  for (const f of ['/out/main/index.js', '/out/main/engineHost.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json'])
+    if (!files.has(f)) problems.push(`app.asar lacks ${f}`);
   // Every package the app needs at run time, not only the direct ones: a transitive dependency electron-builder's
   // collector could not place (its "cannot find path for dependency" warning) would otherwise be missed here and
   // fail only on the laptop (better-sqlite3 needs `bindings`, electron-updater `builder-util-runtime`, …).
@@ -101,7 +124,8 @@ try {
   }
   // Help › Documentation opens this (src-main/electron/documentation.ts).
   if (!existsSync(join(app, 'resources', 'docs', 'README.md'))) problems.push('the user guide (resources/docs/README.md) is not packaged');
-  if (!existsSync(join(app, 'resources', 'docs', 'docs', 'security.md'))) problems.push('the docs folder (resources/docs/docs) is not packaged');
+  if (!existsSync(join(app, 'resources', 'docs', 'docs', 'security.md')))
+    problems.push('the docs folder (resources/docs/docs) is not packaged');
   const unpacked = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -114,7 +138,15 @@ try {
   if (!unpacked.some((f) => f.endsWith('nodejs/cedar_wasm_bg.wasm'))) problems.push("Cedar's wasm is not unpacked");
 
   const fuses = await getCurrentFuseWire(join(app, 'outpost'));
-  const want = { RunAsNode: 48, EnableCookieEncryption: 49, EnableNodeOptionsEnvironmentVariable: 48, EnableNodeCliInspectArguments: 48, EnableEmbeddedAsarIntegrityValidation: 49, OnlyLoadAppFromAsar: 49, GrantFileProtocolExtraPrivileges: 48 };
+  const want = {
+    RunAsNode: 48,
+    EnableCookieEncryption: 49,
+    EnableNodeOptionsEnvironmentVariable: 48,
+    EnableNodeCliInspectArguments: 48,
+    EnableEmbeddedAsarIntegrityValidation: 49,
+    OnlyLoadAppFromAsar: 49,
+    GrantFileProtocolExtraPrivileges: 48,
+  };
   for (const [name, state] of Object.entries(want)) {
     const got = fuses[FuseV1Options[name]];
     if (got !== state) problems.push(`fuse ${name} is ${String.fromCharCode(got)}, not ${String.fromCharCode(state)}`);

@@ -9,6 +9,8 @@ import { build, buildIsStale } from './ensure-build.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 if (buildIsStale()) build();
-const child = spawn(process.execPath, [join(root, 'bin', 'outpost.mjs'), 'serve', '--seed-if-empty', ...process.argv.slice(2)], { stdio: 'inherit' });
+const child = spawn(process.execPath, [join(root, 'bin', 'outpost.mjs'), 'serve', '--seed-if-empty', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

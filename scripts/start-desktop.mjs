@@ -45,7 +45,10 @@ function installElectron() {
   });
   if (result.error) return result.error.message;
   if (result.status !== 0) {
-    const lines = `${result.stderr ?? ''}\n${result.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = `${result.stderr ?? ''}\n${result.stdout ?? ''}`
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     // The first line of the installer's error is the useful one (e.g. "RequestError: getaddrinfo ENOTFOUND github.com").
     return lines.find((l) => /error/i.test(l)) ?? lines[0] ?? `the installer exited with code ${result.status}`;
   }

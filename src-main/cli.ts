@@ -85,7 +85,13 @@ interface KeysCreateOptions {
 function keysCreate(values: KeysCreateOptions): number {
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'keys' } });
   try {
-    const { token } = createApiKey(engine.db, values.user ?? DEFAULT_USER_NAME, values.org ?? DEFAULT_ORGANIZATION_NAME, values.name ?? '', { owner: values.owner });
+    const { token } = createApiKey(
+      engine.db,
+      values.user ?? DEFAULT_USER_NAME,
+      values.org ?? DEFAULT_ORGANIZATION_NAME,
+      values.name ?? '',
+      { owner: values.owner },
+    );
     process.stdout.write(`${token}\n`);
     return 0;
   } finally {
@@ -103,7 +109,9 @@ function keysList(values: { data?: string; json?: boolean }): number {
     else {
       for (const k of keys) {
         const state = k.revokedDate === null ? 'active' : `revoked ${date(k.revokedDate)}`;
-        process.stdout.write(`${k.id}  ${k.userName}${k.owner ? ' (owner)' : ''}  ${k.name || '-'}  created ${date(k.createdDate)}  ${state}\n`);
+        process.stdout.write(
+          `${k.id}  ${k.userName}${k.owner ? ' (owner)' : ''}  ${k.name || '-'}  created ${date(k.createdDate)}  ${state}\n`,
+        );
       }
     }
     return 0;
@@ -129,7 +137,8 @@ function seed(values: { data?: string; annotations?: string }): number {
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) return fail(`invalid --annotations '${values.annotations}'`);
   const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'seed' } });
   try {
-    if (isReplica(engine.db)) return fail(`${engine.dataDir} is a replica of its remote: demo data is only for a local profile (use another --data)`);
+    if (isReplica(engine.db))
+      return fail(`${engine.dataDir} is a replica of its remote: demo data is only for a local profile (use another --data)`);
     const counts = seedDemoData(engine.db, { annotations: n });
     process.stdout.write(`${JSON.stringify(counts)}\n`);
     return 0;
@@ -153,7 +162,11 @@ function program(run: (work: () => number | Promise<number>) => void): Command {
     .addOption(data())
     .option('--port <n>', 'port (0 = any free one)', '4280')
     .option('--host <address>', 'address to bind', '127.0.0.1')
-    .option('--allowed-host <name...>', 'further Host names to answer (DNS rebinding guard: by default only the bound address and localhost)', [])
+    .option(
+      '--allowed-host <name...>',
+      'further Host names to answer (DNS rebinding guard: by default only the bound address and localhost)',
+      [],
+    )
     .option('--seed-if-empty', 'load the demo dataset into an empty database')
     .option('--static <dir>', 'directory of the built renderer (default: out/renderer when built)')
     .option('--no-sync', 'no background sync runs (a sync on request, e.g. by `outpost sync`, still runs)')

@@ -58,7 +58,12 @@ export function httpTransport(options: HttpTransportOptions): Transport {
       const where = `${op.method} ${http.url.pathname}`;
       let res: Response;
       try {
-        res = await doFetch(http.url, { method: http.method, headers: http.headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+        res = await doFetch(http.url, {
+          method: http.method,
+          headers: http.headers,
+          body,
+          signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+        });
       } catch (e) {
         throw new TransportError(`${where}: ${(e as Error).message}`, e);
       }

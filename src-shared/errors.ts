@@ -52,17 +52,28 @@ export function httpStatusFromCode(code: number): number {
 /** Reverse mapping used by clients that only see an HTTP status (no JSON body). */
 export function codeFromHttpStatus(status: number): number {
   switch (status) {
-    case 400: return Code.INVALID_ARGUMENT;
-    case 401: return Code.UNAUTHENTICATED;
-    case 403: return Code.PERMISSION_DENIED;
-    case 404: return Code.NOT_FOUND;
-    case 409: return Code.ALREADY_EXISTS;
-    case 429: return Code.RESOURCE_EXHAUSTED;
-    case 499: return Code.CANCELLED;
-    case 501: return Code.UNIMPLEMENTED;
-    case 503: return Code.UNAVAILABLE;
-    case 504: return Code.DEADLINE_EXCEEDED;
-    default: return status >= 500 ? Code.INTERNAL : Code.UNKNOWN;
+    case 400:
+      return Code.INVALID_ARGUMENT;
+    case 401:
+      return Code.UNAUTHENTICATED;
+    case 403:
+      return Code.PERMISSION_DENIED;
+    case 404:
+      return Code.NOT_FOUND;
+    case 409:
+      return Code.ALREADY_EXISTS;
+    case 429:
+      return Code.RESOURCE_EXHAUSTED;
+    case 499:
+      return Code.CANCELLED;
+    case 501:
+      return Code.UNIMPLEMENTED;
+    case 503:
+      return Code.UNAVAILABLE;
+    case 504:
+      return Code.DEADLINE_EXCEEDED;
+    default:
+      return status >= 500 ? Code.INTERNAL : Code.UNKNOWN;
   }
 }
 
@@ -73,7 +84,13 @@ export interface FieldViolation {
 
 export type ErrorDetail =
   | { '@type': 'type.googleapis.com/google.rpc.BadRequest'; fieldViolations: FieldViolation[] }
-  | { '@type': 'type.googleapis.com/google.rpc.ResourceInfo'; resourceType: string; resourceName: string; owner: string; description: string }
+  | {
+      '@type': 'type.googleapis.com/google.rpc.ResourceInfo';
+      resourceType: string;
+      resourceName: string;
+      owner: string;
+      description: string;
+    }
   | { '@type': string; [k: string]: unknown };
 
 export interface StatusBody {
@@ -125,7 +142,13 @@ export class ApiError extends Error {
 
   static alreadyExists(what: string, id: string, message?: string): ApiError {
     return new ApiError(Code.ALREADY_EXISTS, message ?? `${what} already exists: ${id}`, [
-      { '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceType: what, resourceName: id, owner: '', description: 'already exists' },
+      {
+        '@type': 'type.googleapis.com/google.rpc.ResourceInfo',
+        resourceType: what,
+        resourceName: id,
+        owner: '',
+        description: 'already exists',
+      },
     ]);
   }
 

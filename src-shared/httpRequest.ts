@@ -42,7 +42,12 @@ export function httpRequestOf(baseUrl: string, op: OperationDef, request: Record
       return { url, method: op.method, headers };
     case 'body':
       headers['Content-Type'] = 'application/json';
-      return { url, method: op.method, headers, json: JSON.stringify(Object.fromEntries(Object.entries(request).filter(([k]) => !used.has(k)))) };
+      return {
+        url,
+        method: op.method,
+        headers,
+        json: JSON.stringify(Object.fromEntries(Object.entries(request).filter(([k]) => !used.has(k)))),
+      };
     case 'multipart':
       return { url, method: op.method, headers, form: fields };
     default:

@@ -52,10 +52,17 @@ function operationObject(name: string, op: OperationDef): Json {
     tags: [op.tag],
     parameters,
     responses: {
-      '200': op.output === 'binary'
-        ? { description: 'The file content', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
-        : { description: 'OK', content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } },
-      default: { description: `Error (google.rpc.Status; e.g. INVALID_ARGUMENT → ${httpStatusFromCode(3)})`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } } },
+      '200':
+        op.output === 'binary'
+          ? {
+              description: 'The file content',
+              content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+            }
+          : { description: 'OK', content: { 'application/json': { schema: jsonSchema(op.response, 'output') } } },
+      default: {
+        description: `Error (google.rpc.Status; e.g. INVALID_ARGUMENT → ${httpStatusFromCode(3)})`,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } },
+      },
     },
   };
   if (op.extension) result['x-outpost-extension'] = true;
@@ -81,7 +88,8 @@ export function buildOpenApiDocument(): Json {
     info: {
       title: 'Outpost local API',
       version: '1',
-      description: 'A local implementation of the platform HTTP/JSON API (protobuf JSON mapping). Operations marked x-outpost-extension are Outpost additions; x-outpost-effect (read | local) marks a non-GET operation that changes no platform data.',
+      description:
+        'A local implementation of the platform HTTP/JSON API (protobuf JSON mapping). Operations marked x-outpost-extension are Outpost additions; x-outpost-effect (read | local) marks a non-GET operation that changes no platform data.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

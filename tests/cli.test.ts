@@ -10,7 +10,8 @@ const bin = join(__dirname, '..', 'bin', 'outpost.mjs');
 const data = mkdtempSync(join(tmpdir(), 'outpost-cli-'));
 afterAll(() => rmSync(data, { recursive: true, force: true }));
 
-const outpost = (...args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, OUTPOST_DATA_DIR: '' } });
+const outpost = (...args: string[]) =>
+  execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, OUTPOST_DATA_DIR: '' } });
 
 /** `outpost serve` on `dir` and a free port: the child and its URL once it listens. */
 async function serve(dir: string, ...extra: string[]) {
@@ -49,7 +50,10 @@ describe('outpost CLI', () => {
       } catch (e) {
         failure = e as { status: number; stderr: string };
       }
-      expect(failure).toMatchObject({ status: 2, stderr: expect.stringContaining('is a replica of its remote: demo data is only for a local profile') });
+      expect(failure).toMatchObject({
+        status: 2,
+        stderr: expect.stringContaining('is a replica of its remote: demo data is only for a local profile'),
+      });
       const after = new Database(join(replica, 'outpost.sqlite'), { readonly: true });
       expect(after.prepare('SELECT count(*) AS n FROM annotations').get()).toEqual({ n: 0 });
       after.close();
@@ -78,7 +82,9 @@ describe('outpost CLI', () => {
 
   it('prints usage for itself and each command on --help (exit 0), and names what it refuses (exit 2)', () => {
     expect(outpost('--help')).toMatch(/Usage: outpost \[options\] \[command\][\s\S]*serve[\s\S]*keys[\s\S]*seed[\s\S]*sync/);
-    expect(outpost('sync', '--help')).toMatch(/Usage: outpost sync \[options\][\s\S]*--token <key>[\s\S]*OUTPOST_REMOTE_TOKEN[\s\S]*--token-stdin/);
+    expect(outpost('sync', '--help')).toMatch(
+      /Usage: outpost sync \[options\][\s\S]*--token <key>[\s\S]*OUTPOST_REMOTE_TOKEN[\s\S]*--token-stdin/,
+    );
     expect(outpost('serve', '--help')).toMatch(/--allowed-host <name\.\.\.>[\s\S]*--no-sync/);
     expect(outpost('keys', 'create', '--help')).toMatch(/--owner/);
     expect(outpost('help', 'seed')).toMatch(/Usage: outpost seed \[options\]/);
@@ -99,11 +105,21 @@ describe('outpost CLI', () => {
     try {
       const token = outpost('keys', 'create', '--data', keysDir, '--name', 'laptop').trim();
       outpost('keys', 'create', '--data', keysDir, '--owner', '--name', 'mine');
-      const listed = JSON.parse(outpost('keys', 'list', '--data', keysDir, '--json')) as { id: string; name: string; owner: boolean; revokedDate: number | null }[];
-      expect(listed.map((k) => [k.name, k.owner, k.revokedDate])).toEqual([['laptop', false, null], ['mine', true, null]]);
+      const listed = JSON.parse(outpost('keys', 'list', '--data', keysDir, '--json')) as {
+        id: string;
+        name: string;
+        owner: boolean;
+        revokedDate: number | null;
+      }[];
+      expect(listed.map((k) => [k.name, k.owner, k.revokedDate])).toEqual([
+        ['laptop', false, null],
+        ['mine', true, null],
+      ]);
       expect(JSON.stringify(listed)).not.toContain(token);
       expect(outpost('keys', 'list', '--data', keysDir)).toMatch(/laptop\s+created \S+Z\s+active/);
-      expect(outpost('keys', 'revoke', listed[0].id.slice(0, 8), '--data', keysDir)).toContain(`revoked ${listed[0].id} (engineer@outpost.local, laptop)`);
+      expect(outpost('keys', 'revoke', listed[0].id.slice(0, 8), '--data', keysDir)).toContain(
+        `revoked ${listed[0].id} (engineer@outpost.local, laptop)`,
+      );
       expect(outpost('keys', 'list', '--data', keysDir)).toMatch(/laptop\s+created \S+Z\s+revoked \S+Z/);
       const { child, url } = await serve(keysDir, '--no-sync');
       try {
@@ -119,6 +135,8 @@ describe('outpost CLI', () => {
 
   it('explains bad usage on stderr with a non-zero exit', () => {
     expect(() => execFileSync(process.execPath, [bin, 'frobnicate'], { stdio: 'pipe' })).toThrow(/unknown command 'frobnicate'/);
-    expect(() => execFileSync(process.execPath, [bin, 'serve', '--port', 'x', '--data', data], { stdio: 'pipe' })).toThrow(/invalid --port/);
+    expect(() => execFileSync(process.execPath, [bin, 'serve', '--port', 'x', '--data', data], { stdio: 'pipe' })).toThrow(
+      /invalid --port/,
+    );
   });
 });

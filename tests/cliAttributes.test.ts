@@ -17,7 +17,10 @@ const outpost = (...args: string[]) => execFileSync(process.execPath, [bin, ...a
 const refused = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env });
 
 async function serve(dir: string) {
-  const child = spawn(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--no-sync'], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', '--no-sync'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -35,7 +38,9 @@ describe('outpost attributes', () => {
     const owner = outpost('keys', 'create', '--data', data, '--owner').trim();
     const carol = outpost('keys', 'create', '--data', data, '--user', 'carol@outpost.local').trim();
     const dave = outpost('keys', 'create', '--data', data, '--user', 'dave@outpost.local').trim();
-    expect(outpost('attributes', 'set-principal', 'carol@outpost.local', 'team', 'propulsion', '--data', data)).toBe('carol@outpost.local in Field Team: team = "propulsion"\n');
+    expect(outpost('attributes', 'set-principal', 'carol@outpost.local', 'team', 'propulsion', '--data', data)).toBe(
+      'carol@outpost.local in Field Team: team = "propulsion"\n',
+    );
     outpost('attributes', 'set-principal', 'dave@outpost.local', 'team', 'avionics', '--data', data);
     outpost('attributes', 'add-role', 'dave@outpost.local', 'reviewer', '--data', data);
     const listed = JSON.parse(outpost('attributes', 'list', '--data', data));
@@ -48,17 +53,28 @@ describe('outpost attributes', () => {
     const { child, url } = await serve(data);
     try {
       const call = async (token: string, method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${url}/api/v1${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await fetch(`${url}/api/v1${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         return { status: res.status, body: (await res.json()) as any };
       };
       expect((await call(owner, 'POST', '/assets', { name: 'engine-1', tags: ['propulsion'] })).status).toBe(200);
-      const made = await call(dave, 'POST', '/annotations', { name: 'thrust dip', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: ['engine-1'] });
+      const made = await call(dave, 'POST', '/annotations', {
+        name: 'thrust dip',
+        startTime: '2026-01-01T00:00:00Z',
+        endTime: '2026-01-01T00:01:00Z',
+        assets: ['engine-1'],
+      });
       expect(made.status).toBe(200);
       const id = made.body.annotation.annotationId;
       const policy = `forbid(principal, action in Action::"archive", resource is Annotation)
 when { resource.assetTags.contains("propulsion") }
 unless { principal.hasTag("team") && principal.getTag("team") == "propulsion" };`;
-      expect((await call(owner, 'POST', '/policies', { name: 'Propulsion archives', configuration: { cedarPolicy: policy } })).status).toBe(200);
+      expect((await call(owner, 'POST', '/policies', { name: 'Propulsion archives', configuration: { cedarPolicy: policy } })).status).toBe(
+        200,
+      );
       const denied = await call(dave, 'POST', `/annotations/${id}:archive`, {});
       expect(denied.status).toBe(403);
       expect(denied.body).toMatchObject({ code: 7, message: expect.stringContaining('ArchiveAnnotation') });

@@ -20,10 +20,11 @@ const run = promisify(execFile);
 const OUTPOST = fileURLToPath(new URL('../bin/outpost.mjs', import.meta.url));
 const env = { ...process.env, OUTPOST_DATA_DIR: '' };
 const outpost = (...args: string[]) => run(process.execPath, [OUTPOST, ...args], { env });
-const failed = (...args: string[]) => outpost(...args).then(
-  (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-  (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-);
+const failed = (...args: string[]) =>
+  outpost(...args).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
 
 interface Serve {
   readonly child: ChildProcess;
@@ -32,21 +33,26 @@ interface Serve {
 }
 
 function serve(dir: string, ...extra: string[]): Promise<Serve> {
-  const child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dir, '--port', '0', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dir, '--port', '0', ...extra], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       const url = /API: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)?.[1];
       // The owner's session key, kept in the directory's 0600 secret file (also in the printed App URL when the renderer is built).
-      if (url && /Sync: /.test(out)) resolve({ child, url, appKey: JSON.parse(readFileSync(join(dir, SECRETS_FILE), 'utf8'))['serve.owner-session-key'] });
+      if (url && /Sync: /.test(out))
+        resolve({ child, url, appKey: JSON.parse(readFileSync(join(dir, SECRETS_FILE), 'utf8'))['serve.owner-session-key'] });
     });
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
 }
 
-const stopped = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 let dir: string;
 let servers: ChildProcess[];
@@ -68,7 +74,8 @@ async function started(...extra: string[]): Promise<Serve> {
   return s;
 }
 
-const inUse = (pid: number, url: string) => `outpost: ${dir} is in use by outpost serve (pid ${pid}, ${url}); stop it or use another --data`;
+const inUse = (pid: number, url: string) =>
+  `outpost: ${dir} is in use by outpost serve (pid ${pid}, ${url}); stop it or use another --data`;
 
 describe('one owner per data directory', () => {
   test('beside a running serve, a second serve, seed and keys create are refused naming the holder (exit 2), and the first serves on', async () => {
@@ -89,7 +96,10 @@ describe('one owner per data directory', () => {
     );
     expect(second).toContain(inUse(pid, first.url));
     expect(second).toMatch(/serve exited with 2/);
-    for (const args of [['seed', '--data', dir, '--annotations', '5'], ['keys', 'create', '--data', dir]]) {
+    for (const args of [
+      ['seed', '--data', dir, '--annotations', '5'],
+      ['keys', 'create', '--data', dir],
+    ]) {
       const r = await failed(...args);
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toBe(inUse(pid, first.url));
@@ -153,7 +163,9 @@ describe('outpost sync beside a running serve', () => {
     // Nothing more to send: a third sync pushes nothing and the remote still holds one.
     const third = JSON.parse((await outpost('sync', '--data', dir, '--json')).stdout);
     expect(third).toMatchObject({ ok: true, pending: 0 });
-    expect((await remote.client.ListAnnotations({ filter: 'name == "written through the server after the link"' })).annotations).toHaveLength(1);
+    expect(
+      (await remote.client.ListAnnotations({ filter: 'name == "written through the server after the link"' })).annotations,
+    ).toHaveLength(1);
   });
 
   test('under serve --no-sync (no background runs) a sync on request still runs there; a refused key exits 3', async () => {

@@ -17,7 +17,9 @@ describe('electron-builder configuration', () => {
 
   test('a misspelt option is refused by that same validation (the check can fail)', async () => {
     const config = await getConfig(root, resolve(root, 'electron-builder.yml'), null);
-    await expect(validateConfiguration({ ...config, linux: { ...config.linux, targett: 'AppImage' } as never }, new DebugLogger(false))).rejects.toThrow(/Invalid configuration object[\s\S]*configuration\.linux/);
+    await expect(
+      validateConfiguration({ ...config, linux: { ...config.linux, targett: 'AppImage' } as never }, new DebugLogger(false)),
+    ).rejects.toThrow(/Invalid configuration object[\s\S]*configuration\.linux/);
   });
 
   test('installers for every platform, native and wasm unpacked, fuses set', async () => {

@@ -10,7 +10,9 @@ const OUTPOST = fileURLToPath(new URL('../../bin/outpost.mjs', import.meta.url))
 /** Starts `outpost serve` on a free loopback port. OUTPOST_BENCH_SERVE_NODE_ARGS: e.g. "--cpu-prof" to profile it. */
 export async function serveOutpost(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const nodeArgs = (process.env.OUTPOST_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, OUTPOST, 'serve', '--data', dataDir, '--port', '0', '--no-sync'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, OUTPOST, 'serve', '--data', dataDir, '--port', '0', '--no-sync'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

@@ -19,7 +19,12 @@ export function createApiKey(
   const { userId, organizationId } = ensureMember(db, userName, organizationName);
   const token = `op_${randomBytes(32).toString('base64url')}`;
   db.run('INSERT INTO api_keys(id, key_hash, user_id, name, created_date, owner) VALUES (?, ?, ?, ?, ?, ?)', [
-    randomUUID(), hashKey(token), userId, name, nowMicros(), options.owner ? 1 : 0,
+    randomUUID(),
+    hashKey(token),
+    userId,
+    name,
+    nowMicros(),
+    options.owner ? 1 : 0,
   ]);
   return { token, userId, organizationId };
 }
@@ -31,7 +36,10 @@ export function authenticate(db: Db, authorization: string | undefined): Caller 
   if (!m) throw ApiError.unauthenticated('malformed Authorization header (expected "Bearer <api key>")');
   const cached = cachedCaller(db, m[1]);
   if (cached) return cached;
-  const row = db.get<{ user_id: string; owner: number }>('SELECT user_id, owner FROM api_keys WHERE key_hash = ? AND revoked_date IS NULL', [hashKey(m[1])]);
+  const row = db.get<{ user_id: string; owner: number }>(
+    'SELECT user_id, owner FROM api_keys WHERE key_hash = ? AND revoked_date IS NULL',
+    [hashKey(m[1])],
+  );
   const loaded = row && loadCaller(db, row.user_id);
   if (!loaded) throw ApiError.unauthenticated('invalid API key');
   const caller = row.owner === 1 ? { ...loaded, owner: true } : loaded;
@@ -74,10 +82,12 @@ export interface ApiKeyInfo {
 
 /** Every key of the directory (never the token: only its hash is stored), oldest first. */
 export function listApiKeys(db: Db): ApiKeyInfo[] {
-  return db.all<ApiKeyInfo>(
-    `SELECT k.id, k.name, k.owner = 1 AS owner, u.user_name AS userName, k.created_date AS createdDate, k.revoked_date AS revokedDate
+  return db
+    .all<ApiKeyInfo>(
+      `SELECT k.id, k.name, k.owner = 1 AS owner, u.user_name AS userName, k.created_date AS createdDate, k.revoked_date AS revokedDate
        FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.created_date, k.id`,
-  ).map((k) => ({ ...k, owner: Boolean(k.owner) }));
+    )
+    .map((k) => ({ ...k, owner: Boolean(k.owner) }));
 }
 
 /** Revokes the key with this id (or unique id prefix); returns it, or undefined when none or several match. */

@@ -40,7 +40,9 @@ function cacheOf(db: Db): CallerCache | undefined {
     });
     for (const table of WATCHED_TABLES) {
       for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-        db.raw.exec(`CREATE TEMP TRIGGER IF NOT EXISTS outpost_auth_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT outpost_auth_changed(); END`);
+        db.raw.exec(
+          `CREATE TEMP TRIGGER IF NOT EXISTS outpost_auth_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN SELECT outpost_auth_changed(); END`,
+        );
       }
     }
     cache = created;

@@ -46,16 +46,18 @@ export function ensureOrganizationRow(db: Db, id: string): void {
 export function upsertRemoteOrganization(db: Db, id: string, name: string): void {
   const clash = db.get<{ id: string }>('SELECT id FROM organizations WHERE name = ? AND id != ?', [name, id]);
   if (clash) db.run('UPDATE organizations SET name = ? WHERE id = ?', [`${name} (local ${clash.id.slice(0, 8)})`, clash.id]);
-  db.run('INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name WHERE organizations.name != excluded.name', [
-    id, name, nowMicros(),
-  ]);
+  db.run(
+    'INSERT INTO organizations(id, name, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name WHERE organizations.name != excluded.name',
+    [id, name, nowMicros()],
+  );
 }
 
 /** Returns whether the membership was added or made active again (false: already active). */
 export function upsertActiveMembership(db: Db, userId: string, organizationId: string): boolean {
   return (
-    db.run('INSERT INTO memberships(user_id, organization_id, active) VALUES (?, ?, 1) ON CONFLICT(user_id, organization_id) DO UPDATE SET active = 1 WHERE active != 1', [
-      userId, organizationId,
-    ]).changes > 0
+    db.run(
+      'INSERT INTO memberships(user_id, organization_id, active) VALUES (?, ?, 1) ON CONFLICT(user_id, organization_id) DO UPDATE SET active = 1 WHERE active != 1',
+      [userId, organizationId],
+    ).changes > 0
   );
 }

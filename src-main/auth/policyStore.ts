@@ -10,13 +10,28 @@ import type { Db, SqlValue } from '../db/database';
 type Values<K extends string> = Readonly<Partial<Record<K, SqlValue>>>;
 
 const columnsOf = (values: Readonly<Record<string, SqlValue | undefined>>) => Object.keys(values).filter((c) => values[c] !== undefined);
-const valuesOf = (values: Readonly<Record<string, SqlValue | undefined>>, columns: readonly string[]) => columns.map((c) => values[c] as SqlValue);
-const insertSql = (table: string, columns: readonly string[]) => `INSERT INTO ${table}(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+const valuesOf = (values: Readonly<Record<string, SqlValue | undefined>>, columns: readonly string[]) =>
+  columns.map((c) => values[c] as SqlValue);
+const insertSql = (table: string, columns: readonly string[]) =>
+  `INSERT INTO ${table}(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 
 type PolicyColumn =
-  | 'id' | 'organization_id' | 'name' | 'description' | 'cedar_policy' | 'policy_version_id' | 'version' | 'version_notes' | 'generated_change_message'
-  | 'created_by_user_id' | 'modified_by_user_id' | 'created_date' | 'modified_date' | 'archived_date';
-type VersionColumn = 'id' | 'policy_pk' | 'version' | 'version_notes' | 'generated_change_message' | 'cedar_policy' | 'created_by_user_id' | 'created_date';
+  | 'id'
+  | 'organization_id'
+  | 'name'
+  | 'description'
+  | 'cedar_policy'
+  | 'policy_version_id'
+  | 'version'
+  | 'version_notes'
+  | 'generated_change_message'
+  | 'created_by_user_id'
+  | 'modified_by_user_id'
+  | 'created_date'
+  | 'modified_date'
+  | 'archived_date';
+type VersionColumn =
+  'id' | 'policy_pk' | 'version' | 'version_notes' | 'generated_change_message' | 'cedar_policy' | 'created_by_user_id' | 'created_date';
 
 /** Inserts a policy; returns its pk. */
 export function insertPolicyRow(db: Db, row: Values<PolicyColumn>): number {
@@ -28,15 +43,29 @@ export function insertPolicyRow(db: Db, row: Values<PolicyColumn>): number {
 export function upsertRemotePolicy(db: Db, row: Values<PolicyColumn> & { id: string }): void {
   const columns = columnsOf(row);
   const update = [
-    'name', 'description', 'cedar_policy', 'policy_version_id', 'version', 'version_notes', 'generated_change_message', 'created_by_user_id',
-    'modified_by_user_id', 'created_date', 'modified_date', 'archived_date',
+    'name',
+    'description',
+    'cedar_policy',
+    'policy_version_id',
+    'version',
+    'version_notes',
+    'generated_change_message',
+    'created_by_user_id',
+    'modified_by_user_id',
+    'created_date',
+    'modified_date',
+    'archived_date',
   ];
-  db.run(`${insertSql('policies', columns)} ON CONFLICT(id) DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}`, valuesOf(row, columns));
+  db.run(
+    `${insertSql('policies', columns)} ON CONFLICT(id) DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+    valuesOf(row, columns),
+  );
 }
 
 export function setPolicyColumns(db: Db, pk: number, values: Values<Exclude<PolicyColumn, 'id' | 'organization_id'>>): void {
   const columns = columnsOf(values);
-  if (columns.length) db.run(`UPDATE policies SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...valuesOf(values, columns), pk]);
+  if (columns.length)
+    db.run(`UPDATE policies SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...valuesOf(values, columns), pk]);
 }
 
 /** A policy made offline takes the id the remote gave it. */
@@ -56,9 +85,10 @@ export function setPolicyVersionNotes(db: Db, versionId: string, notes: string |
 
 /** Removes a version numbered `version` other than `keepId` and the policy's current one (a local one the remote's replaces). */
 export function deleteOtherPolicyVersion(db: Db, policyPk: number, version: number, keepId: string): void {
-  db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version = ? AND id != ? AND id != (SELECT policy_version_id FROM policies WHERE pk = ?)', [
-    policyPk, version, keepId, policyPk,
-  ]);
+  db.run(
+    'DELETE FROM policy_versions WHERE policy_pk = ? AND version = ? AND id != ? AND id != (SELECT policy_version_id FROM policies WHERE pk = ?)',
+    [policyPk, version, keepId, policyPk],
+  );
 }
 
 export function deletePolicyVersionsAbove(db: Db, policyPk: number, version: number): void {
@@ -78,7 +108,16 @@ export function renumberCurrentPolicyVersion(db: Db, policyPk: number, versionId
 /** A policy and its version 1 written with no author: an organization's default policy (auth/cedar/defaultPolicy.ts). */
 export function insertUnauthoredPolicy(
   db: Pick<Database, 'prepare'>,
-  p: { id: string; organizationId: string; name: string; description: string; text: string; versionId: string; message: string; now: number },
+  p: {
+    id: string;
+    organizationId: string;
+    name: string;
+    description: string;
+    text: string;
+    versionId: string;
+    message: string;
+    now: number;
+  },
 ): void {
   const info = db
     .prepare(

@@ -3,7 +3,15 @@
 // them. Table and column names are compile-time constants of the services,
 // never request data.
 import { ApiError } from '../../src-shared/errors';
-import { MetadataKeyType, metadataInputToRow, metadataRowToWire, type MetadataKeyTypeName, type MetadataRow, type MetadataValue, type MetadataValueInput } from '../../src-shared/api/metadata';
+import {
+  MetadataKeyType,
+  metadataInputToRow,
+  metadataRowToWire,
+  type MetadataKeyTypeName,
+  type MetadataRow,
+  type MetadataValue,
+  type MetadataValueInput,
+} from '../../src-shared/api/metadata';
 import type { Db } from './database';
 
 const PKS = '(SELECT value FROM json_each(?))';
@@ -14,7 +22,10 @@ const PKS = '(SELECT value FROM json_each(?))';
  */
 export function replaceList(db: Db, table: string, fk: string, column: string, pk: number, values: readonly string[]): boolean {
   const unique = [...new Set(values)];
-  const current = db.all<{ v: unknown; position: number }>(`SELECT ${column} AS v, position FROM ${table} WHERE ${fk} = ? ORDER BY position`, [pk]);
+  const current = db.all<{ v: unknown; position: number }>(
+    `SELECT ${column} AS v, position FROM ${table} WHERE ${fk} = ? ORDER BY position`,
+    [pk],
+  );
   if (current.length === unique.length && current.every((r, i) => r.position === i && r.v === unique[i])) return false;
   db.run(`DELETE FROM ${table} WHERE ${fk} = ?`, [pk]);
   unique.forEach((v, i) => db.run(`INSERT INTO ${table}(${fk}, ${column}, position) VALUES (?, ?, ?)`, [pk, v, i]));
@@ -23,7 +34,10 @@ export function replaceList(db: Db, table: string, fk: string, column: string, p
 
 export function loadLists(db: Db, table: string, fk: string, column: string, pks: readonly number[]): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  for (const row of db.all<{ pk: number; v: string }>(`SELECT ${fk} AS pk, ${column} AS v FROM ${table} WHERE ${fk} IN ${PKS} ORDER BY ${fk}, position`, [JSON.stringify(pks)])) {
+  for (const row of db.all<{ pk: number; v: string }>(
+    `SELECT ${fk} AS pk, ${column} AS v FROM ${table} WHERE ${fk} IN ${PKS} ORDER BY ${fk}, position`,
+    [JSON.stringify(pks)],
+  )) {
     let list = out.get(row.pk);
     if (!list) out.set(row.pk, (list = []));
     list.push(row.v);
@@ -32,35 +46,53 @@ export function loadLists(db: Db, table: string, fk: string, column: string, pks
 }
 
 /** A value as SQLite stores it (NaN becomes NULL), for comparing stored rows with new ones. */
-const stored = (v: unknown) => (typeof v === 'number' && Number.isNaN(v) ? null : v ?? null);
+const stored = (v: unknown) => (typeof v === 'number' && Number.isNaN(v) ? null : (v ?? null));
 
 /**
  * Replaces a parent's metadata (duplicate keys are refused). Returns whether it changed: metadata equal to the
  * stored one (same keys, types, values and order) is left as it is.
  */
-export function replaceMetadata(db: Db, table: string, fk: string, pk: number, values: readonly MetadataValueInput[], field = 'metadata'): boolean {
+export function replaceMetadata(
+  db: Db,
+  table: string,
+  fk: string,
+  pk: number,
+  values: readonly MetadataValueInput[],
+  field = 'metadata',
+): boolean {
   const rows = values.map(metadataInputToRow);
   const seen = new Set<string>();
   for (const r of rows) {
     if (seen.has(r.key)) throw ApiError.invalid(field, `metadata key '${r.key}' appears more than once`);
     seen.add(r.key);
   }
-  const current = db.all<MetadataColumns & { position: number }>(`SELECT ${METADATA_COLUMNS}, position FROM ${table} WHERE ${fk} = ? ORDER BY position`, [pk]);
+  const current = db.all<MetadataColumns & { position: number }>(
+    `SELECT ${METADATA_COLUMNS}, position FROM ${table} WHERE ${fk} = ? ORDER BY position`,
+    [pk],
+  );
   const same =
     current.length === rows.length &&
     current.every((c, i) => {
       const r = rows[i];
       return (
-        c.position === i && c.key === r.key && c.type === stored(MetadataKeyType.numbers[r.type]) && c.string_value === stored(r.stringValue) &&
-        c.number_value === stored(r.numberValue) && c.boolean_value === stored(r.booleanValue) && c.archived_date === r.archivedDate &&
-        c.key_archived_date === r.keyArchivedDate && c.key_filter_field_type === r.keyFilterFieldType
+        c.position === i &&
+        c.key === r.key &&
+        c.type === stored(MetadataKeyType.numbers[r.type]) &&
+        c.string_value === stored(r.stringValue) &&
+        c.number_value === stored(r.numberValue) &&
+        c.boolean_value === stored(r.booleanValue) &&
+        c.archived_date === r.archivedDate &&
+        c.key_archived_date === r.keyArchivedDate &&
+        c.key_filter_field_type === r.keyFilterFieldType
       );
     });
   if (same) return false;
   db.run(`DELETE FROM ${table} WHERE ${fk} = ?`, [pk]);
   rows.forEach((r, i) =>
     db.run(`INSERT INTO ${table}(${fk}, ${METADATA_COLUMNS}, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      pk, ...metadataColumnValues(r), i,
+      pk,
+      ...metadataColumnValues(r),
+      i,
     ]),
   );
   return true;
@@ -83,7 +115,8 @@ export function loadMetadata(db: Db, table: string, fk: string, pks: readonly nu
 }
 
 /** The columns of one entry of a `*_metadata` table (parent key and position aside), in the order of metadataColumnValues. */
-export const METADATA_COLUMNS = 'key, type, string_value, number_value, boolean_value, archived_date, key_archived_date, key_filter_field_type';
+export const METADATA_COLUMNS =
+  'key, type, string_value, number_value, boolean_value, archived_date, key_archived_date, key_filter_field_type';
 
 interface MetadataColumns {
   key: string;
@@ -98,7 +131,14 @@ interface MetadataColumns {
 
 /** A normalized entry's values for METADATA_COLUMNS. */
 export const metadataColumnValues = (r: MetadataRow): (string | number | null)[] => [
-  r.key, MetadataKeyType.numbers[r.type], r.stringValue, r.numberValue, r.booleanValue, r.archivedDate, r.keyArchivedDate, r.keyFilterFieldType,
+  r.key,
+  MetadataKeyType.numbers[r.type],
+  r.stringValue,
+  r.numberValue,
+  r.booleanValue,
+  r.archivedDate,
+  r.keyArchivedDate,
+  r.keyFilterFieldType,
 ];
 
 const metadataRowOf = (r: MetadataColumns): MetadataRow => ({

@@ -46,7 +46,11 @@ export class DataDirBusyError extends Error {
 export function describeHolder(holder: HolderInfo | undefined): string {
   if (!holder) return 'another Outpost process';
   const details = [`pid ${holder.pid}`, ...(holder.url ? [holder.url] : [])].join(', ');
-  const who = CLI_COMMANDS.has(holder.command) ? `outpost ${holder.command}` : holder.command === 'desktop' ? 'the Outpost desktop app' : 'another Outpost process';
+  const who = CLI_COMMANDS.has(holder.command)
+    ? `outpost ${holder.command}`
+    : holder.command === 'desktop'
+      ? 'the Outpost desktop app'
+      : 'another Outpost process';
   return `${who} (${details})`;
 }
 
@@ -102,7 +106,13 @@ export function acquireDataDirLock(dataDir: string, holder: { command: string; u
   ensureDataDir(dataDir);
   const conn = tryLock(dataDir);
   if (!conn) throw new DataDirBusyError(dataDir, readHolderFile(dataDir));
-  let info: HolderInfo = { pid: process.pid, command: holder.command, ...(holder.url ? { url: holder.url } : {}), host: hostname(), since: new Date().toISOString() };
+  let info: HolderInfo = {
+    pid: process.pid,
+    command: holder.command,
+    ...(holder.url ? { url: holder.url } : {}),
+    host: hostname(),
+    since: new Date().toISOString(),
+  };
   writeHolder(dataDir, info);
   let released = false;
   return {

@@ -20,12 +20,14 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const write = (key: string, fail = false) => async () =>
-  db.tx(() => {
-    db.setSetting(key, 'written');
-    if (fail) throw new Error(`${key} failed after writing`);
-    return key;
-  });
+const write =
+  (key: string, fail = false) =>
+  async () =>
+    db.tx(() => {
+      db.setSetting(key, 'written');
+      if (fail) throw new Error(`${key} failed after writing`);
+      return key;
+    });
 
 test('writes submitted in one turn share a commit; a failing one rolls back alone; nothing settles before the commit', async () => {
   const group = new GroupCommit(db);
@@ -39,7 +41,11 @@ test('writes submitted in one turn share a commit; a failing one rolls back alon
       },
       (e: Error) => settled.push(e.message),
     );
-  await Promise.all([track(group.submit(write('a')), 'a'), track(group.submit(write('b', true)), 'b'), track(group.submit(write('c')), 'c')]);
+  await Promise.all([
+    track(group.submit(write('a')), 'a'),
+    track(group.submit(write('b', true)), 'b'),
+    track(group.submit(write('c')), 'c'),
+  ]);
   expect(settled.sort()).toEqual(['a', 'b failed after writing', 'c']);
   // Another connection already sees each successful write when its request settles: it was committed first.
   expect(seenByOthers).toEqual(['written', 'written']);

@@ -6,7 +6,27 @@ const sortPaths = (paths: string[]) => [...paths].sort((a, b) => Buffer.compare(
 
 describe('step path keys', () => {
   it('orders numeric segments naturally and parents before children', () => {
-    const natural = ['1', '1.1', '1.1.1', '1.1.2', '1.1.10', '1.2', '1.9', '1.10', '1.10.1', '1.16', '1.238', '1.239', '1.255', '1.256', '1.70000', '2', '10', '1234567890123456', '99999999999999999999'];
+    const natural = [
+      '1',
+      '1.1',
+      '1.1.1',
+      '1.1.2',
+      '1.1.10',
+      '1.2',
+      '1.9',
+      '1.10',
+      '1.10.1',
+      '1.16',
+      '1.238',
+      '1.239',
+      '1.255',
+      '1.256',
+      '1.70000',
+      '2',
+      '10',
+      '1234567890123456',
+      '99999999999999999999',
+    ];
     expect(sortPaths([...natural].reverse())).toEqual(natural);
   });
 
@@ -20,9 +40,11 @@ describe('step path keys', () => {
   });
 
   it('decodes every string back to itself, and orders numeric paths as their segment lists', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      expect(decodeStepPath(encodeStepPath(s))).toBe(s);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(decodeStepPath(encodeStepPath(s))).toBe(s);
+      }),
+    );
     const seg = fc.oneof(fc.nat({ max: 300 }), fc.nat(), fc.maxSafeNat());
     fc.assert(
       fc.property(fc.array(seg, { minLength: 1, maxLength: 6 }), fc.array(seg, { minLength: 1, maxLength: 6 }), (a, b) => {

@@ -129,5 +129,7 @@ export const STEP_PATH_SQL_FUNCTION = 'step_path_text';
 
 /** Registers step_path_text(path_key): the dotted path a stored key encodes (filters on step_path). Once per connection. */
 export function registerStepPathFunction(raw: Database): void {
-  raw.function(STEP_PATH_SQL_FUNCTION, { deterministic: true, varargs: false }, (key: unknown) => (key instanceof Uint8Array ? decodeStepPath(key) : null));
+  raw.function(STEP_PATH_SQL_FUNCTION, { deterministic: true, varargs: false }, (key: unknown) =>
+    key instanceof Uint8Array ? decodeStepPath(key) : null,
+  );
 }

@@ -10,15 +10,24 @@ const DISK_FULL = new Set(['SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_IOERR_FS
 export function storageError(e: unknown): ApiError | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
-  if (DISK_FULL.has(code)) return new ApiError(Code.RESOURCE_EXHAUSTED, 'disk full: the change could not be stored and nothing was written; free some space and try again');
+  if (DISK_FULL.has(code))
+    return new ApiError(
+      Code.RESOURCE_EXHAUSTED,
+      'disk full: the change could not be stored and nothing was written; free some space and try again',
+    );
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new ApiError(Code.UNAVAILABLE, 'the database is busy with another write; nothing was changed, try again in a moment');
   }
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new ApiError(Code.DATA_LOSS, `the database file is damaged (${code}); stop Outpost, keep a copy of the data directory, and restore it from a backup (or run sqlite3's .recover on a copy)`);
+    return new ApiError(
+      Code.DATA_LOSS,
+      `the database file is damaged (${code}); stop Outpost, keep a copy of the data directory, and restore it from a backup (or run sqlite3's .recover on a copy)`,
+    );
   }
-  if (code.startsWith('SQLITE_READONLY')) return new ApiError(Code.UNAVAILABLE, 'the database is read-only here (file permissions or a read-only disk); nothing was changed');
-  if (code.startsWith('SQLITE_IOERR')) return new ApiError(Code.UNAVAILABLE, `the disk failed to read or write (${code}); nothing was changed, try again`);
+  if (code.startsWith('SQLITE_READONLY'))
+    return new ApiError(Code.UNAVAILABLE, 'the database is read-only here (file permissions or a read-only disk); nothing was changed');
+  if (code.startsWith('SQLITE_IOERR'))
+    return new ApiError(Code.UNAVAILABLE, `the disk failed to read or write (${code}); nothing was changed, try again`);
   return undefined;
 }
 

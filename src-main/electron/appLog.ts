@@ -30,7 +30,12 @@ export function createAppLog(logsDir: string, options: { console?: boolean } = {
   log.transports.file.resolvePathFn = () => file;
   log.transports.file.maxSize = MAX_BYTES;
   log.transports.console.level = options.console === false ? false : 'info';
-  log.hooks.push((message) => ({ ...message, data: message.data.map((d) => (typeof d === 'string' ? redactSecrets(d) : d instanceof Error ? redactSecrets(d.stack ?? d.message) : d)) }));
+  log.hooks.push((message) => ({
+    ...message,
+    data: message.data.map((d) =>
+      typeof d === 'string' ? redactSecrets(d) : d instanceof Error ? redactSecrets(d.stack ?? d.message) : d,
+    ),
+  }));
   return {
     file,
     info: (message) => log.info(message),

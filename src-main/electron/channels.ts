@@ -18,4 +18,3 @@ export interface IpcFile {
   mimeType?: string;
   bytes: Uint8Array;
 }
-

@@ -31,12 +31,18 @@ export interface IpcBridgeOptions {
 }
 
 /** Handles one `invoke(operation, request)` from a renderer. Never throws. */
-export async function handleInvoke(options: IpcBridgeOptions, event: InvokeEventLike, operation: unknown, request: unknown): Promise<BridgeReply> {
+export async function handleInvoke(
+  options: IpcBridgeOptions,
+  event: InvokeEventLike,
+  operation: unknown,
+  request: unknown,
+): Promise<BridgeReply> {
   const url = event.senderFrame?.url;
   if (!url || !options.isTrustedSender(url)) {
     return { ok: false, error: ApiError.permissionDenied('IPC call from an untrusted frame').toBody() };
   }
-  if (typeof operation !== 'string') return { ok: false, error: ApiError.unimplemented(`unknown operation '${String(operation).slice(0, 100)}'`).toBody() };
+  if (typeof operation !== 'string')
+    return { ok: false, error: ApiError.unimplemented(`unknown operation '${String(operation).slice(0, 100)}'`).toBody() };
   return options.call(operation, request);
 }
 

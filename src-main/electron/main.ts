@@ -137,7 +137,11 @@ function tell(options: Electron.MessageBoxOptions): void {
 
 /** File > Import Test Report…: the path comes from main's own dialog, never from the renderer. */
 async function importTestReport(host: EngineHostSupervisor): Promise<void> {
-  const options: Electron.OpenDialogOptions = { title: 'Import a TestStand ATML report', properties: ['openFile'], filters: [{ name: 'ATML test report', extensions: ['xml'] }] };
+  const options: Electron.OpenDialogOptions = {
+    title: 'Import a TestStand ATML report',
+    properties: ['openFile'],
+    filters: [{ name: 'ATML test report', extensions: ['xml'] }],
+  };
   const picked = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
   if (picked.canceled || picked.filePaths.length === 0) return;
   const result = await host.importFile(picked.filePaths[0]);

@@ -58,7 +58,11 @@ export async function rendererResponse(rendererDir: string, requestUrl: string):
   if (!file.startsWith(root + sep)) return notFound;
   try {
     const body = await readFile(file);
-    return { status: 200, headers: { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', ...SECURITY_HEADERS }, body };
+    return {
+      status: 200,
+      headers: { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', ...SECURITY_HEADERS },
+      body,
+    };
   } catch {
     return notFound;
   }

@@ -55,9 +55,9 @@ describe('safeStorage secret store', () => {
   });
 
   test('refuses to store without OS encryption or with the basic_text backend', async () => {
-    await expect(createSafeStorageSecretStore({ safeStorage: fakeSafeStorage({ available: false }), dir: tempDir() }).set('k', 'v')).rejects.toBeInstanceOf(
-      SecretStoreUnavailableError,
-    );
+    await expect(
+      createSafeStorageSecretStore({ safeStorage: fakeSafeStorage({ available: false }), dir: tempDir() }).set('k', 'v'),
+    ).rejects.toBeInstanceOf(SecretStoreUnavailableError);
     const weak = fakeSafeStorage({ backend: 'basic_text' });
     await expect(createSafeStorageSecretStore({ safeStorage: weak, dir: tempDir() }).set('k', 'v')).rejects.toThrow(/basic_text/);
     const allowed = createSafeStorageSecretStore({ safeStorage: weak, dir: tempDir(), allowWeakBackend: true });

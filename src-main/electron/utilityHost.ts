@@ -9,9 +9,16 @@ import { utilityProcess, type UtilityProcess } from 'electron';
 import type { HostLauncher, HostProcess } from '../host/supervisor';
 
 /** The part of `utilityProcess.fork` the launcher uses (the test's stand-in forks a Node process). */
-export type UtilityFork = (modulePath: string, args: string[], options: { serviceName: string; stdio: 'pipe'; env?: NodeJS.ProcessEnv }) => UtilityProcess;
+export type UtilityFork = (
+  modulePath: string,
+  args: string[],
+  options: { serviceName: string; stdio: 'pipe'; env?: NodeJS.ProcessEnv },
+) => UtilityProcess;
 
-export function utilityHostLauncher(entry: string, fork: UtilityFork = (modulePath, args, options) => utilityProcess.fork(modulePath, args, options)): HostLauncher {
+export function utilityHostLauncher(
+  entry: string,
+  fork: UtilityFork = (modulePath, args, options) => utilityProcess.fork(modulePath, args, options),
+): HostLauncher {
   return (): HostProcess => {
     const child = fork(entry, [], { serviceName: 'Outpost engine', stdio: 'pipe' });
     const outputListeners: ((line: string) => void)[] = [];

@@ -49,4 +49,3 @@ export function chain(node: ASTNode, op: '&&' | '||'): ASTNode[] {
   }
   return out;
 }
-

@@ -127,7 +127,12 @@ export class CelToSql {
     return this.leaf(node, scope, inherited);
   }
 
-  private comprehension(node: ASTNode, c: NonNullable<ReturnType<typeof comprehensionParts>>, scope: Scope, inherited: LeafBindings): Condition {
+  private comprehension(
+    node: ASTNode,
+    c: NonNullable<ReturnType<typeof comprehensionParts>>,
+    scope: Scope,
+    inherited: LeafBindings,
+  ): Condition {
     if (c.method !== 'exists' && c.method !== 'all' && c.method !== 'exists_one') {
       throw this.unsupported(`${c.method}() can only be used on constant lists`, node);
     }
@@ -135,14 +140,21 @@ export class CelToSql {
     const receiver = c.receiver;
     if (receiver.op === 'id') {
       const f = this.field(receiver.args as string, scope);
-      if (f?.kind === 'messages') return this.messagesComprehension(c.method, f, receiver.args as string, c.variable, c.body[0], scope, inherited);
+      if (f?.kind === 'messages')
+        return this.messagesComprehension(c.method, f, receiver.args as string, c.variable, c.body[0], scope, inherited);
       const relation = this.relationList(receiver, scope);
       if (relation) {
-        return quantifyElements(c.method, this.elementSources(relation, (element) => this.condition(c.body[0], new Map(scope).set(c.variable, element), inherited)));
+        return quantifyElements(
+          c.method,
+          this.elementSources(relation, (element) => this.condition(c.body[0], new Map(scope).set(c.variable, element), inherited)),
+        );
       }
     }
     if (!isConstant(receiver, this.fields, scope)) {
-      throw this.unsupported(`${c.method}() is supported over list literals and relation fields, not over '${describe(receiver)}'`, receiver);
+      throw this.unsupported(
+        `${c.method}() is supported over list literals and relation fields, not over '${describe(receiver)}'`,
+        receiver,
+      );
     }
     const list = foldConstant(receiver, this.fields, scope);
     if (list instanceof CelErrorValue) return ALWAYS_ERROR;
@@ -151,7 +163,15 @@ export class CelToSql {
     return quantifyUnrolled(c.method, parts);
   }
 
-  private messagesComprehension(method: string, f: MessagesField, fieldName: string, variable: string, body: ASTNode, scope: Scope, inherited: LeafBindings): Condition {
+  private messagesComprehension(
+    method: string,
+    f: MessagesField,
+    fieldName: string,
+    variable: string,
+    body: ASTNode,
+    scope: Scope,
+    inherited: LeafBindings,
+  ): Condition {
     const aliases = this.aliases.allocate(f.rows.from);
     const inner = this.condition(body, new Map(scope).set(variable, { kind: 'message', field: fieldName, aliases }), inherited);
     return quantifyRelated(method, f.rows, aliases, inner);
@@ -197,7 +217,15 @@ export class CelToSql {
     const neg: Sql[] = [];
     for (const source of f.sources) {
       const aliases = source.rows ? this.aliases.allocate(source.rows.from) : new Map<string, string>();
-      const inner = this.wrapRelations(node, scope, relations, index + 1, new Map(chosen).set(name, { source, aliases }), lookups, boundLookups);
+      const inner = this.wrapRelations(
+        node,
+        scope,
+        relations,
+        index + 1,
+        new Map(chosen).set(name, { source, aliases }),
+        lookups,
+        boundLookups,
+      );
       if (source.rows) {
         pos.push(someRelated(source.rows, aliases, inner.pos));
         neg.push(noRelated(source.rows, aliases, isNotOne(inner.neg)));
@@ -223,7 +251,14 @@ export class CelToSql {
     if (index === lookups.length) return this.leafBody(node, scope, { relations, lookups: bound });
     const { fieldName, field, key } = lookups[index];
     const aliases = this.aliases.allocate(field.rows.from);
-    const inner = this.wrapLookups(node, scope, relations, lookups, index + 1, new Map(bound).set(lookupKey(fieldName, key), { fieldName, field, key, aliases }));
+    const inner = this.wrapLookups(
+      node,
+      scope,
+      relations,
+      lookups,
+      index + 1,
+      new Map(bound).set(lookupKey(fieldName, key), { fieldName, field, key, aliases }),
+    );
     // A missing key is an error: both rails need the entry to exist. (Every rail
     // of the leaf also requires one of the value's declared type tags, so
     // entries of other types are missing too, without a separate check.)
@@ -232,11 +267,17 @@ export class CelToSql {
   }
 
   /** Finds the relation fields and constant-key map lookups a leaf reads (not inside nested comprehensions). */
-  private collectBindings(node: ASTNode, scope: Scope, relations: string[], lookups: { fieldName: string; field: MapField; key: string }[]): void {
+  private collectBindings(
+    node: ASTNode,
+    scope: Scope,
+    relations: string[],
+    lookups: { fieldName: string; field: MapField; key: string }[],
+  ): void {
     if (comprehensionParts(node)) return;
     if (node.op === 'id') {
       const f = this.field(node.args as string, scope);
-      if (f?.kind === 'relation' && !this.relationList(node, scope) && !relations.includes(node.args as string)) relations.push(node.args as string);
+      if (f?.kind === 'relation' && !this.relationList(node, scope) && !relations.includes(node.args as string))
+        relations.push(node.args as string);
       return;
     }
     const lookup = this.lookupTarget(node, scope);
@@ -258,7 +299,8 @@ export class CelToSql {
     if (node.op === '.') key = (node.args as [ASTNode, string])[1];
     else {
       const keyNode = (node.args as [ASTNode, ASTNode])[1];
-      if (!isConstant(keyNode, this.fields, scope)) throw this.unsupported(`the key of ${base.args as string}[...] must be a constant`, keyNode);
+      if (!isConstant(keyNode, this.fields, scope))
+        throw this.unsupported(`the key of ${base.args as string}[...] must be a constant`, keyNode);
       key = foldConstant(keyNode, this.fields, scope);
     }
     if (typeof key !== 'string') throw this.unsupported(`the key of ${base.args as string}[...] must be a string`, node);
@@ -272,7 +314,8 @@ export class CelToSql {
       if (mapNode.op !== 'id') return undefined;
       const f = this.field(mapNode.args as string, scope);
       if (f?.kind !== 'map') return undefined;
-      if (!isConstant(keyNode, this.fields, scope)) throw this.unsupported(`the key tested with 'in ${mapNode.args as string}' must be a constant`, keyNode);
+      if (!isConstant(keyNode, this.fields, scope))
+        throw this.unsupported(`the key tested with 'in ${mapNode.args as string}' must be a constant`, keyNode);
       const key = foldConstant(keyNode, this.fields, scope);
       if (key instanceof CelErrorValue) return ALWAYS_ERROR;
       if (typeof key !== 'string') return ALWAYS_FALSE;
@@ -376,13 +419,20 @@ export class CelToSql {
       const keys = container instanceof Map ? [...container.keys()] : Object.keys(container as object);
       return inConstantList(x, keys);
     }
-    if (r.op === 'list') return inElements(x, (r.args as ASTNode[]).map((e) => this.value(e, scope, bindings)));
+    if (r.op === 'list')
+      return inElements(
+        x,
+        (r.args as ASTNode[]).map((e) => this.value(e, scope, bindings)),
+      );
     throw this.unsupported(`'in' is supported with list literals and map fields, not with '${describe(r)}'`, r);
   }
 
   /** `x in tag_name`: some element equals x (an error when x is, even with no elements). */
   private relationMembership(x: Operand, f: RelationField): Condition {
-    const some = quantifyElements('exists', this.elementSources(f, (e) => compare(x, '==', this.elementOperand(e))));
+    const some = quantifyElements(
+      'exists',
+      this.elementSources(f, (e) => compare(x, '==', this.elementOperand(e))),
+    );
     if (x.kind === 'const') return x.value instanceof CelErrorValue ? ALWAYS_ERROR : some;
     const self = compare(x, '==', x);
     return { pos: some.pos, neg: and(some.neg, or(self.pos, self.neg)) };
@@ -422,7 +472,10 @@ export class CelToSql {
           const result = timeArithmetic(node.op, l, r);
           if (result) return result;
         }
-        throw this.unsupported(`arithmetic on fields is not supported in filters (only timestamp and duration ${node.op} duration): '${describe(node)}'`, node);
+        throw this.unsupported(
+          `arithmetic on fields is not supported in filters (only timestamp and duration ${node.op} duration): '${describe(node)}'`,
+          node,
+        );
       }
       case 'call':
       case 'rcall':
@@ -430,7 +483,14 @@ export class CelToSql {
       case '?:':
         return this.ternaryValue(node, scope, bindings);
     }
-    if (checkedTypeName(node) === 'bool' || COMPARISON_OPS.has(node.op) || node.op === '!_' || node.op === '&&' || node.op === '||' || node.op === 'in') {
+    if (
+      checkedTypeName(node) === 'bool' ||
+      COMPARISON_OPS.has(node.op) ||
+      node.op === '!_' ||
+      node.op === '&&' ||
+      node.op === '||' ||
+      node.op === 'in'
+    ) {
       // A condition used as a value (`pending == (name == 'x')`), inside this leaf.
       return conditionAsValue(this.condition(node, scope, bindings));
     }
@@ -451,7 +511,10 @@ export class CelToSql {
         return valueOperand({ type: 'int', sql: f.sql, nullable: f.nullable }, new Map());
       case 'relation': {
         if (this.relationList(node, scope)) {
-          throw this.unsupported(`'${name}' is a list here; use 'x in ${name}', size(${name}), ${name}.exists(x, ...), ${name}.all(x, ...) or ${name}.exists_one(x, ...)`, node);
+          throw this.unsupported(
+            `'${name}' is a list here; use 'x in ${name}', size(${name}), ${name}.exists(x, ...), ${name}.all(x, ...) or ${name}.exists_one(x, ...)`,
+            node,
+          );
         }
         const choice = bindings.relations.get(name);
         if (!choice) throw this.unsupported(`'${name}' cannot be used here`, node);
@@ -460,7 +523,10 @@ export class CelToSql {
       case 'map':
         throw this.unsupported(`'${name}' is a map; use ${name}['key'], ${name}.key, 'key' in ${name} or has(${name}.key)`, node);
       case 'messages':
-        throw this.unsupported(`'${name}' is a list of records; use ${name}.exists(x, ...), ${name}.all(x, ...) or ${name}.exists_one(x, ...)`, node);
+        throw this.unsupported(
+          `'${name}' is a list of records; use ${name}.exists(x, ...), ${name}.all(x, ...) or ${name}.exists_one(x, ...)`,
+          node,
+        );
       case 'directive':
         throw this.unsupported(`'${name}' can only be used as a top-level condition, e.g. '${name} == true'`, node);
     }
@@ -488,7 +554,10 @@ export class CelToSql {
 
   private call(node: ASTNode, scope: Scope, bindings: LeafBindings): Operand {
     const name = (node.args as [string, ...unknown[]])[0];
-    const args = node.op === 'call' ? (node.args as [string, ASTNode[]])[1] : [(node.args as [string, ASTNode, ASTNode[]])[1], ...(node.args as [string, ASTNode, ASTNode[]])[2]];
+    const args =
+      node.op === 'call'
+        ? (node.args as [string, ASTNode[]])[1]
+        : [(node.args as [string, ASTNode, ASTNode[]])[1], ...(node.args as [string, ASTNode, ASTNode[]])[2]];
     if (name === 'size' && args.length === 1) {
       const relation = this.relationList(args[0], scope);
       if (relation) return this.relationSize(relation);
@@ -517,7 +586,11 @@ export class CelToSql {
     const branch = (o: Operand) => {
       if (o.kind === 'const') return { sql: param(constParam(o.value)), ok: TRUE, nullable: false };
       const v = o as ValueOperand;
-      return { sql: v.sql, ok: and(v.guard ?? TRUE, v.onNull === 'error' ? sql`${v.sql} IS NOT NULL` : TRUE), nullable: v.onNull === 'null' };
+      return {
+        sql: v.sql,
+        ok: and(v.guard ?? TRUE, v.onNull === 'error' ? sql`${v.sql} IS NOT NULL` : TRUE),
+        nullable: v.onNull === 'null',
+      };
     };
     const ba = branch(a);
     const bb = branch(b);
@@ -533,4 +606,3 @@ export class CelToSql {
     };
   }
 }
-

@@ -87,12 +87,18 @@ function boundFor(op: ComparisonOp, numeratorNs: bigint): { op: ComparisonOp; mi
 function compareConstants(a: ConstValue, op: ComparisonOp, b: ConstValue): boolean {
   if (a instanceof TimeConstant && b instanceof TimeConstant) {
     switch (op) {
-      case '==': return a.ns === b.ns;
-      case '!=': return a.ns !== b.ns;
-      case '<': return a.ns < b.ns;
-      case '<=': return a.ns <= b.ns;
-      case '>': return a.ns > b.ns;
-      case '>=': return a.ns >= b.ns;
+      case '==':
+        return a.ns === b.ns;
+      case '!=':
+        return a.ns !== b.ns;
+      case '<':
+        return a.ns < b.ns;
+      case '<=':
+        return a.ns <= b.ns;
+      case '>':
+        return a.ns > b.ns;
+      case '>=':
+        return a.ns >= b.ns;
     }
   }
   throw new Error('compareConstants: times only');
@@ -213,7 +219,10 @@ function orderValueConst(v: ValueOperand, op: OrderingOp, c: ConstValue): Condit
   }
   const p = param(scalarParam(c, v.numeric === 'double'));
   // NULL (absent) makes both rails NULL: ordering against null is a CEL error.
-  return { pos: and(v.guard ?? TRUE, sql`${v.sql} ${opSql(op)} ${p}`), neg: and(v.guard ?? TRUE, sql`${v.sql} ${opSql(COMPLEMENT[op])} ${p}`) };
+  return {
+    pos: and(v.guard ?? TRUE, sql`${v.sql} ${opSql(op)} ${p}`),
+    neg: and(v.guard ?? TRUE, sql`${v.sql} ${opSql(COMPLEMENT[op])} ${p}`),
+  };
 }
 
 function orderValueValue(a: ValueOperand, op: OrderingOp, b: ValueOperand): Condition {
@@ -282,12 +291,19 @@ export function inConstantList(x: Operand, elements: readonly ConstValue[]): Con
     const f = familyOfConst(e);
     return (f === 'string' || f === 'number' || f === 'bool') && !isNaNConst(e);
   });
-  if (!simple || x.kind === 'const') return inElements(x, elements.map((e) => ({ kind: 'const', value: e }) as ConstOperand));
+  if (!simple || x.kind === 'const')
+    return inElements(
+      x,
+      elements.map((e) => ({ kind: 'const', value: e }) as ConstOperand),
+    );
   return overAlternatives(x, { kind: 'const', value: null }, (alt) => {
     if (alt.kind === 'const') throw new Error('unreachable');
     const same = elements.filter((e) => familyOfConst(e) === alt.family);
     if (same.length === 0) return { pos: FALSE, neg: defined(alt) };
-    const list = join(same.map((e) => param(scalarParam(e, alt.numeric === 'double'))), ', ');
+    const list = join(
+      same.map((e) => param(scalarParam(e, alt.numeric === 'double'))),
+      ', ',
+    );
     const guard = alt.guard ?? TRUE;
     const notIn = alt.onNull === 'null' ? sql`(${alt.sql} IS NULL OR ${alt.sql} NOT IN (${list}))` : sql`${alt.sql} NOT IN (${list})`;
     return { pos: and(guard, sql`${alt.sql} IN (${list})`), neg: and(guard, notIn) };

@@ -67,7 +67,8 @@ interface DirectiveSetting {
 
 /** `d`, `!d`, `d == true`, `false != d`, ...: a top-level conjunct that sets a directive. */
 function directiveSetting(node: ASTNode, fields: FilterFields): DirectiveSetting | undefined {
-  const isDirective = (n: ASTNode) => n.op === 'id' && Object.hasOwn(fields, n.args as string) && fields[n.args as string].kind === 'directive';
+  const isDirective = (n: ASTNode) =>
+    n.op === 'id' && Object.hasOwn(fields, n.args as string) && fields[n.args as string].kind === 'directive';
   if (isDirective(node)) return { name: node.args as string, value: true };
   if (node.op === '!_' && isDirective(node.args as ASTNode)) return { name: (node.args as ASTNode).args as string, value: false };
   if (node.op === '==' || node.op === '!=') {
@@ -91,7 +92,11 @@ function directiveDefaults(fields: FilterFields, setTrue: ReadonlySet<string>): 
 
 function toCompiled(s: Sql, semiJoins: readonly SemiJoinChoice[] = []): CompiledFilter {
   // Frozen: compiled filters are shared through the cache.
-  return Object.freeze({ sql: s.text, params: Object.freeze([...s.params]) as unknown[], ...(semiJoins.length ? { semiJoins: Object.freeze(semiJoins) } : {}) });
+  return Object.freeze({
+    sql: s.text,
+    params: Object.freeze([...s.params]) as unknown[],
+    ...(semiJoins.length ? { semiJoins: Object.freeze(semiJoins) } : {}),
+  });
 }
 
 /** Compiled filters per declaration: paging repeats the same filter, and parsing plus type-checking dominate. */
@@ -135,7 +140,15 @@ function compileUncached(fields: FilterFields, filter: string): CompiledFilter {
     }
     const semiJoins = parts.flatMap((p): SemiJoinChoice[] =>
       p.semiJoin
-        ? [{ semiJoin: p.text, exists: p.semiJoin.exists.text, probe: { sql: p.semiJoin.probe.text, params: p.semiJoin.probe.params }, otherConditions: parts.length + defaults.length - 1, parentKey: p.semiJoin.parentKey }]
+        ? [
+            {
+              semiJoin: p.text,
+              exists: p.semiJoin.exists.text,
+              probe: { sql: p.semiJoin.probe.text, params: p.semiJoin.probe.params },
+              otherConditions: parts.length + defaults.length - 1,
+              parentKey: p.semiJoin.parentKey,
+            },
+          ]
         : [],
     );
     return toCompiled(compiled, semiJoins);

@@ -9,13 +9,7 @@ import { CEL_DURATION, CEL_TIMESTAMP, foldEnvironment } from './celEnvironment';
 import { CelErrorValue, TimeConstant, type ConstValue } from './constants';
 import type { CelScalarType, FilterFields } from './fields';
 import { FilterCompileError } from './filterError';
-import {
-  durationInRange,
-  MAX_TIMESTAMP_DIFFERENCE_NS,
-  parseDuration,
-  parseTimestamp,
-  timestampInRange,
-} from './timeValues';
+import { durationInRange, MAX_TIMESTAMP_DIFFERENCE_NS, parseDuration, parseTimestamp, timestampInRange } from './timeValues';
 
 /** What a comprehension variable stands for while compiling its body. */
 export type Binding =
@@ -103,14 +97,19 @@ function timeLiteral(kind: 'timestamp' | 'duration', node: ASTNode, fields: Filt
   const ns = kind === 'timestamp' ? parseTimestamp(arg) : parseDuration(arg);
   if (ns !== undefined) return new TimeConstant(kind, ns);
   // Like cel-go's literal validators: a malformed literal is a mistake in the filter, not a per-row error.
-  const hint = kind === 'timestamp' ? 'an RFC 3339 timestamp such as 2024-01-02T15:04:05Z, between years 1 and 9999' : "a duration such as '90s', '1.5h' or '2h45m' within 10000 years";
+  const hint =
+    kind === 'timestamp'
+      ? 'an RFC 3339 timestamp such as 2024-01-02T15:04:05Z, between years 1 and 9999'
+      : "a duration such as '90s', '1.5h' or '2h45m' within 10000 years";
   throw new FilterCompileError(`invalid ${kind} '${arg}': expected ${hint}`, argNode.start);
 }
 
 function addTimes(op: '+' | '-', a: TimeConstant, b: TimeConstant): ConstValue {
   if (op === '-' && a.kind === 'timestamp' && b.kind === 'timestamp') {
     const d = a.ns - b.ns;
-    return d >= -MAX_TIMESTAMP_DIFFERENCE_NS && d <= MAX_TIMESTAMP_DIFFERENCE_NS ? new TimeConstant('duration', d) : new CelErrorValue('duration out of range');
+    return d >= -MAX_TIMESTAMP_DIFFERENCE_NS && d <= MAX_TIMESTAMP_DIFFERENCE_NS
+      ? new TimeConstant('duration', d)
+      : new CelErrorValue('duration out of range');
   }
   const ns = op === '+' ? a.ns + b.ns : a.ns - b.ns;
   const kind = a.kind === 'timestamp' || b.kind === 'timestamp' ? 'timestamp' : 'duration';
@@ -166,5 +165,8 @@ function foldTime(node: ASTNode, fields: FilterFields, scope: Scope): ConstValue
       break;
     }
   }
-  throw new FilterCompileError(`'${celText(node)}' is not supported with timestamps or durations (supported: timestamp(), duration(), +, -, comparisons)`, node.start);
+  throw new FilterCompileError(
+    `'${celText(node)}' is not supported with timestamps or durations (supported: timestamp(), duration(), +, -, comparisons)`,
+    node.start,
+  );
 }

@@ -74,7 +74,12 @@ export function rewriteEnumLiterals(source: string, root: ASTNode, fields: Filte
       const [left, right] = node.args as [ASTNode, ASTNode];
       const leftEnum = enumOf(left, scope);
       // `x in relation` compares x with the relation's elements.
-      const rightEnum = node.op === 'in' ? (right.op === 'id' && fields[right.args as string]?.kind === 'relation' ? enumOf(right, scope) : undefined) : enumOf(right, scope);
+      const rightEnum =
+        node.op === 'in'
+          ? right.op === 'id' && fields[right.args as string]?.kind === 'relation'
+            ? enumOf(right, scope)
+            : undefined
+          : enumOf(right, scope);
       if (leftEnum) {
         const fieldText = source.slice(left.start, left.end);
         if (node.op === 'in' && right.op === 'list') (right.args as ASTNode[]).forEach((e) => rewriteName(e, leftEnum, fieldText));

@@ -20,7 +20,10 @@ export function visibleEntry(f: MapField, aliases: Aliases): Sql {
   return sql`${withAliases(f.value.tag, aliases)} IN (${join(tags, ', ')})`;
 }
 
-export function valueOperand(spec: Pick<ValueSpec, 'type' | 'sql' | 'nullable' | 'whenTrue' | 'whenFalse'>, aliases: Aliases): ValueOperand {
+export function valueOperand(
+  spec: Pick<ValueSpec, 'type' | 'sql' | 'nullable' | 'whenTrue' | 'whenFalse'>,
+  aliases: Aliases,
+): ValueOperand {
   return {
     kind: 'value',
     family: familyOfType(spec.type as CelScalarType) as ValueOperand['family'],
@@ -43,7 +46,14 @@ export function mapValueOperand(f: MapField, aliases: Aliases): Operand {
     if (!spec) return;
     variants.push({
       when: sql`${tag} = ${param(BigInt(spec.tag))}`,
-      value: { kind: 'value', family, numeric: family === 'number' ? 'double' : undefined, sql: withAliases(spec.sql, aliases), nsOffset: 0n, onNull: 'never' },
+      value: {
+        kind: 'value',
+        family,
+        numeric: family === 'number' ? 'double' : undefined,
+        sql: withAliases(spec.sql, aliases),
+        nsOffset: 0n,
+        onNull: 'never',
+      },
     });
   };
   add('string', v.string);
@@ -51,4 +61,3 @@ export function mapValueOperand(f: MapField, aliases: Aliases): Operand {
   add('bool', v.bool);
   return { kind: 'dyn', variants };
 }
-

@@ -57,9 +57,7 @@ export interface RelatedRows {
 }
 
 /** One source of a relation's elements: related rows, or a value of `t` itself (a one-element set). */
-export type RelationSource =
-  | { readonly rows: RelatedRows; readonly value: string }
-  | { readonly rows?: undefined; readonly value: string };
+export type RelationSource = { readonly rows: RelatedRows; readonly value: string } | { readonly rows?: undefined; readonly value: string };
 
 export interface RelationField {
   readonly kind: 'relation';

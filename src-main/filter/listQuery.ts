@@ -28,7 +28,11 @@ export interface Scope {
    * the ones it drops until the page is full, the page token continuing after the last row returned, so pages have
    * no holes and no duplicates.
    */
-  readonly gate?: { readonly table: string; readonly sql?: { sql: string; params: readonly SqlValue[] }; keep(pks: readonly number[]): boolean[] };
+  readonly gate?: {
+    readonly table: string;
+    readonly sql?: { sql: string; params: readonly SqlValue[] };
+    keep(pks: readonly number[]): boolean[];
+  };
 }
 
 export interface Page {
@@ -90,7 +94,10 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
     st.forEach((t, i) => {
       if (typeof cursor[i] !== (t.type === 'number' ? 'number' : 'string')) throw ApiError.invalid('page_token', 'malformed page token');
     });
-    const ks = keysetCondition(st, cursor.map((v, i) => (st[i].type === 'blob' ? Buffer.from(v as string, 'base64') : v)));
+    const ks = keysetCondition(
+      st,
+      cursor.map((v, i) => (st[i].type === 'blob' ? Buffer.from(v as string, 'base64') : v)),
+    );
     where.push(ks.sql);
     params.push(...ks.params);
   }
@@ -138,7 +145,11 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
   let nextPageToken = '';
   if (more) {
     const last = pageRows[pageRows.length - 1];
-    nextPageToken = encodePageToken(secret, fp, st.map((t, i) => (t.type === 'blob' ? Buffer.from(last[`k${i}`] as unknown as Uint8Array).toString('base64') : last[`k${i}`])));
+    nextPageToken = encodePageToken(
+      secret,
+      fp,
+      st.map((t, i) => (t.type === 'blob' ? Buffer.from(last[`k${i}`] as unknown as Uint8Array).toString('base64') : last[`k${i}`])),
+    );
   }
   return { keys, nextPageToken };
 }

@@ -86,7 +86,11 @@ export function alternatives(o: Operand): Alternative[] {
 }
 
 /** Combines a per-alternative comparison over every pair of alternatives of two operands. */
-export function overAlternatives(a: Operand, b: Operand, compare: (x: ConstOperand | ValueOperand, y: ConstOperand | ValueOperand) => Condition): Condition {
+export function overAlternatives(
+  a: Operand,
+  b: Operand,
+  compare: (x: ConstOperand | ValueOperand, y: ConstOperand | ValueOperand) => Condition,
+): Condition {
   const pos: Sql[] = [];
   const neg: Sql[] = [];
   for (const x of alternatives(a)) {

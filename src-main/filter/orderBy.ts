@@ -18,7 +18,10 @@ export function parseOrderBy(spec: ListSpec, orderBy: string | undefined): Order
       throw ApiError.invalid('order_by', `unknown direction '${words[1]}' for '${words[0]}' (only "desc" or "asc" may follow a field)`);
     }
     if (!Object.hasOwn(spec.orderFields, field)) {
-      throw ApiError.invalid('order_by', `cannot order ${spec.resource} by '${words[0]}'; allowed fields: ${Object.keys(spec.orderFields).join(', ')}`);
+      throw ApiError.invalid(
+        'order_by',
+        `cannot order ${spec.resource} by '${words[0]}'; allowed fields: ${Object.keys(spec.orderFields).join(', ')}`,
+      );
     }
     if (seen.has(field)) throw ApiError.invalid('order_by', `field '${words[0]}' appears more than once`);
     seen.add(field);

@@ -59,7 +59,8 @@ function toApiError(err: unknown, source: string): ApiError {
   if (err instanceof FilterCompileError) return filterError(err.message, source, err.offset);
   const e = err as CelLibraryError;
   let description = describeLibraryError(e);
-  if ((err as Error).name === 'ParseError' && e.code !== 'limit_exceeded' && !description.startsWith('syntax error')) description = `syntax error: ${description}`;
+  if ((err as Error).name === 'ParseError' && e.code !== 'limit_exceeded' && !description.startsWith('syntax error'))
+    description = `syntax error: ${description}`;
   return filterError(description, source, e.range?.start);
 }
 

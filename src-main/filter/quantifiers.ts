@@ -16,7 +16,10 @@ export function quantifyUnrolled(method: string, parts: readonly Condition[]): C
       // exists_one: exactly one element true, and no element an error.
       const noErrors = and(...parts.map((p) => or(p.pos, p.neg)));
       if (parts.length === 0) return ALWAYS_FALSE;
-      const count = sql`(${balanced(parts.map((p) => isOne(p.pos)), '+')})`;
+      const count = sql`(${balanced(
+        parts.map((p) => isOne(p.pos)),
+        '+',
+      )})`;
       return { pos: and(sql`${count} = 1`, noErrors), neg: and(sql`${count} <> 1`, noErrors) };
     }
   }
@@ -61,7 +64,9 @@ export function quantifyElements(method: string, sources: readonly ElementSource
     default: {
       // exists_one evaluates every element: one error makes the result an error.
       const noErrors = and(...sources.map((s) => none(s, (c) => and(isNotOne(c.pos), isNotOne(c.neg)))));
-      const counts = sources.map((s) => (s.rows ? countRelated(s.rows, s.aliases, s.inner.pos) : isOne(and(sql`${s.value} IS NOT NULL`, s.inner.pos))));
+      const counts = sources.map((s) =>
+        s.rows ? countRelated(s.rows, s.aliases, s.inner.pos) : isOne(and(sql`${s.value} IS NOT NULL`, s.inner.pos)),
+      );
       const trueCount = counts.length ? sql`(${balanced(counts, '+')})` : raw('0');
       return { pos: and(sql`${trueCount} = 1`, noErrors), neg: and(sql`${trueCount} <> 1`, noErrors) };
     }

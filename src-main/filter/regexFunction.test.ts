@@ -6,7 +6,8 @@ import { celMatches, compileRegex, registerSqlFunctions } from './regexFunction'
 const db = new Database(':memory:');
 registerSqlFunctions(db);
 afterAll(() => db.close());
-const sqlMatches = (text: unknown, pattern: unknown) => (db.prepare('SELECT cel_matches(?, ?) AS m').get(text, pattern) as { m: number | null }).m;
+const sqlMatches = (text: unknown, pattern: unknown) =>
+  (db.prepare('SELECT cel_matches(?, ?) AS m').get(text, pattern) as { m: number | null }).m;
 
 describe('cel_matches (RE2 via re2js)', () => {
   it.each([

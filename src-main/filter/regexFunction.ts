@@ -26,7 +26,10 @@ export function compileRegex(pattern: string): RE2JS | string {
   } else {
     try {
       const re = RE2JS.compile(pattern);
-      result = re.programSize() > MAX_REGEX_PROGRAM_SIZE ? `regular expression is too complex (more than ${MAX_REGEX_PROGRAM_SIZE} instructions)` : re;
+      result =
+        re.programSize() > MAX_REGEX_PROGRAM_SIZE
+          ? `regular expression is too complex (more than ${MAX_REGEX_PROGRAM_SIZE} instructions)`
+          : re;
     } catch (e) {
       result = `invalid regular expression: ${(e as Error).message}`;
     }

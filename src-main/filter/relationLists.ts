@@ -40,8 +40,10 @@ export function markRelationLists(ast: ASTNode, fields: FilterFields): () => voi
       return;
     }
     if (node.op === 'in') asList((node.args as [ASTNode, ASTNode])[1], bound);
-    else if (node.op === 'call' && node.args[0] === 'size' && (node.args as [string, ASTNode[]])[1].length === 1) asList((node.args as [string, ASTNode[]])[1][0], bound);
-    else if (node.op === 'rcall' && node.args[0] === 'size' && (node.args as [string, ASTNode, ASTNode[]])[2].length === 0) asList((node.args as [string, ASTNode, ASTNode[]])[1], bound);
+    else if (node.op === 'call' && node.args[0] === 'size' && (node.args as [string, ASTNode[]])[1].length === 1)
+      asList((node.args as [string, ASTNode[]])[1][0], bound);
+    else if (node.op === 'rcall' && node.args[0] === 'size' && (node.args as [string, ASTNode, ASTNode[]])[2].length === 0)
+      asList((node.args as [string, ASTNode, ASTNode[]])[1], bound);
     for (const child of childNodes(node)) visit(child, bound);
   };
   visit(ast, new Set());

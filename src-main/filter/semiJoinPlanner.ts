@@ -101,7 +101,7 @@ function isRowidAlias(db: Db, table: string, column: string): boolean {
 /** How many rows the table had when ANALYZE last counted it (the first number of its sqlite_stat1 rows), if ever. */
 function statisticsRows(db: Db, table: string): number | undefined {
   if (!db.get("SELECT 1 AS x FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'")) return undefined;
-  const row = db.get<{ n: number | null }>("SELECT max(CAST(stat AS INTEGER)) AS n FROM sqlite_stat1 WHERE tbl = ?", [table]);
+  const row = db.get<{ n: number | null }>('SELECT max(CAST(stat AS INTEGER)) AS n FROM sqlite_stat1 WHERE tbl = ?', [table]);
   return row?.n ?? undefined;
 }
 
@@ -114,7 +114,8 @@ export function planSemiJoins(db: Db, compiled: CompiledFilter, spec: ListSpec, 
   let sql = compiled.sql;
   let from = spec.from;
   for (const choice of choices) {
-    if (useExists(db, choice.probe, driveLimit(pageSize, rows, choice.otherConditions))) sql = sql.replace(choice.semiJoin, () => choice.exists);
+    if (useExists(db, choice.probe, driveLimit(pageSize, rows, choice.otherConditions)))
+      sql = sql.replace(choice.semiJoin, () => choice.exists);
     else if (from === spec.from) from = drivenFrom(db, spec.from, choice.parentKey, rows) ?? from;
   }
   return { sql, from };

@@ -52,7 +52,10 @@ export function sql(strings: TemplateStringsArray, ...parts: Sql[]): Sql {
 }
 
 export function join(parts: readonly Sql[], separator: string): Sql {
-  return new Sql(parts.map((p) => p.text).join(separator), parts.flatMap((p) => p.params));
+  return new Sql(
+    parts.map((p) => p.text).join(separator),
+    parts.flatMap((p) => p.params),
+  );
 }
 
 // Conditions are used for their TRUE rows only (see celToSql.ts), so FALSE and
@@ -75,7 +78,11 @@ export function isFalse(s: Sql): boolean {
  */
 export function balanced(parts: readonly Sql[], operator: string): Sql {
   const GROUP = 8;
-  if (parts.length <= GROUP) return join(parts.map((p) => sql`(${p})`), ` ${operator} `);
+  if (parts.length <= GROUP)
+    return join(
+      parts.map((p) => sql`(${p})`),
+      ` ${operator} `,
+    );
   const half = Math.ceil(parts.length / 2);
   return sql`(${balanced(parts.slice(0, half), operator)}) ${raw(operator)} (${balanced(parts.slice(half), operator)})`;
 }

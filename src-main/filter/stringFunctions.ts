@@ -40,7 +40,10 @@ function endsWith(text: Sql, suffix: ConstOperand | ValueOperand): Condition {
     if (s === '') return { pos: sql`${text} IS NOT NULL`, neg: FALSE };
     // substr() counts characters (code points) from the end for a negative start.
     const start = param(BigInt(-codePointLength(s)));
-    return { pos: sql`substr(${text}, ${start}) = ${param(s)}`, neg: sql`substr(${text}, ${param(BigInt(-codePointLength(s)))}) <> ${param(s)}` };
+    return {
+      pos: sql`substr(${text}, ${start}) = ${param(s)}`,
+      neg: sql`substr(${text}, ${param(BigInt(-codePointLength(s)))}) <> ${param(s)}`,
+    };
   }
   const tail = sql`substr(${text}, -length(${suffix.sql}))`;
   return {
@@ -59,7 +62,12 @@ function matches(text: Sql, pattern: ConstOperand | ValueOperand): Condition {
   return { pos: sql`${call(stringSql(pattern))} = 1`, neg: sql`${call(stringSql(pattern))} = 0` };
 }
 
-const FUNCTIONS: Record<StringFunction, (text: Sql, arg: ConstOperand | ValueOperand) => Condition> = { startsWith, endsWith, contains, matches };
+const FUNCTIONS: Record<StringFunction, (text: Sql, arg: ConstOperand | ValueOperand) => Condition> = {
+  startsWith,
+  endsWith,
+  contains,
+  matches,
+};
 
 /** `receiver.fn(arg)`: true/false where the receiver is a string, an error otherwise (null, other dyn types). */
 export function stringFunction(fn: StringFunction, receiver: Operand, arg: Operand): Condition {
@@ -85,8 +93,24 @@ export function stringFunction(fn: StringFunction, receiver: Operand, arg: Opera
 export function stringSize(o: Operand): ValueOperand | undefined {
   const alts = alternatives(o).filter((a) => a.operand.kind === 'value' && a.operand.family === 'string');
   if (alts.length === 0) return undefined;
-  if (o.kind === 'value') return { kind: 'value', family: 'number', numeric: 'int', sql: sql`length(${o.sql})`, nsOffset: 0n, onNull: o.onNull === 'never' ? 'never' : 'error', guard: o.guard };
+  if (o.kind === 'value')
+    return {
+      kind: 'value',
+      family: 'number',
+      numeric: 'int',
+      sql: sql`length(${o.sql})`,
+      nsOffset: 0n,
+      onNull: o.onNull === 'never' ? 'never' : 'error',
+      guard: o.guard,
+    };
   const when = alts[0].when;
   const value = alts[0].operand as ValueOperand;
-  return { kind: 'value', family: 'number', numeric: 'int', sql: sql`CASE WHEN ${when} THEN length(${value.sql}) END`, nsOffset: 0n, onNull: 'error' };
+  return {
+    kind: 'value',
+    family: 'number',
+    numeric: 'int',
+    sql: sql`CASE WHEN ${when} THEN length(${value.sql}) END`,
+    nsOffset: 0n,
+    onNull: 'error',
+  };
 }

@@ -53,7 +53,10 @@ export function timeArithmetic(op: '+' | '-', a: ValueOperand | ConstOperand, b:
   let offset = 0n;
   let guard: Sql = TRUE;
   let nullable = false;
-  for (const [o, s] of [[a, 1n], [b, sign]] as const) {
+  for (const [o, s] of [
+    [a, 1n],
+    [b, sign],
+  ] as const) {
     if (o.kind === 'const') {
       offset += s * (o.value as TimeConstant).ns;
       continue;

@@ -73,8 +73,8 @@ export function parseTimestamp(text: string): bigint | undefined {
 const DURATION_UNITS: Record<string, bigint> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n, // U+00B5 micro sign
-  'μs': 1_000n, // U+03BC greek mu
+  µs: 1_000n, // U+00B5 micro sign
+  μs: 1_000n, // U+03BC greek mu
   ms: 1_000_000n,
   s: NS_PER_SECOND,
   m: 60n * NS_PER_SECOND,
@@ -112,7 +112,7 @@ export function parseDuration(text: string): bigint | undefined {
 /** Floor division for BigInt (BigInt `/` truncates toward zero). */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 export function ceilDiv(a: bigint, b: bigint): bigint {

@@ -93,7 +93,12 @@ export async function dispatch(options: DispatchOptions, operation: unknown, req
 
 function isPortFile(x: unknown): x is PortFile {
   const f = x as Partial<PortFile> | null;
-  return isPlainObject(f) && typeof f.fileName === 'string' && (f.mimeType === undefined || typeof f.mimeType === 'string') && f.bytes instanceof Uint8Array;
+  return (
+    isPlainObject(f) &&
+    typeof f.fileName === 'string' &&
+    (f.mimeType === undefined || typeof f.mimeType === 'string') &&
+    f.bytes instanceof Uint8Array
+  );
 }
 
 /** A temporary file in the data directory (the store renames it into place), removed by `cleanup` otherwise. */
@@ -108,7 +113,11 @@ export function tempUploadPath(ctx: RequestContext): string {
  * temporary file and hands the operation the same UploadedFile the HTTP
  * router's multipart reader produces.
  */
-function stageUpload(ctx: RequestContext, operation: OperationName, request: Record<string, unknown>): { raw: Record<string, unknown>; cleanup: () => void } {
+function stageUpload(
+  ctx: RequestContext,
+  operation: OperationName,
+  request: Record<string, unknown>,
+): { raw: Record<string, unknown>; cleanup: () => void } {
   const { file, ...fields } = request;
   if (file === undefined) return { raw: fields, cleanup: () => {} };
   if (!isPortFile(file)) throw ApiError.invalid('file', 'must be {fileName, mimeType, bytes}: the content of the file, never a path');

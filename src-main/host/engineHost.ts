@@ -17,7 +17,16 @@ import { attachReplica } from '../sync/replica';
 import type { SecretStore } from '../sync/secretStore';
 import { dispatch, errorResult, failure, tempUploadPath, type DispatchOptions } from './dispatch';
 import type { HostPort } from './parentPort';
-import { isToHost, toReply, type CallResult, type FromHost, type HostInit, type LogLevel, type SecretAction, type ToHost } from './protocol';
+import {
+  isToHost,
+  toReply,
+  type CallResult,
+  type FromHost,
+  type HostInit,
+  type LogLevel,
+  type SecretAction,
+  type ToHost,
+} from './protocol';
 
 export interface EngineHostOptions {
   /** Ends the process (after `shutdown`, or when the database cannot be opened). */
@@ -102,10 +111,15 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
       try {
         copyFileSync(path, staged);
       } catch (error) {
-        throw ApiError.invalid('path', `cannot read ${basename(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw ApiError.invalid(
+          'path',
+          `cannot read ${basename(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
       const file = { path: staged, fileName: basename(path), mimeType: 'application/xml', encoding: '', size: statSync(staged).size };
-      const upload = (await invoke(ctx, 'UploadRemoteFile', { entityId: randomUUID(), entityType: 'test_reports', file })) as { remoteFile: { remoteFileId: string } };
+      const upload = (await invoke(ctx, 'UploadRemoteFile', { entityId: randomUUID(), entityType: 'test_reports', file })) as {
+        remoteFile: { remoteFileId: string };
+      };
       return { ok: true, data: await invoke(ctx, operation, { remoteFileId: upload.remoteFile.remoteFileId }) };
     } catch (e) {
       return errorResult(operation, e, dispatchOptions);
@@ -137,10 +151,12 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
       case 'init':
         return open(message.init);
       case 'call':
-        if (shuttingDown) return post({ kind: 'result', id: message.id, result: failure(new ApiError(Code.UNAVAILABLE, 'the engine is shutting down')) });
+        if (shuttingDown)
+          return post({ kind: 'result', id: message.id, result: failure(new ApiError(Code.UNAVAILABLE, 'the engine is shutting down')) });
         return answer(message.id, dispatch(dispatchOptions, message.operation, message.request));
       case 'import-file':
-        if (shuttingDown) return post({ kind: 'result', id: message.id, result: failure(new ApiError(Code.UNAVAILABLE, 'the engine is shutting down')) });
+        if (shuttingDown)
+          return post({ kind: 'result', id: message.id, result: failure(new ApiError(Code.UNAVAILABLE, 'the engine is shutting down')) });
         return answer(message.id, importFile(message.path));
       case 'ping':
         return post({ kind: 'pong', id: message.id });

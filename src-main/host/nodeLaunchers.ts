@@ -50,7 +50,12 @@ export function forkLauncher(entry: string, options: NodeLaunchOptions = {}): Ho
 /** Each launch starts `entry` as a worker thread (terminated rather than killed). */
 export function workerLauncher(entry: string, options: NodeLaunchOptions = {}): HostLauncher {
   return (): HostProcess => {
-    const worker = new Worker(entry, { execArgv: [...(options.execArgv ?? [])], env: options.env ?? process.env, stdout: true, stderr: true });
+    const worker = new Worker(entry, {
+      execArgv: [...(options.execArgv ?? [])],
+      env: options.env ?? process.env,
+      stdout: true,
+      stderr: true,
+    });
     const outputListeners: ((line: string) => void)[] = [];
     linesOf([worker.stdout, worker.stderr], (line) => outputListeners.forEach((l) => l(line)));
     worker.on('error', (error) => outputListeners.forEach((l) => l(`worker error: ${error.message}`)));

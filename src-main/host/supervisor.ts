@@ -247,14 +247,18 @@ export class EngineHostSupervisor {
       return;
     }
     // Everything in flight died with it; whether a write committed first is unknown, so the caller is told.
-    this.failInFlight(`the engine stopped unexpectedly (it ${how}) while this call was running; it is being restarted — check whether the change was made before repeating it`);
+    this.failInFlight(
+      `the engine stopped unexpectedly (it ${how}) while this call was running; it is being restarted — check whether the change was made before repeating it`,
+    );
     if (this.initFailure !== undefined) return this.fail(`the profile could not be opened: ${this.initFailure}`);
     this.options.onLog?.('error', `engine host ${how}; restarting it`);
     const now = Date.now();
     const windowMs = this.options.restartWindowMs ?? 60_000;
     this.restartTimes = this.restartTimes.filter((t) => now - t < windowMs);
     if (this.restartTimes.length >= (this.options.maxRestarts ?? 5)) {
-      return this.fail(`the engine stopped ${this.restartTimes.length + 1} times within ${Math.round(windowMs / 1000)} s (last: it ${how}); see the log file`);
+      return this.fail(
+        `the engine stopped ${this.restartTimes.length + 1} times within ${Math.round(windowMs / 1000)} s (last: it ${how}); see the log file`,
+      );
     }
     const attempt = this.restartTimes.length;
     this.restartTimes.push(now);

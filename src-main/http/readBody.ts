@@ -37,7 +37,8 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
 function uploadError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   const code = (e as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new ApiError(Code.RESOURCE_EXHAUSTED, 'disk full: the upload could not be stored; free some space and try again');
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new ApiError(Code.RESOURCE_EXHAUSTED, 'disk full: the upload could not be stored; free some space and try again');
   return ApiError.invalid('body', `malformed multipart request: ${(e as Error)?.message ?? String(e)}`);
 }
 
@@ -89,7 +90,13 @@ export async function readMultipart(
     writes.push(
       pipeline(stream, createWriteStream(path)).then(
         () => {
-          file = { path, fileName: info.filename ?? 'file', mimeType: info.mimeType || 'application/octet-stream', encoding: headers?.['content-encoding'] ?? '', size };
+          file = {
+            path,
+            fileName: info.filename ?? 'file',
+            mimeType: info.mimeType || 'application/octet-stream',
+            encoding: headers?.['content-encoding'] ?? '',
+            size,
+          };
         },
         (e: unknown) => {
           writeFailure ??= e;

@@ -37,9 +37,7 @@ export const routes: readonly Route[] = (Object.keys(operations) as OperationNam
   .sort((a, b) => b.specificity - a.specificity);
 
 export type RouteMatch =
-  | { kind: 'found'; route: Route; pathParams: Record<string, string> }
-  | { kind: 'method-not-allowed' }
-  | { kind: 'not-found' };
+  { kind: 'found'; route: Route; pathParams: Record<string, string> } | { kind: 'method-not-allowed' } | { kind: 'not-found' };
 
 export function matchRoute(method: string, pathname: string): RouteMatch {
   let pathKnown = false;

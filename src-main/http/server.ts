@@ -213,11 +213,16 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const error = tooLarge
-    ? new ApiError(Code.INVALID_ARGUMENT, `request headers exceed ${MAX_HEADER_BYTES} bytes (a filter this long is over the engine's own limits)`)
+    ? new ApiError(
+        Code.INVALID_ARGUMENT,
+        `request headers exceed ${MAX_HEADER_BYTES} bytes (a filter this long is over the engine's own limits)`,
+      )
     : ApiError.invalid('request', 'malformed HTTP request');
   const body = JSON.stringify(error.toBody());
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function createApiServer(engine: Engine, options: ServeOptions = {}): Server {
@@ -225,7 +230,12 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? []).map(hostName)]);
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (!hostAllowed(req, allowedHosts)) {
-      sendError(res, ApiError.permissionDenied(`the Host '${String(req.headers.host).slice(0, 200)}' is not served here (DNS rebinding guard); use the address outpost serve printed, or start it with --allowed-host`));
+      sendError(
+        res,
+        ApiError.permissionDenied(
+          `the Host '${String(req.headers.host).slice(0, 200)}' is not served here (DNS rebinding guard); use the address outpost serve printed, or start it with --allowed-host`,
+        ),
+      );
       return;
     }
     let url: URL;

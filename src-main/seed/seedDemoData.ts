@@ -31,12 +31,60 @@ export function stableId(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-const ASSETS = ['Falcon-7', 'Falcon-9', 'Kestrel-2', 'Merlin-Test-Stand', 'Raptor-Bench-A', 'Raptor-Bench-B', 'Osprey-UAV-3', 'Harrier-Rover'];
+const ASSETS = [
+  'Falcon-7',
+  'Falcon-9',
+  'Kestrel-2',
+  'Merlin-Test-Stand',
+  'Raptor-Bench-A',
+  'Raptor-Bench-B',
+  'Osprey-UAV-3',
+  'Harrier-Rover',
+];
 const CHANNELS = ['chamber.pressure', 'chamber.temperature', 'valve.position', 'battery.voltage', 'imu.accel_z', 'gps.altitude'];
-const TAGS = ['anomaly', 'sensor-fault', 'expected', 'needs-review', 'thermal', 'vibration', 'pressure', 'software', 'hardware', 'false-positive', 'ignition', 'shutdown'];
-const USERS = [DEFAULT_USER_NAME, 'ana.ruiz@outpost.local', 'kenji.sato@outpost.local', 'maya.okafor@outpost.local', 'lars.nilsen@outpost.local'];
-const NAMES = ['Pressure spike', 'Temperature drift', 'Valve chatter', 'Voltage sag', 'Unexpected vibration', 'Sensor dropout', 'Ignition delay', 'Thrust oscillation', 'GPS glitch', 'Comms loss', 'Overcurrent', 'Slow valve response'];
-const COMMENTS = ['Looks like the known sensor issue.', 'Checked against the previous run: same signature.', 'Needs a second look after the hardware swap.', 'Confirmed with the test conductor.', 'Within limits after recalibration — résumé attached later.', 'Ünïcödé note: Δp ≈ 3 psi 🚀'];
+const TAGS = [
+  'anomaly',
+  'sensor-fault',
+  'expected',
+  'needs-review',
+  'thermal',
+  'vibration',
+  'pressure',
+  'software',
+  'hardware',
+  'false-positive',
+  'ignition',
+  'shutdown',
+];
+const USERS = [
+  DEFAULT_USER_NAME,
+  'ana.ruiz@outpost.local',
+  'kenji.sato@outpost.local',
+  'maya.okafor@outpost.local',
+  'lars.nilsen@outpost.local',
+];
+const NAMES = [
+  'Pressure spike',
+  'Temperature drift',
+  'Valve chatter',
+  'Voltage sag',
+  'Unexpected vibration',
+  'Sensor dropout',
+  'Ignition delay',
+  'Thrust oscillation',
+  'GPS glitch',
+  'Comms loss',
+  'Overcurrent',
+  'Slow valve response',
+];
+const COMMENTS = [
+  'Looks like the known sensor issue.',
+  'Checked against the previous run: same signature.',
+  'Needs a second look after the hardware swap.',
+  'Confirmed with the test conductor.',
+  'Within limits after recalibration — résumé attached later.',
+  'Ünïcödé note: Δp ≈ 3 psi 🚀',
+];
 
 export interface SeedCounts {
   users: number;
@@ -62,11 +110,19 @@ export interface SeedOptions {
 
 export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
   // Demo records in a replica would never reach its remote (they bypass the outbox) yet sit among its records.
-  if (isReplica(db)) throw new ApiError(Code.FAILED_PRECONDITION, 'this data directory is a replica of its remote: demo data is only for a local profile (use another --data)');
+  if (isReplica(db))
+    throw new ApiError(
+      Code.FAILED_PRECONDITION,
+      'this data directory is a replica of its remote: demo data is only for a local profile (use another --data)',
+    );
   // Into an empty database, build the annotation indexes once at the end (one sort each). The unique id indexes
   // too: the ids one seed makes are distinct (stable per index, or random UUIDs), and a second seed, into filled
   // tables, keeps every index (its OR IGNORE needs them).
-  const bulk = beginBulkLoad(db, ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs'], { deferUnique: true });
+  const bulk = beginBulkLoad(
+    db,
+    ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs'],
+    { deferUnique: true },
+  );
   let counts: SeedCounts;
   try {
     // During a bulk load the rows refer only to parents this transaction just wrote or found: no per-row probes (as a bulk pull).
@@ -87,13 +143,25 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
     const userIds = USERS.map((u) => ensureMember(db, u, DEFAULT_ORGANIZATION_NAME).userId);
     const owner = userIds[0];
     for (const [i, name] of TAGS.entries()) {
-      insertTag(db, { id: stableId(`tag:${name}`), organization_id: organizationId, name, created_by_user_id: owner, created_date: BASE + i }, { ifAbsent: true });
+      insertTag(
+        db,
+        { id: stableId(`tag:${name}`), organization_id: organizationId, name, created_by_user_id: owner, created_date: BASE + i },
+        { ifAbsent: true },
+      );
     }
     const assetIds = ASSETS.map((name, i) => {
       const id = stableId(`asset:${name}`);
       insertAsset(
         db,
-        { id, organization_id: organizationId, name, created_date: BASE + i, created_by_user_id: owner, modified_date: BASE + i, modified_by_user_id: owner },
+        {
+          id,
+          organization_id: organizationId,
+          name,
+          created_date: BASE + i,
+          created_by_user_id: owner,
+          modified_date: BASE + i,
+          modified_by_user_id: owner,
+        },
         { ifAbsent: true },
       );
       return id;
@@ -106,8 +174,15 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
         insertChannel(
           db,
           {
-            id, organization_id: organizationId, asset_id: assetId, name, description: `${name} of ${ASSETS[a]}`, created_date: BASE, created_by_user_id: owner,
-            modified_date: BASE, modified_by_user_id: owner,
+            id,
+            organization_id: organizationId,
+            asset_id: assetId,
+            name,
+            description: `${name} of ${ASSETS[a]}`,
+            created_date: BASE,
+            created_by_user_id: owner,
+            modified_date: BASE,
+            modified_by_user_id: owner,
           },
           { ifAbsent: true },
         );
@@ -122,8 +197,16 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
       const runPk = insertRun(
         db,
         {
-          id, organization_id: organizationId, name: `${ASSETS[r % ASSETS.length]} run ${String(r + 1).padStart(3, '0')}`, description: 'Hot-fire test campaign',
-          start_time: start, stop_time: start + 3_600_000_000, created_date: start, created_by_user_id: owner, modified_date: start, modified_by_user_id: owner,
+          id,
+          organization_id: organizationId,
+          name: `${ASSETS[r % ASSETS.length]} run ${String(r + 1).padStart(3, '0')}`,
+          description: 'Hot-fire test campaign',
+          start_time: start,
+          stop_time: start + 3_600_000_000,
+          created_date: start,
+          created_by_user_id: owner,
+          modified_date: start,
+          modified_by_user_id: owner,
         },
         { ifAbsent: true },
       );
@@ -131,10 +214,37 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
     }
 
     const logWriter = new AnnotationLogRowWriter(db);
-    const insertLog = (...v: [string, number, string, string, number, string, string, number, number, string | null, string | null, number | null, string | null]) =>
+    const insertLog = (
+      ...v: [
+        string,
+        number,
+        string,
+        string,
+        number,
+        string,
+        string,
+        number,
+        number,
+        string | null,
+        string | null,
+        number | null,
+        string | null,
+      ]
+    ) =>
       logWriter.insert({
-        id: v[0], annotation_pk: v[1], annotation_id: v[2], organization_id: v[3], kind: v[4], created_by_user_id: v[5], created_by_user_name: v[6],
-        created_date: v[7], modified_date: v[8], assigned_to_user_id: v[9], assigned_to_user_email: v[10], state: v[11], comment_body: v[12],
+        id: v[0],
+        annotation_pk: v[1],
+        annotation_id: v[2],
+        organization_id: v[3],
+        kind: v[4],
+        created_by_user_id: v[5],
+        created_by_user_name: v[6],
+        created_date: v[7],
+        modified_date: v[8],
+        assigned_to_user_id: v[9],
+        assigned_to_user_email: v[10],
+        state: v[11],
+        comment_body: v[12],
       });
     let annotations = 0;
     let logs = 0;
@@ -160,32 +270,109 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
         if (rand() < 0.3) metadata.push(['reviewed', 3, null, null, rand() < 0.5 ? 1 : 0]);
         const description = rand() < 0.7 ? `Observed on ${CHANNELS[i % CHANNELS.length]} during the test.` : '';
         const pk = insertAnnotation({
-          id, organizationId, name: `${pick(NAMES)} #${i + 1}`, description, startTime: start, endTime: end, createdByUserId: userIds[authorIndex],
-          createdDate: created, runId: runIds[runIndex], state, assignedToUserId: assignee, annotationType: phase ? 2 : 1,
-          archivedDate: rand() < 0.05 ? created + DAY : null, tags: [...tags], assetIds: [assetIds[runIndex % assetIds.length]],
-          channelIds: [channelIds[(runIndex % assetIds.length) * CHANNELS.length + (i % CHANNELS.length)]], metadata,
+          id,
+          organizationId,
+          name: `${pick(NAMES)} #${i + 1}`,
+          description,
+          startTime: start,
+          endTime: end,
+          createdByUserId: userIds[authorIndex],
+          createdDate: created,
+          runId: runIds[runIndex],
+          state,
+          assignedToUserId: assignee,
+          annotationType: phase ? 2 : 1,
+          archivedDate: rand() < 0.05 ? created + DAY : null,
+          tags: [...tags],
+          assetIds: [assetIds[runIndex % assetIds.length]],
+          channelIds: [channelIds[(runIndex % assetIds.length) * CHANNELS.length + (i % CHANNELS.length)]],
+          metadata,
         });
         if (pk === undefined) continue;
         annotations++;
         if (options.logs === false) continue;
         const author = USERS[authorIndex];
-        insertLog(stableId(`log:${i}:created`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created, created, null, null, AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED, null);
+        insertLog(
+          stableId(`log:${i}:created`),
+          pk,
+          id,
+          organizationId,
+          AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE,
+          userIds[authorIndex],
+          author,
+          created,
+          created,
+          null,
+          null,
+          AnnotationLogState.numbers.ANNOTATION_LOG_STATE_CREATED,
+          null,
+        );
         logs++;
         if (assignee) {
-          insertLog(stableId(`log:${i}:assigned`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_ASSIGNED, userIds[authorIndex], author, created + 1, created + 1, assignee, USERS[userIds.indexOf(assignee)], null, null);
+          insertLog(
+            stableId(`log:${i}:assigned`),
+            pk,
+            id,
+            organizationId,
+            AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_ASSIGNED,
+            userIds[authorIndex],
+            author,
+            created + 1,
+            created + 1,
+            assignee,
+            USERS[userIds.indexOf(assignee)],
+            null,
+            null,
+          );
           logs++;
         }
         if (state !== null && state !== AnnotationState.numbers.ANNOTATION_STATE_OPEN) {
-          insertLog(stableId(`log:${i}:state`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE, userIds[authorIndex], author, created + 2, created + 2, null, null, state + 1, null);
+          insertLog(
+            stableId(`log:${i}:state`),
+            pk,
+            id,
+            organizationId,
+            AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_STATE_UPDATE,
+            userIds[authorIndex],
+            author,
+            created + 2,
+            created + 2,
+            null,
+            null,
+            state + 1,
+            null,
+          );
           logs++;
         }
         if (rand() < 0.4) {
           const body = [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: pick(COMMENTS), userMention: null }];
-          insertLog(stableId(`log:${i}:comment`), pk, id, organizationId, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT, userIds[authorIndex], author, created + 3, created + 3, null, null, null, JSON.stringify(body));
+          insertLog(
+            stableId(`log:${i}:comment`),
+            pk,
+            id,
+            organizationId,
+            AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT,
+            userIds[authorIndex],
+            author,
+            created + 3,
+            created + 3,
+            null,
+            null,
+            null,
+            JSON.stringify(body),
+          );
           logs++;
         }
       }
     });
-    return { users: USERS.length, assets: ASSETS.length, channels: channelIds.length, runs: runIds.length, tags: TAGS.length, annotations, annotationLogs: logs };
+    return {
+      users: USERS.length,
+      assets: ASSETS.length,
+      channels: channelIds.length,
+      runs: runIds.length,
+      tags: TAGS.length,
+      annotations,
+      annotationLogs: logs,
+    };
   });
 }

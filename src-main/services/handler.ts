@@ -18,6 +18,8 @@ export interface BinaryResult {
 export type Handler<O extends OperationDef> = (
   ctx: RequestContext,
   req: RequestOf<O>,
-) => NonNullable<O['output']> extends 'binary' ? BinaryResult | Promise<BinaryResult> : ResponseInput<O> | JsonText | Promise<ResponseInput<O> | JsonText>;
+) => NonNullable<O['output']> extends 'binary'
+  ? BinaryResult | Promise<BinaryResult>
+  : ResponseInput<O> | JsonText | Promise<ResponseInput<O> | JsonText>;
 
 export type HandlerMap<Ops extends Record<string, OperationDef>> = { readonly [K in keyof Ops]: Handler<Ops[K]> };

@@ -51,7 +51,9 @@ const OWNER_ONLY: ReadonlySet<OperationName> = new Set(['ConfigureSyncRemote', '
 async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
   const owner = requestCtx.caller.owner === true;
   if (OWNER_ONLY.has(name) && !owner) {
-    throw ApiError.permissionDenied(`${name} is for the owner of this Outpost's data directory only (the key \`outpost serve\` prints, or one made with \`outpost keys create --owner\`)`);
+    throw ApiError.permissionDenied(
+      `${name} is for the owner of this Outpost's data directory only (the key \`outpost serve\` prints, or one made with \`outpost keys create --owner\`)`,
+    );
   }
   // A synced replica works as its remote user: its owner (the desktop's user, the owner's keys under `outpost
   // serve`) reads and writes as that user, so local records, outbox entries and their authors carry the remote's
@@ -74,14 +76,18 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   if (!recorder) {
     // A replica opened without sync attached would accept writes that never reach the remote: refuse them loudly.
     if (writesPlatformData(operations[name]) && isReplica(ctx.db)) {
-      throw ApiError.internal(`${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`);
+      throw ApiError.internal(
+        `${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`,
+      );
     }
     return await handler(authorized(ctx, name, req), req);
   }
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
   if (!replicated && writesPlatformData(operations[name])) {
-    throw ApiError.failedPrecondition(`${name} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`);
+    throw ApiError.failedPrecondition(
+      `${name} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`,
+    );
   }
   const translated = recorder.translate(name, req);
   // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.

@@ -112,7 +112,13 @@ export function cachedPerDb<T>(make: (db: Db) => T): (db: Db) => T {
   };
 }
 
-export function createApplier(db: Db, userId: string, clockOffset: number, resources: ApplyResources, stats: ApplyStats = emptyApplyStats()): Applier {
+export function createApplier(
+  db: Db,
+  userId: string,
+  clockOffset: number,
+  resources: ApplyResources,
+  stats: ApplyStats = emptyApplyStats(),
+): Applier {
   return {
     db,
     stats,

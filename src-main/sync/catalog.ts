@@ -28,9 +28,21 @@ export class ResourceCatalog implements ApplyResources {
   private readonly refused: Map<string, RefusedCreate>;
 
   constructor(readonly resources: readonly ReplicatedResource[]) {
-    this.specs = indexBy(resources.flatMap((r) => r.specs ?? []), (s) => s.operation, 'the operation');
-    this.kinds = indexBy(resources.flatMap((r) => r.records), (k) => k.resource, 'the record kind');
-    const refused = indexBy(resources.flatMap((r) => Object.entries(r.refusedCreates ?? {})), ([operation]) => operation, 'a refused create of');
+    this.specs = indexBy(
+      resources.flatMap((r) => r.specs ?? []),
+      (s) => s.operation,
+      'the operation',
+    );
+    this.kinds = indexBy(
+      resources.flatMap((r) => r.records),
+      (k) => k.resource,
+      'the record kind',
+    );
+    const refused = indexBy(
+      resources.flatMap((r) => Object.entries(r.refusedCreates ?? {})),
+      ([operation]) => operation,
+      'a refused create of',
+    );
     this.refused = new Map([...refused].map(([operation, [, what]]) => [operation, what]));
   }
 

@@ -30,7 +30,8 @@ function describe(summary: SyncSummary, url: string): string {
       (p.failed ? `, ${p.failed} refused by the remote` : '') +
       (p.recovered ? `, ${p.recovered} found already applied after an unknown outcome` : '') +
       (p.retries ? `, ${p.retries} retries` : ''),
-    `  waiting: ${summary.pending} edits; failed: ${summary.failedEntries}; open conflicts: ${summary.openConflicts}` + (p.conflicts ? ` (${p.conflicts} new)` : ''),
+    `  waiting: ${summary.pending} edits; failed: ${summary.failedEntries}; open conflicts: ${summary.openConflicts}` +
+      (p.conflicts ? ` (${p.conflicts} new)` : ''),
   ];
   if (summary.error) lines.push(`  error: ${summary.error}`);
   return lines.join('\n');
@@ -66,7 +67,11 @@ export function addSyncCommand(root: Command, data: () => Option, run: (work: ()
     .description('one full sync of the data directory with its remote (handed to a running `outpost serve` of the directory)')
     .addOption(data())
     .option('--remote <url>', 'link the directory to this remote (the first time, or with --relink)')
-    .addOption(new Option('--token <key>', 'the remote API key (visible to other users in `ps`: prefer the variable or --token-stdin)').env('OUTPOST_REMOTE_TOKEN'))
+    .addOption(
+      new Option('--token <key>', 'the remote API key (visible to other users in `ps`: prefer the variable or --token-stdin)').env(
+        'OUTPOST_REMOTE_TOKEN',
+      ),
+    )
     .option('--token-stdin', 'read the remote API key from standard input')
     .option('--relink', 'switch the directory to another remote')
     .option('--quiet', 'print only the summary')
@@ -122,7 +127,11 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
     const holder = e.holder ?? currentHolder(dataDir);
     if (holder?.command !== 'serve') throw e;
     const result = await syncThroughServer(dataDir, holder, {
-      remote: values.remote, token: values.token, relink: values.relink === true, progress: say, ...(values.adoptLocal !== undefined ? { adoptLocal: values.adoptLocal } : {}),
+      remote: values.remote,
+      token: values.token,
+      relink: values.relink === true,
+      progress: say,
+      ...(values.adoptLocal !== undefined ? { adoptLocal: values.adoptLocal } : {}),
     });
     if (result.kind === 'refused') {
       process.stderr.write(`outpost: ${result.message}\n`);
@@ -183,7 +192,11 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
       const replica = attachReplica(engine, { secrets });
       try {
         const organizationId = values.adoptLocal === true ? undefined : values.adoptLocal;
-        adoption = (await invoke({ engine: replica, db: replica.db, caller: { ...localCaller(replica.db)!, owner: true } }, 'AdoptPreLinkRecords', { organizationId })) as AdoptionResult;
+        adoption = (await invoke(
+          { engine: replica, db: replica.db, caller: { ...localCaller(replica.db)!, owner: true } },
+          'AdoptPreLinkRecords',
+          { organizationId },
+        )) as AdoptionResult;
       } catch (e) {
         view?.stop();
         if (!(e instanceof ApiError)) throw e;

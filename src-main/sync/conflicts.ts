@@ -34,10 +34,18 @@ export function recordConflict(db: Db, c: NewConflict): string {
     `INSERT INTO sync_conflicts(id, kind, resource, record_id, field, winner, local_value, remote_value, local_time, remote_time, message, created_date)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
-      id, c.kind, c.resource, c.recordId, c.field, c.winner,
+      id,
+      c.kind,
+      c.resource,
+      c.recordId,
+      c.field,
+      c.winner,
       c.localValue === undefined ? null : JSON.stringify(c.localValue),
       c.remoteValue === undefined ? null : JSON.stringify(c.remoteValue),
-      c.localTime ?? null, c.remoteTime ?? null, c.message ?? '', nowMicros(),
+      c.localTime ?? null,
+      c.remoteTime ?? null,
+      c.message ?? '',
+      nowMicros(),
     ],
   );
   return id;
@@ -50,7 +58,12 @@ export function recordConflict(db: Db, c: NewConflict): string {
  */
 export function keptAfterRemoteDeletion(db: Db, resource: string): Set<string> {
   return new Set(
-    db.all<{ record_id: string }>("SELECT record_id FROM sync_conflicts WHERE state = 'open' AND kind = 'remote_missing' AND resource = ?", [resource]).map((r) => r.record_id),
+    db
+      .all<{ record_id: string }>(
+        "SELECT record_id FROM sync_conflicts WHERE state = 'open' AND kind = 'remote_missing' AND resource = ?",
+        [resource],
+      )
+      .map((r) => r.record_id),
   );
 }
 

@@ -59,7 +59,8 @@ function summaryOf(status: SyncStatus): SyncSummary {
 export async function syncThroughServer(dataDir: string, holder: HolderInfo, options: DelegatedSyncOptions): Promise<DelegatedSyncResult> {
   const who = describeHolder(holder);
   const key = await keptOwnerSessionKey(dataDirSecretStore(dataDir));
-  if (!holder.url || !key) return { kind: 'refused', message: `${dataDir} is in use by ${who}, which cannot take a sync request; stop it or use another --data` };
+  if (!holder.url || !key)
+    return { kind: 'refused', message: `${dataDir} is in use by ${who}, which cannot take a sync request; stop it or use another --data` };
   const client = createClient(httpTransport({ baseUrl: holder.url, apiKey: key }));
   const say = options.progress ?? (() => undefined);
   say(`${dataDir} is in use by ${who}: the sync runs there`);
@@ -79,8 +80,10 @@ export async function syncThroughServer(dataDir: string, holder: HolderInfo, opt
       for (;;) {
         const status = await client.GetSyncStatus({});
         // A run starts within moments of SyncNow; a server that shows none for this long started none.
-        if (status.state !== 'syncing' && status.lastSyncStartedDate === before.lastSyncStartedDate && Date.now() - askedAt > 30_000) return `${who} did not start a sync run`;
-        const finished = status.state !== 'syncing' && status.lastSyncFinishedDate !== null && status.lastSyncFinishedDate !== before.lastSyncFinishedDate;
+        if (status.state !== 'syncing' && status.lastSyncStartedDate === before.lastSyncStartedDate && Date.now() - askedAt > 30_000)
+          return `${who} did not start a sync run`;
+        const finished =
+          status.state !== 'syncing' && status.lastSyncFinishedDate !== null && status.lastSyncFinishedDate !== before.lastSyncFinishedDate;
         if (status.phase && status.phase !== phase && status.phase !== 'done') say(`${status.phase}...`);
         phase = status.phase || phase;
         if (finished) return status;
@@ -93,13 +96,20 @@ export async function syncThroughServer(dataDir: string, holder: HolderInfo, opt
       if (!(await client.GetPreLinkRecords({})).identityKnown) {
         const first = await runAndWait();
         if (typeof first === 'string') return { kind: 'refused', message: first };
-        if (first.state !== 'idle' || first.lastError) return { kind: 'done', summary: summaryOf(first), baseUrl: remote.baseUrl, preLink: await client.GetPreLinkRecords({}) };
+        if (first.state !== 'idle' || first.lastError)
+          return { kind: 'done', summary: summaryOf(first), baseUrl: remote.baseUrl, preLink: await client.GetPreLinkRecords({}) };
       }
       adoption = await client.AdoptPreLinkRecords(options.adoptLocal === true ? {} : { organizationId: options.adoptLocal });
     }
     const status = await runAndWait();
     if (typeof status === 'string') return { kind: 'refused', message: status };
-    return { kind: 'done', summary: summaryOf(status), baseUrl: remote.baseUrl, preLink: await client.GetPreLinkRecords({}), ...(adoption ? { adoption } : {}) };
+    return {
+      kind: 'done',
+      summary: summaryOf(status),
+      baseUrl: remote.baseUrl,
+      preLink: await client.GetPreLinkRecords({}),
+      ...(adoption ? { adoption } : {}),
+    };
   } catch (e) {
     if (e instanceof ApiError) return { kind: 'refused', message: `${who} refused the sync: ${e.message}` };
     return { kind: 'refused', message: `${who} did not answer at ${holder.url}: ${(e as Error).message}` };

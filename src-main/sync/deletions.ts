@@ -62,14 +62,17 @@ const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
  */
 export function orderRefused(e: unknown): boolean {
   if (!(e instanceof ApiError) || (e.code !== Code.INVALID_ARGUMENT && e.code !== Code.UNIMPLEMENTED)) return false;
-  const violations = e.details.flatMap((d) => (d['@type'] === BAD_REQUEST ? ((d as { fieldViolations?: FieldViolation[] }).fieldViolations ?? []) : []));
+  const violations = e.details.flatMap((d) =>
+    d['@type'] === BAD_REQUEST ? ((d as { fieldViolations?: FieldViolation[] }).fieldViolations ?? []) : [],
+  );
   return violations.length ? violations.some((v) => /^order_?by$/i.test(v.field)) : /order_?by/i.test(e.message);
 }
 
 /** Per run (its features object): checks whose order the remote refused, not asked for again. */
 const refusedChecks = new WeakMap<RemoteFeatures, Set<string>>();
 
-const lastReconcile = (db: Db, key: string) => db.get<{ modified_date: number }>('SELECT modified_date FROM sync_cursors WHERE resource = ?', [key])?.modified_date;
+const lastReconcile = (db: Db, key: string) =>
+  db.get<{ modified_date: number }>('SELECT modified_date FROM sync_cursors WHERE resource = ?', [key])?.modified_date;
 
 function saveReconcile(db: Db, key: string, serverTime: number): void {
   db.run(
@@ -112,7 +115,9 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
     finish(s, _variant, seen) {
       const organizations = s.identity.organizations.map((org) => org.id);
       const missing = s.db
-        .all<LocalRecord>(`SELECT pk, id FROM ${o.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [JSON.stringify(organizations)])
+        .all<LocalRecord>(`SELECT pk, id FROM ${o.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
+          JSON.stringify(organizations),
+        ])
         .filter((r) => !seen.has(r.id));
       if (missing.length) {
         const created = createdByOpenEntries(s.db, o.createdResource);

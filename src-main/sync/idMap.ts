@@ -70,9 +70,10 @@ export function idStates(db: Db, value: unknown): { unmapped: { localId: string;
 
 /** remote id -> local id, for the ids among `ids` that are the remote ids of records created here. */
 export function localIdsOf(db: Db, ids: Iterable<string>): Map<string, string> {
-  const rows = db.all<{ local_id: string; remote_id: string }>('SELECT local_id, remote_id FROM sync_id_map WHERE remote_id IN (SELECT value FROM json_each(?))', [
-    JSON.stringify([...ids]),
-  ]);
+  const rows = db.all<{ local_id: string; remote_id: string }>(
+    'SELECT local_id, remote_id FROM sync_id_map WHERE remote_id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify([...ids])],
+  );
   return new Map(rows.map((r) => [r.remote_id, r.local_id]));
 }
 
@@ -121,9 +122,14 @@ export function mapLocalId(ctx: IdMapContext, resource: string, localId: string,
     db.run('UPDATE sync_outbox_targets SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
     // Requests of unsent entries that target the record (or reference it) now carry the remote id.
     const map = new Map([[localId, remoteId]]);
-    const creator = db.get<{ created_by_seq: number }>('SELECT created_by_seq FROM sync_id_map WHERE local_id = ?', [localId])?.created_by_seq;
+    const creator = db.get<{ created_by_seq: number }>('SELECT created_by_seq FROM sync_id_map WHERE local_id = ?', [
+      localId,
+    ])?.created_by_seq;
     for (const seq of new Set(creator === undefined ? seqs : [...seqs, creator])) {
-      const e = db.get<{ seq: number; request: string }>("SELECT seq, request FROM sync_outbox WHERE seq = ? AND state IN ('pending', 'inflight', 'failed')", [seq]);
+      const e = db.get<{ seq: number; request: string }>(
+        "SELECT seq, request FROM sync_outbox WHERE seq = ? AND state IN ('pending', 'inflight', 'failed')",
+        [seq],
+      );
       if (!e || !e.request.includes(localId)) continue;
       db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(replaceIds(JSON.parse(e.request), map)), e.seq]);
     }

@@ -47,7 +47,10 @@ export interface SentCreate<Req = unknown> {
 }
 
 /** The in-flight entries of a create operation, oldest first (the test-report pulls read theirs here too). */
-export function inflightSent<Req = unknown>(db: Db, operation: string): (SentCreate<Req> & { readonly seq: number; readonly localId: string })[] {
+export function inflightSent<Req = unknown>(
+  db: Db,
+  operation: string,
+): (SentCreate<Req> & { readonly seq: number; readonly localId: string })[] {
   return db
     .all<{ seq: number; request: string; created_ids: string; first_sent_server_time: number | null; result: string | null }>(
       "SELECT seq, request, created_ids, first_sent_server_time, result FROM sync_outbox WHERE operation = ? AND state = 'inflight' ORDER BY seq",
@@ -80,7 +83,11 @@ export function pickCopy<T extends Made, Req>(
 ): T | undefined {
   const sent = inflightSent<Req>(ctx.db, entry.operation);
   // (An entry not in flight has no send window: content only.)
-  const self: SentCreate<Req> = sent.find((e) => e.seq === entry.seq) ?? { request: entry.request, since: entry.firstSentServerTime, window: { from: null, until: null } };
+  const self: SentCreate<Req> = sent.find((e) => e.seq === entry.seq) ?? {
+    request: entry.request,
+    since: entry.firstSentServerTime,
+    window: { from: null, until: null },
+  };
   const others = sent.filter((e) => e.seq !== entry.seq);
   const free = records.filter((r) => unclaimed(ctx.db, table, idOf(r)));
   const exact = free.find((r) => isCopy(self.request, self.since, r));

@@ -37,17 +37,23 @@ export interface SyncLock {
 
 export function acquireSyncLock(db: Db): SyncLock {
   const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
-  const write = () => db.setSetting(LOCK_SETTING, JSON.stringify({ pid: process.pid, host: hostname(), token, until: Date.now() + LEASE_MS } satisfies Lease));
+  const write = () =>
+    db.setSetting(
+      LOCK_SETTING,
+      JSON.stringify({ pid: process.pid, host: hostname(), token, until: Date.now() + LEASE_MS } satisfies Lease),
+    );
   // IMMEDIATE: two processes must not both read "free" and both write.
-  db.raw.transaction(() => {
-    const text = db.setting(LOCK_SETTING);
-    if (text) {
-      const held = JSON.parse(text) as Lease;
-      const stale = held.until < Date.now() || (held.host === hostname() && !alive(held.pid));
-      if (!stale) throw new SyncBusyError(held);
-    }
-    write();
-  }).immediate();
+  db.raw
+    .transaction(() => {
+      const text = db.setting(LOCK_SETTING);
+      if (text) {
+        const held = JSON.parse(text) as Lease;
+        const stale = held.until < Date.now() || (held.host === hostname() && !alive(held.pid));
+        if (!stale) throw new SyncBusyError(held);
+      }
+      write();
+    })
+    .immediate();
   const mine = () => {
     const text = db.setting(LOCK_SETTING);
     return !!text && (JSON.parse(text) as Lease).token === token;

@@ -45,8 +45,15 @@ export function mergeFields(ctx: ApplyContext, m: MergeInput): boolean {
       for (const seq of p.seqs) ctx.dropField(seq, m.resource, m.recordId, f);
     }
     recordConflict(db, {
-      kind: 'field', resource: m.resource, recordId: m.recordId, field: f, winner: remoteWins ? 'remote' : 'local',
-      localValue: m.local[f], remoteValue: m.remote[f], localTime, remoteTime: m.remoteTime,
+      kind: 'field',
+      resource: m.resource,
+      recordId: m.recordId,
+      field: f,
+      winner: remoteWins ? 'remote' : 'local',
+      localValue: m.local[f],
+      remoteValue: m.remote[f],
+      localTime,
+      remoteTime: m.remoteTime,
     });
     ctx.stats.conflicts++;
   }

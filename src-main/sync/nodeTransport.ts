@@ -41,7 +41,9 @@ export interface FilePart {
 
 export const isFilePart = (v: unknown): v is FilePart => {
   const f = v as Partial<FilePart> | null;
-  return typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.fileName === 'string' && typeof f.mimeType === 'string';
+  return (
+    typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.fileName === 'string' && typeof f.mimeType === 'string'
+  );
 };
 
 const quoted = (s: string) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
@@ -50,7 +52,10 @@ const quoted = (s: string) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(
  * multipart/form-data with a known Content-Length (no chunked encoding, which some proxies refuse):
  * the text fields, then the file part read from disk while the request is written.
  */
-function multipartBody(fields: readonly (readonly [string, unknown])[]): { headers: Record<string, string>; write(req: ClientRequest): Promise<void> } {
+function multipartBody(fields: readonly (readonly [string, unknown])[]): {
+  headers: Record<string, string>;
+  write(req: ClientRequest): Promise<void>;
+} {
   const boundary = `outpost-${randomBytes(12).toString('hex')}`;
   const head: Buffer[] = [];
   let file: FilePart | undefined;
@@ -111,7 +116,8 @@ const toFile =
     }
     if (!res.complete) throw new TransportError(`${where}: response body lost (connection closed)`);
     const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared !== bytes) throw new TransportError(`${where}: response body lost (${bytes} of ${declared} bytes)`);
+    if (Number.isFinite(declared) && declared !== bytes)
+      throw new TransportError(`${where}: response body lost (${bytes} of ${declared} bytes)`);
     return { bytes, contentType: String(res.headers['content-type'] ?? 'application/octet-stream') };
   };
 
@@ -131,7 +137,9 @@ export function nodeHttpTransport(options: NodeTransportOptions): Transport & Ra
         multipart = multipartBody(form);
       } catch (e) {
         // The local file to send is gone: no request left, so the outcome is known (nothing was created).
-        return Promise.reject(new ApiError(Code.FAILED_PRECONDITION, `${op.name}: cannot read the file to upload (${(e as Error).message})`));
+        return Promise.reject(
+          new ApiError(Code.FAILED_PRECONDITION, `${op.name}: cannot read the file to upload (${(e as Error).message})`),
+        );
       }
       Object.assign(headers, multipart.headers);
     }

@@ -13,7 +13,8 @@ export const localClock = () => Date.now() * 1000;
 export const OPEN_STATES = "('pending', 'inflight')";
 
 /** Whether an entry (or its row) is still open: pending or in flight (OPEN_STATES, in code). */
-export const isOpen = <E extends { readonly state: string }>(e: E | undefined): e is E => e !== undefined && (e.state === 'pending' || e.state === 'inflight');
+export const isOpen = <E extends { readonly state: string }>(e: E | undefined): e is E =>
+  e !== undefined && (e.state === 'pending' || e.state === 'inflight');
 
 export function openEntries(db: Db, afterSeq = 0, limit = 500): OutboxEntry[] {
   return db
@@ -28,13 +29,18 @@ export function loadEntry(db: Db, seq: number): OutboxEntry | undefined {
 
 /** The resources whose records open entries write. */
 export function openTargetResources(db: Db): Set<string> {
-  const rows = db.all<{ resource: string }>(`SELECT DISTINCT t.resource FROM sync_outbox o CROSS JOIN sync_outbox_targets t ON t.seq = o.seq WHERE o.state IN ${OPEN_STATES}`);
+  const rows = db.all<{ resource: string }>(
+    `SELECT DISTINCT t.resource FROM sync_outbox o CROSS JOIN sync_outbox_targets t ON t.seq = o.seq WHERE o.state IN ${OPEN_STATES}`,
+  );
   return new Set(rows.map((r) => r.resource));
 }
 
 /** Of `seqs`, those still open (pending or in flight). */
 export function openAmong(db: Db, seqs: readonly number[]): Set<number> {
-  const rows = db.all<{ seq: number }>(`SELECT seq FROM sync_outbox WHERE seq IN (SELECT value FROM json_each(?)) AND state IN ${OPEN_STATES}`, [JSON.stringify(seqs)]);
+  const rows = db.all<{ seq: number }>(
+    `SELECT seq FROM sync_outbox WHERE seq IN (SELECT value FROM json_each(?)) AND state IN ${OPEN_STATES}`,
+    [JSON.stringify(seqs)],
+  );
   return new Set(rows.map((r) => r.seq));
 }
 
@@ -75,7 +81,10 @@ export function requeueFailedDependents(db: Db, creators: readonly number[]): nu
 
 /** Sets entries aside for good (DismissSyncEntry): never sent. */
 export function dismissEntries(db: Db, seqs: readonly number[]): void {
-  db.run("UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq IN (SELECT value FROM json_each(?))", [localClock(), JSON.stringify(seqs)]);
+  db.run("UPDATE sync_outbox SET state = 'dismissed', done_date = ? WHERE seq IN (SELECT value FROM json_each(?))", [
+    localClock(),
+    JSON.stringify(seqs),
+  ]);
 }
 
 export function hasPending(db: Db, resource: string, recordId: string, excludeSeq = 0): boolean {
@@ -115,7 +124,11 @@ export function pendingFields(db: Db, resource: string, recordId: string, exclud
 /** The fields the entry whose result is being applied wrote on a record (empty outside push results). */
 export function ownFields(ctx: { db: Db; excludeSeq?: number }, resource: string, recordId: string): Set<string> {
   if (ctx.excludeSeq === undefined) return new Set();
-  const row = ctx.db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [ctx.excludeSeq, resource, recordId]);
+  const row = ctx.db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [
+    ctx.excludeSeq,
+    resource,
+    recordId,
+  ]);
   return new Set(row ? (JSON.parse(row.fields) as string[]) : []);
 }
 
@@ -125,10 +138,19 @@ export function setRequest(db: Db, seq: number, request: unknown): void {
 
 /** Removes a field from an entry's target (the remote won it). */
 export function dropTargetField(db: Db, seq: number, resource: string, recordId: string, field: string): void {
-  const row = db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [seq, resource, recordId]);
+  const row = db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [
+    seq,
+    resource,
+    recordId,
+  ]);
   if (!row) return;
   const fields = (JSON.parse(row.fields) as string[]).filter((f) => f !== field);
-  db.run('UPDATE sync_outbox_targets SET fields = ? WHERE seq = ? AND resource = ? AND record_id = ?', [JSON.stringify(fields), seq, resource, recordId]);
+  db.run('UPDATE sync_outbox_targets SET fields = ? WHERE seq = ? AND resource = ? AND record_id = ?', [
+    JSON.stringify(fields),
+    seq,
+    resource,
+    recordId,
+  ]);
 }
 
 export function removeTarget(db: Db, seq: number, resource: string, recordId: string): void {
@@ -137,7 +159,10 @@ export function removeTarget(db: Db, seq: number, resource: string, recordId: st
 
 export function targetsOf(db: Db, seq: number): Target[] {
   return db
-    .all<{ resource: string; record_id: string; fields: string }>('SELECT resource, record_id, fields FROM sync_outbox_targets WHERE seq = ?', [seq])
+    .all<{ resource: string; record_id: string; fields: string }>(
+      'SELECT resource, record_id, fields FROM sync_outbox_targets WHERE seq = ?',
+      [seq],
+    )
     .map((r) => ({ resource: r.resource, recordId: r.record_id, fields: JSON.parse(r.fields) as string[] }));
 }
 
@@ -156,7 +181,8 @@ export function targetsOfMany(db: Db, seqs: readonly number[]): Map<number, Targ
 /** Drops the merge base of records whose edits have all drained. */
 export function releaseBases(db: Db, targets: readonly Target[]): void {
   for (const t of targets) {
-    if (!hasPending(db, t.resource, t.recordId)) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);
+    if (!hasPending(db, t.resource, t.recordId))
+      db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);
   }
 }
 
@@ -165,10 +191,20 @@ export function dropBases(db: Db, recordIds: readonly string[]): void {
   db.run('DELETE FROM sync_base WHERE record_id IN (SELECT value FROM json_each(?))', [JSON.stringify(recordIds)]);
 }
 
-export function finishEntry(db: Db, seq: number, state: Exclude<EntryState, 'pending' | 'inflight'>, detail: { code?: number; message?: string; result?: unknown } = {}): void {
+export function finishEntry(
+  db: Db,
+  seq: number,
+  state: Exclude<EntryState, 'pending' | 'inflight'>,
+  detail: { code?: number; message?: string; result?: unknown } = {},
+): void {
   const targets = targetsOf(db, seq);
   db.run('UPDATE sync_outbox SET state = ?, error_code = ?, last_error = ?, result = ?, done_date = ? WHERE seq = ?', [
-    state, detail.code ?? null, detail.message ?? null, detail.result === undefined ? null : JSON.stringify(detail.result), localClock(), seq,
+    state,
+    detail.code ?? null,
+    detail.message ?? null,
+    detail.result === undefined ? null : JSON.stringify(detail.result),
+    localClock(),
+    seq,
   ]);
   releaseBases(db, targets);
 }

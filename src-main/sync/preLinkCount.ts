@@ -24,5 +24,10 @@ export function localRecordIds(db: Db, table: string, organizationIds: readonly 
 
 /** Records of a kind adoption does not send: counted (never hidden), with why they stay. */
 export function keptPreLink(resource: string, label: string, table: string, kept: string, except?: string) {
-  return { resource, label, kept, count: (db: Db, organizationIds: readonly string[]) => countLocalRecords(db, table, organizationIds, except) };
+  return {
+    resource,
+    label,
+    kept,
+    count: (db: Db, organizationIds: readonly string[]) => countLocalRecords(db, table, organizationIds, except),
+  };
 }

@@ -13,7 +13,10 @@ export function describePreLink(pre: PreLinkRecords): string[] {
   const lines = [`  made before the link, not synced: ${counted(pre.kinds)} (in ${from}; not shown since the link)`];
   if (pre.adoptable > 0) {
     const to = pre.remoteOrganizations.length === 1 ? ` to ${pre.remoteOrganizations[0].name}` : '';
-    const which = pre.remoteOrganizations.length > 1 ? ` ORGANIZATION_ID (one of ${pre.remoteOrganizations.map((o) => `${o.name}: ${o.organizationId}`).join(', ')})` : '';
+    const which =
+      pre.remoteOrganizations.length > 1
+        ? ` ORGANIZATION_ID (one of ${pre.remoteOrganizations.map((o) => `${o.name}: ${o.organizationId}`).join(', ')})`
+        : '';
     lines.push(`  send the ${pre.adoptable} that can go${to} with: outpost sync --adopt-local${which}`);
   }
   for (const k of pre.kinds.filter((x) => !x.adoptable)) lines.push(`  ${k.label} stay: ${k.reason}`);

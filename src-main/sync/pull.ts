@@ -75,7 +75,9 @@ interface Cursor {
 export const timeOfField = (field: string) => (item: Record<string, unknown>) => wireMicros(String(item[field] ?? '')) ?? 0;
 
 function loadCursor(s: SyncSession, key: string): Cursor | undefined {
-  const row = s.db.get<{ modified_date: number; last_id: string }>('SELECT modified_date, last_id FROM sync_cursors WHERE resource = ?', [key]);
+  const row = s.db.get<{ modified_date: number; last_id: string }>('SELECT modified_date, last_id FROM sync_cursors WHERE resource = ?', [
+    key,
+  ]);
   return row && { time: row.modified_date, id: row.last_id };
 }
 
@@ -93,7 +95,9 @@ const later = (a: Cursor | undefined, b: Cursor): Cursor => (!a || b.time > a.ti
 /** beginBulkLoad, then the live indexes created again at once (on empty tables; restoreIndexes skips existing ones). */
 function beginLoad(db: Db, tables: readonly string[], live: readonly string[], options: BulkLoadOptions): boolean {
   const keep = live.length
-    ? db.all<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name IN (SELECT value FROM json_each(?))`, [JSON.stringify(live)])
+    ? db.all<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name IN (SELECT value FROM json_each(?))`, [
+        JSON.stringify(live),
+      ])
     : [];
   const bulk = beginBulkLoad(db, tables, options);
   if (bulk) db.tx(() => keep.forEach((ix) => db.raw.exec(ix.sql)));
@@ -132,7 +136,8 @@ export async function retrying<T>(s: SyncSession, fn: () => Promise<T>): Promise
 }
 
 /** The remote does not offer this list (an older Outpost or platform): skip it. */
-const notOffered = (e: unknown) => e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.NOT_FOUND && /^not found$/i.test(e.message)));
+const notOffered = (e: unknown) =>
+  e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.NOT_FOUND && /^not found$/i.test(e.message)));
 
 async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, unknown>, key: string): Promise<number> {
   const pageSize = Math.min(p.maxPageSize ?? 1000, s.pageSize);
@@ -205,7 +210,10 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     } catch (e) {
       // A variant's filter (e.g. one that includes archived records) on a remote without a filter engine: what it lists without.
       if (variant.filter === undefined || !filterUnsupported(e)) throw e;
-      s.event({ type: 'warning', message: `${p.operation}: the remote rejected the filter ${String(variant.filter)} (${(e as Error).message}); reading without it` });
+      s.event({
+        type: 'warning',
+        message: `${p.operation}: the remote rejected the filter ${String(variant.filter)} (${(e as Error).message}); reading without it`,
+      });
       await listWhole({ ...variant, filter: undefined });
     }
     if (p.finish) s.db.tx(() => p.finish!(s, variant, seen));
@@ -239,7 +247,10 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     } catch (e) {
       if (!filterUnsupported(e)) throw e;
       s.features.celFilter.set(feature, false);
-      s.event({ type: 'warning', message: `${p.operation}: the remote rejected a ${field} filter (${(e as Error).message}); reading without it` });
+      s.event({
+        type: 'warning',
+        message: `${p.operation}: the remote rejected a ${field} filter (${(e as Error).message}); reading without it`,
+      });
     }
   }
   if (!p.orderable) {

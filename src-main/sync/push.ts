@@ -9,7 +9,19 @@ import { nowMicros } from '../../src-shared/api/time';
 import { groupCommitFor } from '../db/groupCommit';
 import { recordConflict } from './conflicts';
 import { collectIds, idStates, localIdsOf, replaceIds, translateIds, unmappedIds } from './idMap';
-import { finishEntry, isOpen, lastSentAt, loadEntry, markInflight, noteError, OPEN_STATES, openAmong, openEntries, targetsOf, targetsOfMany } from './outbox';
+import {
+  finishEntry,
+  isOpen,
+  lastSentAt,
+  loadEntry,
+  markInflight,
+  noteError,
+  OPEN_STATES,
+  openAmong,
+  openEntries,
+  targetsOf,
+  targetsOfMany,
+} from './outbox';
 import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
 import type { ResourceCatalog } from './catalog';
 import type { SyncSession } from './session';
@@ -64,13 +76,19 @@ function completeOne(s: SyncSession, c: ResourceCatalog, p: PushContext, entry: 
 const complete = (s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> =>
   groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, c, p, entry, response, how)));
 
-const markSent = (s: SyncSession, seq: number): Promise<void> => groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow(), s.createQuietMs));
+const markSent = (s: SyncSession, seq: number): Promise<void> =>
+  groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow(), s.createQuietMs));
 
 /** Ids a NOT_FOUND names (its ResourceInfo detail lists them comma-separated). */
 function missingIds(e: unknown): string[] {
   const details = (e as { details?: { '@type'?: string; resourceName?: string }[] }).details ?? [];
   const info = details.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ResourceInfo');
-  return info?.resourceName ? info.resourceName.split(',').map((x) => x.trim()).filter(Boolean) : [];
+  return info?.resourceName
+    ? info.resourceName
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /**
@@ -79,7 +97,14 @@ function missingIds(e: unknown): string[] {
  * change they tell of did not happen; should a Retry land it, the remote writes its own, which the pull brings).
  * A refused create keeps its logs: its record exists only here, and they are part of it.
  */
-function fail(s: SyncSession, c: ResourceCatalog, entry: OutboxEntry, code: number | null, message: string, refused?: readonly Target[]): Outcome {
+function fail(
+  s: SyncSession,
+  c: ResourceCatalog,
+  entry: OutboxEntry,
+  code: number | null,
+  message: string,
+  refused?: readonly Target[],
+): Outcome {
   s.db.tx(() => {
     if (refused) {
       noteRefetch(c, s.db, refused);
@@ -93,10 +118,22 @@ function fail(s: SyncSession, c: ResourceCatalog, entry: OutboxEntry, code: numb
 }
 
 /** fail, as refused, then the remote's version of its records taken back at once (else at the next pull). */
-async function failRefused(s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, code: number | null, message: string): Promise<Outcome> {
+async function failRefused(
+  s: SyncSession,
+  c: ResourceCatalog,
+  p: PushContext,
+  entry: OutboxEntry,
+  code: number | null,
+  message: string,
+): Promise<Outcome> {
   const targets = targetsOf(s.db, entry.seq);
   const outcome = fail(s, c, entry, code, message, targets);
-  await refetchNoted(s, c, p.call, targets.map((t) => t.recordId));
+  await refetchNoted(
+    s,
+    c,
+    p.call,
+    targets.map((t) => t.recordId),
+  );
   return outcome;
 }
 
@@ -130,7 +167,13 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
     if (own.has(dep.localId)) continue;
     const creator = loadEntry(s.db, dep.createdBySeq);
     if (creator && (creator.state === 'failed' || creator.state === 'superseded')) {
-      return fail(s, c, entry, null, `depends on #${creator.seq} (${creator.operation}), which failed: ${creator.lastError ?? creator.state}`);
+      return fail(
+        s,
+        c,
+        entry,
+        null,
+        `depends on #${creator.seq} (${creator.operation}), which failed: ${creator.lastError ?? creator.state}`,
+      );
     }
     const held = creator && s.features.unsupported.get(creator.operation);
     if (held) return hold(s, entry, `waits for #${creator.seq} (${creator.operation}): ${held}`);
@@ -212,8 +255,15 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
               const snapshot = t.fields.includes('*create') ? undefined : c.snapshot(s.db, t.resource, t.recordId);
               if (!snapshot) continue;
               recordConflict(s.db, {
-                kind: 'remote_missing', resource: t.resource, recordId: t.recordId, field: '*', winner: 'local',
-                localValue: snapshot.fields, remoteValue: null, localTime: entry!.localTime, remoteTime: nowMicros(),
+                kind: 'remote_missing',
+                resource: t.resource,
+                recordId: t.recordId,
+                field: '*',
+                winner: 'local',
+                localValue: snapshot.fields,
+                remoteValue: null,
+                localTime: entry!.localTime,
+                remoteTime: nowMicros(),
                 message: `${entry!.operation}: ${f.message}`,
               });
               n++;
@@ -291,7 +341,10 @@ function keysOf(entry: OutboxEntry, targets: readonly { recordId: string }[]): s
  * so those entries still wait for one another.
  */
 function keysOfMany(s: SyncSession, entries: readonly OutboxEntry[]): Map<number, string[]> {
-  const targets = targetsOfMany(s.db, entries.map((e) => e.seq));
+  const targets = targetsOfMany(
+    s.db,
+    entries.map((e) => e.seq),
+  );
   const keys = new Map(entries.map((e) => [e.seq, keysOf(e, targets.get(e.seq) ?? [])]));
   const localOf = localIdsOf(s.db, new Set([...keys.values()].flat()));
   if (localOf.size) for (const [seq, list] of keys) keys.set(seq, [...new Set(list.map((k) => localOf.get(k) ?? k))]);
@@ -427,7 +480,10 @@ async function pushAll(s: SyncSession, c: ResourceCatalog, rereads: PushRereads 
       if (rereadDue) {
         await rereads!.reread();
         if (queue.length) {
-          const open = openAmong(s.db, queue.map((e) => e.seq));
+          const open = openAmong(
+            s.db,
+            queue.map((e) => e.seq),
+          );
           queue = queue.filter((e) => open.has(e.seq));
         }
         rereadAt = Date.now() + rereads!.everyMs;

@@ -16,13 +16,21 @@ const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { t
 
 /** The remote state of a record about to be edited, kept while it has pending edits (the merge base). */
 function ensureBase(catalog: ResourceCatalog, db: Db, t: Target): number | null {
-  const existing = db.get<{ remote_version: number }>('SELECT remote_version FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);
+  const existing = db.get<{ remote_version: number }>('SELECT remote_version FROM sync_base WHERE resource = ? AND record_id = ?', [
+    t.resource,
+    t.recordId,
+  ]);
   if (existing) return existing.remote_version;
   if (isUnmappedLocalId(db, t.recordId)) return null;
   if (hasPending(db, t.resource, t.recordId)) return null;
   const snap = catalog.snapshot(db, t.resource, t.recordId);
   if (!snap) return null;
-  db.run('INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)', [t.resource, t.recordId, snap.version, JSON.stringify(snap.fields)]);
+  db.run('INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)', [
+    t.resource,
+    t.recordId,
+    snap.version,
+    JSON.stringify(snap.fields),
+  ]);
   return snap.version;
 }
 
@@ -46,7 +54,15 @@ function beforeWrite(catalog: ResourceCatalog, db: Db, spec: OpSpec, request: un
 }
 
 /** Appends the entry of a write that just ran (inside the write's transaction). */
-function appendEntry(catalog: ResourceCatalog, ctx: RequestContext, spec: OpSpec, name: string, request: unknown, response: unknown, prior: ReturnType<typeof beforeWrite>): void {
+function appendEntry(
+  catalog: ResourceCatalog,
+  ctx: RequestContext,
+  spec: OpSpec,
+  name: string,
+  request: unknown,
+  response: unknown,
+  prior: ReturnType<typeof beforeWrite>,
+): void {
   const { before, bases, sideEffectMarks } = prior;
   // (`db`: a write may create more than its response names, e.g. an import's steps and measurements.)
   const created = spec.created?.(request, response, ctx.db) ?? [];
@@ -64,14 +80,27 @@ function appendEntry(catalog: ResourceCatalog, ctx: RequestContext, spec: OpSpec
     const key = `${t.resource}\u0000${t.recordId}`;
     const base = bases.has(key) ? bases.get(key)! : ensureBase(catalog, ctx.db, t);
     ctx.db.run('INSERT OR IGNORE INTO sync_outbox_targets(seq, resource, record_id, fields, base_version) VALUES (?, ?, ?, ?, ?)', [
-      seq, t.resource, t.recordId, JSON.stringify(t.fields), base,
+      seq,
+      t.resource,
+      t.recordId,
+      JSON.stringify(t.fields),
+      base,
     ]);
   }
   for (const c of created) {
-    ctx.db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [c.id, c.resource, seq]);
+    ctx.db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [
+      c.id,
+      c.resource,
+      seq,
+    ]);
     // The base of an offline-created record is what its create sends: later remote edits of it are then detected like any other.
     const snap = catalog.snapshot(ctx.db, c.resource, c.id);
-    if (snap) ctx.db.run('INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)', [c.resource, c.id, JSON.stringify(snap.fields)]);
+    if (snap)
+      ctx.db.run('INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)', [
+        c.resource,
+        c.id,
+        JSON.stringify(snap.fields),
+      ]);
   }
 }
 
@@ -81,7 +110,14 @@ function appendEntry(catalog: ResourceCatalog, ctx: RequestContext, spec: OpSpec
  * the write. Its merge bases are taken at that point too, after the write: right for the async writes there
  * are (creates, and a new artifact version, which changes none of its artifact's merged fields).
  */
-async function recordAsyncWrite(catalog: ResourceCatalog, ctx: RequestContext, spec: OpSpec, name: string, request: unknown, call: () => unknown): Promise<unknown> {
+async function recordAsyncWrite(
+  catalog: ResourceCatalog,
+  ctx: RequestContext,
+  spec: OpSpec,
+  name: string,
+  request: unknown,
+  call: () => unknown,
+): Promise<unknown> {
   let recorded = false;
   const response = await withWriteListener((reported) => {
     if (recorded) throw ApiError.internal(`${name}: a replicated write must report itself once`);
@@ -109,4 +145,3 @@ export function createOutboxRecorder(db: Db, catalog: ResourceCatalog): WriteRec
     },
   };
 }
-

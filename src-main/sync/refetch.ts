@@ -32,7 +32,9 @@ export function noteRefetch(c: ResourceCatalog, db: Db, targets: readonly Target
  */
 export async function refetchNoted(s: SyncSession, c: ResourceCatalog, call: RemoteCall, ids?: readonly string[]): Promise<void> {
   const { db } = s;
-  const noted = db.all<{ resource: string; record_id: string }>('SELECT resource, record_id FROM sync_refetch ORDER BY resource, record_id');
+  const noted = db.all<{ resource: string; record_id: string }>(
+    'SELECT resource, record_id FROM sync_refetch ORDER BY resource, record_id',
+  );
   for (const { resource, record_id: id } of ids ? noted.filter((n) => ids.includes(n.record_id)) : noted) {
     const reader = c.kind(resource)?.refetch;
     let item: unknown;

@@ -43,9 +43,19 @@ export class Remote {
         if (!Number.isNaN(at)) observe(at, sent);
         return res;
       };
-      this.transport = httpTransport({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: observed, timeoutMs: options.timeoutMs ?? 30_000 });
+      this.transport = httpTransport({
+        baseUrl: options.baseUrl,
+        apiKey: options.apiKey,
+        fetch: observed,
+        timeoutMs: options.timeoutMs ?? 30_000,
+      });
     } else {
-      this.transport = nodeHttpTransport({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 30_000, onDate: observe });
+      this.transport = nodeHttpTransport({
+        baseUrl: options.baseUrl,
+        apiKey: options.apiKey,
+        timeoutMs: options.timeoutMs ?? 30_000,
+        onDate: observe,
+      });
     }
   }
 
@@ -96,7 +106,8 @@ export class Remote {
    */
   async download(name: string, request: Record<string, unknown>, destPath: string): Promise<{ bytes: number; contentType: string }> {
     const op = (operations as Record<string, OperationDef>)[name];
-    if (!op || op.output !== 'binary') throw new ApiError(Code.UNIMPLEMENTED, `${name}: not a binary operation of this Outpost's operation table`);
+    if (!op || op.output !== 'binary')
+      throw new ApiError(Code.UNIMPLEMENTED, `${name}: not a binary operation of this Outpost's operation table`);
     this.requests++;
     if (this.transport.download) return await this.transport.download(op, request, destPath);
     const bytes = (await this.transport.call(name as OperationName, op, request)) as Uint8Array;

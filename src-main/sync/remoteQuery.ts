@@ -30,7 +30,12 @@ export const itemsOf = <T = unknown>(response: unknown, field: string): T[] => (
 export const tokenOf = (response: unknown): string | undefined => (response as ListResponse).nextPageToken || undefined;
 
 /** The pages of a list, one page's items at a time (leave the loop to stop early). */
-export async function* listPages<T>(call: ListCall, operation: string, field: string, request: Record<string, unknown>): AsyncGenerator<T[]> {
+export async function* listPages<T>(
+  call: ListCall,
+  operation: string,
+  field: string,
+  request: Record<string, unknown>,
+): AsyncGenerator<T[]> {
   let pageToken: string | undefined;
   do {
     const res = await call(operation, compact({ ...request, pageToken }));
@@ -51,7 +56,12 @@ export async function listEvery<T>(call: ListCall, operation: string, field: str
  * each item either way (the filter only saves reading). `request`: the list's other fields (a parent id, order_by).
  */
 export async function listAll<T>(
-  p: Pick<PushContext, 'call' | 'features'>, operation: string, field: string, filter: string, keep: (x: T) => boolean, request: Record<string, unknown> = {},
+  p: Pick<PushContext, 'call' | 'features'>,
+  operation: string,
+  field: string,
+  filter: string,
+  keep: (x: T) => boolean,
+  request: Record<string, unknown> = {},
 ): Promise<T[]> {
   const feature = `${operation}:${filter.split(' ')[0]}`;
   const useFilter = p.features.celFilter.get(feature) !== false;
@@ -83,12 +93,21 @@ export interface MarkerLookup<T> {
 }
 
 /** The record carrying `localId` as its client marker, if an earlier attempt created it. */
-export async function findByClientMarker<T>(p: PushContext, l: MarkerLookup<T>, localId: string, organizationId: string | undefined, since: number | null): Promise<T | undefined> {
+export async function findByClientMarker<T>(
+  p: PushContext,
+  l: MarkerLookup<T>,
+  localId: string,
+  organizationId: string | undefined,
+  since: number | null,
+): Promise<T | undefined> {
   const feature = `${l.operation}:metadata`;
   if (p.features.celFilter.get(feature) !== false) {
     try {
       const marker = `metadata[${quote(l.markerKey)}] == ${quote(localId)}`;
-      const res = await p.call(l.operation, compact({ ...l.request, filter: l.filter ? `${l.filter} && ${marker}` : marker, pageSize: 10, organizationId }));
+      const res = await p.call(
+        l.operation,
+        compact({ ...l.request, filter: l.filter ? `${l.filter} && ${marker}` : marker, pageSize: 10, organizationId }),
+      );
       p.features.celFilter.set(feature, true);
       return itemsOf<T>(res, l.listField).find((x) => l.markerOf(x) === localId);
     } catch (e) {
@@ -97,7 +116,12 @@ export async function findByClientMarker<T>(p: PushContext, l: MarkerLookup<T>, 
     }
   }
   const floor = since === null ? -Infinity : since - SCAN_SLACK;
-  for await (const page of listPages<T>(p.call, l.operation, l.listField, { ...l.request, orderBy: 'created_date desc', pageSize: 1000, organizationId })) {
+  for await (const page of listPages<T>(p.call, l.operation, l.listField, {
+    ...l.request,
+    orderBy: 'created_date desc',
+    pageSize: 1000,
+    organizationId,
+  })) {
     for (const x of page) {
       if (l.markerOf(x) === localId) return x;
       if ((parseTimestamp(l.createdDateOf(x) ?? '') ?? 0) < floor) return undefined;

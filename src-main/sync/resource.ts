@@ -18,7 +18,6 @@ export interface Snapshot {
   readonly fields: Record<string, unknown>;
 }
 
-
 /** How a record is read again by id after the remote refused an edit of it (refetch.ts), and applied whatever its date. */
 export interface RefetchReader {
   read(s: SyncSession, call: RemoteCall, id: string): Promise<unknown>;

@@ -53,7 +53,8 @@ export function classify(e: unknown): Failure {
 }
 
 /** The remote asks for fewer requests (429, 503): the push window narrows (pushWindow.ts). */
-export const isOverload = (f: Failure): boolean => f.kind === 'transient' && (f.code === Code.RESOURCE_EXHAUSTED || f.code === Code.UNAVAILABLE);
+export const isOverload = (f: Failure): boolean =>
+  f.kind === 'transient' && (f.code === Code.RESOURCE_EXHAUSTED || f.code === Code.UNAVAILABLE);
 
 export interface RetryPolicy {
   /** Tries per request within one sync run (the scheduler retries the run later). */
@@ -87,7 +88,10 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 export class AuthError extends Error {
-  constructor(message: string, readonly code: number) {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
     super(message);
     this.name = 'AuthError';
   }

@@ -114,11 +114,18 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     const stats = emptyApplyStats();
     // Identity first (with retries): everything else is stored under the remote's user and organization ids.
     const bootstrap = {
-      db, remote, retry, signal: options.signal, progress,
+      db,
+      remote,
+      retry,
+      signal: options.signal,
+      progress,
       throwIfAborted: () => options.signal?.throwIfAborted(),
     } as unknown as SyncSession;
     await callWithRetry(bootstrap, 'Ping', {});
-    const identity = await adoptIdentity(db, typedCall((op, req) => callWithRetry(bootstrap, op, req)));
+    const identity = await adoptIdentity(
+      db,
+      typedCall((op, req) => callWithRetry(bootstrap, op, req)),
+    );
     const session: SyncSession = {
       db,
       remote,
@@ -149,7 +156,11 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       for (const p of list) await runPuller(session, p);
       await catalog.afterPull(session);
       // Records whose refused edit could not be undone here when it was refused (refetch.ts).
-      await refetchNoted(session, catalog, typedCall((op, req) => callWithRetry(session, op, req)));
+      await refetchNoted(
+        session,
+        catalog,
+        typedCall((op, req) => callWithRetry(session, op, req)),
+      );
     };
     await pullAll(catalog.pullers('beforePush', { reference: options.reference }));
     // The lists pulled after these took time, and the API has no conditional update: a remote edit of a record made
@@ -165,8 +176,12 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
     // still reads with the full overlap), so their overlap is short: each lists what we pushed since the one before, and little more.
     // (A copy of the session with that overlap: a pull only reads the session's settings and shares its progress and events.)
     const duringPush = { ...session, overlap: Math.min(session.overlap, PUSH_REREAD_OVERLAP_MS * 1000) };
-    const pushed = await push(session, catalog, { everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS, reread: () => rereadWaiting(duringPush) });
-    if (pushed.deferred) error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
+    const pushed = await push(session, catalog, {
+      everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS,
+      reread: () => rereadWaiting(duringPush),
+    });
+    if (pushed.deferred)
+      error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
     // (Each resource says which of its lists are worth reading again now: ReplicatedResource.pullAfterPush.)
     await pullAll(catalog.pullers('afterPush'));
     progress.conflicts = stats.conflicts;

@@ -55,4 +55,13 @@ export interface SyncSession {
   throwIfAborted(): void;
 }
 
-export const emptyProgress = (): SyncProgress => ({ phase: 'connecting', pulled: {}, pushed: 0, failed: 0, retries: 0, recovered: 0, conflicts: 0, pendingAtStart: 0 });
+export const emptyProgress = (): SyncProgress => ({
+  phase: 'connecting',
+  pulled: {},
+  pushed: 0,
+  failed: 0,
+  retries: 0,
+  recovered: 0,
+  conflicts: 0,
+  pendingAtStart: 0,
+});

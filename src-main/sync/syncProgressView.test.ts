@@ -6,7 +6,17 @@ import { describe, expect, test } from 'vitest';
 import type { SyncProgress } from './session';
 import { plainProgressView, terminalProgressView } from './syncProgressView';
 
-const progress = (p: Partial<SyncProgress>): SyncProgress => ({ phase: 'pull', pulled: {}, pushed: 0, failed: 0, retries: 0, recovered: 0, conflicts: 0, pendingAtStart: 0, ...p });
+const progress = (p: Partial<SyncProgress>): SyncProgress => ({
+  phase: 'pull',
+  pulled: {},
+  pushed: 0,
+  failed: 0,
+  retries: 0,
+  recovered: 0,
+  conflicts: 0,
+  pendingAtStart: 0,
+  ...p,
+});
 
 describe('sync progress', () => {
   test('not on a terminal: plain lines', () => {
@@ -21,12 +31,21 @@ describe('sync progress', () => {
   });
 
   test('on a terminal: a bar per resource with its count, and one for the push', async () => {
-    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 120, cursorTo: () => true, clearLine: () => true, moveCursor: () => true }) as unknown as NodeJS.WriteStream;
+    const stream = Object.assign(new PassThrough(), {
+      isTTY: true,
+      columns: 120,
+      cursorTo: () => true,
+      clearLine: () => true,
+      moveCursor: () => true,
+    }) as unknown as NodeJS.WriteStream;
     let text = '';
     (stream as unknown as PassThrough).on('data', (c: Buffer) => (text += c.toString()));
     const view = terminalProgressView(stream);
     view.event({ type: 'progress', progress: progress({ pulled: { annotations: 500, annotation_logs: 1200 } }) });
-    view.event({ type: 'progress', progress: progress({ phase: 'push', pulled: { annotations: 500, annotation_logs: 1200 }, pushed: 4, pendingAtStart: 10 }) });
+    view.event({
+      type: 'progress',
+      progress: progress({ phase: 'push', pulled: { annotations: 500, annotation_logs: 1200 }, pushed: 4, pendingAtStart: 10 }),
+    });
     view.stop();
     expect(text).toMatch(/annotations\s+\|[█░]+\| 500 rows/);
     expect(text).toMatch(/annotation_logs\s+\|[█░]+\| 1200 rows/);

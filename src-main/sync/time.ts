@@ -21,8 +21,19 @@ const num = (s: string, i: number, n: number) => {
 export function wireMicros(ts: string | null | undefined): number | null {
   if (!ts) return null;
   const n = ts.length;
-  if (n >= 20 && ts.charCodeAt(n - 1) === 90 /* Z */ && ts.charCodeAt(10) === 84 /* T */ && ts.charCodeAt(4) === 45 && ts.charCodeAt(7) === 45) {
-    const y = num(ts, 0, 4), mo = num(ts, 5, 2), d = num(ts, 8, 2), h = num(ts, 11, 2), mi = num(ts, 14, 2), s = num(ts, 17, 2);
+  if (
+    n >= 20 &&
+    ts.charCodeAt(n - 1) === 90 /* Z */ &&
+    ts.charCodeAt(10) === 84 /* T */ &&
+    ts.charCodeAt(4) === 45 &&
+    ts.charCodeAt(7) === 45
+  ) {
+    const y = num(ts, 0, 4),
+      mo = num(ts, 5, 2),
+      d = num(ts, 8, 2),
+      h = num(ts, 11, 2),
+      mi = num(ts, 14, 2),
+      s = num(ts, 17, 2);
     let frac = 0;
     let ok = y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 59;
     if (ok && n > 20) {

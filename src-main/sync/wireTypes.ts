@@ -46,4 +46,5 @@ export interface RemoteCall {
  * not validated again: what a remote sends back is the contract's to define (the fuzzer and the strict stand-in
  * remote check that it does).
  */
-export const typedCall = (call: (operation: string, request: Record<string, unknown>) => Promise<unknown>): RemoteCall => call as RemoteCall;
+export const typedCall = (call: (operation: string, request: Record<string, unknown>) => Promise<unknown>): RemoteCall =>
+  call as RemoteCall;

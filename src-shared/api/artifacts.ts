@@ -11,7 +11,18 @@ import { z } from 'zod';
 import { listShape, organizationIdIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import { binaryContent, defineOperation } from './operation';
-import { boolIn, int64Out, message, nullableTimestampOut, pageSizeIn, protoEnum, response, timestampOut, uint32In, type EnumDef } from './wire';
+import {
+  boolIn,
+  int64Out,
+  message,
+  nullableTimestampOut,
+  pageSizeIn,
+  protoEnum,
+  response,
+  timestampOut,
+  uint32In,
+  type EnumDef,
+} from './wire';
 
 /**
  * A protoEnum whose input also accepts the value name without the type prefix.
@@ -21,7 +32,9 @@ function prefixedEnum<const N extends string>(typeName: string, prefix: string, 
   const def = protoEnum<N>(typeName, values);
   const withPrefix = (v: unknown) => (typeof v === 'string' && !v.startsWith(prefix) && Object.hasOwn(values, prefix + v) ? prefix + v : v);
   const unprefixed = Object.fromEntries(def.names.map((n) => [n.slice(prefix.length), values[n]])) as Readonly<Record<string, number>>;
-  return { ...def, in: z.preprocess(withPrefix, def.in) as unknown as z.ZodType<N, unknown>, unprefixed } satisfies EnumDef<N> & { unprefixed: unknown };
+  return { ...def, in: z.preprocess(withPrefix, def.in) as unknown as z.ZodType<N, unknown>, unprefixed } satisfies EnumDef<N> & {
+    unprefixed: unknown;
+  };
 }
 
 export const ArtifactStorageClass = prefixedEnum('ArtifactStorageClass', 'ARTIFACT_STORAGE_CLASS_', {
@@ -101,7 +114,14 @@ export interface UploadedFileInput {
 
 const isUploadedFile = (v: unknown): v is UploadedFileInput => {
   const f = v as Partial<UploadedFileInput> | null;
-  return typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.fileName === 'string' && typeof f.mimeType === 'string' && typeof f.size === 'number';
+  return (
+    typeof f === 'object' &&
+    f !== null &&
+    typeof f.path === 'string' &&
+    typeof f.fileName === 'string' &&
+    typeof f.mimeType === 'string' &&
+    typeof f.size === 'number'
+  );
 };
 
 /** Documented as the binary part it is on the wire. */
@@ -201,57 +221,130 @@ const TAG = 'Artifacts';
 
 export const artifactOperations = {
   ListArtifacts: defineOperation({
-    name: 'ListArtifacts', method: 'GET', path: '/api/v1/artifacts', input: 'query', tag: TAG,
-    summary: 'List artifacts (archived ones only with include_archived, in the filter or as a parameter, or an archived_date filter; conversationId scopes to one conversation)',
-    request: message({ ...listShape, organizationId: organizationIdIn, conversationId: z.string().optional(), includeArchived: boolIn.optional() }),
+    name: 'ListArtifacts',
+    method: 'GET',
+    path: '/api/v1/artifacts',
+    input: 'query',
+    tag: TAG,
+    summary:
+      'List artifacts (archived ones only with include_archived, in the filter or as a parameter, or an archived_date filter; conversationId scopes to one conversation)',
+    request: message({
+      ...listShape,
+      organizationId: organizationIdIn,
+      conversationId: z.string().optional(),
+      includeArchived: boolIn.optional(),
+    }),
     response: response({ artifacts: z.array(ArtifactOut), nextPageToken: z.string() }),
   }),
   UploadArtifact: defineOperation({
-    name: 'UploadArtifact', method: 'POST', path: '/api/v1/artifacts:upload', input: 'multipart', tag: TAG, extension: true,
+    name: 'UploadArtifact',
+    method: 'POST',
+    path: '/api/v1/artifacts:upload',
+    input: 'multipart',
+    tag: TAG,
+    extension: true,
     summary: 'Upload a file as a new artifact (multipart: file, title, metadata JSON, links JSON)',
-    request: UploadArtifactRequest, response: artifactOut,
+    request: UploadArtifactRequest,
+    response: artifactOut,
   }),
   CreateStructuredArtifact: defineOperation({
-    name: 'CreateStructuredArtifact', method: 'POST', path: '/api/v1/artifacts', input: 'body', tag: TAG, extension: true,
+    name: 'CreateStructuredArtifact',
+    method: 'POST',
+    path: '/api/v1/artifacts',
+    input: 'body',
+    tag: TAG,
+    extension: true,
     summary: 'Create a structured (JSON) artifact',
-    request: CreateStructuredArtifactRequest, response: artifactOut,
+    request: CreateStructuredArtifactRequest,
+    response: artifactOut,
   }),
   GetArtifact: defineOperation({
-    name: 'GetArtifact', method: 'GET', path: '/api/v1/artifacts/{artifact_id}', input: 'path', tag: TAG, extension: true,
-    summary: "Get an artifact's metadata", request: message(idPath), response: artifactOut,
+    name: 'GetArtifact',
+    method: 'GET',
+    path: '/api/v1/artifacts/{artifact_id}',
+    input: 'path',
+    tag: TAG,
+    extension: true,
+    summary: "Get an artifact's metadata",
+    request: message(idPath),
+    response: artifactOut,
   }),
   DownloadArtifactContent: defineOperation({
-    name: 'DownloadArtifactContent', method: 'GET', path: '/api/v1/artifacts/{artifact_id}/content', input: 'query', output: 'binary', tag: TAG, extension: true,
+    name: 'DownloadArtifactContent',
+    method: 'GET',
+    path: '/api/v1/artifacts/{artifact_id}/content',
+    input: 'query',
+    output: 'binary',
+    tag: TAG,
+    extension: true,
     summary: "Download an artifact's content (the current version, or `version`)",
     request: message({ ...idPath, version: uint32In.optional() }),
     response: binaryContent,
   }),
   CreateArtifactVersion: defineOperation({
-    name: 'CreateArtifactVersion', method: 'POST', path: '/api/v1/artifacts/{artifact_id}/versions', input: 'multipart', tag: TAG, extension: true,
+    name: 'CreateArtifactVersion',
+    method: 'POST',
+    path: '/api/v1/artifacts/{artifact_id}/versions',
+    input: 'multipart',
+    tag: TAG,
+    extension: true,
     summary: 'Upload new content for an artifact (version + 1)',
-    request: message({ ...idPath, file: UploadedFileIn }), response: artifactOut,
+    request: message({ ...idPath, file: UploadedFileIn }),
+    response: artifactOut,
   }),
   ListArtifactVersions: defineOperation({
-    name: 'ListArtifactVersions', method: 'GET', path: '/api/v1/artifacts/{artifact_id}/versions', input: 'query', tag: TAG, extension: true,
+    name: 'ListArtifactVersions',
+    method: 'GET',
+    path: '/api/v1/artifacts/{artifact_id}/versions',
+    input: 'query',
+    tag: TAG,
+    extension: true,
     summary: 'List the versions of an artifact (newest first)',
     request: message({ ...idPath, pageSize: pageSizeIn.optional(), pageToken: z.string().optional() }),
     response: response({ artifactVersions: z.array(ArtifactVersionOut), nextPageToken: z.string() }),
   }),
   LinkArtifact: defineOperation({
-    name: 'LinkArtifact', method: 'POST', path: '/api/v1/artifacts/{artifact_id}:link', input: 'body', tag: TAG, extension: true,
+    name: 'LinkArtifact',
+    method: 'POST',
+    path: '/api/v1/artifacts/{artifact_id}:link',
+    input: 'body',
+    tag: TAG,
+    extension: true,
     summary: 'Link an artifact to an annotation, run, asset, test report or conversation (idempotent)',
-    request: message({ ...linkBody, artifactVersionId: z.string().optional() }), response: artifactOut,
+    request: message({ ...linkBody, artifactVersionId: z.string().optional() }),
+    response: artifactOut,
   }),
   UnlinkArtifact: defineOperation({
-    name: 'UnlinkArtifact', method: 'POST', path: '/api/v1/artifacts/{artifact_id}:unlink', input: 'body', tag: TAG, extension: true,
-    summary: 'Remove a link of an artifact', request: message(linkBody), response: artifactOut,
+    name: 'UnlinkArtifact',
+    method: 'POST',
+    path: '/api/v1/artifacts/{artifact_id}:unlink',
+    input: 'body',
+    tag: TAG,
+    extension: true,
+    summary: 'Remove a link of an artifact',
+    request: message(linkBody),
+    response: artifactOut,
   }),
   ArchiveArtifact: defineOperation({
-    name: 'ArchiveArtifact', method: 'POST', path: '/api/v1/artifacts/{artifact_id}:archive', input: 'body', tag: TAG, extension: true,
-    summary: 'Archive an artifact', request: message(idPath), response: artifactOut,
+    name: 'ArchiveArtifact',
+    method: 'POST',
+    path: '/api/v1/artifacts/{artifact_id}:archive',
+    input: 'body',
+    tag: TAG,
+    extension: true,
+    summary: 'Archive an artifact',
+    request: message(idPath),
+    response: artifactOut,
   }),
   UnarchiveArtifact: defineOperation({
-    name: 'UnarchiveArtifact', method: 'POST', path: '/api/v1/artifacts/{artifact_id}:unarchive', input: 'body', tag: TAG, extension: true,
-    summary: 'Unarchive an artifact', request: message(idPath), response: artifactOut,
+    name: 'UnarchiveArtifact',
+    method: 'POST',
+    path: '/api/v1/artifacts/{artifact_id}:unarchive',
+    input: 'body',
+    tag: TAG,
+    extension: true,
+    summary: 'Unarchive an artifact',
+    request: message(idPath),
+    response: artifactOut,
   }),
 } as const;

@@ -56,7 +56,9 @@ export const MetadataValueIn = message({
   archivedDate: timestampIn.optional(),
   isArchived: boolIn.optional(),
 }).superRefine((v, ctx) => {
-  const set = ['stringValue', 'numberValue', 'booleanValue', 'relationValue'].filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+  const set = ['stringValue', 'numberValue', 'booleanValue', 'relationValue'].filter(
+    (k) => (v as Record<string, unknown>)[k] !== undefined,
+  );
   if (set.length > 1) ctx.addIssue({ code: 'custom', message: `only one of ${set.join(', ')} may be set (oneof value)` });
 });
 export type MetadataValueInput = z.output<typeof MetadataValueIn>;
@@ -135,8 +137,15 @@ export function metadataInputToRow(v: MetadataValueInput): MetadataRow {
 const filterTypeByNumber = new Map<number, FilterFieldTypeName>(FilterFieldType.names.map((n) => [FilterFieldType.numbers[n], n]));
 
 export function metadataRowToWire(r: MetadataRow): MetadataValue {
-  const filterFieldType = (r.keyFilterFieldType !== null ? filterTypeByNumber.get(r.keyFilterFieldType) : undefined) ?? FILTER_TYPE_OF_KEY[r.type];
-  const key = { name: r.key, type: r.type, archivedDate: formatOptionalTimestamp(r.keyArchivedDate), isArchived: r.keyArchivedDate !== null, filterFieldType };
+  const filterFieldType =
+    (r.keyFilterFieldType !== null ? filterTypeByNumber.get(r.keyFilterFieldType) : undefined) ?? FILTER_TYPE_OF_KEY[r.type];
+  const key = {
+    name: r.key,
+    type: r.type,
+    archivedDate: formatOptionalTimestamp(r.keyArchivedDate),
+    isArchived: r.keyArchivedDate !== null,
+    filterFieldType,
+  };
   const out: MetadataValue = { key, archivedDate: formatOptionalTimestamp(r.archivedDate), isArchived: r.archivedDate !== null };
   if (r.type === 'METADATA_KEY_TYPE_NUMBER') out.numberValue = r.numberValue ?? 0;
   else if (r.type === 'METADATA_KEY_TYPE_BOOLEAN') out.booleanValue = r.booleanValue === 1;

@@ -44,7 +44,9 @@ export const defineOperation = <Req extends z.ZodType, Res extends z.ZodType, co
 ) => def;
 
 /** The response of a binary operation as the client receives it (the HTTP body's bytes). */
-export const binaryContent = zod.custom<Uint8Array>((v) => v instanceof Uint8Array).meta({ type: 'string', contentMediaType: 'application/octet-stream' } as never);
+export const binaryContent = zod
+  .custom<Uint8Array>((v) => v instanceof Uint8Array)
+  .meta({ type: 'string', contentMediaType: 'application/octet-stream' } as never);
 
 export type RequestOf<O extends OperationDef> = z.output<O['request']>;
 export type RequestInputOf<O extends OperationDef> = z.input<O['request']>;

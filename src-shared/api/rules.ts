@@ -52,8 +52,10 @@ export const ChannelReferenceIn = message({
   calculatedChannelVersionId: z.string().optional(),
 }).superRefine((v, ctx) => {
   if (nonEmpty(v.calculatedChannelVersionId)) {
-    if (nonEmpty(v.name)) ctx.addIssue({ code: 'custom', path: ['name'], message: 'must be empty when calculated_channel_version_id is set' });
-    if (nonEmpty(v.component)) ctx.addIssue({ code: 'custom', path: ['component'], message: 'must be empty when calculated_channel_version_id is set' });
+    if (nonEmpty(v.name))
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'must be empty when calculated_channel_version_id is set' });
+    if (nonEmpty(v.component))
+      ctx.addIssue({ code: 'custom', path: ['component'], message: 'must be empty when calculated_channel_version_id is set' });
   } else if (!nonEmpty(v.name)) {
     ctx.addIssue({ code: 'custom', path: ['name'], message: 'is required (or set calculated_channel_version_id)' });
   }
@@ -67,12 +69,15 @@ export const CalculatedChannelConfigIn = message({
   // function_dependencies / calculated_channel_dependencies are server-generated: ignored in requests.
 }).superRefine((v, ctx) => {
   const symbols = Object.keys(v.channelReferences);
-  if (symbols.length === 0) ctx.addIssue({ code: 'custom', path: ['channelReferences'], message: 'must define at least one channel reference' });
+  if (symbols.length === 0)
+    ctx.addIssue({ code: 'custom', path: ['channelReferences'], message: 'must define at least one channel reference' });
   for (const s of symbols) {
-    if (!REFERENCE_SYMBOL.test(s)) ctx.addIssue({ code: 'custom', path: ['channelReferences'], message: `key '${s}' is not a reference symbol (expected e.g. "$1")` });
+    if (!REFERENCE_SYMBOL.test(s))
+      ctx.addIssue({ code: 'custom', path: ['channelReferences'], message: `key '${s}' is not a reference symbol (expected e.g. "$1")` });
   }
   for (const used of new Set(v.expression.match(SYMBOL_USE) ?? [])) {
-    if (!Object.hasOwn(v.channelReferences, used)) ctx.addIssue({ code: 'custom', path: ['expression'], message: `uses ${used}, which channel_references does not define` });
+    if (!Object.hasOwn(v.channelReferences, used))
+      ctx.addIssue({ code: 'custom', path: ['expression'], message: `uses ${used}, which channel_references does not define` });
   }
 });
 
@@ -84,9 +89,11 @@ export const SingleChannelComparisonIn = message({
   string: z.string().optional(),
   lastValue: message({}).optional(),
 }).superRefine((v, ctx) => {
-  if (v.comparator === 'CONDITION_COMPARATOR_UNSPECIFIED') ctx.addIssue({ code: 'custom', path: ['comparator'], message: 'must be set (LESS_THAN ... NOT_EQUAL)' });
+  if (v.comparator === 'CONDITION_COMPARATOR_UNSPECIFIED')
+    ctx.addIssue({ code: 'custom', path: ['comparator'], message: 'must be set (LESS_THAN ... NOT_EQUAL)' });
   const set = (['double', 'string', 'lastValue'] as const).filter((k) => v[k] !== undefined);
-  if (set.length !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'exactly one of double, string, last_value must be set (oneof threshold)' });
+  if (set.length !== 1)
+    ctx.addIssue({ code: 'custom', path: [], message: 'exactly one of double, string, last_value must be set (oneof threshold)' });
 });
 
 export const RuleConditionExpressionIn = message({
@@ -94,7 +101,11 @@ export const RuleConditionExpressionIn = message({
   calculatedChannel: CalculatedChannelConfigIn.optional(),
 }).superRefine((v, ctx) => {
   if ((v.singleChannelComparison === undefined) === (v.calculatedChannel === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [], message: 'exactly one of single_channel_comparison, calculated_channel must be set (oneof expression)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message: 'exactly one of single_channel_comparison, calculated_channel must be set (oneof expression)',
+    });
   }
 });
 export type RuleConditionExpressionInput = z.output<typeof RuleConditionExpressionIn>;
@@ -126,7 +137,11 @@ export const UpdateActionIn = message({
   const set = (['notification', 'annotation', 'webhook'] as const).filter((k) => v.configuration[k] !== undefined);
   const want = CONFIGURATION_MEMBER[v.actionType];
   if (set.length !== 1 || set[0] !== want) {
-    ctx.addIssue({ code: 'custom', path: ['configuration'], message: `action_type ${v.actionType} requires exactly the '${want}' configuration (got ${set.length ? set.join(', ') : 'none'})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['configuration'],
+      message: `action_type ${v.actionType} requires exactly the '${want}' configuration (got ${set.length ? set.join(', ') : 'none'})`,
+    });
   }
 });
 export type UpdateActionInput = z.output<typeof UpdateActionIn>;
@@ -284,7 +299,9 @@ export type Rule = z.infer<typeof RuleOut>;
 export const ValidationResultOut = response({
   ruleId: z.string(),
   clientKey: z.string(),
-  assetExpressionValidationResults: z.array(response({ assetId: z.string(), assetName: z.string(), assetTagId: z.string(), error: z.string().optional() })),
+  assetExpressionValidationResults: z.array(
+    response({ assetId: z.string(), assetName: z.string(), assetTagId: z.string(), error: z.string().optional() }),
+  ),
   error: z.string().optional(),
   ruleName: z.string(),
 });
@@ -307,17 +324,31 @@ const TAG = 'Rules';
 
 export const ruleOperations = {
   CreateRule: defineOperation({
-    name: 'CreateRule', method: 'POST', path: '/api/v1/rules', input: 'body', tag: TAG,
+    name: 'CreateRule',
+    method: 'POST',
+    path: '/api/v1/rules',
+    input: 'body',
+    tag: TAG,
     summary: 'Create a rule (the UpdateRuleRequest is wrapped in `update`; an existing client_key is ALREADY_EXISTS)',
-    request: message({ update: UpdateRuleRequest }), response: ruleIdOut,
+    request: message({ update: UpdateRuleRequest }),
+    response: ruleIdOut,
   }),
   UpdateRule: defineOperation({
-    name: 'UpdateRule', method: 'PUT', path: '/api/v1/rules', input: 'body', tag: TAG,
+    name: 'UpdateRule',
+    method: 'PUT',
+    path: '/api/v1/rules',
+    input: 'body',
+    tag: TAG,
     summary: 'Create or update a rule identified by rule_id or client_key (full replacement; every change is a new rule version)',
-    request: UpdateRuleRequest, response: ruleIdOut,
+    request: UpdateRuleRequest,
+    response: ruleIdOut,
   }),
   BatchUpdateRules: defineOperation({
-    name: 'BatchUpdateRules', method: 'PUT', path: '/api/v1/rules:batchUpdate', input: 'body', tag: TAG,
+    name: 'BatchUpdateRules',
+    method: 'PUT',
+    path: '/api/v1/rules:batchUpdate',
+    input: 'body',
+    tag: TAG,
     summary: 'Create or update up to 1000 rules atomically, or only validate them (validate_only)',
     request: message({
       rules: z.array(UpdateRuleRequest).max(MAX_RULE_BATCH, `at most ${MAX_RULE_BATCH} rules per batch`),
@@ -327,68 +358,150 @@ export const ruleOperations = {
     response: BatchUpdateRulesResponse,
   }),
   GetRule: defineOperation({
-    name: 'GetRule', method: 'GET', path: '/api/v1/rules', input: 'query', tag: TAG,
+    name: 'GetRule',
+    method: 'GET',
+    path: '/api/v1/rules',
+    input: 'query',
+    tag: TAG,
     summary: 'Get a rule by rule_id or client_key (rule_id wins when both are given)',
-    request: message(ruleIdentifier), response: ruleOut,
+    request: message(ruleIdentifier),
+    response: ruleOut,
   }),
   BatchGetRules: defineOperation({
-    name: 'BatchGetRules', method: 'POST', path: '/api/v1/rules:batchGet', input: 'body', tag: TAG, effect: 'read',
+    name: 'BatchGetRules',
+    method: 'POST',
+    path: '/api/v1/rules:batchGet',
+    input: 'body',
+    tag: TAG,
+    effect: 'read',
     summary: 'Get rules by rule_ids and by client_keys (both lists are used; each rule appears once)',
-    request: message(ruleIdentifiers), response: rulesOut,
+    request: message(ruleIdentifiers),
+    response: rulesOut,
   }),
   ListRules: defineOperation({
-    name: 'ListRules', method: 'GET', path: '/api/v1/rules:list', input: 'query', tag: TAG,
+    name: 'ListRules',
+    method: 'GET',
+    path: '/api/v1/rules:list',
+    input: 'query',
+    tag: TAG,
     summary: 'List rules (default order created_date desc; order_by created_date, modified_date)',
     request: message({ ...listShape, organizationId: organizationIdIn }),
     response: response({ rules: z.array(RuleOut), nextPageToken: z.string() }),
   }),
   ListRuleVersions: defineOperation({
-    name: 'ListRuleVersions', method: 'GET', path: '/api/v1/rules/{rule_id}/versions', input: 'query', tag: TAG,
+    name: 'ListRuleVersions',
+    method: 'GET',
+    path: '/api/v1/rules/{rule_id}/versions',
+    input: 'query',
+    tag: TAG,
     summary: 'List the versions of a rule (newest first)',
-    request: message({ ruleId: z.string().min(1, 'is required'), pageSize: pageSizeIn.optional(), pageToken: z.string().optional(), filter: z.string().optional() }),
+    request: message({
+      ruleId: z.string().min(1, 'is required'),
+      pageSize: pageSizeIn.optional(),
+      pageToken: z.string().optional(),
+      filter: z.string().optional(),
+    }),
     response: response({ ruleVersions: z.array(RuleVersionOut), nextPageToken: z.string() }),
   }),
   GetRuleVersion: defineOperation({
-    name: 'GetRuleVersion', method: 'GET', path: '/api/v1/rules:version', input: 'query', tag: TAG,
+    name: 'GetRuleVersion',
+    method: 'GET',
+    path: '/api/v1/rules:version',
+    input: 'query',
+    tag: TAG,
     summary: 'Get a rule as of one of its versions',
-    request: message({ ruleVersionId: z.string().min(1, 'must not be empty') }), response: ruleOut,
+    request: message({ ruleVersionId: z.string().min(1, 'must not be empty') }),
+    response: ruleOut,
   }),
   BatchGetRuleVersions: defineOperation({
-    name: 'BatchGetRuleVersions', method: 'POST', path: '/api/v1/rules:batchGetVersions', input: 'body', tag: TAG, effect: 'read',
+    name: 'BatchGetRuleVersions',
+    method: 'POST',
+    path: '/api/v1/rules:batchGetVersions',
+    input: 'body',
+    tag: TAG,
+    effect: 'read',
     summary: 'Get rules as of each of the given versions',
     request: message({ ruleVersionIds: z.array(z.string()).max(MAX_RULE_BATCH, `at most ${MAX_RULE_BATCH} ids per batch`) }),
     response: rulesOut,
   }),
   ArchiveRule: defineOperation({
-    name: 'ArchiveRule', method: 'POST', path: '/api/v1/rules/archive', input: 'body', tag: TAG,
-    summary: 'Archive a rule (by rule_id or client_key)', request: message(ruleIdentifier), response: EmptyOut,
+    name: 'ArchiveRule',
+    method: 'POST',
+    path: '/api/v1/rules/archive',
+    input: 'body',
+    tag: TAG,
+    summary: 'Archive a rule (by rule_id or client_key)',
+    request: message(ruleIdentifier),
+    response: EmptyOut,
   }),
   UnarchiveRule: defineOperation({
-    name: 'UnarchiveRule', method: 'POST', path: '/api/v1/rules/unarchive', input: 'body', tag: TAG,
-    summary: 'Unarchive a rule (by rule_id or client_key)', request: message(ruleIdentifier), response: EmptyOut,
+    name: 'UnarchiveRule',
+    method: 'POST',
+    path: '/api/v1/rules/unarchive',
+    input: 'body',
+    tag: TAG,
+    summary: 'Unarchive a rule (by rule_id or client_key)',
+    request: message(ruleIdentifier),
+    response: EmptyOut,
   }),
   BatchArchiveRules: defineOperation({
-    name: 'BatchArchiveRules', method: 'POST', path: '/api/v1/rules/batchArchive', input: 'body', tag: TAG,
-    summary: 'Archive rules by rule_ids and client_keys atomically', request: message(ruleIdentifiers), response: EmptyOut,
+    name: 'BatchArchiveRules',
+    method: 'POST',
+    path: '/api/v1/rules/batchArchive',
+    input: 'body',
+    tag: TAG,
+    summary: 'Archive rules by rule_ids and client_keys atomically',
+    request: message(ruleIdentifiers),
+    response: EmptyOut,
   }),
   BatchUnarchiveRules: defineOperation({
-    name: 'BatchUnarchiveRules', method: 'POST', path: '/api/v1/rules/batchUnarchive', input: 'body', tag: TAG,
-    summary: 'Unarchive rules by rule_ids and client_keys atomically', request: message(ruleIdentifiers), response: EmptyOut,
+    name: 'BatchUnarchiveRules',
+    method: 'POST',
+    path: '/api/v1/rules/batchUnarchive',
+    input: 'body',
+    tag: TAG,
+    summary: 'Unarchive rules by rule_ids and client_keys atomically',
+    request: message(ruleIdentifiers),
+    response: EmptyOut,
   }),
   DeleteRule: defineOperation({
-    name: 'DeleteRule', method: 'POST', path: '/api/v1/rules/delete', input: 'body', tag: TAG,
-    summary: 'Deprecated: archives the rule', request: message(ruleIdentifier), response: EmptyOut,
+    name: 'DeleteRule',
+    method: 'POST',
+    path: '/api/v1/rules/delete',
+    input: 'body',
+    tag: TAG,
+    summary: 'Deprecated: archives the rule',
+    request: message(ruleIdentifier),
+    response: EmptyOut,
   }),
   UndeleteRule: defineOperation({
-    name: 'UndeleteRule', method: 'POST', path: '/api/v1/rules/undelete', input: 'body', tag: TAG,
-    summary: 'Deprecated: unarchives the rule', request: message(ruleIdentifier), response: EmptyOut,
+    name: 'UndeleteRule',
+    method: 'POST',
+    path: '/api/v1/rules/undelete',
+    input: 'body',
+    tag: TAG,
+    summary: 'Deprecated: unarchives the rule',
+    request: message(ruleIdentifier),
+    response: EmptyOut,
   }),
   BatchDeleteRules: defineOperation({
-    name: 'BatchDeleteRules', method: 'POST', path: '/api/v1/rules/batchDelete', input: 'body', tag: TAG,
-    summary: 'Deprecated: archives the rules', request: message(ruleIdentifiers), response: EmptyOut,
+    name: 'BatchDeleteRules',
+    method: 'POST',
+    path: '/api/v1/rules/batchDelete',
+    input: 'body',
+    tag: TAG,
+    summary: 'Deprecated: archives the rules',
+    request: message(ruleIdentifiers),
+    response: EmptyOut,
   }),
   BatchUndeleteRules: defineOperation({
-    name: 'BatchUndeleteRules', method: 'POST', path: '/api/v1/rules/batchUndelete', input: 'body', tag: TAG,
-    summary: 'Deprecated: unarchives the rules', request: message(ruleIdentifiers), response: EmptyOut,
+    name: 'BatchUndeleteRules',
+    method: 'POST',
+    path: '/api/v1/rules/batchUndelete',
+    input: 'body',
+    tag: TAG,
+    summary: 'Deprecated: unarchives the rules',
+    request: message(ruleIdentifiers),
+    response: EmptyOut,
   }),
 } as const;

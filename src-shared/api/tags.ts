@@ -31,11 +31,21 @@ export const CreateTagRequest = message({
 
 export const tagOperations = {
   CreateTag: defineOperation({
-    name: 'CreateTag', method: 'POST', path: '/api/v2/tags', input: 'body', tag: 'Tags',
-    summary: 'Create a tag (the name must not exist yet)', request: CreateTagRequest, response: response({ tag: TagOut }),
+    name: 'CreateTag',
+    method: 'POST',
+    path: '/api/v2/tags',
+    input: 'body',
+    tag: 'Tags',
+    summary: 'Create a tag (the name must not exist yet)',
+    request: CreateTagRequest,
+    response: response({ tag: TagOut }),
   }),
   ListTags: defineOperation({
-    name: 'ListTags', method: 'GET', path: '/api/v2/tags', input: 'query', tag: 'Tags',
+    name: 'ListTags',
+    method: 'GET',
+    path: '/api/v2/tags',
+    input: 'query',
+    tag: 'Tags',
     summary: 'List tags (default order created_date asc); tag_type is validated and has no effect (tags are shared by every type)',
     request: listRequest({ tagType: TagType.in.optional(), organizationId: organizationIdIn }),
     response: response({ tags: z.array(TagOut), nextPageToken: z.string() }),

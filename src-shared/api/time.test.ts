@@ -32,19 +32,26 @@ describe('formatTimestamp', () => {
 
   test('agrees with Date-based formatting across the protobuf range and beyond', () => {
     const samples: number[] = [
-      0, 999, 1000, 999_999, 1_000_000, 86_399_999_999, 86_400_000_000, -1, -1000, -86_400_000_001,
-      253_402_300_799_999_000, 253_402_300_800_000_000, 253_402_300_800_000_001, 9_007_199_254_740_991, 9_007_199_254_740_993,
-      -62_135_596_800_000_000, -62_135_596_800_000_001, -62_200_000_000_000_000, 1.5, 1_700_000_000_000_000.5, -0,
+      0, 999, 1000, 999_999, 1_000_000, 86_399_999_999, 86_400_000_000, -1, -1000, -86_400_000_001, 253_402_300_799_999_000,
+      253_402_300_800_000_000, 253_402_300_800_000_001, 9_007_199_254_740_991, 9_007_199_254_740_993, -62_135_596_800_000_000,
+      -62_135_596_800_000_001, -62_200_000_000_000_000, 1.5, 1_700_000_000_000_000.5, -0,
     ];
     // Every day boundary and leap rule: 28 Feb / 29 Feb / 1 Mar around 1970, 2000 (leap), 2100 (not), 2400 (leap), 9999.
     for (const year of [1970, 1971, 1972, 1999, 2000, 2001, 2024, 2100, 2101, 2399, 2400, 9998, 9999]) {
-      for (const [month, day] of [[1, 1], [2, 28], [2, 29], [3, 1], [12, 31]]) {
+      for (const [month, day] of [
+        [1, 1],
+        [2, 28],
+        [2, 29],
+        [3, 1],
+        [12, 31],
+      ]) {
         const ms = Date.UTC(year, month - 1, day);
-        for (const delta of [0, 1, 999, 1000, 59_999, 3_599_999, 86_399_999]) samples.push((ms + delta) * 1000, (ms + delta) * 1000 + 7, (ms - 1) * 1000 + 999);
+        for (const delta of [0, 1, 999, 1000, 59_999, 3_599_999, 86_399_999])
+          samples.push((ms + delta) * 1000, (ms + delta) * 1000 + 7, (ms - 1) * 1000 + 999);
       }
     }
     let seed = 20260901;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 20_000; i++) {
       samples.push(Math.floor(rand() * 4e15)); // 1970..2096, every fraction
       samples.push(Math.floor(rand() * 4e12) * 1000); // whole milliseconds
@@ -56,6 +63,7 @@ describe('formatTimestamp', () => {
   });
 
   test('round-trips through parseTimestamp', () => {
-    for (const micros of [0, 1, 1_000, 1_788_000_000_123_456, -1, 951_782_400_123_000]) expect(parseTimestamp(formatTimestamp(micros))).toBe(micros);
+    for (const micros of [0, 1, 1_000, 1_788_000_000_123_456, -1, 951_782_400_123_000])
+      expect(parseTimestamp(formatTimestamp(micros))).toBe(micros);
   });
 });

@@ -10,8 +10,12 @@ export function parseTimestamp(text: string): Micros | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
-  const year = Number(y), month = Number(mo), day = Number(d);
-  const hour = Number(h), minute = Number(mi), second = Number(s);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
+  const hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
   const ms = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(ms);
@@ -19,7 +23,8 @@ export function parseTimestamp(text: string): Micros | null {
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {
     const sign = zone[0] === '-' ? -1 : 1;
-    const oh = Number(zone.slice(1, 3)), om = Number(zone.slice(4, 6));
+    const oh = Number(zone.slice(1, 3)),
+      om = Number(zone.slice(4, 6));
     if (oh > 23 || om > 59) return null;
     offsetMinutes = sign * (oh * 60 + om);
   }

@@ -26,18 +26,33 @@ export type GetMe = z.infer<typeof GetMeResponse>;
 
 export const userOperations = {
   GetUser: defineOperation({
-    name: 'GetUser', method: 'GET', path: '/api/v2/users/{user_id}', input: 'path', tag: 'Users',
+    name: 'GetUser',
+    method: 'GET',
+    path: '/api/v2/users/{user_id}',
+    input: 'path',
+    tag: 'Users',
     summary: 'Get a user who shares an organization with the caller',
-    request: message({ userId: z.string().min(1, 'is required') }), response: response({ user: UserOut }),
+    request: message({ userId: z.string().min(1, 'is required') }),
+    response: response({ user: UserOut }),
   }),
   ListActiveUsers: defineOperation({
-    name: 'ListActiveUsers', method: 'GET', path: '/api/v2/users', input: 'query', tag: 'Users',
+    name: 'ListActiveUsers',
+    method: 'GET',
+    path: '/api/v2/users',
+    input: 'query',
+    tag: 'Users',
     summary: 'List the active users of an organization (default order name asc)',
     request: listRequest({ organizationId: organizationIdIn }),
     response: response({ users: z.array(UserOut), nextPageToken: z.string() }),
   }),
   GetMe: defineOperation({
-    name: 'GetMe', method: 'GET', path: '/api/v2/me', input: 'path', tag: 'Users',
-    summary: 'The calling user and their organizations', request: message({}), response: GetMeResponse,
+    name: 'GetMe',
+    method: 'GET',
+    path: '/api/v2/me',
+    input: 'path',
+    tag: 'Users',
+    summary: 'The calling user and their organizations',
+    request: message({}),
+    response: GetMeResponse,
   }),
 } as const;

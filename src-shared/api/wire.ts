@@ -92,9 +92,9 @@ export const doubleIn = z.union([z.number(), z.string()]).transform((v, ctx) => 
 });
 
 /** bool: JSON true/false; query strings follow Go ParseBool. */
-export const boolIn = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 't', 'f', 'T', 'F', 'TRUE', 'FALSE', 'True', 'False'])]).transform(
-  (v) => v === true || (typeof v === 'string' && ['true', '1', 't', 'T', 'TRUE', 'True'].includes(v)),
-);
+export const boolIn = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 't', 'f', 'T', 'F', 'TRUE', 'FALSE', 'True', 'False'])])
+  .transform((v) => v === true || (typeof v === 'string' && ['true', '1', 't', 'T', 'TRUE', 'True'].includes(v)));
 
 /** A repeated string field; a single query value arrives as a plain string. */
 export const stringListIn = z.union([z.array(z.string()), z.string()]).transform((v) => (Array.isArray(v) ? v : [v]));
@@ -134,14 +134,12 @@ export function protoEnum<const N extends string>(typeName: string, values: Reco
 }
 
 /** google.protobuf.FieldMask in JSON: one comma-separated string. Normalized to snake_case paths. */
-export const fieldMaskIn = z
-  .string({ error: 'must be a comma-separated string of field paths' })
-  .transform((s) =>
-    s
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p.length > 0)
-      .map((p) => p.split('.').map(camelToSnake).join('.')),
-  );
+export const fieldMaskIn = z.string({ error: 'must be a comma-separated string of field paths' }).transform((s) =>
+  s
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0)
+    .map((p) => p.split('.').map(camelToSnake).join('.')),
+);
 
 export const pageSizeIn = uint32In;

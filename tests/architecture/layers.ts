@@ -3,7 +3,8 @@
 // engine host (host/) runs the engine in its own process, and electron (which
 // never opens the database) talks to it through host/supervisor.ts.
 // Each area of the source tree, and the areas it may import.
-export type Area = 'shared' | 'renderer' | 'db' | 'filter' | 'auth' | 'engine' | 'services' | 'seed' | 'sync' | 'http' | 'host' | 'electron' | 'cli';
+export type Area =
+  'shared' | 'renderer' | 'db' | 'filter' | 'auth' | 'engine' | 'services' | 'seed' | 'sync' | 'http' | 'host' | 'electron' | 'cli';
 
 const BASE: readonly Area[] = ['shared', 'db', 'filter', 'auth'];
 const ENGINE: readonly Area[] = [...BASE, 'engine'];

@@ -7,5 +7,9 @@ test('adding a replicated resource takes its folder and one line in the list of 
 });
 
 test('every `any` in sync says why in a comment', () => {
-  expect(anyInSync().filter((a) => !a.explained).map((a) => `${a.file}:${a.line}`)).toEqual([]);
+  expect(
+    anyInSync()
+      .filter((a) => !a.explained)
+      .map((a) => `${a.file}:${a.line}`),
+  ).toEqual([]);
 });

@@ -62,6 +62,8 @@ export function main(): void {
   const m = measures();
   console.log(`resources named in the generic sync core: ${m.resourcesNamedInSyncCore}`);
   console.log(`import cycles: ${m.importCycles} (of values only: ${m.valueImportCycles})`);
-  console.log(`adding a replicated resource: its folder sync/resources/<resource>/ + ${m.filesOutsideTheFolderToAddAResource.length} line(s) in ${m.filesOutsideTheFolderToAddAResource.join(', ')}`);
+  console.log(
+    `adding a replicated resource: its folder sync/resources/<resource>/ + ${m.filesOutsideTheFolderToAddAResource.length} line(s) in ${m.filesOutsideTheFolderToAddAResource.join(', ')}`,
+  );
   console.log(`any in sync: ${m.anyInSync} (${m.anyInSyncWithoutReason} without a comment saying why)`);
 }

@@ -15,7 +15,10 @@ const run = promisify(execFile);
 async function importFirst(file: string): Promise<string | undefined> {
   const url = pathToFileURL(join(ROOT, file)).href;
   try {
-    await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(url)});`], { cwd: ROOT, timeout: 60_000 });
+    await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(url)});`], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     return undefined;
   } catch (e) {
     const { stderr, message } = e as { stderr?: string; message: string };

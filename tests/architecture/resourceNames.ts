@@ -13,14 +13,31 @@ import { ROOT, sourceFiles } from './importGraph';
  * and runs are not listed: "user" and "run" mean the sync's own identity and run too.)
  */
 export const RESOURCE_WORDS: readonly (readonly string[])[] = [
-  ['annotation'], ['saved', 'search'], ['policy'], ['test', 'report'], ['test', 'step'], ['test', 'measurement'],
-  ['artifact'], ['remote', 'file'], ['rule'], ['asset'], ['channel'], ['tag'],
+  ['annotation'],
+  ['saved', 'search'],
+  ['policy'],
+  ['test', 'report'],
+  ['test', 'step'],
+  ['test', 'measurement'],
+  ['artifact'],
+  ['remote', 'file'],
+  ['rule'],
+  ['asset'],
+  ['channel'],
+  ['tag'],
 ];
 
 /** Words that contain a resource word without naming one. */
 const NOT_A_RESOURCE: readonly (readonly string[])[] = [['retry', 'policy']];
 
-const singular = (w: string) => (w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.endsWith('es') && w.endsWith('ches') ? w.slice(0, -2) : w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+const singular = (w: string) =>
+  w.endsWith('ies')
+    ? `${w.slice(0, -3)}y`
+    : w.endsWith('es') && w.endsWith('ches')
+      ? w.slice(0, -2)
+      : w.endsWith('s') && !w.endsWith('ss')
+        ? w.slice(0, -1)
+        : w;
 
 /** The words of an identifier or string: `createdByUserId` -> created, by, user, id; `ANNOTATION_LOG` -> annotation, log. */
 export function wordsOf(text: string): string[] {
@@ -62,7 +79,14 @@ function namesIn(file: string): Naming[] {
   const visit = (node: ts.Node) => {
     let word: string | undefined;
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) word = node.text;
-    else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) word = node.text;
+    else if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    )
+      word = node.text;
     // Import paths name modules, not resources (and a core module imports none of the resource folders anyway).
     if (word !== undefined && !(node.parent && (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent)))) {
       if (resourceNamedBy(word)) found.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text: word });

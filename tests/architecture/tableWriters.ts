@@ -21,22 +21,39 @@ export const STORES: Readonly<Record<string, string>> = {
     ]),
   ),
   ...Object.fromEntries(
-    ['rules', 'rule_conditions', 'rule_actions', 'rule_versions', 'rule_contextual_channels', 'rule_asset_ids', 'rule_tag_ids', 'rule_metadata'].map((t) => [
-      t,
-      'src-main/services/rules/ruleStore.ts',
-    ]),
+    [
+      'rules',
+      'rule_conditions',
+      'rule_actions',
+      'rule_versions',
+      'rule_contextual_channels',
+      'rule_asset_ids',
+      'rule_tag_ids',
+      'rule_metadata',
+    ].map((t) => [t, 'src-main/services/rules/ruleStore.ts']),
   ),
   ...Object.fromEntries(
     [
-      'test_reports', 'test_report_metadata', 'test_steps', 'test_step_metadata', 'test_measurements', 'test_measurement_metadata',
-      'test_measurement_channel_names', 'test_report_imports',
+      'test_reports',
+      'test_report_metadata',
+      'test_steps',
+      'test_step_metadata',
+      'test_measurements',
+      'test_measurement_metadata',
+      'test_measurement_channel_names',
+      'test_report_imports',
     ].map((t) => [t, 'src-main/services/testReports/testReportStore.ts']),
   ),
   ...Object.fromEntries(['users', 'organizations', 'memberships'].map((t) => [t, 'src-main/auth/identityStore.ts'])),
   api_keys: 'src-main/auth/apiKeys.ts',
   policies: 'src-main/auth/policyStore.ts',
   policy_versions: 'src-main/auth/policyStore.ts',
-  ...Object.fromEntries(['artifacts', 'artifact_versions', 'artifact_metadata', 'artifact_links'].map((t) => [t, 'src-main/services/artifacts/artifactStore.ts'])),
+  ...Object.fromEntries(
+    ['artifacts', 'artifact_versions', 'artifact_metadata', 'artifact_links'].map((t) => [
+      t,
+      'src-main/services/artifacts/artifactStore.ts',
+    ]),
+  ),
 };
 
 /**
@@ -65,7 +82,8 @@ export function writesOutsideStores(root: string, dirs: readonly string[]): stri
     const rel = relative(root, file);
     // (Migrations rewrite rows as the schema of their day had them: history, not a second writer.)
     if (rel.includes('/db/migrations/')) continue;
-    for (const table of tablesWrittenBy(readFileSync(file, 'utf8'))) if (STORES[table] && STORES[table] !== rel) out.push(`${rel} writes ${table}`);
+    for (const table of tablesWrittenBy(readFileSync(file, 'utf8')))
+      if (STORES[table] && STORES[table] !== rel) out.push(`${rel} writes ${table}`);
   }
   return out;
 }

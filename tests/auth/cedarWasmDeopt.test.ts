@@ -43,8 +43,11 @@ console.log('decided ' + decide(request()));
 
 function runChild(binding: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', CHILD(binding)], { cwd: ROOT, timeout: 60_000 }, (_e, stdout, stderr) =>
-      resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', CHILD(binding)],
+      { cwd: ROOT, timeout: 60_000 },
+      (_e, stdout, stderr) => resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr }),
     );
   });
 }

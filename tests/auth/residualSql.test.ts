@@ -29,7 +29,9 @@ beforeAll(() => {
   const me = ensureMember(db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   organizationId = me.organizationId;
   seedDemoData(db, { annotations: 300 });
-  db.run("INSERT INTO asset_tags(asset_pk, tag_name, position) SELECT pk, 'propulsion', 0 FROM assets WHERE name LIKE 'Falcon%' OR name LIKE 'Raptor%'");
+  db.run(
+    "INSERT INTO asset_tags(asset_pk, tag_name, position) SELECT pk, 'propulsion', 0 FROM assets WHERE name LIKE 'Falcon%' OR name LIKE 'Raptor%'",
+  );
   other = db.get<{ id: string }>("SELECT id FROM users WHERE user_name = 'ana.ruiz@outpost.local'")!.id;
   principal = principalEntity(db, loadCaller(db, me.userId)!, organizationId);
 });
@@ -39,7 +41,14 @@ afterAll(() => {
 });
 
 function residuals(policies: Record<string, string>): Record<string, PolicyJson> {
-  const answer = isAuthorizedPartial({ principal: principal.uid as never, action: actionUid(list), resource: null, context: {}, policies: { staticPolicies: policies }, entities: [principal, actionEntity(list)] });
+  const answer = isAuthorizedPartial({
+    principal: principal.uid as never,
+    action: actionUid(list),
+    resource: null,
+    context: {},
+    policies: { staticPolicies: policies },
+    entities: [principal, actionEntity(list)],
+  });
   if (answer.type !== 'residuals') throw new Error(JSON.stringify(answer));
   return answer.response.residuals;
 }
@@ -49,7 +58,14 @@ function cedarRows(policies: Record<string, string>): number[] {
   const pks = db.all<{ pk: number }>('SELECT pk FROM annotations WHERE organization_id = ? ORDER BY pk', [organizationId]).map((r) => r.pk);
   return recordEntities(db, annotation, pks)
     .filter((r) => {
-      const answer = isAuthorized({ principal: principal.uid as never, action: actionUid(list), resource: r.entity.uid as never, context: {}, policies: { staticPolicies: policies }, entities: [principal, r.entity, actionEntity(list)] });
+      const answer = isAuthorized({
+        principal: principal.uid as never,
+        action: actionUid(list),
+        resource: r.entity.uid as never,
+        context: {},
+        policies: { staticPolicies: policies },
+        entities: [principal, r.entity, actionEntity(list)],
+      });
       if (answer.type !== 'success') throw new Error(JSON.stringify(answer));
       return answer.response.decision === 'allow';
     })
@@ -58,11 +74,34 @@ function cedarRows(policies: Record<string, string>): number[] {
 
 const ALL = `permit(principal in Organization::"${'ORG'}", action, resource);`;
 const cases: [string, Record<string, string>][] = [
-  ['a forbid on a tag', { all: ALL, f: 'forbid(principal, action in Action::"read", resource is Annotation) when { resource.tags.contains("thermal") };' }],
-  ['unless the caller created it', { all: ALL, f: 'forbid(principal, action, resource) when { resource.tags.containsAny(["anomaly", "pressure"]) } unless { resource.creator == principal };' }],
-  ['assets tagged propulsion', { all: ALL, f: 'forbid(principal, action in Action::"read", resource is Annotation) when { resource.assetTags.contains("propulsion") };' }],
-  ['only what is assigned to me or unassigned', { p: 'permit(principal, action, resource is Annotation) unless { resource has assignee && !(resource.assignee == principal) };' }],
-  ['a colleague\'s assignments, or two tags at once', { p: `permit(principal, action, resource) when { (resource has assignee && resource.assignee == User::"OTHER") || resource.tags.containsAll(["thermal", "hardware"]) };` }],
+  [
+    'a forbid on a tag',
+    { all: ALL, f: 'forbid(principal, action in Action::"read", resource is Annotation) when { resource.tags.contains("thermal") };' },
+  ],
+  [
+    'unless the caller created it',
+    {
+      all: ALL,
+      f: 'forbid(principal, action, resource) when { resource.tags.containsAny(["anomaly", "pressure"]) } unless { resource.creator == principal };',
+    },
+  ],
+  [
+    'assets tagged propulsion',
+    {
+      all: ALL,
+      f: 'forbid(principal, action in Action::"read", resource is Annotation) when { resource.assetTags.contains("propulsion") };',
+    },
+  ],
+  [
+    'only what is assigned to me or unassigned',
+    { p: 'permit(principal, action, resource is Annotation) unless { resource has assignee && !(resource.assignee == principal) };' },
+  ],
+  [
+    "a colleague's assignments, or two tags at once",
+    {
+      p: `permit(principal, action, resource) when { (resource has assignee && resource.assignee == User::"OTHER") || resource.tags.containsAll(["thermal", "hardware"]) };`,
+    },
+  ],
   ['another record type only', { p: 'permit(principal, action, resource is Asset);' }],
 ];
 
@@ -71,19 +110,31 @@ describe('residualsToSql keeps exactly the rows Cedar allows', () => {
     const policies = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.replace('ORG', organizationId).replace('OTHER', other)]));
     const sql = residualsToSql(residuals(policies), annotation);
     expect(sql).toBeDefined();
-    const viaSql = db.all<{ pk: number }>(`SELECT t.pk FROM annotations t WHERE t.organization_id = ? AND ${sql!.sql} ORDER BY t.pk`, [organizationId, ...sql!.params]).map((r) => r.pk);
+    const viaSql = db
+      .all<{ pk: number }>(`SELECT t.pk FROM annotations t WHERE t.organization_id = ? AND ${sql!.sql} ORDER BY t.pk`, [
+        organizationId,
+        ...sql!.params,
+      ])
+      .map((r) => r.pk);
     const expected = cedarRows(policies);
     expect(viaSql).toEqual(expected);
     expect(expected.length).toBeLessThan(300); // every case hides something: the comparison can fail
   });
 
   it('leaves to the row-by-row path what the tables do not hold (resource attributes), or an optional attribute read unguarded', () => {
-    expect(residualsToSql(residuals({ p: 'permit(principal, action, resource) when { resource.getTag("program") == "x" };' }), annotation)).toBeUndefined();
-    expect(residualsToSql(residuals({ p: 'permit(principal, action, resource) unless { resource.assignee == principal };' }), annotation)).toBeUndefined();
+    expect(
+      residualsToSql(residuals({ p: 'permit(principal, action, resource) when { resource.getTag("program") == "x" };' }), annotation),
+    ).toBeUndefined();
+    expect(
+      residualsToSql(residuals({ p: 'permit(principal, action, resource) unless { resource.assignee == principal };' }), annotation),
+    ).toBeUndefined();
   });
 
   it('binds values as parameters, never in the SQL text', () => {
-    const sql = residualsToSql(residuals({ p: `permit(principal, action, resource) when { resource.tags.contains("x' OR 1=1 --") };` }), annotation)!;
+    const sql = residualsToSql(
+      residuals({ p: `permit(principal, action, resource) when { resource.tags.contains("x' OR 1=1 --") };` }),
+      annotation,
+    )!;
     expect(sql.sql).not.toContain('OR 1=1');
     expect(sql.params).toContain("x' OR 1=1 --");
   });

@@ -83,11 +83,14 @@ describe('what the sync may ask the platform', () => {
       const route = `| ${op.method} | ${op.path} |`;
       expect(text.includes(route) || text.includes(`${op.method} ${op.path}`), `${name}: ${route} in §${cited.join(', §')}`).toBe(true);
       const words = new Set(text.match(/[A-Za-z_][A-Za-z0-9_]*/g));
-      for (const field of rule.query ?? []) expect(words.has(field), `${name}: query "${field}" is not written in §${cited.join(', §')}`).toBe(true);
+      for (const field of rule.query ?? [])
+        expect(words.has(field), `${name}: query "${field}" is not written in §${cited.join(', §')}`).toBe(true);
       const filterWords = paragraphWords(text, /filter/i);
-      for (const field of rule.filter ?? []) expect(filterWords.has(field), `${name}: filter field "${field}" is not listed in §${cited.join(', §')}`).toBe(true);
+      for (const field of rule.filter ?? [])
+        expect(filterWords.has(field), `${name}: filter field "${field}" is not listed in §${cited.join(', §')}`).toBe(true);
       const maskWords = paragraphWords(text, /updatable/i);
-      for (const path of rule.mask ?? []) expect(maskWords.has(path), `${name}: mask path "${path}" is not listed as updatable in §${cited.join(', §')}`).toBe(true);
+      for (const path of rule.mask ?? [])
+        expect(maskWords.has(path), `${name}: mask path "${path}" is not listed as updatable in §${cited.join(', §')}`).toBe(true);
       if (rule.orderBy) {
         const row = listRows.split('\n').find((l) => l.includes(`| ${op.path}`) || l.startsWith(`| ${name} `));
         expect(row, `${name}: no row in the list table of §1.6`).toBeDefined();

@@ -16,7 +16,11 @@ const onReplica = (op: (typeof operationList)[number]): OnReplica => {
   if (writesPlatformData(op)) return 'refused';
   return op.effect ?? 'read';
 };
-const named = (kind: OnReplica) => operationList.filter((op) => onReplica(op) === kind).map((op) => op.name).sort();
+const named = (kind: OnReplica) =>
+  operationList
+    .filter((op) => onReplica(op) === kind)
+    .map((op) => op.name)
+    .sort();
 
 describe('operations on a sync replica', () => {
   it('marks only non-GET operations with an effect (GET always reads)', () => {
@@ -32,19 +36,56 @@ describe('operations on a sync replica', () => {
   });
 
   it('marks these non-GET operations as reading only', () => {
-    expect(operationList.filter((op) => op.effect === 'read').map((op) => op.name).sort()).toEqual(['BatchGetRuleVersions', 'BatchGetRules', 'ValidatePolicy']);
+    expect(
+      operationList
+        .filter((op) => op.effect === 'read')
+        .map((op) => op.name)
+        .sort(),
+    ).toEqual(['BatchGetRuleVersions', 'BatchGetRules', 'ValidatePolicy']);
   });
 
   it('marks these as changing only local sync state', () => {
-    expect(named('local')).toEqual(['AdoptPreLinkRecords', 'ConfigureSyncRemote', 'DeleteSyncRemote', 'DismissSyncConflict', 'DismissSyncEntry', 'RetrySyncEntry', 'SyncNow', 'UndoSyncConflict']);
+    expect(named('local')).toEqual([
+      'AdoptPreLinkRecords',
+      'ConfigureSyncRemote',
+      'DeleteSyncRemote',
+      'DismissSyncConflict',
+      'DismissSyncEntry',
+      'RetrySyncEntry',
+      'SyncNow',
+      'UndoSyncConflict',
+    ]);
   });
 
   it('refuses exactly these platform writes (no push spec): add a spec or mark the effect to change it', () => {
     expect(named('refused')).toEqual([
-      'ArchiveAsset', 'ArchiveRule', 'BatchArchiveRules', 'BatchDeleteRemoteFiles', 'BatchDeleteRules', 'BatchUnarchiveRules',
-      'BatchUndeleteRules', 'BatchUpdateRules', 'CreateAdhocRun', 'CreateAsset', 'CreateChannel', 'CreateRemoteFile', 'CreateRule',
-      'CreateRun', 'CreateTag', 'DeleteAsset', 'DeleteRemoteFile', 'DeleteRule', 'DeleteRun', 'GenerateToken', 'StopRun',
-      'UnarchiveRule', 'UndeleteRule', 'UpdateAsset', 'UpdateRemoteFile', 'UpdateRule', 'UpdateRun',
+      'ArchiveAsset',
+      'ArchiveRule',
+      'BatchArchiveRules',
+      'BatchDeleteRemoteFiles',
+      'BatchDeleteRules',
+      'BatchUnarchiveRules',
+      'BatchUndeleteRules',
+      'BatchUpdateRules',
+      'CreateAdhocRun',
+      'CreateAsset',
+      'CreateChannel',
+      'CreateRemoteFile',
+      'CreateRule',
+      'CreateRun',
+      'CreateTag',
+      'DeleteAsset',
+      'DeleteRemoteFile',
+      'DeleteRule',
+      'DeleteRun',
+      'GenerateToken',
+      'StopRun',
+      'UnarchiveRule',
+      'UndeleteRule',
+      'UpdateAsset',
+      'UpdateRemoteFile',
+      'UpdateRule',
+      'UpdateRun',
     ]);
   });
 });

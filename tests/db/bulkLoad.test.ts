@@ -12,7 +12,11 @@ const dir = mkdtempSync(join(tmpdir(), 'outpost-bulk-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const indexNames = (db: Db) =>
-  db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name LIKE 'annotation%' ORDER BY name").map((r) => r.name);
+  db
+    .all<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name LIKE 'annotation%' ORDER BY name",
+    )
+    .map((r) => r.name);
 
 describe('bulk loads', () => {
   it('seeding an empty database ends with every index in place', () => {
@@ -36,10 +40,18 @@ describe('bulk loads', () => {
       expect(count(`SELECT count(DISTINCT annotation_pk) AS n FROM ${table}`)).toBe(250);
       expect(count(`SELECT count(*) AS n FROM ${table}`)).toBe(250);
     }
-    expect(count("SELECT count(*) AS n FROM annotation_metadata WHERE (key, position) IN (VALUES ('severity', 0), ('subsystem', 1))")).toBe(500);
-    expect(count('SELECT count(*) AS n FROM annotation_tags t WHERE NOT EXISTS (SELECT 1 FROM annotations a WHERE a.pk = t.annotation_pk)')).toBe(0);
+    expect(count("SELECT count(*) AS n FROM annotation_metadata WHERE (key, position) IN (VALUES ('severity', 0), ('subsystem', 1))")).toBe(
+      500,
+    );
+    expect(
+      count('SELECT count(*) AS n FROM annotation_tags t WHERE NOT EXISTS (SELECT 1 FROM annotations a WHERE a.pk = t.annotation_pk)'),
+    ).toBe(0);
     expect(count('SELECT count(*) AS n FROM annotation_tags')).toBeGreaterThan(0);
-    expect(count('SELECT count(*) AS n FROM (SELECT annotation_pk FROM annotation_tags GROUP BY annotation_pk HAVING max(position) + 1 != count(*))')).toBe(0);
+    expect(
+      count(
+        'SELECT count(*) AS n FROM (SELECT annotation_pk FROM annotation_tags GROUP BY annotation_pk HAVING max(position) + 1 != count(*))',
+      ),
+    ).toBe(0);
     // Written with foreign-key checks off and the id indexes deferred: the result still satisfies both.
     expect(db.raw.pragma('foreign_key_check')).toEqual([]);
     expect(db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -104,7 +116,11 @@ describe('bulk loads', () => {
     const orphan = () => db.tx(() => db.run("INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (424242, 'x', 0)"));
     expect(() => withoutForeignKeyChecks(db.raw, () => db.raw.pragma('foreign_keys', { simple: true }))).not.toThrow();
     expect(withoutForeignKeyChecks(db.raw, () => db.raw.pragma('foreign_keys', { simple: true }))).toBe(0);
-    expect(() => withoutForeignKeyChecks(db.raw, () => { throw new Error('boom'); })).toThrow('boom');
+    expect(() =>
+      withoutForeignKeyChecks(db.raw, () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(db.raw.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(orphan).toThrow(/FOREIGN KEY/);
     db.close();

@@ -55,17 +55,27 @@ describe('update checks', () => {
     let loaded = 0;
     const loadUpdater = async () => (loaded++, fakeUpdater().updater);
     const base = { isOnline: () => true, loadUpdater, log: quiet };
-    expect((await startUpdateChecks({ ...base, isPackaged: false, feedUrl: 'https://updates.example/outpost' })).state).toBe('off: not packaged');
+    expect((await startUpdateChecks({ ...base, isPackaged: false, feedUrl: 'https://updates.example/outpost' })).state).toBe(
+      'off: not packaged',
+    );
     expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: undefined })).state).toBe('off: no feed URL');
     expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: '  ' })).state).toBe('off: no feed URL');
-    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: 'file:///tmp/feed' })).state).toBe('off: the feed URL is not http(s)');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: 'file:///tmp/feed' })).state).toBe(
+      'off: the feed URL is not http(s)',
+    );
     expect(loaded).toBe(0);
   });
 
   test('packaged with a feed: the generic provider, download in the background, install on quit; checks only when online', async () => {
     const { updater, calls } = fakeUpdater();
     let online = false;
-    const checks = await startUpdateChecks({ isPackaged: true, feedUrl: 'https://updates.example/outpost', isOnline: () => online, loadUpdater: async () => updater, log: quiet });
+    const checks = await startUpdateChecks({
+      isPackaged: true,
+      feedUrl: 'https://updates.example/outpost',
+      isOnline: () => online,
+      loadUpdater: async () => updater,
+      log: quiet,
+    });
     expect(checks.state).toBe('on');
     expect(updater).toMatchObject({ autoDownload: true, autoInstallOnAppQuit: true });
     expect(calls).toEqual(['feed generic https://updates.example/outpost']);
@@ -93,7 +103,13 @@ describe('window bounds', () => {
 });
 
 describe('the menu template', () => {
-  const actions = { importTestReport: () => {}, syncNow: () => {}, openDocumentation: () => {}, showShortcuts: () => {}, openLogsFolder: () => {} };
+  const actions = {
+    importTestReport: () => {},
+    syncNow: () => {},
+    openDocumentation: () => {},
+    showShortcuts: () => {},
+    openLogsFolder: () => {},
+  };
   const roles = (items: unknown) => JSON.stringify(items).match(/"role":"(\w+)"/g);
 
   test('a packaged app has no dev tools', () => {
@@ -111,7 +127,9 @@ describe('the menu template', () => {
 
 describe('Help > Documentation', () => {
   test("opens the guide packaged beside app.asar (electron-builder's extraResources), or the repository's README while unpackaged", () => {
-    expect(documentationPath({ isPackaged: true, getAppPath: () => '/opt/Outpost/resources/app.asar' }, '/opt/Outpost/resources')).toBe(join('/opt/Outpost/resources', 'docs', 'README.md'));
+    expect(documentationPath({ isPackaged: true, getAppPath: () => '/opt/Outpost/resources/app.asar' }, '/opt/Outpost/resources')).toBe(
+      join('/opt/Outpost/resources', 'docs', 'README.md'),
+    );
     expect(documentationPath({ isPackaged: false, getAppPath: () => '/home/me/outpost' }, '')).toBe(join('/home/me/outpost', 'README.md'));
   });
 });

@@ -35,10 +35,19 @@ function keyOf(accelerator: string): KeyInput {
   const parts = accelerator.split('+');
   const key = parts.pop()!;
   const shiftKey = parts.includes('Shift');
-  return { key: shiftKey && key.length === 1 ? key.toUpperCase() : key.toLowerCase(), shiftKey, ctrlKey: parts.includes('CmdOrCtrl'), altKey: parts.includes('Alt') };
+  return {
+    key: shiftKey && key.length === 1 ? key.toUpperCase() : key.toLowerCase(),
+    shiftKey,
+    ctrlKey: parts.includes('CmdOrCtrl'),
+    altKey: parts.includes('Alt'),
+  };
 }
 
-const engineStates = () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'engine-status').map((e) => e.state as string);
+const engineStates = () =>
+  main
+    .sent(EVENT_CHANNEL)
+    .filter((e) => e.type === 'engine-status')
+    .map((e) => e.state as string);
 
 beforeAll(async () => {
   [main, remote] = await Promise.all([startElectronMain({ env: { FAKE_ELECTRON_OPEN_FILE: ATML_REPORT } }), startRemote()]);
@@ -74,7 +83,10 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(created).toMatchObject({ ok: true, data: { asset: { name: 'Desktop rig' } } });
     expect(await call('GetAsset', { assetId: created.data.asset.assetId })).toEqual(created);
     const bad = await call('ListAnnotations', { pageSize: 'lots' });
-    expect(bad).toMatchObject({ ok: false, error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'page_size' }] }] } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'page_size' }] }] },
+    });
     expect(await call('DropAllTables')).toMatchObject({ ok: false, error: { code: Code.UNIMPLEMENTED } });
   });
 
@@ -100,22 +112,41 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(main.records.find((r) => r.api === 'webContents.setWindowOpenHandler')!.result).toEqual({ action: 'deny' });
     expect(main.records.some((r) => r.api === 'app.enableSandbox')).toBe(true);
     const session = await main.session();
-    expect(session).toMatchObject({ permissionRequest: false, permissionCheck: false, devicePermission: false, remoteRequest: { cancel: true }, localRequest: { cancel: false } });
+    expect(session).toMatchObject({
+      permissionRequest: false,
+      permissionCheck: false,
+      devicePermission: false,
+      remoteRequest: { cancel: true },
+      localRequest: { cancel: false },
+    });
     expect(session.headers.responseHeaders['Content-Security-Policy'][0]).toMatch(/default-src 'self'; script-src 'self'/);
   });
 
   test('the application menu: File, Edit, View (dev tools while unpackaged), Window, Help, with Ctrl/Cmd accelerators only', () => {
-    const menu = main.records.find((r) => r.api === 'Menu.setApplicationMenu')!.template as { label?: string; role?: string; submenu?: { label?: string; role?: string; accelerator?: string; registerAccelerator?: boolean }[] }[];
+    const menu = main.records.find((r) => r.api === 'Menu.setApplicationMenu')!.template as {
+      label?: string;
+      role?: string;
+      submenu?: { label?: string; role?: string; accelerator?: string; registerAccelerator?: boolean }[];
+    }[];
     expect(menu.map((m) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu', 'Help']);
     expect(menu[0].submenu!.map((i) => i.label ?? i.role ?? 'separator')).toEqual(['Import Test Report…', 'Sync Now', 'separator', 'quit']);
-    expect(menu[2].submenu!.map((i) => i.role).filter(Boolean)).toEqual(['reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'toggleDevTools']);
+    expect(menu[2].submenu!.map((i) => i.role).filter(Boolean)).toEqual([
+      'reload',
+      'resetZoom',
+      'zoomIn',
+      'zoomOut',
+      'togglefullscreen',
+      'toggleDevTools',
+    ]);
     expect(menu[4].submenu!.map((i) => i.label)).toEqual(['Documentation', 'Keyboard Shortcuts', 'Open Logs Folder']);
     const registered = menu.flatMap((m) => m.submenu ?? []).filter((i) => i.accelerator && i.registerAccelerator !== false);
     expect(registered.map((i) => i.accelerator)).toEqual(['CmdOrCtrl+O', 'CmdOrCtrl+Shift+S']);
   });
 
   test("the menu's accelerators agree with the renderer's shortcut map: none it registers is a renderer key; the one it shows is", () => {
-    const menu = main.records.find((r) => r.api === 'Menu.setApplicationMenu')!.template as { submenu?: { label?: string; accelerator?: string; registerAccelerator?: boolean }[] }[];
+    const menu = main.records.find((r) => r.api === 'Menu.setApplicationMenu')!.template as {
+      submenu?: { label?: string; accelerator?: string; registerAccelerator?: boolean }[];
+    }[];
     const items = menu.flatMap((m) => m.submenu ?? []).filter((i) => i.accelerator);
     for (const item of items) {
       // A fresh reader each time (no pending `g` sequence): what the renderer would do with this key.
@@ -130,20 +161,28 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(items.find((i) => i.label === 'Keyboard Shortcuts')).toMatchObject({ accelerator: '?', registerAccelerator: false });
   });
 
-  test('File > Import Test Report… imports the file main\'s own dialog picked, in the host', async () => {
+  test("File > Import Test Report… imports the file main's own dialog picked, in the host", async () => {
     expect(await main.clickMenu('File', 'Import Test Report…')).toMatchObject({ found: true });
     await main.waitFor('the import', () => main.sent(EVENT_CHANNEL).some((e) => e.type === 'test-report-imported'));
     const imported = main.sent(EVENT_CHANNEL).find((e) => e.type === 'test-report-imported');
     const report = await call('GetTestReport', { testReportId: imported.testReportId });
     expect(report).toMatchObject({ ok: true, data: { testReport: { testReportId: imported.testReportId } } });
-    expect(main.records.find((r) => r.api === 'dialog.showOpenDialog')!.options).toMatchObject({ properties: ['openFile'], filters: [{ extensions: ['xml'] }] });
-    expect(main.records.find((r) => r.api === 'dialog.showMessageBox')!.options).toMatchObject({ type: 'info', message: `Imported ${report.data.testReport.name}` });
+    expect(main.records.find((r) => r.api === 'dialog.showOpenDialog')!.options).toMatchObject({
+      properties: ['openFile'],
+      filters: [{ extensions: ['xml'] }],
+    });
+    expect(main.records.find((r) => r.api === 'dialog.showMessageBox')!.options).toMatchObject({
+      type: 'info',
+      message: `Imported ${report.data.testReport.name}`,
+    });
   });
 
   test('File > Sync Now without a remote says why; Help items open the shortcuts, the logs folder and the documentation', async () => {
     await main.clickMenu('File', 'Sync Now');
     await main.waitFor('a message box', () => main.records.some((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning'));
-    expect(main.records.find((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning')!.options).toMatchObject({ message: 'Sync could not start' });
+    expect(main.records.find((r) => r.api === 'dialog.showMessageBox' && r.options.type === 'warning')!.options).toMatchObject({
+      message: 'Sync could not start',
+    });
     await main.clickMenu('Help', 'Keyboard Shortcuts');
     expect(main.sent(EVENT_CHANNEL).filter((e) => e.type === 'menu-command')).toEqual([{ type: 'menu-command', command: 'help' }]);
     await main.clickMenu('Help', 'Open Logs Folder');
@@ -176,7 +215,10 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     // File > Sync Now runs another.
     const runsBefore = main.sent(EVENT_CHANNEL).filter((e) => e.type === 'sync-status' && e.running === true).length;
     await main.clickMenu('File', 'Sync Now');
-    await main.waitFor('another run', () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'sync-status' && e.running === true).length > runsBefore);
+    await main.waitFor(
+      'another run',
+      () => main.sent(EVENT_CHANNEL).filter((e) => e.type === 'sync-status' && e.running === true).length > runsBefore,
+    );
   });
 
   test('kill -9 of the host: the window is told, a new host is started and answers; acknowledged writes are kept', async () => {

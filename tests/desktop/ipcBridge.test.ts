@@ -74,13 +74,28 @@ describe('IPC bridge', () => {
   });
 
   test('a write runs as the local user and is visible to the next call', async () => {
-    const list = (await ipc.invoke(RENDERER, 'ListAnnotations', { pageSize: 50 })) as { ok: true; data: { annotations: { annotationId: string; state?: string }[] } };
+    const list = (await ipc.invoke(RENDERER, 'ListAnnotations', { pageSize: 50 })) as {
+      ok: true;
+      data: { annotations: { annotationId: string; state?: string }[] };
+    };
     // A data-review annotation (phases have no review state) that is not flagged yet.
     const annotationId = list.data.annotations.find((a) => a.state && a.state !== 'ANNOTATION_STATE_FLAGGED')!.annotationId;
-    const updated = await ipc.invoke(RENDERER, 'UpdateAnnotation', { annotation: { annotationId, state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'state' });
-    expect(updated).toMatchObject({ ok: true, data: { annotation: { annotationId, state: 'ANNOTATION_STATE_FLAGGED', modifiedByUserId: ctx.caller.userId } } });
-    const logs = (await ipc.invoke(RENDERER, 'ListAnnotationLogs', { annotationId })) as { ok: true; data: { annotationLogs: { kind: string; stateUpdate?: { state: string } }[] } };
-    expect(logs.data.annotationLogs.at(-1)).toMatchObject({ kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: 'ANNOTATION_LOG_STATE_FLAGGED' } });
+    const updated = await ipc.invoke(RENDERER, 'UpdateAnnotation', {
+      annotation: { annotationId, state: 'ANNOTATION_STATE_FLAGGED' },
+      updateMask: 'state',
+    });
+    expect(updated).toMatchObject({
+      ok: true,
+      data: { annotation: { annotationId, state: 'ANNOTATION_STATE_FLAGGED', modifiedByUserId: ctx.caller.userId } },
+    });
+    const logs = (await ipc.invoke(RENDERER, 'ListAnnotationLogs', { annotationId })) as {
+      ok: true;
+      data: { annotationLogs: { kind: string; stateUpdate?: { state: string } }[] };
+    };
+    expect(logs.data.annotationLogs.at(-1)).toMatchObject({
+      kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      stateUpdate: { state: 'ANNOTATION_LOG_STATE_FLAGGED' },
+    });
   });
 
   test('an unknown operation is rejected', async () => {
@@ -101,7 +116,10 @@ describe('IPC bridge', () => {
       },
     });
     const missing = await ipc.invoke(RENDERER, 'CreateAnnotationLog', { kind: 'ANNOTATION_LOG_KIND_COMMENT' });
-    expect(missing).toMatchObject({ ok: false, error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'annotation_id' }] }] } });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'annotation_id' }] }] },
+    });
   });
 
   test('a request that is not a plain object is rejected', async () => {
@@ -128,8 +146,14 @@ describe('IPC bridge', () => {
 
   test('uploads carry bytes: the bridge stages them, and a download returns them', async () => {
     const bytes = new TextEncoder().encode('time,pressure\n0,101.3\n');
-    const uploaded = await ipc.invoke(RENDERER, 'UploadArtifact', { file: { fileName: 'pressure.csv', mimeType: 'text/csv', bytes }, title: 'Pressure trace' });
-    expect(uploaded).toMatchObject({ ok: true, data: { artifact: { title: 'Pressure trace', fileName: 'pressure.csv', sizeBytes: String(bytes.byteLength) } } });
+    const uploaded = await ipc.invoke(RENDERER, 'UploadArtifact', {
+      file: { fileName: 'pressure.csv', mimeType: 'text/csv', bytes },
+      title: 'Pressure trace',
+    });
+    expect(uploaded).toMatchObject({
+      ok: true,
+      data: { artifact: { title: 'Pressure trace', fileName: 'pressure.csv', sizeBytes: String(bytes.byteLength) } },
+    });
     const artifactId = (uploaded as { ok: true; data: { artifact: { artifactId: string } } }).data.artifact.artifactId;
     const downloaded = await ipc.invoke(RENDERER, 'DownloadArtifactContent', { artifactId });
     expect(downloaded.ok).toBe(true);
@@ -138,8 +162,13 @@ describe('IPC bridge', () => {
   });
 
   test('an upload naming a path on disk is rejected', async () => {
-    const result = await ipc.invoke(RENDERER, 'UploadArtifact', { file: { path: '/etc/passwd', fileName: 'passwd', mimeType: 'text/plain', encoding: '', size: 1 } });
-    expect(result).toMatchObject({ ok: false, error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'file' }] }] } });
+    const result = await ipc.invoke(RENDERER, 'UploadArtifact', {
+      file: { path: '/etc/passwd', fileName: 'passwd', mimeType: 'text/plain', encoding: '', size: 1 },
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'file' }] }] },
+    });
   });
 });
 

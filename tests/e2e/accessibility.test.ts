@@ -57,7 +57,7 @@ describe('accessibility, light and dark (axe-core, outpost serve)', () => {
     expect(dark).toBe('rgb(20, 23, 27)');
   });
 
-  test('the create-annotation dialog, empty and with the engine\'s association error', async () => {
+  test("the create-annotation dialog, empty and with the engine's association error", async () => {
     await toAnnotationList();
     await press('n');
     await page.getByTestId('create-annotation').waitFor();
@@ -99,7 +99,7 @@ describe('accessibility, light and dark (axe-core, outpost serve)', () => {
     expect(found).toEqual([]);
   });
 
-  test('the CEL filter\'s error at the box', async () => {
+  test("the CEL filter's error at the box", async () => {
     await toAnnotationList();
     await page.fill('#annotation-filter', 'state == ');
     await page.press('#annotation-filter', 'Enter');
@@ -124,7 +124,11 @@ describe('accessibility, light and dark (axe-core, outpost serve)', () => {
 
   test('a refused test-report import', async () => {
     await navigateTo(page, 'test-reports', TIMEOUT);
-    await page.setInputFiles('#atml-file', { name: 'not-a-report.xml', mimeType: 'application/xml', buffer: Buffer.from('<?xml version="1.0"?><notAReport/>') });
+    await page.setInputFiles('#atml-file', {
+      name: 'not-a-report.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from('<?xml version="1.0"?><notAReport/>'),
+    });
     await page.getByTestId('import-report').getByRole('alert').waitFor();
     const found = await inBothSchemes('import refused', '68-a11y-import-refused');
     expect(found).toEqual([]);
@@ -134,7 +138,12 @@ describe('accessibility, light and dark (axe-core, outpost serve)', () => {
     const headers = { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' };
     const condition = {
       expression: { singleChannelComparison: { channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: 10 } },
-      actions: [{ actionType: 'ANNOTATION', configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } } }],
+      actions: [
+        {
+          actionType: 'ANNOTATION',
+          configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } },
+        },
+      ],
     };
     const made = await fetch(`${server.url}/api/v1/rules`, {
       method: 'POST',

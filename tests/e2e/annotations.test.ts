@@ -66,9 +66,12 @@ describe('annotations in the browser (outpost serve)', () => {
     await page.fill('#annotation-filter', 'state == ANNOTATION_STATE_FLAGGED');
     await page.click('button[type=submit]:has-text("Apply")');
     await page.getByTestId('filter-error').waitFor({ state: 'detached' });
-    await expect.poll(async () => new Set(await page.locator('.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))), { timeout: TIMEOUT }).toEqual(
-      new Set(['ANNOTATION_STATE_FLAGGED']),
-    );
+    await expect
+      .poll(
+        async () => new Set(await page.locator('.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))),
+        { timeout: TIMEOUT },
+      )
+      .toEqual(new Set(['ANNOTATION_STATE_FLAGGED']));
     await page.click('button:has-text("Clear")');
     await expect.poll(() => page.locator('.row [data-state="ANNOTATION_STATE_OPEN"]').count(), { timeout: TIMEOUT }).toBeGreaterThan(0);
   });
@@ -84,7 +87,9 @@ describe('annotations in the browser (outpost serve)', () => {
     expect(await page.getAttribute(`.row[data-annotation-id="${id}"]`, 'aria-current')).toBe('true');
 
     await page.click('[aria-label="Review state"] button:has-text("Flagged")');
-    await expect.poll(() => page.getAttribute('[aria-label="Review state"] button:has-text("Flagged")', 'aria-pressed'), { timeout: TIMEOUT }).toBe('true');
+    await expect
+      .poll(() => page.getAttribute('[aria-label="Review state"] button:has-text("Flagged")', 'aria-pressed'), { timeout: TIMEOUT })
+      .toBe('true');
     await page.getByTestId('activity').getByText('set state to Flagged').waitFor();
     // The row in the list follows.
     expect(await page.getAttribute(`.row[data-annotation-id="${id}"] [data-state]`, 'data-state')).toBe('ANNOTATION_STATE_FLAGGED');
@@ -92,7 +97,9 @@ describe('annotations in the browser (outpost serve)', () => {
     const { annotation } = await server.client.GetAnnotation({ annotationId: id });
     expect(annotation.state).toBe('ANNOTATION_STATE_FLAGGED');
     const { annotationLogs } = await server.client.ListAnnotationLogs({ annotationId: id });
-    expect(annotationLogs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE').map((l) => l.stateUpdate?.state)).toContain('ANNOTATION_LOG_STATE_FLAGGED');
+    expect(annotationLogs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE').map((l) => l.stateUpdate?.state)).toContain(
+      'ANNOTATION_LOG_STATE_FLAGGED',
+    );
     await shot('03-flagged');
   });
 
@@ -101,7 +108,9 @@ describe('annotations in the browser (outpost serve)', () => {
     await page.fill('#tag-input', 'needs-review, chamber pressure');
     await page.press('#tag-input', 'Enter');
     await page.locator('[aria-label="Tags"] li', { hasText: 'chamber pressure' }).waitFor();
-    expect((await server.client.GetAnnotation({ annotationId: id })).annotation.tags).toEqual(expect.arrayContaining(['needs-review', 'chamber pressure']));
+    expect((await server.client.GetAnnotation({ annotationId: id })).annotation.tags).toEqual(
+      expect.arrayContaining(['needs-review', 'chamber pressure']),
+    );
     await page.click('button[aria-label="Remove tag chamber pressure"]');
     await page.locator('[aria-label="Tags"] li', { hasText: 'chamber pressure' }).waitFor({ state: 'detached' });
     const { annotation } = await server.client.GetAnnotation({ annotationId: id });
@@ -144,7 +153,9 @@ describe('annotations in the browser (outpost serve)', () => {
   test('sort by name', async () => {
     const expected = await server.client.ListAnnotations({ pageSize: 50, orderBy: 'name' });
     await page.selectOption('#annotation-sort', 'name');
-    await expect.poll(async () => (await rowNames()).slice(0, 10), { timeout: TIMEOUT }).toEqual(expected.annotations.slice(0, 10).map((a) => a.name));
+    await expect
+      .poll(async () => (await rowNames()).slice(0, 10), { timeout: TIMEOUT })
+      .toEqual(expected.annotations.slice(0, 10).map((a) => a.name));
     const names = await rowNames();
     expect(names).toEqual(expected.annotations.slice(0, names.length).map((a) => a.name));
     await shot('05-sorted');

@@ -56,7 +56,9 @@ test('after connecting, the Sync view shows what was made before the link and se
   expect((await remote.client.ListAnnotations({ filter: 'name == "Offline: gearbox whine"' })).annotations).toEqual([]);
 
   await send.click();
-  await expect.poll(() => page.getByTestId('prelink-result').textContent(), { timeout: TIMEOUT }).toContain('Queued 1 annotation as offline creates');
+  await expect
+    .poll(() => page.getByTestId('prelink-result').textContent(), { timeout: TIMEOUT })
+    .toContain('Queued 1 annotation as offline creates');
   const left = card.getByRole('list', { name: 'Left here' });
   expect(await left.textContent()).toContain("Offline: bench only: its asset 'Bench-Only-Rig' has no namesake in the remote organization");
   expect(await page.getByTestId('prelink-total').textContent()).toBe('1 record');
@@ -65,7 +67,11 @@ test('after connecting, the Sync view shows what was made before the link and se
   await screenshot(page, '41-sync-prelink-sent');
 
   await page.locator('button:has-text("Sync now"):not([disabled])').click();
-  await expect.poll(async () => (await remote.client.ListAnnotations({ filter: 'name == "Offline: gearbox whine"' })).annotations.length, { timeout: TIMEOUT }).toBe(1);
+  await expect
+    .poll(async () => (await remote.client.ListAnnotations({ filter: 'name == "Offline: gearbox whine"' })).annotations.length, {
+      timeout: TIMEOUT,
+    })
+    .toBe(1);
   const [sent] = (await remote.client.ListAnnotations({ filter: 'name == "Offline: gearbox whine"' })).annotations;
   expect(sent.tags).toEqual(['field']);
   expect(sent.createdByUserId).toBe((await remote.client.GetMe({})).userId);

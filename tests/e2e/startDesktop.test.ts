@@ -45,14 +45,23 @@ describe('npm start (scripts/start-desktop.mjs)', () => {
     // A stand-in Electron: reports how it was started, exits 7.
     const dist = join(sandbox, 'fake-runtime');
     mkdirSync(dist, { recursive: true });
-    writeFileSync(join(dist, 'electron'), '#!/bin/sh\necho "launched: $* run-as-node=${ELECTRON_RUN_AS_NODE:-unset} sqlite=${OUTPOST_SQLITE_BINDING:-unset}"\nexit 7\n');
+    writeFileSync(
+      join(dist, 'electron'),
+      '#!/bin/sh\necho "launched: $* run-as-node=${ELECTRON_RUN_AS_NODE:-unset} sqlite=${OUTPOST_SQLITE_BINDING:-unset}"\nexit 7\n',
+    );
     chmodSync(join(dist, 'electron'), 0o755);
     const result = spawnSync(process.execPath, ['scripts/start-desktop.mjs', '--skip-build'], {
       cwd: root,
       encoding: 'utf8',
       timeout: 30_000,
       // A module built for Electron elsewhere: used as it is, and handed to the app.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: sandbox, ELECTRON_OVERRIDE_DIST_PATH: dist, ELECTRON_RUN_AS_NODE: '1', OUTPOST_SQLITE_BINDING: '/opt/prebuilt/better_sqlite3.node' },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: sandbox,
+        ELECTRON_OVERRIDE_DIST_PATH: dist,
+        ELECTRON_RUN_AS_NODE: '1',
+        OUTPOST_SQLITE_BINDING: '/opt/prebuilt/better_sqlite3.node',
+      },
     });
     expect(result.status).toBe(7);
     expect(result.stdout.trim()).toBe(`launched: ${root} run-as-node=unset sqlite=/opt/prebuilt/better_sqlite3.node`);
@@ -85,7 +94,9 @@ describe('npm start (scripts/start-desktop.mjs)', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).not.toContain('launched');
     expect(result.stderr).toMatch(/building the SQLite module for Electron \d+\.\d+\.\d+ \(once; about a minute\)/);
-    expect(result.stderr).toMatch(/cannot start the desktop app: building the SQLite module for Electron \d+\.\d+\.\d+ failed: .*ECONNREFUSED/);
+    expect(result.stderr).toMatch(
+      /cannot start the desktop app: building the SQLite module for Electron \d+\.\d+\.\d+ failed: .*ECONNREFUSED/,
+    );
     expect(result.stderr).toContain('`npm run serve` gives the same app in a browser');
     // Nothing half-built is left to be mistaken for a module next time.
     expect(existsSync(cache) ? readdirSync(cache).filter((d) => d.startsWith('better-sqlite3')) : []).toEqual([]);

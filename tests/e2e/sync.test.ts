@@ -35,7 +35,9 @@ async function setStateInUi(id: string, label: 'Flagged' | 'Resolved' | 'Open') 
   await goTo('annotations');
   await page.click(`.row[data-annotation-id="${id}"]`);
   await page.click(`[aria-label="Review state"] button:has-text("${label}")`);
-  await expect.poll(() => page.getAttribute(`[aria-label="Review state"] button:has-text("${label}")`, 'aria-pressed'), { timeout: TIMEOUT }).toBe('true');
+  await expect
+    .poll(() => page.getAttribute(`[aria-label="Review state"] button:has-text("${label}")`, 'aria-pressed'), { timeout: TIMEOUT })
+    .toBe('true');
 }
 
 async function syncNowInUi() {
@@ -111,7 +113,9 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await goTo('sync');
     // The remote records the change under the remote user the replica synced as.
     const { annotationLogs } = await remote.client.ListAnnotationLogs({ annotationId: target.annotationId });
-    expect(annotationLogs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE').map((l) => l.stateUpdate?.state)).toContain('ANNOTATION_LOG_STATE_FLAGGED');
+    expect(annotationLogs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE').map((l) => l.stateUpdate?.state)).toContain(
+      'ANNOTATION_LOG_STATE_FLAGGED',
+    );
     await shot('30-sync');
   });
 
@@ -119,7 +123,10 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     const { annotations } = await remote.client.ListAnnotations({ filter: 'state == ANNOTATION_STATE_OPEN', orderBy: 'name' });
     const target = annotations[0];
     // The remote resolves it first; later, offline from the remote's point of view, this machine flags it: the later write wins.
-    await remote.client.UpdateAnnotation({ annotation: { annotationId: target.annotationId, state: 'ANNOTATION_STATE_RESOLVED' }, updateMask: 'state' });
+    await remote.client.UpdateAnnotation({
+      annotation: { annotationId: target.annotationId, state: 'ANNOTATION_STATE_RESOLVED' },
+      updateMask: 'state',
+    });
     await setStateInUi(target.annotationId, 'Flagged');
     await syncNowInUi();
     await expect.poll(() => remoteState(target.annotationId), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_FLAGGED');
@@ -159,12 +166,22 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
   test("an edit the remote refuses is listed by its record's name, with the remote's reason", async () => {
     // An asset only this machine knows (written straight into its database): the remote refuses the create.
     const db = local.engine.db;
-    const { organization_id: org, created_by_user_id: user } = db.get<{ organization_id: string; created_by_user_id: string }>('SELECT organization_id, created_by_user_id FROM assets LIMIT 1')!;
+    const { organization_id: org, created_by_user_id: user } = db.get<{ organization_id: string; created_by_user_id: string }>(
+      'SELECT organization_id, created_by_user_id FROM assets LIMIT 1',
+    )!;
     const now = Date.now() * 1000;
-    db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      '6b6b6b6b-0000-4000-a000-00000000e2e1', org, 'Bench-Rig-Local', now, user, now, user,
-    ]);
-    const refused = (await local.client.CreateAnnotation({ name: 'Vibration on the local rig', startTime: '2026-10-29T08:00:00Z', endTime: '2026-10-29T08:00:05Z', assets: ['Bench-Rig-Local'] })).annotation;
+    db.run(
+      'INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ['6b6b6b6b-0000-4000-a000-00000000e2e1', org, 'Bench-Rig-Local', now, user, now, user],
+    );
+    const refused = (
+      await local.client.CreateAnnotation({
+        name: 'Vibration on the local rig',
+        startTime: '2026-10-29T08:00:00Z',
+        endTime: '2026-10-29T08:00:05Z',
+        assets: ['Bench-Rig-Local'],
+      })
+    ).annotation;
     await syncNowInUi();
     const row = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Vibration on the local rig' });
     await row.waitFor({ timeout: TIMEOUT });
@@ -182,15 +199,25 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     expect(await page.locator('.row[data-annotation-id]').count()).toBe(1);
     expect(await page.evaluate(() => location.hash)).toBe('#/annotations');
     // ... and open in the detail pane, where it can be corrected.
-    await expect.poll(() => page.getAttribute(`.row[data-annotation-id="${refused.annotationId}"]`, 'aria-current'), { timeout: TIMEOUT }).toBe('true');
+    await expect
+      .poll(() => page.getAttribute(`.row[data-annotation-id="${refused.annotationId}"]`, 'aria-current'), { timeout: TIMEOUT })
+      .toBe('true');
     expect(await page.getByTestId('detail-name').textContent()).toBe('Vibration on the local rig');
     await shot('34-sync-refused-record-opened');
 
     // An edit of an annotation the remote no longer has is refused too; that one can be set aside.
     const asset = remote.engine.db.get<{ name: string }>('SELECT name FROM assets LIMIT 1')!.name;
-    const { annotation } = await remote.client.CreateAnnotation({ name: 'Gone from the remote', startTime: '2026-10-29T09:00:00Z', endTime: '2026-10-29T09:00:05Z', assets: [asset] });
+    const { annotation } = await remote.client.CreateAnnotation({
+      name: 'Gone from the remote',
+      startTime: '2026-10-29T09:00:00Z',
+      endTime: '2026-10-29T09:00:05Z',
+      assets: [asset],
+    });
     await syncNowInUi();
-    await local.client.UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, description: 'checked on site' }, updateMask: 'description' });
+    await local.client.UpdateAnnotation({
+      annotation: { annotationId: annotation.annotationId, description: 'checked on site' },
+      updateMask: 'description',
+    });
     remote.engine.db.run('DELETE FROM annotations WHERE id = ?', [annotation.annotationId]);
     await syncNowInUi();
     const gone = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Gone from the remote' });
@@ -208,11 +235,20 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     const db = local.engine.db;
     const org = db.get<{ organization_id: string }>('SELECT organization_id FROM assets LIMIT 1')!.organization_id;
     const leaver = '7c7c7c7c-0000-4000-a000-00000000e2e2';
-    db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [leaver, 'leaver@example.com', Date.now() * 1000, Date.now() * 1000]);
+    db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [
+      leaver,
+      'leaver@example.com',
+      Date.now() * 1000,
+      Date.now() * 1000,
+    ]);
     db.run('INSERT INTO memberships(user_id, organization_id) VALUES (?, ?)', [leaver, org]);
     const asset = db.get<{ name: string }>("SELECT name FROM assets WHERE name <> 'Bench-Rig-Local' LIMIT 1")!.name;
     const { annotation } = await local.client.CreateAnnotation({
-      name: 'Handover: seal leak', startTime: '2026-10-29T10:00:00Z', endTime: '2026-10-29T10:00:05Z', assets: [asset], assignToUserId: leaver,
+      name: 'Handover: seal leak',
+      startTime: '2026-10-29T10:00:00Z',
+      endTime: '2026-10-29T10:00:05Z',
+      assets: [asset],
+      assignToUserId: leaver,
     });
     await syncNowInUi();
     const row = page.locator('section[aria-labelledby="failed-title"] tbody tr', { hasText: 'Handover: seal leak' });
@@ -232,7 +268,8 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await row.waitFor({ state: 'detached', timeout: TIMEOUT });
     await syncNowInUi();
     // (Background sync may be the run that sends it: wait for the remote rather than for one run.)
-    const landed = async () => (await remote.client.ListAnnotations({ filter: "name == 'Handover: seal leak'" })).annotations.map((x) => x.assignedToUserId);
+    const landed = async () =>
+      (await remote.client.ListAnnotations({ filter: "name == 'Handover: seal leak'" })).annotations.map((x) => x.assignedToUserId);
     await expect.poll(landed, { timeout: TIMEOUT }).toEqual([mine]);
     await expect.poll(() => page.getByTestId('refused-count').textContent(), { timeout: TIMEOUT }).toMatch(/^1 refused · /);
     await shot('35-sync-refused-create-corrected');

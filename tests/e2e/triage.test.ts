@@ -61,7 +61,13 @@ describe('keyboard triage (outpost serve)', () => {
     await press('Shift+?');
     const help = page.getByTestId('shortcut-help');
     await help.waitFor();
-    for (const label of ['Cycle state: open → flagged → resolved', 'Assign (type a name)', 'Extend the selection down', 'Undo the last batch action', 'Focus the filter']) {
+    for (const label of [
+      'Cycle state: open → flagged → resolved',
+      'Assign (type a name)',
+      'Extend the selection down',
+      'Undo the last batch action',
+      'Focus the filter',
+    ]) {
       expect(await help.textContent()).toContain(label);
     }
     await shot('40-shortcut-help');
@@ -77,7 +83,9 @@ describe('keyboard triage (outpost serve)', () => {
     const next = order[(order.indexOf(before!) + 1) % 3];
     await press('s');
     await expect.poll(async () => (await get(id)).state, { timeout: TIMEOUT }).toBe(next);
-    await expect.poll(() => page.locator(`.row[data-annotation-id="${id}"] [data-state]`).getAttribute('data-state'), { timeout: TIMEOUT }).toBe(next);
+    await expect
+      .poll(() => page.locator(`.row[data-annotation-id="${id}"] [data-state]`).getAttribute('data-state'), { timeout: TIMEOUT })
+      .toBe(next);
     expect(await focusIsList()).toBe(true);
   });
 
@@ -113,7 +121,12 @@ describe('keyboard triage (outpost serve)', () => {
     await press('Control+Enter');
     await page.getByTestId('activity').getByText(text).waitFor();
     const { annotationLogs } = await server.client.ListAnnotationLogs({ annotationId: id });
-    expect(annotationLogs.at(-1)?.comment?.body.map((b) => b.text).join('')).toBe(text);
+    expect(
+      annotationLogs
+        .at(-1)
+        ?.comment?.body.map((b) => b.text)
+        .join(''),
+    ).toBe(text);
     await press('Escape');
     expect(await focusIsList()).toBe(true);
     // Typing in the box did not act on the list (j, k, s… were text there).
@@ -140,7 +153,9 @@ describe('keyboard triage (outpost serve)', () => {
   test('x and Shift+j select three rows; e archives them in one batch; z undoes it', async () => {
     await press('j', 'x', 'Shift+J', 'Shift+J');
     await expect.poll(() => page.getByTestId('selection-count').textContent(), { timeout: TIMEOUT }).toBe('3 selected');
-    const selected = await page.locator('.row[aria-selected="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
+    const selected = await page
+      .locator('.row[aria-selected="true"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
     expect(selected).toHaveLength(3);
     await shot('43-selection');
     await press('e');
@@ -154,13 +169,17 @@ describe('keyboard triage (outpost serve)', () => {
   });
 
   test('batch state, assign and tag on the selection, and undo of the tag', async () => {
-    const selected = await page.locator('.row[aria-selected="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
+    const selected = await page
+      .locator('.row[aria-selected="true"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
     expect(selected).toHaveLength(3);
     const first = await get(selected[0]);
     const order = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'];
     const next = order[(order.indexOf(first.state!) + 1) % 3];
     await press('s');
-    await expect.poll(async () => Promise.all(selected.map(async (id) => (await get(id)).state)), { timeout: TIMEOUT }).toEqual([next, next, next]);
+    await expect
+      .poll(async () => Promise.all(selected.map(async (id) => (await get(id)).state)), { timeout: TIMEOUT })
+      .toEqual([next, next, next]);
 
     const { users } = await server.client.ListActiveUsers({});
     const ana = users.find((u) => u.userName === 'ana.ruiz@outpost.local')!;
@@ -169,14 +188,18 @@ describe('keyboard triage (outpost serve)', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('assign-query');
     await page.keyboard.type('ana');
     await press('Enter');
-    await expect.poll(async () => Promise.all(selected.map(async (id) => (await get(id)).assignedToUserId)), { timeout: TIMEOUT }).toEqual([ana.userId, ana.userId, ana.userId]);
+    await expect
+      .poll(async () => Promise.all(selected.map(async (id) => (await get(id)).assignedToUserId)), { timeout: TIMEOUT })
+      .toEqual([ana.userId, ana.userId, ana.userId]);
 
     const tagsBefore = await Promise.all(selected.map(async (id) => (await get(id)).tags));
     await press('t');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('batch-tag');
     await page.keyboard.type('batch-reviewed');
     await press('Enter');
-    await expect.poll(() => page.getByTestId('batch-toast').textContent(), { timeout: TIMEOUT }).toContain('Tagged 3 annotations “batch-reviewed”');
+    await expect
+      .poll(() => page.getByTestId('batch-toast').textContent(), { timeout: TIMEOUT })
+      .toContain('Tagged 3 annotations “batch-reviewed”');
     expect(await Promise.all(selected.map(async (id) => (await get(id)).tags.includes('batch-reviewed')))).toEqual([true, true, true]);
     await shot('45-batch-tagged');
     await press('z');
@@ -192,12 +215,17 @@ describe('keyboard triage (outpost serve)', () => {
     await page.keyboard.type('state == ANNOTATION_STATE_FLAGGED');
     await press('Enter');
     await expect
-      .poll(async () => new Set(await page.locator('.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))), { timeout: TIMEOUT })
+      .poll(
+        async () => new Set(await page.locator('.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))),
+        { timeout: TIMEOUT },
+      )
       .toEqual(new Set(['ANNOTATION_STATE_FLAGGED']));
     await press('Escape');
     expect(await focusIsList()).toBe(true);
     await press('j');
-    await expect.poll(async () => page.locator('.row.cursor [data-state]').getAttribute('data-state'), { timeout: TIMEOUT }).toBe('ANNOTATION_STATE_FLAGGED');
+    await expect
+      .poll(async () => page.locator('.row.cursor [data-state]').getAttribute('data-state'), { timeout: TIMEOUT })
+      .toBe('ANNOTATION_STATE_FLAGGED');
   });
 
   test('g p goes to policies, g a back to annotations', async () => {
@@ -213,7 +241,9 @@ describe('keyboard triage (outpost serve)', () => {
     await press('Control+A', 'Backspace');
     await page.keyboard.type('sta');
     const options = page.locator('#filter-completions [role="option"]');
-    await expect.poll(() => options.allTextContents(), { timeout: TIMEOUT }).toEqual([expect.stringContaining('start_time'), expect.stringContaining('state')]);
+    await expect
+      .poll(() => options.allTextContents(), { timeout: TIMEOUT })
+      .toEqual([expect.stringContaining('start_time'), expect.stringContaining('state')]);
     await press('ArrowDown', 'ArrowDown', 'Enter');
     expect(await page.inputValue('#annotation-filter')).toBe('state');
     await page.keyboard.type(' == FLA');
@@ -229,7 +259,9 @@ describe('keyboard triage (outpost serve)', () => {
     await expect.poll(() => page.locator('.list').getAttribute('data-applied-filter'), { timeout: TIMEOUT }).toBe(filter);
     const expected = (await server.client.ListAnnotations({ filter, pageSize: 10 })).annotations.map((a) => a.name);
     expect(expected.length).toBeGreaterThan(0);
-    await expect.poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, expected.length), { timeout: TIMEOUT }).toEqual(expected);
+    await expect
+      .poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, expected.length), { timeout: TIMEOUT })
+      .toEqual(expected);
     await press('Escape');
   });
 
@@ -241,14 +273,20 @@ describe('keyboard triage (outpost serve)', () => {
     await chips.getByRole('button', { name: 'Flagged' }).click();
     await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).toBe('state == ANNOTATION_STATE_FLAGGED');
     await chips.getByRole('button', { name: 'Resolved' }).click();
-    await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).toBe('state in [ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED]');
+    await expect
+      .poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT })
+      .toBe('state in [ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED]');
     await page.selectOption('#quick-asset', 'Raptor-Bench-B');
     await page.selectOption('#quick-time', '30d');
     await chips.getByRole('button', { name: 'Assigned to me' }).click();
     const me = await server.client.GetMe();
-    await expect.poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT }).toMatch(
-      new RegExp(`^state in \\[ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED\\] && assignee == "${me.userEmail.replace(/\./g, '\\.')}" && asset_name == "Raptor-Bench-B" && start_time >= timestamp\\("[^"]+"\\)$`),
-    );
+    await expect
+      .poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT })
+      .toMatch(
+        new RegExp(
+          `^state in \\[ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED\\] && assignee == "${me.userEmail.replace(/\./g, '\\.')}" && asset_name == "Raptor-Bench-B" && start_time >= timestamp\\("[^"]+"\\)$`,
+        ),
+      );
     const filter = await page.inputValue('#annotation-filter');
     await expect.poll(() => page.locator('.list').getAttribute('data-applied-filter'), { timeout: TIMEOUT }).toBe(filter);
     // The engine took it: the rows are its result (perhaps none).
@@ -260,7 +298,9 @@ describe('keyboard triage (outpost serve)', () => {
     await expect.poll(() => page.locator('.list').getAttribute('data-applied-filter'), { timeout: TIMEOUT }).toBe(withoutMe);
     const expected = (await server.client.ListAnnotations({ filter: withoutMe, pageSize: 10 })).annotations.map((a) => a.name);
     expect(expected.length).toBeGreaterThan(0);
-    await expect.poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, expected.length), { timeout: TIMEOUT }).toEqual(expected);
+    await expect
+      .poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, expected.length), { timeout: TIMEOUT })
+      .toEqual(expected);
     await shot('47-quick-filters');
 
     await page.click('button:has-text("Save search")');
@@ -268,7 +308,9 @@ describe('keyboard triage (outpost serve)', () => {
     await page.press('#save-search-name', 'Enter');
     await page.getByText('Saved as').waitFor();
     await page.click('button:has-text("Clear")');
-    await expect.poll(() => chips.getByRole('button', { name: 'Flagged' }).getAttribute('aria-pressed'), { timeout: TIMEOUT }).toBe('false');
+    await expect
+      .poll(() => chips.getByRole('button', { name: 'Flagged' }).getAttribute('aria-pressed'), { timeout: TIMEOUT })
+      .toBe('false');
     await page.getByTestId('annotation-list').focus();
     await press('g', 's');
     await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/saved-searches');
@@ -281,7 +323,7 @@ describe('keyboard triage (outpost serve)', () => {
     expect(await page.inputValue('#quick-time')).toBe('custom');
   });
 
-  test('n opens the create form; the engine\'s association rule shows by the fields; Ctrl+Enter creates', async () => {
+  test("n opens the create form; the engine's association rule shows by the fields; Ctrl+Enter creates", async () => {
     await page.getByTestId('annotation-list').focus();
     await press('n');
     const form = page.getByTestId('create-annotation');
@@ -315,12 +357,15 @@ describe('keyboard triage (outpost serve)', () => {
     expect(a.runId).toBe(run.runId);
     expect(a.startTime).toBe(run.startTime);
     expect(a.tags).toEqual(['hand-made', 'pressure']);
-    expect(a.metadata.map((m) => [m.key.name, m.numberValue ?? m.booleanValue])).toEqual([['severity', 2], ['confirmed', true]]);
+    expect(a.metadata.map((m) => [m.key.name, m.numberValue ?? m.booleanValue])).toEqual([
+      ['severity', 2],
+      ['confirmed', true],
+    ]);
     expect(await cursorId()).toBe(a.annotationId);
     expect(await focusIsList()).toBe(true);
   });
 
-  test('import a test report: pick an ATML file, it uploads, imports and opens; a bad file shows the engine\'s message', async () => {
+  test("import a test report: pick an ATML file, it uploads, imports and opens; a bad file shows the engine's message", async () => {
     await page.getByTestId('annotation-list').focus();
     await press('g', 't');
     await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/test-reports');
@@ -340,9 +385,15 @@ describe('keyboard triage (outpost serve)', () => {
     form.append('entityType', 'test_reports');
     form.append('file', new Blob([bad], { type: 'application/xml' }), 'bad.xml');
     const headers = { Authorization: `Bearer ${server.token}` };
-    const uploaded = (await (await fetch(`${server.url}/api/v0/remote-files/upload`, { method: 'POST', headers, body: form })).json()) as { remoteFile: { remoteFileId: string } };
+    const uploaded = (await (await fetch(`${server.url}/api/v0/remote-files/upload`, { method: 'POST', headers, body: form })).json()) as {
+      remoteFile: { remoteFileId: string };
+    };
     const refused = (await (
-      await fetch(`${server.url}/api/v1/test-reports:import`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ remoteFileId: uploaded.remoteFile.remoteFileId }) })
+      await fetch(`${server.url}/api/v1/test-reports:import`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ remoteFileId: uploaded.remoteFile.remoteFileId }),
+      })
     ).json()) as { message: string };
     expect(refused.message).toBeTruthy();
     await page.setInputFiles('#atml-file', { name: 'bad.xml', mimeType: 'application/xml', buffer: Buffer.from(bad) });
@@ -364,7 +415,12 @@ describe('keyboard triage (outpost serve)', () => {
     // Loopback moves 8 MB in a blink: Chromium's own network emulation paces the upload (4 MB/s) so the bar has time to move.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 4 * 1024 * 1024,
+    });
     // Every value the bar's aria-valuenow takes, as the page sees it.
     await page.evaluate(() => {
       const seen: string[] = [];
@@ -373,7 +429,12 @@ describe('keyboard triage (outpost serve)', () => {
         const value = document.querySelector('[data-testid="upload-progress"]')?.getAttribute('aria-valuenow');
         if (value != null && seen.at(-1) !== value) seen.push(value);
       };
-      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['aria-valuenow'],
+      });
     });
     await page.setInputFiles('#atml-file', big);
     const bar = page.getByTestId('upload-progress');
@@ -403,10 +464,16 @@ describe('keyboard triage (outpost serve)', () => {
     const first = (await cursorId())!;
     const box = page.getByTestId('attached-artifacts');
     await expect.poll(() => box.getAttribute('data-loaded-for'), { timeout: TIMEOUT }).toBe(first);
-    await page.setInputFiles('#attach-file', { name: 'scope-capture.txt', mimeType: 'text/plain', buffer: Buffer.from('ch1 dip at t+3.2 s') });
+    await page.setInputFiles('#attach-file', {
+      name: 'scope-capture.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('ch1 dip at t+3.2 s'),
+    });
     await box.locator('li', { hasText: 'scope-capture.txt' }).waitFor();
     const linked = (id: string) =>
-      server.client.ListArtifacts({ filter: `links.exists(l, l.relation == ATTACHED_TO && l.entity_type == ANNOTATION && l.entity_id == "${id}")` }).then((r) => r.artifacts.map((a) => a.fileName));
+      server.client
+        .ListArtifacts({ filter: `links.exists(l, l.relation == ATTACHED_TO && l.entity_type == ANNOTATION && l.entity_id == "${id}")` })
+        .then((r) => r.artifacts.map((a) => a.fileName));
     expect(await linked(first)).toEqual(['scope-capture.txt']);
 
     await page.getByTestId('annotation-list').focus();
@@ -426,10 +493,19 @@ describe('keyboard triage (outpost serve)', () => {
     const headers = { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' };
     const condition = {
       expression: { singleChannelComparison: { channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: 10 } },
-      actions: [{ actionType: 'ANNOTATION', configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } } }],
+      actions: [
+        {
+          actionType: 'ANNOTATION',
+          configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } },
+        },
+      ],
     };
     const created = (await (
-      await fetch(`${server.url}/api/v1/rules`, { method: 'POST', headers, body: JSON.stringify({ update: { name: 'Chamber overpressure', description: 'Pressure above 10 bar', conditions: [condition] } }) })
+      await fetch(`${server.url}/api/v1/rules`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ update: { name: 'Chamber overpressure', description: 'Pressure above 10 bar', conditions: [condition] } }),
+      })
     ).json()) as { ruleId: string };
     const { rule } = await server.client.GetRule({ ruleId: created.ruleId });
     const conditionId = rule.conditions[0].ruleConditionId;
@@ -452,7 +528,9 @@ describe('keyboard triage (outpost serve)', () => {
     await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/rules');
     const detail = page.getByTestId('rule-detail');
     await expect.poll(() => detail.locator('h2').textContent(), { timeout: TIMEOUT }).toBe('Chamber overpressure');
-    expect(await detail.locator(`li.highlight[data-condition-id="${conditionId}"]`).textContent()).toContain('Annotate (data review), tags overpressure');
+    expect(await detail.locator(`li.highlight[data-condition-id="${conditionId}"]`).textContent()).toContain(
+      'Annotate (data review), tags overpressure',
+    );
     await expect.poll(() => detail.locator('tbody tr').count(), { timeout: TIMEOUT }).toBeGreaterThan(0);
     await shot('53-rule-from-annotation');
 
@@ -485,7 +563,14 @@ describe('keyboard triage (outpost serve)', () => {
       found.push(...(await seriousViolations()).map((v) => `${scheme} help: ${v}`));
       await press('Escape');
       await press('Escape');
-      for (const [keys, view] of [[['g', 'r'], 'rules'], [['g', 'f'], 'artifacts'], [['g', 'p'], 'policies'], [['g', 't'], 'test-reports'], [['g', 's'], 'saved-searches'], [['g', 'y'], 'sync']] as const) {
+      for (const [keys, view] of [
+        [['g', 'r'], 'rules'],
+        [['g', 'f'], 'artifacts'],
+        [['g', 'p'], 'policies'],
+        [['g', 't'], 'test-reports'],
+        [['g', 's'], 'saved-searches'],
+        [['g', 'y'], 'sync'],
+      ] as const) {
         await press(...keys);
         await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/${view}`);
         await page.waitForLoadState('networkidle');

@@ -37,9 +37,12 @@ describe('views in the browser (outpost serve)', () => {
     await page.fill('#annotation-filter', filter);
     await page.press('#annotation-filter', 'Enter');
     await page.selectOption('#annotation-sort', 'name');
-    await expect.poll(async () => new Set(await page.locator('.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))), { timeout: TIMEOUT }).toEqual(
-      new Set(['ANNOTATION_STATE_RESOLVED']),
-    );
+    await expect
+      .poll(
+        async () => new Set(await page.locator('.row [data-state]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))),
+        { timeout: TIMEOUT },
+      )
+      .toEqual(new Set(['ANNOTATION_STATE_RESOLVED']));
     await page.click('button:has-text("Save search")');
     await page.fill('#save-search-name', 'Resolved, by name');
     await page.click('form.save button[type=submit]');
@@ -59,7 +62,9 @@ describe('views in the browser (outpost serve)', () => {
     expect(await page.inputValue('#annotation-sort')).toBe('name');
     const expected = await server.client.ListAnnotations({ filter, orderBy: 'name', pageSize: 50 });
     // The virtual list renders the rows on screen: they are the saved query's first rows.
-    await expect.poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, 10), { timeout: TIMEOUT }).toEqual(expected.annotations.slice(0, 10).map((a) => a.name));
+    await expect
+      .poll(async () => (await page.locator('.row .name').allTextContents()).slice(0, 10), { timeout: TIMEOUT })
+      .toEqual(expected.annotations.slice(0, 10).map((a) => a.name));
     const names = await page.locator('.row .name').allTextContents();
     expect(names).toEqual(expected.annotations.slice(0, names.length).map((a) => a.name));
   });

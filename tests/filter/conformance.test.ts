@@ -78,8 +78,20 @@ function collect(suite: SerializedIncrementalTestSuite, path: string, out: Case[
   for (const s of suite.suites ?? []) collect(s, `${path}/${s.name}`, out);
   for (const t of suite.tests ?? []) {
     const o = t.original as JsonValue & { name?: string; expr: string };
-    const skip = o.disableCheck ? 'runs without type-checking' : o.bindings || o.typeEnv ? 'declares variables' : o.container ? 'uses a proto container' : undefined;
-    out.push({ name: `${path}/${o.name ?? o.expr}`, expr: o.expr, value: o.value as JsonValue | undefined, evalError: o.evalError, skipReason: skip });
+    const skip = o.disableCheck
+      ? 'runs without type-checking'
+      : o.bindings || o.typeEnv
+        ? 'declares variables'
+        : o.container
+          ? 'uses a proto container'
+          : undefined;
+    out.push({
+      name: `${path}/${o.name ?? o.expr}`,
+      expr: o.expr,
+      value: o.value as JsonValue | undefined,
+      evalError: o.evalError,
+      skipReason: skip,
+    });
   }
 }
 
@@ -137,7 +149,8 @@ function booleanProbe(expr: string): string {
   return checked.valid && checked.type !== 'bool' ? `(${expr}) == (${expr})` : expr;
 }
 
-type Outcome = { kind: 'pass' } | { kind: 'rejected'; reason: string } | { kind: 'skipped'; reason: string } | { kind: 'wrong'; detail: string };
+type Outcome =
+  { kind: 'pass' } | { kind: 'rejected'; reason: string } | { kind: 'skipped'; reason: string } | { kind: 'wrong'; detail: string };
 
 function run(c: Case): Outcome {
   if (c.skipReason) return { kind: 'skipped', reason: c.skipReason };
@@ -179,7 +192,9 @@ const outcomes = cases.map((c) => ({ c, o: run(c) }));
 
 describe('CEL conformance suite through the filter compiler', () => {
   it('never answers wrongly (except where the CEL library itself departs from the spec)', () => {
-    const wrong = outcomes.filter((x) => x.o.kind === 'wrong' && !(x.c.name in KNOWN_LIBRARY_DIVERGENCES)).map((x) => `${x.c.name}: ${x.c.expr} -> ${(x.o as { detail: string }).detail}`);
+    const wrong = outcomes
+      .filter((x) => x.o.kind === 'wrong' && !(x.c.name in KNOWN_LIBRARY_DIVERGENCES))
+      .map((x) => `${x.c.name}: ${x.c.expr} -> ${(x.o as { detail: string }).detail}`);
     expect(wrong).toEqual([]);
   });
 
@@ -233,5 +248,7 @@ export function conformanceSummary(): string {
 
 if (process.env.CONFORMANCE_REPORT) {
   console.log(conformanceSummary());
-  for (const x of outcomes) if (x.o.kind !== 'pass') console.log(x.o.kind, x.c.name, '|', x.c.expr, '|', 'reason' in x.o ? x.o.reason : 'detail' in x.o ? x.o.detail : '');
+  for (const x of outcomes)
+    if (x.o.kind !== 'pass')
+      console.log(x.o.kind, x.c.name, '|', x.c.expr, '|', 'reason' in x.o ? x.o.reason : 'detail' in x.o ? x.o.detail : '');
 }

@@ -10,7 +10,11 @@ import type { CelScalarType, FilterField } from '../../src-main/filter/fields';
 import type { ListSpec } from '../../src-main/filter/resource';
 import { annotationListSpec } from '../../src-main/services/annotations/annotationListSpec';
 import { annotationLogListSpec } from '../../src-main/services/annotations/annotationLogListSpec';
-import { artifactListSpec, artifactListSpecArchiveByFilter, artifactVersionListSpec } from '../../src-main/services/artifacts/artifactListSpecs';
+import {
+  artifactListSpec,
+  artifactListSpecArchiveByFilter,
+  artifactVersionListSpec,
+} from '../../src-main/services/artifacts/artifactListSpecs';
 import { externalSyncTokenListSpec } from '../../src-main/services/externalSync/externalSyncTokenListSpec';
 import { policyListSpec, policyVersionListSpec } from '../../src-main/services/policies/policyListSpecs';
 import { assetListSpec, channelListSpec, runListSpec, tagListSpec, userListSpec } from '../../src-main/services/reference/listSpecs';
@@ -69,7 +73,11 @@ function filtersFor(name: string, f: FilterField): string[] {
       return out;
     }
     case 'enum':
-      return [`${name} == ${literalFor('int', f.values)}`, `${name} in [${Object.values(f.values).join(', ')}]`, ...(f.nullable ? [`${name} != null`] : [])];
+      return [
+        `${name} == ${literalFor('int', f.values)}`,
+        `${name} in [${Object.values(f.values).join(', ')}]`,
+        ...(f.nullable ? [`${name} != null`] : []),
+      ];
     case 'relation': {
       const lit = literalFor(f.type, f.enumValues);
       // As one element, and as a list (in, size, comprehensions).
@@ -112,7 +120,9 @@ describe.each(SPECS.map((s) => [s.resource, s] as const))('%s', (_, spec) => {
     expect(run).not.toThrow();
     for (const choice of compiled.semiJoins ?? []) {
       const exists = compiled.sql.replace(choice.semiJoin, () => choice.exists);
-      expect(() => db.raw.prepare(`SELECT count(*) FROM ${spec.from} WHERE (${exists})`).get(...(compiled.params as never[]))).not.toThrow();
+      expect(() =>
+        db.raw.prepare(`SELECT count(*) FROM ${spec.from} WHERE (${exists})`).get(...(compiled.params as never[])),
+      ).not.toThrow();
       expect(() => db.raw.prepare(choice.probe.sql).get(...(choice.probe.params as never[]), 10)).not.toThrow();
     }
   });

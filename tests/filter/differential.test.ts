@@ -58,7 +58,10 @@ function actualIdsWithExists(filter: GeneratedFilter): string[] {
   let sql = compiled.sql;
   for (const choice of compiled.semiJoins ?? []) sql = sql.replace(choice.semiJoin, () => choice.exists);
   return testDb.db
-    .all<{ id: string }>(`SELECT t.id FROM annotations t WHERE t.organization_id = ? AND (${sql})`, [ORGANIZATION_ID, ...(compiled.params as string[])])
+    .all<{ id: string }>(`SELECT t.id FROM annotations t WHERE t.organization_id = ? AND (${sql})`, [
+      ORGANIZATION_ID,
+      ...(compiled.params as string[]),
+    ])
     .map((r) => r.id)
     .sort();
 }
@@ -76,30 +79,36 @@ describe('compiled filters agree with in-memory CEL evaluation', () => {
     let cases = 0;
     // Cases where the filter separates the rows (some match, some do not): the ones that can catch a bug.
     let discriminating = 0;
-    const property = fc.property(datasetArb, fc.array(filterArb, { minLength: FILTERS_PER_DATASET, maxLength: FILTERS_PER_DATASET }), (rows, filters) => {
-      loadDataset(testDb.db, rows);
-      for (const f of filters) {
-        cases++;
-        const expected = expectedIds(f, rows);
-        if (expected.length > 0 && expected.length < rows.length) discriminating++;
-        let actual: string[];
-        try {
-          actual = actualIds(f);
-        } catch (err) {
-          throw new Error(`filter failed to compile or run: ${f.surface}\n${(err as Error).message}`);
+    const property = fc.property(
+      datasetArb,
+      fc.array(filterArb, { minLength: FILTERS_PER_DATASET, maxLength: FILTERS_PER_DATASET }),
+      (rows, filters) => {
+        loadDataset(testDb.db, rows);
+        for (const f of filters) {
+          cases++;
+          const expected = expectedIds(f, rows);
+          if (expected.length > 0 && expected.length < rows.length) discriminating++;
+          let actual: string[];
+          try {
+            actual = actualIds(f);
+          } catch (err) {
+            throw new Error(`filter failed to compile or run: ${f.surface}\n${(err as Error).message}`);
+          }
+          const withExists = actualIdsWithExists(f);
+          if (JSON.stringify(actual) !== JSON.stringify(expected) || JSON.stringify(withExists) !== JSON.stringify(expected)) {
+            const compiled = compileFilter(annotationListSpec.filterFields, f.surface);
+            throw new Error(
+              `mismatch for ${f.surface}\nreference: ${f.reference}\nSQL: ${compiled.sql}\nexpected ${expected.join(',')}\nactual   ${actual.join(',')}\nEXISTS   ${withExists.join(',')}\nrows ${JSON.stringify(rows)}`,
+            );
+          }
         }
-        const withExists = actualIdsWithExists(f);
-        if (JSON.stringify(actual) !== JSON.stringify(expected) || JSON.stringify(withExists) !== JSON.stringify(expected)) {
-          const compiled = compileFilter(annotationListSpec.filterFields, f.surface);
-          throw new Error(
-            `mismatch for ${f.surface}\nreference: ${f.reference}\nSQL: ${compiled.sql}\nexpected ${expected.join(',')}\nactual   ${actual.join(',')}\nEXISTS   ${withExists.join(',')}\nrows ${JSON.stringify(rows)}`,
-          );
-        }
-      }
-    });
+      },
+    );
     const result = fc.check(property, { seed, numRuns: DATASETS });
     if (result.failed) {
-      throw new Error(`${(result.errorInstance as Error | undefined)?.message ?? 'property failed'}\n(replay with FILTER_SEED=${seed}; path ${result.counterexamplePath})`);
+      throw new Error(
+        `${(result.errorInstance as Error | undefined)?.message ?? 'property failed'}\n(replay with FILTER_SEED=${seed}; path ${result.counterexamplePath})`,
+      );
     }
     expect(cases).toBeGreaterThanOrEqual(DATASETS * FILTERS_PER_DATASET);
     expect(discriminating / cases).toBeGreaterThan(0.3);

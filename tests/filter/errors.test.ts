@@ -53,7 +53,10 @@ describe('the error shape', () => {
     expect(err.httpStatus).toBe(400);
     expect(err.message).toBe("filter: undeclared reference to 'nmae' at column 1");
     expect(err.toBody().details).toEqual([
-      { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'filter', description: "undeclared reference to 'nmae' at column 1" }] },
+      {
+        '@type': 'type.googleapis.com/google.rpc.BadRequest',
+        fieldViolations: [{ field: 'filter', description: "undeclared reference to 'nmae' at column 1" }],
+      },
     ]);
   });
 
@@ -101,14 +104,20 @@ describe('rejected filters', () => {
     ['name', /^filter: filter must be a condition \(bool\), but it is string at column 1$/],
     ["timestamp('2024-01-01T00:00:00Z')", /must be a condition \(bool\), but it is google.protobuf.Timestamp/],
     // enums
-    ["state == 'OPEN'", /^filter: 'OPEN' is not a value of state; expected one of: ANNOTATION_STATE_UNSPECIFIED, ANNOTATION_STATE_OPEN, ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED at column 10$/],
+    [
+      "state == 'OPEN'",
+      /^filter: 'OPEN' is not a value of state; expected one of: ANNOTATION_STATE_UNSPECIFIED, ANNOTATION_STATE_OPEN, ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED at column 10$/,
+    ],
     ["state in [ANNOTATION_STATE_OPEN, 'CLOSED']", /'CLOSED' is not a value of state.* at column 34$/],
     ['state == ANNOTATION_TYPE_PHASE_X', /undeclared reference to 'ANNOTATION_TYPE_PHASE_X'|is not a value of state/],
     // literals validated up front
     ["name.matches('(')", /^filter: invalid regular expression: .*missing closing \).* at column 14$/],
     [`name.matches('${'a'.repeat(MAX_REGEX_LENGTH + 1)}')`, /regular expression is longer than 1000 characters at column 14$/],
     ["name.matches('(a{1,1000}){1,1000}')", /^filter: invalid regular expression: .*expression too large at column 14$/],
-    ["start_time > timestamp('2024-13-01T00:00:00Z')", /^filter: invalid timestamp '2024-13-01T00:00:00Z': expected an RFC 3339 timestamp .* at column 24$/],
+    [
+      "start_time > timestamp('2024-13-01T00:00:00Z')",
+      /^filter: invalid timestamp '2024-13-01T00:00:00Z': expected an RFC 3339 timestamp .* at column 24$/,
+    ],
     ["start_time > timestamp('2024-01-01')", /invalid timestamp '2024-01-01'/],
     ["start_time > timestamp('0000-12-31T00:00:00Z')", /invalid timestamp/],
     ["end_time - start_time > duration('1 hour')", /^filter: invalid duration '1 hour'.* at column 34$/],
@@ -116,10 +125,10 @@ describe('rejected filters', () => {
     // what the compiler cannot turn into SQL
     ["name + 'x' == 'y'", /arithmetic on fields is not supported in filters .* at column 1$/],
     ['size(name) + 1 > 2', /arithmetic on fields is not supported/],
-    ["int(name) == 1", /int\(\) of a field is not supported in filters at column 1$/],
+    ['int(name) == 1', /int\(\) of a field is not supported in filters at column 1$/],
     ["timestamp(name) > timestamp('2024-01-01T00:00:00Z')", /timestamp\(\) of a field is not supported/],
     ["metadata[name] == 'x'", /the key of metadata\[...\] must be a constant at column 10$/],
-    ["name in metadata", /the key tested with 'in metadata' must be a constant at column 1$/],
+    ['name in metadata', /the key tested with 'in metadata' must be a constant at column 1$/],
     ['metadata == {}', /'metadata' is a map; use metadata\['key'\]/],
     ["metadata.exists(k, k == 'env')", /exists\(\) is supported over list literals and relation fields, not over 'metadata'/],
     ["[name].exists(x, x == 'a')", /exists\(\) is supported over list literals and relation fields/],
@@ -130,8 +139,12 @@ describe('rejected filters', () => {
   });
 
   it('only accepts its own fields for annotation logs', () => {
-    expect(rejection("tag_name == 'x'", annotationLogListSpec.filterFields).message).toBe("filter: undeclared reference to 'tag_name' at column 1");
-    expect(compileFilter(annotationLogListSpec.filterFields, "kind == 'ANNOTATION_LOG_KIND_COMMENT' && annotation_id == 'a'").params).toEqual([1n, 'a']);
+    expect(rejection("tag_name == 'x'", annotationLogListSpec.filterFields).message).toBe(
+      "filter: undeclared reference to 'tag_name' at column 1",
+    );
+    expect(
+      compileFilter(annotationLogListSpec.filterFields, "kind == 'ANNOTATION_LOG_KIND_COMMENT' && annotation_id == 'a'").params,
+    ).toEqual([1n, 'a']);
   });
 });
 
@@ -147,25 +160,34 @@ describe('limits, at their edges', () => {
     // `pending` is one node, `!pending` two, each `||` one: n terms with k negations make 2n - 1 + k nodes.
     const terms = (n: number, negated: number) => Array.from({ length: n }, (_, i) => (i < negated ? '!pending' : 'pending')).join(' || ');
     expect(runs(terms(MAX_AST_NODES / 2, 1))).toBe(true);
-    expect(message(terms(MAX_AST_NODES / 2, 2))).toMatch(new RegExp(`^filter: filter is too complex: more than ${MAX_AST_NODES} operators, fields and literals at column \\d+$`));
+    expect(message(terms(MAX_AST_NODES / 2, 2))).toMatch(
+      new RegExp(`^filter: filter is too complex: more than ${MAX_AST_NODES} operators, fields and literals at column \\d+$`),
+    );
   });
 
   it(`accepts ${MAX_NESTING_DEPTH - 1} nested parentheses (${MAX_NESTING_DEPTH} levels) and rejects one more`, () => {
     const nested = (n: number) => `${'('.repeat(n)}name == 'x'${')'.repeat(n)}`;
     expect(runs(nested(MAX_NESTING_DEPTH - 1))).toBe(true);
-    expect(message(nested(MAX_NESTING_DEPTH))).toBe(`filter: filter nests more than ${MAX_NESTING_DEPTH} levels deep at column ${MAX_NESTING_DEPTH + 1}`);
+    expect(message(nested(MAX_NESTING_DEPTH))).toBe(
+      `filter: filter nests more than ${MAX_NESTING_DEPTH} levels deep at column ${MAX_NESTING_DEPTH + 1}`,
+    );
   });
 
   it(`accepts a list literal of ${MAX_LIST_ELEMENTS} elements and rejects one more`, () => {
-    const list = (n: number) => `annotation_id in [${Array.from({ length: n }, (_, i) => `'00000000-0000-4000-8000-${String(i).padStart(12, '0')}'`).join(', ')}]`;
+    const list = (n: number) =>
+      `annotation_id in [${Array.from({ length: n }, (_, i) => `'00000000-0000-4000-8000-${String(i).padStart(12, '0')}'`).join(', ')}]`;
     expect(runs(list(MAX_LIST_ELEMENTS))).toBe(true);
-    expect(message(list(MAX_LIST_ELEMENTS + 1))).toMatch(new RegExp(`^filter: list literal has more than ${MAX_LIST_ELEMENTS} elements at column \\d+$`));
+    expect(message(list(MAX_LIST_ELEMENTS + 1))).toMatch(
+      new RegExp(`^filter: list literal has more than ${MAX_LIST_ELEMENTS} elements at column \\d+$`),
+    );
   });
 
   it(`rejects a filter needing more than ${MAX_SQL_PARAMS} SQL parameters (comprehensions over lists are unrolled)`, () => {
     const list = `[${Array.from({ length: 100 }, (_, i) => `'${i}'`).join(', ')}]`;
     expect(runs(`${list}.exists(x, name.startsWith(x))`)).toBe(true);
-    expect(message(`${list}.exists(x, ${list}.exists(y, name == x + y))`)).toBe(`filter: filter is too complex: it needs more than ${MAX_SQL_PARAMS} SQL parameters`);
+    expect(message(`${list}.exists(x, ${list}.exists(y, name == x + y))`)).toBe(
+      `filter: filter is too complex: it needs more than ${MAX_SQL_PARAMS} SQL parameters`,
+    );
   });
 
   it('rejects exponential blow-up (nested conditionals in conditions) instead of building it', () => {

@@ -20,7 +20,7 @@ const PAYLOADS = [
   '1); DROP TABLE annotation_tags; --',
   "\\'; UPDATE annotations SET name = 'pwned'; --",
   "%' OR name LIKE '%",
-  "*/ DROP TABLE annotations /*",
+  '*/ DROP TABLE annotations /*',
   "\u0000'; DROP TABLE annotations; --",
   "'||(SELECT group_concat(name) FROM sqlite_master)||'",
   "ATTACH DATABASE '/tmp/x' AS x; --",
@@ -70,7 +70,10 @@ const ORDER_BYS = [
 let t: FilterTestDb;
 beforeAll(() => {
   t = openFilterTestDb();
-  const rows = fc.sample(datasetArb.filter((r) => r.length > 10), { numRuns: 1, seed: 7 })[0];
+  const rows = fc.sample(
+    datasetArb.filter((r) => r.length > 10),
+    { numRuns: 1, seed: 7 },
+  )[0];
   loadDataset(t.db, rows);
 });
 afterAll(() => t.close());
@@ -81,7 +84,8 @@ function databaseDigest(): string {
   const tables = t.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
   for (const { name } of tables) {
     hash.update(name);
-    for (const row of t.db.raw.prepare(`SELECT * FROM "${name}"`).raw().all()) hash.update(JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? v.toString() : v)));
+    for (const row of t.db.raw.prepare(`SELECT * FROM "${name}"`).raw().all())
+      hash.update(JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? v.toString() : v)));
   }
   return hash.digest('hex');
 }
@@ -146,7 +150,10 @@ describe('SQL injection', () => {
 
   it('random strings in every parameter: only ok or INVALID_ARGUMENT, database unchanged (property)', () => {
     const before = databaseDigest();
-    const piece = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...PAYLOADS, "'", '"', ';', '--', ')', '(', 'name', '==', '||', 'desc', ','));
+    const piece = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(...PAYLOADS, "'", '"', ';', '--', ')', '(', 'name', '==', '||', 'desc', ','),
+    );
     const text = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(' '));
     fc.assert(
       fc.property(fc.option(text), fc.option(text), fc.option(text), (filter, orderBy, pageToken) => {

@@ -89,28 +89,26 @@ const tiedRowsArb = fc.integer({ min: 0, max: 40 }).chain((n) =>
           state: fc.option(fc.constantFrom(1, 2), { nil: null }),
           tags: fc.uniqueArray(fc.constantFrom('x', 'y'), { maxLength: 2 }),
         })
-        .map(
-          (r): AnnotationRowData => ({
-            id: `row-${String(i).padStart(2, '0')}`,
-            name: r.name,
-            description: '',
-            startMs: T0 + r.start,
-            endMs: T0 + r.start,
-            createdMs: T0 + r.created,
-            modifiedMs: T0,
-            runId: null,
-            state: r.state,
-            annotationType: 1,
-            pending: false,
-            archivedMs: null,
-            createdBy: 'u1',
-            conditionVersion: null,
-            assignee: '',
-            tags: r.tags,
-            assetIds: [],
-            metadata: {},
-          }),
-        ),
+        .map((r): AnnotationRowData => ({
+          id: `row-${String(i).padStart(2, '0')}`,
+          name: r.name,
+          description: '',
+          startMs: T0 + r.start,
+          endMs: T0 + r.start,
+          createdMs: T0 + r.created,
+          modifiedMs: T0,
+          runId: null,
+          state: r.state,
+          annotationType: 1,
+          pending: false,
+          archivedMs: null,
+          createdBy: 'u1',
+          conditionVersion: null,
+          assignee: '',
+          tags: r.tags,
+          assetIds: [],
+          metadata: {},
+        })),
     ),
   ),
 );
@@ -120,7 +118,13 @@ const orderByArb = fc
   .chain((fields) => fc.tuple(...fields.map((f) => fc.constantFrom(f, `${f} desc`))))
   .map((terms) => (terms.length ? terms.join(', ') : undefined));
 
-const filterArb = fc.constantFrom(undefined, "tag_name == 'x'", 'state != ANNOTATION_STATE_OPEN', "name != 'b'", "!(tag_name == 'y') || state == null");
+const filterArb = fc.constantFrom(
+  undefined,
+  "tag_name == 'x'",
+  'state != ANNOTATION_STATE_OPEN',
+  "name != 'b'",
+  "!(tag_name == 'y') || state == null",
+);
 
 /** Every page, following next_page_token; fails on a loop. */
 function allPages(params: ListParams, pageSize: number): number[][] {
@@ -147,7 +151,11 @@ describe('keyset paging', () => {
         pages.slice(0, -1).forEach((p) => expect(p.length).toBe(pageSize));
         // The single page is itself in the requested order, ties broken by pk in the last term's direction.
         const terms = parseOrderBy(spec, orderBy);
-        const byPk = new Map(t.db.all<{ pk: number; name: string; created_date: number; start_time: number; modified_date: number }>('SELECT * FROM annotations').map((r) => [r.pk, r]));
+        const byPk = new Map(
+          t.db
+            .all<{ pk: number; name: string; created_date: number; start_time: number; modified_date: number }>('SELECT * FROM annotations')
+            .map((r) => [r.pk, r]),
+        );
         const sorted = [...everything].sort((a, b) => {
           const ra = byPk.get(a)! as unknown as Record<string, string | number>;
           const rb = byPk.get(b)! as unknown as Record<string, string | number>;
@@ -178,22 +186,43 @@ describe('page tokens', () => {
     loadDataset(
       t.db,
       ['a', 'b', 'c', 'd'].map((name, i) => ({
-        id: `tok-${i}`, name, description: '', startMs: T0, endMs: T0, createdMs: T0, modifiedMs: T0, runId: null, state: null, annotationType: 1,
-        pending: false, archivedMs: null, createdBy: 'u1', conditionVersion: null, assignee: '', tags: [], assetIds: [], metadata: {},
+        id: `tok-${i}`,
+        name,
+        description: '',
+        startMs: T0,
+        endMs: T0,
+        createdMs: T0,
+        modifiedMs: T0,
+        runId: null,
+        state: null,
+        annotationType: 1,
+        pending: false,
+        archivedMs: null,
+        createdBy: 'u1',
+        conditionVersion: null,
+        assignee: '',
+        tags: [],
+        assetIds: [],
+        metadata: {},
       })),
     );
     token = listPage(t.db, spec, params, scope, SECRET).nextPageToken;
     expect(token).not.toBe('');
   });
 
-  const next = (p: ListParams, s: Scope = scope, secret = SECRET) => () => listPage(t.db, spec, p, s, secret);
+  const next =
+    (p: ListParams, s: Scope = scope, secret = SECRET) =>
+    () =>
+      listPage(t.db, spec, p, s, secret);
 
   it('continues with the same parameters', () => {
     expect(listPage(t.db, spec, { ...params, pageToken: token }, scope, SECRET).keys).toHaveLength(2);
   });
 
   it('continues when only insignificant spacing of order_by or the filter changes', () => {
-    expect(listPage(t.db, spec, { ...params, orderBy: '  name   DESC ', filter: ` ${params.filter} `, pageToken: token }, scope, SECRET).keys).toHaveLength(2);
+    expect(
+      listPage(t.db, spec, { ...params, orderBy: '  name   DESC ', filter: ` ${params.filter} `, pageToken: token }, scope, SECRET).keys,
+    ).toHaveLength(2);
   });
 
   it.each([
@@ -230,7 +259,18 @@ describe('page tokens', () => {
       return `${body}.${createHmac('sha256', SECRET).update(body).digest('base64url').slice(0, 22)}`;
     };
     const fp = fingerprint([spec.resource, params.filter, normalizeOrderBy(parseOrderBy(spec, params.orderBy)), ...scope.fingerprint]);
-    for (const payload of ['null', '42', '"x"', '[]', '{', JSON.stringify({ v: 2, f: fp, k: ['a', 1] }), JSON.stringify({ v: 1, f: fp, k: ['a'] }), JSON.stringify({ v: 1, f: fp, k: [1, 1] }), JSON.stringify({ v: 1, f: fp, k: ['a', 'b'] }), JSON.stringify({ v: 1, f: fp, k: [{}, 1] })]) {
+    for (const payload of [
+      'null',
+      '42',
+      '"x"',
+      '[]',
+      '{',
+      JSON.stringify({ v: 2, f: fp, k: ['a', 1] }),
+      JSON.stringify({ v: 1, f: fp, k: ['a'] }),
+      JSON.stringify({ v: 1, f: fp, k: [1, 1] }),
+      JSON.stringify({ v: 1, f: fp, k: ['a', 'b'] }),
+      JSON.stringify({ v: 1, f: fp, k: [{}, 1] }),
+    ]) {
       invalid(next({ ...params, pageToken: sign(payload) }), 'page_token', /malformed page token/);
     }
   });

@@ -68,13 +68,29 @@ const CASES: [string, string | undefined, RegExp][] = [
     undefined,
     /USING (COVERING )?INDEX annotations_org_start \(organization_id=\? AND start_time>\? AND start_time<\?\)/,
   ],
-  ["start_time + duration('1h') > timestamp('2024-01-03T00:00:00Z')", 'start_time', /USING (COVERING )?INDEX annotations_org_start \(organization_id=\? AND start_time>\?/],
+  [
+    "start_time + duration('1h') > timestamp('2024-01-03T00:00:00Z')",
+    'start_time',
+    /USING (COVERING )?INDEX annotations_org_start \(organization_id=\? AND start_time>\?/,
+  ],
   ["tag_name == 'tag-7'", undefined, /USING COVERING INDEX annotation_tags_name \(tag_name=\?\)/],
   ["tag_name.startsWith('tag-7')", undefined, /USING COVERING INDEX annotation_tags_name \(tag_name>\? AND tag_name<\?\)/],
-  ["metadata['env'] == 'env-5'", undefined, /USING (COVERING )?INDEX annotation_metadata_(typed_)?string \(key=\? AND (type=\? AND )?string_value=\?\)/],
-  ["metadata.n > 3990", undefined, /USING (COVERING )?INDEX annotation_metadata_(typed_)?number \(key=\? AND (type=\? AND )?number_value>\?\)/],
+  [
+    "metadata['env'] == 'env-5'",
+    undefined,
+    /USING (COVERING )?INDEX annotation_metadata_(typed_)?string \(key=\? AND (type=\? AND )?string_value=\?\)/,
+  ],
+  [
+    'metadata.n > 3990',
+    undefined,
+    /USING (COVERING )?INDEX annotation_metadata_(typed_)?number \(key=\? AND (type=\? AND )?number_value>\?\)/,
+  ],
   // Every row has the key: the correlated probe on the primary key (annotation_pk, key) is chosen.
-  ["'env' in metadata", undefined, /USING (COVERING )?INDEX annotation_metadata_\w+ \(key=\?\)|USING PRIMARY KEY \(annotation_pk=\? AND key=\?\)/],
+  [
+    "'env' in metadata",
+    undefined,
+    /USING (COVERING )?INDEX annotation_metadata_\w+ \(key=\?\)|USING PRIMARY KEY \(annotation_pk=\? AND key=\?\)/,
+  ],
   ["run_id == 'run-a'", 'name', /USING (COVERING )?INDEX annotations_run \(run_id=\?\)|annotations_org_name/],
   ["assignee == 'alice'", undefined, /SEARCH u\d+ USING (COVERING )?INDEX sqlite_autoindex_users_\d \(user_name=\?\)/],
 ];
@@ -89,7 +105,7 @@ describe('indexed predicates use their index', () => {
     it("name == 'sensor 01234' in the default order", () => {
       expect(plan("name == 'sensor 01234'")).toMatch(/USING (COVERING )?INDEX annotations_org_name \(organization_id=\? AND name=\?\)/);
     });
-    it.each(CASES.filter(([f]) => !f.startsWith("run_id") && !f.startsWith("'env'")))('%s (order_by %s)', (filter, orderBy, expected) => {
+    it.each(CASES.filter(([f]) => !f.startsWith('run_id') && !f.startsWith("'env'")))('%s (order_by %s)', (filter, orderBy, expected) => {
       expect(plan(filter, orderBy)).toMatch(expected);
     });
   });
@@ -98,7 +114,9 @@ describe('indexed predicates use their index', () => {
     expect(plan("tag_name == 'tag-7'")).toMatch(/LIST SUBQUERY/);
     const common = plan("tag_name == 'everywhere'");
     expect(common).not.toMatch(/LIST SUBQUERY|TEMP B-TREE/);
-    expect(common).toMatch(/SEARCH tag\d+ (EXISTS )?USING (COVERING )?(INDEX annotation_tags_name|PRIMARY KEY) \((tag_name=\? AND annotation_pk=\?|annotation_pk=\? AND tag_name=\?)\)/);
+    expect(common).toMatch(
+      /SEARCH tag\d+ (EXISTS )?USING (COVERING )?(INDEX annotation_tags_name|PRIMARY KEY) \((tag_name=\? AND annotation_pk=\?|annotation_pk=\? AND tag_name=\?)\)/,
+    );
   });
 
   it('never scans the annotations table itself for an indexed predicate', () => {
@@ -122,7 +140,9 @@ describe('links.exists on artifacts', () => {
          archived_date, artifact_version_id, version, version_created_date, file_name, file_type, mime_type, size_bytes, sha256)
        VALUES (?, ?, ?, 'u1', 'u1', ?, 1, 1, ?, ?, ?, ?, 1, ?, 'f.csv', 'csv', 'text/csv', 1, '')`,
     );
-    const link = a.db.raw.prepare('INSERT INTO artifact_links(artifact_pk, relation, entity_type, entity_id, artifact_version_id, position) VALUES (?, ?, ?, ?, ?, ?)');
+    const link = a.db.raw.prepare(
+      'INSERT INTO artifact_links(artifact_pk, relation, entity_type, entity_id, artifact_version_id, position) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     a.db.tx(() => {
       for (let i = 1; i <= ARTIFACTS; i++) {
         const created = (T0 + (i - (i % 7)) * 1000) * 1000;

@@ -33,9 +33,30 @@ const base: Omit<AnnotationRowData, 'id'> = {
 };
 
 const ROWS: AnnotationRowData[] = [
-  { ...base, id: 'A', name: 'Alpha', runId: 'r1', state: 1, tags: ['x', 'y'], metadata: { env: 'prod', n: 3 }, assignee: 'u1', assetIds: ['as1'] },
+  {
+    ...base,
+    id: 'A',
+    name: 'Alpha',
+    runId: 'r1',
+    state: 1,
+    tags: ['x', 'y'],
+    metadata: { env: 'prod', n: 3 },
+    assignee: 'u1',
+    assetIds: ['as1'],
+  },
   { ...base, id: 'B', name: 'alpha', metadata: { env: 'dev', flag: true }, archivedMs: Date.UTC(2024, 1, 1), pending: true },
-  { ...base, id: 'C', name: 'Al%_ha', runId: 'r2', state: 3, tags: ['x'], metadata: { n: 3.5 }, assignee: 'u3', startMs: T0 + 86_400_000, endMs: T0 + 90_000_001 },
+  {
+    ...base,
+    id: 'C',
+    name: 'Al%_ha',
+    runId: 'r2',
+    state: 3,
+    tags: ['x'],
+    metadata: { n: 3.5 },
+    assignee: 'u3',
+    startMs: T0 + 86_400_000,
+    endMs: T0 + 90_000_001,
+  },
   { ...base, id: 'D', name: '😀b', description: 'e\u0301', state: 2, annotationType: 2 },
 ];
 
@@ -51,7 +72,9 @@ afterAll(() => t.close());
 function ids(db: Db, fields: FilterFields, table: string, filter: string): string[] {
   const compiled = compileFilter(fields, filter);
   const key = table === 'annotations' ? 'id' : 'name';
-  return db.all<{ k: string }>(`SELECT t.${key} AS k FROM ${table} t WHERE ${compiled.sql} ORDER BY 1`, compiled.params as never[]).map((r) => r.k);
+  return db
+    .all<{ k: string }>(`SELECT t.${key} AS k FROM ${table} t WHERE ${compiled.sql} ORDER BY 1`, compiled.params as never[])
+    .map((r) => r.k);
 }
 
 const annotations = (filter: string) => ids(t.db, annotationListSpec.filterFields, 'annotations', filter);
@@ -95,7 +118,9 @@ describe('relations mean "some element"', () => {
 
   it('rule_id follows the creating rule condition to its rule', () => {
     const db = t.db;
-    db.run("INSERT INTO rules(id, organization_id, name, created_date, modified_date, created_by_user_id, modified_by_user_id) VALUES ('rule-1', 'org-filter-tests', 'R', 0, 0, 'u1', 'u1')");
+    db.run(
+      "INSERT INTO rules(id, organization_id, name, created_date, modified_date, created_by_user_id, modified_by_user_id) VALUES ('rule-1', 'org-filter-tests', 'R', 0, 0, 'u1', 'u1')",
+    );
     db.run(
       "INSERT INTO rule_conditions(id, rule_pk, position, version_id, expression, created_date, modified_date, created_by_user_id, modified_by_user_id) SELECT 'cond-1', pk, 0, 'v1', '{}', 0, 0, 'u1', 'u1' FROM rules WHERE id = 'rule-1'",
     );
@@ -126,7 +151,7 @@ describe('relations used as lists', () => {
     // an element leaf inside a comprehension over the same relation is its own "some element"
     ["tag_name.exists(t, t == 'y' && tag_name == 'x')", ['A']],
     ["tag_name.all(t, t == 'x' || tag_name == 'y')", ['A', 'B', 'C', 'D']],
-    ["tag_name.exists(t, t == name) || size(asset_id) > 0", ['A']],
+    ['tag_name.exists(t, t == name) || size(asset_id) > 0', ['A']],
     // no elements at all
     ['size(report_id) == 0', ['A', 'B', 'C', 'D']],
     ["'r' in report_id", []],
@@ -145,10 +170,13 @@ describe('relations used as lists', () => {
 });
 
 describe('enum values as bare names, strings or numbers', () => {
-  it.each(['state == ANNOTATION_STATE_OPEN', "state == 'ANNOTATION_STATE_OPEN'", 'state == 1', 'ANNOTATION_STATE_OPEN == state', "state in ['ANNOTATION_STATE_OPEN']"])(
-    '%s',
-    (filter) => expect(annotations(filter)).toEqual(['A']),
-  );
+  it.each([
+    'state == ANNOTATION_STATE_OPEN',
+    "state == 'ANNOTATION_STATE_OPEN'",
+    'state == 1',
+    'ANNOTATION_STATE_OPEN == state',
+    "state in ['ANNOTATION_STATE_OPEN']",
+  ])('%s', (filter) => expect(annotations(filter)).toEqual(['A']));
   it.each([
     ["state in ['ANNOTATION_STATE_OPEN', ANNOTATION_STATE_RESOLVED, 2]", ['A', 'C', 'D']],
     ['state > ANNOTATION_STATE_OPEN', ['C', 'D']],
@@ -288,8 +316,8 @@ describe('messages relations, directives and unprefixed enums (a test-only decla
     expect(gadgets('')).toEqual(['g1', 'g2', 'g4']);
     expect(gadgets("name != 'x'")).toEqual(['g1', 'g2', 'g4']);
     expect(gadgets('include_archived')).toEqual(['g1', 'g2', 'g3', 'g4']);
-    expect(gadgets("include_archived == true && storage == STANDARD")).toEqual(['g1', 'g3']);
-    expect(gadgets("storage == STANDARD && true == include_archived")).toEqual(['g1', 'g3']);
+    expect(gadgets('include_archived == true && storage == STANDARD')).toEqual(['g1', 'g3']);
+    expect(gadgets('storage == STANDARD && true == include_archived')).toEqual(['g1', 'g3']);
     expect(gadgets('include_archived == false')).toEqual(['g1', 'g2', 'g4']);
   });
 
@@ -299,6 +327,8 @@ describe('messages relations, directives and unprefixed enums (a test-only decla
   });
 
   it('rejects an unknown unprefixed enum name with the allowed ones', () => {
-    expect(() => gadgets("links.exists(l, l.relation == 'LINKED')")).toThrow(/'LINKED' is not a value of l.relation; expected one of: ATTACHED_TO, DERIVED_FROM/);
+    expect(() => gadgets("links.exists(l, l.relation == 'LINKED')")).toThrow(
+      /'LINKED' is not a value of l.relation; expected one of: ATTACHED_TO, DERIVED_FROM/,
+    );
   });
 });

@@ -94,7 +94,9 @@ describe.each(RUNNERS)('engine host (%s)', (runner) => {
     const missing = await host.supervisor.forward('GetAsset', { assetId: '00000000-0000-4000-a000-000000000000' });
     expect(JSON.parse(missing as string)).toMatchObject({ ok: false, error: { code: Code.NOT_FOUND } });
     const bytes = new TextEncoder().encode('time,pressure\n0,101.3\n');
-    const uploaded = data(await host.supervisor.call('UploadArtifact', { file: { fileName: 'p.csv', mimeType: 'text/csv', bytes }, title: `Trace ${runner}` }));
+    const uploaded = data(
+      await host.supervisor.call('UploadArtifact', { file: { fileName: 'p.csv', mimeType: 'text/csv', bytes }, title: `Trace ${runner}` }),
+    );
     const download = await host.supervisor.forward('DownloadArtifactContent', { artifactId: uploaded.artifact.artifactId });
     expect(typeof download).toBe('object');
     const content = data(download as CallResult);
@@ -121,7 +123,10 @@ describe.each(RUNNERS)('engine host (%s)', (runner) => {
     const unknown = await host.supervisor.call('DropAllTables', {});
     expect(unknown).toMatchObject({ ok: false, error: { code: Code.UNIMPLEMENTED, message: "unknown operation 'DropAllTables'" } });
     const notObject = await host.supervisor.call('ListAssets', ['filter']);
-    expect(notObject).toMatchObject({ ok: false, error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'request' }] }] } });
+    expect(notObject).toMatchObject({
+      ok: false,
+      error: { code: Code.INVALID_ARGUMENT, details: [{ fieldViolations: [{ field: 'request' }] }] },
+    });
   });
 
   test('holds the data directory: a second openEngine there is refused naming the desktop host', () => {
@@ -153,13 +158,22 @@ describe.each(RUNNERS)('engine host (%s) with a remote', (runner) => {
 
   test('the API key goes to the parent, never into the host’s storage; sync status and progress are pushed', async () => {
     // Something to pull, so the run reports progress.
-    await remote.client.CreateAnnotation({ name: 'From the remote', startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:01:00Z', assets: ['Sync-Rig-1'] });
+    await remote.client.CreateAnnotation({
+      name: 'From the remote',
+      startTime: '2026-09-01T00:00:00Z',
+      endTime: '2026-09-01T00:01:00Z',
+      assets: ['Sync-Rig-1'],
+    });
     const configured = data(await host.supervisor.call('ConfigureSyncRemote', { baseUrl: remote.url, apiKey: remote.token }));
     expect(configured.remote).toMatchObject({ hasApiKey: true });
     expect(JSON.stringify(configured)).not.toContain(remote.token);
     const setName = secrets.asked.find((a) => a.startsWith('set '))!.slice(4);
     expect(await secrets.get(setName)).toBe(remote.token);
-    await waitFor('a finished sync run', () => host.events.some((e) => e.type === 'sync-status' && e.running === false && (e.status as { lastSuccessDate?: string | null })?.lastSuccessDate));
+    await waitFor('a finished sync run', () =>
+      host.events.some(
+        (e) => e.type === 'sync-status' && e.running === false && (e.status as { lastSuccessDate?: string | null })?.lastSuccessDate,
+      ),
+    );
     const types = new Set(host.events.map((e) => e.type));
     expect(types).toEqual(new Set(['sync-status', 'sync-progress']));
     expect(host.events.some((e) => e.type === 'sync-status' && e.running === true)).toBe(true);
@@ -234,7 +248,12 @@ describe.each(RUNNERS)('an engine host that cannot open the profile (%s)', (runn
     const holder = openEngine(dataDir, { holder: { command: 'serve' } });
     let launches = 0;
     const launch = launcherFor(runner);
-    const supervisor = new EngineHostSupervisor({ launch: () => (launches++, launch()), init: { dataDir }, secrets: createMemorySecretStore(), restartDelayMs: () => 0 });
+    const supervisor = new EngineHostSupervisor({
+      launch: () => (launches++, launch()),
+      init: { dataDir },
+      secrets: createMemorySecretStore(),
+      restartDelayMs: () => 0,
+    });
     try {
       await expect(supervisor.start()).rejects.toThrow(/^the profile could not be opened: .* is in use by outpost serve \(pid \d+/);
       expect(supervisor.state).toBe('failed');
@@ -262,7 +281,9 @@ describe('an engine host that keeps dying (fork)', () => {
         if (death === 1) await host.supervisor.whenReady();
       }
       expect(host.supervisor.state).toBe('failed');
-      await expect(host.supervisor.whenReady()).rejects.toThrow(/the engine stopped 2 times within 60 s \(last: it was killed\); see the log file/);
+      await expect(host.supervisor.whenReady()).rejects.toThrow(
+        /the engine stopped 2 times within 60 s \(last: it was killed\); see the log file/,
+      );
       const call = await host.supervisor.call('GetMe', {});
       expect(call).toMatchObject({ ok: false, error: { code: Code.UNAVAILABLE, message: expect.stringMatching(/stopped 2 times/) } });
       expect(host.processes).toHaveLength(2);

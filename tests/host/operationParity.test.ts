@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 async function overHttp(name: OperationName, request: Record<string, unknown>): Promise<CallResult> {
-  const client = createClient(httpTransport({ baseUrl: http.url, apiKey: http.token })) as unknown as Record<string, (r: unknown) => Promise<unknown>>;
+  const client = createClient(httpTransport({ baseUrl: http.url, apiKey: http.token })) as unknown as Record<
+    string,
+    (r: unknown) => Promise<unknown>
+  >;
   try {
     return { ok: true, data: await client[name](request) };
   } catch (e) {
@@ -53,7 +56,9 @@ const comparable = (r: CallResult) => (r.ok ? { ok: true, shape: shape(r.data) }
 
 // Uploads go as bytes over the port and as multipart over HTTP (their port side is in tests/desktop/ipcBridge.test.ts);
 // a public operation (a signed download URL's target) is authorized by its signature over HTTP and by the caller over the port.
-const NAMES = (Object.keys(operations) as OperationName[]).filter((n) => operations[n].input !== 'multipart' && !('public' in operations[n] && operations[n].public));
+const NAMES = (Object.keys(operations) as OperationName[]).filter(
+  (n) => operations[n].input !== 'multipart' && !('public' in operations[n] && operations[n].public),
+);
 
 describe('every operation: the host answers as HTTP does', () => {
   test.each(NAMES)('%s with an empty request', async (name) => {

@@ -55,7 +55,10 @@ describe('one HTTP binding for every client', () => {
       const request = { pageSize: 2, filter: 'name.contains("a")', orderBy: 'created_date desc' };
       expect(await nodeClient.ListAnnotations(request)).toEqual(await fetchClient.ListAnnotations(request));
       const bad = { filter: 'nmae == "x"' };
-      const [viaFetch, viaNode] = await Promise.all([fetchClient.ListAnnotations(bad).catch((e: unknown) => e), nodeClient.ListAnnotations(bad).catch((e: unknown) => e)]);
+      const [viaFetch, viaNode] = await Promise.all([
+        fetchClient.ListAnnotations(bad).catch((e: unknown) => e),
+        nodeClient.ListAnnotations(bad).catch((e: unknown) => e),
+      ]);
       expect(viaFetch).toBeInstanceOf(ApiError);
       expect(viaNode).toBeInstanceOf(ApiError);
       expect((viaNode as ApiError).toBody()).toEqual((viaFetch as ApiError).toBody());

@@ -11,11 +11,15 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-test.each([1, 2])('seed %i: 1000 hostile requests, every invariant kept', async (seed) => {
-  const result = await runHttpFuzz(server, seed, 1000);
-  expect(result.failures).toEqual([]);
-  expect(result.requests).toBe(1000);
-  // The fuzz reaches the handlers, not only the front door: some requests succeed, most are refused.
-  expect(result.byStatus[200]).toBeGreaterThan(50);
-  expect(result.byStatus[400]).toBeGreaterThan(200);
-}, 180_000);
+test.each([1, 2])(
+  'seed %i: 1000 hostile requests, every invariant kept',
+  async (seed) => {
+    const result = await runHttpFuzz(server, seed, 1000);
+    expect(result.failures).toEqual([]);
+    expect(result.requests).toBe(1000);
+    // The fuzz reaches the handlers, not only the front door: some requests succeed, most are refused.
+    expect(result.byStatus[200]).toBeGreaterThan(50);
+    expect(result.byStatus[400]).toBeGreaterThan(200);
+  },
+  180_000,
+);

@@ -37,7 +37,9 @@ export interface FuzzServer {
 /** `outpost serve` on a fresh, seeded directory; its owner key read from the directory's secret file. */
 export async function startFuzzServer(): Promise<FuzzServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-http-fuzz-'));
-  const child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dataDir, '--port', '0', '--no-sync', '--seed-if-empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dataDir, '--port', '0', '--no-sync', '--seed-if-empty'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
@@ -51,7 +53,12 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   });
   const key = JSON.parse(readFileSync(join(dataDir, SECRETS_FILE), 'utf8'))['serve.owner-session-key'] as string;
   const db = new BetterSqlite3(join(dataDir, DATABASE_FILE), { readonly: true });
-  const ids = db.prepare("SELECT id FROM (SELECT id FROM annotations LIMIT 20) UNION ALL SELECT id FROM assets UNION ALL SELECT id FROM (SELECT id FROM runs LIMIT 20)").pluck().all() as string[];
+  const ids = db
+    .prepare(
+      'SELECT id FROM (SELECT id FROM annotations LIMIT 20) UNION ALL SELECT id FROM assets UNION ALL SELECT id FROM (SELECT id FROM runs LIMIT 20)',
+    )
+    .pluck()
+    .all() as string[];
   db.close();
   return {
     url,
@@ -72,18 +79,105 @@ export async function startFuzzServer(): Promise<FuzzServer> {
 }
 
 const EVIL_STRINGS = [
-  '', ' ', '%', '%zz', '%E0%A4%A', '%c0%ae%c0%ae', '../../etc/passwd', '\u0000', '\ud800', '🚀'.repeat(50), 'x'.repeat(70_000), "'; DROP TABLE annotations; --",
-  '{"a":1}', 'null', 'true', '-1', '1e309', 'NaN', '0x10', '9'.repeat(40), randomUUID(), 'ANNOTATION_STATE_OPEN', 'name desc, created_date',
+  '',
+  ' ',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%c0%ae%c0%ae',
+  '../../etc/passwd',
+  '\u0000',
+  '\ud800',
+  '🚀'.repeat(50),
+  'x'.repeat(70_000),
+  "'; DROP TABLE annotations; --",
+  '{"a":1}',
+  'null',
+  'true',
+  '-1',
+  '1e309',
+  'NaN',
+  '0x10',
+  '9'.repeat(40),
+  randomUUID(),
+  'ANNOTATION_STATE_OPEN',
+  'name desc, created_date',
 ];
 const EVIL_FILTERS = [
-  'name == "x"', 'name ==', '(((((((((((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))))))))))', 'a'.repeat(30_000),
-  `annotation_id in [${Array.from({ length: 600 }, (_, i) => `"${i}"`).join(',')}]`, 'name.matches("(a+)+$")', 'name.matches("[")', 'tags.exists(t, t.exists(u, u))',
-  'start_time > timestamp("nope")', '1/0 == 1', 'size(name) > 9223372036854775807', '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!x', 'metadata["k"] == 1',
+  'name == "x"',
+  'name ==',
+  '(((((((((((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))))))))))',
+  'a'.repeat(30_000),
+  `annotation_id in [${Array.from({ length: 600 }, (_, i) => `"${i}"`).join(',')}]`,
+  'name.matches("(a+)+$")',
+  'name.matches("[")',
+  'tags.exists(t, t.exists(u, u))',
+  'start_time > timestamp("nope")',
+  '1/0 == 1',
+  'size(name) > 9223372036854775807',
+  '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!x',
+  'metadata["k"] == 1',
 ];
-const EVIL_ORDERS = ['name', 'name desc', 'nope', 'name desc desc', 'created_date,,name', 'name asc, name desc', ' '.repeat(5000), 'modified_date desc, annotation_id'];
-const EVIL_PAGE_TOKENS = ['', 'x', 'AAAA', 'eyJhIjoxfQ', '%%%', 'A'.repeat(10_000), Buffer.from('{"k":[1,2,3],"fp":"x"}').toString('base64url')];
-const EVIL_MASKS = ['', 'name', 'nope', 'name,,state', 'annotation.name', 'properties.search_term', 'configuration.cedar_policy', '*', 'a'.repeat(5000)];
-const FIELD_NAMES = ['name', 'annotationId', 'annotation_id', 'organizationId', 'filter', 'orderBy', 'pageSize', 'pageToken', 'updateMask', 'annotation', 'savedSearch', 'policy', 'rule', 'testReport', 'ids', 'annotationIds', 'startTime', 'endTime', 'assets', 'tags', 'metadata', 'properties', 'configuration', 'kind', 'state', 'baseUrl', 'apiKey', 'remoteFileId'];
+const EVIL_ORDERS = [
+  'name',
+  'name desc',
+  'nope',
+  'name desc desc',
+  'created_date,,name',
+  'name asc, name desc',
+  ' '.repeat(5000),
+  'modified_date desc, annotation_id',
+];
+const EVIL_PAGE_TOKENS = [
+  '',
+  'x',
+  'AAAA',
+  'eyJhIjoxfQ',
+  '%%%',
+  'A'.repeat(10_000),
+  Buffer.from('{"k":[1,2,3],"fp":"x"}').toString('base64url'),
+];
+const EVIL_MASKS = [
+  '',
+  'name',
+  'nope',
+  'name,,state',
+  'annotation.name',
+  'properties.search_term',
+  'configuration.cedar_policy',
+  '*',
+  'a'.repeat(5000),
+];
+const FIELD_NAMES = [
+  'name',
+  'annotationId',
+  'annotation_id',
+  'organizationId',
+  'filter',
+  'orderBy',
+  'pageSize',
+  'pageToken',
+  'updateMask',
+  'annotation',
+  'savedSearch',
+  'policy',
+  'rule',
+  'testReport',
+  'ids',
+  'annotationIds',
+  'startTime',
+  'endTime',
+  'assets',
+  'tags',
+  'metadata',
+  'properties',
+  'configuration',
+  'kind',
+  'state',
+  'baseUrl',
+  'apiKey',
+  'remoteFileId',
+];
 
 export interface FuzzRequest {
   readonly method: string;
@@ -112,14 +206,31 @@ export function drawRequest(random: () => number, server: Pick<FuzzServer, 'key'
       return '%ED%A0%80'; // a lone surrogate: its UTF-8 escape, which no valid string decodes to
     }
   });
-  if (random() < 0.05) path = pick(['/%', '/%E0%A4%A', '/api/v1/%', '/api/%zz/annotations', '/api/v1/annotations/%c0%ae%c0%ae', `/${'a/'.repeat(2000)}`]);
+  if (random() < 0.05)
+    path = pick(['/%', '/%E0%A4%A', '/api/v1/%', '/api/%zz/annotations', '/api/v1/annotations/%c0%ae%c0%ae', `/${'a/'.repeat(2000)}`]);
   const method = random() < 0.9 ? op.method : pick(['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
   const query = new URLSearchParams();
   if (op.input === 'query' || random() < 0.2) {
     const n = Math.floor(random() * 4);
     for (let i = 0; i < n; i++) {
-      const k = pick(['filter', 'order_by', 'orderBy', 'page_size', 'pageSize', 'page_token', 'organization_id', 'include_archived', 'unknown_param']);
-      const v = k.includes('filter') ? pick(EVIL_FILTERS) : k.startsWith('order') ? pick(EVIL_ORDERS) : k.includes('token') ? pick(EVIL_PAGE_TOKENS) : pick(EVIL_STRINGS);
+      const k = pick([
+        'filter',
+        'order_by',
+        'orderBy',
+        'page_size',
+        'pageSize',
+        'page_token',
+        'organization_id',
+        'include_archived',
+        'unknown_param',
+      ]);
+      const v = k.includes('filter')
+        ? pick(EVIL_FILTERS)
+        : k.startsWith('order')
+          ? pick(EVIL_ORDERS)
+          : k.includes('token')
+            ? pick(EVIL_PAGE_TOKENS)
+            : pick(EVIL_STRINGS);
       query.append(k, v);
     }
   }
@@ -133,10 +244,17 @@ export function drawRequest(random: () => number, server: Pick<FuzzServer, 'key'
   let body: Buffer | undefined;
   if (op.input === 'multipart' && random() < 0.7) {
     const boundary = 'fuzzboundary';
-    headers['Content-Type'] = random() < 0.8 ? `multipart/form-data; boundary=${boundary}` : pick(['multipart/form-data', 'multipart/form-data; boundary=', 'text/plain']);
-    const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="entityType"\r\n\r\n${pick(['annotations', 'runs', 'test_reports', 'nope'])}\r\n`];
+    headers['Content-Type'] =
+      random() < 0.8
+        ? `multipart/form-data; boundary=${boundary}`
+        : pick(['multipart/form-data', 'multipart/form-data; boundary=', 'text/plain']);
+    const parts = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="entityType"\r\n\r\n${pick(['annotations', 'runs', 'test_reports', 'nope'])}\r\n`,
+    ];
     parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="entityId"\r\n\r\n${param()}\r\n`);
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${pick(['x.xml', 'a.js', '../../x', ''])}"\r\n\r\n${pick(['<x/>', '<?xml version="1.0"?><tr:TestResults', 'bytes'.repeat(1000)])}`);
+    parts.push(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${pick(['x.xml', 'a.js', '../../x', ''])}"\r\n\r\n${pick(['<x/>', '<?xml version="1.0"?><tr:TestResults', 'bytes'.repeat(1000)])}`,
+    );
     if (random() < 0.5) parts.push(`\r\n--${boundary}--\r\n`); // else: cut before the closing boundary
     body = Buffer.from(parts.join(''));
   } else if (method !== 'GET' && method !== 'HEAD' && random() < 0.95) {
@@ -154,14 +272,21 @@ export function drawRequest(random: () => number, server: Pick<FuzzServer, 'key'
         const k = pick(FIELD_NAMES);
         const r = random();
         obj[k] =
-          r < 0.2 ? pick(EVIL_STRINGS)
-          : r < 0.3 ? pick(server.ids)
-          : r < 0.4 ? pick(EVIL_MASKS)
-          : r < 0.5 ? Math.floor(random() * 2 ** 40) * (random() < 0.5 ? -1 : 1)
-          : r < 0.6 ? [pick(EVIL_STRINGS), pick(server.ids)]
-          : r < 0.7 ? { [pick(FIELD_NAMES)]: pick(EVIL_STRINGS), [pick(FIELD_NAMES)]: pick(server.ids) }
-          : r < 0.8 ? null
-          : random() < 0.5;
+          r < 0.2
+            ? pick(EVIL_STRINGS)
+            : r < 0.3
+              ? pick(server.ids)
+              : r < 0.4
+                ? pick(EVIL_MASKS)
+                : r < 0.5
+                  ? Math.floor(random() * 2 ** 40) * (random() < 0.5 ? -1 : 1)
+                  : r < 0.6
+                    ? [pick(EVIL_STRINGS), pick(server.ids)]
+                    : r < 0.7
+                      ? { [pick(FIELD_NAMES)]: pick(EVIL_STRINGS), [pick(FIELD_NAMES)]: pick(server.ids) }
+                      : r < 0.8
+                        ? null
+                        : random() < 0.5;
       }
       value = obj;
     }
@@ -169,17 +294,33 @@ export function drawRequest(random: () => number, server: Pick<FuzzServer, 'key'
   }
   // Framed like any HTTP client frames a body (Node's own client sends a DELETE's body unframed otherwise).
   if (body) headers['Content-Length'] = String(body.length);
-  return { method, path: path + (qs ? `?${qs}` : ''), headers, body, label: `${name}: ${method} ${(path + (qs ? `?${qs}` : '')).slice(0, 160)}` };
+  return {
+    method,
+    path: path + (qs ? `?${qs}` : ''),
+    headers,
+    body,
+    label: `${name}: ${method} ${(path + (qs ? `?${qs}` : '')).slice(0, 160)}`,
+  };
 }
 
 export function send(server: Pick<FuzzServer, 'url'>, r: FuzzRequest): Promise<{ status: number; body: string; contentType: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${r.path.startsWith('/') ? '' : '/'}${r.path}`, { method: r.method, headers: r.headers, timeout: 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), contentType: String(res.headers['content-type'] ?? '') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      `${server.url}${r.path.startsWith('/') ? '' : '/'}${r.path}`,
+      { method: r.method, headers: r.headers, timeout: 30_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            contentType: String(res.headers['content-type'] ?? ''),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
     req.on('error', reject);
     req.end(r.body);
@@ -224,7 +365,9 @@ export async function runHttpFuzz(server: FuzzServer, seed: number, count: numbe
     try {
       res = await send(server, r);
     } catch (e) {
-      failures.push(`#${i} ${r.label}: no answer (${(e as Error).message}); server ${server.child.exitCode === null ? 'up' : `exited ${server.child.exitCode}`}`);
+      failures.push(
+        `#${i} ${r.label}: no answer (${(e as Error).message}); server ${server.child.exitCode === null ? 'up' : `exited ${server.child.exitCode}`}`,
+      );
       if (server.child.exitCode !== null || server.child.signalCode !== null) break;
       continue;
     }
@@ -234,7 +377,12 @@ export async function runHttpFuzz(server: FuzzServer, seed: number, count: numbe
       let ok = false;
       try {
         const b = JSON.parse(res.body) as { code?: unknown; message?: unknown; details?: unknown };
-        ok = res.contentType.startsWith('application/json') && Number.isInteger(b.code) && typeof b.message === 'string' && Array.isArray(b.details) && !/\n\s+at /.test(b.message);
+        ok =
+          res.contentType.startsWith('application/json') &&
+          Number.isInteger(b.code) &&
+          typeof b.message === 'string' &&
+          Array.isArray(b.details) &&
+          !/\n\s+at /.test(b.message);
       } catch {
         ok = false;
       }
@@ -243,6 +391,7 @@ export async function runHttpFuzz(server: FuzzServer, seed: number, count: numbe
     }
   }
   commits.close();
-  if (server.child.exitCode !== null || server.child.signalCode !== null) failures.push(`the server exited (${server.child.exitCode ?? server.child.signalCode}): ${server.stderr().slice(-500)}`);
+  if (server.child.exitCode !== null || server.child.signalCode !== null)
+    failures.push(`the server exited (${server.child.exitCode ?? server.child.signalCode}): ${server.stderr().slice(-500)}`);
   return { requests: Object.values(byStatus).reduce((a, b) => a + b, 0), byStatus, failures };
 }

@@ -23,7 +23,9 @@ let log = '';
 beforeAll(async () => {
   mkdirSync(staticDir, { recursive: true });
   execFileSync('sh', ['-c', `echo '<!doctype html><title>app</title>' > ${join(staticDir, 'index.html')}`]);
-  child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dir, '--port', '0', '--static', staticDir, '--no-sync'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [OUTPOST, 'serve', '--data', dir, '--port', '0', '--static', staticDir, '--no-sync'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   base = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
       log += c.toString();
@@ -38,13 +40,19 @@ beforeAll(async () => {
 
 afterAll(() => {
   child.kill('SIGKILL');
-  if (existsSync(join(dir, 'tmp')) && process.getuid?.() === 0) execFileSync('sh', ['-c', `umount ${join(dir, 'tmp')} 2>/dev/null || true`]);
+  if (existsSync(join(dir, 'tmp')) && process.getuid?.() === 0)
+    execFileSync('sh', ['-c', `umount ${join(dir, 'tmp')} 2>/dev/null || true`]);
   rmSync(dir, { recursive: true, force: true });
   rmSync(staticDir, { recursive: true, force: true });
 });
 
 /** A raw request (fetch would refuse to send a malformed path), resolved with status and body. */
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<{ status: number; body: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, { method, headers }, (res) => {
       let text = '';
@@ -68,7 +76,9 @@ const uploadHeaders = () => ({ Authorization: `Bearer ${key}`, 'Content-Type': `
 const part = (content: Buffer) =>
   Buffer.concat([
     Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="entityType"\r\n\r\nannotations\r\n`),
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     content,
   ]);
 const uploadTemps = () => (existsSync(join(dir, 'tmp')) ? readdirSync(join(dir, 'tmp')).filter((f) => f.startsWith('upload-')) : []);
@@ -90,18 +100,21 @@ describe('outpost serve survives what used to end it', () => {
   });
 
   // A real full disk: a 256 KiB tmpfs where uploads are staged (mounting needs root, which CI has).
-  test.runIf(process.getuid?.() === 0)('an upload onto a full disk is RESOURCE_EXHAUSTED "disk full", and nothing is left behind', async () => {
-    mkdirSync(join(dir, 'tmp'), { recursive: true });
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', join(dir, 'tmp')]);
-    try {
-      const whole = Buffer.concat([part(Buffer.alloc(1024 * 1024, 7)), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
-      const res = await raw('POST', '/api/v0/remote-files/upload', uploadHeaders(), whole);
-      expect(res.status).toBe(429);
-      expect(JSON.parse(res.body)).toMatchObject({ code: 8, message: expect.stringContaining('disk full') });
-      expect(uploadTemps()).toEqual([]);
-      await stillServing();
-    } finally {
-      execFileSync('umount', [join(dir, 'tmp')]);
-    }
-  });
+  test.runIf(process.getuid?.() === 0)(
+    'an upload onto a full disk is RESOURCE_EXHAUSTED "disk full", and nothing is left behind',
+    async () => {
+      mkdirSync(join(dir, 'tmp'), { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', join(dir, 'tmp')]);
+      try {
+        const whole = Buffer.concat([part(Buffer.alloc(1024 * 1024, 7)), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
+        const res = await raw('POST', '/api/v0/remote-files/upload', uploadHeaders(), whole);
+        expect(res.status).toBe(429);
+        expect(JSON.parse(res.body)).toMatchObject({ code: 8, message: expect.stringContaining('disk full') });
+        expect(uploadTemps()).toEqual([]);
+        await stillServing();
+      } finally {
+        execFileSync('umount', [join(dir, 'tmp')]);
+      }
+    },
+  );
 });

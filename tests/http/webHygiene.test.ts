@@ -30,11 +30,14 @@ function get(path: string, headers: Record<string, string>): Promise<{ status: n
 }
 
 describe('Host check (DNS rebinding)', () => {
-  test.each(['evil.example:4280', 'attacker.test', '10.0.0.8:80'])('Host %s is refused with PERMISSION_DENIED and the error body', async (host) => {
-    const res = await get('/api/v1/annotations', { Host: host, Authorization: `Bearer ${s.token}` });
-    expect(res.status).toBe(403);
-    expect(JSON.parse(res.body)).toMatchObject({ code: 7, message: expect.stringContaining('DNS rebinding') });
-  });
+  test.each(['evil.example:4280', 'attacker.test', '10.0.0.8:80'])(
+    'Host %s is refused with PERMISSION_DENIED and the error body',
+    async (host) => {
+      const res = await get('/api/v1/annotations', { Host: host, Authorization: `Bearer ${s.token}` });
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.body)).toMatchObject({ code: 7, message: expect.stringContaining('DNS rebinding') });
+    },
+  );
 
   test('the bound address and localhost are served', async () => {
     const port = new URL(s.url).port;
@@ -48,9 +51,16 @@ describe('Host check (DNS rebinding)', () => {
     form.append('entityId', randomUUID());
     form.append('entityType', 'runs');
     form.append('file', new Blob(['x']), 'x.bin');
-    const up = await fetch(`${s.url}/api/v0/remote-files/upload`, { method: 'POST', headers: { Authorization: `Bearer ${s.token}` }, body: form });
+    const up = await fetch(`${s.url}/api/v0/remote-files/upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${s.token}` },
+      body: form,
+    });
     const id = ((await up.json()) as { remoteFile: { remoteFileId: string } }).remoteFile.remoteFileId;
-    const res = await get(`/api/v1/remote-files/${id}/download-url`, { Host: `localhost:${new URL(s.url).port}`, Authorization: `Bearer ${s.token}` });
+    const res = await get(`/api/v1/remote-files/${id}/download-url`, {
+      Host: `localhost:${new URL(s.url).port}`,
+      Authorization: `Bearer ${s.token}`,
+    });
     expect(JSON.parse(res.body).downloadUrl.startsWith(`${s.url}/api/v1/remote-files/${id}/content`)).toBe(true);
   });
 });
@@ -65,7 +75,11 @@ describe('user content', () => {
     form.append('entityId', randomUUID());
     form.append('entityType', 'runs');
     form.append('file', new Blob([content], { type }), name);
-    const up = await fetch(`${s.url}/api/v0/remote-files/upload`, { method: 'POST', headers: { Authorization: `Bearer ${s.token}` }, body: form });
+    const up = await fetch(`${s.url}/api/v0/remote-files/upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${s.token}` },
+      body: form,
+    });
     expect(up.status).toBe(200);
     const id = ((await up.json()) as { remoteFile: { remoteFileId: string } }).remoteFile.remoteFileId;
     const { body } = await s.api('GET', `/api/v1/remote-files/${id}/download-url`);
@@ -98,11 +112,15 @@ describe('request size limits', () => {
   test('a JSON body over the limit is refused and the connection closed, not left half-open', async () => {
     const big = Buffer.alloc(17 * 1024 * 1024, 0x20);
     const res = await new Promise<{ status: number; connection: unknown; body: string }>((resolve, reject) => {
-      const req = request(`${s.url}/api/v1/annotations`, { method: 'POST', headers: { Authorization: `Bearer ${s.token}`, 'Content-Type': 'application/json' } }, (r) => {
-        let body = '';
-        r.on('data', (c: Buffer) => (body += c.toString()));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, connection: r.headers.connection, body }));
-      });
+      const req = request(
+        `${s.url}/api/v1/annotations`,
+        { method: 'POST', headers: { Authorization: `Bearer ${s.token}`, 'Content-Type': 'application/json' } },
+        (r) => {
+          let body = '';
+          r.on('data', (c: Buffer) => (body += c.toString()));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, connection: r.headers.connection, body }));
+        },
+      );
       req.on('error', reject);
       req.end(big);
     });

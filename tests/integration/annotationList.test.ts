@@ -14,13 +14,24 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-type A = { annotationId: string; name: string; description: string; createdDate: string; modifiedDate: string; startTime: string; endTime: string };
+type A = {
+  annotationId: string;
+  name: string;
+  description: string;
+  createdDate: string;
+  modifiedDate: string;
+  startTime: string;
+  endTime: string;
+};
 
 async function listAll(query: string, pageSize: number): Promise<A[]> {
   const out: A[] = [];
   let token = '';
   for (let i = 0; i < 1000; i++) {
-    const res = await s.api('GET', `/api/v1/annotations?page_size=${pageSize}${query}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`);
+    const res = await s.api(
+      'GET',
+      `/api/v1/annotations?page_size=${pageSize}${query}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.annotations.length).toBeLessThanOrEqual(pageSize);
     out.push(...res.body.annotations);
@@ -92,7 +103,7 @@ describe('ListAnnotations', () => {
     const forged = `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}`;
     expect((await s.api('GET', `/api/v1/annotations?page_size=10&order_by=name&page_token=${forged}`)).status).toBe(400);
     expect((await s.api('GET', '/api/v1/annotations?page_token=not-a-token')).status).toBe(400);
-    expect((await s.api('GET', "/api/v1/annotations?page_token=%27%3B%20DROP%20TABLE%20annotations%3B--")).status).toBe(400);
+    expect((await s.api('GET', '/api/v1/annotations?page_token=%27%3B%20DROP%20TABLE%20annotations%3B--')).status).toBe(400);
     expect(s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n).toBe(1500);
   });
 

@@ -22,7 +22,16 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-const ODD_STRINGS = ['', 'plain', 'quote " and \\ backslash', 'controls \u0000\u0001\b\t\n\f\r\u001f\u007f', 'unicode é ü 漢字 😀 \u2028\u2029', '/slash/at/start', 'no-slash', "it's"];
+const ODD_STRINGS = [
+  '',
+  'plain',
+  'quote " and \\ backslash',
+  'controls \u0000\u0001\b\t\n\f\r\u001f\u007f',
+  'unicode é ü 漢字 😀 \u2028\u2029',
+  '/slash/at/start',
+  'no-slash',
+  "it's",
+];
 
 /** The HTTP body of one ListAnnotations request, as text. */
 async function httpText(query: string): Promise<string> {
@@ -57,7 +66,10 @@ async function compareAllPages(pageSize: number, orderBy = 'modified_date'): Pro
 }
 
 const db = () => s.engine.db;
-const pks = () => db().all<{ pk: number }>('SELECT pk FROM annotations ORDER BY pk').map((r) => r.pk);
+const pks = () =>
+  db()
+    .all<{ pk: number }>('SELECT pk FROM annotations ORDER BY pk')
+    .map((r) => r.pk);
 
 describe('ListAnnotations JSON text (HTTP) is byte-identical to the wire objects', () => {
   it('on the demo seed (tags, assets, linked channels, metadata, assignees, archived ones), pages of 1000, 50 and 1', async () => {
@@ -98,11 +110,23 @@ describe('ListAnnotations JSON text (HTTP) is byte-identical to the wire objects
     d.run("UPDATE annotations SET assigned_to_user_id = 'no-such-user' WHERE pk = ?", [at(13)]);
     d.run('UPDATE annotations SET assigned_to_user_id = ? WHERE pk = ?', [user, at(14)]);
     // Timestamps: whole seconds, milliseconds, microseconds, before 1970, past 2^53 micros (read rounded), archived.
-    const times = [1_700_000_000_000_000, 1_700_000_000_123_000, 1_700_000_000_123_456, -86_400_000_001, 253_402_300_799_999_999, 9_007_199_254_740_993];
-    times.forEach((t, i) => d.run('UPDATE annotations SET start_time = ?, end_time = ?, created_date = ?, archived_date = ? WHERE pk = ?', [t, t, t, t, at(20 + i)]));
+    const times = [
+      1_700_000_000_000_000, 1_700_000_000_123_000, 1_700_000_000_123_456, -86_400_000_001, 253_402_300_799_999_999, 9_007_199_254_740_993,
+    ];
+    times.forEach((t, i) =>
+      d.run('UPDATE annotations SET start_time = ?, end_time = ?, created_date = ?, archived_date = ? WHERE pk = ?', [
+        t,
+        t,
+        t,
+        t,
+        at(20 + i),
+      ]),
+    );
     // Linked channels of every kind, with NULL columns, out of position order.
     d.run('DELETE FROM annotation_linked_channels WHERE annotation_pk = ?', [at(30)]);
-    const channel = d.raw.prepare('INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)');
+    const channel = d.raw.prepare(
+      'INSERT INTO annotation_linked_channels(annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     channel.run(at(30), 5, 1, 'c"1', null, null);
     channel.run(at(30), 2, 2, null, 'bit\\field', null);
     channel.run(at(30), 9, 3, null, null, null);
@@ -113,10 +137,20 @@ describe('ListAnnotations JSON text (HTTP) is byte-identical to the wire objects
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const exact: [string, number, string | null, number | null, number | null, number | null][] = [
-      ['s', 1, 'x\ny', null, null, null], ['s-null', 1, null, null, null, null], ['n', 2, null, -42, null, 6], ['n-neg-zero', 2, null, -0, null, null],
-      ['n-null', 2, null, null, null, 99], ['n-big', 2, null, 9_007_199_254_740_991, null, null], ['b', 3, null, null, 1, null], ['b0', 3, null, null, 0, 2],
-      ['b-null', 3, null, null, null, null], ['r', 4, 'run/abc/def', null, null, null], ['r-no-slash', 4, 'runonly', null, null, null],
-      ['r-null', 4, null, null, null, null], ['unspecified', 0, 'u', null, null, null], ['unknown-type', 42, 'v', null, null, null],
+      ['s', 1, 'x\ny', null, null, null],
+      ['s-null', 1, null, null, null, null],
+      ['n', 2, null, -42, null, 6],
+      ['n-neg-zero', 2, null, -0, null, null],
+      ['n-null', 2, null, null, null, 99],
+      ['n-big', 2, null, 9_007_199_254_740_991, null, null],
+      ['b', 3, null, null, 1, null],
+      ['b0', 3, null, null, 0, 2],
+      ['b-null', 3, null, null, null, null],
+      ['r', 4, 'run/abc/def', null, null, null],
+      ['r-no-slash', 4, 'runonly', null, null, null],
+      ['r-null', 4, null, null, null, null],
+      ['unspecified', 0, 'u', null, null, null],
+      ['unknown-type', 42, 'v', null, null, null],
     ];
     exact.forEach(([key, type, sv, nv, bv, fft], i) => meta.run(at(40), key, type, sv, nv, bv, 20 - i, null, null, fft));
     meta.run(at(41), 'fraction', 2, null, 0.1 + 0.2, null, 0, null, null, null);
@@ -126,7 +160,8 @@ describe('ListAnnotations JSON text (HTTP) is byte-identical to the wire objects
     meta.run(at(45), 'key-archived', 1, 'a', null, null, 0, null, 1_700_000_000_000_000, null);
     meta.run(at(46), 'tiny', 2, null, 5e-324, null, 0, null, null, null);
     // No children at all.
-    for (const t of ['annotation_tags', 'annotation_assets', 'annotation_metadata', 'annotation_linked_channels']) d.run(`DELETE FROM ${t} WHERE annotation_pk = ?`, [at(50)]);
+    for (const t of ['annotation_tags', 'annotation_assets', 'annotation_metadata', 'annotation_linked_channels'])
+      d.run(`DELETE FROM ${t} WHERE annotation_pk = ?`, [at(50)]);
     expect(org).toBeTruthy();
 
     const total = all.length;
@@ -138,17 +173,24 @@ describe('ListAnnotations JSON text (HTTP) is byte-identical to the wire objects
     const target = pks()[60];
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.array(fc.string({ unit: 'binary' }), { maxLength: 3 }), async (a, b, tags) => {
-        const d = db();
-        d.run('UPDATE annotations SET name = ?, description = ?, legend_config = ? WHERE pk = ?', [a, b, a, target]);
-        d.run('DELETE FROM annotation_tags WHERE annotation_pk = ?', [target]);
-        [...new Set(tags)].forEach((t, i) => d.run('INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)', [target, t, i]));
-        d.run('UPDATE annotation_metadata SET string_value = ? WHERE annotation_pk = ? AND type = 1', [b, target]);
-        const id = d.get<{ id: string }>('SELECT id FROM annotations WHERE pk = ?', [target])!.id;
-        const query = `page_size=1&filter=${encodeURIComponent(`annotation_id == '${id}'`)}`;
-        expect(await httpText(query)).toBe(await objectJson(query));
-        runs++;
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'grapheme' }),
+        fc.array(fc.string({ unit: 'binary' }), { maxLength: 3 }),
+        async (a, b, tags) => {
+          const d = db();
+          d.run('UPDATE annotations SET name = ?, description = ?, legend_config = ? WHERE pk = ?', [a, b, a, target]);
+          d.run('DELETE FROM annotation_tags WHERE annotation_pk = ?', [target]);
+          [...new Set(tags)].forEach((t, i) =>
+            d.run('INSERT INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)', [target, t, i]),
+          );
+          d.run('UPDATE annotation_metadata SET string_value = ? WHERE annotation_pk = ? AND type = 1', [b, target]);
+          const id = d.get<{ id: string }>('SELECT id FROM annotations WHERE pk = ?', [target])!.id;
+          const query = `page_size=1&filter=${encodeURIComponent(`annotation_id == '${id}'`)}`;
+          expect(await httpText(query)).toBe(await objectJson(query));
+          runs++;
+        },
+      ),
       { numRuns: 60, seed: 18 },
     );
     expect(runs).toBe(60);

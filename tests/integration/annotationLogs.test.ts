@@ -15,35 +15,54 @@ beforeAll(async () => {
 afterAll(async () => s.close());
 
 async function newAnnotation(extra: Record<string, unknown> = {}) {
-  const res = await s.api('POST', '/api/v1/annotations', { name: 'a', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId, ...extra });
+  const res = await s.api('POST', '/api/v1/annotations', {
+    name: 'a',
+    startTime: '2026-09-01T10:00:00Z',
+    endTime: '2026-09-01T10:00:00Z',
+    runId: f.runId,
+    ...extra,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.annotation as { annotationId: string; state?: string };
 }
 
-const comment = (text: string) => ({ kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
+const comment = (text: string) => ({
+  kind: 'ANNOTATION_LOG_KIND_COMMENT',
+  comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] },
+});
 
 describe('CreateAnnotationLog', () => {
   it('creates a comment with the full wire shape (oneof: only comment present)', async () => {
     const a = await newAnnotation();
     const res = await s.api('POST', `/api/v1/annotations/${a.annotationId}/logs`, {
       kind: 'ANNOTATION_LOG_KIND_COMMENT',
-      comment: { body: [
-        { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: 'Looks like the valve 🚀 ' },
-        { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION', userMention: { userId: f.otherUserId } },
-      ] },
+      comment: {
+        body: [
+          { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: 'Looks like the valve 🚀 ' },
+          { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION', userMention: { userId: f.otherUserId } },
+        ],
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const log = res.body.annotationLog;
-    expect(Object.keys(log).sort()).toEqual(['annotationId', 'annotationLogId', 'comment', 'createdByUserId', 'createdByUserName', 'createdDate', 'kind', 'modifiedDate'].sort());
+    expect(Object.keys(log).sort()).toEqual(
+      ['annotationId', 'annotationLogId', 'comment', 'createdByUserId', 'createdByUserName', 'createdDate', 'kind', 'modifiedDate'].sort(),
+    );
     expect(log).toMatchObject({
       annotationId: a.annotationId,
       kind: 'ANNOTATION_LOG_KIND_COMMENT',
       createdByUserId: f.userId,
       createdByUserName: 'engineer@outpost.local',
-      comment: { body: [
-        { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: 'Looks like the valve 🚀 ', userMention: null },
-        { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION', text: '', userMention: { userId: f.otherUserId, userEmail: 'other@outpost.local' } },
-      ] },
+      comment: {
+        body: [
+          { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: 'Looks like the valve 🚀 ', userMention: null },
+          {
+            type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION',
+            text: '',
+            userMention: { userId: f.otherUserId, userEmail: 'other@outpost.local' },
+          },
+        ],
+      },
     });
   });
 
@@ -57,7 +76,10 @@ describe('CreateAnnotationLog', () => {
 
   it('applies an ASSIGNED log to the annotation and fills the email', async () => {
     const a = await newAnnotation();
-    const res = await s.api('POST', `/api/v1/annotations/${a.annotationId}/logs`, { kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assigned: { assignedToUserId: f.otherUserId } });
+    const res = await s.api('POST', `/api/v1/annotations/${a.annotationId}/logs`, {
+      kind: 'ANNOTATION_LOG_KIND_ASSIGNED',
+      assigned: { assignedToUserId: f.otherUserId },
+    });
     expect(res.body.annotationLog.assigned).toEqual({ assignedToUserId: f.otherUserId, assignedToUserEmail: 'other@outpost.local' });
     expect((await s.api('GET', `/api/v1/annotations/${a.annotationId}`)).body.annotation.assignedToUserId).toBe(f.otherUserId);
   });
@@ -67,10 +89,22 @@ describe('CreateAnnotationLog', () => {
     ['two properties', { ...comment('x'), stateUpdate: { state: 'ANNOTATION_LOG_STATE_OPEN' } }, 'comment'],
     ['no properties', { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE' }, 'state_update'],
     ['an UNSPECIFIED kind', { ...comment('x'), kind: 0 }, 'kind'],
-    ['state CREATED', { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' } }, 'state_update.state'],
+    [
+      'state CREATED',
+      { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' } },
+      'state_update.state',
+    ],
     ['an empty comment', { kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [] } }, 'comment.body'],
-    ['a TEXT element without text', { kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT' }] } }, 'comment.body[0].text'],
-    ['an unknown assignee', { kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assigned: { assignedToUserId: 'nobody' } }, 'assigned.assigned_to_user_id'],
+    [
+      'a TEXT element without text',
+      { kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT' }] } },
+      'comment.body[0].text',
+    ],
+    [
+      'an unknown assignee',
+      { kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assigned: { assignedToUserId: 'nobody' } },
+      'assigned.assigned_to_user_id',
+    ],
     ['a missing kind', { ...comment('x'), kind: undefined }, 'kind'],
   ])('rejects %s with INVALID_ARGUMENT naming the field, changing nothing', async (_l, body, field) => {
     const a = await newAnnotation();
@@ -85,7 +119,10 @@ describe('CreateAnnotationLog', () => {
 
   it('rejects a state update on a PHASE annotation and logs on a missing annotation', async () => {
     const p = await newAnnotation({ annotationType: 'ANNOTATION_TYPE_PHASE' });
-    const res = await s.api('POST', `/api/v1/annotations/${p.annotationId}/logs`, { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: 'ANNOTATION_LOG_STATE_OPEN' } });
+    const res = await s.api('POST', `/api/v1/annotations/${p.annotationId}/logs`, {
+      kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      stateUpdate: { state: 'ANNOTATION_LOG_STATE_OPEN' },
+    });
     expect(res.status).toBe(400);
     const missing = await s.api('POST', `/api/v1/annotations/${randomUUID()}/logs`, comment('x'));
     expect(missing.status).toBe(404);
@@ -120,7 +157,10 @@ describe('ListAnnotationLogs and DeleteAnnotationLog', () => {
     expect((await s.api('DELETE', `/api/v1/annotations/${a.annotationId}/logs/${log.annotationLogId}`, undefined, other)).status).toBe(403);
     const b = await newAnnotation();
     expect((await s.api('DELETE', `/api/v1/annotations/${b.annotationId}/logs/${log.annotationLogId}`)).status).toBe(404);
-    expect(await s.api('DELETE', `/api/v1/annotations/${a.annotationId}/logs/${log.annotationLogId}`)).toMatchObject({ status: 200, body: {} });
+    expect(await s.api('DELETE', `/api/v1/annotations/${a.annotationId}/logs/${log.annotationLogId}`)).toMatchObject({
+      status: 200,
+      body: {},
+    });
     expect((await s.api('GET', `/api/v1/annotations/${a.annotationId}/logs`)).body.annotationLogs).toHaveLength(1);
     expect((await s.api('DELETE', `/api/v1/annotations/${a.annotationId}/logs/${log.annotationLogId}`)).status).toBe(404);
   });

@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-
 async function create(body: Record<string, unknown>) {
   const res = await s.api('POST', '/api/v1/annotations', body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -34,13 +33,38 @@ describe('CreateAnnotation', () => {
       runId: f.runId,
       linkedChannels: [{ channel: { channelId: f.channelId } }, { bitFieldElement: { channelId: f.channelId, bitFieldName: 'b0' } }],
       assignToUserId: f.otherUserId,
-      metadata: [{ key: { name: 'severity', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 3 }, { key: { name: 'env' }, stringValue: 'prod' }],
+      metadata: [
+        { key: { name: 'severity', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 3 },
+        { key: { name: 'env' }, stringValue: 'prod' },
+      ],
     });
     expect(Object.keys(a).sort()).toEqual(
       [
-        'annotationId', 'name', 'description', 'startTime', 'endTime', 'createdByUserId', 'modifiedByUserId', 'createdDate', 'modifiedDate',
-        'runId', 'state', 'organizationId', 'assignedToUserId', 'annotationType', 'tags', 'pending', 'assignedToUser', 'deletedDate',
-        'linkedChannels', 'assetIds', 'metadata', 'archivedDate', 'isArchived', 'batchedTriggers', 'isNoisyRule',
+        'annotationId',
+        'name',
+        'description',
+        'startTime',
+        'endTime',
+        'createdByUserId',
+        'modifiedByUserId',
+        'createdDate',
+        'modifiedDate',
+        'runId',
+        'state',
+        'organizationId',
+        'assignedToUserId',
+        'annotationType',
+        'tags',
+        'pending',
+        'assignedToUser',
+        'deletedDate',
+        'linkedChannels',
+        'assetIds',
+        'metadata',
+        'archivedDate',
+        'isArchived',
+        'batchedTriggers',
+        'isNoisyRule',
       ].sort(),
     );
     expect(a).toMatchObject({
@@ -54,7 +78,11 @@ describe('CreateAnnotation', () => {
       tags: ['brand-new-tag', 'anomaly'],
       assetIds: [f.assetId],
       assignedToUserId: f.otherUserId,
-      assignedToUser: { userId: f.otherUserId, userName: 'other@outpost.local', organizations: [{ organizationId: f.organizationId, organizationName: 'Field Team' }] },
+      assignedToUser: {
+        userId: f.otherUserId,
+        userName: 'other@outpost.local',
+        organizations: [{ organizationId: f.organizationId, organizationName: 'Field Team' }],
+      },
       linkedChannels: [{ channel: { channelId: f.channelId } }, { bitFieldElement: { channelId: f.channelId, bitFieldName: 'b0' } }],
       metadata: [
         { key: { name: 'severity', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 3 },
@@ -92,17 +120,33 @@ describe('CreateAnnotation', () => {
   });
 
   it('requires a run, asset or linked channel — tags alone are not enough (spec rule 5)', async () => {
-    const res = await s.api('POST', '/api/v1/annotations', { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', tags: ['a'] });
+    const res = await s.api('POST', '/api/v1/annotations', {
+      name: 'x',
+      startTime: '2026-09-01T10:00:00Z',
+      endTime: '2026-09-01T10:00:00Z',
+      tags: ['a'],
+    });
     expectViolation(res, 'assets');
     expect(res.body.message).toMatch(/run_id, assets or linked_channels/);
   });
 
   it('rejects a PHASE annotation with a state', async () => {
     const res = await s.api('POST', '/api/v1/annotations', {
-      name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId, annotationType: 'ANNOTATION_TYPE_PHASE', state: 'ANNOTATION_STATE_OPEN',
+      name: 'x',
+      startTime: '2026-09-01T10:00:00Z',
+      endTime: '2026-09-01T10:00:00Z',
+      runId: f.runId,
+      annotationType: 'ANNOTATION_TYPE_PHASE',
+      state: 'ANNOTATION_STATE_OPEN',
     });
     expectViolation(res, 'state');
-    const phase = await create({ name: 'phase', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId, annotationType: 'ANNOTATION_TYPE_PHASE' });
+    const phase = await create({
+      name: 'phase',
+      startTime: '2026-09-01T10:00:00Z',
+      endTime: '2026-09-01T10:00:00Z',
+      runId: f.runId,
+      annotationType: 'ANNOTATION_TYPE_PHASE',
+    });
     expect(phase).not.toHaveProperty('state');
   });
 
@@ -111,9 +155,22 @@ describe('CreateAnnotation', () => {
     ['missing start_time', { name: 'x', endTime: '2026-09-01T10:00:00Z' }, 'start_time'],
     ['bad timestamp', { name: 'x', startTime: 'yesterday', endTime: '2026-09-01T10:00:00Z' }, 'start_time'],
     ['wrong type', { name: 42, startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z' }, 'name'],
-    ['bad enum', { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', state: 'ANNOTATION_STATE_BOGUS' }, 'state'],
+    [
+      'bad enum',
+      { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', state: 'ANNOTATION_STATE_BOGUS' },
+      'state',
+    ],
     ['end before start', { name: 'x', startTime: '2026-09-01T10:00:01Z', endTime: '2026-09-01T10:00:00Z', runId: 'r' }, 'end_time'],
-    ['two oneof members', { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', linkedChannels: [{ channel: { channelId: 'a' }, calculatedChannel: { calculatedChannelVersionId: 'b' } }] }, 'linked_channels[0]'],
+    [
+      'two oneof members',
+      {
+        name: 'x',
+        startTime: '2026-09-01T10:00:00Z',
+        endTime: '2026-09-01T10:00:00Z',
+        linkedChannels: [{ channel: { channelId: 'a' }, calculatedChannel: { calculatedChannelVersionId: 'b' } }],
+      },
+      'linked_channels[0]',
+    ],
   ])('rejects %s naming the field', async (_label, body, field) => {
     const before = s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n;
     expectViolation(await s.api('POST', '/api/v1/annotations', body), field);
@@ -125,7 +182,18 @@ describe('CreateAnnotation', () => {
     ['an unknown run', { runId: 'no-such-run' }, 'run_id', /no-such-run/],
     ['an unknown channel', { linkedChannels: [{ channel: { channelId: 'no-such-channel' } }] }, 'linked_channels', /no-such-channel/],
     ['an unknown assignee', { runId: 'RUN', assignToUserId: 'nobody' }, 'assign_to_user_id', /nobody/],
-    ['duplicate metadata keys', { runId: 'RUN', metadata: [{ key: { name: 'k' }, stringValue: 'a' }, { key: { name: 'k' }, stringValue: 'b' }] }, 'metadata', /'k'/],
+    [
+      'duplicate metadata keys',
+      {
+        runId: 'RUN',
+        metadata: [
+          { key: { name: 'k' }, stringValue: 'a' },
+          { key: { name: 'k' }, stringValue: 'b' },
+        ],
+      },
+      'metadata',
+      /'k'/,
+    ],
   ])('rejects %s as INVALID_ARGUMENT naming the value, writing nothing', async (_label, extra, field, pattern) => {
     const body = { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', ...extra } as Record<string, unknown>;
     if (body.runId === 'RUN') body.runId = f.runId;
@@ -156,8 +224,14 @@ describe('authentication and routing', () => {
   });
 
   it('answers unknown routes with NOT_FOUND and wrong methods with UNIMPLEMENTED (gateway behaviour)', async () => {
-    expect(await s.api('GET', '/api/v1/no-such-thing')).toMatchObject({ status: 404, body: { code: 5, message: 'Not Found', details: [] } });
-    expect(await s.api('PUT', '/api/v1/annotations')).toMatchObject({ status: 501, body: { code: 12, message: 'Method Not Allowed', details: [] } });
+    expect(await s.api('GET', '/api/v1/no-such-thing')).toMatchObject({
+      status: 404,
+      body: { code: 5, message: 'Not Found', details: [] },
+    });
+    expect(await s.api('PUT', '/api/v1/annotations')).toMatchObject({
+      status: 501,
+      body: { code: 12, message: 'Method Not Allowed', details: [] },
+    });
   });
 
   it('serves a health check without a key', async () => {
@@ -194,9 +268,19 @@ describe('GetAnnotation and organization isolation', () => {
       "INSERT INTO runs(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES ('run-in-a', ?, 'r', 0, 'u', 0, 'u')",
       [orgA],
     );
-    const createNoOrg = await s.api('POST', '/api/v1/annotations', { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: 'run-in-a' }, token);
+    const createNoOrg = await s.api(
+      'POST',
+      '/api/v1/annotations',
+      { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: 'run-in-a' },
+      token,
+    );
     expectViolation(createNoOrg, 'organization_id');
-    const created = await s.api('POST', '/api/v1/annotations', { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: 'run-in-a', organizationId: orgA }, token);
+    const created = await s.api(
+      'POST',
+      '/api/v1/annotations',
+      { name: 'x', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: 'run-in-a', organizationId: orgA },
+      token,
+    );
     expect(created.status).toBe(200);
     expect(created.body.annotation.organizationId).toBe(orgA);
     const foreign = await s.api('GET', `/api/v1/annotations?organization_id=${f.organizationId}`, undefined, token);
@@ -206,7 +290,14 @@ describe('GetAnnotation and organization isolation', () => {
 
 describe('UpdateAnnotation', () => {
   it('changes only mask fields, accepting lowerCamelCase and snake_case paths', async () => {
-    const a = await create({ name: 'before', description: 'd', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:10Z', runId: f.runId, tags: ['t1'] });
+    const a = await create({
+      name: 'before',
+      description: 'd',
+      startTime: '2026-09-01T10:00:00Z',
+      endTime: '2026-09-01T10:00:10Z',
+      runId: f.runId,
+      tags: ['t1'],
+    });
     const res = await s.api('PATCH', '/api/v1/annotations', {
       annotation: { annotationId: a.annotationId, name: 'after', description: 'ignored', endTime: '2026-09-01T10:00:20Z' },
       updateMask: 'name,end_time',
@@ -214,12 +305,21 @@ describe('UpdateAnnotation', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.annotation).toMatchObject({ name: 'after', description: 'd', endTime: '2026-09-01T10:00:20Z', tags: ['t1'] });
     expect(res.body.annotation.modifiedDate > a.modifiedDate).toBe(true);
-    const camel = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: a.annotationId, legendConfig: 'L' }, updateMask: 'legendConfig' });
+    const camel = await s.api('PATCH', '/api/v1/annotations', {
+      annotation: { annotationId: a.annotationId, legendConfig: 'L' },
+      updateMask: 'legendConfig',
+    });
     expect(camel.body.annotation.legendConfig).toBe('L');
   });
 
   it('clears tags when tags is in the mask with an empty list', async () => {
-    const a = await create({ name: 't', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId, tags: ['a', 'b'] });
+    const a = await create({
+      name: 't',
+      startTime: '2026-09-01T10:00:00Z',
+      endTime: '2026-09-01T10:00:00Z',
+      runId: f.runId,
+      tags: ['a', 'b'],
+    });
     const res = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: a.annotationId, tags: [] }, updateMask: 'tags' });
     expect(res.body.annotation.tags).toEqual([]);
   });
@@ -230,7 +330,10 @@ describe('UpdateAnnotation', () => {
     ['an empty mask', '', /required/],
   ])('rejects %s as INVALID_ARGUMENT on update_mask, changing nothing', async (_l, mask, pattern) => {
     const a = await create({ name: 'keep', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId });
-    const res = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: a.annotationId, name: 'changed' }, updateMask: `name,${mask}` === 'name,' ? '' : mask === '' ? '' : `name,${mask}` });
+    const res = await s.api('PATCH', '/api/v1/annotations', {
+      annotation: { annotationId: a.annotationId, name: 'changed' },
+      updateMask: `name,${mask}` === 'name,' ? '' : mask === '' ? '' : `name,${mask}`,
+    });
     expectViolation(res, 'update_mask');
     expect(res.body.message).toMatch(pattern);
     expect((await s.api('GET', `/api/v1/annotations/${a.annotationId}`)).body.annotation.name).toBe('keep');
@@ -238,23 +341,51 @@ describe('UpdateAnnotation', () => {
 
   it('appends STATE_UPDATE and ASSIGNED logs when state or assignee change', async () => {
     const a = await create({ name: 'hist', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId });
-    await s.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: a.annotationId, state: 'ANNOTATION_STATE_RESOLVED', assignedToUserId: f.otherUserId }, updateMask: 'state,assigned_to_user_id' });
+    await s.api('PATCH', '/api/v1/annotations', {
+      annotation: { annotationId: a.annotationId, state: 'ANNOTATION_STATE_RESOLVED', assignedToUserId: f.otherUserId },
+      updateMask: 'state,assigned_to_user_id',
+    });
     const logs = (await s.api('GET', `/api/v1/annotations/${a.annotationId}/logs`)).body.annotationLogs;
-    expect(logs.map((l: { kind: string }) => l.kind)).toEqual(['ANNOTATION_LOG_KIND_STATE_UPDATE', 'ANNOTATION_LOG_KIND_STATE_UPDATE', 'ANNOTATION_LOG_KIND_ASSIGNED']);
+    expect(logs.map((l: { kind: string }) => l.kind)).toEqual([
+      'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      'ANNOTATION_LOG_KIND_ASSIGNED',
+    ]);
     expect(logs[0].stateUpdate).toEqual({ state: 'ANNOTATION_LOG_STATE_CREATED' });
     expect(logs[1].stateUpdate).toEqual({ state: 'ANNOTATION_LOG_STATE_RESOLVED' });
     expect(logs[2].assigned).toEqual({ assignedToUserId: f.otherUserId, assignedToUserEmail: 'other@outpost.local' });
     // an unchanged state appends nothing
-    await s.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: a.annotationId, state: 'ANNOTATION_STATE_RESOLVED' }, updateMask: 'state' });
+    await s.api('PATCH', '/api/v1/annotations', {
+      annotation: { annotationId: a.annotationId, state: 'ANNOTATION_STATE_RESOLVED' },
+      updateMask: 'state',
+    });
     expect((await s.api('GET', `/api/v1/annotations/${a.annotationId}/logs`)).body.annotationLogs).toHaveLength(3);
   });
 
   it('rejects a state on a PHASE annotation and a missing annotation', async () => {
-    const p = await create({ name: 'p', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId, annotationType: 'ANNOTATION_TYPE_PHASE' });
-    expectViolation(await s.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: p.annotationId, state: 'ANNOTATION_STATE_OPEN' }, updateMask: 'state' }), 'annotation.state');
-    const missing = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: randomUUID(), name: 'n' }, updateMask: 'name' });
+    const p = await create({
+      name: 'p',
+      startTime: '2026-09-01T10:00:00Z',
+      endTime: '2026-09-01T10:00:00Z',
+      runId: f.runId,
+      annotationType: 'ANNOTATION_TYPE_PHASE',
+    });
+    expectViolation(
+      await s.api('PATCH', '/api/v1/annotations', {
+        annotation: { annotationId: p.annotationId, state: 'ANNOTATION_STATE_OPEN' },
+        updateMask: 'state',
+      }),
+      'annotation.state',
+    );
+    const missing = await s.api('PATCH', '/api/v1/annotations', {
+      annotation: { annotationId: randomUUID(), name: 'n' },
+      updateMask: 'name',
+    });
     expect(missing.status).toBe(404);
-    expectViolation(await s.api('PATCH', '/api/v1/annotations', { annotation: { name: 'n' }, updateMask: 'name' }), 'annotation.annotation_id');
+    expectViolation(
+      await s.api('PATCH', '/api/v1/annotations', { annotation: { name: 'n' }, updateMask: 'name' }),
+      'annotation.annotation_id',
+    );
   });
 });
 
@@ -273,10 +404,20 @@ describe('archive, unarchive, delete and batches', () => {
 
   it('UpdateAnnotation archives with deleted_date (or archived_date) in the mask and restores with it unset, as the protos describe', async () => {
     const a = await create({ name: 'masked archive', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:00Z', runId: f.runId });
-    const archived = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotation_id: a.annotationId, deleted_date: '2026-09-02T08:00:00Z' }, update_mask: 'deleted_date' });
+    const archived = await s.api('PATCH', '/api/v1/annotations', {
+      annotation: { annotation_id: a.annotationId, deleted_date: '2026-09-02T08:00:00Z' },
+      update_mask: 'deleted_date',
+    });
     expect(archived.status, JSON.stringify(archived.body)).toBe(200);
-    expect(archived.body.annotation).toMatchObject({ isArchived: true, archivedDate: '2026-09-02T08:00:00Z', deletedDate: '2026-09-02T08:00:00Z' });
-    const restored = await s.api('PATCH', '/api/v1/annotations', { annotation: { annotation_id: a.annotationId, archived_date: null }, update_mask: 'archivedDate' });
+    expect(archived.body.annotation).toMatchObject({
+      isArchived: true,
+      archivedDate: '2026-09-02T08:00:00Z',
+      deletedDate: '2026-09-02T08:00:00Z',
+    });
+    const restored = await s.api('PATCH', '/api/v1/annotations', {
+      annotation: { annotation_id: a.annotationId, archived_date: null },
+      update_mask: 'archivedDate',
+    });
     expect(restored.body.annotation).toMatchObject({ isArchived: false, archivedDate: null, deletedDate: null });
   });
 
@@ -302,7 +443,10 @@ describe('archive, unarchive, delete and batches', () => {
     expect(ok.body.annotations.map((x: { isArchived: boolean }) => x.isArchived)).toEqual([true, true]);
     const un = await s.api('POST', '/api/v1/annotations:batchUnarchive', { annotationIds: [a.annotationId, b.annotationId] });
     expect(un.body.annotations.map((x: { annotationId: string }) => x.annotationId)).toEqual([a.annotationId, b.annotationId]);
-    expect(await s.api('POST', '/api/v1/annotations:batchDelete', { annotationIds: [a.annotationId] })).toMatchObject({ status: 200, body: {} });
+    expect(await s.api('POST', '/api/v1/annotations:batchDelete', { annotationIds: [a.annotationId] })).toMatchObject({
+      status: 200,
+      body: {},
+    });
     expect((await s.api('GET', `/api/v1/annotations/${a.annotationId}`)).body.annotation.isArchived).toBe(true);
   });
 

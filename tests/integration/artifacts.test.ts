@@ -21,7 +21,12 @@ beforeAll(async () => {
   s = await startTestServer();
   f = createFixtures(s);
   otherToken = s.newToken('x@y', 'Other Org');
-  const res = await s.api('POST', '/api/v1/annotations', { name: 'spike', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:01Z', assets: [f.assetName] });
+  const res = await s.api('POST', '/api/v1/annotations', {
+    name: 'spike',
+    startTime: '2026-09-01T10:00:00Z',
+    endTime: '2026-09-01T10:00:01Z',
+    assets: [f.assetName],
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   annotationId = res.body.annotation.annotationId;
 });
@@ -71,8 +76,26 @@ async function download(artifactId: string, query = '', token = s.token) {
 }
 
 const ARTIFACT_KEYS = [
-  'artifactId', 'organizationId', 'createdByUserId', 'title', 'fileName', 'fileType', 'storageClass', 'createdVia', 'version', 'versionCreatedDate',
-  'artifactVersionId', 'createdDate', 'modifiedDate', 'archivedDate', 'isArchived', 'metadata', 'links', 'sizeBytes', 'mimeType', 'sha256',
+  'artifactId',
+  'organizationId',
+  'createdByUserId',
+  'title',
+  'fileName',
+  'fileType',
+  'storageClass',
+  'createdVia',
+  'version',
+  'versionCreatedDate',
+  'artifactVersionId',
+  'createdDate',
+  'modifiedDate',
+  'archivedDate',
+  'isArchived',
+  'metadata',
+  'links',
+  'sizeBytes',
+  'mimeType',
+  'sha256',
 ].sort();
 
 const countRows = (table: string) => s.engine.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
@@ -84,7 +107,10 @@ describe('UploadArtifact', () => {
     const a = await uploadOk({
       file: { name: 'pressure.CSV', type: 'text/csv', bytes },
       title: 'Pressure trace',
-      metadata: [{ key: { name: 'source', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'bench' }, { key: { name: 'rate' }, numberValue: 100 }],
+      metadata: [
+        { key: { name: 'source', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'bench' },
+        { key: { name: 'rate' }, numberValue: 100 },
+      ],
       links: [{ relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: annotationId }],
     });
     expect(Object.keys(a).sort()).toEqual(ARTIFACT_KEYS);
@@ -103,7 +129,14 @@ describe('UploadArtifact', () => {
         { key: { name: 'source', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'bench' },
         { key: { name: 'rate', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 100 },
       ],
-      links: [{ relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: annotationId, artifactVersionId: a.artifactVersionId }],
+      links: [
+        {
+          relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO',
+          entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION',
+          entityId: annotationId,
+          artifactVersionId: a.artifactVersionId,
+        },
+      ],
       sizeBytes: String(Buffer.byteLength(bytes)),
       mimeType: 'text/csv',
       sha256: sha256(Buffer.from(bytes)),
@@ -154,7 +187,10 @@ describe('UploadArtifact', () => {
     const a = await uploadOk({
       file: { name: 'chat.txt', type: 'text/plain', bytes: 'hi' },
       created_via: 'CONVERSATION',
-      links: [{ relation: 'REFERENCES', entity_type: 'RUN', entity_id: f.runId }, { relation: 2, entityType: 'ARTIFACT_ENTITY_TYPE_ASSET', entityId: f.assetId }],
+      links: [
+        { relation: 'REFERENCES', entity_type: 'RUN', entity_id: f.runId },
+        { relation: 2, entityType: 'ARTIFACT_ENTITY_TYPE_ASSET', entityId: f.assetId },
+      ],
     });
     expect(a.createdVia).toBe('ARTIFACT_CREATED_VIA_CONVERSATION');
     expect(a.links.map((l: any) => [l.relation, l.entityType, l.entityId])).toEqual([
@@ -168,11 +204,35 @@ describe('UploadArtifact', () => {
     expectViolation(await upload({ title: 'no file' }), 'file');
     expectViolation(await upload({ file: { name: 'a.txt', bytes: 'x' }, metadata: '{not json' }), 'metadata');
     expectViolation(await upload({ file: { name: 'a.txt', bytes: 'x' }, links: '[{"relation": "ATTACHED_TO"}]' }), 'links[0].entity_type');
-    expectViolation(await upload({ file: { name: 'a.txt', bytes: 'x' }, links: [{ relation: 'ARTIFACT_LINK_RELATION_UNSPECIFIED', entityType: 'RUN', entityId: f.runId }] }), 'links[0].relation');
-    expectViolation(await upload({ file: { name: 'a.txt', bytes: 'x' }, links: [{ relation: 'ATTACHED_TO', entityType: 'NOTEBOOK', entityId: 'x' }] }), 'links[0].entity_type');
-    expectViolation(await upload({ file: { name: 'a.txt', bytes: 'x' }, metadata: [{ key: { name: 'k' }, stringValue: 'a' }, { key: { name: 'k' }, stringValue: 'b' }] }), 'metadata');
+    expectViolation(
+      await upload({
+        file: { name: 'a.txt', bytes: 'x' },
+        links: [{ relation: 'ARTIFACT_LINK_RELATION_UNSPECIFIED', entityType: 'RUN', entityId: f.runId }],
+      }),
+      'links[0].relation',
+    );
+    expectViolation(
+      await upload({ file: { name: 'a.txt', bytes: 'x' }, links: [{ relation: 'ATTACHED_TO', entityType: 'NOTEBOOK', entityId: 'x' }] }),
+      'links[0].entity_type',
+    );
+    expectViolation(
+      await upload({
+        file: { name: 'a.txt', bytes: 'x' },
+        metadata: [
+          { key: { name: 'k' }, stringValue: 'a' },
+          { key: { name: 'k' }, stringValue: 'b' },
+        ],
+      }),
+      'metadata',
+    );
     // a linked annotation that does not exist
-    expectNotFound(await upload({ file: { name: 'a.txt', bytes: 'x' }, links: [{ relation: 'ATTACHED_TO', entityType: 'ANNOTATION', entityId: 'ghost-annotation' }] }), /annotation not found: ghost-annotation/);
+    expectNotFound(
+      await upload({
+        file: { name: 'a.txt', bytes: 'x' },
+        links: [{ relation: 'ATTACHED_TO', entityType: 'ANNOTATION', entityId: 'ghost-annotation' }],
+      }),
+      /annotation not found: ghost-annotation/,
+    );
     // not multipart at all
     expectViolation(await s.api('POST', '/api/v1/artifacts:upload', { title: 'json' }), 'body');
     expect(countRows('artifacts')).toBe(before);
@@ -194,7 +254,10 @@ describe('UploadArtifact', () => {
       expect(atLimit.status).toBe(200);
       expectViolation(await s.api('POST', '/api/v1/artifacts', { title: 'big', content: { blob: 'x'.repeat(2000) } }), 'content');
       const a = await uploadOk({ file: { name: 'v1.bin', bytes: 'small' } });
-      expectViolation(await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, { file: { name: 'v2.bin', bytes: randomBytes(4096) } }), 'file');
+      expectViolation(
+        await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, { file: { name: 'v2.bin', bytes: randomBytes(4096) } }),
+        'file',
+      );
       expect((await s.api('GET', `/api/v1/artifacts/${a.artifactId}`)).body.artifact.version).toBe(1);
     } finally {
       if (saved === undefined) delete process.env.OUTPOST_MAX_ARTIFACT_BYTES;
@@ -205,14 +268,22 @@ describe('UploadArtifact', () => {
   it('never reads a file the router did not upload (requests passed through IPC)', async () => {
     const caller = loadCaller(s.engine.db, f.userId)!;
     const forged = { file: { path: '/etc/passwd', fileName: 'passwd', mimeType: 'text/plain', encoding: '', size: 10 } };
-    await expect(invoke({ engine: s.engine, db: s.engine.db, caller }, 'UploadArtifact', forged)).rejects.toMatchObject({ code: 3, message: /file: is not an uploaded file/ });
+    await expect(invoke({ engine: s.engine, db: s.engine.db, caller }, 'UploadArtifact', forged)).rejects.toMatchObject({
+      code: 3,
+      message: /file: is not an uploaded file/,
+    });
   });
 });
 
 describe('CreateStructuredArtifact', () => {
   it('stores a JSON document as a STRUCTURED artifact with file_type json', async () => {
     const content = { summary: 'overpressure at T+12s', points: [1, 2.5, null, true], nested: { a: 'b' } };
-    const a = await structured({ title: 'Analysis', content, metadata: [{ key: { name: 'model' }, stringValue: 'v2' }], links: [{ relation: 'GENERATED_FROM', entityType: 'CONVERSATION', entityId: 'conv-structured' }] });
+    const a = await structured({
+      title: 'Analysis',
+      content,
+      metadata: [{ key: { name: 'model' }, stringValue: 'v2' }],
+      links: [{ relation: 'GENERATED_FROM', entityType: 'CONVERSATION', entityId: 'conv-structured' }],
+    });
     expect(Object.keys(a).sort()).toEqual(ARTIFACT_KEYS);
     const text = JSON.stringify(content);
     expect(a).toMatchObject({
@@ -225,13 +296,25 @@ describe('CreateStructuredArtifact', () => {
       mimeType: 'application/json',
       sizeBytes: String(Buffer.byteLength(text)),
       sha256: sha256(Buffer.from(text)),
-      links: [{ relation: 'ARTIFACT_LINK_RELATION_GENERATED_FROM', entityType: 'ARTIFACT_ENTITY_TYPE_CONVERSATION', entityId: 'conv-structured', artifactVersionId: a.artifactVersionId }],
+      links: [
+        {
+          relation: 'ARTIFACT_LINK_RELATION_GENERATED_FROM',
+          entityType: 'ARTIFACT_ENTITY_TYPE_CONVERSATION',
+          entityId: 'conv-structured',
+          artifactVersionId: a.artifactVersionId,
+        },
+      ],
     });
     const res = await download(a.artifactId);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(JSON.parse(Buffer.from(res.bytes).toString('utf8'))).toEqual(content);
 
-    const named = await structured({ title: 'named', content: [1, 2], fileName: 'result.txt', createdVia: 'ARTIFACT_CREATED_VIA_CONVERSATION' });
+    const named = await structured({
+      title: 'named',
+      content: [1, 2],
+      fileName: 'result.txt',
+      createdVia: 'ARTIFACT_CREATED_VIA_CONVERSATION',
+    });
     expect(named).toMatchObject({ fileName: 'result.txt', fileType: 'json', createdVia: 'ARTIFACT_CREATED_VIA_CONVERSATION' });
     expectViolation(await s.api('POST', '/api/v1/artifacts', { title: 'no content' }), 'content');
     expectViolation(await s.api('POST', '/api/v1/artifacts', { content: {} }), 'title');
@@ -242,8 +325,13 @@ describe('artifact versions', () => {
   it('a new version bumps version, artifactVersionId and versionCreatedDate; old content stays downloadable', async () => {
     const v1Bytes = randomBytes(1000);
     const v2Bytes = randomBytes(2000);
-    const a1 = await uploadOk({ file: { name: 'trace.csv', type: 'text/csv', bytes: v1Bytes }, links: [{ relation: 'ATTACHED_TO', entityType: 'ANNOTATION', entityId: annotationId }] });
-    const res = await multipart(`/api/v1/artifacts/${a1.artifactId}/versions`, { file: { name: 'trace.parquet', type: 'application/vnd.apache.parquet', bytes: v2Bytes } });
+    const a1 = await uploadOk({
+      file: { name: 'trace.csv', type: 'text/csv', bytes: v1Bytes },
+      links: [{ relation: 'ATTACHED_TO', entityType: 'ANNOTATION', entityId: annotationId }],
+    });
+    const res = await multipart(`/api/v1/artifacts/${a1.artifactId}/versions`, {
+      file: { name: 'trace.parquet', type: 'application/vnd.apache.parquet', bytes: v2Bytes },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const a2 = res.body.artifact;
     expect(a2).toMatchObject({
@@ -267,8 +355,30 @@ describe('artifact versions', () => {
     expect(list.status).toBe(200);
     expect(list.body.nextPageToken).toBe('');
     expect(list.body.artifactVersions).toEqual([
-      { artifactVersionId: a2.artifactVersionId, artifactId: a1.artifactId, version: 2, fileName: 'trace.parquet', fileType: 'parquet', mimeType: 'application/vnd.apache.parquet', sizeBytes: '2000', sha256: sha256(v2Bytes), createdDate: a2.versionCreatedDate, createdByUserId: f.userId },
-      { artifactVersionId: a1.artifactVersionId, artifactId: a1.artifactId, version: 1, fileName: 'trace.csv', fileType: 'csv', mimeType: 'text/csv', sizeBytes: '1000', sha256: sha256(v1Bytes), createdDate: a1.createdDate, createdByUserId: f.userId },
+      {
+        artifactVersionId: a2.artifactVersionId,
+        artifactId: a1.artifactId,
+        version: 2,
+        fileName: 'trace.parquet',
+        fileType: 'parquet',
+        mimeType: 'application/vnd.apache.parquet',
+        sizeBytes: '2000',
+        sha256: sha256(v2Bytes),
+        createdDate: a2.versionCreatedDate,
+        createdByUserId: f.userId,
+      },
+      {
+        artifactVersionId: a1.artifactVersionId,
+        artifactId: a1.artifactId,
+        version: 1,
+        fileName: 'trace.csv',
+        fileType: 'csv',
+        mimeType: 'text/csv',
+        sizeBytes: '1000',
+        sha256: sha256(v1Bytes),
+        createdDate: a1.createdDate,
+        createdByUserId: f.userId,
+      },
     ]);
     const paged = await s.api('GET', `/api/v1/artifacts/${a1.artifactId}/versions?page_size=1`);
     expect(paged.body.artifactVersions.map((v: any) => v.version)).toEqual([2]);
@@ -282,18 +392,46 @@ describe('artifact versions', () => {
     expect(missing.status).toBe(404);
 
     // a link may name a specific version of the artifact, and only one of its own
-    const linked = await s.api('POST', `/api/v1/artifacts/${a1.artifactId}:link`, { relation: 'REFERENCES', entityType: 'RUN', entityId: f.runId, artifactVersionId: a1.artifactVersionId });
-    expect(linked.body.artifact.links[1]).toEqual({ relation: 'ARTIFACT_LINK_RELATION_REFERENCES', entityType: 'ARTIFACT_ENTITY_TYPE_RUN', entityId: f.runId, artifactVersionId: a1.artifactVersionId });
+    const linked = await s.api('POST', `/api/v1/artifacts/${a1.artifactId}:link`, {
+      relation: 'REFERENCES',
+      entityType: 'RUN',
+      entityId: f.runId,
+      artifactVersionId: a1.artifactVersionId,
+    });
+    expect(linked.body.artifact.links[1]).toEqual({
+      relation: 'ARTIFACT_LINK_RELATION_REFERENCES',
+      entityType: 'ARTIFACT_ENTITY_TYPE_RUN',
+      entityId: f.runId,
+      artifactVersionId: a1.artifactVersionId,
+    });
     const other = await uploadOk({ file: { name: 'o.txt', bytes: 'o' } });
-    expectViolation(await s.api('POST', `/api/v1/artifacts/${a1.artifactId}:link`, { relation: 'REFERENCES', entityType: 'RUN', entityId: f.runId, artifactVersionId: other.artifactVersionId }), 'artifact_version_id');
+    expectViolation(
+      await s.api('POST', `/api/v1/artifacts/${a1.artifactId}:link`, {
+        relation: 'REFERENCES',
+        entityType: 'RUN',
+        entityId: f.runId,
+        artifactVersionId: other.artifactVersionId,
+      }),
+      'artifact_version_id',
+    );
   });
 
   it('a new version of a structured artifact must be JSON, and stays json', async () => {
     const a = await structured({ title: 's', content: { v: 1 } });
-    expectViolation(await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, { file: { name: 'x.txt', type: 'text/plain', bytes: 'not json' } }), 'file');
-    const res = await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, { file: { name: 'v2.json', type: 'text/plain', bytes: '{"v":2}' } });
+    expectViolation(
+      await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, { file: { name: 'x.txt', type: 'text/plain', bytes: 'not json' } }),
+      'file',
+    );
+    const res = await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, {
+      file: { name: 'v2.json', type: 'text/plain', bytes: '{"v":2}' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.artifact).toMatchObject({ version: 2, fileType: 'json', mimeType: 'application/json', storageClass: 'ARTIFACT_STORAGE_CLASS_STRUCTURED' });
+    expect(res.body.artifact).toMatchObject({
+      version: 2,
+      fileType: 'json',
+      mimeType: 'application/json',
+      storageClass: 'ARTIFACT_STORAGE_CLASS_STRUCTURED',
+    });
     expectViolation(await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, {}), 'file');
     expectNotFound(await multipart('/api/v1/artifacts/ghost/versions', { file: { name: 'x', bytes: 'x' } }), /artifact not found: ghost/);
     expect(tmpFiles()).toEqual([]);
@@ -308,30 +446,70 @@ describe('links', () => {
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.artifact.links).toEqual([{ ...link, artifactVersionId: a.artifactVersionId }]);
     expect(first.body.artifact.modifiedDate > a.modifiedDate).toBe(true);
-    const again = await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'ATTACHED_TO', entity_type: 'ANNOTATION', entity_id: annotationId });
+    const again = await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, {
+      relation: 'ATTACHED_TO',
+      entity_type: 'ANNOTATION',
+      entity_id: annotationId,
+    });
     expect(again.body.artifact.links).toHaveLength(1);
     expect(again.body.artifact.modifiedDate).toBe(first.body.artifact.modifiedDate);
 
     // test reports are checked like the others; conversations are not a local resource
-    expectNotFound(await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'REFERENCES', entityType: 'TEST_REPORT', entityId: 'no-report' }), /test report not found/);
-    expectNotFound(await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'REFERENCES', entityType: 'ASSET', entityId: 'no-asset' }), /asset not found/);
-    expect((await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'REFERENCES', entityType: 'CONVERSATION', entityId: 'conv-x' })).status).toBe(200);
+    expectNotFound(
+      await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, {
+        relation: 'REFERENCES',
+        entityType: 'TEST_REPORT',
+        entityId: 'no-report',
+      }),
+      /test report not found/,
+    );
+    expectNotFound(
+      await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'REFERENCES', entityType: 'ASSET', entityId: 'no-asset' }),
+      /asset not found/,
+    );
+    expect(
+      (
+        await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, {
+          relation: 'REFERENCES',
+          entityType: 'CONVERSATION',
+          entityId: 'conv-x',
+        })
+      ).status,
+    ).toBe(200);
 
-    expectNotFound(await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { ...link, entityId: 'ghost' }), /annotation not found: ghost/);
-    expectViolation(await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { ...link, relation: 'ARTIFACT_LINK_RELATION_UNSPECIFIED' }), 'relation');
+    expectNotFound(
+      await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { ...link, entityId: 'ghost' }),
+      /annotation not found: ghost/,
+    );
+    expectViolation(
+      await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { ...link, relation: 'ARTIFACT_LINK_RELATION_UNSPECIFIED' }),
+      'relation',
+    );
     expectViolation(await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { ...link, entityType: 0 }), 'entity_type');
-    expectViolation(await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'ATTACHED_TO', entityType: 'ANNOTATION' }), 'entity_id');
+    expectViolation(
+      await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'ATTACHED_TO', entityType: 'ANNOTATION' }),
+      'entity_id',
+    );
     expectNotFound(await s.api('POST', '/api/v1/artifacts/ghost:link', link), /artifact not found: ghost/);
 
     // an annotation of another organization is not visible: NOT_FOUND, as if it did not exist
     const otherOrg = s.engine.db.get<{ id: string }>("SELECT id FROM organizations WHERE name = 'Other Org'")!.id;
     const otherUser = s.engine.db.get<{ id: string }>("SELECT id FROM users WHERE user_name = 'x@y'")!.id;
-    s.engine.db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)', [
-      'their-asset', otherOrg, 'Their asset', otherUser, otherUser,
-    ]);
-    const theirAnnotation = await s.api('POST', '/api/v1/annotations', { name: 'theirs', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:01Z', assets: ['Their asset'] }, otherToken);
+    s.engine.db.run(
+      'INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)',
+      ['their-asset', otherOrg, 'Their asset', otherUser, otherUser],
+    );
+    const theirAnnotation = await s.api(
+      'POST',
+      '/api/v1/annotations',
+      { name: 'theirs', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:01Z', assets: ['Their asset'] },
+      otherToken,
+    );
     expect(theirAnnotation.status, JSON.stringify(theirAnnotation.body)).toBe(200);
-    expectNotFound(await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { ...link, entityId: theirAnnotation.body.annotation.annotationId }), /annotation not found/);
+    expectNotFound(
+      await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, { ...link, entityId: theirAnnotation.body.annotation.annotationId }),
+      /annotation not found/,
+    );
 
     const unlinked = await s.api('POST', `/api/v1/artifacts/${a.artifactId}:unlink`, link);
     expect(unlinked.status).toBe(200);
@@ -365,7 +543,10 @@ describe('ListArtifacts', () => {
     const out: any[] = [];
     let token = '';
     do {
-      const res = await server().api('GET', `/api/v1/artifacts?page_size=${pageSize}${query}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`);
+      const res = await server().api(
+        'GET',
+        `/api/v1/artifacts?page_size=${pageSize}${query}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['artifacts', 'nextPageToken']);
       out.push(...res.body.artifacts);
@@ -380,7 +561,12 @@ describe('ListArtifacts', () => {
     titles = [];
     for (let i = 0; i < 60; i++) {
       const title = `t${String((i * 37) % 60).padStart(2, '0')}`;
-      const links = i % 3 === 0 ? [{ relation: 'ATTACHED_TO', entityType: 'CONVERSATION', entityId: 'conv-a' }] : i % 3 === 1 ? [{ relation: 'REFERENCES', entityType: 'CONVERSATION', entityId: 'conv-b' }] : [];
+      const links =
+        i % 3 === 0
+          ? [{ relation: 'ATTACHED_TO', entityType: 'CONVERSATION', entityId: 'conv-a' }]
+          : i % 3 === 1
+            ? [{ relation: 'REFERENCES', entityType: 'CONVERSATION', entityId: 'conv-b' }]
+            : [];
       const res = await l.api('POST', '/api/v1/artifacts', { title, content: { i }, links });
       expect(res.status).toBe(200);
       ids.push(res.body.artifact.artifactId);
@@ -401,19 +587,25 @@ describe('ListArtifacts', () => {
     expect(big.body.nextPageToken).toBe('');
   });
 
-  it.each(['title', 'title desc', 'version', 'file_type', 'version_created_date desc', 'archived_date', 'createdDate'])('orders by %j', async (orderBy) => {
-    const rows = await listAll(`&order_by=${encodeURIComponent(orderBy)}`, 11);
-    expect(new Set(rows.map((r) => r.artifactId)).size).toBe(60);
-    if (orderBy.startsWith('title')) {
-      const sorted = [...titles].sort();
-      expect(rows.map((r) => r.title)).toEqual(orderBy.endsWith('desc') ? sorted.reverse() : sorted);
-    }
-  });
+  it.each(['title', 'title desc', 'version', 'file_type', 'version_created_date desc', 'archived_date', 'createdDate'])(
+    'orders by %j',
+    async (orderBy) => {
+      const rows = await listAll(`&order_by=${encodeURIComponent(orderBy)}`, 11);
+      expect(new Set(rows.map((r) => r.artifactId)).size).toBe(60);
+      if (orderBy.startsWith('title')) {
+        const sorted = [...titles].sort();
+        expect(rows.map((r) => r.title)).toEqual(orderBy.endsWith('desc') ? sorted.reverse() : sorted);
+      }
+    },
+  );
 
   it('rejects unknown order fields and replayed page tokens', async () => {
     expectViolation(await l.api('GET', '/api/v1/artifacts?order_by=size_bytes'), 'order_by');
     const page = await l.api('GET', '/api/v1/artifacts?page_size=5&conversationId=conv-a');
-    expectViolation(await l.api('GET', `/api/v1/artifacts?page_size=5&conversationId=conv-b&page_token=${encodeURIComponent(page.body.nextPageToken)}`), 'page_token');
+    expectViolation(
+      await l.api('GET', `/api/v1/artifacts?page_size=5&conversationId=conv-b&page_token=${encodeURIComponent(page.body.nextPageToken)}`),
+      'page_token',
+    );
   });
 
   it('scopes to a conversation with conversationId (a CONVERSATION link to it)', async () => {
@@ -421,11 +613,15 @@ describe('ListArtifacts', () => {
     expect(convA.map((a) => a.artifactId)).toEqual(ids.filter((_, i) => i % 3 === 0));
     const convB = await listAll('&conversation_id=conv-b');
     expect(convB.map((a) => a.artifactId)).toEqual(ids.filter((_, i) => i % 3 === 1));
-    expect((await listAll('&conversationId=nobody'))).toEqual([]);
+    expect(await listAll('&conversationId=nobody')).toEqual([]);
     // a non-conversation link with the same entity id does not count
     const run = createFixtures(l).runId;
-    const res = await l.api('POST', '/api/v1/artifacts', { title: 'run link', content: {}, links: [{ relation: 'ATTACHED_TO', entityType: 'RUN', entityId: run }] });
-    expect((await listAll(`&conversationId=${run}`))).toEqual([]);
+    const res = await l.api('POST', '/api/v1/artifacts', {
+      title: 'run link',
+      content: {},
+      links: [{ relation: 'ATTACHED_TO', entityType: 'RUN', entityId: run }],
+    });
+    expect(await listAll(`&conversationId=${run}`)).toEqual([]);
     await l.api('POST', `/api/v1/artifacts/${res.body.artifact.artifactId}:archive`);
   });
 
@@ -446,14 +642,25 @@ describe('ListArtifacts', () => {
 
 describe('organization isolation', () => {
   it("another organization's artifacts are NOT_FOUND everywhere and never listed", async () => {
-    const a = await uploadOk({ file: { name: 'secret.txt', bytes: 'secret' }, links: [{ relation: 'ATTACHED_TO', entityType: 'CONVERSATION', entityId: 'conv-iso' }] });
+    const a = await uploadOk({
+      file: { name: 'secret.txt', bytes: 'secret' },
+      links: [{ relation: 'ATTACHED_TO', entityType: 'CONVERSATION', entityId: 'conv-iso' }],
+    });
     const other = (method: string, path: string, body?: unknown) => s.api(method, path, body, otherToken);
     expectNotFound(await other('GET', `/api/v1/artifacts/${a.artifactId}`), /artifact not found/);
     expect((await download(a.artifactId, '', otherToken)).status).toBe(404);
     expectNotFound(await other('GET', `/api/v1/artifacts/${a.artifactId}/versions`));
     expectNotFound(await multipart(`/api/v1/artifacts/${a.artifactId}/versions`, { file: { name: 'x', bytes: 'x' } }, otherToken));
-    expectNotFound(await other('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'ATTACHED_TO', entityType: 'CONVERSATION', entityId: 'c' }));
-    expectNotFound(await other('POST', `/api/v1/artifacts/${a.artifactId}:unlink`, { relation: 'ATTACHED_TO', entityType: 'CONVERSATION', entityId: 'conv-iso' }));
+    expectNotFound(
+      await other('POST', `/api/v1/artifacts/${a.artifactId}:link`, { relation: 'ATTACHED_TO', entityType: 'CONVERSATION', entityId: 'c' }),
+    );
+    expectNotFound(
+      await other('POST', `/api/v1/artifacts/${a.artifactId}:unlink`, {
+        relation: 'ATTACHED_TO',
+        entityType: 'CONVERSATION',
+        entityId: 'conv-iso',
+      }),
+    );
     expectNotFound(await other('POST', `/api/v1/artifacts/${a.artifactId}:archive`));
     expectNotFound(await other('POST', `/api/v1/artifacts/${a.artifactId}:unarchive`));
     const theirs = await other('GET', '/api/v1/artifacts?page_size=1000');

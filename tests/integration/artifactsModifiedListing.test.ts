@@ -36,7 +36,10 @@ describe('ListArtifacts for sync', () => {
   it('filters on modified_date', async () => {
     const all = await s.api('GET', '/api/v1/artifacts?include_archived=true&order_by=modified_date');
     const since = all.body.artifacts[2].modifiedDate as string;
-    const res = await s.api('GET', `/api/v1/artifacts?include_archived=true&filter=${encodeURIComponent(`modified_date >= timestamp('${since}')`)}`);
+    const res = await s.api(
+      'GET',
+      `/api/v1/artifacts?include_archived=true&filter=${encodeURIComponent(`modified_date >= timestamp('${since}')`)}`,
+    );
     expect(res.status).toBe(200);
     expect(titles(res.body)).toEqual(['one']);
   });
@@ -44,6 +47,9 @@ describe('ListArtifacts for sync', () => {
   it('a page token is bound to include_archived', async () => {
     const page = await s.api('GET', '/api/v1/artifacts?include_archived=true&page_size=1');
     expect(page.body.nextPageToken).not.toBe('');
-    expectViolation(await s.api('GET', `/api/v1/artifacts?page_size=1&page_token=${encodeURIComponent(page.body.nextPageToken)}`), 'page_token');
+    expectViolation(
+      await s.api('GET', `/api/v1/artifacts?page_size=1&page_token=${encodeURIComponent(page.body.nextPageToken)}`),
+      'page_token',
+    );
   });
 });

@@ -36,11 +36,19 @@ function expectDenied(res: { status: number; body: any }, action: string) {
 }
 
 /** Creates a policy (as the owner) and returns it; archive it with `retire`. */
-const createPolicy = async (name: string, cedarPolicy: string) => (await ok('POST', '/api/v1/policies', { name, configuration: { cedarPolicy } })).policy;
+const createPolicy = async (name: string, cedarPolicy: string) =>
+  (await ok('POST', '/api/v1/policies', { name, configuration: { cedarPolicy } })).policy;
 const retire = (policyId: string) => ok('POST', `/api/v1/policies/${policyId}/archive`);
 
 const annotation = async (name: string, extra: Record<string, unknown> = {}, token?: string) =>
-  (await ok('POST', '/api/v1/annotations', { name, startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: ['bench-1'], ...extra }, token)).annotation;
+  (
+    await ok(
+      'POST',
+      '/api/v1/annotations',
+      { name, startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: ['bench-1'], ...extra },
+      token,
+    )
+  ).annotation;
 
 describe('the default policy', () => {
   it('a fresh organization has one policy letting its members do everything, so a new install behaves as before', async () => {
@@ -50,11 +58,21 @@ describe('the default policy', () => {
       expect(listed.status).toBe(200);
       expect(listed.body.policies).toHaveLength(1);
       const [p] = listed.body.policies;
-      expect(p).toMatchObject({ name: DEFAULT_POLICY_NAME, isArchived: false, version: 1, configuration: { cedarPolicy: defaultPolicyText(p.organizationId) } });
+      expect(p).toMatchObject({
+        name: DEFAULT_POLICY_NAME,
+        isArchived: false,
+        version: 1,
+        configuration: { cedarPolicy: defaultPolicyText(p.organizationId) },
+      });
       expect(p.configuration.cedarPolicy).toContain(`permit(principal in Organization::"${p.organizationId}", action, resource);`);
       const member = fresh.newToken('new@outpost.local');
       expect((await fresh.api('POST', '/api/v1/assets', { name: 'rig' }, member)).status).toBe(200);
-      const created = await fresh.api('POST', '/api/v1/annotations', { name: 'first', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: ['rig'] }, member);
+      const created = await fresh.api(
+        'POST',
+        '/api/v1/annotations',
+        { name: 'first', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: ['rig'] },
+        member,
+      );
       expect(created.status).toBe(200);
       expect((await fresh.api('GET', '/api/v1/annotations', undefined, member)).body.annotations).toHaveLength(1);
       // A second organization gets its own default policy, naming it.
@@ -78,7 +96,12 @@ describe('deny, forbid over permit, policy changes', () => {
     expect(listed.body.message).toContain('forbidden by "Lock everything #1');
     expectDenied(await server.api('GET', '/api/v1/annotations'), 'ListAnnotations'); // the owner too
     expectDenied(await server.api('GET', `/api/v1/annotations/${a.annotationId}`, undefined, alice), 'GetAnnotation');
-    const refused = await server.api('POST', '/api/v1/annotations', { name: 'x', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: ['bench-1'] }, alice);
+    const refused = await server.api(
+      'POST',
+      '/api/v1/annotations',
+      { name: 'x', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:01:00Z', assets: ['bench-1'] },
+      alice,
+    );
     expectDenied(refused, 'CreateAnnotation');
     expect(server.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM annotations WHERE name = 'x'")!.n).toBe(0);
     // The owner can always mend the policies (else a forbid of everything could never be undone).
@@ -92,12 +115,25 @@ describe('deny, forbid over permit, policy changes', () => {
     const noArchive = await createPolicy('No archiving', 'forbid(principal, action in Action::"archive", resource);');
     try {
       expectDenied(await server.api('POST', `/api/v1/annotations/${a.annotationId}:archive`, {}, alice), 'ArchiveAnnotation');
-      expectDenied(await server.api('POST', '/api/v1/annotations:batchArchive', { annotationIds: [a.annotationId] }, alice), 'BatchArchiveAnnotations');
+      expectDenied(
+        await server.api('POST', '/api/v1/annotations:batchArchive', { annotationIds: [a.annotationId] }, alice),
+        'BatchArchiveAnnotations',
+      );
       expectDenied(await server.api('DELETE', `/api/v1/annotations/${a.annotationId}`, undefined, alice), 'DeleteAnnotation');
       // Archiving through UpdateAnnotation's mask is an archive too.
-      const viaMask = await server.api('PATCH', '/api/v1/annotations', { annotation: { annotationId: a.annotationId, deletedDate: '2026-02-01T00:00:00Z' }, updateMask: 'deleted_date' }, alice);
+      const viaMask = await server.api(
+        'PATCH',
+        '/api/v1/annotations',
+        { annotation: { annotationId: a.annotationId, deletedDate: '2026-02-01T00:00:00Z' }, updateMask: 'deleted_date' },
+        alice,
+      );
       expectDenied(viaMask, 'ArchiveAnnotation');
-      const renamed = await ok('PATCH', '/api/v1/annotations', { annotation: { annotationId: a.annotationId, name: 'renamed' }, updateMask: 'name' }, alice);
+      const renamed = await ok(
+        'PATCH',
+        '/api/v1/annotations',
+        { annotation: { annotationId: a.annotationId, name: 'renamed' }, updateMask: 'name' },
+        alice,
+      );
       expect(renamed.annotation).toMatchObject({ name: 'renamed', archivedDate: null });
       expect((await server.api('GET', `/api/v1/annotations/${a.annotationId}`, undefined, alice)).body.annotation.archivedDate).toBeNull();
     } finally {
@@ -117,7 +153,9 @@ describe('deny, forbid over permit, policy changes', () => {
       expect((await own.api('POST', '/api/v1/assets', { name: 'rig' })).status).toBe(200);
       const rules = await own.api('POST', '/api/v1/policies', {
         name: 'Leads write, members read',
-        configuration: { cedarPolicy: 'permit(principal in Role::"lead", action, resource);\npermit(principal, action in Action::"read", resource);' },
+        configuration: {
+          cedarPolicy: 'permit(principal in Role::"lead", action, resource);\npermit(principal, action in Action::"read", resource);',
+        },
       });
       expect(rules.status).toBe(200);
       expect((await own.api('POST', `/api/v1/policies/${defaultPolicy.policyId}/archive`)).status).toBe(200);
@@ -129,7 +167,10 @@ describe('deny, forbid over permit, policy changes', () => {
       expect((await own.api('POST', '/api/v1/annotations', body, lead)).status).toBe(200);
       // A new version of the policy (members may write too) decides the next request.
       const updated = await own.api('PATCH', '/api/v1/policies', {
-        policy: { policyId: rules.body.policy.policyId, configuration: { cedarPolicy: 'permit(principal, action in [Action::"read", Action::"write"], resource);' } },
+        policy: {
+          policyId: rules.body.policy.policyId,
+          configuration: { cedarPolicy: 'permit(principal, action in [Action::"read", Action::"write"], resource);' },
+        },
         updateMask: 'configuration',
       });
       expect(updated.body.policy.version).toBe(2);
@@ -141,11 +182,14 @@ describe('deny, forbid over permit, policy changes', () => {
 });
 
 describe('another organization', () => {
-  it("a record of another organization stays NOT_FOUND, whatever the policies say (never 403, which would confirm it exists)", async () => {
+  it('a record of another organization stays NOT_FOUND, whatever the policies say (never 403, which would confirm it exists)', async () => {
     const a = await annotation('ours', {}, alice);
     const lock = await createPolicy('Lock everything again', 'forbid(principal, action, resource);');
     try {
-      for (const [method, path] of [['GET', `/api/v1/annotations/${a.annotationId}`], ['POST', `/api/v1/annotations/${a.annotationId}:archive`]] as const) {
+      for (const [method, path] of [
+        ['GET', `/api/v1/annotations/${a.annotationId}`],
+        ['POST', `/api/v1/annotations/${a.annotationId}:archive`],
+      ] as const) {
         const res = await server.api(method, path, method === 'POST' ? {} : undefined, outsider);
         expect(res.status).toBe(404);
         expect(res.body.code).toBe(5);
@@ -185,7 +229,10 @@ unless { principal.hasTag("team") && principal.getTag("team") == "propulsion" };
     expectDenied(res, 'ArchiveAnnotation');
     expect(res.body.message).toContain(`Annotation::"${onEngine.annotationId}"`);
     expect(res.body.message).toContain('Propulsion archives #1');
-    expectDenied(await server.api('POST', '/api/v1/annotations:batchArchive', { annotationIds: [onCabin.annotationId, onEngine.annotationId] }, dave), 'BatchArchiveAnnotations');
+    expectDenied(
+      await server.api('POST', '/api/v1/annotations:batchArchive', { annotationIds: [onCabin.annotationId, onEngine.annotationId] }, dave),
+      'BatchArchiveAnnotations',
+    );
     // Nothing of the refused batch was archived.
     expect((await ok('GET', `/api/v1/annotations/${onCabin.annotationId}`, undefined, dave)).annotation.archivedDate).toBeNull();
   });
@@ -193,7 +240,12 @@ unless { principal.hasTag("team") && principal.getTag("team") == "propulsion" };
   it('lets dave archive elsewhere and edit the propulsion annotation (a write, not an archive)', async () => {
     expect((await ok('POST', `/api/v1/annotations/${onCabin.annotationId}:archive`, {}, dave)).annotation.archivedDate).not.toBeNull();
     await ok('POST', `/api/v1/annotations/${onCabin.annotationId}:unarchive`, {}, dave);
-    await ok('PATCH', '/api/v1/annotations', { annotation: { annotationId: onEngine.annotationId, description: 'checked' }, updateMask: 'description' }, dave);
+    await ok(
+      'PATCH',
+      '/api/v1/annotations',
+      { annotation: { annotationId: onEngine.annotationId, description: 'checked' }, updateMask: 'description' },
+      dave,
+    );
   });
 
   it('lets carol (team propulsion) archive it; attributes are read at each request', async () => {
@@ -210,7 +262,10 @@ unless { principal.hasTag("team") && principal.getTag("team") == "propulsion" };
 // (getTag: decided row by row, reading on past hidden rows until the page is full).
 describe.each([
   ['compiled into SQL', 'forbid(principal, action in Action::"read", resource is Annotation) when { resource.tags.contains("secret") };'],
-  ['decided row by row', 'forbid(principal, action in Action::"read", resource is Annotation) when { resource.hasTag("clearance") && resource.getTag("clearance") == "high" };'],
+  [
+    'decided row by row',
+    'forbid(principal, action in Action::"read", resource is Annotation) when { resource.hasTag("clearance") && resource.getTag("clearance") == "high" };',
+  ],
 ])('lists show only what the caller may see, with correct paging (%s)', (how, text) => {
   let hidden: any;
   const made: { name: string; secret: boolean }[] = [];
@@ -234,7 +289,12 @@ describe.each([
     let token = '';
     let count = 0;
     do {
-      const res = await server.api('GET', `/api/v1/annotations?page_size=${pageSize}&${query}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`, undefined, alice);
+      const res = await server.api(
+        'GET',
+        `/api/v1/annotations?page_size=${pageSize}&${query}${token ? `&page_token=${encodeURIComponent(token)}` : ''}`,
+        undefined,
+        alice,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const page = res.body.annotations.map((a: any) => a.name);
       // Every page but the last is full: no holes.
@@ -260,7 +320,9 @@ describe.each([
   });
 
   it('a hidden record is refused by id too, and a filter naming it finds nothing', async () => {
-    const secretOne = (await server.api('GET', `/api/v1/annotations?filter=${encodeURIComponent(`name == '${prefix}00'`)}`, undefined, alice)).body.annotations;
+    const secretOne = (
+      await server.api('GET', `/api/v1/annotations?filter=${encodeURIComponent(`name == '${prefix}00'`)}`, undefined, alice)
+    ).body.annotations;
     expect(secretOne).toEqual([]);
     const row = server.engine.db.get<{ id: string }>('SELECT id FROM annotations WHERE name = ?', [`${prefix}00`])!;
     expectDenied(await server.api('GET', `/api/v1/annotations/${row.id}`, undefined, alice), 'GetAnnotation');
@@ -279,22 +341,31 @@ describe('policies are validated against the Cedar schema', () => {
     const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
     const examples = [...readme.matchAll(/```cedar\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(examples.length).toBeGreaterThanOrEqual(2);
-    for (const cedarPolicy of examples) expect((await ok('POST', '/api/v1/policies:validate', { cedarPolicy }))).toEqual({ valid: true });
+    for (const cedarPolicy of examples) expect(await ok('POST', '/api/v1/policies:validate', { cedarPolicy })).toEqual({ valid: true });
   });
 
-  it('refuses an unknown action, an unknown attribute or entity type with Cedar\'s message and location, changing nothing', async () => {
-    const bad = await server.api('POST', '/api/v1/policies', { name: 'typo', configuration: { cedarPolicy: 'permit(principal, action, resource);\npermit(principal, action == Action::"view", resource);' } });
+  it("refuses an unknown action, an unknown attribute or entity type with Cedar's message and location, changing nothing", async () => {
+    const bad = await server.api('POST', '/api/v1/policies', {
+      name: 'typo',
+      configuration: { cedarPolicy: 'permit(principal, action, resource);\npermit(principal, action == Action::"view", resource);' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(3);
     expect(bad.body.details[0].fieldViolations[0].field).toBe('configuration.cedar_policy');
     expect(bad.body.details[0].fieldViolations[0].description).toMatch(/unrecognized action `Action::"view"` at line 2, column 29/);
     const p = await createPolicy('valid', 'forbid(principal, action == Action::"DeleteAnnotation", resource) when { false };');
     const update = await server.api('PATCH', '/api/v1/policies', {
-      policy: { policyId: p.policyId, configuration: { cedarPolicy: 'forbid(principal, action, resource is Annotation) when { resource.owner == principal };' } },
+      policy: {
+        policyId: p.policyId,
+        configuration: { cedarPolicy: 'forbid(principal, action, resource is Annotation) when { resource.owner == principal };' },
+      },
       updateMask: 'configuration',
     });
     expect(update.status).toBe(400);
-    expect(update.body.details[0].fieldViolations[0]).toMatchObject({ field: 'policy.configuration.cedar_policy', description: expect.stringMatching(/attribute `owner` on entity type `Annotation` not found at line 1, column 58/) });
+    expect(update.body.details[0].fieldViolations[0]).toMatchObject({
+      field: 'policy.configuration.cedar_policy',
+      description: expect.stringMatching(/attribute `owner` on entity type `Annotation` not found at line 1, column 58/),
+    });
     expect((await ok('GET', `/api/v1/policies/${p.policyId}`)).policy.version).toBe(1);
     const entity = await server.api('POST', '/api/v1/policies:validate', { cedarPolicy: 'permit(principal is Robot, action, resource);' });
     expect(entity.body).toEqual({ valid: false, failureMessage: expect.stringMatching(/Robot/) });

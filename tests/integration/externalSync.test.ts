@@ -36,7 +36,13 @@ describe('GetExternalSync', () => {
       expect(orgId).toMatch(UUID);
       expect(res.body).toEqual({
         success: true,
-        externalSync: { organizationId: orgId, scimServerUrl: `http://127.0.0.1/scim/v2/${orgId}`, tokenLifetimeSeconds: NINETY_DAYS, realm: '', client: '' },
+        externalSync: {
+          organizationId: orgId,
+          scimServerUrl: `http://127.0.0.1/scim/v2/${orgId}`,
+          tokenLifetimeSeconds: NINETY_DAYS,
+          realm: '',
+          client: '',
+        },
       });
       expect(DEFAULT_TOKEN_LIFETIME_SECONDS).toBe(NINETY_DAYS);
     });
@@ -48,7 +54,15 @@ describe('GetExternalSync', () => {
       const res = await s.api('GET', '/api/v1/external-sync');
       expect(res.body.externalSync).toEqual(generated.body.externalSync);
       expect(JSON.stringify(res.body)).not.toContain(generated.body.token);
-      expect(Object.keys(res.body.externalSync)).toEqual(['organizationId', 'scimServerUrl', 'tokenCreatedDate', 'tokenLifetimeSeconds', 'mostRecentTokenByUserId', 'realm', 'client']);
+      expect(Object.keys(res.body.externalSync)).toEqual([
+        'organizationId',
+        'scimServerUrl',
+        'tokenCreatedDate',
+        'tokenLifetimeSeconds',
+        'mostRecentTokenByUserId',
+        'realm',
+        'client',
+      ]);
     });
   });
 
@@ -125,7 +139,11 @@ describe('verifyExternalSyncToken', () => {
       const first = (await s.api('POST', '/api/v1/external-sync:generate-token', {})).body;
       const db = s.engine.db;
       const ok = verifyExternalSyncToken(db, first.token);
-      expect(ok).toEqual({ tokenId: expect.stringMatching(UUID), organizationId: first.externalSync.organizationId, expiresDate: expect.any(Number) });
+      expect(ok).toEqual({
+        tokenId: expect.stringMatching(UUID),
+        organizationId: first.externalSync.organizationId,
+        expiresDate: expect.any(Number),
+      });
       const created = Date.parse(first.externalSync.tokenCreatedDate) * 1000;
       expect(ok.expiresDate - created).toBeGreaterThanOrEqual(NINETY_DAYS * 1_000_000);
       expect(ok.expiresDate - created).toBeLessThan(NINETY_DAYS * 1_000_000 + 1000);
@@ -151,7 +169,7 @@ describe('verifyExternalSyncToken', () => {
     });
   });
 
-  it('keeps organizations apart: a new token in one organization does not supersede another\'s', async () => {
+  it("keeps organizations apart: a new token in one organization does not supersede another's", async () => {
     await withServer(async (s) => {
       const mine = (await s.api('POST', '/api/v1/external-sync:generate-token', {})).body;
       const theirs = (await s.api('POST', '/api/v1/external-sync:generate-token', {}, s.newToken('x@y', 'Other Org'))).body;
@@ -178,7 +196,12 @@ describe('ListExternalSyncTokens', () => {
       const list = res.body.externalSyncTokens;
       expect(list).toHaveLength(5);
       for (const t of list) {
-        expect(t).toEqual({ tokenId: expect.stringMatching(UUID), lifetimeSeconds: NINETY_DAYS, createdDate: expect.stringMatching(TS), createdByUserId: expect.stringMatching(UUID) });
+        expect(t).toEqual({
+          tokenId: expect.stringMatching(UUID),
+          lifetimeSeconds: NINETY_DAYS,
+          createdDate: expect.stringMatching(TS),
+          createdByUserId: expect.stringMatching(UUID),
+        });
       }
       const dates = list.map((t: any) => Date.parse(t.createdDate));
       expect([...dates].sort((a, b) => b - a)).toEqual(dates);
@@ -209,7 +232,10 @@ describe('ListExternalSyncTokens', () => {
     await server.api('POST', '/api/v1/external-sync:generate-token', {});
     const first = await server.api('GET', '/api/v1/external-sync:list-tokens?page_size=1');
     expect(first.body.nextPageToken).not.toBe('');
-    const mismatch = await server.api('GET', `/api/v1/external-sync:list-tokens?page_size=1&order_by=created_date&page_token=${encodeURIComponent(first.body.nextPageToken)}`);
+    const mismatch = await server.api(
+      'GET',
+      `/api/v1/external-sync:list-tokens?page_size=1&order_by=created_date&page_token=${encodeURIComponent(first.body.nextPageToken)}`,
+    );
     expect(violation(mismatch).field).toBe('page_token');
   });
 });

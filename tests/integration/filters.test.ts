@@ -51,7 +51,9 @@ async function listAll(org: Org, path: string, key: string, filter: string, page
   const items: any[] = [];
   let pageToken = '';
   for (let i = 0; i < 50; i++) {
-    const query = [filterQuery(filter), `page_size=${pageSize}`, pageToken ? `page_token=${encodeURIComponent(pageToken)}` : ''].filter(Boolean).join('&');
+    const query = [filterQuery(filter), `page_size=${pageSize}`, pageToken ? `page_token=${encodeURIComponent(pageToken)}` : '']
+      .filter(Boolean)
+      .join('&');
     const body = await org.ok('GET', withQuery(path, query));
     expect(body[key].length).toBeLessThanOrEqual(pageSize);
     items.push(...body[key]);
@@ -98,7 +100,11 @@ describe('ListSavedSearches filters', () => {
 
   beforeAll(async () => {
     org = await freshOrg('saved-searches');
-    for (const [name, overviewMode] of [['Alpha', 'ANNOTATIONS'], ['Beta', 'RUNS'], ['Gamma', 'ANNOTATIONS']]) {
+    for (const [name, overviewMode] of [
+      ['Alpha', 'ANNOTATIONS'],
+      ['Beta', 'RUNS'],
+      ['Gamma', 'ANNOTATIONS'],
+    ]) {
       ids[name] = (await org.ok('POST', path, { name, properties: { overviewMode } })).savedSearch.savedSearchId;
     }
     names = lister(org, path, 'savedSearches', (x) => x.name);
@@ -136,13 +142,18 @@ describe('ListPolicies / ListPolicyVersions filters', () => {
 
   beforeAll(async () => {
     org = await freshOrg('policies');
-    p.editors = (await org.ok('POST', path, { name: 'Editors', description: 'Who may edit', configuration: { cedarPolicy: CEDAR } })).policy;
+    p.editors = (
+      await org.ok('POST', path, { name: 'Editors', description: 'Who may edit', configuration: { cedarPolicy: CEDAR } })
+    ).policy;
     p.viewers = (await org.ok('POST', path, { name: 'Viewers', configuration: { cedarPolicy: CEDAR } })).policy;
     p.admins = (await org.ok('POST', path, { name: 'Admins', description: 'All', configuration: { cedarPolicy: CEDAR } })).policy;
     await org.ok('POST', `${path}/${p.admins.policyId}/archive`);
     await org.ok('PATCH', path, {
       // A forbid that locks nothing these tests need (a forbid of everything would deny the lists themselves).
-      policy: { policyId: p.editors.policyId, configuration: { cedarPolicy: 'forbid(principal, action == Action::"DeleteAnnotation", resource);' } },
+      policy: {
+        policyId: p.editors.policyId,
+        configuration: { cedarPolicy: 'forbid(principal, action == Action::"DeleteAnnotation", resource);' },
+      },
       updateMask: 'configuration',
       versionNotes: 'lock down',
     });
@@ -154,7 +165,10 @@ describe('ListPolicies / ListPolicyVersions filters', () => {
   it('equality on name, policy_id, organization_id and the user ids', async () => {
     expect(await names("name == 'Viewers'")).toEqual(['Viewers']);
     expect(await names(`policy_id == '${p.editors.policyId}'`)).toEqual(['Editors']);
-    expect(await names(`organization_id == '${org.organizationId}' && created_by_user_id == '${org.userId}'`)).toEqual(['Editors', 'Viewers']);
+    expect(await names(`organization_id == '${org.organizationId}' && created_by_user_id == '${org.userId}'`)).toEqual([
+      'Editors',
+      'Viewers',
+    ]);
     expect(await names(`modified_by_user_id != '${org.userId}'`)).toEqual([]);
   });
 
@@ -203,21 +217,36 @@ describe('ListRules / ListRuleVersions filters', () => {
     expression: { singleChannelComparison: { channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: 10 } },
     actions: [{ actionType: 'ANNOTATION', configuration: { annotation: { tagIds: [], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } } }],
   };
-  const rule = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: `${name} rule`, conditions: [condition], ...extra });
+  const rule = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    description: `${name} rule`,
+    conditions: [condition],
+    ...extra,
+  });
 
   beforeAll(async () => {
     org = await freshOrg('rules');
-    r.gnc = (await org.ok('POST', '/api/v1/rules', {
-      update: rule('gnc', {
-        clientKey: 'k-gnc',
-        isExternal: true,
-        assetConfiguration: { assetIds: ['asset-1'], tagIds: ['tag-hot'] },
-        metadata: [{ key: { name: 'team' }, stringValue: 'gnc' }, { key: { name: 'priority' }, numberValue: 2 }],
-      }),
-    })).ruleId;
-    r.ops = (await org.ok('POST', '/api/v1/rules', {
-      update: rule('ops', { assetConfiguration: { assetIds: ['asset-2'], tagIds: [] }, metadata: [{ key: { name: 'team' }, stringValue: 'ops' }] }),
-    })).ruleId;
+    r.gnc = (
+      await org.ok('POST', '/api/v1/rules', {
+        update: rule('gnc', {
+          clientKey: 'k-gnc',
+          isExternal: true,
+          assetConfiguration: { assetIds: ['asset-1'], tagIds: ['tag-hot'] },
+          metadata: [
+            { key: { name: 'team' }, stringValue: 'gnc' },
+            { key: { name: 'priority' }, numberValue: 2 },
+          ],
+        }),
+      })
+    ).ruleId;
+    r.ops = (
+      await org.ok('POST', '/api/v1/rules', {
+        update: rule('ops', {
+          assetConfiguration: { assetIds: ['asset-2'], tagIds: [] },
+          metadata: [{ key: { name: 'team' }, stringValue: 'ops' }],
+        }),
+      })
+    ).ruleId;
     r.old = (await org.ok('POST', '/api/v1/rules', { update: rule('old', { assetId: 'asset-legacy' }) })).ruleId;
     await org.ok('POST', '/api/v1/rules/archive', { ruleId: r.old });
     const gnc = (await org.ok('GET', `/api/v1/rules?rule_id=${r.gnc}`)).rule;
@@ -297,41 +326,79 @@ describe('ListTestReports / ListTestSteps / ListTestMeasurements / Count* filter
   const reports = () => lister(org, '/api/v1/test-reports', 'testReports', (x) => x.name);
   const steps = () => lister(org, '/api/v1/test-steps', 'testSteps', (x) => x.name);
   const measurements = () => lister(org, '/api/v1/test-measurements', 'testMeasurements', (x) => x.name);
-  const count = async (kind: 'test-steps' | 'test-measurements', filter: string) => (await org.ok('GET', `/api/v1/${kind}/count?${filterQuery(filter)}`)).count;
+  const count = async (kind: 'test-steps' | 'test-measurements', filter: string) =>
+    (await org.ok('GET', `/api/v1/${kind}/count?${filterQuery(filter)}`)).count;
 
   const report = (name: string, start: string, extra: Record<string, unknown> = {}) =>
     org.ok('POST', '/api/v1/test-reports', {
-      status: 'TEST_STATUS_PASSED', name, testSystemName: 'rig-1', testCase: 'case', startTime: start, endTime: start.replace('T00', 'T01'), ...extra,
+      status: 'TEST_STATUS_PASSED',
+      name,
+      testSystemName: 'rig-1',
+      testCase: 'case',
+      startTime: start,
+      endTime: start.replace('T00', 'T01'),
+      ...extra,
     });
   const createStep = async (name: string, reportId: string, stepPath: string, extra: Record<string, unknown> = {}) =>
-    (await org.ok('POST', '/api/v1/test-steps', {
-      testStep: {
-        testReportId: reportId, name, stepPath, status: 'TEST_STATUS_PASSED', stepType: 'TEST_STEP_TYPE_ACTION',
-        startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:10:00Z', ...extra,
-      },
-    })).testStep;
+    (
+      await org.ok('POST', '/api/v1/test-steps', {
+        testStep: {
+          testReportId: reportId,
+          name,
+          stepPath,
+          status: 'TEST_STATUS_PASSED',
+          stepType: 'TEST_STEP_TYPE_ACTION',
+          startTime: '2026-01-01T00:00:00Z',
+          endTime: '2026-01-01T00:10:00Z',
+          ...extra,
+        },
+      })
+    ).testStep;
   const createMeasurement = async (name: string, testStepId: string, value: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    (await org.ok('POST', '/api/v1/test-measurements', { testMeasurement: { name, testStepId, passed: true, timestamp: '2026-01-01T00:05:00Z', ...value, ...extra } }))
-      .testMeasurement;
+    (
+      await org.ok('POST', '/api/v1/test-measurements', {
+        testMeasurement: { name, testStepId, passed: true, timestamp: '2026-01-01T00:05:00Z', ...value, ...extra },
+      })
+    ).testMeasurement;
 
   beforeAll(async () => {
     org = await freshOrg('test-reports');
-    r1 = (await report('r1', '2026-01-01T00:00:00Z', { serialNumber: 'SN-1', metadata: [{ key: { name: 'station' }, stringValue: 'A' }] })).testReport;
-    r2 = (await report('r2', '2026-02-01T00:00:00Z', { status: 'TEST_STATUS_FAILED', serialNumber: 'SN-2', metadata: [{ key: { name: 'station' }, stringValue: 'B' }] }))
+    r1 = (await report('r1', '2026-01-01T00:00:00Z', { serialNumber: 'SN-1', metadata: [{ key: { name: 'station' }, stringValue: 'A' }] }))
       .testReport;
+    r2 = (
+      await report('r2', '2026-02-01T00:00:00Z', {
+        status: 'TEST_STATUS_FAILED',
+        serialNumber: 'SN-2',
+        metadata: [{ key: { name: 'station' }, stringValue: 'B' }],
+      })
+    ).testReport;
     r3 = (await report('r3', '2026-03-01T00:00:00Z')).testReport;
-    await org.ok('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r3.testReportId, isArchived: true }, updateMask: 'isArchived' });
+    await org.ok('PATCH', '/api/v1/test-reports', {
+      testReport: { testReportId: r3.testReportId, isArchived: true },
+      updateMask: 'isArchived',
+    });
 
-    step.s1 = await createStep('s1', r1.testReportId, '1', { stepType: 'TEST_STEP_TYPE_GROUP', metadata: [{ key: { name: 'limit' }, numberValue: 5 }] });
+    step.s1 = await createStep('s1', r1.testReportId, '1', {
+      stepType: 'TEST_STEP_TYPE_GROUP',
+      metadata: [{ key: { name: 'limit' }, numberValue: 5 }],
+    });
     step.s11 = await createStep('s1.1', r1.testReportId, '1.1', {
-      parentStepId: step.s1.testStepId, status: 'TEST_STATUS_FAILED', startTime: '2026-01-01T00:01:00Z', errorInfo: { errorCode: 42, errorMessage: 'timeout' },
+      parentStepId: step.s1.testStepId,
+      status: 'TEST_STATUS_FAILED',
+      startTime: '2026-01-01T00:01:00Z',
+      errorInfo: { errorCode: 42, errorMessage: 'timeout' },
     });
     step.s2 = await createStep('s2', r1.testReportId, '2', { status: 'TEST_STATUS_SKIPPED', startTime: '2026-01-01T00:02:00Z' });
     step.t1 = await createStep('t1', r2.testReportId, '1');
 
     m.high = await createMeasurement('high', step.s1.testStepId, { numericValue: 9.5, measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE' });
     m.low = await createMeasurement('low', step.s1.testStepId, { numericValue: 8 }, { passed: false, timestamp: '2026-01-01T00:06:00Z' });
-    m.flag = await createMeasurement('flag', step.s1.testStepId, { booleanValue: true }, { metadata: [{ key: { name: 'unit' }, stringValue: 'bool' }] });
+    m.flag = await createMeasurement(
+      'flag',
+      step.s1.testStepId,
+      { booleanValue: true },
+      { metadata: [{ key: { name: 'unit' }, stringValue: 'bool' }] },
+    );
     m.word = await createMeasurement('word', step.s11.testStepId, { stringValue: 'OK' });
     m.other = await createMeasurement('other', step.t1.testStepId, { numericValue: 10 });
   });
@@ -409,7 +476,10 @@ describe('ListTestReports / ListTestSteps / ListTestMeasurements / Count* filter
 
     it('unknown fields are INVALID_ARGUMENT, in List and Count', async () => {
       await rejects(org, '/api/v1/test-steps', "test_case == 'x'", "undeclared reference to 'test_case'", column(1));
-      expectFilterError(await org.api('GET', `/api/v1/test-steps/count?${filterQuery("stepPath == '1'")}`), "undeclared reference to 'stepPath'");
+      expectFilterError(
+        await org.api('GET', `/api/v1/test-steps/count?${filterQuery("stepPath == '1'")}`),
+        "undeclared reference to 'stepPath'",
+      );
     });
   });
 
@@ -453,7 +523,10 @@ describe('ListTestReports / ListTestSteps / ListTestMeasurements / Count* filter
 
     it('unknown fields are INVALID_ARGUMENT, in List and Count', async () => {
       await rejects(org, '/api/v1/test-measurements', 'value > 1', "undeclared reference to 'value'", column(1));
-      expectFilterError(await org.api('GET', `/api/v1/test-measurements/count?${filterQuery('unit == 1')}`), "undeclared reference to 'unit'");
+      expectFilterError(
+        await org.api('GET', `/api/v1/test-measurements/count?${filterQuery('unit == 1')}`),
+        "undeclared reference to 'unit'",
+      );
     });
   });
 });
@@ -470,9 +543,12 @@ describe('ListRemoteFiles filters', () => {
   beforeAll(async () => {
     org = await freshOrg('remote-files');
     const create = async (fileName: string, entityType: string, entityId: string, extra: Record<string, unknown> = {}) =>
-      (await org.ok('POST', path, { fileName, entityId, entityType, fileMimeType: 'application/octet-stream', fileSize: '10', ...extra })).remoteFile;
+      (await org.ok('POST', path, { fileName, entityId, entityType, fileMimeType: 'application/octet-stream', fileSize: '10', ...extra }))
+        .remoteFile;
     f.a = await create('a.csv', 'ENTITY_TYPE_RUN', runId, { metadataValues: [{ key: { name: 'site' }, stringValue: 'pad 39A' }] });
-    f.b = await create('b.png', 'ENTITY_TYPE_ANNOTATION', annotationId, { metadataValues: [{ key: { name: 'site' }, stringValue: 'lab' }] });
+    f.b = await create('b.png', 'ENTITY_TYPE_ANNOTATION', annotationId, {
+      metadataValues: [{ key: { name: 'site' }, stringValue: 'lab' }],
+    });
     f.c = await create('c.csv', 'ENTITY_TYPE_RUN', runId);
     names = lister(org, path, 'remoteFiles', (x) => x.fileName);
   });
@@ -495,7 +571,7 @@ describe('ListRemoteFiles filters', () => {
 
   it('unknown and undocumented fields are INVALID_ARGUMENT (remote files have no timestamp filter field)', async () => {
     await rejects(org, path, `created_date > ${ts('2020-01-01T00:00:00Z')}`, "undeclared reference to 'created_date'", column(1));
-    await rejects(org, path, "entity_type == ENTITY_TYPE_SPACESHIP", "'ENTITY_TYPE_SPACESHIP' is not a value of entity_type");
+    await rejects(org, path, 'entity_type == ENTITY_TYPE_SPACESHIP', "'ENTITY_TYPE_SPACESHIP' is not a value of entity_type");
   });
 });
 
@@ -513,19 +589,30 @@ describe('ListArtifacts filters', () => {
     form.append('title', title);
     form.append('links', JSON.stringify(links));
     form.append('file', new Blob(['t,v\n0,1\n'], { type: 'text/csv' }), `${title}.csv`);
-    const res = await fetch(`${s.url}/api/v1/artifacts:upload`, { method: 'POST', headers: { Authorization: `Bearer ${org.token}` }, body: form });
+    const res = await fetch(`${s.url}/api/v1/artifacts:upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${org.token}` },
+      body: form,
+    });
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).toBe(200);
     return body.artifact;
   }
-  const structured = async (title: string, extra: Record<string, unknown>) => (await org.ok('POST', path, { title, content: { title }, ...extra })).artifact;
+  const structured = async (title: string, extra: Record<string, unknown>) =>
+    (await org.ok('POST', path, { title, content: { title }, ...extra })).artifact;
   const link = (relation: string, entityType: string, entityId: string) => ({ relation, entityType, entityId });
 
   beforeAll(async () => {
     org = await freshOrg('artifacts');
     const asset = (await org.ok('POST', '/api/v1/assets', { name: 'Engine' })).asset;
-    annotationId = (await org.ok('POST', '/api/v1/annotations', { name: 'spike', startTime: '2026-09-01T10:00:00Z', endTime: '2026-09-01T10:00:01Z', assets: [asset.name] }))
-      .annotation.annotationId;
+    annotationId = (
+      await org.ok('POST', '/api/v1/annotations', {
+        name: 'spike',
+        startTime: '2026-09-01T10:00:00Z',
+        endTime: '2026-09-01T10:00:01Z',
+        assets: [asset.name],
+      })
+    ).annotation.annotationId;
     runId = (await org.ok('POST', '/api/v2/runs', { name: 'run', description: '' })).run.runId;
     a.notes = await structured('notes', {
       links: [link('ATTACHED_TO', 'ANNOTATION', annotationId)],
@@ -540,7 +627,10 @@ describe('ListArtifacts filters', () => {
 
   it('links.exists(...) over relation, entity_type, entity_id and artifact_version_id', async () => {
     expect(await titles(`links.exists(l, l.entity_type == ANNOTATION && l.entity_id == '${annotationId}')`)).toEqual(['notes']);
-    expect(await titles(`include_archived && links.exists(l, l.entity_type == ANNOTATION && l.entity_id == '${annotationId}')`)).toEqual(['notes', 'old']);
+    expect(await titles(`include_archived && links.exists(l, l.entity_type == ANNOTATION && l.entity_id == '${annotationId}')`)).toEqual([
+      'notes',
+      'old',
+    ]);
     expect(await titles("links.exists(l, l.entity_type == CONVERSATION && l.entity_id == 'conv-1')")).toEqual(['trace']);
     expect(await titles('links.exists(l, l.relation == REFERENCES)')).toEqual(['trace']);
     expect(await titles(`links.exists(l, l.artifact_version_id == '${a.notes.artifactVersionId}')`)).toEqual(['notes']);
@@ -554,7 +644,13 @@ describe('ListArtifacts filters', () => {
     // CONVERSATION is a value of two enums (created_via 2, entity_type 5): the field decides.
     expect(await titles('include_archived == true && created_via == CONVERSATION')).toEqual(['chat']);
     expect(await titles("created_via == 'API'")).toEqual(['notes']);
-    await rejects(org, path, 'storage_class == ARTIFACT_STORAGE_CLASS_STRUCTURED', "'ARTIFACT_STORAGE_CLASS_STRUCTURED' is not a value of storage_class", column(18));
+    await rejects(
+      org,
+      path,
+      'storage_class == ARTIFACT_STORAGE_CLASS_STRUCTURED',
+      "'ARTIFACT_STORAGE_CLASS_STRUCTURED' is not a value of storage_class",
+      column(18),
+    );
   });
 
   it('archived artifacts only with include_archived, or when archived_date governs alone', async () => {
@@ -564,7 +660,10 @@ describe('ListArtifacts filters', () => {
     expect(await titles('include_archived == false')).toEqual(['notes', 'trace']);
     expect(await titles(`archived_date > ${ts('2000-01-01T00:00:00Z')}`)).toEqual(['chat', 'old']);
     expect(await titles('archived_date == null')).toEqual(['notes', 'trace']);
-    expect(await titles(`storage_class == FILE && (archived_date == null || archived_date > ${ts('2000-01-01T00:00:00Z')})`)).toEqual(['old', 'trace']);
+    expect(await titles(`storage_class == FILE && (archived_date == null || archived_date > ${ts('2000-01-01T00:00:00Z')})`)).toEqual([
+      'old',
+      'trace',
+    ]);
     // A string or a metadata key named archived_date is not the field.
     expect(await titles("title == 'archived_date' || metadata['archived_date'] == 'x'")).toEqual([]);
     await rejects(org, path, "include_archived || title == 'x'", 'include_archived');
@@ -573,9 +672,14 @@ describe('ListArtifacts filters', () => {
 
   it('equality, timestamp range, metadata and negation on the artifact fields', async () => {
     expect(await titles(`artifact_id == '${a.trace.artifactId}'`)).toEqual(['trace']);
-    expect(await titles(`organization_id == '${org.organizationId}' && created_by_user_id == '${org.userId}' && version == 1`)).toEqual(['notes', 'trace']);
+    expect(await titles(`organization_id == '${org.organizationId}' && created_by_user_id == '${org.userId}' && version == 1`)).toEqual([
+      'notes',
+      'trace',
+    ]);
     expect(await titles("file_type == 'csv' && file_name.startsWith('trace')")).toEqual(['trace']);
-    expect(await titles(`created_date >= ${ts(a.trace.createdDate)} && version_created_date >= ${ts(a.trace.createdDate)}`)).toEqual(['trace']);
+    expect(await titles(`created_date >= ${ts(a.trace.createdDate)} && version_created_date >= ${ts(a.trace.createdDate)}`)).toEqual([
+      'trace',
+    ]);
     expect(await titles(`include_archived && created_date > ${ts(a.trace.createdDate)}`)).toEqual(['chat', 'old']);
     expect(await titles("metadata['source'] == 'bench'")).toEqual(['notes']);
     expect(await titles('!(storage_class == STRUCTURED)')).toEqual(['trace']);
@@ -597,10 +701,17 @@ describe('ListAssets filters', () => {
 
   beforeAll(async () => {
     org = await freshOrg('assets');
-    x.r1 = (await org.ok('POST', path, { name: 'Rover-1', tags: ['hot', 'cold'], metadata: [{ key: { name: 'serial' }, stringValue: 'SN-1' }] })).asset;
-    x.r2 = (await org.ok('POST', path, { name: 'rover-2', tags: ['cold'], metadata: [{ key: { name: 'mass' }, numberValue: 12.5 }] })).asset;
+    x.r1 = (
+      await org.ok('POST', path, { name: 'Rover-1', tags: ['hot', 'cold'], metadata: [{ key: { name: 'serial' }, stringValue: 'SN-1' }] })
+    ).asset;
+    x.r2 = (
+      await org.ok('POST', path, { name: 'rover-2', tags: ['cold'], metadata: [{ key: { name: 'mass' }, numberValue: 12.5 }] })
+    ).asset;
     x.lander = (await org.ok('POST', path, { name: 'Lander' })).asset;
-    await org.ok('PATCH', path, { asset: { assetId: x.lander.assetId, archivedDate: '2026-01-01T00:00:00Z' }, updateMask: 'archived_date' });
+    await org.ok('PATCH', path, {
+      asset: { assetId: x.lander.assetId, archivedDate: '2026-01-01T00:00:00Z' },
+      updateMask: 'archived_date',
+    });
     coldTagId = (await org.ok('GET', `/api/v2/tags?${filterQuery("name == 'cold'")}`)).tags[0].tagId;
     names = lister(org, path, 'assets', (a) => a.name);
   });
@@ -609,7 +720,11 @@ describe('ListAssets filters', () => {
     expect(await names(`asset_id == '${x.r2.assetId}'`)).toEqual(['rover-2']);
     expect(await names("name == 'Rover-1'")).toEqual(['Rover-1']);
     expect(await names("name_lower.startsWith('rover')")).toEqual(['Rover-1', 'rover-2']);
-    expect(await names(`created_by_user_id == '${org.userId}' && modified_by_user_id == '${org.userId}'`)).toEqual(['Lander', 'Rover-1', 'rover-2']);
+    expect(await names(`created_by_user_id == '${org.userId}' && modified_by_user_id == '${org.userId}'`)).toEqual([
+      'Lander',
+      'Rover-1',
+      'rover-2',
+    ]);
   });
 
   it('relations tag_name and tag_id (tag names resolved in the organization)', async () => {
@@ -648,20 +763,37 @@ describe('ListRuns filters', () => {
   beforeAll(async () => {
     org = await freshOrg('runs');
     asset = (await org.ok('POST', '/api/v1/assets', { name: 'Engine A', tags: ['hot'] })).asset;
-    run.ignition = (await org.ok('POST', `${path}:adhoc`, {
-      name: 'ignition', description: 'first', startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T02:00:00Z', assetIds: [asset.assetId],
-      tags: ['night'], clientKey: 'ck-1', metadata: [{ key: { name: 'pad' }, stringValue: '39A' }],
-    })).run;
+    run.ignition = (
+      await org.ok('POST', `${path}:adhoc`, {
+        name: 'ignition',
+        description: 'first',
+        startTime: '2026-09-01T00:00:00Z',
+        stopTime: '2026-09-01T02:00:00Z',
+        assetIds: [asset.assetId],
+        tags: ['night'],
+        clientKey: 'ck-1',
+        metadata: [{ key: { name: 'pad' }, stringValue: '39A' }],
+      })
+    ).run;
     // Started long ago and still going: its duration is start-to-now.
     run.coast = (await org.ok('POST', path, { name: 'coast', description: '', startTime: '2020-01-01T00:00:00Z' })).run;
     run.idle = (await org.ok('POST', path, { name: 'idle', description: '' })).run;
     await org.ok('PATCH', path, { run: { runId: run.idle.runId, isArchived: true }, updateMask: 'is_archived' });
     const annotation = async (runId: string, state: string) =>
-      (await org.ok('POST', '/api/v1/annotations', { name: 'a', startTime: '2026-09-01T00:10:00Z', endTime: '2026-09-01T00:11:00Z', runId, state })).annotation;
+      (
+        await org.ok('POST', '/api/v1/annotations', {
+          name: 'a',
+          startTime: '2026-09-01T00:10:00Z',
+          endTime: '2026-09-01T00:11:00Z',
+          runId,
+          state,
+        })
+      ).annotation;
     const flagged = await annotation(run.ignition.runId, 'ANNOTATION_STATE_FLAGGED');
     await annotation(run.coast.runId, 'ANNOTATION_STATE_OPEN');
     await org.ok('POST', `/api/v1/annotations/${flagged.annotationId}/logs`, {
-      kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: 'look' }] },
+      kind: 'ANNOTATION_LOG_KIND_COMMENT',
+      comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: 'look' }] },
     });
     names = lister(org, path, 'runs', (r) => r.name);
   });
@@ -746,14 +878,28 @@ describe('ListTags / ListActiveUsers / ListChannels filters', () => {
   it('channels: equality, timestamp range, run relations (through the asset), negation, unknown fields', async () => {
     const assetA = (await org.ok('POST', '/api/v1/assets', { name: 'A' })).asset;
     const assetB = (await org.ok('POST', '/api/v1/assets', { name: 'B' })).asset;
-    const channel = async (assetId: string, name: string) => (await org.ok('POST', '/api/v3/channels', { assetId, name, description: `${name} sensor` })).channel;
+    const channel = async (assetId: string, name: string) =>
+      (await org.ok('POST', '/api/v3/channels', { assetId, name, description: `${name} sensor` })).channel;
     const temp = await channel(assetA.assetId, 'temp');
     await channel(assetA.assetId, 'accel');
     const bTemp = await channel(assetB.assetId, 'pressure');
-    const runA = (await org.ok('POST', '/api/v2/runs:adhoc', {
-      name: 'run A', description: '', startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T01:00:00Z', assetIds: [assetA.assetId], clientKey: 'ck-a',
-    })).run;
-    await org.ok('POST', '/api/v2/runs:adhoc', { name: 'run B', description: '', startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T01:00:00Z', assetIds: [assetB.assetId] });
+    const runA = (
+      await org.ok('POST', '/api/v2/runs:adhoc', {
+        name: 'run A',
+        description: '',
+        startTime: '2026-09-01T00:00:00Z',
+        stopTime: '2026-09-01T01:00:00Z',
+        assetIds: [assetA.assetId],
+        clientKey: 'ck-a',
+      })
+    ).run;
+    await org.ok('POST', '/api/v2/runs:adhoc', {
+      name: 'run B',
+      description: '',
+      startTime: '2026-09-01T00:00:00Z',
+      stopTime: '2026-09-01T01:00:00Z',
+      assetIds: [assetB.assetId],
+    });
     const names = lister(org, '/api/v3/channels', 'channels', (c) => c.name);
     expect(await names(`channel_id == '${temp.channelId}'`)).toEqual(['temp']);
     expect(await names(`asset_id == '${assetB.assetId}' || description == 'accel sensor'`)).toEqual(['accel', 'pressure']);
@@ -763,9 +909,9 @@ describe('ListTags / ListActiveUsers / ListChannels filters', () => {
     expect(await names("run_client_key == 'ck-a'")).toEqual(['accel', 'temp']);
     // run B has no client key: B's channels have no element, so "no run key is ck-a" holds.
     expect(await names("!(run_client_key == 'ck-a')")).toEqual(['pressure']);
-    expect(await names(`created_by_user_id == '${org.userId}' && modified_by_user_id == '${org.userId}' && modified_date >= created_date`)).toEqual([
-      'accel', 'pressure', 'temp',
-    ]);
+    expect(
+      await names(`created_by_user_id == '${org.userId}' && modified_by_user_id == '${org.userId}' && modified_date >= created_date`),
+    ).toEqual(['accel', 'pressure', 'temp']);
     await rejects(org, '/api/v3/channels', 'data_type == 1', "undeclared reference to 'data_type'", column(1));
   });
 });
@@ -774,7 +920,13 @@ describe('ListTags / ListActiveUsers / ListChannels filters', () => {
 describe('ListExternalSyncTokens filters', () => {
   it('declares no filterable fields: any field is an undeclared reference', async () => {
     const org = await freshOrg('sync-tokens');
-    await rejects(org, '/api/v1/external-sync:list-tokens', `created_date > ${ts('2020-01-01T00:00:00Z')}`, "undeclared reference to 'created_date'", column(1));
+    await rejects(
+      org,
+      '/api/v1/external-sync:list-tokens',
+      `created_date > ${ts('2020-01-01T00:00:00Z')}`,
+      "undeclared reference to 'created_date'",
+      column(1),
+    );
     // A filter naming no field is still a filter.
     expect((await org.ok('GET', `/api/v1/external-sync:list-tokens?${filterQuery('true')}`)).externalSyncTokens).toEqual([]);
   });

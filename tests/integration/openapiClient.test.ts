@@ -14,14 +14,19 @@ let doc: any;
 beforeAll(async () => {
   s = await startRemote();
   doc = await (await fetch(`${s.url}/api/v1/openapi.json`)).json();
-  const api = new OpenAPIClientAxios({ definition: doc, axiosConfigDefaults: { baseURL: s.url, headers: { Authorization: `Bearer ${s.token}` } } });
+  const api = new OpenAPIClientAxios({
+    definition: doc,
+    axiosConfigDefaults: { baseURL: s.url, headers: { Authorization: `Bearer ${s.token}` } },
+  });
   client = await api.init();
 });
 afterAll(() => s.close());
 
 describe('the OpenAPI document', () => {
   test('names path and query parameters in lowerCamelCase and requires bodies that have required fields', () => {
-    expect(doc.paths['/api/v1/annotations/{annotationId}'].get.parameters).toEqual([{ name: 'annotationId', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(doc.paths['/api/v1/annotations/{annotationId}'].get.parameters).toEqual([
+      { name: 'annotationId', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
     const listParams = doc.paths['/api/v1/annotations'].get.parameters.map((p: { name: string }) => p.name);
     expect(listParams).toEqual(expect.arrayContaining(['pageSize', 'pageToken', 'filter', 'orderBy']));
     expect(listParams.some((n: string) => n.includes('_'))).toBe(false);
@@ -33,7 +38,10 @@ describe('the OpenAPI document', () => {
     const created = await client.CreateAnnotation(null, annotationRequest('from a generated client'));
     expect(created.status).toBe(200);
     const id = created.data.annotation.annotationId;
-    const patched = await client.UpdateAnnotation(null, { annotation: { annotationId: id, name: 'renamed by a generated client' }, updateMask: 'name' });
+    const patched = await client.UpdateAnnotation(null, {
+      annotation: { annotationId: id, name: 'renamed by a generated client' },
+      updateMask: 'name',
+    });
     expect(patched.data.annotation.name).toBe('renamed by a generated client');
     const one = await client.GetAnnotation({ annotationId: id });
     expect(one.data.annotation.name).toBe('renamed by a generated client');

@@ -17,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-
 const TWO = `permit(principal, action == Action::"UpdateAnnotation", resource);
 forbid(principal, action == Action::"DeleteAnnotation", resource);`;
 const THREE = `permit(principal, action == Action::"UpdateAnnotation", resource);
@@ -39,7 +38,10 @@ const update = (body: unknown, token?: string) => server.api('PATCH', '/api/v1/p
 describe('CreatePolicy / GetPolicy', () => {
   it('creates version 1 with the exact shape (snake_case input)', async () => {
     const res = await server.api('POST', '/api/v1/policies', {
-      name: 'Editors', description: 'Who may edit', configuration: { cedar_policy: TWO }, version_notes: 'first cut',
+      name: 'Editors',
+      description: 'Who may edit',
+      configuration: { cedar_policy: TWO },
+      version_notes: 'first cut',
     });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['policy']);
@@ -84,7 +86,7 @@ describe('CreatePolicy / GetPolicy', () => {
     expect(a.policyId).not.toBe(b.policyId);
   });
 
-  it('rejects Cedar syntax errors with Cedar\'s message and the location', async () => {
+  it("rejects Cedar syntax errors with Cedar's message and the location", async () => {
     const text = 'permit(principal, action, resource);\nforbid(principal, action, resource) when { 1 + };';
     const v = violation(await server.api('POST', '/api/v1/policies', { name: 'Bad', configuration: { cedar_policy: text } }));
     expect(v.field).toBe('configuration.cedar_policy');
@@ -109,9 +111,24 @@ describe('CreatePolicy / GetPolicy', () => {
     ['missing configuration', { name: 'n' }, 'configuration', /required/],
     ['missing cedar_policy', { name: 'n', configuration: {} }, 'configuration.cedar_policy', /required/],
     ['cedar_policy not a string', { name: 'n', configuration: { cedar_policy: 42 } }, 'configuration.cedar_policy', /./],
-    ['no policy at all', { name: 'n', configuration: { cedar_policy: '// nothing yet\n' } }, 'configuration.cedar_policy', /no Cedar policy/],
-    ['a template', { name: 'n', configuration: { cedar_policy: 'permit(principal == ?principal, action, resource);' } }, 'configuration.cedar_policy', /template/],
-    ['unterminated policy', { name: 'n', configuration: { cedar_policy: 'permit(principal, action, resource)' } }, 'configuration.cedar_policy', /unexpected end of input at line 1, column 36/],
+    [
+      'no policy at all',
+      { name: 'n', configuration: { cedar_policy: '// nothing yet\n' } },
+      'configuration.cedar_policy',
+      /no Cedar policy/,
+    ],
+    [
+      'a template',
+      { name: 'n', configuration: { cedar_policy: 'permit(principal == ?principal, action, resource);' } },
+      'configuration.cedar_policy',
+      /template/,
+    ],
+    [
+      'unterminated policy',
+      { name: 'n', configuration: { cedar_policy: 'permit(principal, action, resource)' } },
+      'configuration.cedar_policy',
+      /unexpected end of input at line 1, column 36/,
+    ],
   ])('rejects %s', async (_label, body, field, description) => {
     const v = violation(await server.api('POST', '/api/v1/policies', body));
     expect(v.field).toBe(field);
@@ -131,12 +148,21 @@ describe('CreatePolicy / GetPolicy', () => {
     const mine = await create({ name: 'Home org policy' });
     const chosen = await create({ name: 'Chosen org', organization_id: mine.organizationId }, multi);
     expect(chosen.organizationId).toBe(mine.organizationId);
-    expect((await server.api('POST', '/api/v1/policies', { name: 'x', configuration: { cedar_policy: TWO }, organization_id: 'elsewhere' }, multi)).status).toBe(404);
+    expect(
+      (
+        await server.api(
+          'POST',
+          '/api/v1/policies',
+          { name: 'x', configuration: { cedar_policy: TWO }, organization_id: 'elsewhere' },
+          multi,
+        )
+      ).status,
+    ).toBe(404);
     const listed = await server.api('GET', '/api/v1/policies?page_size=100', undefined, multi);
     expect(listed.body.policies.map((p: any) => p.policyId)).toEqual(expect.arrayContaining([mine.policyId, chosen.policyId]));
   });
 
-  it('GET of an unknown id or another organization\'s policy is NOT_FOUND', async () => {
+  it("GET of an unknown id or another organization's policy is NOT_FOUND", async () => {
     const p = await create({ name: 'Private' });
     expect((await server.api('GET', '/api/v1/policies/unknown')).status).toBe(404);
     const other = await server.api('GET', `/api/v1/policies/${p.policyId}`, undefined, otherOrgToken);
@@ -148,7 +174,14 @@ describe('CreatePolicy / GetPolicy', () => {
 describe('UpdatePolicy', () => {
   it('makes a new version on a configuration change, with notes and a change message', async () => {
     const p = await create({ name: 'Versioned', version_notes: 'v1' });
-    const res = await update({ policy: { policy_id: p.policyId, configuration: { cedar_policy: THREE } }, update_mask: 'configuration', version_notes: 'allow viewing' }, teammateToken);
+    const res = await update(
+      {
+        policy: { policy_id: p.policyId, configuration: { cedar_policy: THREE } },
+        update_mask: 'configuration',
+        version_notes: 'allow viewing',
+      },
+      teammateToken,
+    );
     expect(res.status).toBe(200);
     const u = res.body.policy;
     expect(u).toEqual({
@@ -170,20 +203,38 @@ describe('UpdatePolicy', () => {
   it('describes removed, changed and reformatted statements and counts changed lines', async () => {
     const p = await create({ name: 'Messages', configuration: { cedar_policy: THREE } });
     const removed = await update({ policy: { policyId: p.policyId, configuration: { cedarPolicy: TWO } }, updateMask: 'configuration' });
-    expect(removed.body.policy.generatedChangeMessage).toBe('Changed configuration: 3 policies → 2 policies; removed permit on Action::"GetAnnotation"; +0 −5 lines');
+    expect(removed.body.policy.generatedChangeMessage).toBe(
+      'Changed configuration: 3 policies → 2 policies; removed permit on Action::"GetAnnotation"; +0 −5 lines',
+    );
     expect(removed.body.policy).not.toHaveProperty('versionNotes');
 
-    const changedText = TWO.replace('forbid(principal, action == Action::"DeleteAnnotation", resource);', 'forbid(principal, action == Action::"DeleteAnnotation", resource) unless { principal == User::"admin" };');
-    const changed = await update({ policy: { policyId: p.policyId, configuration: { cedarPolicy: changedText } }, updateMask: 'configuration.cedarPolicy' });
-    expect(changed.body.policy.generatedChangeMessage).toBe('Changed configuration: 2 policies → 2 policies; changed forbid on Action::"DeleteAnnotation"; +1 −1 lines');
+    const changedText = TWO.replace(
+      'forbid(principal, action == Action::"DeleteAnnotation", resource);',
+      'forbid(principal, action == Action::"DeleteAnnotation", resource) unless { principal == User::"admin" };',
+    );
+    const changed = await update({
+      policy: { policyId: p.policyId, configuration: { cedarPolicy: changedText } },
+      updateMask: 'configuration.cedarPolicy',
+    });
+    expect(changed.body.policy.generatedChangeMessage).toBe(
+      'Changed configuration: 2 policies → 2 policies; changed forbid on Action::"DeleteAnnotation"; +1 −1 lines',
+    );
     expect(changed.body.policy.version).toBe(3);
 
-    const reformatted = await update({ policy: { policyId: p.policyId, configuration: { cedarPolicy: `// reviewed\n${changedText}\n` } }, updateMask: 'configuration' });
-    expect(reformatted.body.policy.generatedChangeMessage).toBe('Changed configuration: 2 policies → 2 policies; formatting only (no policy changed); +1 −0 lines');
+    const reformatted = await update({
+      policy: { policyId: p.policyId, configuration: { cedarPolicy: `// reviewed\n${changedText}\n` } },
+      updateMask: 'configuration',
+    });
+    expect(reformatted.body.policy.generatedChangeMessage).toBe(
+      'Changed configuration: 2 policies → 2 policies; formatting only (no policy changed); +1 −0 lines',
+    );
     expect(reformatted.body.policy.version).toBe(4);
 
     const everything = await update({
-      policy: { policyId: p.policyId, configuration: { cedarPolicy: 'permit(principal, action in [Action::"ListAnnotations", Action::"GetAnnotation"], resource);' } },
+      policy: {
+        policyId: p.policyId,
+        configuration: { cedarPolicy: 'permit(principal, action in [Action::"ListAnnotations", Action::"GetAnnotation"], resource);' },
+      },
       updateMask: 'configuration',
     });
     expect(everything.body.policy.generatedChangeMessage).toBe(
@@ -194,7 +245,12 @@ describe('UpdatePolicy', () => {
   it('names every changed field when name / description change with the configuration', async () => {
     const p = await create({ name: 'Combined', description: 'old' });
     const res = await update({
-      policy: { policy_id: p.policyId, name: 'Combined 2', description: 'new', configuration: { cedar_policy: 'permit(principal, action, resource);' } },
+      policy: {
+        policy_id: p.policyId,
+        name: 'Combined 2',
+        description: 'new',
+        configuration: { cedar_policy: 'permit(principal, action, resource);' },
+      },
       update_mask: 'name,description,configuration',
     });
     expect(res.status).toBe(200);
@@ -206,7 +262,11 @@ describe('UpdatePolicy', () => {
 
   it('does not make a version for name / description changes (modified_date still moves)', async () => {
     const p = await create({ name: 'Rename me', version_notes: 'v1' });
-    const res = await update({ policy: { policy_id: p.policyId, name: 'Renamed', description: 'now described' }, update_mask: 'name,description', version_notes: 'ignored' });
+    const res = await update({
+      policy: { policy_id: p.policyId, name: 'Renamed', description: 'now described' },
+      update_mask: 'name,description',
+      version_notes: 'ignored',
+    });
     expect(res.status).toBe(200);
     const u = res.body.policy;
     expect(u).toEqual({ ...p, name: 'Renamed', description: 'now described', modifiedDate: expect.stringMatching(TS) });
@@ -219,40 +279,67 @@ describe('UpdatePolicy', () => {
 
   it('treats the same configuration text again as a no-op (safe to retry)', async () => {
     const p = await create({ name: 'Retry' });
-    const res = await update({ policy: { policy_id: p.policyId, configuration: { cedar_policy: TWO } }, update_mask: 'configuration', version_notes: 'again' });
+    const res = await update({
+      policy: { policy_id: p.policyId, configuration: { cedar_policy: TWO } },
+      update_mask: 'configuration',
+      version_notes: 'again',
+    });
     expect(res.status).toBe(200);
     expect(res.body.policy).toEqual(p);
   });
 
   it("takes version_notes in the mask (an ordinary optional field): the current version's notes, no new version", async () => {
     const p = await create({ name: 'Noted', version_notes: 'v1' });
-    const res = await update({ policy: { policy_id: p.policyId, version_notes: 'reviewed by the safety board' }, update_mask: 'version_notes' });
+    const res = await update({
+      policy: { policy_id: p.policyId, version_notes: 'reviewed by the safety board' },
+      update_mask: 'version_notes',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.policy).toMatchObject({ version: p.version, policyVersionId: p.policyVersionId, versionNotes: 'reviewed by the safety board' });
+    expect(res.body.policy).toMatchObject({
+      version: p.version,
+      policyVersionId: p.policyVersionId,
+      versionNotes: 'reviewed by the safety board',
+    });
     const versions = await server.api('GET', `/api/v1/policies/${p.policyId}/versions`);
     expect(JSON.stringify(versions.body)).toContain('reviewed by the safety board');
     // With a configuration change, the mask's notes go with the new version.
-    const next = await update({ policy: { policy_id: p.policyId, version_notes: 'allow viewing', configuration: { cedar_policy: THREE } }, update_mask: 'configuration,version_notes' });
+    const next = await update({
+      policy: { policy_id: p.policyId, version_notes: 'allow viewing', configuration: { cedar_policy: THREE } },
+      update_mask: 'configuration,version_notes',
+    });
     expect(next.body.policy).toMatchObject({ version: p.version + 1, versionNotes: 'allow viewing' });
   });
 
   it('takes version notes from policy.version_notes when the request has none', async () => {
     const p = await create({ name: 'Notes' });
-    const res = await update({ policy: { policy_id: p.policyId, version_notes: 'inside', configuration: { cedar_policy: THREE } }, update_mask: 'configuration' });
+    const res = await update({
+      policy: { policy_id: p.policyId, version_notes: 'inside', configuration: { cedar_policy: THREE } },
+      update_mask: 'configuration',
+    });
     expect(res.body.policy.versionNotes).toBe('inside');
   });
 
   it('archives and unarchives through is_archived without a new version', async () => {
     const p = await create({ name: 'Mask archive' });
     const archived = await update({ policy: { policy_id: p.policyId, is_archived: true }, update_mask: 'is_archived' });
-    expect(archived.body.policy).toMatchObject({ isArchived: true, archivedDate: expect.stringMatching(TS), version: 1, policyVersionId: p.policyVersionId });
+    expect(archived.body.policy).toMatchObject({
+      isArchived: true,
+      archivedDate: expect.stringMatching(TS),
+      version: 1,
+      policyVersionId: p.policyVersionId,
+    });
     const restored = await update({ policy: { policy_id: p.policyId, isArchived: false }, updateMask: 'isArchived' });
     expect(restored.body.policy).toMatchObject({ isArchived: false, archivedDate: null, version: 1 });
   });
 
   it('rejects a Cedar syntax error in an update on policy.configuration.cedar_policy, changing nothing', async () => {
     const p = await create({ name: 'Guarded' });
-    const v = violation(await update({ policy: { policy_id: p.policyId, configuration: { cedar_policy: TWO + '\npermit(principal action, resource);' } }, update_mask: 'configuration' }));
+    const v = violation(
+      await update({
+        policy: { policy_id: p.policyId, configuration: { cedar_policy: TWO + '\npermit(principal action, resource);' } },
+        update_mask: 'configuration',
+      }),
+    );
     expect(v.field).toBe('policy.configuration.cedar_policy');
     expect(v.description).toMatch(/unexpected token `action` at line 3, column 18/);
     expect((await server.api('GET', `/api/v1/policies/${p.policyId}`)).body.policy).toEqual(p);
@@ -262,13 +349,43 @@ describe('UpdatePolicy', () => {
     ['missing update_mask', (id: string) => ({ policy: { policy_id: id, name: 'x' } }), 'update_mask', /required/],
     ['empty update_mask', (id: string) => ({ policy: { policy_id: id, name: 'x' }, update_mask: '' }), 'update_mask', /required/],
     ['unknown mask path', (id: string) => ({ policy: { policy_id: id }, update_mask: 'owner' }), 'update_mask', /unknown field 'owner'/],
-    ['unknown configuration sub-path', (id: string) => ({ policy: { policy_id: id }, update_mask: 'configuration.schema' }), 'update_mask', /unknown field/],
-    ['immutable version', (id: string) => ({ policy: { policy_id: id }, update_mask: 'version' }), 'update_mask', /'version' cannot be updated/],
-    ['immutable policy_version_id', (id: string) => ({ policy: { policy_id: id }, update_mask: 'policyVersionId' }), 'update_mask', /cannot be updated/],
+    [
+      'unknown configuration sub-path',
+      (id: string) => ({ policy: { policy_id: id }, update_mask: 'configuration.schema' }),
+      'update_mask',
+      /unknown field/,
+    ],
+    [
+      'immutable version',
+      (id: string) => ({ policy: { policy_id: id }, update_mask: 'version' }),
+      'update_mask',
+      /'version' cannot be updated/,
+    ],
+    [
+      'immutable policy_version_id',
+      (id: string) => ({ policy: { policy_id: id }, update_mask: 'policyVersionId' }),
+      'update_mask',
+      /cannot be updated/,
+    ],
     ['empty name', (id: string) => ({ policy: { policy_id: id, name: '' }, update_mask: 'name' }), 'policy.name', /empty/],
-    ['configuration named but absent', (id: string) => ({ policy: { policy_id: id }, update_mask: 'configuration' }), 'policy.configuration.cedar_policy', /required/],
-    ['configuration without text', (id: string) => ({ policy: { policy_id: id, configuration: {} }, update_mask: 'configuration' }), 'policy.configuration.cedar_policy', /required/],
-    ['bad is_archived', (id: string) => ({ policy: { policy_id: id, is_archived: 'perhaps' }, update_mask: 'is_archived' }), 'policy.is_archived', /./],
+    [
+      'configuration named but absent',
+      (id: string) => ({ policy: { policy_id: id }, update_mask: 'configuration' }),
+      'policy.configuration.cedar_policy',
+      /required/,
+    ],
+    [
+      'configuration without text',
+      (id: string) => ({ policy: { policy_id: id, configuration: {} }, update_mask: 'configuration' }),
+      'policy.configuration.cedar_policy',
+      /required/,
+    ],
+    [
+      'bad is_archived',
+      (id: string) => ({ policy: { policy_id: id, is_archived: 'perhaps' }, update_mask: 'is_archived' }),
+      'policy.is_archived',
+      /./,
+    ],
     ['missing policy', () => ({ update_mask: 'name' }), 'policy', /required/],
     ['missing policy_id', () => ({ policy: { name: 'x' }, update_mask: 'name' }), 'policy.policy_id', /required/],
   ])('rejects %s', async (_label, body, field, description) => {
@@ -279,10 +396,13 @@ describe('UpdatePolicy', () => {
     expect((await server.api('GET', `/api/v1/policies/${p.policyId}`)).body.policy).toEqual(p);
   });
 
-  it('is NOT_FOUND for an unknown id and for another organization\'s policy', async () => {
+  it("is NOT_FOUND for an unknown id and for another organization's policy", async () => {
     const p = await create({ name: 'Mine' });
     expect((await update({ policy: { policy_id: 'nope', name: 'x' }, update_mask: 'name' })).status).toBe(404);
-    const other = await update({ policy: { policy_id: p.policyId, configuration: { cedar_policy: THREE } }, update_mask: 'configuration' }, otherOrgToken);
+    const other = await update(
+      { policy: { policy_id: p.policyId, configuration: { cedar_policy: THREE } }, update_mask: 'configuration' },
+      otherOrgToken,
+    );
     expect(other.status).toBe(404);
     expect((await server.api('GET', `/api/v1/policies/${p.policyId}`)).body.policy).toEqual(p);
   });
@@ -294,7 +414,12 @@ describe('ArchivePolicy / UnarchivePolicy', () => {
     const archived = await server.api('POST', `/api/v1/policies/${p.policyId}/archive`, '{ not even json');
     expect(archived.status).toBe(200);
     expect(Object.keys(archived.body)).toEqual(['policy']);
-    expect(archived.body.policy).toEqual({ ...p, isArchived: true, archivedDate: expect.stringMatching(TS), modifiedDate: expect.stringMatching(TS) });
+    expect(archived.body.policy).toEqual({
+      ...p,
+      isArchived: true,
+      archivedDate: expect.stringMatching(TS),
+      modifiedDate: expect.stringMatching(TS),
+    });
     // Archiving again keeps the original archive date.
     const again = await server.api('POST', `/api/v1/policies/${p.policyId}/archive`);
     expect(again.body.policy.archivedDate).toBe(archived.body.policy.archivedDate);
@@ -319,7 +444,7 @@ describe('ValidatePolicy', () => {
     expect(res.body).toEqual({ valid: true });
   });
 
-  it('returns {valid: false, failureMessage} with Cedar\'s error and location', async () => {
+  it("returns {valid: false, failureMessage} with Cedar's error and location", async () => {
     const res = await server.api('POST', '/api/v1/policies:validate', { cedarPolicy: 'permit(principal, action, resource) when { x };' });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['valid', 'failureMessage']);
@@ -387,8 +512,20 @@ describe('ListPolicies', () => {
     const paged = await all('page_size=2&include_archived=true&order_by=name');
     expect(paged.pages).toBe(3);
     expect(paged.items.map((p) => p.name)).toEqual([...names, DEFAULT_POLICY_NAME].sort());
-    expect((await all('page_size=3&order_by=name%20desc')).items.map((p) => p.name)).toEqual(['echo', 'delta', 'charlie', 'bravo', DEFAULT_POLICY_NAME]);
-    expect((await all('order_by=created_date')).items.map((p) => p.name)).toEqual([DEFAULT_POLICY_NAME, 'delta', 'echo', 'charlie', 'bravo']);
+    expect((await all('page_size=3&order_by=name%20desc')).items.map((p) => p.name)).toEqual([
+      'echo',
+      'delta',
+      'charlie',
+      'bravo',
+      DEFAULT_POLICY_NAME,
+    ]);
+    expect((await all('order_by=created_date')).items.map((p) => p.name)).toEqual([
+      DEFAULT_POLICY_NAME,
+      'delta',
+      'echo',
+      'charlie',
+      'bravo',
+    ]);
     expect((await all('order_by=modifiedDate%20desc&include_archived=true')).items[0].name).toBe('alpha');
   });
 
@@ -397,7 +534,10 @@ describe('ListPolicies', () => {
     expect(violation(await org.api('GET', '/api/v1/policies?order_by=description')).field).toBe('order_by');
     expect(violation(await org.api('GET', '/api/v1/policies?include_archived=maybe')).field).toBe('include_archived');
     const first = await org.api('GET', '/api/v1/policies?page_size=1');
-    const mismatch = await org.api('GET', `/api/v1/policies?page_size=1&include_archived=true&page_token=${encodeURIComponent(first.body.nextPageToken)}`);
+    const mismatch = await org.api(
+      'GET',
+      `/api/v1/policies?page_size=1&include_archived=true&page_token=${encodeURIComponent(first.body.nextPageToken)}`,
+    );
     expect(violation(mismatch).field).toBe('page_token');
   });
 
@@ -405,7 +545,10 @@ describe('ListPolicies', () => {
     const many = await startTestServer();
     try {
       for (let i = 0; i < 105; i++) {
-        const res = await many.api('POST', '/api/v1/policies', { name: `p${i}`, configuration: { cedar_policy: 'permit(principal, action, resource);' } });
+        const res = await many.api('POST', '/api/v1/policies', {
+          name: `p${i}`,
+          configuration: { cedar_policy: 'permit(principal, action, resource);' },
+        });
         expect(res.status).toBe(200);
       }
       const page = await many.api('GET', '/api/v1/policies?page_size=500');
@@ -423,8 +566,16 @@ describe('ListPolicies', () => {
 describe('ListPolicyVersions (Outpost extension)', () => {
   it('returns every version newest first with configuration, notes and change message, paging with tokens', async () => {
     const p = await create({ name: 'History', version_notes: 'initial' });
-    const v2 = (await update({ policy: { policy_id: p.policyId, configuration: { cedar_policy: THREE } }, update_mask: 'configuration', version_notes: 'add view' })).body.policy;
-    const v3 = (await update({ policy: { policy_id: p.policyId, configuration: { cedar_policy: TWO } }, update_mask: 'configuration' }, teammateToken)).body.policy;
+    const v2 = (
+      await update({
+        policy: { policy_id: p.policyId, configuration: { cedar_policy: THREE } },
+        update_mask: 'configuration',
+        version_notes: 'add view',
+      })
+    ).body.policy;
+    const v3 = (
+      await update({ policy: { policy_id: p.policyId, configuration: { cedar_policy: TWO } }, update_mask: 'configuration' }, teammateToken)
+    ).body.policy;
 
     const res = await server.api('GET', `/api/v1/policies/${p.policyId}/versions`);
     expect(res.status).toBe(200);
@@ -432,16 +583,33 @@ describe('ListPolicyVersions (Outpost extension)', () => {
     expect(res.body.nextPageToken).toBe('');
     expect(res.body.policyVersions).toEqual([
       {
-        policyVersionId: v3.policyVersionId, policyId: p.policyId, version: 3, generatedChangeMessage: v3.generatedChangeMessage,
-        configuration: { cedarPolicy: TWO }, createdDate: v3.modifiedDate, createdByUserId: v3.modifiedByUserId,
+        policyVersionId: v3.policyVersionId,
+        policyId: p.policyId,
+        version: 3,
+        generatedChangeMessage: v3.generatedChangeMessage,
+        configuration: { cedarPolicy: TWO },
+        createdDate: v3.modifiedDate,
+        createdByUserId: v3.modifiedByUserId,
       },
       {
-        policyVersionId: v2.policyVersionId, policyId: p.policyId, version: 2, versionNotes: 'add view', generatedChangeMessage: v2.generatedChangeMessage,
-        configuration: { cedarPolicy: THREE }, createdDate: v2.modifiedDate, createdByUserId: p.createdByUserId,
+        policyVersionId: v2.policyVersionId,
+        policyId: p.policyId,
+        version: 2,
+        versionNotes: 'add view',
+        generatedChangeMessage: v2.generatedChangeMessage,
+        configuration: { cedarPolicy: THREE },
+        createdDate: v2.modifiedDate,
+        createdByUserId: p.createdByUserId,
       },
       {
-        policyVersionId: p.policyVersionId, policyId: p.policyId, version: 1, versionNotes: 'initial', generatedChangeMessage: 'Created with 2 policies (+2 lines)',
-        configuration: { cedarPolicy: TWO }, createdDate: p.createdDate, createdByUserId: p.createdByUserId,
+        policyVersionId: p.policyVersionId,
+        policyId: p.policyId,
+        version: 1,
+        versionNotes: 'initial',
+        generatedChangeMessage: 'Created with 2 policies (+2 lines)',
+        configuration: { cedarPolicy: TWO },
+        createdDate: p.createdDate,
+        createdByUserId: p.createdByUserId,
       },
     ]);
     expect(res.body.policyVersions[0]).not.toHaveProperty('versionNotes');

@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => s.close());
 
-
 async function ok(method: string, path: string, body?: unknown, token?: string) {
   const res = await s.api(method, path, body, token);
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
@@ -73,7 +72,12 @@ async function listAll(path: string, field: string, pageSize: number, token?: st
   let pageToken = '';
   for (let i = 0; i < 100; i++) {
     const sep = path.includes('?') ? '&' : '?';
-    const body = await ok('GET', `${path}${sep}page_size=${pageSize}${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`, undefined, token);
+    const body = await ok(
+      'GET',
+      `${path}${sep}page_size=${pageSize}${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`,
+      undefined,
+      token,
+    );
     expect(body[field].length).toBeLessThanOrEqual(pageSize);
     items.push(...body[field]);
     pageToken = body.nextPageToken;
@@ -82,14 +86,53 @@ async function listAll(path: string, field: string, pageSize: number, token?: st
   return items;
 }
 
-const ASSET_KEYS = ['assetId', 'name', 'organizationId', 'createdDate', 'createdByUserId', 'modifiedDate', 'modifiedByUserId', 'tags', 'metadata', 'archivedDate', 'isArchived'];
+const ASSET_KEYS = [
+  'assetId',
+  'name',
+  'organizationId',
+  'createdDate',
+  'createdByUserId',
+  'modifiedDate',
+  'modifiedByUserId',
+  'tags',
+  'metadata',
+  'archivedDate',
+  'isArchived',
+];
 const RUN_REQUIRED_KEYS = [
-  'runId', 'createdDate', 'modifiedDate', 'createdByUserId', 'modifiedByUserId', 'organizationId', 'isPinned', 'name', 'description', 'tags',
-  'defaultReportId', 'metadata', 'assetIds', 'isAdhoc', 'isArchived',
+  'runId',
+  'createdDate',
+  'modifiedDate',
+  'createdByUserId',
+  'modifiedByUserId',
+  'organizationId',
+  'isPinned',
+  'name',
+  'description',
+  'tags',
+  'defaultReportId',
+  'metadata',
+  'assetIds',
+  'isAdhoc',
+  'isArchived',
 ];
 const CHANNEL_KEYS = [
-  'channelId', 'name', 'assetId', 'description', 'unitId', 'createdDate', 'modifiedDate', 'createdByUserId', 'modifiedByUserId', 'dataType',
-  'enumTypes', 'bitFieldElements', 'displayDescription', 'displayUnitId', 'metadata', 'active',
+  'channelId',
+  'name',
+  'assetId',
+  'description',
+  'unitId',
+  'createdDate',
+  'modifiedDate',
+  'createdByUserId',
+  'modifiedByUserId',
+  'dataType',
+  'enumTypes',
+  'bitFieldElements',
+  'displayDescription',
+  'displayUnitId',
+  'metadata',
+  'active',
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -99,7 +142,10 @@ describe('Assets', () => {
     const tag = uniq('asset-tag');
     const a = await createAsset(name, {
       tags: [tag, 'hot-fire'],
-      metadata: [{ key: { name: 'serial', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'SN-1' }, { key: { name: 'mass' }, numberValue: 12.5 }],
+      metadata: [
+        { key: { name: 'serial', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'SN-1' },
+        { key: { name: 'mass' }, numberValue: 12.5 },
+      ],
     });
     expect(sortedKeys(a)).toEqual([...ASSET_KEYS].sort());
     expect(a).toEqual({
@@ -124,7 +170,8 @@ describe('Assets', () => {
 
   it('CreateAsset accepts snake_case keys and ignores unknown ones', async () => {
     const name = uniq('snake');
-    const a = (await ok('POST', '/api/v1/assets', { name, tags: [], metadata: [{ key: { name: 'ok' }, boolean_value: true }], bogus: 1 })).asset;
+    const a = (await ok('POST', '/api/v1/assets', { name, tags: [], metadata: [{ key: { name: 'ok' }, boolean_value: true }], bogus: 1 }))
+      .asset;
     expect(a.metadata).toEqual(unarchivedMetadata({ key: { name: 'ok', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true }));
   });
 
@@ -133,7 +180,11 @@ describe('Assets', () => {
     await createAsset(name);
     const res = await s.api('POST', '/api/v1/assets', { name });
     expectError(res, 409, 6);
-    expect(res.body.details[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceType: 'asset', resourceName: name });
+    expect(res.body.details[0]).toMatchObject({
+      '@type': 'type.googleapis.com/google.rpc.ResourceInfo',
+      resourceType: 'asset',
+      resourceName: name,
+    });
     const other = await freshOrg('dup');
     expect((await createAsset(name, {}, other.token)).organizationId).toBe(other.organizationId);
   });
@@ -142,9 +193,17 @@ describe('Assets', () => {
     expectError(await s.api('POST', '/api/v1/assets', {}), 400, 3, 'name');
     expectError(await s.api('POST', '/api/v1/assets', { name: '' }), 400, 3, 'name');
     expectError(await s.api('POST', '/api/v1/assets', { name: uniq('t'), tags: ['  '] }), 400, 3, 'tags');
-    const dupMeta = [{ key: { name: 'k' }, stringValue: 'a' }, { key: { name: 'k' }, stringValue: 'b' }];
+    const dupMeta = [
+      { key: { name: 'k' }, stringValue: 'a' },
+      { key: { name: 'k' }, stringValue: 'b' },
+    ];
     expectError(await s.api('POST', '/api/v1/assets', { name: uniq('m'), metadata: dupMeta }), 400, 3, 'metadata');
-    expectError(await s.api('POST', '/api/v1/assets', { name: uniq('m'), metadata: [{ stringValue: 'no key' }] }), 400, 3, 'metadata[0].key');
+    expectError(
+      await s.api('POST', '/api/v1/assets', { name: uniq('m'), metadata: [{ stringValue: 'no key' }] }),
+      400,
+      3,
+      'metadata[0].key',
+    );
   });
 
   it('GetAsset returns the asset; unknown ids are NOT_FOUND (404, code 5)', async () => {
@@ -163,22 +222,34 @@ describe('Assets', () => {
     expect(u.createdDate).toBe(a.createdDate);
     const tags = await listAll('/api/v2/tags', 'tags', 1000);
     expect(tags.map((t) => t.name)).toContain(tag);
-    const m = (await ok('PATCH', '/api/v1/assets', { asset: { asset_id: a.assetId, metadata: [{ key: { name: 'n' }, numberValue: 2 }] }, update_mask: 'metadata,tags' })).asset;
+    const m = (
+      await ok('PATCH', '/api/v1/assets', {
+        asset: { asset_id: a.assetId, metadata: [{ key: { name: 'n' }, numberValue: 2 }] },
+        update_mask: 'metadata,tags',
+      })
+    ).asset;
     expect(m.metadata).toEqual(unarchivedMetadata({ key: { name: 'n', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 2 }));
     expect(m.tags).toEqual([]);
   });
 
   it('UpdateAsset archives and unarchives through is_archived and archived_date', async () => {
     const a = await createAsset(uniq('arch'));
-    const archived = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, isArchived: true }, updateMask: 'isArchived' })).asset;
+    const archived = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, isArchived: true }, updateMask: 'isArchived' }))
+      .asset;
     expect(archived.isArchived).toBe(true);
     expect(archived.archivedDate).toMatch(RFC3339);
     // is_archived=true again keeps the original date.
-    const again = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, isArchived: true }, updateMask: 'is_archived' })).asset;
+    const again = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, isArchived: true }, updateMask: 'is_archived' }))
+      .asset;
     expect(again.archivedDate).toBe(archived.archivedDate);
     const un = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, isArchived: false }, updateMask: 'is_archived' })).asset;
     expect(un).toMatchObject({ isArchived: false, archivedDate: null });
-    const dated = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, archivedDate: '2026-01-02T03:04:05Z' }, updateMask: 'archivedDate' })).asset;
+    const dated = (
+      await ok('PATCH', '/api/v1/assets', {
+        asset: { assetId: a.assetId, archivedDate: '2026-01-02T03:04:05Z' },
+        updateMask: 'archivedDate',
+      })
+    ).asset;
     expect(dated).toMatchObject({ isArchived: true, archivedDate: '2026-01-02T03:04:05Z' });
     const cleared = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId }, updateMask: 'archived_date' })).asset;
     expect(cleared).toMatchObject({ isArchived: false, archivedDate: null });
@@ -201,7 +272,12 @@ describe('Assets', () => {
     expect(unknown.body.message).toContain('unknown field');
     expectError(await s.api('PATCH', '/api/v1/assets', { asset: {}, updateMask: 'tags' }), 400, 3, 'asset.asset_id');
     expectError(await s.api('PATCH', '/api/v1/assets', { asset: { assetId: randomUUID(), tags: [] }, updateMask: 'tags' }), 404, 5);
-    expectError(await s.api('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, archivedDate: 'yesterday' }, updateMask: 'archived_date' }), 400, 3, 'asset.archived_date');
+    expectError(
+      await s.api('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, archivedDate: 'yesterday' }, updateMask: 'archived_date' }),
+      400,
+      3,
+      'asset.archived_date',
+    );
     // Nothing was written by the failed requests.
     expect((await ok('GET', `/api/v1/assets/${a.assetId}`)).asset).toEqual(a);
   });
@@ -209,7 +285,12 @@ describe('Assets', () => {
   it('ArchiveAsset archives the asset and, with archive_runs=true, its runs (returning their ids)', async () => {
     const a = await createAsset(uniq('archive'));
     const b = await createAsset(uniq('bystander'));
-    const body = (assetIds: string[]) => ({ name: uniq('r'), startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T01:00:00Z', assetIds });
+    const body = (assetIds: string[]) => ({
+      name: uniq('r'),
+      startTime: '2026-09-01T00:00:00Z',
+      stopTime: '2026-09-01T01:00:00Z',
+      assetIds,
+    });
     const r1 = (await ok('POST', '/api/v2/runs:adhoc', body([a.assetId]))).run;
     const r2 = (await ok('POST', '/api/v2/runs:adhoc', body([a.assetId, b.assetId]))).run;
     const rb = (await ok('POST', '/api/v2/runs:adhoc', body([b.assetId]))).run;
@@ -249,18 +330,34 @@ describe('Assets', () => {
     expect(byName.map((a) => a.name)).toEqual([...names].sort());
     const byNameDesc = (await ok('GET', '/api/v1/assets?orderBy=name%20desc', undefined, o.token)).assets;
     expect(byNameDesc.map((a: any) => a.name)).toEqual([...names].sort().reverse());
-    await ok('PATCH', '/api/v1/assets', { asset: { assetId: created[0].assetId, archivedDate: '2026-01-01T00:00:00Z' }, updateMask: 'archived_date' }, o.token);
+    await ok(
+      'PATCH',
+      '/api/v1/assets',
+      { asset: { assetId: created[0].assetId, archivedDate: '2026-01-01T00:00:00Z' }, updateMask: 'archived_date' },
+      o.token,
+    );
     const byArchived = (await ok('GET', '/api/v1/assets?order_by=archived_date%20desc,name', undefined, o.token)).assets;
     expect(byArchived[0].name).toBe('charlie');
-    for (const f of ['created_date', 'modified_date desc']) await ok('GET', `/api/v1/assets?order_by=${encodeURIComponent(f)}`, undefined, o.token);
+    for (const f of ['created_date', 'modified_date desc'])
+      await ok('GET', `/api/v1/assets?order_by=${encodeURIComponent(f)}`, undefined, o.token);
     expectError(await s.api('GET', '/api/v1/assets?order_by=organization_id', undefined, o.token), 400, 3, 'order_by');
     expectError(await s.api('GET', '/api/v1/assets?page_size=-1', undefined, o.token), 400, 3, 'page_size');
     expect((await listAll(withFilter('/api/v1/assets', "name == 'alpha'"), 'assets', 2, o.token)).map((a) => a.name)).toEqual(['alpha']);
-    expect((await listAll(withFilter('/api/v1/assets?order_by=name', 'is_archived == false'), 'assets', 2, o.token)).map((a) => a.name)).toEqual([
-      'alpha', 'bravo', 'delta', 'echo',
-    ]);
+    expect(
+      (await listAll(withFilter('/api/v1/assets?order_by=name', 'is_archived == false'), 'assets', 2, o.token)).map((a) => a.name),
+    ).toEqual(['alpha', 'bravo', 'delta', 'echo']);
     const first = await ok('GET', '/api/v1/assets?page_size=2', undefined, o.token);
-    expectError(await s.api('GET', `/api/v1/assets?page_size=2&order_by=name&page_token=${encodeURIComponent(first.nextPageToken)}`, undefined, o.token), 400, 3, 'page_token');
+    expectError(
+      await s.api(
+        'GET',
+        `/api/v1/assets?page_size=2&order_by=name&page_token=${encodeURIComponent(first.nextPageToken)}`,
+        undefined,
+        o.token,
+      ),
+      400,
+      3,
+      'page_token',
+    );
   });
 });
 
@@ -328,7 +425,12 @@ describe('Runs', () => {
     expectError(await s.api('POST', '/api/v2/runs', { description: 'no name' }), 400, 3, 'name');
     expectError(await s.api('POST', '/api/v2/runs', { name: 'x', clientKey: '' }), 400, 3, 'client_key');
     expectError(await s.api('POST', '/api/v2/runs', { name: 'x', stopTime: '2026-09-01T10:00:00Z' }), 400, 3, 'stop_time');
-    expectError(await s.api('POST', '/api/v2/runs', { name: 'x', startTime: '2026-09-01T10:00:00Z', stopTime: '2026-09-01T09:00:00Z' }), 400, 3, 'stop_time');
+    expectError(
+      await s.api('POST', '/api/v2/runs', { name: 'x', startTime: '2026-09-01T10:00:00Z', stopTime: '2026-09-01T09:00:00Z' }),
+      400,
+      3,
+      'stop_time',
+    );
     expectError(await s.api('POST', '/api/v2/runs', { name: 'x', startTime: 'soon' }), 400, 3, 'start_time');
     expectError(await s.api('POST', '/api/v2/runs', { name: 'x', organizationId: randomUUID() }), 404, 5);
   });
@@ -337,7 +439,12 @@ describe('Runs', () => {
     const a = await createAsset(uniq('adhoc'));
     const r = (
       await ok('POST', '/api/v2/runs:adhoc', {
-        name: 'adhoc', description: 'window', startTime: '2026-09-01T10:00:00Z', stopTime: '2026-09-01T10:00:30Z', assetIds: [a.assetId, a.assetId], tags: ['adhoc-tag'],
+        name: 'adhoc',
+        description: 'window',
+        startTime: '2026-09-01T10:00:00Z',
+        stopTime: '2026-09-01T10:00:30Z',
+        assetIds: [a.assetId, a.assetId],
+        tags: ['adhoc-tag'],
       })
     ).run;
     expect(r).toMatchObject({ isAdhoc: true, assetIds: [a.assetId], duration: '30s', tags: ['adhoc-tag'], organizationId: orgId });
@@ -348,9 +455,24 @@ describe('Runs', () => {
     const missing = await s.api('POST', '/api/v2/runs:adhoc', { ...base, assetIds: [a.assetId, 'nope'] });
     expectError(missing, 400, 3, 'asset_ids');
     expect(missing.body.message).toContain("'nope'");
-    expectError(await s.api('POST', '/api/v2/runs:adhoc', { name: 'x', stopTime: base.stopTime, assetIds: [a.assetId] }), 400, 3, 'start_time');
-    expectError(await s.api('POST', '/api/v2/runs:adhoc', { name: 'x', startTime: base.startTime, assetIds: [a.assetId] }), 400, 3, 'stop_time');
-    expectError(await s.api('POST', '/api/v2/runs:adhoc', { ...base, stopTime: '2026-09-01T09:00:00Z', assetIds: [a.assetId] }), 400, 3, 'stop_time');
+    expectError(
+      await s.api('POST', '/api/v2/runs:adhoc', { name: 'x', stopTime: base.stopTime, assetIds: [a.assetId] }),
+      400,
+      3,
+      'start_time',
+    );
+    expectError(
+      await s.api('POST', '/api/v2/runs:adhoc', { name: 'x', startTime: base.startTime, assetIds: [a.assetId] }),
+      400,
+      3,
+      'stop_time',
+    );
+    expectError(
+      await s.api('POST', '/api/v2/runs:adhoc', { ...base, stopTime: '2026-09-01T09:00:00Z', assetIds: [a.assetId] }),
+      400,
+      3,
+      'stop_time',
+    );
   });
 
   it('GetRun returns the run; unknown is NOT_FOUND', async () => {
@@ -360,23 +482,52 @@ describe('Runs', () => {
   });
 
   it('UpdateRun changes exactly the masked fields; clearing optional times omits them', async () => {
-    const r = await createRun({ name: uniq('upd'), description: 'd', startTime: '2026-09-01T10:00:00Z', stopTime: '2026-09-01T11:00:00Z', tags: ['x'] });
+    const r = await createRun({
+      name: uniq('upd'),
+      description: 'd',
+      startTime: '2026-09-01T10:00:00Z',
+      stopTime: '2026-09-01T11:00:00Z',
+      tags: ['x'],
+    });
     const u = (
       await ok('PATCH', '/api/v2/runs', {
-        run: { runId: r.runId, name: 'renamed', description: 'ignored', isPinned: true, tags: ['y', 'z'], metadata: [{ key: { name: 'k' }, booleanValue: false }] },
+        run: {
+          runId: r.runId,
+          name: 'renamed',
+          description: 'ignored',
+          isPinned: true,
+          tags: ['y', 'z'],
+          metadata: [{ key: { name: 'k' }, booleanValue: false }],
+        },
         updateMask: 'name,isPinned,tags,metadata',
       })
     ).run;
-    expect(u).toMatchObject({ name: 'renamed', description: 'd', isPinned: true, tags: ['y', 'z'], metadata: [{ key: { name: 'k', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: false }] });
+    expect(u).toMatchObject({
+      name: 'renamed',
+      description: 'd',
+      isPinned: true,
+      tags: ['y', 'z'],
+      metadata: [{ key: { name: 'k', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: false }],
+    });
     expect(u.modifiedDate > r.modifiedDate).toBe(true);
     const cleared = (await ok('PATCH', '/api/v2/runs', { run: { runId: r.runId }, updateMask: 'stop_time,description' })).run;
     expect(cleared.stopTime).toBeUndefined();
     expect(cleared.description).toBe('');
     expect(cleared.startTime).toBe('2026-09-01T10:00:00Z');
-    const moved = (await ok('PATCH', '/api/v2/runs', { run: { runId: r.runId, startTime: '2026-09-02T00:00:00Z', stopTime: '2026-09-02T00:00:01.25Z' }, updateMask: 'start_time,stop_time' })).run;
+    const moved = (
+      await ok('PATCH', '/api/v2/runs', {
+        run: { runId: r.runId, startTime: '2026-09-02T00:00:00Z', stopTime: '2026-09-02T00:00:01.25Z' },
+        updateMask: 'start_time,stop_time',
+      })
+    ).run;
     expect(moved).toMatchObject({ startTime: '2026-09-02T00:00:00Z', stopTime: '2026-09-02T00:00:01.250Z', duration: '1.25s' });
     expectError(await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId }, updateMask: 'start_time' }), 400, 3, 'run.stop_time');
-    expectError(await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId, stopTime: '2026-09-01T00:00:00Z' }, updateMask: 'stop_time' }), 400, 3, 'run.stop_time');
+    expectError(
+      await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId, stopTime: '2026-09-01T00:00:00Z' }, updateMask: 'stop_time' }),
+      400,
+      3,
+      'run.stop_time',
+    );
     expectError(await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId, name: '' }, updateMask: 'name' }), 400, 3, 'run.name');
     const archived = (await ok('PATCH', '/api/v2/runs', { run: { runId: r.runId, isArchived: true }, updateMask: 'is_archived' })).run;
     expect(archived.isArchived).toBe(true);
@@ -392,10 +543,17 @@ describe('Runs', () => {
     await createRun({ name: 'holder', clientKey: taken });
     expectError(await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId, clientKey: taken }, updateMask: 'client_key' }), 409, 6);
     const key = uniq('once');
-    expect((await ok('PATCH', '/api/v2/runs', { run: { runId: r.runId, clientKey: key }, updateMask: 'clientKey' })).run.clientKey).toBe(key);
+    expect((await ok('PATCH', '/api/v2/runs', { run: { runId: r.runId, clientKey: key }, updateMask: 'clientKey' })).run.clientKey).toBe(
+      key,
+    );
     // Repeating the same value is fine; a different value or clearing is not.
     await ok('PATCH', '/api/v2/runs', { run: { runId: r.runId, clientKey: key }, updateMask: 'client_key' });
-    expectError(await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId, clientKey: 'other' }, updateMask: 'client_key' }), 400, 3, 'run.client_key');
+    expectError(
+      await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId, clientKey: 'other' }, updateMask: 'client_key' }),
+      400,
+      3,
+      'run.client_key',
+    );
     expectError(await s.api('PATCH', '/api/v2/runs', { run: { runId: r.runId }, updateMask: 'client_key' }), 400, 3, 'run.client_key');
   });
 
@@ -466,7 +624,12 @@ describe('Tags', () => {
     const name = uniq('tag');
     const res = await ok('POST', '/api/v2/tags', { name });
     expect(sortedKeys(res.tag)).toEqual(['createdByUserId', 'createdDate', 'name', 'tagId']);
-    expect(res.tag).toEqual({ tagId: expect.stringMatching(UUID), name, createdByUserId: meId, createdDate: expect.stringMatching(RFC3339) });
+    expect(res.tag).toEqual({
+      tagId: expect.stringMatching(UUID),
+      name,
+      createdByUserId: meId,
+      createdDate: expect.stringMatching(RFC3339),
+    });
     expectError(await s.api('POST', '/api/v2/tags', { name }), 409, 6);
     // A tag created on first use by an asset also exists.
     const used = uniq('used');
@@ -490,7 +653,10 @@ describe('Tags', () => {
     expectError(await s.api('GET', '/api/v2/tags?tag_type=TAG_TYPE_FRUIT', undefined, o.token), 400, 3, 'tag_type');
     expectError(await s.api('GET', '/api/v2/tags?order_by=tag_id', undefined, o.token), 400, 3, 'order_by');
     expect(await names(`?filter=${encodeURIComponent("name == 'kiwi'")}`)).toEqual(['kiwi']);
-    expect(await names(`?order_by=name&filter=${encodeURIComponent("name in ['apple', 'banana', 'cherry']")}`)).toEqual(['apple', 'banana']);
+    expect(await names(`?order_by=name&filter=${encodeURIComponent("name in ['apple', 'banana', 'cherry']")}`)).toEqual([
+      'apple',
+      'banana',
+    ]);
   });
 });
 
@@ -514,12 +680,18 @@ describe('Users', () => {
     const peerToken = s.newToken('peer@outpost.local');
     const peer = await ok('GET', '/api/v2/me', undefined, peerToken);
     expect(await ok('GET', `/api/v2/users/${peer.userId}`)).toEqual({
-      user: { userId: peer.userId, userName: 'peer@outpost.local', organizations: [{ organizationId: orgId, organizationName: 'Field Team' }] },
+      user: {
+        userId: peer.userId,
+        userName: 'peer@outpost.local',
+        organizations: [{ organizationId: orgId, organizationName: 'Field Team' }],
+      },
     });
     expect((await ok('GET', `/api/v2/users/${meId}`)).user.userName).toBe('engineer@outpost.local');
     // The peer also joins an organization the default caller is not in: that one is not shown to the default caller.
     s.newToken('peer@outpost.local', uniq('Peer private'));
-    expect((await ok('GET', `/api/v2/users/${peer.userId}`)).user.organizations).toEqual([{ organizationId: orgId, organizationName: 'Field Team' }]);
+    expect((await ok('GET', `/api/v2/users/${peer.userId}`)).user.organizations).toEqual([
+      { organizationId: orgId, organizationName: 'Field Team' },
+    ]);
     const stranger = await freshOrg('stranger');
     expectError(await s.api('GET', `/api/v2/users/${stranger.userId}`), 404, 5);
     expectError(await s.api('GET', `/api/v2/users/${meId}`, undefined, stranger.token), 404, 5);
@@ -551,7 +723,14 @@ describe('Users', () => {
 describe('Channels', () => {
   it('CreateChannel (Outpost extension) returns the full v3 shape', async () => {
     const a = await createAsset(uniq('chan-asset'));
-    const c = await createChannel({ assetId: a.assetId, name: 'chamber.pressure', description: 'Pc', unitId: 'psi', dataType: 'CHANNEL_DATA_TYPE_FLOAT', display_description: 'Chamber' });
+    const c = await createChannel({
+      assetId: a.assetId,
+      name: 'chamber.pressure',
+      description: 'Pc',
+      unitId: 'psi',
+      dataType: 'CHANNEL_DATA_TYPE_FLOAT',
+      display_description: 'Chamber',
+    });
     expect(sortedKeys(c)).toEqual([...CHANNEL_KEYS].sort());
     expect(c).toEqual({
       channelId: expect.stringMatching(UUID),
@@ -584,7 +763,12 @@ describe('Channels', () => {
     expectError(await s.api('POST', '/api/v3/channels', { assetId: randomUUID(), name: 'x' }), 400, 3, 'asset_id');
     expectError(await s.api('POST', '/api/v3/channels', { name: 'x' }), 400, 3, 'asset_id');
     expectError(await s.api('POST', '/api/v3/channels', { assetId: a.assetId }), 400, 3, 'name');
-    expectError(await s.api('POST', '/api/v3/channels', { assetId: a.assetId, name: 'y', dataType: 'CHANNEL_DATA_TYPE_COMPLEX' }), 400, 3, 'data_type');
+    expectError(
+      await s.api('POST', '/api/v3/channels', { assetId: a.assetId, name: 'y', dataType: 'CHANNEL_DATA_TYPE_COMPLEX' }),
+      400,
+      3,
+      'data_type',
+    );
   });
 
   it('GetChannel returns the channel; unknown is NOT_FOUND', async () => {
@@ -608,7 +792,10 @@ describe('Channels', () => {
     expect((await ok('GET', '/api/v3/channels?page_size=20000', undefined, o.token)).channels).toHaveLength(3);
     expectError(await s.api('GET', '/api/v3/channels?order_by=asset_id', undefined, o.token), 400, 3, 'order_by');
     expect(await names(`?filter=${encodeURIComponent("name == 'temp'")}`)).toEqual(['temp']);
-    expect(await names(`?order_by=name&filter=${encodeURIComponent(`asset_id == '${a.assetId}' && name != 'temp'`)}`)).toEqual(['accel', 'pressure']);
+    expect(await names(`?order_by=name&filter=${encodeURIComponent(`asset_id == '${a.assetId}' && name != 'temp'`)}`)).toEqual([
+      'accel',
+      'pressure',
+    ]);
   });
 });
 
@@ -620,7 +807,14 @@ describe('Organization isolation', () => {
   beforeAll(async () => {
     other = await freshOrg('isolated');
     const asset = await createAsset(uniq('mine'), { tags: ['private-tag'] });
-    const run = (await ok('POST', '/api/v2/runs:adhoc', { name: 'mine', startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T00:00:01Z', assetIds: [asset.assetId] })).run;
+    const run = (
+      await ok('POST', '/api/v2/runs:adhoc', {
+        name: 'mine',
+        startTime: '2026-09-01T00:00:00Z',
+        stopTime: '2026-09-01T00:00:01Z',
+        assetIds: [asset.assetId],
+      })
+    ).run;
     const channel = await createChannel({ assetId: asset.assetId, name: 'mine' });
     mine = { asset, run, channel };
   });
@@ -628,7 +822,11 @@ describe('Organization isolation', () => {
   it('another organization cannot read, update, archive or reference these records (NOT_FOUND / unknown)', async () => {
     const t = other.token;
     expectError(await s.api('GET', `/api/v1/assets/${mine.asset.assetId}`, undefined, t), 404, 5);
-    expectError(await s.api('PATCH', '/api/v1/assets', { asset: { assetId: mine.asset.assetId, tags: [] }, updateMask: 'tags' }, t), 404, 5);
+    expectError(
+      await s.api('PATCH', '/api/v1/assets', { asset: { assetId: mine.asset.assetId, tags: [] }, updateMask: 'tags' }, t),
+      404,
+      5,
+    );
     expectError(await s.api('POST', `/api/v1/assets/${mine.asset.assetId}/archive?archive_runs=true`, undefined, t), 404, 5);
     expectError(await s.api('DELETE', `/api/v1/assets/${mine.asset.assetId}`, undefined, t), 404, 5);
     expectError(await s.api('GET', `/api/v2/runs/${mine.run.runId}`, undefined, t), 404, 5);
@@ -637,7 +835,17 @@ describe('Organization isolation', () => {
     expectError(await s.api('DELETE', `/api/v2/runs/${mine.run.runId}`, undefined, t), 404, 5);
     expectError(await s.api('GET', `/api/v3/channels/${mine.channel.channelId}`, undefined, t), 404, 5);
     expectError(await s.api('POST', '/api/v3/channels', { assetId: mine.asset.assetId, name: 'intruder' }, t), 400, 3, 'asset_id');
-    expectError(await s.api('POST', '/api/v2/runs:adhoc', { name: 'x', startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T00:00:01Z', assetIds: [mine.asset.assetId] }, t), 400, 3, 'asset_ids');
+    expectError(
+      await s.api(
+        'POST',
+        '/api/v2/runs:adhoc',
+        { name: 'x', startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T00:00:01Z', assetIds: [mine.asset.assetId] },
+        t,
+      ),
+      400,
+      3,
+      'asset_ids',
+    );
     // Same names are free in the other organization.
     await createAsset(mine.asset.name, {}, t);
     await ok('POST', '/api/v2/tags', { name: 'private-tag' }, t);
@@ -694,9 +902,21 @@ describe('Callers in several organizations', () => {
     expect((await ok('POST', '/api/v2/tags', { name: 'multi-tag', organizationId: orgA }, tokenA)).tag.name).toBe('multi-tag');
     // An ad hoc run takes its organization from its assets; assets of two organizations are rejected.
     const times = { startTime: '2026-09-01T00:00:00Z', stopTime: '2026-09-01T00:00:01Z' };
-    expect((await ok('POST', '/api/v2/runs:adhoc', { name: 'ah', ...times, assetIds: [inB.assetId] }, tokenA)).run.organizationId).toBe(orgB);
-    expectError(await s.api('POST', '/api/v2/runs:adhoc', { name: 'ah', ...times, assetIds: [inA.assetId, inB.assetId] }, tokenA), 400, 3, 'asset_ids');
-    expectError(await s.api('POST', '/api/v2/runs:adhoc', { name: 'ah', ...times, assetIds: [inB.assetId], organizationId: orgA }, tokenA), 400, 3, 'asset_ids');
+    expect((await ok('POST', '/api/v2/runs:adhoc', { name: 'ah', ...times, assetIds: [inB.assetId] }, tokenA)).run.organizationId).toBe(
+      orgB,
+    );
+    expectError(
+      await s.api('POST', '/api/v2/runs:adhoc', { name: 'ah', ...times, assetIds: [inA.assetId, inB.assetId] }, tokenA),
+      400,
+      3,
+      'asset_ids',
+    );
+    expectError(
+      await s.api('POST', '/api/v2/runs:adhoc', { name: 'ah', ...times, assetIds: [inB.assetId], organizationId: orgA }, tokenA),
+      400,
+      3,
+      'asset_ids',
+    );
     // Channels follow their asset's organization.
     expect((await createChannel({ assetId: inB.assetId, name: 'c' }, tokenA)).assetId).toBe(inB.assetId);
   });
@@ -713,7 +933,17 @@ describe('Callers in several organizations', () => {
     expect(await listAll(`/api/v2/tags?organization_id=${orgB}`, 'tags', 1000, tokenA)).toEqual([]);
     // A page token is bound to the organization it was issued for.
     const first = await ok('GET', '/api/v1/assets?page_size=1', undefined, tokenA);
-    expectError(await s.api('GET', `/api/v1/assets?page_size=1&organization_id=${orgA}&page_token=${encodeURIComponent(first.nextPageToken)}`, undefined, tokenA), 400, 3, 'page_token');
+    expectError(
+      await s.api(
+        'GET',
+        `/api/v1/assets?page_size=1&organization_id=${orgA}&page_token=${encodeURIComponent(first.nextPageToken)}`,
+        undefined,
+        tokenA,
+      ),
+      400,
+      3,
+      'page_token',
+    );
   });
 
   it('ListActiveUsers requires organization_id (spec rule 1); GetUser shows the shared organizations', async () => {
@@ -736,7 +966,14 @@ describe('Name resolution end to end', () => {
   it('an annotation references an asset by name, a run and channels created through these endpoints', async () => {
     const o = await freshOrg('resolve');
     const asset = await createAsset('Engine 7', {}, o.token);
-    const run = (await ok('POST', '/api/v2/runs:adhoc', { name: 'HF-7', startTime: '2026-09-01T10:00:00Z', stopTime: '2026-09-01T11:00:00Z', assetIds: [asset.assetId] }, o.token)).run;
+    const run = (
+      await ok(
+        'POST',
+        '/api/v2/runs:adhoc',
+        { name: 'HF-7', startTime: '2026-09-01T10:00:00Z', stopTime: '2026-09-01T11:00:00Z', assetIds: [asset.assetId] },
+        o.token,
+      )
+    ).run;
     const channel = await createChannel({ assetId: asset.assetId, name: 'chamber.pressure' }, o.token);
     const tag = uniq('review');
     const res = await s.api(
@@ -768,7 +1005,12 @@ describe('Name resolution end to end', () => {
     const base = { name: 'x', startTime: '2026-09-01T10:10:00Z', endTime: '2026-09-01T10:10:05Z' };
     expectError(await s.api('POST', '/api/v1/annotations', { ...base, assets: ['Engine 7'] }), 400, 3, 'assets');
     expectError(await s.api('POST', '/api/v1/annotations', { ...base, runId: run.runId }), 400, 3, 'run_id');
-    expectError(await s.api('POST', '/api/v1/annotations', { ...base, linkedChannels: [{ channel: { channelId: channel.channelId } }] }), 400, 3, 'linked_channels');
+    expectError(
+      await s.api('POST', '/api/v1/annotations', { ...base, linkedChannels: [{ channel: { channelId: channel.channelId } }] }),
+      400,
+      3,
+      'linked_channels',
+    );
   });
 });
 
@@ -781,11 +1023,20 @@ describe('Migration 0006 (keyset sequence for tags and users)', () => {
       const old = openDatabase(file, { migrateTo: 5 });
       old.run("INSERT INTO organizations(id, name, created_date) VALUES ('o', 'O', 1)");
       old.run("INSERT INTO users(id, user_name, created_date, modified_date) VALUES ('u2', 'b', 20, 20), ('u1', 'a', 10, 10)");
-      old.run("INSERT INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES ('t2', 'o', 'two', 'u1', 5), ('t1', 'o', 'one', 'u1', 5), ('t3', 'o', 'three', 'u1', 1)");
+      old.run(
+        "INSERT INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES ('t2', 'o', 'two', 'u1', 5), ('t1', 'o', 'one', 'u1', 5), ('t3', 'o', 'three', 'u1', 1)",
+      );
       old.close();
       const db = openDatabase(file);
-      expect(db.all('SELECT id, seq FROM tags ORDER BY seq')).toEqual([{ id: 't3', seq: 1 }, { id: 't1', seq: 2 }, { id: 't2', seq: 3 }]);
-      expect(db.all('SELECT id, seq FROM users ORDER BY seq')).toEqual([{ id: 'u1', seq: 1 }, { id: 'u2', seq: 2 }]);
+      expect(db.all('SELECT id, seq FROM tags ORDER BY seq')).toEqual([
+        { id: 't3', seq: 1 },
+        { id: 't1', seq: 2 },
+        { id: 't2', seq: 3 },
+      ]);
+      expect(db.all('SELECT id, seq FROM users ORDER BY seq')).toEqual([
+        { id: 'u1', seq: 1 },
+        { id: 'u2', seq: 2 },
+      ]);
       db.run("INSERT INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES ('t4', 'o', 'four', 'u1', 0)");
       db.run("INSERT OR IGNORE INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES ('t5', 'o', 'four', 'u1', 0)");
       db.run("INSERT INTO users(id, user_name, created_date, modified_date) VALUES ('u3', 'c', 0, 0)");

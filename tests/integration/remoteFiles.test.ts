@@ -62,17 +62,40 @@ const tmpUploads = () => {
 };
 
 const REMOTE_FILE_KEYS = [
-  'remoteFileId', 'organizationId', 'entityId', 'entityType', 'fileName', 'fileMimeType', 'fileContentEncoding', 'storageKey', 'fileSize',
-  'createdByUserId', 'modifiedByUserId', 'createdDate', 'modifiedDate', 'metadataValues', 'remoteFileType',
+  'remoteFileId',
+  'organizationId',
+  'entityId',
+  'entityType',
+  'fileName',
+  'fileMimeType',
+  'fileContentEncoding',
+  'storageKey',
+  'fileSize',
+  'createdByUserId',
+  'modifiedByUserId',
+  'createdDate',
+  'modifiedDate',
+  'metadataValues',
+  'remoteFileType',
 ];
 
 describe('UploadRemoteFile (POST /api/v0/remote-files/upload)', () => {
   it('stores an image with its metadata and returns the full RemoteFile (fileSize as a string)', async () => {
     const entityId = randomUUID();
     const bytes = randomBytes(1234);
-    const f = await uploadOk({ entityId, entityType: 'runs', bytes, fileName: 'frame.png', mimeType: 'image/png', metadata: '{"height": 480, "width": 640}', description: 'first frame' });
+    const f = await uploadOk({
+      entityId,
+      entityType: 'runs',
+      bytes,
+      fileName: 'frame.png',
+      mimeType: 'image/png',
+      metadata: '{"height": 480, "width": 640}',
+      description: 'first frame',
+    });
     expect(Object.keys(f).sort()).toEqual([...REMOTE_FILE_KEYS, 'description', 'imageMetadata'].sort());
-    const org = s.engine.db.get<{ organization_id: string }>('SELECT organization_id FROM remote_files WHERE id = ?', [f.remoteFileId])!.organization_id;
+    const org = s.engine.db.get<{ organization_id: string }>('SELECT organization_id FROM remote_files WHERE id = ?', [
+      f.remoteFileId,
+    ])!.organization_id;
     expect(f).toMatchObject({
       organizationId: org,
       entityId,
@@ -109,7 +132,11 @@ describe('UploadRemoteFile (POST /api/v0/remote-files/upload)', () => {
   });
 
   it('reads video and audio metadata (snake_case JSON) into the matching oneof member', async () => {
-    const v = await uploadOk({ fileName: 'clip.mp4', mimeType: 'video/mp4', metadata: '{"height": 1080, "width": 1920, "duration_seconds": 12.5, "timestamp": "2025-09-10T11:25:07.560Z"}' });
+    const v = await uploadOk({
+      fileName: 'clip.mp4',
+      mimeType: 'video/mp4',
+      metadata: '{"height": 1080, "width": 1920, "duration_seconds": 12.5, "timestamp": "2025-09-10T11:25:07.560Z"}',
+    });
     expect(v.videoMetadata).toEqual({ height: 1080, width: 1920, durationSeconds: 12.5, timestamp: '2025-09-10T11:25:07.560Z' });
     expect('imageMetadata' in v || 'audioMetadata' in v).toBe(false);
     const a = await uploadOk({ fileName: 'voice.wav', mimeType: 'audio/wav', metadata: '{"duration_seconds": 3, "timestamp": null}' });
@@ -160,7 +187,12 @@ describe('download URL and content', () => {
     const bad = await s.api('GET', tampered.pathname + tampered.search, undefined, null);
     expect([bad.status, bad.body.code]).toEqual([403, 7]);
     const otherId = await uploadOk();
-    const swapped = await s.api('GET', `/api/v1/remote-files/${otherId.remoteFileId}/content${new URL(body.downloadUrl, s.url).search}`, undefined, null);
+    const swapped = await s.api(
+      'GET',
+      `/api/v1/remote-files/${otherId.remoteFileId}/content${new URL(body.downloadUrl, s.url).search}`,
+      undefined,
+      null,
+    );
     expect(swapped.status).toBe(403);
     const expired = signedContentPath(s.engine.pageTokenSecret, f.remoteFileId, Math.floor(Date.now() / 1000) - 10);
     const old = await s.api('GET', expired, undefined, null);
@@ -171,7 +203,13 @@ describe('download URL and content', () => {
   });
 
   it('has no download URL for a file recorded without content (FAILED_PRECONDITION)', async () => {
-    const created = await s.api('POST', '/api/v1/remote-files', { fileName: 'later.bin', entityId: randomUUID(), entityType: 'ENTITY_TYPE_RUN', fileMimeType: 'application/octet-stream', fileSize: '10' });
+    const created = await s.api('POST', '/api/v1/remote-files', {
+      fileName: 'later.bin',
+      entityId: randomUUID(),
+      entityType: 'ENTITY_TYPE_RUN',
+      fileMimeType: 'application/octet-stream',
+      fileSize: '10',
+    });
     const res = await s.api('GET', `/api/v1/remote-files/${created.body.remoteFile.remoteFileId}/download-url`);
     expect([res.status, res.body.code]).toEqual([400, 9]);
     expect((await s.api('GET', '/api/v1/remote-files/nope/download-url')).status).toBe(404);
@@ -182,18 +220,36 @@ describe('CreateRemoteFile / GetRemoteFile', () => {
   it('records a file without bytes; uint64 file_size accepted as string or number, emitted as a string', async () => {
     const entityId = randomUUID();
     const res = await s.api('POST', '/api/v1/remote-files', {
-      file_name: 'big.mcap', entity_id: entityId, entity_type: 3, file_mime_type: 'application/x-mcap', file_content_encoding: 'gzip',
-      file_size: '4294967296', description: '', image_metadata: { height: 1, width: 2 },
+      file_name: 'big.mcap',
+      entity_id: entityId,
+      entity_type: 3,
+      file_mime_type: 'application/x-mcap',
+      file_content_encoding: 'gzip',
+      file_size: '4294967296',
+      description: '',
+      image_metadata: { height: 1, width: 2 },
       metadata_values: [{ key: { name: 'site' }, string_value: 'pad 39A' }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const f = res.body.remoteFile;
     expect(f).toMatchObject({
-      entityId, entityType: 'ENTITY_TYPE_ASSET', fileName: 'big.mcap', fileContentEncoding: 'gzip', fileSize: '4294967296', description: '',
-      imageMetadata: { height: 1, width: 2 }, remoteFileType: 'REMOTE_FILE_TYPE_UNSPECIFIED',
+      entityId,
+      entityType: 'ENTITY_TYPE_ASSET',
+      fileName: 'big.mcap',
+      fileContentEncoding: 'gzip',
+      fileSize: '4294967296',
+      description: '',
+      imageMetadata: { height: 1, width: 2 },
+      remoteFileType: 'REMOTE_FILE_TYPE_UNSPECIFIED',
       metadataValues: [{ key: { name: 'site', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'pad 39A' }],
     });
-    const numeric = await s.api('POST', '/api/v1/remote-files', { fileName: 'n.bin', entityId, entityType: 'ENTITY_TYPE_RUN', fileMimeType: 'x/y', fileSize: 77 });
+    const numeric = await s.api('POST', '/api/v1/remote-files', {
+      fileName: 'n.bin',
+      entityId,
+      entityType: 'ENTITY_TYPE_RUN',
+      fileMimeType: 'x/y',
+      fileSize: 77,
+    });
     expect(numeric.body.remoteFile.fileSize).toBe('77');
     const got = await s.api('GET', `/api/v1/remote-files/${f.remoteFileId}`);
     expect(got.status).toBe(200);
@@ -222,30 +278,48 @@ describe('CreateRemoteFile / GetRemoteFile', () => {
 describe('UpdateRemoteFile', () => {
   it('updates description, media metadata (the `metadata` oneof) and metadata values by mask', async () => {
     const f = await uploadOk({ fileName: 'img.png', mimeType: 'image/png', metadata: '{"height": 1, "width": 1}', description: 'old' });
-    const d = await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId, description: 'new' }, updateMask: 'description' });
+    const d = await s.api('PATCH', '/api/v1/remote-files', {
+      remoteFile: { remoteFileId: f.remoteFileId, description: 'new' },
+      updateMask: 'description',
+    });
     expect(d.status, JSON.stringify(d.body)).toBe(200);
     expect(d.body.remoteFile.description).toBe('new');
     expect(d.body.remoteFile.imageMetadata).toEqual({ height: 1, width: 1 });
     expect(Date.parse(d.body.remoteFile.modifiedDate)).toBeGreaterThanOrEqual(Date.parse(f.modifiedDate));
 
     const m = await s.api('PATCH', '/api/v1/remote-files', {
-      remoteFile: { remoteFileId: f.remoteFileId, videoMetadata: { height: 2, width: 3 }, metadataValues: [{ key: { name: 'shot' }, numberValue: 4 }] },
+      remoteFile: {
+        remoteFileId: f.remoteFileId,
+        videoMetadata: { height: 2, width: 3 },
+        metadataValues: [{ key: { name: 'shot' }, numberValue: 4 }],
+      },
       updateMask: 'metadata,metadataValues',
     });
     expect(m.status, JSON.stringify(m.body)).toBe(200);
     expect(m.body.remoteFile.videoMetadata).toEqual({ height: 2, width: 3, durationSeconds: 0, timestamp: null });
     expect('imageMetadata' in m.body.remoteFile).toBe(false);
-    expect(m.body.remoteFile.metadataValues).toEqual(unarchivedMetadata({ key: { name: 'shot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 4 }));
+    expect(m.body.remoteFile.metadataValues).toEqual(
+      unarchivedMetadata({ key: { name: 'shot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 4 }),
+    );
     expect(m.body.remoteFile.description).toBe('new');
 
-    const cleared = await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId }, updateMask: 'description,metadata' });
+    const cleared = await s.api('PATCH', '/api/v1/remote-files', {
+      remoteFile: { remoteFileId: f.remoteFileId },
+      updateMask: 'description,metadata',
+    });
     expect('description' in cleared.body.remoteFile || 'videoMetadata' in cleared.body.remoteFile).toBe(false);
   });
 
   it('rejects masks naming other fields, a missing mask and unknown files', async () => {
     const f = await uploadOk();
-    expectInvalid(await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId, fileName: 'x' }, updateMask: 'fileName' }), 'update_mask');
-    expectInvalid(await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId }, updateMask: 'bogus' }), 'update_mask');
+    expectInvalid(
+      await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId, fileName: 'x' }, updateMask: 'fileName' }),
+      'update_mask',
+    );
+    expectInvalid(
+      await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId }, updateMask: 'bogus' }),
+      'update_mask',
+    );
     expectInvalid(await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: f.remoteFileId } }), 'update_mask');
     const missing = await s.api('PATCH', '/api/v1/remote-files', { remoteFile: { remoteFileId: randomUUID() }, updateMask: 'description' });
     expect(missing.status).toBe(404);
@@ -277,10 +351,15 @@ describe('DeleteRemoteFile / BatchDeleteRemoteFiles', () => {
     expect([fail.status, fail.body.code]).toEqual([404, 5]);
     expect(fail.body.message).toContain(unknown);
     expect((await s.api('GET', `/api/v1/remote-files/${a.remoteFileId}`)).status).toBe(200);
-    const ok = await s.api('POST', '/api/v1/remote-files:batchDelete', { remote_file_ids: [a.remoteFileId, b.remoteFileId, a.remoteFileId] });
+    const ok = await s.api('POST', '/api/v1/remote-files:batchDelete', {
+      remote_file_ids: [a.remoteFileId, b.remoteFileId, a.remoteFileId],
+    });
     expect([ok.status, ok.body]).toEqual([200, {}]);
     expect((await s.api('GET', `/api/v1/remote-files/${b.remoteFileId}`)).status).toBe(404);
-    expectInvalid(await s.api('POST', '/api/v1/remote-files:batchDelete', { remoteFileIds: Array.from({ length: 1001 }, () => randomUUID()) }), 'remote_file_ids');
+    expectInvalid(
+      await s.api('POST', '/api/v1/remote-files:batchDelete', { remoteFileIds: Array.from({ length: 1001 }, () => randomUUID()) }),
+      'remote_file_ids',
+    );
   });
 });
 
@@ -295,7 +374,12 @@ describe('ListRemoteFiles', () => {
     let pageToken = '';
     let pages = 0;
     do {
-      const res = await s.api('GET', `/api/v1/remote-files?page_size=2${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`, undefined, token);
+      const res = await s.api(
+        'GET',
+        `/api/v1/remote-files?page_size=2${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`,
+        undefined,
+        token,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.remoteFiles.length).toBeLessThanOrEqual(2);
       seen.push(...res.body.remoteFiles.map((f: { remoteFileId: string }) => f.remoteFileId));
@@ -313,7 +397,15 @@ describe('ListRemoteFiles', () => {
 
     expectInvalid(await s.api('GET', '/api/v1/remote-files?order_by=file_size', undefined, token), 'order_by');
     // A page token is bound to the other parameters.
-    expectInvalid(await s.api('GET', `/api/v1/remote-files?order_by=name&page_token=${encodeURIComponent(byNameDesc.body.nextPageToken)}`, undefined, token), 'page_token');
+    expectInvalid(
+      await s.api(
+        'GET',
+        `/api/v1/remote-files?order_by=name&page_token=${encodeURIComponent(byNameDesc.body.nextPageToken)}`,
+        undefined,
+        token,
+      ),
+      'page_token',
+    );
   });
 });
 

@@ -20,7 +20,12 @@ const uniq = (p: string) => `${p}-${++seq}-${Date.now()}`;
 
 const pressureCondition = (threshold = 10) => ({
   expression: { singleChannelComparison: { channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: threshold } },
-  actions: [{ actionType: 'ANNOTATION', configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } } }],
+  actions: [
+    {
+      actionType: 'ANNOTATION',
+      configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } },
+    },
+  ],
 });
 
 const calculatedCondition = () => ({
@@ -62,10 +67,16 @@ async function versions(ruleId: string) {
 /** An UpdateRuleRequest that restates a rule exactly (ids included). */
 function restate(rule: any, extra: Record<string, unknown> = {}) {
   return {
-    ruleId: rule.ruleId, name: rule.name, description: rule.description, metadata: rule.metadata,
-    assetConfiguration: rule.assetConfiguration, contextualChannels: rule.contextualChannels, isExternal: rule.isExternal,
+    ruleId: rule.ruleId,
+    name: rule.name,
+    description: rule.description,
+    metadata: rule.metadata,
+    assetConfiguration: rule.assetConfiguration,
+    contextualChannels: rule.contextualChannels,
+    isExternal: rule.isExternal,
     conditions: rule.conditions.map((c: any) => ({
-      ruleConditionId: c.ruleConditionId, expression: c.expression,
+      ruleConditionId: c.ruleConditionId,
+      expression: c.expression,
       actions: c.actions.map((a: any) => ({ ruleActionId: a.ruleActionId, actionType: a.actionType, configuration: a.configuration })),
     })),
     ...extra,
@@ -73,9 +84,29 @@ function restate(rule: any, extra: Record<string, unknown> = {}) {
 }
 
 const RULE_KEYS = [
-  'ruleId', 'assetId', 'name', 'description', 'isEnabled', 'createdDate', 'modifiedDate', 'createdByUserId', 'modifiedByUserId', 'organizationId',
-  'conditions', 'ruleVersion', 'clientKey', 'assetConfiguration', 'contextualChannels', 'deletedDate', 'isExternal', 'metadata', 'archivedDate',
-  'isArchived', 'isLiveEvaluationEnabled', 'currentVersionId', 'folderIds',
+  'ruleId',
+  'assetId',
+  'name',
+  'description',
+  'isEnabled',
+  'createdDate',
+  'modifiedDate',
+  'createdByUserId',
+  'modifiedByUserId',
+  'organizationId',
+  'conditions',
+  'ruleVersion',
+  'clientKey',
+  'assetConfiguration',
+  'contextualChannels',
+  'deletedDate',
+  'isExternal',
+  'metadata',
+  'archivedDate',
+  'isArchived',
+  'isLiveEvaluationEnabled',
+  'currentVersionId',
+  'folderIds',
 ].sort();
 
 describe('CreateRule + GetRule: the full rule model', () => {
@@ -88,12 +119,17 @@ describe('CreateRule + GetRule: the full rule model', () => {
       assetConfiguration: { assetIds: ['asset-1', 'asset-2'], tagIds: ['tag-a'] },
       contextualChannels: { channels: [{ name: 'chamber.temp' }, { calculatedChannelVersionId: 'ccv-1' }] },
       isExternal: true,
-      metadata: [{ key: { name: 'team', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'propulsion' }, { key: { name: 'sev' }, numberValue: 2 }],
+      metadata: [
+        { key: { name: 'team', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'propulsion' },
+        { key: { name: 'sev' }, numberValue: 2 },
+      ],
       conditions: [
         pressureCondition(12.5),
         calculatedCondition(),
         {
-          expression: { single_channel_comparison: { channel_component: 'engine', channel_name: 'mode', comparator: 'EQUAL', string: 'ABORT' } },
+          expression: {
+            single_channel_comparison: { channel_component: 'engine', channel_name: 'mode', comparator: 'EQUAL', string: 'ABORT' },
+          },
           actions: [],
         },
         { expression: { singleChannelComparison: { channelName: 'valve.state', comparator: 'NOT_EQUAL', lastValue: {} } }, actions: [] },
@@ -110,7 +146,12 @@ describe('CreateRule + GetRule: the full rule model', () => {
       isEnabled: true,
       clientKey: 'overpressure-1',
       assetConfiguration: { assetIds: ['asset-1', 'asset-2'], tagIds: ['tag-a'] },
-      contextualChannels: { channels: [{ name: 'chamber.temp', component: '' }, { name: '', component: '', calculatedChannelVersionId: 'ccv-1' }] },
+      contextualChannels: {
+        channels: [
+          { name: 'chamber.temp', component: '' },
+          { name: '', component: '', calculatedChannelVersionId: 'ccv-1' },
+        ],
+      },
       deletedDate: null,
       isExternal: true,
       metadata: [
@@ -146,12 +187,30 @@ describe('CreateRule + GetRule: the full rule model', () => {
     expect(rule.conditions).toHaveLength(4);
     const [c0, c1, c2, c3] = rule.conditions;
     expect(Object.keys(c0).sort()).toEqual(
-      ['ruleConditionId', 'ruleId', 'expression', 'createdDate', 'modifiedDate', 'createdByUserId', 'modifiedByUserId', 'actions', 'ruleConditionVersionId'].sort(),
+      [
+        'ruleConditionId',
+        'ruleId',
+        'expression',
+        'createdDate',
+        'modifiedDate',
+        'createdByUserId',
+        'modifiedByUserId',
+        'actions',
+        'ruleConditionVersionId',
+      ].sort(),
     );
-    expect(c0).toMatchObject({ ruleId, createdDate: rule.createdDate, modifiedDate: rule.createdDate, createdByUserId: rule.createdByUserId, modifiedByUserId: rule.createdByUserId });
+    expect(c0).toMatchObject({
+      ruleId,
+      createdDate: rule.createdDate,
+      modifiedDate: rule.createdDate,
+      createdByUserId: rule.createdByUserId,
+      modifiedByUserId: rule.createdByUserId,
+    });
     expect(c0.ruleConditionId).toMatch(UUID);
     expect(c0.ruleConditionVersionId).toMatch(UUID);
-    expect(c0.expression).toEqual({ singleChannelComparison: { channelComponent: '', channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: 12.5 } });
+    expect(c0.expression).toEqual({
+      singleChannelComparison: { channelComponent: '', channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: 12.5 },
+    });
     expect(c0.actions).toEqual([
       {
         ruleActionId: expect.stringMatching(UUID),
@@ -183,10 +242,14 @@ describe('CreateRule + GetRule: the full rule model', () => {
       ['WEBHOOK', { webhook: { webhookId: 'wh-1' } }],
     ]);
     // snake_case input, string threshold, component
-    expect(c2.expression).toEqual({ singleChannelComparison: { channelComponent: 'engine', channelName: 'mode', comparator: 'EQUAL', string: 'ABORT' } });
+    expect(c2.expression).toEqual({
+      singleChannelComparison: { channelComponent: 'engine', channelName: 'mode', comparator: 'EQUAL', string: 'ABORT' },
+    });
     expect(c2.actions).toEqual([]);
     // an empty message threshold is `{}`
-    expect(c3.expression).toEqual({ singleChannelComparison: { channelComponent: '', channelName: 'valve.state', comparator: 'NOT_EQUAL', lastValue: {} } });
+    expect(c3.expression).toEqual({
+      singleChannelComparison: { channelComponent: '', channelName: 'valve.state', comparator: 'NOT_EQUAL', lastValue: {} },
+    });
   });
 
   it('accepts comparator and action kind as numbers, is_enabled/is_live_evaluation_enabled false, and an annotation action with assignee and metadata', async () => {
@@ -197,17 +260,38 @@ describe('CreateRule + GetRule: the full rule model', () => {
       conditions: [
         {
           expression: { singleChannelComparison: { channelName: 'x', comparator: 1, double: '-Infinity' } },
-          actions: [{ actionType: 2, configuration: { annotation: { annotationType: 'ANNOTATION_TYPE_PHASE', assignedToUserId: 'u-9', metadata: [{ key: { name: 'k' }, booleanValue: true }] } } }],
+          actions: [
+            {
+              actionType: 2,
+              configuration: {
+                annotation: {
+                  annotationType: 'ANNOTATION_TYPE_PHASE',
+                  assignedToUserId: 'u-9',
+                  metadata: [{ key: { name: 'k' }, booleanValue: true }],
+                },
+              },
+            },
+          ],
         },
       ],
     });
     const rule = await getRule(ruleId);
     expect(rule.isEnabled).toBe(false);
     expect(rule.isLiveEvaluationEnabled).toBe(false);
-    expect(rule.conditions[0].expression.singleChannelComparison).toEqual({ channelComponent: '', channelName: 'x', comparator: 'LESS_THAN', double: '-Infinity' });
+    expect(rule.conditions[0].expression.singleChannelComparison).toEqual({
+      channelComponent: '',
+      channelName: 'x',
+      comparator: 'LESS_THAN',
+      double: '-Infinity',
+    });
     expect(rule.conditions[0].actions[0].actionType).toBe('ANNOTATION');
     expect(rule.conditions[0].actions[0].configuration).toEqual({
-      annotation: { tagIds: [], annotationType: 'ANNOTATION_TYPE_PHASE', assignedToUserId: 'u-9', metadata: unarchivedMetadata({ key: { name: 'k', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true }) },
+      annotation: {
+        tagIds: [],
+        annotationType: 'ANNOTATION_TYPE_PHASE',
+        assignedToUserId: 'u-9',
+        metadata: unarchivedMetadata({ key: { name: 'k', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: true }),
+      },
     });
   });
 
@@ -215,28 +299,55 @@ describe('CreateRule + GetRule: the full rule model', () => {
     ['a missing name', { name: undefined }, 'update.name'],
     [
       'an action whose configuration does not match action_type',
-      { conditions: [{ ...pressureCondition(), actions: [{ actionType: 'WEBHOOK', configuration: { notification: { recipientUserIds: ['u'] } } }] }] },
+      {
+        conditions: [
+          { ...pressureCondition(), actions: [{ actionType: 'WEBHOOK', configuration: { notification: { recipientUserIds: ['u'] } } }] },
+        ],
+      },
       'update.conditions[0].actions[0].configuration',
     ],
     [
       'an action with two configurations',
-      { conditions: [{ ...pressureCondition(), actions: [{ actionType: 'WEBHOOK', configuration: { webhook: { webhookId: 'w' }, notification: {} } }] }] },
+      {
+        conditions: [
+          {
+            ...pressureCondition(),
+            actions: [{ actionType: 'WEBHOOK', configuration: { webhook: { webhookId: 'w' }, notification: {} } }],
+          },
+        ],
+      },
       'update.conditions[0].actions[0].configuration',
     ],
     [
       'an unspecified action kind',
-      { conditions: [{ ...pressureCondition(), actions: [{ actionType: 'ACTION_KIND_UNSPECIFIED', configuration: { webhook: { webhookId: 'w' } } }] }] },
+      {
+        conditions: [
+          { ...pressureCondition(), actions: [{ actionType: 'ACTION_KIND_UNSPECIFIED', configuration: { webhook: { webhookId: 'w' } } }] },
+        ],
+      },
       'update.conditions[0].actions[0].action_type',
     ],
-    ['an unknown action kind', { conditions: [{ ...pressureCondition(), actions: [{ actionType: 'EMAIL', configuration: {} }] }] }, 'update.conditions[0].actions[0].action_type'],
+    [
+      'an unknown action kind',
+      { conditions: [{ ...pressureCondition(), actions: [{ actionType: 'EMAIL', configuration: {} }] }] },
+      'update.conditions[0].actions[0].action_type',
+    ],
     [
       'an unspecified comparator',
-      { conditions: [{ expression: { singleChannelComparison: { channelName: 'x', comparator: 'CONDITION_COMPARATOR_UNSPECIFIED', double: 1 } } }] },
+      {
+        conditions: [
+          { expression: { singleChannelComparison: { channelName: 'x', comparator: 'CONDITION_COMPARATOR_UNSPECIFIED', double: 1 } } },
+        ],
+      },
       'update.conditions[0].expression.single_channel_comparison.comparator',
     ],
     [
       'a prefixed comparator name (the enum is unprefixed)',
-      { conditions: [{ expression: { singleChannelComparison: { channelName: 'x', comparator: 'CONDITION_COMPARATOR_LESS_THAN', double: 1 } } }] },
+      {
+        conditions: [
+          { expression: { singleChannelComparison: { channelName: 'x', comparator: 'CONDITION_COMPARATOR_LESS_THAN', double: 1 } } },
+        ],
+      },
       'update.conditions[0].expression.single_channel_comparison.comparator',
     ],
     [
@@ -252,12 +363,14 @@ describe('CreateRule + GetRule: the full rule model', () => {
     [
       'both expression kinds',
       {
-        conditions: [{
-          expression: {
-            singleChannelComparison: { channelName: 'x', comparator: 'EQUAL', double: 1 },
-            calculatedChannel: { channelReferences: { $1: { name: 'a' } }, expression: '$1 > 0' },
+        conditions: [
+          {
+            expression: {
+              singleChannelComparison: { channelName: 'x', comparator: 'EQUAL', double: 1 },
+              calculatedChannel: { channelReferences: { $1: { name: 'a' } }, expression: '$1 > 0' },
+            },
           },
-        }],
+        ],
       },
       'update.conditions[0].expression',
     ],
@@ -274,14 +387,43 @@ describe('CreateRule + GetRule: the full rule model', () => {
     ],
     [
       'a channel reference with both name and calculated_channel_version_id',
-      { conditions: [{ expression: { calculatedChannel: { channelReferences: { $1: { name: 'a', calculatedChannelVersionId: 'v' } }, expression: '$1 > 0' } } }] },
+      {
+        conditions: [
+          {
+            expression: {
+              calculatedChannel: { channelReferences: { $1: { name: 'a', calculatedChannelVersionId: 'v' } }, expression: '$1 > 0' },
+            },
+          },
+        ],
+      },
       'update.conditions[0].expression.calculated_channel.channel_references.$1.name',
     ],
-    ['a contextual channel with no name', { contextualChannels: { channels: [{ component: 'c' }] } }, 'update.contextual_channels.channels[0].name'],
-    ['an empty webhook id', { conditions: [{ ...pressureCondition(), actions: [{ actionType: 'WEBHOOK', configuration: { webhook: { webhookId: '' } } }] }] }, 'update.conditions[0].actions[0].configuration.webhook.webhook_id'],
+    [
+      'a contextual channel with no name',
+      { contextualChannels: { channels: [{ component: 'c' }] } },
+      'update.contextual_channels.channels[0].name',
+    ],
+    [
+      'an empty webhook id',
+      { conditions: [{ ...pressureCondition(), actions: [{ actionType: 'WEBHOOK', configuration: { webhook: { webhookId: '' } } }] }] },
+      'update.conditions[0].actions[0].configuration.webhook.webhook_id',
+    ],
     ['a rule_id (CreateRule always creates)', { ruleId: 'abc' }, 'update.rule_id'],
-    ['a rule_condition_id on a new rule', { conditions: [{ ...pressureCondition(), ruleConditionId: 'c-1' }] }, 'update.conditions[0].rule_condition_id'],
-    ['duplicate metadata keys', { metadata: [{ key: { name: 'a' }, stringValue: 'x' }, { key: { name: 'a' }, stringValue: 'y' }] }, 'update.metadata'],
+    [
+      'a rule_condition_id on a new rule',
+      { conditions: [{ ...pressureCondition(), ruleConditionId: 'c-1' }] },
+      'update.conditions[0].rule_condition_id',
+    ],
+    [
+      'duplicate metadata keys',
+      {
+        metadata: [
+          { key: { name: 'a' }, stringValue: 'x' },
+          { key: { name: 'a' }, stringValue: 'y' },
+        ],
+      },
+      'update.metadata',
+    ],
   ])('rejects %s', async (_label, extra, field) => {
     const before = s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM rules')!.n;
     const res = await s.api('POST', '/api/v1/rules', { update: { ...ruleBody(), ...extra } });
@@ -343,7 +485,9 @@ describe('client keys', () => {
 describe('UpdateRule: full replacement, versions and change messages', () => {
   it('makes a new version with notes and a generated change message on every change', async () => {
     const ruleId = await createRule({
-      name: 'Temp', description: 'orig', metadata: [{ key: { name: 'a' }, stringValue: '1' }],
+      name: 'Temp',
+      description: 'orig',
+      metadata: [{ key: { name: 'a' }, stringValue: '1' }],
       conditions: [pressureCondition(10), calculatedCondition()],
     });
     const v1 = await getRule(ruleId);
@@ -351,9 +495,17 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
 
     // rename; change condition 0's threshold (keeping its action); add an action to condition 1 (keeping both of its actions)
     const res = await s.api('PUT', '/api/v1/rules', {
-      ruleId, name: 'Temp renamed', description: 'orig', metadata: [{ key: { name: 'a' }, stringValue: '1' }], versionNotes: 'raise threshold',
+      ruleId,
+      name: 'Temp renamed',
+      description: 'orig',
+      metadata: [{ key: { name: 'a' }, stringValue: '1' }],
+      versionNotes: 'raise threshold',
       conditions: [
-        { ruleConditionId: c0.ruleConditionId, expression: pressureCondition(20).expression, actions: [{ ruleActionId: c0.actions[0].ruleActionId, ...pressureCondition().actions[0] }] },
+        {
+          ruleConditionId: c0.ruleConditionId,
+          expression: pressureCondition(20).expression,
+          actions: [{ ruleActionId: c0.actions[0].ruleActionId, ...pressureCondition().actions[0] }],
+        },
         {
           ruleConditionId: c1.ruleConditionId,
           expression: calculatedCondition().expression,
@@ -369,7 +521,11 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     expect(res.body).toEqual({ ruleId });
     const v2 = await getRule(ruleId);
     expect(v2.name).toBe('Temp renamed');
-    expect(v2.ruleVersion).toMatchObject({ version: '2', versionNotes: 'raise threshold', generatedChangeMessage: 'Updated name; changed 1 condition; added 1 action' });
+    expect(v2.ruleVersion).toMatchObject({
+      version: '2',
+      versionNotes: 'raise threshold',
+      generatedChangeMessage: 'Updated name; changed 1 condition; added 1 action',
+    });
     expect(v2.currentVersionId).toBe(v2.ruleVersion.ruleVersionId);
     expect(v2.currentVersionId).not.toBe(v1.currentVersionId);
     expect(v2.createdDate).toBe(v1.createdDate);
@@ -387,7 +543,11 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     expect(n1.ruleConditionId).toBe(c1.ruleConditionId);
     expect(n1.ruleConditionVersionId).not.toBe(c1.ruleConditionVersionId); // its actions changed
     expect(n1.actions.slice(0, 2)).toEqual(c1.actions);
-    expect(n1.actions[2]).toMatchObject({ actionType: 'WEBHOOK', ruleConditionId: c1.ruleConditionId, configuration: { webhook: { webhookId: 'wh-2' } } });
+    expect(n1.actions[2]).toMatchObject({
+      actionType: 'WEBHOOK',
+      ruleConditionId: c1.ruleConditionId,
+      configuration: { webhook: { webhookId: 'wh-2' } },
+    });
 
     // an identical request changes nothing: no new version
     expect((await s.api('PUT', '/api/v1/rules', restate(v2, { versionNotes: 'no-op' }))).status).toBe(200);
@@ -397,8 +557,21 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
 
     // full replacement: omitted fields are cleared; conditions not listed are removed; actions changed in place
     const v3res = await s.api('PUT', '/api/v1/rules', {
-      ruleId, name: 'Temp renamed',
-      conditions: [{ ruleConditionId: c0.ruleConditionId, expression: pressureCondition(20).expression, actions: [{ ruleActionId: c0.actions[0].ruleActionId, actionType: 'NOTIFICATION', configuration: { notification: { recipientUserIds: ['u-3'] } } }] }],
+      ruleId,
+      name: 'Temp renamed',
+      conditions: [
+        {
+          ruleConditionId: c0.ruleConditionId,
+          expression: pressureCondition(20).expression,
+          actions: [
+            {
+              ruleActionId: c0.actions[0].ruleActionId,
+              actionType: 'NOTIFICATION',
+              configuration: { notification: { recipientUserIds: ['u-3'] } },
+            },
+          ],
+        },
+      ],
     });
     expect(v3res.status, JSON.stringify(v3res.body)).toBe(200);
     const v3 = await getRule(ruleId);
@@ -406,12 +579,31 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     expect(v3.conditions).toHaveLength(1);
     expect(v3.conditions[0].actions[0]).toMatchObject({ ruleActionId: c0.actions[0].ruleActionId, actionType: 'NOTIFICATION' });
     expect(v3.conditions[0].actions[0].ruleActionVersionId).not.toBe(c0.actions[0].ruleActionVersionId);
-    expect(v3.ruleVersion).toMatchObject({ version: '3', versionNotes: '', generatedChangeMessage: 'Updated description, metadata; removed 1 condition; changed 1 action' });
+    expect(v3.ruleVersion).toMatchObject({
+      version: '3',
+      versionNotes: '',
+      generatedChangeMessage: 'Updated description, metadata; removed 1 condition; changed 1 action',
+    });
 
     // reordering and adding conditions
     const v4res = await s.api('PUT', '/api/v1/rules', {
-      ruleId, name: 'Temp renamed',
-      conditions: [pressureCondition(1), pressureCondition(2), { ruleConditionId: c0.ruleConditionId, expression: v3.conditions[0].expression, actions: [{ ruleActionId: c0.actions[0].ruleActionId, actionType: 'NOTIFICATION', configuration: { notification: { recipientUserIds: ['u-3'] } } }] }],
+      ruleId,
+      name: 'Temp renamed',
+      conditions: [
+        pressureCondition(1),
+        pressureCondition(2),
+        {
+          ruleConditionId: c0.ruleConditionId,
+          expression: v3.conditions[0].expression,
+          actions: [
+            {
+              ruleActionId: c0.actions[0].ruleActionId,
+              actionType: 'NOTIFICATION',
+              configuration: { notification: { recipientUserIds: ['u-3'] } },
+            },
+          ],
+        },
+      ],
     });
     expect(v4res.status).toBe(200);
     const v4 = await getRule(ruleId);
@@ -422,7 +614,18 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     expect(history.map((v) => v.version)).toEqual(['4', '3', '2', '1']);
     expect(history[3]).toMatchObject({ generatedChangeMessage: 'Created rule with 2 conditions and 3 actions', versionNotes: '' });
     expect(Object.keys(history[0]).sort()).toEqual(
-      ['ruleId', 'ruleVersionId', 'version', 'createdDate', 'createdByUserId', 'versionNotes', 'generatedChangeMessage', 'deletedDate', 'archivedDate', 'isArchived'].sort(),
+      [
+        'ruleId',
+        'ruleVersionId',
+        'version',
+        'createdDate',
+        'createdByUserId',
+        'versionNotes',
+        'generatedChangeMessage',
+        'deletedDate',
+        'archivedDate',
+        'isArchived',
+      ].sort(),
     );
   });
 
@@ -430,16 +633,43 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     const ruleId = await createRule(ruleBody());
     const other = await getRule(await createRule(ruleBody()));
     expectViolation(
-      await s.api('PUT', '/api/v1/rules', ruleBody({ ruleId, conditions: [{ ...pressureCondition(), ruleConditionId: other.conditions[0].ruleConditionId }] })),
+      await s.api(
+        'PUT',
+        '/api/v1/rules',
+        ruleBody({ ruleId, conditions: [{ ...pressureCondition(), ruleConditionId: other.conditions[0].ruleConditionId }] }),
+      ),
       'conditions[0].rule_condition_id',
     );
     const mine = await getRule(ruleId);
     expectViolation(
-      await s.api('PUT', '/api/v1/rules', ruleBody({ ruleId, conditions: [{ ...pressureCondition(), ruleConditionId: mine.conditions[0].ruleConditionId, actions: [{ ...pressureCondition().actions[0], ruleActionId: other.conditions[0].actions[0].ruleActionId }] }] })),
+      await s.api(
+        'PUT',
+        '/api/v1/rules',
+        ruleBody({
+          ruleId,
+          conditions: [
+            {
+              ...pressureCondition(),
+              ruleConditionId: mine.conditions[0].ruleConditionId,
+              actions: [{ ...pressureCondition().actions[0], ruleActionId: other.conditions[0].actions[0].ruleActionId }],
+            },
+          ],
+        }),
+      ),
       'conditions[0].actions[0].rule_action_id',
     );
     expectViolation(
-      await s.api('PUT', '/api/v1/rules', ruleBody({ ruleId, conditions: [{ ...pressureCondition(), ruleConditionId: mine.conditions[0].ruleConditionId }, { ...pressureCondition(), ruleConditionId: mine.conditions[0].ruleConditionId }] })),
+      await s.api(
+        'PUT',
+        '/api/v1/rules',
+        ruleBody({
+          ruleId,
+          conditions: [
+            { ...pressureCondition(), ruleConditionId: mine.conditions[0].ruleConditionId },
+            { ...pressureCondition(), ruleConditionId: mine.conditions[0].ruleConditionId },
+          ],
+        }),
+      ),
       'conditions[1].rule_condition_id',
     );
     expect((await getRule(ruleId)).ruleVersion.version).toBe('1'); // nothing was written
@@ -493,7 +723,10 @@ describe('rule versions', () => {
     expect(batch.body.rules.map((r: any) => r.name)).toEqual(['snap v2', 'snap v1']);
 
     expectNotFound(await s.api('GET', '/api/v1/rules:version?rule_version_id=nope'), /nope/);
-    expectNotFound(await s.api('POST', '/api/v1/rules:batchGetVersions', { ruleVersionIds: [v1.currentVersionId, 'missing-v'] }), /missing-v/);
+    expectNotFound(
+      await s.api('POST', '/api/v1/rules:batchGetVersions', { ruleVersionIds: [v1.currentVersionId, 'missing-v'] }),
+      /missing-v/,
+    );
     expectViolation(await s.api('GET', '/api/v1/rules:version'), 'rule_version_id');
   });
 
@@ -724,12 +957,20 @@ describe('BatchUpdateRules', () => {
       rules: [ruleBody({ name: 'ok' }), ruleBody({ ruleId: 'missing-rule', name: 'bad' }), ruleBody({ clientKey: key, name: 'e2' })],
     });
     expect(failed.status).toBe(200);
-    expect(failed.body).toMatchObject({ success: false, rulesCreatedCount: 0, rulesUpdatedCount: 0, validateOnly: false, createdRuleIdentifiers: [] });
+    expect(failed.body).toMatchObject({
+      success: false,
+      rulesCreatedCount: 0,
+      rulesUpdatedCount: 0,
+      validateOnly: false,
+      createdRuleIdentifiers: [],
+    });
     expect(failed.body.validationResults.map((v: any) => v.error ?? null)).toEqual([null, expect.stringMatching(/missing-rule/), null]);
     expect(s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM rules')!.n).toBe(before);
     expect((await getRule(existing)).name).toBe('e');
 
-    const ok = await s.api('PUT', '/api/v1/rules:batchUpdate', { rules: [ruleBody({ name: 'fresh', clientKey: newKey }), ruleBody({ clientKey: key, name: 'e3' })] });
+    const ok = await s.api('PUT', '/api/v1/rules:batchUpdate', {
+      rules: [ruleBody({ name: 'fresh', clientKey: newKey }), ruleBody({ clientKey: key, name: 'e3' })],
+    });
     expect(ok.body).toMatchObject({ success: true, rulesCreatedCount: 1, rulesUpdatedCount: 1, validateOnly: false });
     const created = ok.body.createdRuleIdentifiers[0];
     expect(created).toEqual({ ruleId: expect.stringMatching(UUID), name: 'fresh', clientKey: newKey });

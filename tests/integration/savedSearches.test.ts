@@ -15,14 +15,26 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const REPEATED = ['assetItems', 'userItems', 'tagItems', 'annotationItems', 'runItems', 'reportTemplateItems', 'metadataItems', 'templateItems'];
+const REPEATED = [
+  'assetItems',
+  'userItems',
+  'tagItems',
+  'annotationItems',
+  'runItems',
+  'reportTemplateItems',
+  'metadataItems',
+  'templateItems',
+];
 
 const FULL_SNAKE = {
   overview_mode: 'annotations',
   search_term: 'pump pressure',
   from_date_time: '2025-03-01T10:00:00+02:00',
   to_date_time: '2025-03-02T00:00:00.123456Z',
-  asset_items: [{ id: 'a1', name: 'Pump 1' }, { id: 'a2', name: 'Pump 2' }],
+  asset_items: [
+    { id: 'a1', name: 'Pump 1' },
+    { id: 'a2', name: 'Pump 2' },
+  ],
   user_items: [{ id: 'u1', name: 'alice@example.com' }],
   tag_items: [{ id: 't1', name: 'hot' }],
   annotation_items: [{ id: 'n1', name: 'Spike' }],
@@ -41,7 +53,10 @@ const FULL_SNAKE = {
   ],
   duration: '3600s',
   // The spec's template items carry a kind (kept as given; absent = unknown, an empty string).
-  template_items: [{ id: 'tpl1', name: 'Template 1', kind: 'REPORT_TEMPLATE' }, { id: 'tpl2', name: 'No kind' }],
+  template_items: [
+    { id: 'tpl1', name: 'Template 1', kind: 'REPORT_TEMPLATE' },
+    { id: 'tpl2', name: 'No kind' },
+  ],
   report_type: 'REPORT_TYPE_TEST',
 };
 
@@ -50,7 +65,10 @@ const FULL_WIRE = {
   searchTerm: 'pump pressure',
   fromDateTime: '2025-03-01T08:00:00Z',
   toDateTime: '2025-03-02T00:00:00.123456Z',
-  assetItems: [{ id: 'a1', name: 'Pump 1' }, { id: 'a2', name: 'Pump 2' }],
+  assetItems: [
+    { id: 'a1', name: 'Pump 1' },
+    { id: 'a2', name: 'Pump 2' },
+  ],
   userItems: [{ id: 'u1', name: 'alice@example.com' }],
   tagItems: [{ id: 't1', name: 'hot' }],
   annotationItems: [{ id: 'n1', name: 'Spike' }],
@@ -68,7 +86,10 @@ const FULL_WIRE = {
     { key: 'unset' },
   ],
   duration: '3600s',
-  templateItems: [{ id: 'tpl1', name: 'Template 1', kind: 'REPORT_TEMPLATE' }, { id: 'tpl2', name: 'No kind', kind: '' }],
+  templateItems: [
+    { id: 'tpl1', name: 'Template 1', kind: 'REPORT_TEMPLATE' },
+    { id: 'tpl2', name: 'No kind', kind: '' },
+  ],
   reportType: 'REPORT_TYPE_TEST',
 };
 
@@ -94,7 +115,16 @@ describe('CreateSavedSearch / GetSavedSearch', () => {
       createdDate: expect.stringMatching(TS),
       modifiedDate: s.createdDate,
     });
-    expect(Object.keys(s)).toEqual(['savedSearchId', 'organizationId', 'name', 'properties', 'createdByUserId', 'modifiedByUserId', 'createdDate', 'modifiedDate']);
+    expect(Object.keys(s)).toEqual([
+      'savedSearchId',
+      'organizationId',
+      'name',
+      'properties',
+      'createdByUserId',
+      'modifiedByUserId',
+      'createdDate',
+      'modifiedDate',
+    ]);
     // Oneof members: only the set one appears.
     expect(Object.keys(s.properties.metadataItems[5])).toEqual(['key']);
 
@@ -109,7 +139,10 @@ describe('CreateSavedSearch / GetSavedSearch', () => {
       searchTerm: null,
       assetItems: [{ id: 'a1', name: 'Pump 1' }],
       includeArchived: false,
-      metadataItems: [{ key: 'n', numberValue: '2.25' }, { key: 'b', booleanValue: 'true' }],
+      metadataItems: [
+        { key: 'n', numberValue: '2.25' },
+        { key: 'b', booleanValue: 'true' },
+      ],
     });
     expect(s.properties).toEqual({
       overviewMode: 'runs',
@@ -120,10 +153,14 @@ describe('CreateSavedSearch / GetSavedSearch', () => {
       runItems: [],
       reportTemplateItems: [],
       includeArchived: false,
-      metadataItems: [{ key: 'n', numberValue: 2.25 }, { key: 'b', booleanValue: true }],
+      metadataItems: [
+        { key: 'n', numberValue: 2.25 },
+        { key: 'b', booleanValue: true },
+      ],
       templateItems: [],
     });
-    for (const k of ['searchTerm', 'fromDateTime', 'toDateTime', 'showAdvancedFilters', 'orderBy', 'duration', 'reportType']) expect(s.properties).not.toHaveProperty(k);
+    for (const k of ['searchTerm', 'fromDateTime', 'toDateTime', 'showAdvancedFilters', 'orderBy', 'duration', 'reportType'])
+      expect(s.properties).not.toHaveProperty(k);
     for (const k of REPEATED) expect(Array.isArray(s.properties[k])).toBe(true);
   });
 
@@ -132,7 +169,12 @@ describe('CreateSavedSearch / GetSavedSearch', () => {
       overview_mode: 'x',
       search_term: '',
       report_type: '',
-      metadata_items: [{ key: 'nan', number_value: 'NaN' }, { key: 'inf', number_value: 'Infinity' }, { key: 'ninf', number_value: '-Infinity' }, { key: 'neg', number_value: -1e300 }],
+      metadata_items: [
+        { key: 'nan', number_value: 'NaN' },
+        { key: 'inf', number_value: 'Infinity' },
+        { key: 'ninf', number_value: '-Infinity' },
+        { key: 'neg', number_value: -1e300 },
+      ],
     });
     expect(s.properties.searchTerm).toBe('');
     expect(s.properties.reportType).toBe('');
@@ -153,7 +195,10 @@ describe('CreateSavedSearch / GetSavedSearch', () => {
   });
 
   it('works through the typed client', async () => {
-    const { savedSearch } = await server.client.CreateSavedSearch({ name: 'Typed', properties: { overviewMode: 'runs', tagItems: [{ id: 't', name: 'tag' }] } });
+    const { savedSearch } = await server.client.CreateSavedSearch({
+      name: 'Typed',
+      properties: { overviewMode: 'runs', tagItems: [{ id: 't', name: 'tag' }] },
+    });
     expect(savedSearch.properties.tagItems).toEqual([{ id: 't', name: 'tag' }]);
   });
 
@@ -164,13 +209,48 @@ describe('CreateSavedSearch / GetSavedSearch', () => {
     ['missing properties', { name: 'n' }, 'properties', /required/],
     ['missing overview_mode', { name: 'n', properties: {} }, 'properties.overview_mode', /required/],
     ['empty overview_mode', { name: 'n', properties: { overview_mode: '' } }, 'properties.overview_mode', /empty/],
-    ['filter item without id', { name: 'n', properties: { overview_mode: 'r', asset_items: [{ name: 'Pump' }] } }, 'properties.asset_items[0].id', /required/],
-    ['filter item without name', { name: 'n', properties: { overview_mode: 'r', template_items: [{ id: 'x' }] } }, 'properties.template_items[0].name', /required/],
-    ['metadata item without key', { name: 'n', properties: { overview_mode: 'r', metadata_items: [{ string_value: 'v' }] } }, 'properties.metadata_items[0].key', /required/],
-    ['two oneof members', { name: 'n', properties: { overview_mode: 'r', metadata_items: [{ key: 'k', string_value: 'v', number_value: 1 }] } }, 'properties.metadata_items[0]', /oneof/],
-    ['bad timestamp', { name: 'n', properties: { overview_mode: 'r', from_date_time: 'yesterday' } }, 'properties.from_date_time', /RFC 3339/],
-    ['bad number', { name: 'n', properties: { overview_mode: 'r', metadata_items: [{ key: 'k', number_value: 'abc' }] } }, 'properties.metadata_items[0].number_value', /not a number/],
-    ['wrong type', { name: 'n', properties: { overview_mode: 'r', show_advanced_filters: 'maybe' } }, 'properties.show_advanced_filters', /./],
+    [
+      'filter item without id',
+      { name: 'n', properties: { overview_mode: 'r', asset_items: [{ name: 'Pump' }] } },
+      'properties.asset_items[0].id',
+      /required/,
+    ],
+    [
+      'filter item without name',
+      { name: 'n', properties: { overview_mode: 'r', template_items: [{ id: 'x' }] } },
+      'properties.template_items[0].name',
+      /required/,
+    ],
+    [
+      'metadata item without key',
+      { name: 'n', properties: { overview_mode: 'r', metadata_items: [{ string_value: 'v' }] } },
+      'properties.metadata_items[0].key',
+      /required/,
+    ],
+    [
+      'two oneof members',
+      { name: 'n', properties: { overview_mode: 'r', metadata_items: [{ key: 'k', string_value: 'v', number_value: 1 }] } },
+      'properties.metadata_items[0]',
+      /oneof/,
+    ],
+    [
+      'bad timestamp',
+      { name: 'n', properties: { overview_mode: 'r', from_date_time: 'yesterday' } },
+      'properties.from_date_time',
+      /RFC 3339/,
+    ],
+    [
+      'bad number',
+      { name: 'n', properties: { overview_mode: 'r', metadata_items: [{ key: 'k', number_value: 'abc' }] } },
+      'properties.metadata_items[0].number_value',
+      /not a number/,
+    ],
+    [
+      'wrong type',
+      { name: 'n', properties: { overview_mode: 'r', show_advanced_filters: 'maybe' } },
+      'properties.show_advanced_filters',
+      /./,
+    ],
     ['items not a list', { name: 'n', properties: { overview_mode: 'r', run_items: { id: 'x' } } }, 'properties.run_items', /./],
   ])('rejects %s with a BadRequest naming the field', async (_label, body, field, description) => {
     const v = violation(await server.api('POST', '/api/v1/saved_searches', body));
@@ -183,7 +263,7 @@ describe('CreateSavedSearch / GetSavedSearch', () => {
     expect(violation(await server.api('POST', '/api/v1/saved_searches', '[1, 2]')).field).toBe('body');
   });
 
-  it('GET of an unknown id or another organization\'s saved search is NOT_FOUND', async () => {
+  it("GET of an unknown id or another organization's saved search is NOT_FOUND", async () => {
     const mine = await create('Private');
     const unknown = await server.api('GET', '/api/v1/saved_searches/00000000-0000-0000-0000-000000000000');
     expect(unknown.status).toBe(404);
@@ -213,7 +293,10 @@ describe('UpdateSavedSearch', () => {
 
   it('changes only the name when the mask says name, and records who and when', async () => {
     const s = await create('Before', FULL_SNAKE);
-    const res = await patch({ saved_search: { saved_search_id: s.savedSearchId, name: 'After', properties: { overview_mode: 'ignored' } }, update_mask: 'name' }, teammateToken);
+    const res = await patch(
+      { saved_search: { saved_search_id: s.savedSearchId, name: 'After', properties: { overview_mode: 'ignored' } }, update_mask: 'name' },
+      teammateToken,
+    );
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['savedSearch']);
     const u = res.body.savedSearch;
@@ -226,7 +309,10 @@ describe('UpdateSavedSearch', () => {
   it('replaces single properties named by sub-paths (camelCase or snake_case) and leaves the rest', async () => {
     const s = await create('Sub-paths', FULL_SNAKE);
     const res = await patch({
-      savedSearch: { savedSearchId: s.savedSearchId, properties: { searchTerm: 'valve', runItems: [{ id: 'r9', name: 'Run 9' }], tagItems: [{ id: 'zz', name: 'not in mask' }] } },
+      savedSearch: {
+        savedSearchId: s.savedSearchId,
+        properties: { searchTerm: 'valve', runItems: [{ id: 'r9', name: 'Run 9' }], tagItems: [{ id: 'zz', name: 'not in mask' }] },
+      },
       updateMask: 'properties.searchTerm,properties.run_items',
     });
     expect(res.status).toBe(200);
@@ -252,10 +338,22 @@ describe('UpdateSavedSearch', () => {
 
   it('replaces all properties with update_mask properties (unset optionals are dropped)', async () => {
     const s = await create('Replace', FULL_SNAKE);
-    const res = await patch({ saved_search: { saved_search_id: s.savedSearchId, properties: { overview_mode: 'runs', duration: '60s' } }, update_mask: 'properties' });
+    const res = await patch({
+      saved_search: { saved_search_id: s.savedSearchId, properties: { overview_mode: 'runs', duration: '60s' } },
+      update_mask: 'properties',
+    });
     expect(res.status).toBe(200);
     expect(res.body.savedSearch.properties).toEqual({
-      overviewMode: 'runs', assetItems: [], userItems: [], tagItems: [], annotationItems: [], runItems: [], reportTemplateItems: [], metadataItems: [], duration: '60s', templateItems: [],
+      overviewMode: 'runs',
+      assetItems: [],
+      userItems: [],
+      tagItems: [],
+      annotationItems: [],
+      runItems: [],
+      reportTemplateItems: [],
+      metadataItems: [],
+      duration: '60s',
+      templateItems: [],
     });
     const got = await server.api('GET', `/api/v1/saved_searches/${s.savedSearchId}`);
     expect(got.body.savedSearch).toEqual(res.body.savedSearch);
@@ -263,26 +361,97 @@ describe('UpdateSavedSearch', () => {
 
   it('updates name and properties together', async () => {
     const s = await create('Both');
-    const res = await patch({ saved_search: { saved_search_id: s.savedSearchId, name: 'Both 2', properties: { overview_mode: 'assets' } }, update_mask: 'name, properties' });
+    const res = await patch({
+      saved_search: { saved_search_id: s.savedSearchId, name: 'Both 2', properties: { overview_mode: 'assets' } },
+      update_mask: 'name, properties',
+    });
     expect(res.body.savedSearch.name).toBe('Both 2');
     expect(res.body.savedSearch.properties.overviewMode).toBe('assets');
   });
 
   it.each([
     ['missing update_mask', (id: string) => ({ saved_search: { saved_search_id: id, name: 'x' } }), 'update_mask', /required/],
-    ['empty update_mask', (id: string) => ({ saved_search: { saved_search_id: id, name: 'x' }, update_mask: ' , ' }), 'update_mask', /required/],
-    ['non-string update_mask', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: ['name'] }), 'update_mask', /comma-separated/],
-    ['unknown mask path', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'colour' }), 'update_mask', /unknown field 'colour'/],
-    ['unknown properties sub-path', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'properties.colour' }), 'update_mask', /unknown field 'properties.colour'/],
-    ['too deep a sub-path', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'properties.asset_items.id' }), 'update_mask', /unknown field/],
-    ['immutable mask path', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'createdDate' }), 'update_mask', /'created_date' cannot be updated/],
-    ['immutable organization_id', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'organization_id' }), 'update_mask', /cannot be updated/],
-    ['empty name', (id: string) => ({ saved_search: { saved_search_id: id, name: '' }, update_mask: 'name' }), 'saved_search.name', /empty/],
-    ['name named but absent', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'name' }), 'saved_search.name', /empty/],
-    ['properties named but absent', (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'properties' }), 'saved_search.properties', /required/],
-    ['properties without overview_mode', (id: string) => ({ saved_search: { saved_search_id: id, properties: { search_term: 'x' } }, update_mask: 'properties' }), 'saved_search.properties.overview_mode', /empty/],
-    ['overview_mode cleared', (id: string) => ({ saved_search: { saved_search_id: id, properties: {} }, update_mask: 'properties.overview_mode' }), 'saved_search.properties.overview_mode', /empty/],
-    ['bad property value', (id: string) => ({ saved_search: { saved_search_id: id, properties: { to_date_time: 'soon' } }, update_mask: 'properties.to_date_time' }), 'saved_search.properties.to_date_time', /RFC 3339/],
+    [
+      'empty update_mask',
+      (id: string) => ({ saved_search: { saved_search_id: id, name: 'x' }, update_mask: ' , ' }),
+      'update_mask',
+      /required/,
+    ],
+    [
+      'non-string update_mask',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: ['name'] }),
+      'update_mask',
+      /comma-separated/,
+    ],
+    [
+      'unknown mask path',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'colour' }),
+      'update_mask',
+      /unknown field 'colour'/,
+    ],
+    [
+      'unknown properties sub-path',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'properties.colour' }),
+      'update_mask',
+      /unknown field 'properties.colour'/,
+    ],
+    [
+      'too deep a sub-path',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'properties.asset_items.id' }),
+      'update_mask',
+      /unknown field/,
+    ],
+    [
+      'immutable mask path',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'createdDate' }),
+      'update_mask',
+      /'created_date' cannot be updated/,
+    ],
+    [
+      'immutable organization_id',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'organization_id' }),
+      'update_mask',
+      /cannot be updated/,
+    ],
+    [
+      'empty name',
+      (id: string) => ({ saved_search: { saved_search_id: id, name: '' }, update_mask: 'name' }),
+      'saved_search.name',
+      /empty/,
+    ],
+    [
+      'name named but absent',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'name' }),
+      'saved_search.name',
+      /empty/,
+    ],
+    [
+      'properties named but absent',
+      (id: string) => ({ saved_search: { saved_search_id: id }, update_mask: 'properties' }),
+      'saved_search.properties',
+      /required/,
+    ],
+    [
+      'properties without overview_mode',
+      (id: string) => ({ saved_search: { saved_search_id: id, properties: { search_term: 'x' } }, update_mask: 'properties' }),
+      'saved_search.properties.overview_mode',
+      /empty/,
+    ],
+    [
+      'overview_mode cleared',
+      (id: string) => ({ saved_search: { saved_search_id: id, properties: {} }, update_mask: 'properties.overview_mode' }),
+      'saved_search.properties.overview_mode',
+      /empty/,
+    ],
+    [
+      'bad property value',
+      (id: string) => ({
+        saved_search: { saved_search_id: id, properties: { to_date_time: 'soon' } },
+        update_mask: 'properties.to_date_time',
+      }),
+      'saved_search.properties.to_date_time',
+      /RFC 3339/,
+    ],
     ['missing saved_search', () => ({ update_mask: 'name' }), 'saved_search', /required/],
     ['missing saved_search_id', () => ({ saved_search: { name: 'x' }, update_mask: 'name' }), 'saved_search.saved_search_id', /required/],
   ])('rejects %s', async (_label, body, field, description) => {
@@ -294,7 +463,7 @@ describe('UpdateSavedSearch', () => {
     expect((await server.api('GET', `/api/v1/saved_searches/${s.savedSearchId}`)).body.savedSearch).toEqual(s);
   });
 
-  it('is NOT_FOUND for an unknown id and for another organization\'s saved search', async () => {
+  it("is NOT_FOUND for an unknown id and for another organization's saved search", async () => {
     const s = await create('Mine');
     const unknown = await patch({ saved_search: { saved_search_id: 'nope', name: 'x' }, update_mask: 'name' });
     expect(unknown.status).toBe(404);
@@ -329,7 +498,12 @@ describe('ListSavedSearches', () => {
     let pages = 0;
     do {
       const sep = query ? '&' : '';
-      const res = await org.api('GET', `/api/v1/saved_searches?${query}${sep}page_size=${pageSize}${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`, undefined, token);
+      const res = await org.api(
+        'GET',
+        `/api/v1/saved_searches?${query}${sep}page_size=${pageSize}${pageToken ? `&page_token=${encodeURIComponent(pageToken)}` : ''}`,
+        undefined,
+        token,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['nextPageToken', 'savedSearches']);
       items.push(...res.body.savedSearches);
@@ -339,7 +513,7 @@ describe('ListSavedSearches', () => {
     return { items, pages };
   }
 
-  it('lists the organization\'s saved searches oldest first by default, with full objects', async () => {
+  it("lists the organization's saved searches oldest first by default, with full objects", async () => {
     const res = await org.api('GET', '/api/v1/saved_searches');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ savedSearches: made, nextPageToken: '' });
@@ -365,11 +539,14 @@ describe('ListSavedSearches', () => {
     expect(violation(await org.api('GET', '/api/v1/saved_searches?order_by=overview_mode')).field).toBe('order_by');
     expect(violation(await org.api('GET', '/api/v1/saved_searches?page_token=garbage')).field).toBe('page_token');
     const first = await org.api('GET', '/api/v1/saved_searches?page_size=2');
-    const mismatch = await org.api('GET', `/api/v1/saved_searches?page_size=2&order_by=name&page_token=${encodeURIComponent(first.body.nextPageToken)}`);
+    const mismatch = await org.api(
+      'GET',
+      `/api/v1/saved_searches?page_size=2&order_by=name&page_token=${encodeURIComponent(first.body.nextPageToken)}`,
+    );
     expect(violation(mismatch).field).toBe('page_token');
   });
 
-  it('never shows another organization\'s saved searches', async () => {
+  it("never shows another organization's saved searches", async () => {
     const res = await org.api('GET', '/api/v1/saved_searches', undefined, otherToken);
     expect(res.body.savedSearches.map((s: any) => s.name)).toEqual(['other org']);
   });
@@ -387,7 +564,7 @@ describe('DeleteSavedSearch / BatchDeleteSavedSearches', () => {
     expect(again.body.code).toBe(5);
   });
 
-  it('does not delete another organization\'s saved search', async () => {
+  it("does not delete another organization's saved search", async () => {
     const s = await create('Guarded');
     expect((await server.api('DELETE', `/api/v1/saved_searches/${s.savedSearchId}`, undefined, otherOrgToken)).status).toBe(404);
     expect((await server.api('GET', `/api/v1/saved_searches/${s.savedSearchId}`)).status).toBe(200);
@@ -396,7 +573,9 @@ describe('DeleteSavedSearch / BatchDeleteSavedSearches', () => {
   it('batch-deletes several ids (duplicates tolerated)', async () => {
     const a = await create('Batch A');
     const b = await create('Batch B');
-    const res = await server.api('POST', '/api/v1/saved_searches:batchDelete', { saved_search_ids: [a.savedSearchId, b.savedSearchId, a.savedSearchId] });
+    const res = await server.api('POST', '/api/v1/saved_searches:batchDelete', {
+      saved_search_ids: [a.savedSearchId, b.savedSearchId, a.savedSearchId],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     expect((await server.api('GET', `/api/v1/saved_searches/${a.savedSearchId}`)).status).toBe(404);
@@ -406,7 +585,9 @@ describe('DeleteSavedSearch / BatchDeleteSavedSearches', () => {
   it('is atomic: unknown or foreign ids fail the whole batch, naming them', async () => {
     const a = await create('Keep A');
     const foreign = await create('Foreign', { overview_mode: 'x' }, otherOrgToken);
-    const res = await server.api('POST', '/api/v1/saved_searches:batchDelete', { savedSearchIds: [a.savedSearchId, 'missing-1', foreign.savedSearchId] });
+    const res = await server.api('POST', '/api/v1/saved_searches:batchDelete', {
+      savedSearchIds: [a.savedSearchId, 'missing-1', foreign.savedSearchId],
+    });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe(5);
     expect(res.body.message).toContain('missing-1');

@@ -26,7 +26,8 @@ const RUN = '/api/v1/outpost/sync:run';
 describe('remote profile without a host scheduler', () => {
   let server: TestServer;
   const secretsFile = () => join(server.dataDir, SECRETS_FILE);
-  const settings = () => server.engine.db.all<{ key: string; value: string }>("SELECT key, value FROM settings WHERE key LIKE 'sync.%' ORDER BY key");
+  const settings = () =>
+    server.engine.db.all<{ key: string; value: string }>("SELECT key, value FROM settings WHERE key LIKE 'sync.%' ORDER BY key");
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -119,7 +120,13 @@ describe('remote profile with background sync (as `outpost serve` runs it)', () 
   beforeAll(async () => {
     remote = await startRemote();
     local = await startTestServer();
-    sync = new BackgroundSync({ engine: local.engine, secrets: dataDirSecretStore(local.dataDir), intervalMs: 60_000, afterEditMs: 50, run: { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 2 } } });
+    sync = new BackgroundSync({
+      engine: local.engine,
+      secrets: dataDirSecretStore(local.dataDir),
+      intervalMs: 60_000,
+      afterEditMs: 50,
+      run: { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 2 } },
+    });
     await sync.start();
   });
   afterAll(async () => {

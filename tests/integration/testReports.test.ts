@@ -43,7 +43,11 @@ async function uploadFile(token: string, bytes: Uint8Array | string, fileName = 
   form.append('entityId', randomUUID());
   form.append('entityType', 'test_reports');
   form.append('file', new Blob([bytes as BlobPart], { type: 'application/xml' }), fileName);
-  const res = await fetch(`${s.url}/api/v0/remote-files/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${s.url}/api/v0/remote-files/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
   const body = await res.json();
   expect(res.status, JSON.stringify(body)).toBe(200);
   return body.remoteFile.remoteFileId;
@@ -64,9 +68,50 @@ async function listAll(api: Api, path: string, key: string, pageSize = 1000): Pr
 
 const tally = (values: string[]) => values.reduce<Record<string, number>>((acc, v) => ((acc[v] = (acc[v] ?? 0) + 1), acc), {});
 
-const REPORT_KEYS = ['testReportId', 'status', 'name', 'testSystemName', 'testCase', 'startTime', 'endTime', 'metadata', 'serialNumber', 'partNumber', 'systemOperator', 'archivedDate', 'isArchived', 'runId', 'overallModifiedDate'];
-const STEP_KEYS = ['testStepId', 'testReportId', 'parentStepId', 'name', 'description', 'stepType', 'stepPath', 'status', 'startTime', 'endTime', 'errorInfo', 'metadata'];
-const MEASUREMENT_BASE_KEYS = ['measurementId', 'measurementType', 'name', 'testStepId', 'testReportId', 'unit', 'passed', 'timestamp', 'description', 'channelNames', 'metadata'];
+const REPORT_KEYS = [
+  'testReportId',
+  'status',
+  'name',
+  'testSystemName',
+  'testCase',
+  'startTime',
+  'endTime',
+  'metadata',
+  'serialNumber',
+  'partNumber',
+  'systemOperator',
+  'archivedDate',
+  'isArchived',
+  'runId',
+  'overallModifiedDate',
+];
+const STEP_KEYS = [
+  'testStepId',
+  'testReportId',
+  'parentStepId',
+  'name',
+  'description',
+  'stepType',
+  'stepPath',
+  'status',
+  'startTime',
+  'endTime',
+  'errorInfo',
+  'metadata',
+];
+const MEASUREMENT_BASE_KEYS = [
+  'measurementId',
+  'measurementType',
+  'name',
+  'testStepId',
+  'testReportId',
+  'unit',
+  'passed',
+  'timestamp',
+  'description',
+  'channelNames',
+  'metadata',
+];
 
 describe('ImportTestReport: the TestStand demo report', () => {
   let org: ReturnType<typeof inNewOrg>;
@@ -116,7 +161,10 @@ describe('ImportTestReport: the TestStand demo report', () => {
     expect((await org.api('GET', '/api/v1/test-steps/count')).body).toEqual({ count: '223' });
     expect(Object.keys(steps[0]).sort()).toEqual([...STEP_KEYS].sort());
     expect(tally(steps.map((t) => t.stepType))).toEqual({
-      TEST_STEP_TYPE_SEQUENCE: 1, TEST_STEP_TYPE_GROUP: 24, TEST_STEP_TYPE_ACTION: 136, TEST_STEP_TYPE_FLOW_CONTROL: 62,
+      TEST_STEP_TYPE_SEQUENCE: 1,
+      TEST_STEP_TYPE_GROUP: 24,
+      TEST_STEP_TYPE_ACTION: 136,
+      TEST_STEP_TYPE_FLOW_CONTROL: 62,
     });
     expect(tally(steps.map((t) => t.status))).toEqual({ TEST_STATUS_PASSED: 217, TEST_STATUS_SKIPPED: 6 });
     expect(steps.every((t) => t.testReportId === report.testReportId)).toBe(true);
@@ -126,13 +174,29 @@ describe('ImportTestReport: the TestStand demo report', () => {
     const byPath = new Map(steps.map((t) => [t.stepPath, t]));
     expect(byPath.size).toBe(223);
     const root = byPath.get('1');
-    expect(root).toMatchObject({ parentStepId: '', stepType: 'TEST_STEP_TYPE_SEQUENCE', name: 'test_sequence.seq#OuterSequence', startTime: report.startTime, endTime: report.endTime });
+    expect(root).toMatchObject({
+      parentStepId: '',
+      stepType: 'TEST_STEP_TYPE_SEQUENCE',
+      name: 'test_sequence.seq#OuterSequence',
+      startTime: report.startTime,
+      endTime: report.endTime,
+    });
     for (const t of steps) {
       if (t.stepPath === '1') continue;
       expect(t.parentStepId, t.stepPath).toBe(byPath.get(t.stepPath.split('.').slice(0, -1).join('.')).testStepId);
     }
-    expect(byPath.get('1.4')).toMatchObject({ name: 'Cycle Test Custom', stepType: 'TEST_STEP_TYPE_GROUP', status: 'TEST_STATUS_SKIPPED', startTime: '2025-09-10T11:56:52.880Z', endTime: '2025-09-10T11:56:52.918Z' });
-    expect(byPath.get('1.16')).toMatchObject({ name: 'test_sequence.seq#Known State', stepType: 'TEST_STEP_TYPE_GROUP', status: 'TEST_STATUS_PASSED' });
+    expect(byPath.get('1.4')).toMatchObject({
+      name: 'Cycle Test Custom',
+      stepType: 'TEST_STEP_TYPE_GROUP',
+      status: 'TEST_STATUS_SKIPPED',
+      startTime: '2025-09-10T11:56:52.880Z',
+      endTime: '2025-09-10T11:56:52.918Z',
+    });
+    expect(byPath.get('1.16')).toMatchObject({
+      name: 'test_sequence.seq#Known State',
+      stepType: 'TEST_STEP_TYPE_GROUP',
+      status: 'TEST_STATUS_PASSED',
+    });
     expect(byPath.get('1.1.15')).toMatchObject({ name: 'Check Pressure Rise', stepType: 'TEST_STEP_TYPE_ACTION' });
     expect(steps.filter((t) => t.errorInfo !== null)).toEqual([]);
   });
@@ -144,7 +208,9 @@ describe('ImportTestReport: the TestStand demo report', () => {
     expect(steps[1].stepPath).toBe('1.1');
     // Pre-order: each parent right before its subtree.
     const descendants = (path: string) => steps.filter((t) => t.stepPath.startsWith(`${path}.`)).length;
-    expect([descendants('1.1'), descendants('1.2'), descendants('1.5'), descendants('1.13'), descendants('1.16')]).toEqual([145, 1, 0, 6, 26]);
+    expect([descendants('1.1'), descendants('1.2'), descendants('1.5'), descendants('1.13'), descendants('1.16')]).toEqual([
+      145, 1, 0, 6, 26,
+    ]);
     const explicit = await listAll(org.api, '/api/v1/test-steps?order_by=step_path', 'testSteps');
     expect(explicit.map((t) => t.testStepId)).toEqual(steps.map((t) => t.testStepId));
     const desc = await listAll(org.api, '/api/v1/test-steps?order_by=step_path%20desc', 'testSteps');
@@ -174,7 +240,10 @@ describe('ImportTestReport: the TestStand demo report', () => {
     expect((await org.api('GET', '/api/v1/test-measurements/count')).body).toEqual({ count: '15' });
     const pathOf = new Map(steps.map((t) => [t.testStepId, t.stepPath]));
     const rows = measurements.map((m) => [
-      pathOf.get(m.testStepId), m.numericValue ?? m.booleanValue, m.unit?.abbreviatedName ?? null, m.numericBounds ?? null,
+      pathOf.get(m.testStepId),
+      m.numericValue ?? m.booleanValue,
+      m.unit?.abbreviatedName ?? null,
+      m.numericBounds ?? null,
     ]);
     expect(rows).toEqual([
       ['1.1.10.4', 0, 'PSI', { min: 0 }],
@@ -194,7 +263,10 @@ describe('ImportTestReport: the TestStand demo report', () => {
       ['1.8.4', 0.000066831, 'sccs', { max: 0.0005 }],
     ]);
     expect(measurements.every((m) => m.passed === true && m.testReportId === report.testReportId)).toBe(true);
-    expect(tally(measurements.map((m) => m.measurementType))).toEqual({ TEST_MEASUREMENT_TYPE_DOUBLE: 14, TEST_MEASUREMENT_TYPE_BOOLEAN: 1 });
+    expect(tally(measurements.map((m) => m.measurementType))).toEqual({
+      TEST_MEASUREMENT_TYPE_DOUBLE: 14,
+      TEST_MEASUREMENT_TYPE_BOOLEAN: 1,
+    });
     // Oneofs: only the set member appears.
     const leak = measurements.find((m) => pathOf.get(m.testStepId) === '1.6.4');
     expect(Object.keys(leak).sort()).toEqual([...MEASUREMENT_BASE_KEYS, 'numericValue', 'numericBounds'].sort());
@@ -215,7 +287,12 @@ describe('ImportTestReport: the TestStand demo report', () => {
     expect(second.body.testReport.testReportId).not.toBe(report.testReportId);
     expect((await org.api('GET', '/api/v1/test-steps/count')).body.count).toBe('446');
     const created = await org.api('POST', '/api/v1/test-reports', {
-      status: 'TEST_STATUS_DRAFT', name: 'later', testSystemName: 'bench', testCase: 'c', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T00:00:00Z',
+      status: 'TEST_STATUS_DRAFT',
+      name: 'later',
+      testSystemName: 'bench',
+      testCase: 'c',
+      startTime: '2026-01-01T00:00:00Z',
+      endTime: '2026-01-01T00:00:00Z',
     });
     const list = await org.api('GET', '/api/v1/test-reports');
     expect(list.body.testReports.map((r: { testReportId: string }) => r.testReportId)[0]).toBe(created.body.testReport.testReportId);
@@ -305,7 +382,13 @@ describe('ImportTestReport: failures write nothing', () => {
   });
 
   it('is FAILED_PRECONDITION for a remote file recorded without content', async () => {
-    const created = await org.api('POST', '/api/v1/remote-files', { fileName: 'r.xml', entityId: randomUUID(), entityType: 'ENTITY_TYPE_TEST_REPORT', fileMimeType: 'application/xml', fileSize: 5 });
+    const created = await org.api('POST', '/api/v1/remote-files', {
+      fileName: 'r.xml',
+      entityId: randomUUID(),
+      entityType: 'ENTITY_TYPE_TEST_REPORT',
+      fileMimeType: 'application/xml',
+      fileSize: 5,
+    });
     const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId: created.body.remoteFile.remoteFileId });
     expect([res.status, res.body.code]).toEqual([400, 9]);
   });
@@ -321,7 +404,14 @@ describe('ImportTestReport: failures write nothing', () => {
 
 describe('test reports: create, get, list, update, archive, delete', () => {
   let org: ReturnType<typeof inNewOrg>;
-  const base = { status: 'TEST_STATUS_PASSED', name: 'Leak check', testSystemName: 'rig-1', testCase: 'leak', startTime: '2026-02-01T10:00:00Z', endTime: '2026-02-01T11:00:00.5Z' };
+  const base = {
+    status: 'TEST_STATUS_PASSED',
+    name: 'Leak check',
+    testSystemName: 'rig-1',
+    testCase: 'leak',
+    startTime: '2026-02-01T10:00:00Z',
+    endTime: '2026-02-01T11:00:00.5Z',
+  };
 
   beforeAll(() => {
     org = inNewOrg('Reports');
@@ -329,20 +419,50 @@ describe('test reports: create, get, list, update, archive, delete', () => {
 
   it('creates a report with the full wire shape (snake_case and enum numbers accepted)', async () => {
     const runId = randomUUID();
-    s.engine.db.run('INSERT INTO runs(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)', [runId, org.organizationId, 'Run', 'u', 'u']);
+    s.engine.db.run(
+      'INSERT INTO runs(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)',
+      [runId, org.organizationId, 'Run', 'u', 'u'],
+    );
     const res = await org.api('POST', '/api/v1/test-reports', {
-      status: 3, name: 'Proof', test_system_name: 'rig-2', test_case: 'proof', start_time: '2026-02-02T10:00:00Z', end_time: '2026-02-02T10:30:00Z',
-      serial_number: 'SN-1', part_number: 'PN-1', system_operator: 'op', run_id: runId, metadata: [{ key: { name: 'lot' }, number_value: 7 }],
+      status: 3,
+      name: 'Proof',
+      test_system_name: 'rig-2',
+      test_case: 'proof',
+      start_time: '2026-02-02T10:00:00Z',
+      end_time: '2026-02-02T10:30:00Z',
+      serial_number: 'SN-1',
+      part_number: 'PN-1',
+      system_operator: 'op',
+      run_id: runId,
+      metadata: [{ key: { name: 'lot' }, number_value: 7 }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.testReport).toEqual({
-      testReportId: expect.any(String), status: 'TEST_STATUS_FAILED', name: 'Proof', testSystemName: 'rig-2', testCase: 'proof',
-      startTime: '2026-02-02T10:00:00Z', endTime: '2026-02-02T10:30:00Z', metadata: unarchivedMetadata({ key: { name: 'lot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 7 }),
-      serialNumber: 'SN-1', partNumber: 'PN-1', systemOperator: 'op', archivedDate: null, isArchived: false, runId,
+      testReportId: expect.any(String),
+      status: 'TEST_STATUS_FAILED',
+      name: 'Proof',
+      testSystemName: 'rig-2',
+      testCase: 'proof',
+      startTime: '2026-02-02T10:00:00Z',
+      endTime: '2026-02-02T10:30:00Z',
+      metadata: unarchivedMetadata({ key: { name: 'lot', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 7 }),
+      serialNumber: 'SN-1',
+      partNumber: 'PN-1',
+      systemOperator: 'op',
+      archivedDate: null,
+      isArchived: false,
+      runId,
       overallModifiedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
     });
     const minimal = await org.api('POST', '/api/v1/test-reports', base);
-    expect(minimal.body.testReport).toMatchObject({ serialNumber: '', partNumber: '', systemOperator: '', runId: '', metadata: [], endTime: '2026-02-01T11:00:00.500Z' });
+    expect(minimal.body.testReport).toMatchObject({
+      serialNumber: '',
+      partNumber: '',
+      systemOperator: '',
+      runId: '',
+      metadata: [],
+      endTime: '2026-02-01T11:00:00.500Z',
+    });
   });
 
   it('validates create requests', async () => {
@@ -374,27 +494,51 @@ describe('test reports: create, get, list, update, archive, delete', () => {
   it('updates by mask and archives with is_archived', async () => {
     const r = (await org.api('POST', '/api/v1/test-reports', base)).body.testReport;
     const upd = await org.api('PATCH', '/api/v1/test-reports', {
-      testReport: { testReportId: r.testReportId, name: 'Renamed', status: 'TEST_STATUS_ABORTED', serialNumber: 'SN-9', testCase: 'ignored' },
+      testReport: {
+        testReportId: r.testReportId,
+        name: 'Renamed',
+        status: 'TEST_STATUS_ABORTED',
+        serialNumber: 'SN-9',
+        testCase: 'ignored',
+      },
       updateMask: 'name,status,serialNumber',
     });
     expect(upd.status, JSON.stringify(upd.body)).toBe(200);
     expect(upd.body.testReport).toMatchObject({ name: 'Renamed', status: 'TEST_STATUS_ABORTED', serialNumber: 'SN-9', testCase: 'leak' });
 
-    const archived = await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId, isArchived: true }, updateMask: 'isArchived' });
+    const archived = await org.api('PATCH', '/api/v1/test-reports', {
+      testReport: { testReportId: r.testReportId, isArchived: true },
+      updateMask: 'isArchived',
+    });
     expect(archived.body.testReport.isArchived).toBe(true);
     expect(archived.body.testReport.archivedDate).toMatch(/Z$/);
     expect((await org.api('GET', `/api/v1/test-reports/${r.testReportId}`)).body.testReport.isArchived).toBe(true);
-    const unarchived = await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId, isArchived: false }, updateMask: 'is_archived' });
+    const unarchived = await org.api('PATCH', '/api/v1/test-reports', {
+      testReport: { testReportId: r.testReportId, isArchived: false },
+      updateMask: 'is_archived',
+    });
     expect(unarchived.body.testReport).toMatchObject({ isArchived: false, archivedDate: null });
 
     expectInvalid(await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId } }), 'update_mask');
-    expectInvalid(await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId }, updateMask: 'metadata' }), 'update_mask');
-    expectInvalid(await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId, name: '' }, updateMask: 'name' }), 'test_report.name');
     expectInvalid(
-      await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId, endTime: '2000-01-01T00:00:00Z' }, updateMask: 'endTime' }),
+      await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId }, updateMask: 'metadata' }),
+      'update_mask',
+    );
+    expectInvalid(
+      await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: r.testReportId, name: '' }, updateMask: 'name' }),
+      'test_report.name',
+    );
+    expectInvalid(
+      await org.api('PATCH', '/api/v1/test-reports', {
+        testReport: { testReportId: r.testReportId, endTime: '2000-01-01T00:00:00Z' },
+        updateMask: 'endTime',
+      }),
       'test_report.end_time',
     );
-    const missing = await org.api('PATCH', '/api/v1/test-reports', { testReport: { testReportId: randomUUID(), name: 'x' }, updateMask: 'name' });
+    const missing = await org.api('PATCH', '/api/v1/test-reports', {
+      testReport: { testReportId: randomUUID(), name: 'x' },
+      updateMask: 'name',
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -414,29 +558,69 @@ describe('test steps and measurements: create, list, count, update, delete', () 
   const t1 = '2026-04-01T08:05:00Z';
 
   const createStep = (step: Record<string, unknown>) =>
-    org.api('POST', '/api/v1/test-steps', { testStep: { testReportId: reportId, name: 'step', stepPath: '1', status: 'TEST_STATUS_PASSED', stepType: 'TEST_STEP_TYPE_ACTION', startTime: t0, endTime: t1, ...step } });
-  const createMeasurement = (m: Record<string, unknown>) => org.api('POST', '/api/v1/test-measurements', { testMeasurement: { name: 'm', timestamp: t1, passed: true, ...m } });
+    org.api('POST', '/api/v1/test-steps', {
+      testStep: {
+        testReportId: reportId,
+        name: 'step',
+        stepPath: '1',
+        status: 'TEST_STATUS_PASSED',
+        stepType: 'TEST_STEP_TYPE_ACTION',
+        startTime: t0,
+        endTime: t1,
+        ...step,
+      },
+    });
+  const createMeasurement = (m: Record<string, unknown>) =>
+    org.api('POST', '/api/v1/test-measurements', { testMeasurement: { name: 'm', timestamp: t1, passed: true, ...m } });
 
   beforeAll(async () => {
     org = inNewOrg('Steps');
-    reportId = (await org.api('POST', '/api/v1/test-reports', { status: 2, name: 'r', testSystemName: 's', testCase: 'c', startTime: t0, endTime: t1 })).body.testReport.testReportId;
+    reportId = (
+      await org.api('POST', '/api/v1/test-reports', {
+        status: 2,
+        name: 'r',
+        testSystemName: 's',
+        testCase: 'c',
+        startTime: t0,
+        endTime: t1,
+      })
+    ).body.testReport.testReportId;
   });
 
   it('creates steps under a report and a parent, with error info and metadata', async () => {
     const root = await createStep({ name: 'Main', stepType: 'TEST_STEP_TYPE_SEQUENCE', stepPath: '1' });
     expect(root.status, JSON.stringify(root.body)).toBe(200);
     expect(root.body.testStep).toEqual({
-      testStepId: expect.any(String), testReportId: reportId, parentStepId: '', name: 'Main', description: '', stepType: 'TEST_STEP_TYPE_SEQUENCE',
-      stepPath: '1', status: 'TEST_STATUS_PASSED', startTime: t0, endTime: t1, errorInfo: null, metadata: [],
+      testStepId: expect.any(String),
+      testReportId: reportId,
+      parentStepId: '',
+      name: 'Main',
+      description: '',
+      stepType: 'TEST_STEP_TYPE_SEQUENCE',
+      stepPath: '1',
+      status: 'TEST_STATUS_PASSED',
+      startTime: t0,
+      endTime: t1,
+      errorInfo: null,
+      metadata: [],
     });
     const child = await createStep({
-      name: 'Valve', parent_step_id: root.body.testStep.testStepId, stepPath: '1.10', description: 'open valve', status: 5,
-      error_info: { error_code: -17, error_message: 'timeout' }, metadata: [{ key: { name: 'retries' }, number_value: 2 }],
+      name: 'Valve',
+      parent_step_id: root.body.testStep.testStepId,
+      stepPath: '1.10',
+      description: 'open valve',
+      status: 5,
+      error_info: { error_code: -17, error_message: 'timeout' },
+      metadata: [{ key: { name: 'retries' }, number_value: 2 }],
     });
     expect(child.status, JSON.stringify(child.body)).toBe(200);
     expect(child.body.testStep).toMatchObject({
-      parentStepId: root.body.testStep.testStepId, stepPath: '1.10', description: 'open valve', status: 'TEST_STATUS_ERROR',
-      errorInfo: { errorCode: -17, errorMessage: 'timeout' }, metadata: [{ key: { name: 'retries', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 2 }],
+      parentStepId: root.body.testStep.testStepId,
+      stepPath: '1.10',
+      description: 'open valve',
+      status: 'TEST_STATUS_ERROR',
+      errorInfo: { errorCode: -17, errorMessage: 'timeout' },
+      metadata: [{ key: { name: 'retries', type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: 2 }],
     });
     await createStep({ name: 'Nine', parentStepId: root.body.testStep.testStepId, stepPath: '1.9' });
     const steps = await listAll(org.api, '/api/v1/test-steps', 'testSteps');
@@ -455,7 +639,16 @@ describe('test steps and measurements: create, list, count, update, delete', () 
     expectInvalid(await createStep({ parentStepId: randomUUID() }), 'test_step.parent_step_id');
     expectInvalid(await createStep({ stepType: 9 }), 'test_step.step_type');
     // A step of another report cannot be the parent.
-    const other = (await org.api('POST', '/api/v1/test-reports', { status: 2, name: 'o', testSystemName: 's', testCase: 'c', startTime: t0, endTime: t1 })).body.testReport.testReportId;
+    const other = (
+      await org.api('POST', '/api/v1/test-reports', {
+        status: 2,
+        name: 'o',
+        testSystemName: 's',
+        testCase: 'c',
+        startTime: t0,
+        endTime: t1,
+      })
+    ).body.testReport.testReportId;
     const foreignStep = (await createStep({ testReportId: other })).body.testStep.testStepId;
     expectInvalid(await createStep({ parentStepId: foreignStep }), 'test_step.parent_step_id');
     expect((await org.api('DELETE', `/api/v1/test-reports/${other}`)).status).toBe(200);
@@ -464,35 +657,89 @@ describe('test steps and measurements: create, list, count, update, delete', () 
   it('updates steps by mask', async () => {
     const step = (await createStep({ name: 'Before', stepPath: '2', errorInfo: { errorCode: 1, errorMessage: 'x' } })).body.testStep;
     const res = await org.api('PATCH', '/api/v1/test-steps', {
-      testStep: { testStepId: step.testStepId, name: 'After', stepPath: '2.1', status: 'TEST_STATUS_FAILED', metadata: [{ key: { name: 'k' }, stringValue: 'v' }] },
+      testStep: {
+        testStepId: step.testStepId,
+        name: 'After',
+        stepPath: '2.1',
+        status: 'TEST_STATUS_FAILED',
+        metadata: [{ key: { name: 'k' }, stringValue: 'v' }],
+      },
       updateMask: 'name,stepPath,status,errorInfo,metadata,testCase',
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.testStep).toMatchObject({ name: 'After', stepPath: '2.1', status: 'TEST_STATUS_FAILED', errorInfo: null, metadata: [{ key: { name: 'k' }, stringValue: 'v' }] });
-    expectInvalid(await org.api('PATCH', '/api/v1/test-steps', { testStep: { testStepId: step.testStepId, parentStepId: 'x' }, updateMask: 'parentStepId' }), 'update_mask');
-    expectInvalid(await org.api('PATCH', '/api/v1/test-steps', { testStep: { testStepId: step.testStepId, stepPath: '.' }, updateMask: 'stepPath' }), 'test_step.step_path');
+    expect(res.body.testStep).toMatchObject({
+      name: 'After',
+      stepPath: '2.1',
+      status: 'TEST_STATUS_FAILED',
+      errorInfo: null,
+      metadata: [{ key: { name: 'k' }, stringValue: 'v' }],
+    });
+    expectInvalid(
+      await org.api('PATCH', '/api/v1/test-steps', {
+        testStep: { testStepId: step.testStepId, parentStepId: 'x' },
+        updateMask: 'parentStepId',
+      }),
+      'update_mask',
+    );
+    expectInvalid(
+      await org.api('PATCH', '/api/v1/test-steps', { testStep: { testStepId: step.testStepId, stepPath: '.' }, updateMask: 'stepPath' }),
+      'test_step.step_path',
+    );
     expectInvalid(await org.api('PATCH', '/api/v1/test-steps', { testStep: { testStepId: step.testStepId } }), 'update_mask');
-    expect((await org.api('PATCH', '/api/v1/test-steps', { testStep: { testStepId: randomUUID(), name: 'x' }, updateMask: 'name' })).status).toBe(404);
+    expect(
+      (await org.api('PATCH', '/api/v1/test-steps', { testStep: { testStepId: randomUUID(), name: 'x' }, updateMask: 'name' })).status,
+    ).toBe(404);
     expect((await org.api('DELETE', `/api/v1/test-steps/${step.testStepId}`)).status).toBe(200);
   });
 
   it('creates measurements of every value kind; oneofs appear only when set', async () => {
     const step = (await createStep({ name: 'Measure', stepPath: '3' })).body.testStep;
     const numeric = await createMeasurement({
-      testStepId: step.testStepId, testReportId: reportId, name: 'pressure', numericValue: 8.5, unit: { abbreviatedName: 'PSIA' },
-      numericBounds: { max: 20 }, description: 'LE 20 PSIA', channelNames: ['chamber.pressure'], metadata: [{ key: { name: 'probe' }, stringValue: 'A' }],
+      testStepId: step.testStepId,
+      testReportId: reportId,
+      name: 'pressure',
+      numericValue: 8.5,
+      unit: { abbreviatedName: 'PSIA' },
+      numericBounds: { max: 20 },
+      description: 'LE 20 PSIA',
+      channelNames: ['chamber.pressure'],
+      metadata: [{ key: { name: 'probe' }, stringValue: 'A' }],
     });
     expect(numeric.status, JSON.stringify(numeric.body)).toBe(200);
     expect(numeric.body.testMeasurement).toEqual({
-      measurementId: expect.any(String), measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', name: 'pressure', testStepId: step.testStepId, testReportId: reportId,
-      numericValue: 8.5, unit: { unitId: '', abbreviatedName: 'PSIA' }, numericBounds: { max: 20 }, passed: true, timestamp: t1, description: 'LE 20 PSIA',
-      channelNames: ['chamber.pressure'], metadata: unarchivedMetadata({ key: { name: 'probe', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'A' }),
+      measurementId: expect.any(String),
+      measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE',
+      name: 'pressure',
+      testStepId: step.testStepId,
+      testReportId: reportId,
+      numericValue: 8.5,
+      unit: { unitId: '', abbreviatedName: 'PSIA' },
+      numericBounds: { max: 20 },
+      passed: true,
+      timestamp: t1,
+      description: 'LE 20 PSIA',
+      channelNames: ['chamber.pressure'],
+      metadata: unarchivedMetadata({ key: { name: 'probe', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'A' }),
     });
-    const text = await createMeasurement({ testStepId: step.testStepId, measurement_type: 3, string_value: 'OK', string_bounds: { expected_value: 'OK' } });
-    expect(text.body.testMeasurement).toMatchObject({ measurementType: 'TEST_MEASUREMENT_TYPE_STRING', stringValue: 'OK', stringBounds: { expectedValue: 'OK' }, unit: null });
+    const text = await createMeasurement({
+      testStepId: step.testStepId,
+      measurement_type: 3,
+      string_value: 'OK',
+      string_bounds: { expected_value: 'OK' },
+    });
+    expect(text.body.testMeasurement).toMatchObject({
+      measurementType: 'TEST_MEASUREMENT_TYPE_STRING',
+      stringValue: 'OK',
+      stringBounds: { expectedValue: 'OK' },
+      unit: null,
+    });
     expect('numericValue' in text.body.testMeasurement || 'numericBounds' in text.body.testMeasurement).toBe(false);
     const flag = await createMeasurement({ testStepId: step.testStepId, booleanValue: false, passed: false });
-    expect(flag.body.testMeasurement).toMatchObject({ measurementType: 'TEST_MEASUREMENT_TYPE_BOOLEAN', booleanValue: false, passed: false });
+    expect(flag.body.testMeasurement).toMatchObject({
+      measurementType: 'TEST_MEASUREMENT_TYPE_BOOLEAN',
+      booleanValue: false,
+      passed: false,
+    });
     const nan = await createMeasurement({ testStepId: step.testStepId, numericValue: 'NaN', numericBounds: { min: '-Infinity', max: 1 } });
     expect(nan.body.testMeasurement).toMatchObject({ numericValue: 'NaN', numericBounds: { min: '-Infinity', max: 1 } });
     const limit = await createMeasurement({ testStepId: step.testStepId, measurementType: 'TEST_MEASUREMENT_TYPE_LIMIT', numericValue: 1 });
@@ -505,7 +752,10 @@ describe('test steps and measurements: create, list, count, update, delete', () 
   it('validates measurements (no TestMeasurementType 2, oneofs, parents)', async () => {
     const step = (await createStep({ name: 'V', stepPath: '4' })).body.testStep;
     expectInvalid(await createMeasurement({ testStepId: step.testStepId, measurementType: 2 }), 'test_measurement.measurement_type');
-    expectInvalid(await createMeasurement({ testStepId: step.testStepId, measurementType: 'TEST_MEASUREMENT_TYPE_STRING', numericValue: 1 }), 'test_measurement.measurement_type');
+    expectInvalid(
+      await createMeasurement({ testStepId: step.testStepId, measurementType: 'TEST_MEASUREMENT_TYPE_STRING', numericValue: 1 }),
+      'test_measurement.measurement_type',
+    );
     const two = await createMeasurement({ testStepId: step.testStepId, numericValue: 1, stringValue: 'x' });
     expect(two.status).toBe(400);
     expect(two.body.message).toContain('oneof value');
@@ -518,12 +768,18 @@ describe('test steps and measurements: create, list, count, update, delete', () 
 
   it('creates measurements in a batch, atomically', async () => {
     const o = inNewOrg('Batch');
-    const rid = (await o.api('POST', '/api/v1/test-reports', { status: 2, name: 'r', testSystemName: 's', testCase: 'c', startTime: t0, endTime: t1 })).body.testReport.testReportId;
-    const sid = (await o.api('POST', '/api/v1/test-steps', { testStep: { testReportId: rid, name: 's', stepPath: '1', startTime: t0, endTime: t1 } })).body.testStep.testStepId;
+    const rid = (
+      await o.api('POST', '/api/v1/test-reports', { status: 2, name: 'r', testSystemName: 's', testCase: 'c', startTime: t0, endTime: t1 })
+    ).body.testReport.testReportId;
+    const sid = (
+      await o.api('POST', '/api/v1/test-steps', { testStep: { testReportId: rid, name: 's', stepPath: '1', startTime: t0, endTime: t1 } })
+    ).body.testStep.testStepId;
     const m = (i: number) => ({ testStepId: sid, name: `m${i}`, numericValue: i, timestamp: `2026-04-01T08:0${i}:00Z`, passed: true });
     const bad = await o.api('POST', '/api/v1/test-measurements:batch', { testMeasurements: [m(1), { ...m(2), name: '' }, m(3)] });
     expectInvalid(bad, 'test_measurements[1].name');
-    const unknownStep = await o.api('POST', '/api/v1/test-measurements:batch', { testMeasurements: [m(1), { ...m(2), testStepId: randomUUID() }] });
+    const unknownStep = await o.api('POST', '/api/v1/test-measurements:batch', {
+      testMeasurements: [m(1), { ...m(2), testStepId: randomUUID() }],
+    });
     expect(unknownStep.status).toBe(404);
     expect((await o.api('GET', '/api/v1/test-measurements/count')).body).toEqual({ count: '0' });
     const ok = await o.api('POST', '/api/v1/test-measurements:batch', { test_measurements: [m(3), m(1), m(2)] });
@@ -542,28 +798,73 @@ describe('test steps and measurements: create, list, count, update, delete', () 
 
   it('updates measurements by mask, switching oneof members', async () => {
     const step = (await createStep({ name: 'U', stepPath: '5' })).body.testStep;
-    const m = (await createMeasurement({ testStepId: step.testStepId, numericValue: 1, numericBounds: { min: 0 }, unit: { abbreviatedName: 'V' } })).body.testMeasurement;
+    const m = (
+      await createMeasurement({ testStepId: step.testStepId, numericValue: 1, numericBounds: { min: 0 }, unit: { abbreviatedName: 'V' } })
+    ).body.testMeasurement;
     const toString = await org.api('PATCH', '/api/v1/test-measurements', {
-      testMeasurement: { measurementId: m.measurementId, measurementType: 'TEST_MEASUREMENT_TYPE_STRING', stringValue: 'high', stringBounds: { expectedValue: 'high' } },
+      testMeasurement: {
+        measurementId: m.measurementId,
+        measurementType: 'TEST_MEASUREMENT_TYPE_STRING',
+        stringValue: 'high',
+        stringBounds: { expectedValue: 'high' },
+      },
       updateMask: 'measurementType,numericValue,stringValue,numericBounds,stringBounds,unit',
     });
     expect(toString.status, JSON.stringify(toString.body)).toBe(200);
     const t = toString.body.testMeasurement;
-    expect(t).toMatchObject({ measurementType: 'TEST_MEASUREMENT_TYPE_STRING', stringValue: 'high', stringBounds: { expectedValue: 'high' }, unit: null });
+    expect(t).toMatchObject({
+      measurementType: 'TEST_MEASUREMENT_TYPE_STRING',
+      stringValue: 'high',
+      stringBounds: { expectedValue: 'high' },
+      unit: null,
+    });
     expect('numericValue' in t || 'numericBounds' in t).toBe(false);
     const more = await org.api('PATCH', '/api/v1/test-measurements', {
-      testMeasurement: { measurementId: m.measurementId, name: 'renamed', passed: false, timestamp: '2026-04-02T00:00:00Z', channelNames: ['a', 'b'], description: 'd' },
+      testMeasurement: {
+        measurementId: m.measurementId,
+        name: 'renamed',
+        passed: false,
+        timestamp: '2026-04-02T00:00:00Z',
+        channelNames: ['a', 'b'],
+        description: 'd',
+      },
       updateMask: 'name,passed,timestamp,channelNames,description,stringBounds',
     });
-    expect(more.body.testMeasurement).toMatchObject({ name: 'renamed', passed: false, timestamp: '2026-04-02T00:00:00Z', channelNames: ['a', 'b'], description: 'd', stringValue: 'high' });
+    expect(more.body.testMeasurement).toMatchObject({
+      name: 'renamed',
+      passed: false,
+      timestamp: '2026-04-02T00:00:00Z',
+      channelNames: ['a', 'b'],
+      description: 'd',
+      stringValue: 'high',
+    });
     expect('stringBounds' in more.body.testMeasurement).toBe(false);
     expectInvalid(
-      await org.api('PATCH', '/api/v1/test-measurements', { testMeasurement: { measurementId: m.measurementId, numericValue: 2 }, updateMask: 'numericValue' }),
+      await org.api('PATCH', '/api/v1/test-measurements', {
+        testMeasurement: { measurementId: m.measurementId, numericValue: 2 },
+        updateMask: 'numericValue',
+      }),
       'test_measurement.measurement_type',
     );
-    expectInvalid(await org.api('PATCH', '/api/v1/test-measurements', { testMeasurement: { measurementId: m.measurementId, testStepId: 'x' }, updateMask: 'testStepId' }), 'update_mask');
-    expectInvalid(await org.api('PATCH', '/api/v1/test-measurements', { testMeasurement: { measurementId: m.measurementId } }), 'update_mask');
-    expect((await org.api('PATCH', '/api/v1/test-measurements', { testMeasurement: { measurementId: randomUUID(), name: 'x' }, updateMask: 'name' })).status).toBe(404);
+    expectInvalid(
+      await org.api('PATCH', '/api/v1/test-measurements', {
+        testMeasurement: { measurementId: m.measurementId, testStepId: 'x' },
+        updateMask: 'testStepId',
+      }),
+      'update_mask',
+    );
+    expectInvalid(
+      await org.api('PATCH', '/api/v1/test-measurements', { testMeasurement: { measurementId: m.measurementId } }),
+      'update_mask',
+    );
+    expect(
+      (
+        await org.api('PATCH', '/api/v1/test-measurements', {
+          testMeasurement: { measurementId: randomUUID(), name: 'x' },
+          updateMask: 'name',
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('deletes measurements, and steps with their subtree and measurements', async () => {
@@ -617,7 +918,10 @@ describe('ImportTestReport: a hostile nesting of test groups', () => {
   const nested = (depth: number) => {
     const text = SAMPLE.toString('utf8');
     const at = text.indexOf('>', text.indexOf('<tr:ResultSet')) + 1;
-    const chain = '<tr:TestGroup name="g" callerName="call" startDateTime="2025-09-10T11:25:07.560" endDateTime="2025-09-10T11:25:08.560"><tr:Outcome value="Passed"/>'.repeat(depth) + '</tr:TestGroup>'.repeat(depth);
+    const chain =
+      '<tr:TestGroup name="g" callerName="call" startDateTime="2025-09-10T11:25:07.560" endDateTime="2025-09-10T11:25:08.560"><tr:Outcome value="Passed"/>'.repeat(
+        depth,
+      ) + '</tr:TestGroup>'.repeat(depth);
     return text.slice(0, at) + chain + text.slice(at);
   };
 
@@ -639,7 +943,11 @@ describe('ImportTestReport: a hostile nesting of test groups', () => {
     const remoteFileId = await uploadFile(org.token, nested(MAX_STEP_DEPTH - 2), 'nested-ok.xml');
     const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const steps = await listAll(org.api, `/api/v1/test-steps?filter=${encodeURIComponent(`test_report_id == "${res.body.testReport.testReportId}"`)}`, 'testSteps');
+    const steps = await listAll(
+      org.api,
+      `/api/v1/test-steps?filter=${encodeURIComponent(`test_report_id == "${res.body.testReport.testReportId}"`)}`,
+      'testSteps',
+    );
     const deepest = steps.reduce((a, b) => (a.stepPath.split('.').length >= b.stepPath.split('.').length ? a : b));
     expect(deepest.stepPath).toBe(['1', ...Array(MAX_STEP_DEPTH - 2).fill('1')].join('.'));
   });
@@ -698,11 +1006,18 @@ describe('ImportTestReport: step paths stored once, linear in the file', () => {
     const before = JSON.parse(readFileSync(join(__dirname, '../fixtures/teststand/demo_test_report.step_paths.json'), 'utf8'));
     expect(steps.map((x) => [x.name, x.stepPath])).toEqual(before);
     // Filters on step_path still work (decoded in SQL), and pages ordered by it (a key cursor) cover every step once.
-    const byPath = async (filter: string) => (await listAll(org.api, `/api/v1/test-steps?filter=${encodeURIComponent(filter)}`, 'testSteps')).map((x) => x.stepPath);
+    const byPath = async (filter: string) =>
+      (await listAll(org.api, `/api/v1/test-steps?filter=${encodeURIComponent(filter)}`, 'testSteps')).map((x) => x.stepPath);
     expect(await byPath('step_path == "1.6.2"')).toEqual(['1.6.2']);
-    expect(await byPath('step_path.startsWith("1.1.")')).toEqual(before.map((b: string[]) => b[1]).filter((p: string) => p.startsWith('1.1.')));
-    expect((await listAll(org.api, '/api/v1/test-steps', 'testSteps', 7)).map((x) => x.stepPath)).toEqual(before.map((b: string[]) => b[1]));
-    expect((await listAll(org.api, '/api/v1/test-steps?order_by=step_path%20desc', 'testSteps', 7)).map((x) => x.stepPath)).toEqual(before.map((b: string[]) => b[1]).reverse());
+    expect(await byPath('step_path.startsWith("1.1.")')).toEqual(
+      before.map((b: string[]) => b[1]).filter((p: string) => p.startsWith('1.1.')),
+    );
+    expect((await listAll(org.api, '/api/v1/test-steps', 'testSteps', 7)).map((x) => x.stepPath)).toEqual(
+      before.map((b: string[]) => b[1]),
+    );
+    expect((await listAll(org.api, '/api/v1/test-steps?order_by=step_path%20desc', 'testSteps', 7)).map((x) => x.stepPath)).toEqual(
+      before.map((b: string[]) => b[1]).reverse(),
+    );
   });
 
   test('a step field over the size cap is INVALID_ARGUMENT naming the field, and writes nothing', async () => {
@@ -710,7 +1025,10 @@ describe('ImportTestReport: step paths stored once, linear in the file', () => {
     const doc = withSteps(group('').replace('name="g"', `name="${'n'.repeat(MAX_FIELD_CHARS + 1)}"`));
     const res = await org.api('POST', '/api/v1/test-reports:import', { remoteFileId: await uploadFile(org.token, doc, 'long-name.xml') });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 3, message: expect.stringContaining(`a step's name is longer than ${MAX_FIELD_CHARS} characters`) });
+    expect(res.body).toMatchObject({
+      code: 3,
+      message: expect.stringContaining(`a step's name is longer than ${MAX_FIELD_CHARS} characters`),
+    });
     expect(res.body.details[0].fieldViolations[0].field).toBe('remote_file_id');
     expect((await org.api('GET', '/api/v1/test-reports')).body.testReports).toEqual([]);
   });
@@ -724,7 +1042,8 @@ describe('ImportTestReport: a big import leaves the server answering, and appear
     const end = text.indexOf('</tr:ResultSet>');
     const big = text.slice(0, at) + text.slice(at, end).repeat(60) + text.slice(end);
     const remoteFileId = await uploadFile(org.token, big, 'big.xml');
-    const pendingRows = () => s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM test_steps t JOIN test_report_imports i ON i.report_pk = t.report_pk')!.n;
+    const pendingRows = () =>
+      s.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM test_steps t JOIN test_report_imports i ON i.report_pk = t.report_pk')!.n;
 
     let finished = false;
     const importing = org.api('POST', '/api/v1/test-reports:import', { remoteFileId }).then((r) => ((finished = true), r));
@@ -749,16 +1068,29 @@ describe('ImportTestReport: a big import leaves the server answering, and appear
     const org = inNewOrg('Failed copy');
     const staging = new ImportStaging(stagingPath(join(s.dataDir, 'tmp'), randomUUID()));
     try {
-      const parsed = await parseAtml(Readable.from([SAMPLE.toString('utf8').replace(/(<tr:ResultSet[^>]*>)/, `$1${'<tr:SessionAction name="a" startDateTime="2025-09-10T11:25:07.560" endDateTime="2025-09-10T11:25:08.560"><tr:ActionOutcome value="Done"/></tr:SessionAction>'.repeat(3000)}`)]), staging.sink);
+      const parsed = await parseAtml(
+        Readable.from([
+          SAMPLE.toString('utf8').replace(
+            /(<tr:ResultSet[^>]*>)/,
+            `$1${'<tr:SessionAction name="a" startDateTime="2025-09-10T11:25:07.560" endDateTime="2025-09-10T11:25:08.560"><tr:ActionOutcome value="Done"/></tr:SessionAction>'.repeat(3000)}`,
+          ),
+        ]),
+        staging.sink,
+      );
       expect(parsed.steps).toBeGreaterThan(3000);
       staging.finish();
       // Two measurements with one id: the unique index fails the copy after every step was copied.
       const raw = new BetterSqlite3(staging.path);
       raw.prepare('UPDATE measurements SET id = (SELECT id FROM measurements WHERE seq = 1) WHERE seq = 2').run();
       raw.close();
-      const counts = () => ['test_reports', 'test_steps', 'test_step_metadata', 'test_measurements', 'test_measurement_metadata', 'test_report_imports'].map((t) => s.engine.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`)!.n);
+      const counts = () =>
+        ['test_reports', 'test_steps', 'test_step_metadata', 'test_measurements', 'test_measurement_metadata', 'test_report_imports'].map(
+          (t) => s.engine.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`)!.n,
+        );
       const before = counts();
-      const userId = s.engine.db.get<{ id: string }>("SELECT user_id AS id FROM memberships WHERE organization_id = ? LIMIT 1", [org.organizationId])!.id;
+      const userId = s.engine.db.get<{ id: string }>('SELECT user_id AS id FROM memberships WHERE organization_id = ? LIMIT 1', [
+        org.organizationId,
+      ])!.id;
       const ctx = { engine: s.engine, db: s.engine.db, caller: loadCaller(s.engine.db, userId)! };
       await expect(copyStagedReport(ctx, staging.path, org.organizationId, null)).rejects.toThrow(/UNIQUE/);
       expect(counts()).toEqual(before);

@@ -53,7 +53,12 @@ const FILTER_TYPE_OF_KEY: Record<string, string> = {
 export function unarchivedMetadata(...entries: { key: { name: string; type: string }; [value: string]: unknown }[]) {
   return entries.map((e) => ({
     ...e,
-    key: { ...e.key, archivedDate: null, isArchived: false, filterFieldType: FILTER_TYPE_OF_KEY[e.key.type] ?? 'FILTER_FIELD_TYPE_UNSPECIFIED' },
+    key: {
+      ...e.key,
+      archivedDate: null,
+      isArchived: false,
+      filterFieldType: FILTER_TYPE_OF_KEY[e.key.type] ?? 'FILTER_FIELD_TYPE_UNSPECIFIED',
+    },
     archivedDate: null,
     isArchived: false,
   }));

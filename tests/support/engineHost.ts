@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkLauncher, workerLauncher } from '../../src-main/host/nodeLaunchers';
 import type { HostEvent, HostInit } from '../../src-main/host/protocol';
-import { EngineHostSupervisor, type HostLauncher, type HostProcess, type HostState, type SupervisorOptions } from '../../src-main/host/supervisor';
+import {
+  EngineHostSupervisor,
+  type HostLauncher,
+  type HostProcess,
+  type HostState,
+  type SupervisorOptions,
+} from '../../src-main/host/supervisor';
 import { createMemorySecretStore, type SecretStore } from '../../src-main/sync/secretStore';
 import { BUILT_HOST, ensureMainBuilt } from './mainBundle';
 

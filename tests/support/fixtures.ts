@@ -20,9 +20,15 @@ export function createFixtures(s: TestServer, organizationName = DEFAULT_ORGANIZ
   const otherUserId = ensureMember(db, 'other@outpost.local', organizationName).userId;
   const assetId = randomUUID();
   const assetName = `Asset ${assetId.slice(0, 8)}`;
-  db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)', [assetId, organizationId, assetName, userId, userId]);
+  db.run(
+    'INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)',
+    [assetId, organizationId, assetName, userId, userId],
+  );
   const runId = randomUUID();
-  db.run('INSERT INTO runs(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)', [runId, organizationId, 'Run 1', userId, userId]);
+  db.run(
+    'INSERT INTO runs(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, 0, ?, 0, ?)',
+    [runId, organizationId, 'Run 1', userId, userId],
+  );
   const channelId = randomUUID();
   db.run(
     'INSERT INTO channels(id, organization_id, asset_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, 0, ?, 0, ?)',

@@ -25,7 +25,11 @@ export async function ensureMainBuilt(): Promise<string> {
       process.env.NODE_ENV_ELECTRON_VITE = 'production'; // as `electron-vite build` sets it
       const { resolveConfig } = await import('electron-vite');
       const { build } = await import('vite');
-      const resolved = await resolveConfig({ root: repoRoot, configFile: join(repoRoot, 'electron.vite.config.ts'), logLevel: 'warn' }, 'build', 'production');
+      const resolved = await resolveConfig(
+        { root: repoRoot, configFile: join(repoRoot, 'electron.vite.config.ts'), logLevel: 'warn' },
+        'build',
+        'production',
+      );
       const main = resolved.config?.main;
       if (!main) throw new Error('electron.vite.config.ts has no main build');
       await build(main);

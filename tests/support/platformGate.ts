@@ -92,7 +92,11 @@ function checkQuery(name: string, rule: PlatformRequest, route: Route, params: U
   for (const key of new Set(params.keys())) {
     const field = camelToSnake(key);
     if (!(rule.query ?? []).includes(field) || route.pathFields.has(field)) {
-      return refuse(name, field, `${name}: unknown query parameter "${key}" (the platform documents ${(rule.query ?? []).join(', ') || 'none'})`);
+      return refuse(
+        name,
+        field,
+        `${name}: unknown query parameter "${key}" (the platform documents ${(rule.query ?? []).join(', ') || 'none'})`,
+      );
     }
   }
   const orderBy = params.get('order_by') ?? params.get('orderBy');
@@ -113,7 +117,8 @@ function checkQuery(name: string, rule: PlatformRequest, route: Route, params: U
       return refuse(name, 'filter', `${name}: invalid filter: ${(e as Error).message}`);
     }
     const unknown = fields.find((f) => !(rule.filter ?? []).includes(f));
-    if (unknown) return refuse(name, 'filter', `${name}: unknown filter field "${unknown}" (allowed: ${(rule.filter ?? []).join(', ') || 'none'})`);
+    if (unknown)
+      return refuse(name, 'filter', `${name}: unknown filter field "${unknown}" (allowed: ${(rule.filter ?? []).join(', ') || 'none'})`);
   }
   return undefined;
 }
@@ -145,7 +150,11 @@ export function refusalOf(r: GateRequest): Refusal | undefined {
   const route = operationOf(r.method, url.pathname);
   const rule = route && (platformRequests as Record<string, PlatformRequest>)[route.name];
   if (!route || !rule) {
-    return refuse(route?.name, 'path', `${r.method} ${url.pathname}: ${route ? `${route.name} is not an operation the sync may call on the platform` : 'no such route'}`);
+    return refuse(
+      route?.name,
+      'path',
+      `${r.method} ${url.pathname}: ${route ? `${route.name} is not an operation the sync may call on the platform` : 'no such route'}`,
+    );
   }
   const name = route.name;
   if (route.op.input === 'query' || route.op.input === 'path') {
@@ -163,6 +172,8 @@ export function refusalBody(refusal: Refusal): { code: number; message: string; 
   return {
     code: 3,
     message: refusal.message,
-    details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: refusal.field, description: refusal.message }] }],
+    details: [
+      { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: refusal.field, description: refusal.message }] },
+    ],
   };
 }

@@ -51,7 +51,9 @@ test('the IPC bridge acts as the local user before the first sync and as the rem
   expect(remoteMe.userId).not.toBe(desktopUser.userId);
   const me = await call('GetMe');
   expect(me.userId).toBe(remoteMe.userId);
-  expect(me.organizations.map((o: { organizationId: string }) => o.organizationId)).toEqual(remoteMe.organizations.map((o) => o.organizationId));
+  expect(me.organizations.map((o: { organizationId: string }) => o.organizationId)).toEqual(
+    remoteMe.organizations.map((o) => o.organizationId),
+  );
 
   const { annotation } = await call('CreateAnnotation', annotationRequest('from the desktop'));
   expect(annotation.createdByUserId).toBe(remoteMe.userId);

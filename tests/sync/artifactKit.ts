@@ -47,10 +47,21 @@ export interface ArtifactView {
 /** Every artifact of a store, without sync's marker, with the hash of each version's stored content. */
 export function artifactView(engine: Engine): ArtifactView[] {
   const db: Db = engine.db;
-  const rows = db.all<{ pk: number; id: string; title: string; version: number; artifact_version_id: string; archived_date: number | null; sha256: string }>(
-    'SELECT pk, id, title, version, artifact_version_id, archived_date, sha256 FROM artifacts ORDER BY title',
+  const rows = db.all<{
+    pk: number;
+    id: string;
+    title: string;
+    version: number;
+    artifact_version_id: string;
+    archived_date: number | null;
+    sha256: string;
+  }>('SELECT pk, id, title, version, artifact_version_id, archived_date, sha256 FROM artifacts ORDER BY title');
+  const metadata = loadMetadata(
+    db,
+    'artifact_metadata',
+    'artifact_pk',
+    rows.map((r) => r.pk),
   );
-  const metadata = loadMetadata(db, 'artifact_metadata', 'artifact_pk', rows.map((r) => r.pk));
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -72,10 +83,18 @@ export function artifactView(engine: Engine): ArtifactView[] {
       )
       .map((v) => {
         const file = contentPath(engine.dataDir, v.storage_path);
-        return { id: v.id, version: v.version, sha256: v.sha256, size: v.size_bytes, contentSha: existsSync(file) ? sha256(readFileSync(file)) : null };
+        return {
+          id: v.id,
+          version: v.version,
+          sha256: v.sha256,
+          size: v.size_bytes,
+          contentSha: existsSync(file) ? sha256(readFileSync(file)) : null,
+        };
       }),
   }));
 }
 
 export const openEntries = (db: Db) =>
-  db.all<{ seq: number; operation: string; state: string; last_error: string | null }>("SELECT seq, operation, state, last_error FROM sync_outbox WHERE state IN ('pending', 'inflight') ORDER BY seq");
+  db.all<{ seq: number; operation: string; state: string; last_error: string | null }>(
+    "SELECT seq, operation, state, last_error FROM sync_outbox WHERE state IN ('pending', 'inflight') ORDER BY seq",
+  );

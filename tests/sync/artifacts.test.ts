@@ -45,11 +45,25 @@ describe('sync: artifacts', () => {
       metadata: JSON.stringify([{ key: { name: 'rig', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'R1' }]),
       links: JSON.stringify([{ relation: ATTACHED_TO, entityType: ANNOTATION, entityId: annotation.annotationId }]),
     });
-    const { artifact: structured } = await a.call('CreateStructuredArtifact', { title: 'settings', content: { gain: 3, axes: ['x', 'y'] } });
+    const { artifact: structured } = await a.call('CreateStructuredArtifact', {
+      title: 'settings',
+      content: { gain: 3, axes: ['x', 'y'] },
+    });
     await a.call('CreateArtifactVersion', { artifactId: upload.artifactId, file: stageUpload(a.dir, v2, 'capture-2.bin') });
-    await a.call('LinkArtifact', { artifactId: structured.artifactId, relation: REFERENCES, entityType: ANNOTATION, entityId: annotation.annotationId });
+    await a.call('LinkArtifact', {
+      artifactId: structured.artifactId,
+      relation: REFERENCES,
+      entityType: ANNOTATION,
+      entityId: annotation.annotationId,
+    });
     // The uploaded temporary files are gone (moved into the store): the push streams the stored content.
-    expect(open(a).map((e) => e.operation)).toEqual(['CreateAnnotation', 'UploadArtifact', 'CreateStructuredArtifact', 'CreateArtifactVersion', 'LinkArtifact']);
+    expect(open(a).map((e) => e.operation)).toEqual([
+      'CreateAnnotation',
+      'UploadArtifact',
+      'CreateStructuredArtifact',
+      'CreateArtifactVersion',
+      'LinkArtifact',
+    ]);
 
     proxy.once({ kind: 'lose' }, isUpload);
     proxy.once({ kind: 'lose' }, isNewVersion);
@@ -101,7 +115,9 @@ describe('sync: artifacts', () => {
     // One try per request: the push gives up on the lost upload; the pull after it finds the remote copy.
     const s = await a.sync(ONE_TRY);
     expect(s.ok).toBe(false);
-    const result = a.engine.db.get<{ state: string; result: string }>("SELECT state, result FROM sync_outbox WHERE operation = 'UploadArtifact'")!;
+    const result = a.engine.db.get<{ state: string; result: string }>(
+      "SELECT state, result FROM sync_outbox WHERE operation = 'UploadArtifact'",
+    )!;
     expect(result.state).toBe('done');
     expect(JSON.parse(result.result)).toMatchObject({ adoptedBy: 'pull' });
     const s2 = await a.sync();
@@ -128,11 +144,17 @@ describe('sync: artifacts', () => {
     const live = view.filter((x) => !x.archived);
     expect(live).toHaveLength(1);
     expect(live[0].versions[0].contentSha).toBe(sha256(bytes));
-    const conflict = a.engine.db.get<{ kind: string; record_id: string; local_value: string }>("SELECT kind, record_id, local_value FROM sync_conflicts")!;
+    const conflict = a.engine.db.get<{ kind: string; record_id: string; local_value: string }>(
+      'SELECT kind, record_id, local_value FROM sync_conflicts',
+    )!;
     expect(conflict.kind).toBe('duplicate');
     expect(JSON.parse(conflict.local_value)).toBe(live[0].id);
     expect(conflict.record_id).toBe(view.find((x) => x.archived)!.id);
-    expect(artifactView(a.engine).map((x) => [x.id, x.archived]).sort()).toEqual(view.map((x) => [x.id, x.archived]).sort());
+    expect(
+      artifactView(a.engine)
+        .map((x) => [x.id, x.archived])
+        .sort(),
+    ).toEqual(view.map((x) => [x.id, x.archived]).sort());
   });
 
   test('without a filter engine on the remote, a lost upload is found by a newest-first scan and pulls still work (archived ones need the filter)', async () => {
@@ -161,7 +183,10 @@ describe('sync: artifacts', () => {
     const mine = binary(150_000);
     const theirs = binary(120_000);
     await a.call('CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(a.dir, mine, 'log-a.bin') });
-    await onRemote(remote.engine, 'CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(remote.dataDir, theirs, 'log-r.bin') });
+    await onRemote(remote.engine, 'CreateArtifactVersion', {
+      artifactId: artifact.artifactId,
+      file: stageUpload(remote.dataDir, theirs, 'log-r.bin'),
+    });
     const s = await a.sync();
     expect(s.ok).toBe(true);
     expect(s.openConflicts).toBe(0);
@@ -201,7 +226,12 @@ describe('sync: artifacts', () => {
   test('pulled content is verified: bytes that do not match the version hash never enter the store', async () => {
     const bytes = binary(256 * 1024);
     const { artifact } = await onRemote(remote.engine, 'UploadArtifact', { file: stageUpload(remote.dataDir, bytes, 'sensor.bin') });
-    const stored = contentPath(remote.dataDir, remote.engine.db.get<{ storage_path: string }>('SELECT storage_path FROM artifact_versions WHERE id = ?', [artifact.artifactVersionId])!.storage_path);
+    const stored = contentPath(
+      remote.dataDir,
+      remote.engine.db.get<{ storage_path: string }>('SELECT storage_path FROM artifact_versions WHERE id = ?', [
+        artifact.artifactVersionId,
+      ])!.storage_path,
+    );
     const corrupt = Buffer.from(bytes);
     corrupt[1000] ^= 0xff;
     writeFileSync(stored, corrupt);
@@ -247,7 +277,13 @@ describe('sync: artifacts', () => {
     const noOverlap = { overlapMs: 0 }; // no window re-reads 'limits' by chance
     await a.sync(noOverlap);
     await a.call('ArchiveArtifact', { artifactId: id });
-    await a.call('LinkArtifact', { artifactId: id, relation: ATTACHED_TO, entityType: ANNOTATION, entityId: x.annotationId, artifactVersionId: artifact.artifactVersionId });
+    await a.call('LinkArtifact', {
+      artifactId: id,
+      relation: ATTACHED_TO,
+      entityType: ANNOTATION,
+      entityId: x.annotationId,
+      artifactVersionId: artifact.artifactVersionId,
+    });
     const refused = { status: 400, code: Code.FAILED_PRECONDITION, message: 'artifacts are read-only for this team' };
     proxy.refuse((r) => r.method === 'POST' || (r.method === 'GET' && r.path === `/api/v1/artifacts/${id}`), refused);
     expect((await a.sync(noOverlap)).failedEntries).toBe(2);
@@ -258,8 +294,15 @@ describe('sync: artifacts', () => {
 
     // Meanwhile a colleague adds a version; the next pull cannot list artifacts (as if the remote had no such list).
     const bytes = JSON.stringify({ max: 12 });
-    await onRemote(remote.engine, 'CreateArtifactVersion', { artifactId: id, file: stageUpload(remote.dataDir, bytes, 'limits.json', 'application/json') });
-    proxy.refuse((r) => r.method === 'GET' && r.path.split('?')[0] === '/api/v1/artifacts', { status: 404, code: Code.NOT_FOUND, message: 'Not Found' });
+    await onRemote(remote.engine, 'CreateArtifactVersion', {
+      artifactId: id,
+      file: stageUpload(remote.dataDir, bytes, 'limits.json', 'application/json'),
+    });
+    proxy.refuse((r) => r.method === 'GET' && r.path.split('?')[0] === '/api/v1/artifacts', {
+      status: 404,
+      code: Code.NOT_FOUND,
+      message: 'Not Found',
+    });
     const next = await a.sync(noOverlap);
     expect(next.ok).toBe(true);
     expect(next.progress.pushed).toBe(0);
@@ -269,14 +312,20 @@ describe('sync: artifacts', () => {
     expect(there.versions[1].contentSha).toBe(sha256(bytes));
     expect(artifactView(a.engine).filter((v) => v.id === id)).toEqual([there]);
     // Both refused edits stay listed until the user retries or dismisses them.
-    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries.map((e: any) => e.operation)).toEqual(['ArchiveArtifact', 'LinkArtifact']);
+    expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries.map((e: any) => e.operation)).toEqual([
+      'ArchiveArtifact',
+      'LinkArtifact',
+    ]);
   });
 
   test('a refused new version stays here, current, for Retry, through the read-back of its artifact; Retry then lands it', async () => {
     const { artifact } = await onRemote(remote.engine, 'CreateStructuredArtifact', { title: 'limits', content: { max: 9 } });
     await a.sync();
     const bytes = JSON.stringify({ max: 10 });
-    await a.call('CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(a.dir, bytes, 'limits.json', 'application/json') });
+    await a.call('CreateArtifactVersion', {
+      artifactId: artifact.artifactId,
+      file: stageUpload(a.dir, bytes, 'limits.json', 'application/json'),
+    });
     proxy.refuse(isNewVersion, { status: 400, code: Code.INVALID_ARGUMENT, message: 'file: too large for this team' });
     expect((await a.sync()).failedEntries).toBe(1);
     const [here] = artifactView(a.engine);
@@ -306,10 +355,27 @@ describe('sync: artifacts', () => {
     expect(artifactView(a.engine)[0].versions.map((v) => v.id)).toEqual([firstVersionId, secondVersionId]);
 
     // Offline: a points the link to x at version 1 and archives; then the remote links x at version 2 and links y.
-    await a.call('LinkArtifact', { artifactId: artifact.artifactId, relation: ATTACHED_TO, entityType: ANNOTATION, entityId: x.annotationId, artifactVersionId: firstVersionId });
+    await a.call('LinkArtifact', {
+      artifactId: artifact.artifactId,
+      relation: ATTACHED_TO,
+      entityType: ANNOTATION,
+      entityId: x.annotationId,
+      artifactVersionId: firstVersionId,
+    });
     await a.call('ArchiveArtifact', { artifactId: artifact.artifactId });
-    await onRemote(remote.engine, 'LinkArtifact', { artifactId: artifact.artifactId, relation: ATTACHED_TO, entityType: ANNOTATION, entityId: x.annotationId, artifactVersionId: secondVersionId });
-    await onRemote(remote.engine, 'LinkArtifact', { artifactId: artifact.artifactId, relation: REFERENCES, entityType: ANNOTATION, entityId: y.annotationId });
+    await onRemote(remote.engine, 'LinkArtifact', {
+      artifactId: artifact.artifactId,
+      relation: ATTACHED_TO,
+      entityType: ANNOTATION,
+      entityId: x.annotationId,
+      artifactVersionId: secondVersionId,
+    });
+    await onRemote(remote.engine, 'LinkArtifact', {
+      artifactId: artifact.artifactId,
+      relation: REFERENCES,
+      entityType: ANNOTATION,
+      entityId: y.annotationId,
+    });
 
     const s = await a.sync();
     expect(s.ok).toBe(true);
@@ -338,9 +404,17 @@ describe('sync: artifacts', () => {
       links: JSON.stringify([{ relation: ATTACHED_TO, entityType: ANNOTATION, entityId: annotation.annotationId }]),
     });
     const { artifact: structured } = await a.call('CreateStructuredArtifact', { title: 'checklist', content: ['a', 'b'] });
-    await a.call('LinkArtifact', { artifactId: structured.artifactId, relation: REFERENCES, entityType: ANNOTATION, entityId: annotation.annotationId });
+    await a.call('LinkArtifact', {
+      artifactId: structured.artifactId,
+      relation: REFERENCES,
+      entityType: ANNOTATION,
+      entityId: annotation.annotationId,
+    });
     await a.call('ArchiveArtifact', { artifactId: upload.artifactId });
-    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'after the artifacts' }, updateMask: 'description' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: annotation.annotationId, description: 'after the artifacts' },
+      updateMask: 'description',
+    });
 
     const events: SyncEvent[] = [];
     const start = proxy.log.length;

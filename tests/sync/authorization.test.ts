@@ -10,7 +10,7 @@ let pair: ProxiedPair;
 beforeEach(async () => (pair = await openProxiedPair({ colleagues: ['colleague@outpost.local'] })));
 afterEach(() => closeProxiedPair(pair));
 
-test('an offline edit the pulled policies forbid is refused at once; a colleague\'s edit of the same record still arrives', async () => {
+test("an offline edit the pulled policies forbid is refused at once; a colleague's edit of the same record still arrives", async () => {
   const { remote, proxy, a } = pair;
   const me = a.caller().userId; // the remote user this replica works as
   const { annotation } = await remote.client.CreateAnnotation(annotationRequest('shared'));
@@ -22,8 +22,13 @@ test('an offline edit the pulled policies forbid is refused at once; a colleague
   const queued = outbox();
   const sent = proxy.forwarded((r) => r.method === 'PATCH' || r.method === 'DELETE');
   const edit = { annotation: { annotationId: annotation.annotationId, name: 'renamed offline' }, updateMask: 'name' };
-  await expect(a.call('UpdateAnnotation', edit)).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: expect.stringContaining('UpdateAnnotation') });
-  await expect(a.call('DeleteAnnotation', { annotationId: annotation.annotationId })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
+  await expect(a.call('UpdateAnnotation', edit)).rejects.toMatchObject({
+    code: Code.PERMISSION_DENIED,
+    message: expect.stringContaining('UpdateAnnotation'),
+  });
+  await expect(a.call('DeleteAnnotation', { annotationId: annotation.annotationId })).rejects.toMatchObject({
+    code: Code.PERMISSION_DENIED,
+  });
   // The remote gives the same answer to the same call.
   const there = await remote.api('PATCH', '/api/v1/annotations', edit);
   expect(there.status).toBe(403);
@@ -36,8 +41,12 @@ test('an offline edit the pulled policies forbid is refused at once; a colleague
   await a.call('CreateAnnotation', annotationRequest('mine'));
 
   // A colleague may edit it on the remote: the pull applies that edit here, not authorized as the local user.
-  await remote.clientFor(remote.tokens['colleague@outpost.local']).UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, name: 'renamed by a colleague' }, updateMask: 'name' });
+  await remote
+    .clientFor(remote.tokens['colleague@outpost.local'])
+    .UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, name: 'renamed by a colleague' }, updateMask: 'name' });
   await a.sync();
-  expect(a.engine.db.get<{ name: string }>('SELECT name FROM annotations WHERE id = ?', [annotation.annotationId])!.name).toBe('renamed by a colleague');
+  expect(a.engine.db.get<{ name: string }>('SELECT name FROM annotations WHERE id = ?', [annotation.annotationId])!.name).toBe(
+    'renamed by a colleague',
+  );
   expect((await a.call('GetAnnotation', { annotationId: annotation.annotationId })).annotation.name).toBe('renamed by a colleague');
 });

@@ -32,7 +32,10 @@ describe('sync: annotations and logs', () => {
     const { annotation } = await a.call('CreateAnnotation', annotationRequest('offline', { tags: ['x'] }));
     const localId = annotation.annotationId;
     const { annotationLog } = await a.call('CreateAnnotationLog', comment(localId, 'first look'));
-    await a.call('UpdateAnnotation', { annotation: { annotationId: localId, name: 'offline, renamed', state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'name,state' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: localId, name: 'offline, renamed', state: 'ANNOTATION_STATE_FLAGGED' },
+      updateMask: 'name,state',
+    });
     await a.call('ArchiveAnnotation', { annotationId: localId });
     expect(a.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'pending'")!.n).toBe(4);
 
@@ -43,7 +46,12 @@ describe('sync: annotations and logs', () => {
     expect(Object.keys(remoteView.annotations)).toHaveLength(1);
     const [remoteId] = Object.keys(remoteView.annotations);
     expect(remoteId).not.toBe(localId);
-    expect(remoteView.annotations[remoteId]).toMatchObject({ name: 'offline, renamed', state: 'ANNOTATION_STATE_FLAGGED', isArchived: true, tags: ['x'] });
+    expect(remoteView.annotations[remoteId]).toMatchObject({
+      name: 'offline, renamed',
+      state: 'ANNOTATION_STATE_FLAGGED',
+      isArchived: true,
+      tags: ['x'],
+    });
     expect(viewOf(a.engine.db)).toEqual(remoteView);
     // The comment exists once, on the remote annotation; the stale local ids still resolve.
     const comments = Object.values(remoteView.logs).filter((l) => l.kind === 'ANNOTATION_LOG_KIND_COMMENT');
@@ -60,19 +68,31 @@ describe('sync: annotations and logs', () => {
   test('an archive and a restore through the update mask (deleted_date) reach the remote as the documented mask', async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('masked'));
     await a.sync();
-    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, deletedDate: '2026-09-03T00:00:00Z' }, updateMask: 'deleted_date' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: annotation.annotationId, deletedDate: '2026-09-03T00:00:00Z' },
+      updateMask: 'deleted_date',
+    });
     expect((await a.sync()).ok).toBe(true);
-    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({ isArchived: true, deletedDate: '2026-09-03T00:00:00Z' });
+    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({
+      isArchived: true,
+      deletedDate: '2026-09-03T00:00:00Z',
+    });
     await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId }, updateMask: 'archived_date' });
     expect((await a.sync()).ok).toBe(true);
-    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({ isArchived: false, deletedDate: null });
+    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({
+      isArchived: false,
+      deletedDate: null,
+    });
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
   });
 
   test('remote edits arrive: update, archive and new logs', async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('shared'));
     await a.sync();
-    await remote.client.UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, description: 'remote desc' }, updateMask: 'description' });
+    await remote.client.UpdateAnnotation({
+      annotation: { annotationId: annotation.annotationId, description: 'remote desc' },
+      updateMask: 'description',
+    });
     await remote.client.ArchiveAnnotation({ annotationId: annotation.annotationId });
     await remote.client.CreateAnnotationLog(comment(annotation.annotationId, 'later'));
     await a.sync();

@@ -24,7 +24,8 @@ afterEach(async () => {
   await remote.close();
 });
 
-const outpost = (...args: string[]) => run(process.execPath, [OUTPOST, ...args], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
+const outpost = (...args: string[]) =>
+  run(process.execPath, [OUTPOST, ...args], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
 
 describe('outpost sync', () => {
   test('one full sync with progress and a summary; the key is stored 0600 and reused', async () => {
@@ -45,7 +46,9 @@ describe('outpost sync', () => {
   });
 
   test('the key can come from OUTPOST_REMOTE_TOKEN or standard input, never only the command line', async () => {
-    const viaEnv = await run(process.execPath, [OUTPOST, 'sync', '--data', dir, '--remote', remote.url, '--json'], { env: { ...process.env, OUTPOST_REMOTE_TOKEN: remote.token } });
+    const viaEnv = await run(process.execPath, [OUTPOST, 'sync', '--data', dir, '--remote', remote.url, '--json'], {
+      env: { ...process.env, OUTPOST_REMOTE_TOKEN: remote.token },
+    });
     expect(JSON.parse(viaEnv.stdout)).toMatchObject({ ok: true });
     const other = mkdtempSync(join(tmpdir(), 'outpost-cli-sync-stdin-'));
     try {
@@ -70,7 +73,10 @@ describe('outpost sync', () => {
   });
 
   test('a numeric option that is not a whole number in range exits 2 naming it, before anything is opened', async () => {
-    for (const [flag, value, min] of [['--concurrency', '0', 1], ['--retry-attempts', '2.5', 1]] as const) {
+    for (const [flag, value, min] of [
+      ['--concurrency', '0', 1],
+      ['--retry-attempts', '2.5', 1],
+    ] as const) {
       const bad = await outpost('sync', '--data', dir, '--remote', remote.url, '--token', remote.token, `${flag}=${value}`).catch((e) => e);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain(`${flag} must be a whole number >= ${min}, got '${value}'`);

@@ -50,19 +50,31 @@ describe('undo of a lost field', () => {
   test('policy configuration', async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'p', configuration: { cedarPolicy: PERMIT } });
     await a.sync();
-    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    await a.call('UpdatePolicy', {
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } },
+      updateMask: 'configuration',
+    });
     await later();
-    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: `${PERMIT}\n${FORBID}` } }, updateMask: 'configuration' });
+    await remote.client.UpdatePolicy({
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: `${PERMIT}\n${FORBID}` } },
+      updateMask: 'configuration',
+    });
     await undoOnly('policy', 'configuration');
     expect((await remote.client.GetPolicy({ policyId: policy.policyId })).policy.configuration.cedarPolicy).toBe(FORBID);
   });
 
   test('saved search name', async () => {
-    const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'shared', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
+    const { savedSearch } = await remote.client.CreateSavedSearch({
+      name: 'shared',
+      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' },
+    });
     await a.sync();
     await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'mine' }, updateMask: 'name' });
     await later();
-    await remote.client.UpdateSavedSearch({ savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'theirs' }, updateMask: 'name' });
+    await remote.client.UpdateSavedSearch({
+      savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'theirs' },
+      updateMask: 'name',
+    });
     await undoOnly('saved_search', 'name');
     expect((await remote.client.GetSavedSearch({ savedSearchId: savedSearch.savedSearchId })).savedSearch.name).toBe('mine');
   });
@@ -85,7 +97,12 @@ describe('undo of a lost field', () => {
       artifactId: artifact.artifactId,
       file: stageUpload(remote.dataDir, JSON.stringify({ step: 2 }), 'plan.json', 'application/json'),
     });
-    const link = { artifactId: artifact.artifactId, relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: annotation.annotationId };
+    const link = {
+      artifactId: artifact.artifactId,
+      relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO',
+      entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION',
+      entityId: annotation.annotationId,
+    };
     await a.sync();
     // Offline the link points at version 1; then the remote points the same link at version 2 (the later write).
     await a.call('LinkArtifact', { ...link, artifactVersionId: artifact.artifactVersionId });
@@ -106,7 +123,9 @@ describe('undo of a lost field', () => {
     expect(conflicts).toHaveLength(1);
     expect(conflicts[0]).toMatchObject({ kind: 'remote_missing', undoable: false });
     const before = a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n;
-    await expect(a.call('UndoSyncConflict', { conflictId: conflicts[0].conflictId })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION });
+    await expect(a.call('UndoSyncConflict', { conflictId: conflicts[0].conflictId })).rejects.toMatchObject({
+      code: Code.FAILED_PRECONDITION,
+    });
     expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_outbox')!.n).toBe(before);
     expect((await a.call('ListSyncConflicts', {})).conflicts[0].state).toBe('open');
   });

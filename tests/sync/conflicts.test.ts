@@ -53,7 +53,14 @@ describe('per-field conflicts', () => {
     await a.sync();
     expect(converged().name).toBe('a, later');
     const [c] = (await b.call('ListSyncConflicts', {})).conflicts;
-    expect(c).toMatchObject({ kind: 'field', field: 'name', winner: 'remote', localValue: 'b, earlier', remoteValue: 'a, later', state: 'open' });
+    expect(c).toMatchObject({
+      kind: 'field',
+      field: 'name',
+      winner: 'remote',
+      localValue: 'b, earlier',
+      remoteValue: 'a, later',
+      state: 'open',
+    });
     // b's losing edit was not pushed.
     expect((await b.call('ListSyncOutbox', { state: 'all' })).entries.map((e: any) => e.state)).toContain('superseded');
   });
@@ -73,7 +80,11 @@ describe('per-field conflicts', () => {
     const url = await listen(server, 0);
     try {
       const api = async (method: string, path: string) => {
-        const res = await fetch(url + path, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+        const res = await fetch(url + path, {
+          method,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: method === 'POST' ? '{}' : undefined,
+        });
         return { status: res.status, body: (await res.json()) as any };
       };
       const list = await api('GET', '/api/v1/outpost/sync/conflicts');
@@ -105,7 +116,11 @@ describe('per-field conflicts', () => {
   });
 
   test('a state change through a log conflicts with a state update like any write of the field', async () => {
-    await b.call('CreateAnnotationLog', { annotationId: id, kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: 'ANNOTATION_LOG_STATE_RESOLVED' } });
+    await b.call('CreateAnnotationLog', {
+      annotationId: id,
+      kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      stateUpdate: { state: 'ANNOTATION_LOG_STATE_RESOLVED' },
+    });
     await a.call('UpdateAnnotation', { annotation: { annotationId: id, state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'state' });
     await a.sync();
     await b.sync();
@@ -113,6 +128,10 @@ describe('per-field conflicts', () => {
     const final = converged();
     expect(final.state).toBe('ANNOTATION_STATE_FLAGGED');
     // b's state log lost and was withdrawn; its loss is in b's conflict log.
-    expect((await b.call('ListSyncConflicts', {})).conflicts[0]).toMatchObject({ field: 'state', winner: 'remote', localValue: 'ANNOTATION_STATE_RESOLVED' });
+    expect((await b.call('ListSyncConflicts', {})).conflicts[0]).toMatchObject({
+      field: 'state',
+      winner: 'remote',
+      localValue: 'ANNOTATION_STATE_RESOLVED',
+    });
   });
 });

@@ -12,7 +12,8 @@ import { createReplica, startRemote, type RemoteServer, type Replica } from './h
 import { importSample, reportsOf } from './testReportHelpers';
 
 /** Step and measurement lists carrying order_by. */
-const orderedStepsOrMeasurements: Matcher = (r) => r.method === 'GET' && /^\/api\/v1\/test-(steps|measurements)\?(.*&)?order_by=/.test(r.path);
+const orderedStepsOrMeasurements: Matcher = (r) =>
+  r.method === 'GET' && /^\/api\/v1\/test-(steps|measurements)\?(.*&)?order_by=/.test(r.path);
 
 let remote: RemoteServer;
 let proxy: FaultProxy;
@@ -44,7 +45,10 @@ async function syncedReportWithRemoteDeletions() {
      ORDER BY path_key LIMIT 1`,
     [reportId],
   )!;
-  const { id: measurementId } = db.get<{ id: string }>('SELECT id FROM test_measurements WHERE test_report_id = ? AND test_step_id != ? LIMIT 1', [reportId, stepId])!;
+  const { id: measurementId } = db.get<{ id: string }>(
+    'SELECT id FROM test_measurements WHERE test_report_id = ? AND test_step_id != ? LIMIT 1',
+    [reportId, stepId],
+  )!;
   await remote.client.DeleteTestStep({ testStepId: stepId });
   await remote.client.DeleteTestMeasurement({ measurementId });
   return { reportId, stepId, measurementId };
@@ -56,41 +60,52 @@ const refusals: [string, ApiRefusal][] = [
 ];
 
 describe('a remote refusing to order the step and measurement lists by id', () => {
-  test.each(refusals)('(%s): the deletion checks are skipped with a warning, nothing is removed, the sync completes', async (_name, refusal) => {
-    const { reportId, stepId, measurementId } = await syncedReportWithRemoteDeletions();
-    await a.call('UpdateTestReport', { testReport: { testReportId: reportId, name: 'renamed offline' }, updateMask: 'name' });
+  test.each(refusals)(
+    '(%s): the deletion checks are skipped with a warning, nothing is removed, the sync completes',
+    async (_name, refusal) => {
+      const { reportId, stepId, measurementId } = await syncedReportWithRemoteDeletions();
+      await a.call('UpdateTestReport', { testReport: { testReportId: reportId, name: 'renamed offline' }, updateMask: 'name' });
 
-    const clock = () => a.engine.db.all('SELECT resource, modified_date FROM sync_cursors WHERE resource LIKE ? ORDER BY resource', ['test_%:deletions']);
-    const clockBefore = clock();
-    proxy.refuse(orderedStepsOrMeasurements, refusal);
-    const events: SyncEvent[] = [];
-    const s = await a.sync({ reconcileEveryMs: 0, onEvent: (e) => events.push(e) });
+      const clock = () =>
+        a.engine.db.all('SELECT resource, modified_date FROM sync_cursors WHERE resource LIKE ? ORDER BY resource', ['test_%:deletions']);
+      const clockBefore = clock();
+      proxy.refuse(orderedStepsOrMeasurements, refusal);
+      const events: SyncEvent[] = [];
+      const s = await a.sync({ reconcileEveryMs: 0, onEvent: (e) => events.push(e) });
 
-    expect(s.ok).toBe(true);
-    expect(s.pending).toBe(0);
-    expect(reportsOf(remote.engine.db)[reportId].name).toBe('renamed offline');
-    expect(has(a.engine.db, 'test_steps', stepId)).toBe(true);
-    expect(has(a.engine.db, 'test_measurements', measurementId)).toBe(true);
-    const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
-    expect(warnings).toEqual([
-      `test_steps:deletions: the remote refused ListTestSteps ordered by test_step_id (${refusal.message}); deletions there are not looked for in this sync`,
-      `test_measurements:deletions: the remote refused ListTestMeasurements ordered by measurement_id (${refusal.message}); deletions there are not looked for in this sync`,
-    ]);
-    // Asked once each: a refusal is not retried.
-    expect(proxy.log.filter((e) => e.fault === 'refused').map((e) => new URL(e.path, 'http://x').pathname)).toEqual(['/api/v1/test-steps', '/api/v1/test-measurements']);
+      expect(s.ok).toBe(true);
+      expect(s.pending).toBe(0);
+      expect(reportsOf(remote.engine.db)[reportId].name).toBe('renamed offline');
+      expect(has(a.engine.db, 'test_steps', stepId)).toBe(true);
+      expect(has(a.engine.db, 'test_measurements', measurementId)).toBe(true);
+      const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+      expect(warnings).toEqual([
+        `test_steps:deletions: the remote refused ListTestSteps ordered by test_step_id (${refusal.message}); deletions there are not looked for in this sync`,
+        `test_measurements:deletions: the remote refused ListTestMeasurements ordered by measurement_id (${refusal.message}); deletions there are not looked for in this sync`,
+      ]);
+      // Asked once each: a refusal is not retried.
+      expect(proxy.log.filter((e) => e.fault === 'refused').map((e) => new URL(e.path, 'http://x').pathname)).toEqual([
+        '/api/v1/test-steps',
+        '/api/v1/test-measurements',
+      ]);
 
-    // Skipped, not done: the reconcile clock stays where it was, and once the remote orders the lists a sync looks again.
-    expect(clock()).toEqual(clockBefore);
-    proxy.refuse(undefined);
-    expect((await a.sync({ reconcileEveryMs: 0 })).ok).toBe(true);
-    expect(has(a.engine.db, 'test_steps', stepId)).toBe(false);
-    expect(has(a.engine.db, 'test_measurements', measurementId)).toBe(false);
-    expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
-  });
+      // Skipped, not done: the reconcile clock stays where it was, and once the remote orders the lists a sync looks again.
+      expect(clock()).toEqual(clockBefore);
+      proxy.refuse(undefined);
+      expect((await a.sync({ reconcileEveryMs: 0 })).ok).toBe(true);
+      expect(has(a.engine.db, 'test_steps', stepId)).toBe(false);
+      expect(has(a.engine.db, 'test_measurements', measurementId)).toBe(false);
+      expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
+    },
+  );
 });
 
 describe('a refused order is told from other refusals', () => {
-  const refusalOf = (p: Promise<unknown>) => p.then(() => expect.unreachable('accepted'), (e: unknown) => e);
+  const refusalOf = (p: Promise<unknown>) =>
+    p.then(
+      () => expect.unreachable('accepted'),
+      (e: unknown) => e,
+    );
 
   test("by the remote's answers: an unknown order field is; a page token replayed with another order, a bad filter are not", async () => {
     await syncedReportWithRemoteDeletions();

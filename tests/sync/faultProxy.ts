@@ -86,7 +86,10 @@ export interface ApiRefusal {
   readonly message: string;
 }
 
-export const isPost = (pathPart: string): Matcher => (r) => r.method === 'POST' && r.path.includes(pathPart);
+export const isPost =
+  (pathPart: string): Matcher =>
+  (r) =>
+    r.method === 'POST' && r.path.includes(pathPart);
 export const isWrite: Matcher = (r) => r.method !== 'GET';
 
 export async function startFaultProxy(target: string, options: { strict?: boolean } = {}): Promise<FaultProxy> {
@@ -106,7 +109,13 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
       const out = httpRequest(
-        { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers: { ...req.headers, host: targetUrl.host, connection: 'keep-alive' } },
+        {
+          host: targetUrl.hostname,
+          port: targetUrl.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: targetUrl.host, connection: 'keep-alive' },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -127,10 +136,14 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
     const kind = r.kinds[Math.floor(r.random() * r.kinds.length)];
     if (r.allow && !r.allow(kind, info)) return undefined;
     switch (kind) {
-      case 'delay': return { kind, ms: 1 + Math.floor(r.random() * 40) };
-      case 'status': return { kind, status: r.random() < 0.5 ? 500 : 503 };
-      case 'throttle': return { kind, seconds: 0 };
-      default: return { kind } as Fault;
+      case 'delay':
+        return { kind, ms: 1 + Math.floor(r.random() * 40) };
+      case 'status':
+        return { kind, status: r.random() < 0.5 ? 500 : 503 };
+      case 'throttle':
+        return { kind, seconds: 0 };
+      default:
+        return { kind } as Fault;
     }
   };
 
@@ -143,7 +156,8 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
     log.push(entry);
     const send = (r: { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }) => {
       entry.status = r.status;
-      if (rewrite && String(r.headers['content-type'] ?? '').includes('application/json')) r = { ...r, body: Buffer.from(rewrite(r.body.toString('utf8'))) };
+      if (rewrite && String(r.headers['content-type'] ?? '').includes('application/json'))
+        r = { ...r, body: Buffer.from(rewrite(r.body.toString('utf8'))) };
       const headers = { ...r.headers };
       delete headers['transfer-encoding'];
       delete headers.connection;
@@ -153,7 +167,12 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
     const fail = (status: number, code: number, message: string, extra: Record<string, string> = {}) => {
       entry.status = status;
       const text = JSON.stringify({ code, message, details: [] });
-      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), date: new Date().toUTCString(), ...extra });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        date: new Date().toUTCString(),
+        ...extra,
+      });
       res.end(text);
     };
     const refusal = strict ? refusalOf(info) : undefined;

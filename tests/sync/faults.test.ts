@@ -67,7 +67,7 @@ describe('unknown outcomes never duplicate', () => {
     expect(s.ok).toBe(true);
     expect(s.progress.recovered).toBe(1);
     // Two deliberate identical comments stay two; the lost response adds none.
-    expect(remoteCount("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1")).toBe(2);
+    expect(remoteCount('SELECT count(*) AS n FROM annotation_logs WHERE kind = 1')).toBe(2);
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
   });
 
@@ -98,7 +98,9 @@ describe('unknown outcomes never duplicate', () => {
     expect(s1.ok).toBe(false);
     proxy.heal();
     a.reopen();
-    expect(a.engine.db.get<{ state: string }>("SELECT state FROM sync_outbox WHERE operation = 'CreateAnnotation'")!.state).toMatch(/pending|inflight/);
+    expect(a.engine.db.get<{ state: string }>("SELECT state FROM sync_outbox WHERE operation = 'CreateAnnotation'")!.state).toMatch(
+      /pending|inflight/,
+    );
     const s2 = await a.sync();
     expect(s2.ok).toBe(true);
     expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(1);
@@ -193,7 +195,8 @@ describe('a remote that asks for fewer requests', () => {
     proxy.random({ rate: 1, kinds: ['delay'], when: isPatch, random: prng(7) });
     /** Edits every annotation offline, syncs, and returns how many updates the proxy saw on their way at once, per update. */
     const pushRound = async (round: number, throttles: number) => {
-      for (const [i, id] of ids.entries()) await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: `round ${round} ${i}` }, updateMask: 'name' });
+      for (const [i, id] of ids.entries())
+        await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: `round ${round} ${i}` }, updateMask: 'name' });
       for (let i = 0; i < throttles; i++) proxy.once({ kind: 'throttle', seconds: 0 }, isPatch);
       const from = proxy.log.length;
       const s = await a.sync({ concurrency: 32 });
@@ -222,7 +225,8 @@ describe('order across outbox batches', () => {
     const fillers = a.engine.db.all<{ id: string }>("SELECT id FROM annotations WHERE name LIKE 'filler %'").map((r) => r.id);
     const x = await offlineCreate('created offline');
     await a.call('UpdateAnnotation', { annotation: { annotationId: x, name: 'first' }, updateMask: 'name' });
-    for (const [i, id] of fillers.entries()) await a.call('UpdateAnnotation', { annotation: { annotationId: id, description: `checked ${i}` }, updateMask: 'description' });
+    for (const [i, id] of fillers.entries())
+      await a.call('UpdateAnnotation', { annotation: { annotationId: id, description: `checked ${i}` }, updateMask: 'description' });
     await a.call('UpdateAnnotation', { annotation: { annotationId: x, name: 'second' }, updateMask: 'name' });
     // The create lands at once; the first rename is slow; the fillers take long enough that the second batch is read
     // after the create landed (it then names the annotation by its remote id) and while the first rename travels.
@@ -232,7 +236,9 @@ describe('order across outbox batches', () => {
     proxy.random(undefined);
     expect(s.ok).toBe(true);
     expect(s.progress.pushed).toBe(603);
-    const renames = proxy.log.filter((e) => e.method === 'PATCH' && /"(first|second)"/.test(e.body)).map((e) => /"(first|second)"/.exec(e.body)![1]);
+    const renames = proxy.log
+      .filter((e) => e.method === 'PATCH' && /"(first|second)"/.test(e.body))
+      .map((e) => /"(first|second)"/.exec(e.body)![1]);
     expect(renames).toEqual(['first', 'second']);
     expect(remoteCount("SELECT count(*) AS n FROM annotations WHERE name = 'second'")).toBe(1);
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
@@ -249,45 +255,61 @@ describe('remote writes during a sync', () => {
       create: async () => (await remote.client.CreateAnnotation(annotationRequest('pump'))).annotation.annotationId,
       rename: (r: { call(op: string, req: unknown): Promise<any> }, id: string, name: string) =>
         r.call('UpdateAnnotation', { annotation: { annotationId: id, name }, updateMask: 'name' }),
-      nameOf: async (r: { call(op: string, req: unknown): Promise<any> }, id: string) => (await r.call('GetAnnotation', { annotationId: id })).annotation.name,
+      nameOf: async (r: { call(op: string, req: unknown): Promise<any> }, id: string) =>
+        (await r.call('GetAnnotation', { annotationId: id })).annotation.name,
     },
     {
       kind: 'a saved search',
       heldListing: '/api/v1/rules:list',
-      create: async () => (await remote.client.CreateSavedSearch({ name: 'pumps', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } })).savedSearch.savedSearchId,
+      create: async () =>
+        (await remote.client.CreateSavedSearch({ name: 'pumps', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } })).savedSearch
+          .savedSearchId,
       rename: (r: { call(op: string, req: unknown): Promise<any> }, id: string, name: string) =>
         r.call('UpdateSavedSearch', { savedSearch: { savedSearchId: id, name }, updateMask: 'name' }),
-      nameOf: async (r: { call(op: string, req: unknown): Promise<any> }, id: string) => (await r.call('GetSavedSearch', { savedSearchId: id })).savedSearch.name,
+      nameOf: async (r: { call(op: string, req: unknown): Promise<any> }, id: string) =>
+        (await r.call('GetSavedSearch', { savedSearchId: id })).savedSearch.name,
     },
   ];
 
-  test.each(kinds.map((k) => [k.kind, k] as const))("%s edited on the remote while later lists were pulled is not overwritten by the push: the later write wins, ours is logged", async (_kind, k) => {
-    const onRemote = { call: (op: string, req: unknown) => (remote.client as any)[op](req) };
-    const id = await k.create();
-    await a.sync();
-    await k.rename(a, id, 'ours, earlier');
-    const held: Matcher = (r) => r.method === 'GET' && r.path.startsWith(k.heldListing);
-    proxy.once({ kind: 'delay', ms: 500 }, held);
-    const seen = proxy.log.length;
-    const syncing = a.sync();
-    await vi.waitFor(() => expect(proxy.log.slice(seen).some(held)).toBe(true), { timeout: 5_000, interval: 5 });
-    await k.rename(onRemote, id, 'theirs, later');
-    expect((await syncing).ok).toBe(true);
-    expect(await k.nameOf(onRemote, id)).toBe('theirs, later');
-    expect(await k.nameOf(a, id)).toBe('theirs, later');
-    const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
-    expect(conflicts).toMatchObject([{ recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
-  });
+  test.each(kinds.map((k) => [k.kind, k] as const))(
+    '%s edited on the remote while later lists were pulled is not overwritten by the push: the later write wins, ours is logged',
+    async (_kind, k) => {
+      const onRemote = { call: (op: string, req: unknown) => (remote.client as any)[op](req) };
+      const id = await k.create();
+      await a.sync();
+      await k.rename(a, id, 'ours, earlier');
+      const held: Matcher = (r) => r.method === 'GET' && r.path.startsWith(k.heldListing);
+      proxy.once({ kind: 'delay', ms: 500 }, held);
+      const seen = proxy.log.length;
+      const syncing = a.sync();
+      await vi.waitFor(() => expect(proxy.log.slice(seen).some(held)).toBe(true), { timeout: 5_000, interval: 5 });
+      await k.rename(onRemote, id, 'theirs, later');
+      expect((await syncing).ok).toBe(true);
+      expect(await k.nameOf(onRemote, id)).toBe('theirs, later');
+      expect(await k.nameOf(a, id)).toBe('theirs, later');
+      const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
+      expect(conflicts).toMatchObject([
+        { recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' },
+      ]);
+    },
+  );
 
   test('an annotation edited on the remote during a long push is not overwritten when its turn comes: the push reads it again', async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('pump'));
     const id = annotation.annotationId;
-    const fillers = await Promise.all(Array.from({ length: 40 }, async (_, i) => (await remote.client.CreateAnnotation(annotationRequest(`filler ${i}`))).annotation.annotationId));
+    const fillers = await Promise.all(
+      Array.from(
+        { length: 40 },
+        async (_, i) => (await remote.client.CreateAnnotation(annotationRequest(`filler ${i}`))).annotation.annotationId,
+      ),
+    );
     await a.sync();
     // Forty edits ahead of ours, each answered slowly: the push takes about two seconds before it reaches ours.
-    for (const f of fillers) await a.call('UpdateAnnotation', { annotation: { annotationId: f, description: 'checked' }, updateMask: 'description' });
+    for (const f of fillers)
+      await a.call('UpdateAnnotation', { annotation: { annotationId: f, description: 'checked' }, updateMask: 'description' });
     await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'ours, earlier' }, updateMask: 'name' });
-    for (let i = 0; i < fillers.length; i++) proxy.once({ kind: 'delay', ms: 100 }, (r) => r.method === 'PATCH' && r.body.includes('checked'));
+    for (let i = 0; i < fillers.length; i++)
+      proxy.once({ kind: 'delay', ms: 100 }, (r) => r.method === 'PATCH' && r.body.includes('checked'));
     const seen = proxy.log.length;
     const syncing = a.sync({ concurrency: 2, pushRereadEveryMs: 200 });
     // Once the push is under way (its first edits have been sent), a colleague renames the annotation.
@@ -298,7 +320,9 @@ describe('remote writes during a sync', () => {
     expect((await remote.client.GetAnnotation({ annotationId: id })).annotation.name).toBe('theirs, later');
     expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('theirs, later');
     const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
-    expect(conflicts).toMatchObject([{ recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' }]);
+    expect(conflicts).toMatchObject([
+      { recordId: id, field: 'name', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' },
+    ]);
     // Ours never left; every filler edit did.
     expect(proxy.log.some((r) => r.method === 'PATCH' && r.body.includes('ours, earlier'))).toBe(false);
     expect(remoteCount("SELECT count(*) AS n FROM annotations WHERE description = 'checked'")).toBe(40);
@@ -306,7 +330,7 @@ describe('remote writes during a sync', () => {
 });
 
 describe('refusals', () => {
-  test("a 4xx fails its entry with the message, fails its dependents, and blocks nothing else; Retry queues them again together", async () => {
+  test('a 4xx fails its entry with the message, fails its dependents, and blocks nothing else; Retry queues them again together', async () => {
     // An asset only the replica knows: the remote refuses the create (400).
     insertAsset(a.engine.db, '6b6b6b6b-0000-4000-a000-000000000002', 'Local-Only');
     const bad = (await a.call('CreateAnnotation', { ...annotationRequest('refused'), assets: ['Local-Only'] })).annotation.annotationId;
@@ -337,15 +361,30 @@ describe('refusals', () => {
     expect(retried.failedEntries).toBe(0);
     const landed = Object.values(viewOf(remote.engine.db).annotations).find((x) => x.name === 'refused');
     expect(landed).toBeDefined();
-    expect(remote.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%on the refused one%'")!.n).toBe(1);
+    expect(
+      remote.engine.db.get<{ n: number }>(
+        "SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%on the refused one%'",
+      )!.n,
+    ).toBe(1);
   });
 
-  test('Retry of a refused create also queues what waited on the edits that waited on it: an artifact linked to it, and that artifact\'s archive and new version', async () => {
-    proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: 'x:' is not allowed" });
+  test("Retry of a refused create also queues what waited on the edits that waited on it: an artifact linked to it, and that artifact's archive and new version", async () => {
+    proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), {
+      status: 400,
+      code: Code.INVALID_ARGUMENT,
+      message: "name: 'x:' is not allowed",
+    });
     const bad = await offlineCreate('x:refused');
     const link = { relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: bad };
-    const { artifact } = await a.call('UploadArtifact', { file: stageUpload(a.dir, 'first', 'frame.jpg', 'image/jpeg'), title: 'frame', links: JSON.stringify([link]) });
-    await a.call('CreateArtifactVersion', { artifactId: artifact.artifactId, file: stageUpload(a.dir, 'second', 'frame-2.jpg', 'image/jpeg') });
+    const { artifact } = await a.call('UploadArtifact', {
+      file: stageUpload(a.dir, 'first', 'frame.jpg', 'image/jpeg'),
+      title: 'frame',
+      links: JSON.stringify([link]),
+    });
+    await a.call('CreateArtifactVersion', {
+      artifactId: artifact.artifactId,
+      file: stageUpload(a.dir, 'second', 'frame-2.jpg', 'image/jpeg'),
+    });
     await a.call('ArchiveArtifact', { artifactId: artifact.artifactId });
     expect((await a.sync()).failedEntries).toBe(4);
     const failed = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
@@ -365,7 +404,12 @@ describe('refusals', () => {
     const db = a.engine.db;
     const org = a.caller().organizations[0].id;
     const leaver = '7c7c7c7c-0000-4000-a000-000000000001';
-    db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [leaver, 'leaver@example.com', nowMicros(), nowMicros()]);
+    db.run('INSERT INTO users(id, user_name, created_date, modified_date) VALUES (?, ?, ?, ?)', [
+      leaver,
+      'leaver@example.com',
+      nowMicros(),
+      nowMicros(),
+    ]);
     db.run('INSERT INTO memberships(user_id, organization_id) VALUES (?, ?)', [leaver, org]);
     // Every field a create carries, so the rebuilt request is seen to keep them all.
     const rich = {
@@ -384,11 +428,18 @@ describe('refusals', () => {
     await a.call('CreateAnnotationLog', comment(id, 'over to you'));
     expect((await a.sync()).progress.failed).toBe(2);
     const [create] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
-    expect(create).toMatchObject({ operation: 'CreateAnnotation', errorCode: Code.INVALID_ARGUMENT, lastError: expect.stringMatching(/unknown user/) });
+    expect(create).toMatchObject({
+      operation: 'CreateAnnotation',
+      errorCode: Code.INVALID_ARGUMENT,
+      lastError: expect.stringMatching(/unknown user/),
+    });
 
     // The reviewer takes it over and renames it; those edits wait on the create (and fail with it).
     const me = a.caller().userId;
-    await a.call('UpdateAnnotation', { annotation: { annotationId: id, assignedToUserId: me, name: 'handover (mine)' }, updateMask: 'assigned_to_user_id,name' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: id, assignedToUserId: me, name: 'handover (mine)' },
+      updateMask: 'assigned_to_user_id,name',
+    });
     expect((await a.sync()).progress.failed).toBe(1);
     expect(remoteCount('SELECT count(*) AS n FROM annotations')).toBe(0);
 
@@ -404,17 +455,29 @@ describe('refusals', () => {
   });
 
   test('the same for a saved search: renamed after the refusal, it lands under the new name', async () => {
-    proxy.refuse((r) => r.method === 'POST' && r.body.includes('"Pumps/all"'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: '/' is not allowed" });
-    const { savedSearch } = await a.call('CreateSavedSearch', { name: 'Pumps/all', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', searchTerm: 'pump' } });
+    proxy.refuse((r) => r.method === 'POST' && r.body.includes('"Pumps/all"'), {
+      status: 400,
+      code: Code.INVALID_ARGUMENT,
+      message: "name: '/' is not allowed",
+    });
+    const { savedSearch } = await a.call('CreateSavedSearch', {
+      name: 'Pumps/all',
+      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', searchTerm: 'pump' },
+    });
     expect((await a.sync()).progress.failed).toBe(1);
-    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'Pumps, all' }, updateMask: 'name' });
+    await a.call('UpdateSavedSearch', {
+      savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'Pumps, all' },
+      updateMask: 'name',
+    });
     const [create] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
     await a.call('RetrySyncEntry', { seq: create.seq });
     expect((await a.sync()).failedEntries).toBe(0);
     const remoteSearches = (await remote.client.ListSavedSearches({})).savedSearches;
     expect(remoteSearches.map((x: any) => [x.name, x.properties.searchTerm])).toEqual([['Pumps, all', 'pump']]);
     // The local record now stands for it.
-    expect((await a.call('ListSavedSearches', {})).savedSearches.map((x: any) => x.savedSearchId)).toEqual([remoteSearches[0].savedSearchId]);
+    expect((await a.call('ListSavedSearches', {})).savedSearches.map((x: any) => x.savedSearchId)).toEqual([
+      remoteSearches[0].savedSearchId,
+    ]);
   });
 
   test('a refused create is discarded only when asked to: its record goes here with the comments and edits that waited on it, and nothing is sent', async () => {
@@ -426,7 +489,11 @@ describe('refusals', () => {
     await a.call('CreateAnnotationLog', comment(bad, 'about the rig'));
     await a.call('UpdateAnnotation', { annotation: { annotationId: bad, description: 'rig 9' }, updateMask: 'description' });
     await a.call('BatchArchiveAnnotations', { annotationIds: [bad, kept.annotationId] });
-    proxy.refuse((r) => r.method === 'POST' && r.body.includes('"Pumps/all"'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: '/' is not allowed" });
+    proxy.refuse((r) => r.method === 'POST' && r.body.includes('"Pumps/all"'), {
+      status: 400,
+      code: Code.INVALID_ARGUMENT,
+      message: "name: '/' is not allowed",
+    });
     await a.call('CreateSavedSearch', { name: 'Pumps/all', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
     expect((await a.sync()).progress.failed).toBe(5);
     const failed = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
@@ -441,14 +508,21 @@ describe('refusals', () => {
     const [create, , , batch, searchCreate] = failed;
 
     // Not without saying so; not while an edit that waited on it also writes another record.
-    await expect(a.call('DismissSyncEntry', { seq: create.seq })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringMatching(/discard_record/) });
+    await expect(a.call('DismissSyncEntry', { seq: create.seq })).rejects.toMatchObject({
+      code: Code.FAILED_PRECONDITION,
+      message: expect.stringMatching(/discard_record/),
+    });
     await expect(a.call('DismissSyncEntry', { seq: create.seq, discardRecord: true })).rejects.toMatchObject({
-      code: Code.FAILED_PRECONDITION, message: expect.stringMatching(new RegExp(`entry ${batch.seq} \\(BatchArchiveAnnotations\\).*also writes other records`)),
+      code: Code.FAILED_PRECONDITION,
+      message: expect.stringMatching(new RegExp(`entry ${batch.seq} \\(BatchArchiveAnnotations\\).*also writes other records`)),
     });
     expect((await a.call('GetAnnotation', { annotationId: bad })).annotation.description).toBe('rig 9');
 
     await a.call('DismissSyncEntry', { seq: batch.seq });
-    expect((await a.call('DismissSyncEntry', { seq: create.seq, discardRecord: true })).entry).toMatchObject({ state: 'dismissed', discardable: false });
+    expect((await a.call('DismissSyncEntry', { seq: create.seq, discardRecord: true })).entry).toMatchObject({
+      state: 'dismissed',
+      discardable: false,
+    });
     await expect(a.call('GetAnnotation', { annotationId: bad })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs WHERE annotation_id = ?', [bad])!.n).toBe(0);
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM sync_id_map WHERE local_id = ?', [bad])!.n).toBe(0);
@@ -466,16 +540,23 @@ describe('refusals', () => {
   });
 
   test('an edit set aside while the push that queued it runs is neither sent nor counted as pushed', async () => {
-    const fillers = await Promise.all(Array.from({ length: 40 }, async (_, i) => (await remote.client.CreateAnnotation(annotationRequest(`filler ${i}`))).annotation.annotationId));
+    const fillers = await Promise.all(
+      Array.from(
+        { length: 40 },
+        async (_, i) => (await remote.client.CreateAnnotation(annotationRequest(`filler ${i}`))).annotation.annotationId,
+      ),
+    );
     await a.sync();
     proxy.refuse(isCreateAnnotation, { status: 400, code: Code.INVALID_ARGUMENT, message: 'asset: not found' });
     const bad = await offlineCreate('refused');
     expect((await a.sync()).failedEntries).toBe(1);
     proxy.refuse(undefined);
     // Forty slow edits ahead of a comment on the refused annotation, which the push queues with them.
-    for (const f of fillers) await a.call('UpdateAnnotation', { annotation: { annotationId: f, description: 'checked' }, updateMask: 'description' });
+    for (const f of fillers)
+      await a.call('UpdateAnnotation', { annotation: { annotationId: f, description: 'checked' }, updateMask: 'description' });
     await a.call('CreateAnnotationLog', comment(bad, 'queued behind the fillers'));
-    for (let i = 0; i < fillers.length; i++) proxy.once({ kind: 'delay', ms: 50 }, (r) => r.method === 'PATCH' && r.body.includes('checked'));
+    for (let i = 0; i < fillers.length; i++)
+      proxy.once({ kind: 'delay', ms: 50 }, (r) => r.method === 'PATCH' && r.body.includes('checked'));
     const seen = proxy.log.length;
     const syncing = a.sync({ concurrency: 2 });
     await vi.waitFor(() => expect(proxy.log.slice(seen).some((r) => r.method === 'PATCH')).toBe(true), { timeout: 5_000, interval: 5 });
@@ -485,7 +566,9 @@ describe('refusals', () => {
     expect(s.ok).toBe(true);
     expect(s.progress.pushed).toBe(40);
     expect(proxy.log.some((r) => isCreateLog(r))).toBe(false);
-    expect((await a.call('ListSyncOutbox', { state: 'all' })).entries.filter((e: any) => e.state === 'dismissed').map((e: any) => e.operation)).toEqual(['CreateAnnotation', 'CreateAnnotationLog']);
+    expect(
+      (await a.call('ListSyncOutbox', { state: 'all' })).entries.filter((e: any) => e.state === 'dismissed').map((e: any) => e.operation),
+    ).toEqual(['CreateAnnotation', 'CreateAnnotationLog']);
   });
 
   test("a refused update can be dismissed: it leaves the refused list and the count, and the remote's version stands; a refused create cannot be", async () => {
@@ -502,12 +585,22 @@ describe('refusals', () => {
     expect(create).toMatchObject({ operation: 'CreateAnnotation', dismissable: false });
     expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('pump');
 
-    expect((await a.call('DismissSyncEntry', { seq: update.seq })).entry).toMatchObject({ seq: update.seq, state: 'dismissed', dismissable: false });
+    expect((await a.call('DismissSyncEntry', { seq: update.seq })).entry).toMatchObject({
+      seq: update.seq,
+      state: 'dismissed',
+      dismissable: false,
+    });
     expect((await a.call('ListSyncOutbox', { state: 'failed' })).entries.map((e: any) => e.seq)).toEqual([create.seq]);
     expect((await a.call('ListSyncOutbox', { state: 'all' })).entries.find((e: any) => e.seq === update.seq).state).toBe('dismissed');
     expect((await a.call('GetSyncStatus', {})).failedCount).toBe(1);
-    await expect(a.call('DismissSyncEntry', { seq: update.seq })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringMatching(/is dismissed/) });
-    await expect(a.call('DismissSyncEntry', { seq: create.seq })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringMatching(/exists only here/) });
+    await expect(a.call('DismissSyncEntry', { seq: update.seq })).rejects.toMatchObject({
+      code: Code.FAILED_PRECONDITION,
+      message: expect.stringMatching(/is dismissed/),
+    });
+    await expect(a.call('DismissSyncEntry', { seq: create.seq })).rejects.toMatchObject({
+      code: Code.FAILED_PRECONDITION,
+      message: expect.stringMatching(/exists only here/),
+    });
     await expect(a.call('DismissSyncEntry', { seq: '999999' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     // Nothing dismissed is sent again.
     const next = await a.sync();
@@ -521,10 +614,18 @@ describe('refusals', () => {
     await remote.client.CreateAnnotation(annotationRequest('a later one')); // the cursor passes the pump's version
     const noOverlap = { overlapMs: 0 }; // no window re-reads the pump by chance
     await a.sync(noOverlap);
-    const logsOf = async () => (await a.call('ListAnnotationLogs', { annotationId: id })).annotationLogs.map((l: any) => l.stateUpdate?.state ?? l.kind);
-    await a.call('UpdateAnnotation', { annotation: { annotationId: id, name: 'not allowed there', state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'name,state' });
+    const logsOf = async () =>
+      (await a.call('ListAnnotationLogs', { annotationId: id })).annotationLogs.map((l: any) => l.stateUpdate?.state ?? l.kind);
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: id, name: 'not allowed there', state: 'ANNOTATION_STATE_FLAGGED' },
+      updateMask: 'name,state',
+    });
     expect(await logsOf()).toContain('ANNOTATION_LOG_STATE_FLAGGED'); // the history log the change wrote here
-    proxy.refuse((r) => r.method === 'PATCH' || (r.method === 'GET' && r.path === `/api/v1/annotations/${id}`), { status: 400, code: Code.INVALID_ARGUMENT, message: 'name: not allowed here' });
+    proxy.refuse((r) => r.method === 'PATCH' || (r.method === 'GET' && r.path === `/api/v1/annotations/${id}`), {
+      status: 400,
+      code: Code.INVALID_ARGUMENT,
+      message: 'name: not allowed here',
+    });
     expect((await a.sync(noOverlap)).failedEntries).toBe(1);
     expect((await a.call('GetAnnotation', { annotationId: id })).annotation.name).toBe('not allowed there');
     expect(a.engine.db.all('SELECT resource, record_id FROM sync_refetch')).toEqual([{ resource: 'annotation', record_id: id }]);
@@ -543,7 +644,10 @@ describe('refusals', () => {
   });
 
   test("the same for a saved search: a refused rename gives way to the remote's name", async () => {
-    const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'Pumps', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
+    const { savedSearch } = await remote.client.CreateSavedSearch({
+      name: 'Pumps',
+      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' },
+    });
     await remote.client.CreateSavedSearch({ name: 'Later', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
     await a.sync({ overlapMs: 0 });
     await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'Pumps/all' }, updateMask: 'name' });
@@ -554,13 +658,19 @@ describe('refusals', () => {
   });
 
   test('a dismissed edit takes the history logs it wrote here with it: a state change on a refused create, dismissed before the create is corrected', async () => {
-    proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), { status: 400, code: Code.INVALID_ARGUMENT, message: "name: 'x:' is not allowed" });
+    proxy.refuse((r) => r.method === 'POST' && r.path === '/api/v1/annotations' && r.body.includes('"name":"x:'), {
+      status: 400,
+      code: Code.INVALID_ARGUMENT,
+      message: "name: 'x:' is not allowed",
+    });
     const id = await offlineCreate('x:refused');
     await a.call('UpdateAnnotation', { annotation: { annotationId: id, state: 'ANNOTATION_STATE_RESOLVED' }, updateMask: 'state' });
     expect((await a.sync()).failedEntries).toBe(2);
     const [create, update] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
     expect(update).toMatchObject({ operation: 'UpdateAnnotation', dismissable: true, lastError: expect.stringMatching(/^depends on/) });
-    const stateLogs = () => a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs WHERE annotation_id = ? AND kind = 2 AND state = 4', [id])!.n;
+    const stateLogs = () =>
+      a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs WHERE annotation_id = ? AND kind = 2 AND state = 4', [id])!
+        .n;
     expect(stateLogs()).toBe(1);
     await a.call('DismissSyncEntry', { seq: update.seq });
     expect(stateLogs()).toBe(0);
@@ -569,7 +679,9 @@ describe('refusals', () => {
     await a.call('RetrySyncEntry', { seq: create.seq });
     const s = await a.sync();
     expect(s.failedEntries).toBe(0);
-    expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => [x.name, x.state])).toEqual([['corrected', 'ANNOTATION_STATE_RESOLVED']]);
+    expect(Object.values(viewOf(remote.engine.db).annotations).map((x) => [x.name, x.state])).toEqual([
+      ['corrected', 'ANNOTATION_STATE_RESOLVED'],
+    ]);
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
   });
 
@@ -589,7 +701,10 @@ describe('refusals', () => {
   test('an update of a record gone from the remote keeps the local copy and reports a conflict', async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('doomed'));
     await a.sync();
-    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'my notes' }, updateMask: 'description' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: annotation.annotationId, description: 'my notes' },
+      updateMask: 'description',
+    });
     remote.engine.db.run('DELETE FROM annotations WHERE id = ?', [annotation.annotationId]);
     const s = await a.sync();
     expect(s.ok).toBe(true);
@@ -598,7 +713,12 @@ describe('refusals', () => {
     expect(local.annotation.description).toBe('my notes');
     const conflicts = (await a.call('ListSyncConflicts', {})).conflicts;
     expect(conflicts).toHaveLength(1);
-    expect(conflicts[0]).toMatchObject({ kind: 'remote_missing', recordId: annotation.annotationId, recordName: 'doomed', winner: 'local' });
+    expect(conflicts[0]).toMatchObject({
+      kind: 'remote_missing',
+      recordId: annotation.annotationId,
+      recordName: 'doomed',
+      winner: 'local',
+    });
     expect(conflicts[0].localValue.description).toBe('my notes');
   });
 });

@@ -15,7 +15,9 @@ describe('sync fuzzer', () => {
         expect(result.syncs).toBeGreaterThan(0);
         kills += result.kills;
       } catch (e) {
-        throw new Error(`${(e as Error).message}\nreplay: OUTPOST_FUZZ_SEEDS=${seed} npx vitest run tests/sync/fuzz.test.ts\n${lines.join('\n')}`);
+        throw new Error(
+          `${(e as Error).message}\nreplay: OUTPOST_FUZZ_SEEDS=${seed} npx vitest run tests/sync/fuzz.test.ts\n${lines.join('\n')}`,
+        );
       }
     });
   }

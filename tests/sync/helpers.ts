@@ -97,7 +97,12 @@ export interface Replica {
   close(): void;
 }
 
-export async function createReplica(name: string, url: string, token: string, dir = mkdtempSync(join(tmpdir(), `outpost-replica-${name}-`))): Promise<Replica> {
+export async function createReplica(
+  name: string,
+  url: string,
+  token: string,
+  dir = mkdtempSync(join(tmpdir(), `outpost-replica-${name}-`)),
+): Promise<Replica> {
   const secrets = createMemorySecretStore();
   let engine: Engine = attachReplica(openEngine(dir), { replica: true });
   let released = false;
@@ -114,7 +119,13 @@ export async function createReplica(name: string, url: string, token: string, di
     url,
     token,
     sync: (options = {}) =>
-      runSync({ db: engine.db, remote: { baseUrl: url, apiKey: token, timeoutMs: 5_000 }, retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 }, createQuietMs: 300, ...options }),
+      runSync({
+        db: engine.db,
+        remote: { baseUrl: url, apiKey: token, timeoutMs: 5_000 },
+        retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 },
+        createQuietMs: 300,
+        ...options,
+      }),
     caller() {
       const c = localCaller(engine.db);
       if (!c) throw new Error(`${name} has not synced yet: no identity`);
@@ -154,7 +165,11 @@ export function viewOf(db: Db): View {
   }
   const logs: View['logs'] = {};
   const userId = db.get<{ id: string }>('SELECT id FROM users LIMIT 1')?.id ?? '';
-  const caller: Caller = { userId, userName: '', organizations: db.all<{ id: string; name: string }>('SELECT id, name FROM organizations') };
+  const caller: Caller = {
+    userId,
+    userName: '',
+    organizations: db.all<{ id: string; name: string }>('SELECT id, name FROM organizations'),
+  };
   let pageToken: string | undefined;
   const engineLike = { db, pageTokenSecret: db.setting('page_token_secret')! } as unknown as Engine;
   do {
@@ -172,9 +187,10 @@ export function viewOf(db: Db): View {
 export function insertAsset(db: Db, id: string, name: string): void {
   const org = db.get<{ id: string }>('SELECT id FROM organizations LIMIT 1')!.id;
   const user = db.get<{ id: string }>('SELECT id FROM users LIMIT 1')!.id;
-  db.run('INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    id, org, name, nowMicros(), user, nowMicros(), user,
-  ]);
+  db.run(
+    'INSERT INTO assets(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [id, org, name, nowMicros(), user, nowMicros(), user],
+  );
 }
 
 export function callerOf(db: Db, userName: string): Caller {

@@ -33,20 +33,31 @@ function expectSameLogs(): void {
 }
 
 const remoteLogs = (annotationId: string, kind: number) =>
-  remote.engine.db.all<{ id: string }>('SELECT id FROM annotation_logs WHERE annotation_id = ? AND kind = ? ORDER BY pk', [annotationId, kind]).map((r) => r.id);
+  remote.engine.db
+    .all<{ id: string }>('SELECT id FROM annotation_logs WHERE annotation_id = ? AND kind = ? ORDER BY pk', [annotationId, kind])
+    .map((r) => r.id);
 const STATE_UPDATE = 2;
 
 const sideEffectLogIds = () =>
-  a.engine.db.all<{ side_effect_log_ids: string }>('SELECT side_effect_log_ids FROM sync_outbox ORDER BY seq').flatMap((r) => JSON.parse(r.side_effect_log_ids) as string[]);
+  a.engine.db
+    .all<{ side_effect_log_ids: string }>('SELECT side_effect_log_ids FROM sync_outbox ORDER BY seq')
+    .flatMap((r) => JSON.parse(r.side_effect_log_ids) as string[]);
 
-const patchOf = (annotationId: string): Matcher => (r) => r.method === 'PATCH' && r.body.includes(annotationId);
+const patchOf =
+  (annotationId: string): Matcher =>
+  (r) =>
+    r.method === 'PATCH' && r.body.includes(annotationId);
 
 describe('sync: history logs of our own writes', () => {
   test('a pushed state and assignee change comes back as the logs we hold: adopted, not received', async () => {
     const [x, y] = await remoteAnnotations('x', 'y');
     await flag(x, { assignedToUserId: userIdOf(COLLEAGUE) }, 'state,assigned_to_user_id');
     // The same kinds written as logs (no side effect: the log is the created record).
-    await a.call('CreateAnnotationLog', { annotationId: y, kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: 'ANNOTATION_LOG_STATE_RESOLVED' } });
+    await a.call('CreateAnnotationLog', {
+      annotationId: y,
+      kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      stateUpdate: { state: 'ANNOTATION_LOG_STATE_RESOLVED' },
+    });
     const ours = sideEffectLogIds();
     expect(ours).toHaveLength(2);
 
@@ -56,9 +67,15 @@ describe('sync: history logs of our own writes', () => {
     expect(s.progress.pulled).toEqual({});
     expectSameLogs();
     // Our rows took the remote's ids; a UI still holding ours is translated to them.
-    const mapped = a.engine.db.all<{ remote_id: string }>('SELECT remote_id FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))', [JSON.stringify(ours)]);
+    const mapped = a.engine.db.all<{ remote_id: string }>(
+      'SELECT remote_id FROM sync_id_map WHERE local_id IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(ours)],
+    );
     expect(mapped.map((m) => m.remote_id).sort()).toEqual(
-      remote.engine.db.all<{ id: string }>('SELECT id FROM annotation_logs WHERE annotation_id = ? AND kind IN (2, 3) AND state IS NOT 1', [x]).map((r) => r.id).sort(),
+      remote.engine.db
+        .all<{ id: string }>('SELECT id FROM annotation_logs WHERE annotation_id = ? AND kind IN (2, 3) AND state IS NOT 1', [x])
+        .map((r) => r.id)
+        .sort(),
     );
     expect((await a.sync()).progress.pulled).toEqual({});
   });
@@ -93,7 +110,9 @@ describe('sync: history logs of our own writes', () => {
     // One attempt: the push gives up on the unknown outcome, and the pull after it finds the annotation by its marker.
     const s = await a.sync({ retry: { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 1 } });
     expect(s.pending).toBe(0);
-    expect(a.engine.db.get<{ result: string }>("SELECT result FROM sync_outbox WHERE operation = 'CreateAnnotation'")!.result).toContain('"adoptedBy":"pull"');
+    expect(a.engine.db.get<{ result: string }>("SELECT result FROM sync_outbox WHERE operation = 'CreateAnnotation'")!.result).toContain(
+      '"adoptedBy":"pull"',
+    );
     expect(s.progress.pulled).toEqual({});
     expectSameLogs();
     expect((await a.sync()).progress.pulled).toEqual({});
@@ -114,12 +133,17 @@ describe('sync: history logs of our own writes', () => {
     expect(s.progress.pushed).toBe(2);
     expect(s.progress.pulled).toEqual({ annotations: 1, annotation_logs: 2 });
     expectSameLogs();
-    const flagged = remoteLogs(x, STATE_UPDATE).filter((id) => a.engine.db.get('SELECT 1 FROM annotation_logs WHERE id = ? AND state = 3', [id]));
+    const flagged = remoteLogs(x, STATE_UPDATE).filter((id) =>
+      a.engine.db.get('SELECT 1 FROM annotation_logs WHERE id = ? AND state = 3', [id]),
+    );
     expect(flagged).toHaveLength(1);
-    expect(remote.engine.db.get<{ created_by_user_id: string }>('SELECT created_by_user_id FROM annotation_logs WHERE id = ?', [flagged[0]])!.created_by_user_id).toBe(userIdOf(COLLEAGUE));
+    expect(
+      remote.engine.db.get<{ created_by_user_id: string }>('SELECT created_by_user_id FROM annotation_logs WHERE id = ?', [flagged[0]])!
+        .created_by_user_id,
+    ).toBe(userIdOf(COLLEAGUE));
   });
 
-  test('a lost answer: the resend writes no second log, and the first send\'s log is adopted (across a restart: still exactly one)', async () => {
+  test("a lost answer: the resend writes no second log, and the first send's log is adopted (across a restart: still exactly one)", async () => {
     const [x, y] = await remoteAnnotations('x', 'y');
     await flag(x);
     proxy.once({ kind: 'lose' }, patchOf(x));
@@ -143,14 +167,21 @@ describe('sync: history logs of our own writes', () => {
     expectSameLogs();
   });
 
-  test("beside a long discussion, the lookup reads only our logs since the edit (one filtered request); without filters, the whole list", async () => {
+  test('beside a long discussion, the lookup reads only our logs since the edit (one filtered request); without filters, the whole list', async () => {
     const [x, y] = await remoteAnnotations('x', 'y');
     const colleague = remote.clientFor(remote.tokens[COLLEAGUE]);
-    const comment = (text: string) => ({ kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
+    const comment = (text: string) => ({
+      kind: 'ANNOTATION_LOG_KIND_COMMENT',
+      comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] },
+    });
     // More than a page (1000) of a colleague's comments on each.
-    for (const id of [x, y]) for (let i = 0; i < 1000; i++) await colleague.CreateAnnotationLog({ annotationId: id, ...comment(`${id} ${i}`) });
+    for (const id of [x, y])
+      for (let i = 0; i < 1000; i++) await colleague.CreateAnnotationLog({ annotationId: id, ...comment(`${id} ${i}`) });
     expect((await a.sync()).progress.pulled).toEqual({ annotation_logs: 2000 });
-    const lookup = (id: string): Matcher => (r) => r.method === 'GET' && r.path.startsWith(`/api/v1/annotations/${id}/logs`);
+    const lookup =
+      (id: string): Matcher =>
+      (r) =>
+        r.method === 'GET' && r.path.startsWith(`/api/v1/annotations/${id}/logs`);
 
     await flag(x);
     const s = await a.sync();
@@ -158,7 +189,9 @@ describe('sync: history logs of our own writes', () => {
     expect(s.progress.pulled).toEqual({});
     const asked = proxy.log.filter(lookup(x));
     expect(asked).toHaveLength(1);
-    expect(new URL(asked[0].path, 'http://remote').searchParams.get('filter')).toContain(`created_by_user_id == '${a.caller().userId}' && created_date >= timestamp(`);
+    expect(new URL(asked[0].path, 'http://remote').searchParams.get('filter')).toContain(
+      `created_by_user_id == '${a.caller().userId}' && created_date >= timestamp(`,
+    );
     expectSameLogs();
 
     // A remote without a filter engine: the filtered request is refused, the whole list read (two pages), and the

@@ -49,7 +49,9 @@ describe('annotation logs deleted on the remote', () => {
     expect(logIds(a)).toContain(withdrawn.annotationLogId);
 
     // A second offline comment is pending while the listing runs (the pull comes before the push) ...
-    const { annotationLog: offline } = (await a.call('CreateAnnotationLog', comment(annotation.annotationId, 'also offline'))) as { annotationLog: { annotationLogId: string } };
+    const { annotationLog: offline } = (await a.call('CreateAnnotationLog', comment(annotation.annotationId, 'also offline'))) as {
+      annotationLog: { annotationLogId: string };
+    };
     let afterPull: string[] = [];
     const s = await a.sync({ reconcileEveryMs: 0, onEvent: (e) => e.type === 'phase' && e.phase === 'push' && (afterPull = logIds(a)) });
     expect(s.ok).toBe(true);
@@ -60,12 +62,18 @@ describe('annotation logs deleted on the remote', () => {
     const local = viewOf(a.engine.db).logs;
     expect(Object.keys(local)).not.toContain(withdrawn.annotationLogId);
     expect(Object.keys(local)).toContain(kept.annotationLogId);
-    const bodies = Object.values(local).filter((l) => l.annotationId === annotation.annotationId).map((l) => l.comment?.body?.[0]?.text).filter(Boolean).sort();
+    const bodies = Object.values(local)
+      .filter((l) => l.annotationId === annotation.annotationId)
+      .map((l) => l.comment?.body?.[0]?.text)
+      .filter(Boolean)
+      .sort();
     expect(bodies).toEqual(['also offline', 'kept', 'written offline']);
     // Every log of the remote's organization here is the remote's, and the remote has every one of ours.
     const remoteIds = remoteLogIds();
     const org = remote.engine.db.get<{ id: string }>('SELECT organization_id AS id FROM memberships LIMIT 1')!.id;
-    const ours = a.engine.db.all<{ id: string }>('SELECT id FROM annotation_logs WHERE organization_id = ? ORDER BY id', [org]).map((r) => r.id);
+    const ours = a.engine.db
+      .all<{ id: string }>('SELECT id FROM annotation_logs WHERE organization_id = ? ORDER BY id', [org])
+      .map((r) => r.id);
     expect(ours).toEqual(remoteIds);
   });
 
@@ -74,6 +82,8 @@ describe('annotation logs deleted on the remote', () => {
     await a.sync({ reconcileEveryMs: 0 });
     const org = remote.engine.db.get<{ id: string }>('SELECT organization_id AS id FROM memberships LIMIT 1')!.id;
     expect(seededLocalLogs).toBeGreaterThan(0);
-    expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs WHERE organization_id != ?', [org])!.n).toBe(seededLocalLogs);
+    expect(a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs WHERE organization_id != ?', [org])!.n).toBe(
+      seededLocalLogs,
+    );
   });
 });

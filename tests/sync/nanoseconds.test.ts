@@ -25,13 +25,25 @@ describe('sync: nanosecond timestamps', () => {
   test('are truncated to the microsecond, and never taken for a change: no re-send, no re-pull, no conflict', async () => {
     const { remote, a } = pair;
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('nanos', { startTime: T0, endTime: T1 }));
-    const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'window', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', fromDateTime: T0, toDateTime: T1 } });
-    const { testReport } = await remote.client.CreateTestReport({ status: 'TEST_STATUS_PASSED', name: 'r', testSystemName: 's', testCase: 'c', startTime: T0, endTime: T1 } as never);
+    const { savedSearch } = await remote.client.CreateSavedSearch({
+      name: 'window',
+      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', fromDateTime: T0, toDateTime: T1 },
+    });
+    const { testReport } = await remote.client.CreateTestReport({
+      status: 'TEST_STATUS_PASSED',
+      name: 'r',
+      testSystemName: 's',
+      testCase: 'c',
+      startTime: T0,
+      endTime: T1,
+    } as never);
     // What a client of the local API gets back: microseconds (the documented truncation).
     expect(annotation.startTime).toBe('2026-09-01T00:00:00.123456Z');
 
     // Through the proxy, the remote speaks nanoseconds.
-    const viaProxy = await fetch(`${pair.proxy.url}/api/v1/annotations/${annotation.annotationId}`, { headers: { Authorization: `Bearer ${remote.token}` } });
+    const viaProxy = await fetch(`${pair.proxy.url}/api/v1/annotations/${annotation.annotationId}`, {
+      headers: { Authorization: `Bearer ${remote.token}` },
+    });
     expect((await viaProxy.json()).annotation.startTime).toBe('2026-09-01T00:00:00.123456789Z');
 
     const first = await a.sync();
@@ -46,7 +58,10 @@ describe('sync: nanosecond timestamps', () => {
 
     // Edits of other fields go once; the timestamps are not sent back (their microseconds would overwrite the remote's nanoseconds).
     pair.proxy.log.length = 0;
-    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'checked' }, updateMask: 'description' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: annotation.annotationId, description: 'checked' },
+      updateMask: 'description',
+    });
     await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'window 2' }, updateMask: 'name' });
     await a.call('UpdateTestReport', { testReport: { testReportId: testReport.testReportId, name: 'r2' }, updateMask: 'name' });
     const edits = await a.sync();

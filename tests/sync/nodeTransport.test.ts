@@ -59,7 +59,9 @@ describe('nodeHttpTransport multipart and binary', () => {
   it('reports a missing local file as FAILED_PRECONDITION without sending anything', async () => {
     const before = remote.requests;
     await expect(
-      remote.call('UploadArtifact', { file: { path: join(server.dataDir, 'nope.bin'), fileName: 'nope.bin', mimeType: 'application/octet-stream' } }),
+      remote.call('UploadArtifact', {
+        file: { path: join(server.dataDir, 'nope.bin'), fileName: 'nope.bin', mimeType: 'application/octet-stream' },
+      }),
     ).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION });
     expect(remote.requests - before).toBe(1);
     const list = await remote.call('ListArtifacts', {});
@@ -68,7 +70,9 @@ describe('nodeHttpTransport multipart and binary', () => {
 
   it('keeps the API error of a refused upload and of a download of an unknown artifact', async () => {
     await expect(remote.call('UploadArtifact', { title: 'no file' })).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
-    await expect(remote.download('DownloadArtifactContent', { artifactId: '00000000-0000-4000-a000-00000000dead' }, join(server.dataDir, 'x.bin'))).rejects.toMatchObject({
+    await expect(
+      remote.download('DownloadArtifactContent', { artifactId: '00000000-0000-4000-a000-00000000dead' }, join(server.dataDir, 'x.bin')),
+    ).rejects.toMatchObject({
       code: Code.NOT_FOUND,
     });
   });

@@ -17,19 +17,36 @@ const PERMIT = 'permit(principal, action, resource);';
 // A forbid that locks out nothing the sync needs (policies decide since #20; a forbid of everything would refuse the sync's own calls).
 const FORBID = 'forbid(principal, action == Action::"DeleteAnnotation", resource);';
 const WHEN_TRUE = 'permit(principal, action, resource) when { true };';
-type Row = { id: string; name: string; description: string | null; cedar_policy: string; version: number; policy_version_id: string; archived: number };
+type Row = {
+  id: string;
+  name: string;
+  description: string | null;
+  cedar_policy: string;
+  version: number;
+  policy_version_id: string;
+  archived: number;
+};
 // The policies these tests make: every organization also has its default policy (#20), left out here.
 const policies = (db: Replica['engine']['db']) =>
-  db.all<Row>('SELECT id, name, description, cedar_policy, version, policy_version_id, archived_date IS NOT NULL AS archived FROM policies WHERE name != ? ORDER BY name', [DEFAULT_POLICY_NAME]);
+  db.all<Row>(
+    'SELECT id, name, description, cedar_policy, version, policy_version_id, archived_date IS NOT NULL AS archived FROM policies WHERE name != ? ORDER BY name',
+    [DEFAULT_POLICY_NAME],
+  );
 const versions = (db: Replica['engine']['db']) =>
-  db.all<{ id: string; version: number; cedar_policy: string }>('SELECT v.id, v.version, v.cedar_policy FROM policy_versions v JOIN policies p ON p.pk = v.policy_pk WHERE p.name != ? ORDER BY p.name, v.version', [DEFAULT_POLICY_NAME]);
+  db.all<{ id: string; version: number; cedar_policy: string }>(
+    'SELECT v.id, v.version, v.cedar_policy FROM policy_versions v JOIN policies p ON p.pk = v.policy_pk WHERE p.name != ? ORDER BY p.name, v.version',
+    [DEFAULT_POLICY_NAME],
+  );
 const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/policies';
 const isUpdate = (r: { method: string; path: string }) => r.method === 'PATCH' && r.path === '/api/v1/policies';
 
 describe('sync: policies', () => {
   test('offline create, update and archive reach the remote once; a lost create response makes no duplicate', async () => {
     const { policy } = await a.call('CreatePolicy', { name: 'offline', configuration: { cedarPolicy: PERMIT } });
-    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, name: 'offline, renamed', configuration: { cedarPolicy: FORBID } }, updateMask: 'name,configuration' });
+    await a.call('UpdatePolicy', {
+      policy: { policyId: policy.policyId, name: 'offline, renamed', configuration: { cedarPolicy: FORBID } },
+      updateMask: 'name,configuration',
+    });
     await a.call('ArchivePolicy', { policyId: policy.policyId });
     proxy.once({ kind: 'lose' }, isCreate);
     const s = await a.sync();
@@ -54,7 +71,9 @@ describe('sync: policies', () => {
     proxy.once({ kind: 'lose' }, isCreate);
     // One try: the push ends with the policy created remotely and its entry in flight; the pull after the push lists it.
     await a.sync(ONE_TRY);
-    expect(a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreatePolicy'")).toEqual({ state: 'done', by: 'pull' });
+    expect(
+      a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreatePolicy'"),
+    ).toEqual({ state: 'done', by: 'pull' });
     const next = await a.sync();
     expect(next.ok).toBe(true);
     expect(next.pending).toBe(0);
@@ -68,7 +87,9 @@ describe('sync: policies', () => {
     await a.call('CreatePolicy', { name: 'offline', configuration: { cedarPolicy: PERMIT } });
     loseThenLinkDown(proxy, isCreate);
     await a.sync(ONE_TRY);
-    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done'")).toEqual([{ operation: 'CreatePolicy', state: 'inflight' }]);
+    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done'")).toEqual([
+      { operation: 'CreatePolicy', state: 'inflight' },
+    ]);
     const [copy] = policies(remote.engine.db);
     await remote.client.UpdatePolicy({ policy: { policyId: copy.id, name: 'offline (reviewed)' }, updateMask: 'name' });
     proxy.refuse(undefined);
@@ -92,7 +113,8 @@ describe('sync: policies', () => {
     await a.sync(ONE_TRY);
     proxy.random(undefined);
     expect(a.engine.db.all("SELECT state FROM sync_outbox WHERE state != 'done'")).toEqual([{ state: 'inflight' }, { state: 'inflight' }]);
-    for (const p of policies(remote.engine.db)) await remote.client.UpdatePolicy({ policy: { policyId: p.id, name: `${p.name} (reviewed)` }, updateMask: 'name' });
+    for (const p of policies(remote.engine.db))
+      await remote.client.UpdatePolicy({ policy: { policyId: p.id, name: `${p.name} (reviewed)` }, updateMask: 'name' });
     proxy.refuse(undefined);
 
     // (No overlap window: only the note of the copies left aside brings them, not a re-read of the last seconds.)
@@ -106,7 +128,8 @@ describe('sync: policies', () => {
   test("a renamed copy that two creates' send windows both hold is taken by neither: one create that never landed does not take the other's copy", async () => {
     await a.call('CreatePolicy', { name: 'never landed', configuration: { cedarPolicy: FORBID } });
     await a.call('CreatePolicy', { name: 'landed', configuration: { cedarPolicy: PERMIT } });
-    const named = (name: string) => (r: { method: string; path: string; body: string }) => isCreate(r) && r.body.includes(`"name":"${name}"`);
+    const named = (name: string) => (r: { method: string; path: string; body: string }) =>
+      isCreate(r) && r.body.includes(`"name":"${name}"`);
     proxy.random({ rate: 1, kinds: ['drop'], random: () => 0, allow: (_kind, r) => named('never landed')(r) });
     loseThenLinkDown(proxy, named('landed'));
     await a.sync(ONE_TRY);
@@ -129,7 +152,11 @@ describe('sync: policies', () => {
   test('an offline edit of a remote policy reaches it exactly once through a lost update response', async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await a.sync();
-    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration', versionNotes: 'tighten' });
+    await a.call('UpdatePolicy', {
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } },
+      updateMask: 'configuration',
+      versionNotes: 'tighten',
+    });
     proxy.once({ kind: 'lose' }, isUpdate);
     const s = await a.sync();
     expect(s.ok).toBe(true);
@@ -144,7 +171,10 @@ describe('sync: policies', () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'remote', description: 'd', configuration: { cedarPolicy: PERMIT } });
     await a.sync();
     expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
-    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, description: 'changed', configuration: { cedarPolicy: FORBID } }, updateMask: 'description,configuration' });
+    await remote.client.UpdatePolicy({
+      policy: { policyId: policy.policyId, description: 'changed', configuration: { cedarPolicy: FORBID } },
+      updateMask: 'description,configuration',
+    });
     await remote.client.ArchivePolicy({ policyId: policy.policyId });
     await a.sync();
     expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
@@ -158,21 +188,33 @@ describe('sync: policies', () => {
   test('concurrent Cedar edits: the later, ours, wins, and the version made here for it gives way to the one the remote makes', async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await a.sync();
-    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    await remote.client.UpdatePolicy({
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } },
+      updateMask: 'configuration',
+    });
     await new Promise((r) => setTimeout(r, 5));
-    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } }, updateMask: 'configuration' });
+    await a.call('UpdatePolicy', {
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } },
+      updateMask: 'configuration',
+    });
     expect((await a.sync()).ok).toBe(true);
     expect(policies(remote.engine.db)[0]).toMatchObject({ cedar_policy: WHEN_TRUE, version: 3 });
     expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
     expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
   });
 
-  test('the same when the push\'s response was lost: the next pull finds our text current remotely and drops the version made here (soak seed 904217)', async () => {
+  test("the same when the push's response was lost: the next pull finds our text current remotely and drops the version made here (soak seed 904217)", async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await a.sync();
-    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    await remote.client.UpdatePolicy({
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } },
+      updateMask: 'configuration',
+    });
     await new Promise((r) => setTimeout(r, 5));
-    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } }, updateMask: 'configuration' });
+    await a.call('UpdatePolicy', {
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } },
+      updateMask: 'configuration',
+    });
     loseThenLinkDown(proxy, isUpdate);
     await a.sync(ONE_TRY);
     expect(policies(remote.engine.db)[0]).toMatchObject({ cedar_policy: WHEN_TRUE, version: 3 });
@@ -182,23 +224,32 @@ describe('sync: policies', () => {
     expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
   });
 
-  test('concurrent Cedar edits where the remote\'s is later: ours loses and leaves no version behind', async () => {
+  test("concurrent Cedar edits where the remote's is later: ours loses and leaves no version behind", async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await a.sync();
-    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } }, updateMask: 'configuration' });
+    await a.call('UpdatePolicy', {
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: WHEN_TRUE } },
+      updateMask: 'configuration',
+    });
     await new Promise((r) => setTimeout(r, 5));
-    await remote.client.UpdatePolicy({ policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } }, updateMask: 'configuration' });
+    await remote.client.UpdatePolicy({
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } },
+      updateMask: 'configuration',
+    });
     expect((await a.sync()).ok).toBe(true);
     expect(policies(remote.engine.db)[0]).toMatchObject({ cedar_policy: FORBID, version: 2 });
     expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
     expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
   });
 
-  test('a refused update gives way to the remote\'s policy, with no version of its own left behind', async () => {
+  test("a refused update gives way to the remote's policy, with no version of its own left behind", async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await remote.client.CreatePolicy({ name: 'zz later', configuration: { cedarPolicy: PERMIT } }); // the cursor passes the first
     await a.sync({ overlapMs: 0 });
-    await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, name: 'shared, tightened', configuration: { cedarPolicy: FORBID } }, updateMask: 'name,configuration' });
+    await a.call('UpdatePolicy', {
+      policy: { policyId: policy.policyId, name: 'shared, tightened', configuration: { cedarPolicy: FORBID } },
+      updateMask: 'name,configuration',
+    });
     expect(versions(a.engine.db).filter((v) => v.cedar_policy === FORBID)).toHaveLength(1);
     proxy.refuse(isUpdate, { status: 400, code: Code.INVALID_ARGUMENT, message: 'configuration: forbid is not allowed here' });
     expect((await a.sync({ overlapMs: 0 })).failedEntries).toBe(1);

@@ -38,7 +38,13 @@ const open = () => {
 /** The data directory's owner: the local user before the link, the remote user after the first sync (as invoke() does). */
 const owner = (): Caller => ({ ...(localCaller(engine.db) ?? loadCaller(engine.db, localUser)!), owner: true });
 const call = (op: OperationName, request: unknown = {}): Promise<any> => invoke({ engine, db: engine.db, caller: owner() }, op, request);
-const sync = () => runSync({ db: engine.db, remote: { baseUrl: proxy.url, apiKey: remote.token, timeoutMs: 5_000 }, retry: { baseDelayMs: 5, maxAttempts: 3 }, createQuietMs: 300 });
+const sync = () =>
+  runSync({
+    db: engine.db,
+    remote: { baseUrl: proxy.url, apiKey: remote.token, timeoutMs: 5_000 },
+    retry: { baseDelayMs: 5, maxAttempts: 3 },
+    createQuietMs: 300,
+  });
 
 beforeEach(async () => {
   remote = await startRemote();
@@ -59,22 +65,53 @@ afterEach(async () => {
 async function workOffline() {
   insertAsset(engine.db, 'a0000000-0000-4000-a000-00000000000a', ASSET);
   insertAsset(engine.db, 'a0000000-0000-4000-a000-00000000000b', LOCAL_RIG);
-  const { annotation: pump } = await call('CreateAnnotation', annotationRequest('pump 3 overheat', { tags: ['pump'], state: 'ANNOTATION_STATE_FLAGGED', assignToUserId: localUser }));
+  const { annotation: pump } = await call(
+    'CreateAnnotation',
+    annotationRequest('pump 3 overheat', { tags: ['pump'], state: 'ANNOTATION_STATE_FLAGGED', assignToUserId: localUser }),
+  );
   await call('CreateAnnotationLog', comment(pump.annotationId, 'seen twice on the bench'));
   const { annotation: bench } = await call('CreateAnnotation', annotationRequest('bench only', { assets: [LOCAL_RIG] }));
   await call('CreateSavedSearch', {
     name: 'my pumps',
-    properties: { overviewMode: 'OVERVIEW_MODE_LIST', assetItems: [{ id: 'a0000000-0000-4000-a000-00000000000a', name: ASSET }], annotationItems: [{ id: pump.annotationId, name: pump.name }] },
+    properties: {
+      overviewMode: 'OVERVIEW_MODE_LIST',
+      assetItems: [{ id: 'a0000000-0000-4000-a000-00000000000a', name: ASSET }],
+      annotationItems: [{ id: pump.annotationId, name: pump.name }],
+    },
   });
   await call('CreatePolicy', { name: 'bench rule', configuration: { cedarPolicy: 'permit(principal, action, resource);' } });
   const { testReport } = await call('CreateTestReport', {
-    status: 'TEST_STATUS_PASSED', name: 'pump 3 acceptance', testSystemName: 'bench-2', testCase: 'TC-7', startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:10:00Z',
+    status: 'TEST_STATUS_PASSED',
+    name: 'pump 3 acceptance',
+    testSystemName: 'bench-2',
+    testCase: 'TC-7',
+    startTime: '2026-09-01T00:00:00Z',
+    endTime: '2026-09-01T00:10:00Z',
   });
   const { testStep } = await call('CreateTestStep', {
-    testStep: { testReportId: testReport.testReportId, name: 'pressure', stepType: 'TEST_STEP_TYPE_ACTION', stepPath: '1', status: 'TEST_STATUS_PASSED', startTime: '2026-09-01T00:01:00Z', endTime: '2026-09-01T00:02:00Z' },
+    testStep: {
+      testReportId: testReport.testReportId,
+      name: 'pressure',
+      stepType: 'TEST_STEP_TYPE_ACTION',
+      stepPath: '1',
+      status: 'TEST_STATUS_PASSED',
+      startTime: '2026-09-01T00:01:00Z',
+      endTime: '2026-09-01T00:02:00Z',
+    },
   });
   await call('CreateTestMeasurements', {
-    testMeasurements: [{ testReportId: testReport.testReportId, testStepId: testStep.testStepId, name: 'psi', measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', numericValue: 41.5, numericBounds: { min: 30, max: 50 }, passed: true, timestamp: '2026-09-01T00:01:30Z' }],
+    testMeasurements: [
+      {
+        testReportId: testReport.testReportId,
+        testStepId: testStep.testStepId,
+        name: 'psi',
+        measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE',
+        numericValue: 41.5,
+        numericBounds: { min: 30, max: 50 },
+        passed: true,
+        timestamp: '2026-09-01T00:01:30Z',
+      },
+    ],
   });
   return { pump, bench };
 }
@@ -96,7 +133,13 @@ describe('records made before the first link', () => {
     expect(counted.kinds).toEqual([
       { resource: 'annotation', label: 'annotations', count: 2, adoptable: true, reason: '' },
       { resource: 'saved_search', label: 'saved searches', count: 1, adoptable: true, reason: '' },
-      { resource: 'policy', label: 'policies', count: 1, adoptable: false, reason: expect.stringContaining('access policies of the local organization') },
+      {
+        resource: 'policy',
+        label: 'policies',
+        count: 1,
+        adoptable: false,
+        reason: expect.stringContaining('access policies of the local organization'),
+      },
       { resource: 'test_report', label: 'test reports', count: 1, adoptable: true, reason: '' },
     ]);
     // Since the link the owner acts as the remote user: the records are not listed...
@@ -119,7 +162,14 @@ describe('records made before the first link', () => {
       { resource: 'saved_search', label: 'saved searches', count: 1 },
       { resource: 'test_report', label: 'test reports', count: 1 },
     ]);
-    expect(adopted.leftBehind).toEqual([{ resource: 'annotation', recordId: bench.annotationId, name: 'bench only', reason: `its asset '${LOCAL_RIG}' has no namesake in the remote organization` }]);
+    expect(adopted.leftBehind).toEqual([
+      {
+        resource: 'annotation',
+        recordId: bench.annotationId,
+        name: 'bench only',
+        reason: `its asset '${LOCAL_RIG}' has no namesake in the remote organization`,
+      },
+    ]);
     expect(adopted.remaining).toMatchObject({ total: 2, adoptable: 1 });
     const queued = countOpen(engine.db);
     expect(queued).toBe(6); // the annotation, its comment, the saved search, the report, its step, its measurements
@@ -132,7 +182,9 @@ describe('records made before the first link', () => {
 
     // Visible at once as the remote user's, in the remote organization.
     const local = (await call('ListAnnotations', {})).annotations;
-    expect(local.map((a: { name: string; organizationId: string }) => [a.name, a.organizationId])).toEqual([['pump 3 overheat', remoteOrg]]);
+    expect(local.map((a: { name: string; organizationId: string }) => [a.name, a.organizationId])).toEqual([
+      ['pump 3 overheat', remoteOrg],
+    ]);
 
     const pushed = await sync();
     expect(pushed).toMatchObject({ ok: true, pending: 0, failedEntries: 0 });
@@ -142,13 +194,21 @@ describe('records made before the first link', () => {
     expect(onRemote).toHaveLength(1);
     const a = onRemote[0];
     expect(a).toMatchObject({
-      name: 'pump 3 overheat', organizationId: remoteOrg, createdByUserId: me.userId, assignedToUserId: me.userId, tags: ['pump'], state: 'ANNOTATION_STATE_FLAGGED',
-      startTime: pump.startTime, endTime: pump.endTime,
+      name: 'pump 3 overheat',
+      organizationId: remoteOrg,
+      createdByUserId: me.userId,
+      assignedToUserId: me.userId,
+      tags: ['pump'],
+      state: 'ANNOTATION_STATE_FLAGGED',
+      startTime: pump.startTime,
+      endTime: pump.endTime,
     });
     const remoteAsset = remote.engine.db.get<{ id: string }>('SELECT id FROM assets WHERE name = ?', [ASSET])!.id;
     expect(a.assetIds).toEqual([remoteAsset]);
     const logs = (await remote.client.ListAnnotationLogs({ annotationId: a.annotationId })).annotationLogs;
-    expect(logs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_COMMENT').map((l) => l.comment?.body[0].text)).toEqual(['seen twice on the bench']);
+    expect(logs.filter((l) => l.kind === 'ANNOTATION_LOG_KIND_COMMENT').map((l) => l.comment?.body[0].text)).toEqual([
+      'seen twice on the bench',
+    ]);
     const searches = (await remote.client.ListSavedSearches({})).savedSearches;
     expect(searches.map((s) => [s.name, s.properties.assetItems, s.properties.annotationItems])).toEqual([
       ['my pumps', [{ id: remoteAsset, name: ASSET }], [{ id: a.annotationId, name: 'pump 3 overheat' }]],
@@ -176,7 +236,10 @@ describe('records made before the first link', () => {
 
   test("the remote organization's policies decide an adopted create: a forbidden one stays here, with the refusal as its reason", async () => {
     await workOffline();
-    await remote.client.CreatePolicy({ name: 'no saved searches', configuration: { cedarPolicy: 'forbid(principal, action == Action::"CreateSavedSearch", resource);' } });
+    await remote.client.CreatePolicy({
+      name: 'no saved searches',
+      configuration: { cedarPolicy: 'forbid(principal, action == Action::"CreateSavedSearch", resource);' },
+    });
     await link();
     const adopted = await call('AdoptPreLinkRecords', {});
     expect(adopted.adopted.map((a: { resource: string }) => a.resource)).toEqual(['annotation', 'test_report']);
@@ -190,9 +253,9 @@ describe('records made before the first link', () => {
     await link();
     engine.close();
     const script = fileURLToPath(new URL('./preLinkAdoptThenDie.ts', import.meta.url));
-    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, dir], { cwd: fileURLToPath(new URL('../../', import.meta.url)) }).catch(
-      (e: unknown) => e as { signal?: string; stdout?: string },
-    );
+    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, dir], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    }).catch((e: unknown) => e as { signal?: string; stdout?: string });
     expect(child).toMatchObject({ signal: 'SIGKILL' });
     expect((child as { stdout: string }).stdout).toContain('adopted 3');
     open();
@@ -204,15 +267,20 @@ describe('records made before the first link', () => {
     expect((await remote.client.ListAnnotations({})).annotations).toHaveLength(1);
   });
 
-  test('bad requests: before the first sync, from another key, to an organization not the remote user\'s; nothing changes', async () => {
+  test("bad requests: before the first sync, from another key, to an organization not the remote user's; nothing changes", async () => {
     await workOffline();
     await engine.remoteProfile.save(proxy.url, remote.token);
-    await expect(call('AdoptPreLinkRecords', {})).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION, message: expect.stringContaining('sync once after linking') });
+    await expect(call('AdoptPreLinkRecords', {})).rejects.toMatchObject({
+      code: Code.FAILED_PRECONDITION,
+      message: expect.stringContaining('sync once after linking'),
+    });
     // Linked but not synced: the remote user is unknown, every record counts as pre-link.
     expect(await call('GetPreLinkRecords')).toMatchObject({ identityKnown: false, total: 5 });
     expect((await sync()).ok).toBe(true);
     const notOwner = { ...localCaller(engine.db)!, owner: false };
-    await expect(invoke({ engine, db: engine.db, caller: notOwner }, 'AdoptPreLinkRecords', {})).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
+    await expect(invoke({ engine, db: engine.db, caller: notOwner }, 'AdoptPreLinkRecords', {})).rejects.toMatchObject({
+      code: Code.PERMISSION_DENIED,
+    });
     const bad = await call('AdoptPreLinkRecords', { organizationId: 'not-an-org' }).catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: Code.INVALID_ARGUMENT });
     expect((bad as { details: { fieldViolations: { field: string }[] }[] }).details[0].fieldViolations[0].field).toBe('organization_id');

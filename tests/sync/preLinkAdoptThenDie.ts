@@ -8,5 +8,9 @@ import { attachReplica } from '../../src-main/sync/replica';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
 
 const engine = attachReplica(openEngine(process.argv[2]), { secrets: createMemorySecretStore() });
-const result = (await invoke({ engine, db: engine.db, caller: { ...localCaller(engine.db)!, owner: true } }, 'AdoptPreLinkRecords', {})) as { adopted: { count: number }[] };
+const result = (await invoke(
+  { engine, db: engine.db, caller: { ...localCaller(engine.db)!, owner: true } },
+  'AdoptPreLinkRecords',
+  {},
+)) as { adopted: { count: number }[] };
 process.stdout.write(`adopted ${result.adopted.reduce((n, k) => n + k.count, 0)}\n`, () => process.kill(process.pid, 'SIGKILL'));

@@ -42,13 +42,17 @@ afterEach(async () => {
 });
 
 function serve(): Promise<{ url: string; key: string }> {
-  server = spawn(process.execPath, [OUTPOST, 'serve', '--data', dir, '--port', '0', '--no-sync'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn(process.execPath, [OUTPOST, 'serve', '--data', dir, '--port', '0', '--no-sync'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     server!.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       const url = /API: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)?.[1];
-      if (url && /Sync: /.test(out)) resolve({ url, key: JSON.parse(readFileSync(join(dir, SECRETS_FILE), 'utf8'))['serve.owner-session-key'] });
+      if (url && /Sync: /.test(out))
+        resolve({ url, key: JSON.parse(readFileSync(join(dir, SECRETS_FILE), 'utf8'))['serve.owner-session-key'] });
     });
     server!.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
@@ -57,7 +61,11 @@ function serve(): Promise<{ url: string; key: string }> {
 test('every sync says what was made before the link; --adopt-local sends it, through a running server and here', async () => {
   const s = await serve();
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${s.url}/api/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${s.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${s.url}/api/v1${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${s.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     return res.json() as Promise<Record<string, any>>;
   };
@@ -97,7 +105,11 @@ test('linking and adopting in one command: the first sync reads the remote user,
   const engine = openEngine(dir);
   const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   insertAsset(engine.db, 'a0000000-0000-4000-a000-0000000000c1', ASSET);
-  await invoke({ engine, db: engine.db, caller: { ...loadCaller(engine.db, userId)!, owner: true } }, 'CreateAnnotation', annotationRequest('strut crack'));
+  await invoke(
+    { engine, db: engine.db, caller: { ...loadCaller(engine.db, userId)!, owner: true } },
+    'CreateAnnotation',
+    annotationRequest('strut crack'),
+  );
   engine.close();
   const out = await outpost('sync', '--data', dir, '--remote', remote.url, '--token', remote.token, '--adopt-local');
   expect(out.code).toBe(0);

@@ -14,20 +14,29 @@ let a: Replica;
 beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair({ colleagues: ['colleague@outpost.local'], synced: false })));
 afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
-const ids = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => remote.client.CreateAnnotation(annotationRequest(`r${i}`)))).then((r) => r.map((x) => x.annotation.annotationId));
+const ids = (n: number) =>
+  Promise.all(Array.from({ length: n }, (_, i) => remote.client.CreateAnnotation(annotationRequest(`r${i}`)))).then((r) =>
+    r.map((x) => x.annotation.annotationId),
+  );
 const localCount = () => a.engine.db.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n;
 
 describe('pull', () => {
   test('equal modified dates across small pages lose nothing', async () => {
     const created = await ids(7);
     const same = nowMicros();
-    remote.engine.db.run(`UPDATE annotations SET modified_date = ? WHERE id IN (SELECT value FROM json_each(?))`, [same, JSON.stringify(created)]);
+    remote.engine.db.run(`UPDATE annotations SET modified_date = ? WHERE id IN (SELECT value FROM json_each(?))`, [
+      same,
+      JSON.stringify(created),
+    ]);
     const s = await a.sync({ pageSize: 2 });
     expect(s.ok).toBe(true);
     expect(localCount()).toBe(7);
     expect(a.engine.db.raw.pragma('synchronous', { simple: true })).toBe(2);
     // An incremental pull with the same tie: edits land, nothing is skipped.
-    remote.engine.db.run(`UPDATE annotations SET name = 'tied', modified_date = ? WHERE id IN (SELECT value FROM json_each(?))`, [same + 10, JSON.stringify(created)]);
+    remote.engine.db.run(`UPDATE annotations SET name = 'tied', modified_date = ? WHERE id IN (SELECT value FROM json_each(?))`, [
+      same + 10,
+      JSON.stringify(created),
+    ]);
     await a.sync({ pageSize: 2 });
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
   });
@@ -35,7 +44,9 @@ describe('pull', () => {
   test('a late commit (a modified date older than the cursor, inside the overlap) still arrives', async () => {
     await ids(3);
     await a.sync();
-    const cursor = a.engine.db.get<{ modified_date: number }>("SELECT modified_date FROM sync_cursors WHERE resource = 'annotations'")!.modified_date;
+    const cursor = a.engine.db.get<{ modified_date: number }>(
+      "SELECT modified_date FROM sync_cursors WHERE resource = 'annotations'",
+    )!.modified_date;
     const [late] = await ids(1);
     remote.engine.db.run('UPDATE annotations SET modified_date = ? WHERE id = ?', [cursor - 5_000_000, late]);
     await a.sync();
@@ -58,7 +69,12 @@ describe('pull', () => {
   test('a pull cut mid-way keeps its committed pages and resumes from them', async () => {
     await ids(9);
     let pages = 0;
-    proxy.random({ rate: 1, kinds: ['drop'], random: Math.random, when: (r) => r.method === 'GET' && r.path.startsWith('/api/v1/annotations?') && ++pages > 2 });
+    proxy.random({
+      rate: 1,
+      kinds: ['drop'],
+      random: Math.random,
+      when: (r) => r.method === 'GET' && r.path.startsWith('/api/v1/annotations?') && ++pages > 2,
+    });
     const s1 = await a.sync({ pageSize: 2, reference: false });
     expect(s1.ok).toBe(false);
     const partial = localCount();
@@ -78,7 +94,9 @@ describe('pull', () => {
     let pages = 0;
     // Between the first and second page, a colleague renames the first record: it moves to the end of the listing.
     proxy.random({
-      rate: 1, kinds: ['drop'], random: Math.random,
+      rate: 1,
+      kinds: ['drop'],
+      random: Math.random,
       when: (r) => {
         if (r.method === 'GET' && r.path.startsWith('/api/v1/annotations?') && ++pages === 2) {
           remote.engine.db.run("UPDATE annotations SET name = 'renamed mid-pull', modified_date = ? WHERE id = ?", [nowMicros(), first.id]);
@@ -95,9 +113,10 @@ describe('pull', () => {
     expect(a.engine.db.get('SELECT max(pk) AS pk FROM annotations')).toEqual({ pk: created.length });
     expect(a.engine.db.get('SELECT name FROM annotations WHERE id = ?', [first.id])).toEqual({ name: 'renamed mid-pull' });
     // The deferred indexes, the unique id index among them, are all back.
-    const indexes = (db: typeof a.engine.db) => db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'annotation%' ORDER BY name");
+    const indexes = (db: typeof a.engine.db) =>
+      db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'annotation%' ORDER BY name");
     expect(indexes(a.engine.db)).toEqual(indexes(remote.engine.db));
-    expect(() => a.engine.db.run("UPDATE annotations SET id = ? WHERE id = ?", [created[1], created[2]])).toThrow(/UNIQUE/);
+    expect(() => a.engine.db.run('UPDATE annotations SET id = ? WHERE id = ?', [created[1], created[2]])).toThrow(/UNIQUE/);
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
   });
 
@@ -107,9 +126,10 @@ describe('pull', () => {
     const orgId = rdb.get<{ id: string }>('SELECT id FROM organizations')!.id;
     const owner = rdb.get<{ id: string }>("SELECT id FROM users WHERE user_name = 'engineer@outpost.local'")!.id;
     const now = nowMicros();
-    rdb.run('INSERT INTO runs(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      '7c7c7c7c-0000-4000-a000-000000000003', orgId, 'Run 7', now, owner, now, owner,
-    ]);
+    rdb.run(
+      'INSERT INTO runs(id, organization_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ['7c7c7c7c-0000-4000-a000-000000000003', orgId, 'Run 7', now, owner, now, owner],
+    );
     rdb.run(
       'INSERT INTO channels(id, organization_id, asset_id, name, created_date, created_by_user_id, modified_date, modified_by_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ['8d8d8d8d-0000-4000-a000-000000000004', orgId, '5a5a5a5a-0000-4000-a000-000000000001', 'chamber.pressure', now, owner, now, owner],

@@ -27,45 +27,94 @@ async function seedRemote(): Promise<{ renamed: string; commented: string }> {
   const { annotation: x } = await c.CreateAnnotation(annotationRequest('x', { tags: ['hot-fire'], metadata: team('propulsion') }));
   const { annotation: y } = await c.CreateAnnotation(annotationRequest('y'));
   await c.CreateAnnotationLog(comment(x.annotationId, 'first look'));
-  await c.CreateSavedSearch({ name: 'mine', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', assetItems: [{ id: RIG, name: 'Sync-Rig-1' }] } });
+  await c.CreateSavedSearch({
+    name: 'mine',
+    properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', assetItems: [{ id: RIG, name: 'Sync-Rig-1' }] },
+  });
   await c.CreatePolicy({ name: 'open', configuration: { cedarPolicy: 'permit(principal, action, resource);' } });
   await c.CreateRule({
     update: {
-      name: 'Overpressure', description: 'too high', assetConfiguration: { assetIds: [RIG], tagIds: ['tag-a'] }, metadata: team('propulsion'),
+      name: 'Overpressure',
+      description: 'too high',
+      assetConfiguration: { assetIds: [RIG], tagIds: ['tag-a'] },
+      metadata: team('propulsion'),
       contextualChannels: { channels: [{ name: 'chamber.temp' }] },
       conditions: [
         {
           expression: { singleChannelComparison: { channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: 10 } },
-          actions: [{ actionType: 'ANNOTATION', configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } } }],
+          actions: [
+            {
+              actionType: 'ANNOTATION',
+              configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } },
+            },
+          ],
         },
       ],
     },
   });
   const report = await remote.api('POST', '/api/v1/test-reports', {
-    status: 'TEST_STATUS_PASSED', name: 'remote report', testSystemName: 'rig', testCase: 'case', startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:01:00Z',
+    status: 'TEST_STATUS_PASSED',
+    name: 'remote report',
+    testSystemName: 'rig',
+    testCase: 'case',
+    startTime: '2026-09-01T00:00:00Z',
+    endTime: '2026-09-01T00:01:00Z',
     metadata: team('propulsion'),
   });
   expect(report.status).toBe(200);
   const testReportId = report.body.testReport.testReportId as string;
   const { testStep } = await c.CreateTestStep({
-    testStep: { testReportId, name: 'step', stepType: 'TEST_STEP_TYPE_ACTION', stepPath: '1', status: 'TEST_STATUS_PASSED', startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:00:01Z' },
+    testStep: {
+      testReportId,
+      name: 'step',
+      stepType: 'TEST_STEP_TYPE_ACTION',
+      stepPath: '1',
+      status: 'TEST_STATUS_PASSED',
+      startTime: '2026-09-01T00:00:00Z',
+      endTime: '2026-09-01T00:00:01Z',
+    },
   });
   await c.CreateTestMeasurement({
     testMeasurement: {
-      testStepId: testStep.testStepId, testReportId, name: 'voltage', measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', numericValue: 4.5, passed: true,
-      timestamp: '2026-09-01T00:00:00.5Z', channelNames: ['bus.voltage'],
+      testStepId: testStep.testStepId,
+      testReportId,
+      name: 'voltage',
+      measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE',
+      numericValue: 4.5,
+      passed: true,
+      timestamp: '2026-09-01T00:00:00.5Z',
+      channelNames: ['bus.voltage'],
     },
   });
-  const { artifact } = await onRemote(remote.engine, 'CreateStructuredArtifact', { title: 'limits', content: { max: 9 }, metadata: team('propulsion') });
+  const { artifact } = await onRemote(remote.engine, 'CreateStructuredArtifact', {
+    title: 'limits',
+    content: { max: 9 },
+    metadata: team('propulsion'),
+  });
   await onRemote(remote.engine, 'LinkArtifact', {
-    artifactId: artifact.artifactId, relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: x.annotationId,
+    artifactId: artifact.artifactId,
+    relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO',
+    entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION',
+    entityId: x.annotationId,
   });
   return { renamed: x.annotationId, commented: y.annotationId };
 }
 
 const EVERY_RESOURCE = [
-  'users', 'tags', 'assets', 'runs', 'channels', 'annotations', 'annotation_logs', 'saved_searches', 'policies', 'rules',
-  'test_reports', 'test_steps', 'test_measurements', 'artifacts',
+  'users',
+  'tags',
+  'assets',
+  'runs',
+  'channels',
+  'annotations',
+  'annotation_logs',
+  'saved_searches',
+  'policies',
+  'rules',
+  'test_reports',
+  'test_steps',
+  'test_measurements',
+  'artifacts',
 ];
 
 describe('sync: pulled counts', () => {
@@ -98,13 +147,25 @@ describe('sync: pulled counts', () => {
 
   test('a record with pending local edits, re-read while the remote is unchanged, counts nothing (the merge writes nothing)', async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('shared'));
-    const { policy } = await remote.client.CreatePolicy({ name: 'open', configuration: { cedarPolicy: 'permit(principal, action, resource);' } });
-    const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'mine', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
+    const { policy } = await remote.client.CreatePolicy({
+      name: 'open',
+      configuration: { cedarPolicy: 'permit(principal, action, resource);' },
+    });
+    const { savedSearch } = await remote.client.CreateSavedSearch({
+      name: 'mine',
+      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' },
+    });
     expect((await a.sync()).error).toBeUndefined();
 
-    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'local' }, updateMask: 'description' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: annotation.annotationId, description: 'local' },
+      updateMask: 'description',
+    });
     await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, description: 'local' }, updateMask: 'description' });
-    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'mine, renamed' }, updateMask: 'name' });
+    await a.call('UpdateSavedSearch', {
+      savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'mine, renamed' },
+      updateMask: 'name',
+    });
     // Every write fails (500): the edits stay pending through the run's pulls, which merge each re-read record.
     proxy.random({ rate: 1, kinds: ['status'], when: isWrite, random: () => 0 });
     const held = await a.sync();
@@ -113,11 +174,17 @@ describe('sync: pulled counts', () => {
     expect(held.progress.pulled).toEqual({});
 
     // A remote change to such a record is merged and counts once.
-    await remote.client.UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, name: 'shared, renamed' }, updateMask: 'name' });
+    await remote.client.UpdateAnnotation({
+      annotation: { annotationId: annotation.annotationId, name: 'shared, renamed' },
+      updateMask: 'name',
+    });
     const merged = await a.sync();
     expect(merged.pending).toBe(3);
     expect(merged.progress.pulled).toEqual({ annotations: 1 });
-    expect(a.engine.db.get('SELECT name, description FROM annotations WHERE id = ?', [annotation.annotationId])).toEqual({ name: 'shared, renamed', description: 'local' });
+    expect(a.engine.db.get('SELECT name, description FROM annotations WHERE id = ?', [annotation.annotationId])).toEqual({
+      name: 'shared, renamed',
+      description: 'local',
+    });
     expect((await a.sync()).progress.pulled).toEqual({});
 
     proxy.random(undefined);
@@ -128,13 +195,25 @@ describe('sync: pulled counts', () => {
 
   test("our own pushed edits, coming back with the server's dates, are sent but not received", async () => {
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('reviewed offline'));
-    const { policy } = await remote.client.CreatePolicy({ name: 'open', configuration: { cedarPolicy: 'permit(principal, action, resource);' } });
-    const { savedSearch } = await remote.client.CreateSavedSearch({ name: 'mine', properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' } });
+    const { policy } = await remote.client.CreatePolicy({
+      name: 'open',
+      configuration: { cedarPolicy: 'permit(principal, action, resource);' },
+    });
+    const { savedSearch } = await remote.client.CreateSavedSearch({
+      name: 'mine',
+      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS' },
+    });
     expect((await a.sync()).error).toBeUndefined();
-    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId, description: 'checked in the field' }, updateMask: 'description' });
+    await a.call('UpdateAnnotation', {
+      annotation: { annotationId: annotation.annotationId, description: 'checked in the field' },
+      updateMask: 'description',
+    });
     await a.call('ArchiveAnnotation', { annotationId: annotation.annotationId });
     await a.call('UpdatePolicy', { policy: { policyId: policy.policyId, description: 'reviewed' }, updateMask: 'description' });
-    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'mine, renamed' }, updateMask: 'name' });
+    await a.call('UpdateSavedSearch', {
+      savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'mine, renamed' },
+      updateMask: 'name',
+    });
     const s = await a.sync();
     expect(s.ok).toBe(true);
     expect(s.progress.pushed).toBe(4);
@@ -149,7 +228,11 @@ describe('sync: pulled counts', () => {
 
     // A remote save that changed no synced field (only its dates) is taken, and is no news either.
     const later = Date.now() * 1000;
-    for (const [table, id] of [['annotations', annotation.annotationId], ['policies', policy.policyId], ['saved_searches', savedSearch.savedSearchId]]) {
+    for (const [table, id] of [
+      ['annotations', annotation.annotationId],
+      ['policies', policy.policyId],
+      ['saved_searches', savedSearch.savedSearchId],
+    ]) {
       remote.engine.db.run(`UPDATE ${table} SET modified_date = ? WHERE id = ?`, [later, id]);
     }
     const resaved = await a.sync();

@@ -28,13 +28,18 @@ async function uploadFile(server: TestServer): Promise<string> {
   form.append('entityId', 'replica-writes-run');
   form.append('entityType', 'runs');
   form.append('file', new Blob(['hello outpost'], { type: 'text/plain' }), 'hello.txt');
-  const res = await fetch(`${server.url}/api/v0/remote-files/upload`, { method: 'POST', headers: { Authorization: `Bearer ${server.token}` }, body: form });
+  const res = await fetch(`${server.url}/api/v0/remote-files/upload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${server.token}` },
+    body: form,
+  });
   const body = await res.json();
   expect(res.status, JSON.stringify(body)).toBe(200);
   return body.remoteFile.remoteFileId;
 }
 
-const outboxOperations = () => local.engine.db.all<{ operation: string }>('SELECT operation FROM sync_outbox ORDER BY seq').map((r) => r.operation);
+const outboxOperations = () =>
+  local.engine.db.all<{ operation: string }>('SELECT operation FROM sync_outbox ORDER BY seq').map((r) => r.operation);
 
 beforeAll(async () => {
   remote = await startRemote();
@@ -71,7 +76,9 @@ describe('a replica refuses platform writes it cannot replicate', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(httpStatusFromCode(Code.FAILED_PRECONDITION));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(9);
-    expect(res.body.message).toBe(`${operation} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`);
+    expect(res.body.message).toBe(
+      `${operation} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`,
+    );
     expect(dump(local.engine.db)).toEqual(before);
   });
 

@@ -19,7 +19,10 @@ afterEach(async () => {
 const condition = (threshold: number) => ({
   expression: { singleChannelComparison: { channelName: 'chamber.pressure', comparator: 'GREATER_THAN', double: threshold } },
   actions: [
-    { actionType: 'ANNOTATION', configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } } },
+    {
+      actionType: 'ANNOTATION',
+      configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW' } },
+    },
     { actionType: 'WEBHOOK', configuration: { webhook: { webhookId: 'wh-1' } } },
   ],
 });
@@ -34,7 +37,10 @@ describe('sync: rules (pull)', () => {
         assetConfiguration: { assetIds: ['asset-1'], tagIds: ['tag-a'] },
         contextualChannels: { channels: [{ name: 'chamber.temp' }] },
         metadata: [{ key: { name: 'team', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'propulsion' }],
-        conditions: [condition(10), { expression: { singleChannelComparison: { channelName: 'mode', comparator: 'EQUAL', string: 'ABORT' } }, actions: [] }],
+        conditions: [
+          condition(10),
+          { expression: { singleChannelComparison: { channelName: 'mode', comparator: 'EQUAL', string: 'ABORT' } }, actions: [] },
+        ],
       },
     });
     const s = await a.sync();
@@ -43,7 +49,13 @@ describe('sync: rules (pull)', () => {
     expect((await a.call('GetRule', { ruleId })).rule).toEqual(await remoteRule());
     expect((await a.call('ListRules', {})).rules).toHaveLength(1);
 
-    await remote.client.UpdateRule({ ruleId, name: 'Overpressure v2', description: 'tighter', conditions: [condition(8)], versionNotes: 'lower' });
+    await remote.client.UpdateRule({
+      ruleId,
+      name: 'Overpressure v2',
+      description: 'tighter',
+      conditions: [condition(8)],
+      versionNotes: 'lower',
+    });
     await remote.client.ArchiveRule({ ruleId });
     await a.sync();
     const local = (await a.call('GetRule', { ruleId })).rule;

@@ -24,9 +24,14 @@ afterEach(async () => {
   await remote.close();
 });
 
-const search = (name: string, assets: string[] = []) => ({ name, properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', assetItems: assets.map((x) => ({ id: x, name: x })) } });
-const remoteSearches = () => remote.engine.db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY name');
-const localSearches = (r: Replica) => r.engine.db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY name');
+const search = (name: string, assets: string[] = []) => ({
+  name,
+  properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', assetItems: assets.map((x) => ({ id: x, name: x })) },
+});
+const remoteSearches = () =>
+  remote.engine.db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY name');
+const localSearches = (r: Replica) =>
+  r.engine.db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY name');
 
 describe('sync: saved searches', () => {
   test('offline create, update and delete reach the remote once; a lost create response makes no duplicate', async () => {
@@ -49,7 +54,10 @@ describe('sync: saved searches', () => {
     await a.sync();
     await b.sync();
     await remote.client.DeleteSavedSearch({ savedSearchId: other.savedSearchId });
-    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'renamed by a' }, updateMask: 'name' });
+    await a.call('UpdateSavedSearch', {
+      savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'renamed by a' },
+      updateMask: 'name',
+    });
     await b.call('UpdateSavedSearch', {
       savedSearch: { savedSearchId: savedSearch.savedSearchId, properties: { assetItems: [{ id: 'two', name: 'two' }] } },
       updateMask: 'properties.asset_items',
@@ -66,15 +74,20 @@ describe('sync: saved searches', () => {
     expect((await b.call('ListSyncConflicts', {})).conflicts).toEqual([]);
   });
 
-  test("a create whose response was lost, left in flight when its retries ran out, is adopted by the pull that follows: never sent again, the rename made offline lands on it", async () => {
+  test('a create whose response was lost, left in flight when its retries ran out, is adopted by the pull that follows: never sent again, the rename made offline lands on it', async () => {
     const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/saved_searches';
     const { savedSearch } = await a.call('CreateSavedSearch', search('pumps', ['p1']));
-    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'pumps, all' }, updateMask: 'name' });
+    await a.call('UpdateSavedSearch', {
+      savedSearch: { savedSearchId: savedSearch.savedSearchId, name: 'pumps, all' },
+      updateMask: 'name',
+    });
     proxy.once({ kind: 'lose' }, isCreate);
     // One try: the push ends with the search created remotely and its entry in flight (as after a crash); the pull
     // after the push lists that copy. It is ours, not a colleague's new search.
     await a.sync(ONE_TRY);
-    expect(a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreateSavedSearch'")).toEqual({ state: 'done', by: 'pull' });
+    expect(
+      a.engine.db.get("SELECT state, json_extract(result, '$.adoptedBy') AS by FROM sync_outbox WHERE operation = 'CreateSavedSearch'"),
+    ).toEqual({ state: 'done', by: 'pull' });
     expect(localSearches(a).map((x) => x.name)).toEqual(['pumps, all']); // the rename waits, on the adopted record
     const next = await a.sync();
     expect(next.ok).toBe(true);
@@ -90,7 +103,9 @@ describe('sync: saved searches', () => {
     // The response is lost and the link fails right after: the run ends with the create in flight and nothing pulled.
     loseThenLinkDown(proxy, isCreate);
     await a.sync(ONE_TRY);
-    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done'")).toEqual([{ operation: 'CreateSavedSearch', state: 'inflight' }]);
+    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state != 'done'")).toEqual([
+      { operation: 'CreateSavedSearch', state: 'inflight' },
+    ]);
     const [copy] = remoteSearches();
     await b.sync();
     await b.call('UpdateSavedSearch', { savedSearch: { savedSearchId: copy.id, name: 'pumps (shared)' }, updateMask: 'name' });
@@ -115,9 +130,14 @@ describe('sync: saved searches', () => {
     expect(s.ok).toBe(true);
     expect(s.progress.failed).toBe(1);
     const [entry] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
-    expect(entry).toMatchObject({ operation: 'UpdateSavedSearch', lastError: expect.stringMatching(/^not found on the remote \(kept locally; see conflicts\)/) });
+    expect(entry).toMatchObject({
+      operation: 'UpdateSavedSearch',
+      lastError: expect.stringMatching(/^not found on the remote \(kept locally; see conflicts\)/),
+    });
     const { conflicts } = await a.call('ListSyncConflicts', {});
-    expect(conflicts).toMatchObject([{ kind: 'remote_missing', resource: 'saved_search', recordId: id, recordName: 'mine now', winner: 'local', undoable: false }]);
+    expect(conflicts).toMatchObject([
+      { kind: 'remote_missing', resource: 'saved_search', recordId: id, recordName: 'mine now', winner: 'local', undoable: false },
+    ]);
     expect(conflicts[0].localValue).toMatchObject({ name: 'mine now', 'properties.asset_items': [{ id: 'one', name: 'one' }] });
     // Kept through later syncs (the remote's full list no longer has it) while the conflict is open ...
     await a.sync();
@@ -132,23 +152,43 @@ describe('sync: saved searches', () => {
 
 describe('sync: saved searches ask the platform only what its API allows', () => {
   test('a property edit is pushed as `properties`, the whole current object (kinds of template items kept), never a sub-path mask', async () => {
-    const templates = [{ id: 't1', name: 'Tmpl', kind: 'REPORT_TEMPLATE' }, { id: 't2', name: 'Other', kind: '' }];
+    const templates = [
+      { id: 't1', name: 'Tmpl', kind: 'REPORT_TEMPLATE' },
+      { id: 't2', name: 'Other', kind: '' },
+    ];
     await a.call('CreateSavedSearch', {
       name: 'pumps',
-      properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', assetItems: [{ id: 'x', name: 'x' }], searchTerm: 'old', templateItems: templates },
+      properties: {
+        overviewMode: 'OVERVIEW_MODE_ANNOTATIONS',
+        assetItems: [{ id: 'x', name: 'x' }],
+        searchTerm: 'old',
+        templateItems: templates,
+      },
     });
     await a.sync();
     const id = (await a.call('ListSavedSearches', {})).savedSearches.find((x: { name: string }) => x.name === 'pumps')!.savedSearchId;
-    await a.call('UpdateSavedSearch', { savedSearch: { savedSearchId: id, properties: { searchTerm: 'new' } }, updateMask: 'properties.search_term' });
+    await a.call('UpdateSavedSearch', {
+      savedSearch: { savedSearchId: id, properties: { searchTerm: 'new' } },
+      updateMask: 'properties.search_term',
+    });
     const from = proxy.log.length;
     expect((await a.sync()).ok).toBe(true);
     const patches = proxy.log.slice(from).filter((r) => r.method === 'PATCH' && r.path.startsWith('/api/v1/saved_searches'));
     expect(patches).toHaveLength(1);
     const sent = JSON.parse(patches[0].body);
     expect(sent.updateMask).toBe('properties');
-    expect(sent.savedSearch.properties).toMatchObject({ overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', searchTerm: 'new', assetItems: [{ id: 'x', name: 'x' }], templateItems: templates });
+    expect(sent.savedSearch.properties).toMatchObject({
+      overviewMode: 'OVERVIEW_MODE_ANNOTATIONS',
+      searchTerm: 'new',
+      assetItems: [{ id: 'x', name: 'x' }],
+      templateItems: templates,
+    });
     const [onRemote] = remoteSearches().filter((x) => x.name === 'pumps');
-    expect(JSON.parse(onRemote.properties)).toMatchObject({ searchTerm: 'new', assetItems: [{ id: 'x', name: 'x' }], templateItems: templates });
+    expect(JSON.parse(onRemote.properties)).toMatchObject({
+      searchTerm: 'new',
+      assetItems: [{ id: 'x', name: 'x' }],
+      templateItems: templates,
+    });
     await b.sync();
     const atB = (await b.call('GetSavedSearch', { savedSearchId: id })).savedSearch;
     expect(atB.properties.templateItems).toEqual(templates);

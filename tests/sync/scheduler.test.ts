@@ -47,13 +47,23 @@ const fast = { retry: { baseDelayMs: 2, maxDelayMs: 10, maxAttempts: 2 } };
 describe('SyncScheduler', () => {
   test('syncs at start and soon after a local edit, publishing status', async () => {
     const events: SchedulerEvent[] = [];
-    scheduler = new SyncScheduler({ engine, secrets: createMemorySecretStore(), publishEvent: (e) => events.push(e), intervalMs: 60_000, afterEditMs: 50, run: fast });
+    scheduler = new SyncScheduler({
+      engine,
+      secrets: createMemorySecretStore(),
+      publishEvent: (e) => events.push(e),
+      intervalMs: 60_000,
+      afterEditMs: 50,
+      run: fast,
+    });
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
     scheduler.start();
     await until('the first sync', () => !!localCaller(engine.db) && scheduler!.status().lastSuccessDate !== null);
     const ctx = { engine, db: engine.db, caller: { ...localCaller(engine.db)!, owner: true } };
     await invoke(ctx, 'CreateAnnotation', annotationRequest('from the background'));
-    await until('the edit to reach the remote', () => !!remote.engine.db.get("SELECT 1 FROM annotations WHERE name = 'from the background'"));
+    await until(
+      'the edit to reach the remote',
+      () => !!remote.engine.db.get("SELECT 1 FROM annotations WHERE name = 'from the background'"),
+    );
     await until('nothing pending', () => scheduler!.status().pendingCount === 0);
     expect(events.some((e) => e.type === 'sync-status' && e.running)).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'sync-status' });
@@ -62,7 +72,10 @@ describe('SyncScheduler', () => {
   test('backs off while the remote is unreachable and recovers when it returns', async () => {
     proxy.partition();
     scheduler = new SyncScheduler({
-      engine, secrets: createMemorySecretStore(), intervalMs: 60_000, run: fast,
+      engine,
+      secrets: createMemorySecretStore(),
+      intervalMs: 60_000,
+      run: fast,
       backoff: { maxAttempts: 1, baseDelayMs: 20, maxDelayMs: 200, jitter: 0.5 },
     });
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
@@ -75,7 +88,13 @@ describe('SyncScheduler', () => {
   });
 
   test('stops on an authentication error until the key is replaced', async () => {
-    scheduler = new SyncScheduler({ engine, secrets: createMemorySecretStore(), intervalMs: 20, run: fast, backoff: { maxAttempts: 1, baseDelayMs: 5, maxDelayMs: 10, jitter: 0 } });
+    scheduler = new SyncScheduler({
+      engine,
+      secrets: createMemorySecretStore(),
+      intervalMs: 20,
+      run: fast,
+      backoff: { maxAttempts: 1, baseDelayMs: 5, maxDelayMs: 10, jitter: 0 },
+    });
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: 'op_wrong' });
     scheduler.start();
     await until('the auth stop', () => scheduler!.status().state === 'auth_error');
@@ -83,18 +102,30 @@ describe('SyncScheduler', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(proxy.log.length).toBe(requests); // no more attempts
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
-    await until('a successful sync with the new key', () => scheduler!.status().state === 'idle' && scheduler!.status().lastSuccessDate !== null);
+    await until(
+      'a successful sync with the new key',
+      () => scheduler!.status().state === 'idle' && scheduler!.status().lastSuccessDate !== null,
+    );
   });
 
   test('a key replaced while a run with the old one is out is tried as soon as that run ends', async () => {
-    scheduler = new SyncScheduler({ engine, secrets: createMemorySecretStore(), intervalMs: 60_000, run: fast, backoff: { maxAttempts: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, jitter: 0 } });
+    scheduler = new SyncScheduler({
+      engine,
+      secrets: createMemorySecretStore(),
+      intervalMs: 60_000,
+      run: fast,
+      backoff: { maxAttempts: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, jitter: 0 },
+    });
     // The old key's GetMe is held back, so its 401 arrives after the new key is saved.
     proxy.once({ kind: 'delay', ms: 400 }, (r) => r.path.startsWith('/api/v2/me'));
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: 'op_old_key' });
     scheduler.start();
     await until('the run with the old key', () => scheduler!.status().state === 'syncing');
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
-    await until('a successful sync with the new key', () => scheduler!.status().state === 'idle' && scheduler!.status().lastSuccessDate !== null);
+    await until(
+      'a successful sync with the new key',
+      () => scheduler!.status().state === 'idle' && scheduler!.status().lastSuccessDate !== null,
+    );
     expect(proxy.log.filter((e) => e.path.startsWith('/api/v2/me')).map((e) => e.status)).toEqual([401, 200]);
   });
 });

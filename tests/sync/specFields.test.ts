@@ -28,9 +28,42 @@ describe('spec fields', () => {
       }),
     );
     expect(annotation.metadata).toEqual([
-      { key: { name: 'rig', type: 'METADATA_KEY_TYPE_STRING', archivedDate: null, isArchived: false, filterFieldType: 'FILTER_FIELD_TYPE_STRING' }, stringValue: 'R1', archivedDate: null, isArchived: false },
-      { key: { name: 'gain', type: 'METADATA_KEY_TYPE_NUMBER', archivedDate: null, isArchived: false, filterFieldType: 'FILTER_FIELD_TYPE_DOUBLE' }, numberValue: 2, archivedDate: null, isArchived: false },
-      { key: { name: 'ok', type: 'METADATA_KEY_TYPE_BOOLEAN', archivedDate: null, isArchived: false, filterFieldType: 'FILTER_FIELD_TYPE_BOOL' }, booleanValue: true, archivedDate: null, isArchived: false },
+      {
+        key: {
+          name: 'rig',
+          type: 'METADATA_KEY_TYPE_STRING',
+          archivedDate: null,
+          isArchived: false,
+          filterFieldType: 'FILTER_FIELD_TYPE_STRING',
+        },
+        stringValue: 'R1',
+        archivedDate: null,
+        isArchived: false,
+      },
+      {
+        key: {
+          name: 'gain',
+          type: 'METADATA_KEY_TYPE_NUMBER',
+          archivedDate: null,
+          isArchived: false,
+          filterFieldType: 'FILTER_FIELD_TYPE_DOUBLE',
+        },
+        numberValue: 2,
+        archivedDate: null,
+        isArchived: false,
+      },
+      {
+        key: {
+          name: 'ok',
+          type: 'METADATA_KEY_TYPE_BOOLEAN',
+          archivedDate: null,
+          isArchived: false,
+          filterFieldType: 'FILTER_FIELD_TYPE_BOOL',
+        },
+        booleanValue: true,
+        archivedDate: null,
+        isArchived: false,
+      },
     ]);
     const { status, body } = await remote.api('GET', '/api/v1/external-sync');
     expect(status).toBe(200);
@@ -39,15 +72,37 @@ describe('spec fields', () => {
 
   test("a test report's overall modified date follows its steps and measurements, and a remote's is kept through sync", async () => {
     const { remote, a } = pair;
-    const { testReport } = await remote.client.CreateTestReport({ status: 'TEST_STATUS_PASSED', name: 'r', testSystemName: 's', testCase: 'c', startTime: T0, endTime: T1 } as never);
+    const { testReport } = await remote.client.CreateTestReport({
+      status: 'TEST_STATUS_PASSED',
+      name: 'r',
+      testSystemName: 's',
+      testCase: 'c',
+      startTime: T0,
+      endTime: T1,
+    } as never);
     const created = Date.parse(testReport.overallModifiedDate);
     await new Promise((r) => setTimeout(r, 5));
     const { testStep } = await remote.client.CreateTestStep({
-      testStep: { testReportId: testReport.testReportId, name: 'p', stepType: 'TEST_STEP_TYPE_ACTION', stepPath: '1', status: 'TEST_STATUS_PASSED', startTime: T0, endTime: T1 },
+      testStep: {
+        testReportId: testReport.testReportId,
+        name: 'p',
+        stepType: 'TEST_STEP_TYPE_ACTION',
+        stepPath: '1',
+        status: 'TEST_STATUS_PASSED',
+        startTime: T0,
+        endTime: T1,
+      },
     } as never);
     await new Promise((r) => setTimeout(r, 5));
     await remote.client.CreateTestMeasurement({
-      testMeasurement: { testStepId: testStep.testStepId, name: 'v', measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', numericValue: 1, passed: true, timestamp: T0 },
+      testMeasurement: {
+        testStepId: testStep.testStepId,
+        name: 'v',
+        measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE',
+        numericValue: 1,
+        passed: true,
+        timestamp: T0,
+      },
     } as never);
     const there = (await remote.client.GetTestReport({ testReportId: testReport.testReportId })).testReport;
     expect(Date.parse(there.overallModifiedDate)).toBeGreaterThan(created);
@@ -66,19 +121,35 @@ describe('spec fields', () => {
     const after = (await remote.client.GetTestReport({ testReportId: testReport.testReportId })).testReport;
     expect(Date.parse(after.overallModifiedDate)).toBeGreaterThan(Date.parse(there.overallModifiedDate));
     await a.sync();
-    expect((await a.call('GetTestReport', { testReportId: testReport.testReportId })).testReport.overallModifiedDate).toBe(after.overallModifiedDate);
+    expect((await a.call('GetTestReport', { testReportId: testReport.testReportId })).testReport.overallModifiedDate).toBe(
+      after.overallModifiedDate,
+    );
   });
 
   test('archived metadata values and keys a remote sends are stored and returned, through the pull of every resource kind that carries them', async () => {
     const { remote, a } = pair;
     const archivedEntry = {
-      key: { name: 'legacy', type: 'METADATA_KEY_TYPE_STRING', archivedDate: ARCHIVED, isArchived: true, filterFieldType: 'FILTER_FIELD_TYPE_STRING' },
-      stringValue: 'old rig', archivedDate: ARCHIVED, isArchived: true,
+      key: {
+        name: 'legacy',
+        type: 'METADATA_KEY_TYPE_STRING',
+        archivedDate: ARCHIVED,
+        isArchived: true,
+        filterFieldType: 'FILTER_FIELD_TYPE_STRING',
+      },
+      stringValue: 'old rig',
+      archivedDate: ARCHIVED,
+      isArchived: true,
     };
     const { annotation } = await remote.client.CreateAnnotation(annotationRequest('with archived metadata', { metadata: [archivedEntry] }));
     expect(annotation.metadata).toEqual([archivedEntry]);
     const { testReport } = await remote.client.CreateTestReport({
-      status: 'TEST_STATUS_PASSED', name: 'r', testSystemName: 's', testCase: 'c', startTime: T0, endTime: T1, metadata: [archivedEntry],
+      status: 'TEST_STATUS_PASSED',
+      name: 'r',
+      testSystemName: 's',
+      testCase: 'c',
+      startTime: T0,
+      endTime: T1,
+      metadata: [archivedEntry],
     } as never);
     expect(testReport.metadata).toEqual([archivedEntry]);
 
@@ -89,7 +160,10 @@ describe('spec fields', () => {
 
     // Unarchived there: the change arrives (the entry is not dropped or frozen).
     const live = { ...archivedEntry, archivedDate: null, isArchived: false };
-    await remote.client.UpdateAnnotation({ annotation: { annotationId: annotation.annotationId, metadata: [{ ...live, archivedDate: undefined }] }, updateMask: 'metadata' } as never);
+    await remote.client.UpdateAnnotation({
+      annotation: { annotationId: annotation.annotationId, metadata: [{ ...live, archivedDate: undefined }] },
+      updateMask: 'metadata',
+    } as never);
     await a.sync();
     expect((await a.call('GetAnnotation', { annotationId: annotation.annotationId })).annotation.metadata).toEqual([
       { ...live, key: archivedEntry.key },

@@ -42,7 +42,10 @@ function victims(db: Db, reportId: string): { stepId: string; measurementId: str
      ORDER BY s.path_key LIMIT 1`,
     [reportId],
   )!;
-  const { id: measurementId } = db.get<{ id: string }>('SELECT id FROM test_measurements WHERE test_report_id = ? AND test_step_id != ? ORDER BY timestamp, id LIMIT 1', [reportId, stepId])!;
+  const { id: measurementId } = db.get<{ id: string }>(
+    'SELECT id FROM test_measurements WHERE test_report_id = ? AND test_step_id != ? ORDER BY timestamp, id LIMIT 1',
+    [reportId, stepId],
+  )!;
   return { stepId, measurementId };
 }
 
@@ -58,7 +61,8 @@ async function syncedReportWithRemoteDeletions(): Promise<{ reportId: string; st
 }
 
 const has = (db: Db, table: string, id: string) => !!db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]);
-const measurementsOf = (db: Db, stepId: string) => db.get<{ n: number }>('SELECT count(*) AS n FROM test_measurements WHERE test_step_id = ?', [stepId])!.n;
+const measurementsOf = (db: Db, stepId: string) =>
+  db.get<{ n: number }>('SELECT count(*) AS n FROM test_measurements WHERE test_step_id = ?', [stepId])!.n;
 
 /** Runs a sync and returns a copy of the local reports taken when the pull is over (before anything is pushed). */
 async function syncSeeingPulled(options: { reconcileEveryMs: number }) {
@@ -106,14 +110,19 @@ describe('test steps and measurements deleted on the remote', () => {
 
   test('a step or measurement created here and not pushed yet stays, also under a step the remote deleted', async () => {
     const { reportId, stepId } = await syncedReportWithRemoteDeletions();
-    const otherStep = a.engine.db.get<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? AND id != ? ORDER BY path_key LIMIT 1', [reportId, stepId])!.id;
+    const otherStep = a.engine.db.get<{ id: string }>(
+      'SELECT id FROM test_steps WHERE test_report_id = ? AND id != ? ORDER BY path_key LIMIT 1',
+      [reportId, stepId],
+    )!.id;
     const made = (await a.call('CreateTestStep', step(reportId, '99', 'made offline'))).testStep.testStepId as string;
     const onKept = (await a.call('CreateTestMeasurement', measurement(otherStep, 'made offline'))).testMeasurement.measurementId as string;
-    const onDeleted = (await a.call('CreateTestMeasurement', measurement(stepId, 'under a deleted step'))).testMeasurement.measurementId as string;
+    const onDeleted = (await a.call('CreateTestMeasurement', measurement(stepId, 'under a deleted step'))).testMeasurement
+      .measurementId as string;
 
     // (While the step's create is open, the report has an open entry: none of its children is removed in this run.)
     const { summary, pulled } = await syncSeeingPulled({ reconcileEveryMs: 0 });
-    const at = (id: string) => pulled[reportId].steps.some((x) => x.startsWith(`${id} `)) || pulled[reportId].measurements.some((x) => x.startsWith(`${id} `));
+    const at = (id: string) =>
+      pulled[reportId].steps.some((x) => x.startsWith(`${id} `)) || pulled[reportId].measurements.some((x) => x.startsWith(`${id} `));
     expect([made, onKept, onDeleted, stepId].map(at)).toEqual([true, true, true, true]);
     // The remote has the step and the measurement of a step it has; the one under its deleted step is refused.
     expect(summary.failedEntries).toBe(1);

@@ -14,31 +14,66 @@ let a: Replica;
 beforeEach(async () => ({ remote, proxy, a } = await openProxiedPair()));
 afterEach(() => closeProxiedPair({ remote, proxy, a }));
 
-const isPost = (path: string): Matcher => (r) => r.method === 'POST' && r.path === path;
+const isPost =
+  (path: string): Matcher =>
+  (r) =>
+    r.method === 'POST' && r.path === path;
 const T0 = '2026-09-01T00:00:00Z';
 const T1 = '2026-09-01T00:01:00Z';
 const step = (testReportId: string, stepPath: string, name: string, parentStepId?: string) => ({
-  testStep: { testReportId, parentStepId, name, stepType: 'TEST_STEP_TYPE_ACTION', stepPath, status: 'TEST_STATUS_PASSED', startTime: T0, endTime: T1 },
+  testStep: {
+    testReportId,
+    parentStepId,
+    name,
+    stepType: 'TEST_STEP_TYPE_ACTION',
+    stepPath,
+    status: 'TEST_STATUS_PASSED',
+    startTime: T0,
+    endTime: T1,
+  },
 });
 const measurement = (testStepId: string, name: string, numericValue: number, timestamp = T0) => ({
-  testStepId, name, measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', numericValue, passed: true, timestamp, numericBounds: { min: 0, max: 10 }, unit: { abbreviatedName: 'V' },
+  testStepId,
+  name,
+  measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE',
+  numericValue,
+  passed: true,
+  timestamp,
+  numericBounds: { min: 0, max: 10 },
+  unit: { abbreviatedName: 'V' },
 });
 
 describe('sync: manual test-report edits', () => {
   test('a report, steps and measurements made offline reach the remote once, with their edits, through lost responses', async () => {
     const { testReport } = await a.call('CreateTestReport', {
-      status: 'TEST_STATUS_IN_PROGRESS', name: 'bench run', testSystemName: 'rig-7', testCase: 'power', startTime: T0, endTime: T1, serialNumber: 'SN-1',
+      status: 'TEST_STATUS_IN_PROGRESS',
+      name: 'bench run',
+      testSystemName: 'rig-7',
+      testCase: 'power',
+      startTime: T0,
+      endTime: T1,
+      serialNumber: 'SN-1',
       metadata: [{ key: { name: 'operator', type: 'METADATA_KEY_TYPE_STRING' }, stringValue: 'ian' }],
     });
     const top = (await a.call('CreateTestStep', step(testReport.testReportId, '1', 'power up'))).testStep;
     const child = (await a.call('CreateTestStep', step(testReport.testReportId, '1.1', 'measure rail', top.testStepId))).testStep;
-    const one = (await a.call('CreateTestMeasurement', { testMeasurement: measurement(child.testStepId, 'rail 5V', 5.01) })).testMeasurement;
+    const one = (await a.call('CreateTestMeasurement', { testMeasurement: measurement(child.testStepId, 'rail 5V', 5.01) }))
+      .testMeasurement;
     const batch = await a.call('CreateTestMeasurements', {
-      testMeasurements: [measurement(child.testStepId, 'rail 3V3', 3.31, '2026-09-01T00:00:01Z'), measurement(child.testStepId, 'rail 1V8', 1.79, '2026-09-01T00:00:02Z')],
+      testMeasurements: [
+        measurement(child.testStepId, 'rail 3V3', 3.31, '2026-09-01T00:00:01Z'),
+        measurement(child.testStepId, 'rail 1V8', 1.79, '2026-09-01T00:00:02Z'),
+      ],
     });
     await a.call('UpdateTestStep', { testStep: { testStepId: child.testStepId, description: 'all rails' }, updateMask: 'description' });
-    await a.call('UpdateTestMeasurement', { testMeasurement: { measurementId: batch.measurementIds[1], numericValue: 1.8, description: 'rechecked' }, updateMask: 'numericValue,description' });
-    await a.call('UpdateTestReport', { testReport: { testReportId: testReport.testReportId, status: 'TEST_STATUS_PASSED' }, updateMask: 'status' });
+    await a.call('UpdateTestMeasurement', {
+      testMeasurement: { measurementId: batch.measurementIds[1], numericValue: 1.8, description: 'rechecked' },
+      updateMask: 'numericValue,description',
+    });
+    await a.call('UpdateTestReport', {
+      testReport: { testReportId: testReport.testReportId, status: 'TEST_STATUS_PASSED' },
+      updateMask: 'status',
+    });
 
     proxy.once({ kind: 'lose' }, isPost('/api/v1/test-reports'));
     proxy.once({ kind: 'lose' }, isPost('/api/v1/test-steps'));
@@ -64,8 +99,12 @@ describe('sync: manual test-report edits', () => {
     expect(remote.engine.db.all('SELECT key, string_value FROM test_report_metadata')).toEqual([{ key: 'operator', string_value: 'ian' }]);
     expect(reportsOf(a.engine.db)).toEqual(remoteReports);
     // Ids the UI still holds are translated.
-    expect((await a.call('ListTestMeasurements', { filter: `measurement_id == '${r.measurements[0].split(' ')[0]}'` })).testMeasurements).toHaveLength(1);
-    expect((await a.call('GetTestReport', { testReportId: testReport.testReportId })).testReport.testReportId).toBe(Object.keys(remoteReports)[0]);
+    expect(
+      (await a.call('ListTestMeasurements', { filter: `measurement_id == '${r.measurements[0].split(' ')[0]}'` })).testMeasurements,
+    ).toHaveLength(1);
+    expect((await a.call('GetTestReport', { testReportId: testReport.testReportId })).testReport.testReportId).toBe(
+      Object.keys(remoteReports)[0],
+    );
     expect(one.measurementId).not.toBe(r.measurements[0].split(' ')[0]);
 
     expect((await a.sync()).progress.pushed).toBe(0);
@@ -75,10 +114,20 @@ describe('sync: manual test-report edits', () => {
   test('edits of imported steps and measurements made before the import is pushed follow it to the remote records', async () => {
     await importSample(a);
     const db = a.engine.db;
-    const [m1, m2] = db.all<{ id: string; test_step_id: string; name: string }>('SELECT id, test_step_id, name FROM test_measurements ORDER BY pk LIMIT 2');
-    const stepPath = db.get<{ step_path: string }>('SELECT step_path_text(path_key) AS step_path FROM test_steps WHERE id = ?', [m1.test_step_id])!.step_path;
-    await a.call('UpdateTestStep', { testStep: { testStepId: m1.test_step_id, description: 'edited before the push' }, updateMask: 'description' });
-    await a.call('UpdateTestMeasurement', { testMeasurement: { measurementId: m1.id, description: 'noted before the push' }, updateMask: 'description' });
+    const [m1, m2] = db.all<{ id: string; test_step_id: string; name: string }>(
+      'SELECT id, test_step_id, name FROM test_measurements ORDER BY pk LIMIT 2',
+    );
+    const stepPath = db.get<{ step_path: string }>('SELECT step_path_text(path_key) AS step_path FROM test_steps WHERE id = ?', [
+      m1.test_step_id,
+    ])!.step_path;
+    await a.call('UpdateTestStep', {
+      testStep: { testStepId: m1.test_step_id, description: 'edited before the push' },
+      updateMask: 'description',
+    });
+    await a.call('UpdateTestMeasurement', {
+      testMeasurement: { measurementId: m1.id, description: 'noted before the push' },
+      updateMask: 'description',
+    });
     await a.call('DeleteTestMeasurement', { measurementId: m2.id });
     proxy.once({ kind: 'lose' }, isPost('/api/v1/test-reports:import'));
     const s = await a.sync();
@@ -86,13 +135,17 @@ describe('sync: manual test-report edits', () => {
     expect(s.failedEntries).toBe(0);
     expect(proxy.forwarded(isPost('/api/v1/test-reports:import'))).toBe(1);
     const remoteDb = remote.engine.db;
-    expect(remoteDb.get('SELECT description FROM test_steps WHERE step_path_text(path_key) = ?', [stepPath])).toEqual({ description: 'edited before the push' });
+    expect(remoteDb.get('SELECT description FROM test_steps WHERE step_path_text(path_key) = ?', [stepPath])).toEqual({
+      description: 'edited before the push',
+    });
     expect(remoteDb.all("SELECT name FROM test_measurements WHERE description = 'noted before the push'")).toEqual([{ name: m1.name }]);
     expect(count(remoteDb, 'test_measurements')).toBe(count(db, 'test_measurements'));
     expect(reportsOf(db)).toEqual(reportsOf(remoteDb));
     // Ids the UI still holds are translated.
     expect((await a.call('ListTestMeasurements', { filter: `measurement_id == '${m1.id}'` })).testMeasurements).toHaveLength(0);
-    expect(db.get('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [m1.id])).toEqual({ remote_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(db.get('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [m1.id])).toEqual({
+      remote_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
   });
 
   test('step and measurement edits and deletes travel both ways', async () => {
@@ -100,13 +153,24 @@ describe('sync: manual test-report edits', () => {
     await a.sync();
     const db = remote.engine.db;
     const [id] = Object.keys(reportsOf(db));
-    const steps = db.all<{ id: string; step_path: string }>('SELECT id, step_path_text(path_key) AS step_path FROM test_steps WHERE test_report_id = ? ORDER BY path_key', [id]);
-    const measured = db.all<{ id: string; test_step_id: string }>('SELECT id, test_step_id FROM test_measurements WHERE test_report_id = ? ORDER BY pk', [id]);
-    const leaf = steps.find((x) => !steps.some((y) => y.step_path.startsWith(`${x.step_path}.`)) && !measured.some((m) => m.test_step_id === x.id))!;
+    const steps = db.all<{ id: string; step_path: string }>(
+      'SELECT id, step_path_text(path_key) AS step_path FROM test_steps WHERE test_report_id = ? ORDER BY path_key',
+      [id],
+    );
+    const measured = db.all<{ id: string; test_step_id: string }>(
+      'SELECT id, test_step_id FROM test_measurements WHERE test_report_id = ? ORDER BY pk',
+      [id],
+    );
+    const leaf = steps.find(
+      (x) => !steps.some((y) => y.step_path.startsWith(`${x.step_path}.`)) && !measured.some((m) => m.test_step_id === x.id),
+    )!;
 
     // Remote: a step renamed, a measurement changed, a step added with a measurement.
     await remote.client.UpdateTestStep({ testStep: { testStepId: steps[0].id, name: 'renamed remotely' }, updateMask: 'name' });
-    await remote.client.UpdateTestMeasurement({ testMeasurement: { measurementId: measured[0].id, description: 'noted remotely', passed: false }, updateMask: 'description,passed' });
+    await remote.client.UpdateTestMeasurement({
+      testMeasurement: { measurementId: measured[0].id, description: 'noted remotely', passed: false },
+      updateMask: 'description,passed',
+    });
     const added = (await remote.client.CreateTestStep(step(id, '99', 'added remotely'))).testStep;
     await remote.client.CreateTestMeasurement({ testMeasurement: measurement(added.testStepId, 'extra', 7) });
     // Local: a leaf step and another measurement deleted.
@@ -117,7 +181,10 @@ describe('sync: manual test-report edits', () => {
     expect(db.get('SELECT 1 FROM test_steps WHERE id = ?', [leaf.id])).toBeUndefined();
     expect(db.get('SELECT 1 FROM test_measurements WHERE id = ?', [measured[1].id])).toBeUndefined();
     expect(a.engine.db.get('SELECT name FROM test_steps WHERE id = ?', [steps[0].id])).toEqual({ name: 'renamed remotely' });
-    expect(a.engine.db.get('SELECT description, passed FROM test_measurements WHERE id = ?', [measured[0].id])).toEqual({ description: 'noted remotely', passed: 0 });
+    expect(a.engine.db.get('SELECT description, passed FROM test_measurements WHERE id = ?', [measured[0].id])).toEqual({
+      description: 'noted remotely',
+      passed: 0,
+    });
     expect(reportsOf(a.engine.db)).toEqual(reportsOf(db));
     expect(count(a.engine.db, 'test_measurements')).toBe(count(db, 'test_measurements'));
   });
@@ -125,9 +192,15 @@ describe('sync: manual test-report edits', () => {
   test('a measurement field changed on both sides is a logged conflict; fields changed on one side are kept', async () => {
     await importSample(a);
     await a.sync();
-    const m = remote.engine.db.get<{ id: string }>("SELECT id FROM test_measurements WHERE value_field = 6 ORDER BY pk LIMIT 1")!;
-    await a.call('UpdateTestMeasurement', { testMeasurement: { measurementId: m.id, numericValue: 1.25, description: 'local note' }, updateMask: 'numericValue,description' });
-    await remote.client.UpdateTestMeasurement({ testMeasurement: { measurementId: m.id, numericValue: 2.5, passed: false }, updateMask: 'numericValue,passed' });
+    const m = remote.engine.db.get<{ id: string }>('SELECT id FROM test_measurements WHERE value_field = 6 ORDER BY pk LIMIT 1')!;
+    await a.call('UpdateTestMeasurement', {
+      testMeasurement: { measurementId: m.id, numericValue: 1.25, description: 'local note' },
+      updateMask: 'numericValue,description',
+    });
+    await remote.client.UpdateTestMeasurement({
+      testMeasurement: { measurementId: m.id, numericValue: 2.5, passed: false },
+      updateMask: 'numericValue,passed',
+    });
     expect((await a.sync()).error).toBeUndefined();
     const row = (db: typeof a.engine.db) => db.get('SELECT numeric_value, description, passed FROM test_measurements WHERE id = ?', [m.id]);
     expect(row(remote.engine.db)).toEqual({ numeric_value: 2.5, description: 'local note', passed: 0 });
@@ -144,12 +217,24 @@ describe('sync: manual test-report edits', () => {
     const [reportId] = Object.keys(reportsOf(db));
     const [kept] = db.all<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? ORDER BY path_key LIMIT 1', [reportId]);
     // A second report whose step is edited here and deleted there.
-    const other = (await remote.client.CreateTestReport({ status: 'TEST_STATUS_PASSED', name: 'other run', testSystemName: 'rig-2', testCase: 'power', startTime: T0, endTime: T1 })).testReport;
+    const other = (
+      await remote.client.CreateTestReport({
+        status: 'TEST_STATUS_PASSED',
+        name: 'other run',
+        testSystemName: 'rig-2',
+        testCase: 'power',
+        startTime: T0,
+        endTime: T1,
+      })
+    ).testReport;
     const doomed = (await remote.client.CreateTestStep(step(other.testReportId, '1', 'to be deleted'))).testStep;
     const everySync = { reconcileEveryMs: 0 }; // the step deletion check runs at every sync
     await a.sync(everySync);
     await a.call('UpdateTestReport', { testReport: { testReportId: reportId, name: 'my run' }, updateMask: 'name' });
-    await a.call('UpdateTestStep', { testStep: { testStepId: doomed.testStepId, description: 'checked twice' }, updateMask: 'description' });
+    await a.call('UpdateTestStep', {
+      testStep: { testStepId: doomed.testStepId, description: 'checked twice' },
+      updateMask: 'description',
+    });
     await remote.client.DeleteTestReport({ testReportId: reportId });
     await remote.client.DeleteTestStep({ testStepId: doomed.testStepId });
 
@@ -167,7 +252,9 @@ describe('sync: manual test-report edits', () => {
     await a.sync(everySync);
     expect(a.engine.db.get('SELECT name FROM test_reports WHERE id = ?', [reportId])).toEqual({ name: 'my run' });
     expect(a.engine.db.get('SELECT 1 AS x FROM test_steps WHERE id = ?', [kept.id])).toEqual({ x: 1 });
-    expect(a.engine.db.get('SELECT description FROM test_steps WHERE id = ?', [doomed.testStepId])).toEqual({ description: 'checked twice' });
+    expect(a.engine.db.get('SELECT description FROM test_steps WHERE id = ?', [doomed.testStepId])).toEqual({
+      description: 'checked twice',
+    });
     // ... and gone, like on the remote, once dismissed.
     for (const c of conflicts) await a.call('DismissSyncConflict', { conflictId: c.conflictId });
     await a.sync(everySync);
@@ -177,7 +264,14 @@ describe('sync: manual test-report edits', () => {
 
   test('a report made here whose create response was lost, left in flight when its retries ran out, is not taken in by the pull that follows: its lookup adopts it, never sent twice', async () => {
     const isCreate = isPost('/api/v1/test-reports');
-    await a.call('CreateTestReport', { status: 'TEST_STATUS_PASSED', name: 'bench run', testSystemName: 'rig-7', testCase: 'power', startTime: T0, endTime: T1 });
+    await a.call('CreateTestReport', {
+      status: 'TEST_STATUS_PASSED',
+      name: 'bench run',
+      testSystemName: 'rig-7',
+      testCase: 'power',
+      startTime: T0,
+      endTime: T1,
+    });
     proxy.once({ kind: 'lose' }, isCreate);
     await a.sync(ONE_TRY);
     expect(Object.keys(reportsOf(a.engine.db))).toHaveLength(1); // the copy is not taken in as a second report
@@ -190,7 +284,16 @@ describe('sync: manual test-report edits', () => {
   });
 
   test('the same for a step made here under a report the remote has, and a measurement under a step it has', async () => {
-    const report = (await remote.client.CreateTestReport({ status: 'TEST_STATUS_PASSED', name: 'bench run', testSystemName: 'rig-7', testCase: 'power', startTime: T0, endTime: T1 })).testReport;
+    const report = (
+      await remote.client.CreateTestReport({
+        status: 'TEST_STATUS_PASSED',
+        name: 'bench run',
+        testSystemName: 'rig-7',
+        testCase: 'power',
+        startTime: T0,
+        endTime: T1,
+      })
+    ).testReport;
     const known = (await remote.client.CreateTestStep(step(report.testReportId, '1', 'power up'))).testStep;
     await a.sync();
     const isStep = isPost('/api/v1/test-steps');

@@ -16,7 +16,9 @@ export async function importSample(r: Replica): Promise<{ reportId: string; remo
   copyFileSync(SAMPLE, path);
   const entityId = randomUUID();
   const { remoteFile } = await r.call('UploadRemoteFile', {
-    entityId, entityType: 'test_reports', file: { path, fileName: 'demo_test_report.xml', mimeType: 'application/xml', encoding: '', size: statSync(path).size },
+    entityId,
+    entityType: 'test_reports',
+    file: { path, fileName: 'demo_test_report.xml', mimeType: 'application/xml', encoding: '', size: statSync(path).size },
   });
   const { testReport } = await r.call('ImportTestReport', { remoteFileId: remoteFile.remoteFileId });
   return { reportId: testReport.testReportId, remoteFileId: remoteFile.remoteFileId, entityId };
@@ -32,7 +34,12 @@ export function reportsOf(db: Db) {
       name: r.name,
       serial: r.serial_number,
       archived: r.archived,
-      steps: db.all<{ v: string }>("SELECT id || ' ' || step_path_text(path_key) || ' ' || name || ' ' || parent_step_id || ' ' || description AS v FROM test_steps WHERE report_pk = ? ORDER BY path_key, pk", [r.pk]).map((x) => x.v),
+      steps: db
+        .all<{ v: string }>(
+          "SELECT id || ' ' || step_path_text(path_key) || ' ' || name || ' ' || parent_step_id || ' ' || description AS v FROM test_steps WHERE report_pk = ? ORDER BY path_key, pk",
+          [r.pk],
+        )
+        .map((x) => x.v),
       measurements: db
         .all<{ v: string }>(
           `SELECT id || ' ' || test_step_id || ' ' || name || ' ' || passed || ' ' || COALESCE(numeric_value, string_value, boolean_value, '-') || ' ' || description AS v
@@ -46,4 +53,3 @@ export function reportsOf(db: Db) {
 }
 
 export const count = (db: Db, table: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
-

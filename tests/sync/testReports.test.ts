@@ -69,7 +69,10 @@ describe('sync: test reports', () => {
       expect(Object.keys(reportsOf(b.engine.db))).toEqual([id]);
 
       // Replica a renames and archives (through its stale local id); b sees both.
-      await a.call('UpdateTestReport', { testReport: { testReportId: reportId, name: 'renamed on a', serialNumber: 'SN-A' }, updateMask: 'name,serialNumber' });
+      await a.call('UpdateTestReport', {
+        testReport: { testReportId: reportId, name: 'renamed on a', serialNumber: 'SN-A' },
+        updateMask: 'name,serialNumber',
+      });
       await a.call('UpdateTestReport', { testReport: { testReportId: id, isArchived: true }, updateMask: 'isArchived' });
       expect((await a.sync()).error).toBeUndefined();
       expect(reportsOf(remote.engine.db)[id]).toMatchObject({ name: 'renamed on a', serial: 'SN-A', archived: 1 });
@@ -77,7 +80,10 @@ describe('sync: test reports', () => {
       expect(reportsOf(b.engine.db)).toEqual(reportsOf(remote.engine.db));
 
       // The remote unarchives and renames; a takes it.
-      await remote.client.UpdateTestReport({ testReport: { testReportId: id, name: 'renamed remotely', isArchived: false }, updateMask: 'name,isArchived' });
+      await remote.client.UpdateTestReport({
+        testReport: { testReportId: id, name: 'renamed remotely', isArchived: false },
+        updateMask: 'name,isArchived',
+      });
       await a.sync();
       expect(reportsOf(a.engine.db)[id]).toMatchObject({ name: 'renamed remotely', serial: 'SN-A', archived: 0 });
 
@@ -92,15 +98,36 @@ describe('sync: test reports', () => {
 
       // A report made remotely arrives; deleted remotely, it goes (hard delete upstream).
       const file = await remote.api('POST', '/api/v1/test-reports', {
-        status: 'TEST_STATUS_PASSED', name: 'remote report', testSystemName: 'rig', testCase: 'case', startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:01:00Z',
+        status: 'TEST_STATUS_PASSED',
+        name: 'remote report',
+        testSystemName: 'rig',
+        testCase: 'case',
+        startTime: '2026-09-01T00:00:00Z',
+        endTime: '2026-09-01T00:01:00Z',
       });
       expect(file.status).toBe(200);
       const remoteMade = file.body.testReport.testReportId as string;
       const step = await remote.client.CreateTestStep({
-        testStep: { testReportId: remoteMade, name: 'step', stepType: 'TEST_STEP_TYPE_ACTION', stepPath: '1', status: 'TEST_STATUS_PASSED', startTime: '2026-09-01T00:00:00Z', endTime: '2026-09-01T00:00:01Z' },
+        testStep: {
+          testReportId: remoteMade,
+          name: 'step',
+          stepType: 'TEST_STEP_TYPE_ACTION',
+          stepPath: '1',
+          status: 'TEST_STATUS_PASSED',
+          startTime: '2026-09-01T00:00:00Z',
+          endTime: '2026-09-01T00:00:01Z',
+        },
       });
       await remote.client.CreateTestMeasurement({
-        testMeasurement: { testStepId: step.testStep.testStepId, testReportId: remoteMade, name: 'voltage', measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE', numericValue: 4.5, passed: true, timestamp: '2026-09-01T00:00:00.5Z' },
+        testMeasurement: {
+          testStepId: step.testStep.testStepId,
+          testReportId: remoteMade,
+          name: 'voltage',
+          measurementType: 'TEST_MEASUREMENT_TYPE_DOUBLE',
+          numericValue: 4.5,
+          passed: true,
+          timestamp: '2026-09-01T00:00:00.5Z',
+        },
       });
       await a.sync();
       expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
@@ -118,12 +145,20 @@ describe('sync: test reports', () => {
     await importSample(a);
     await a.sync();
     const [id] = Object.keys(reportsOf(remote.engine.db));
-    await a.call('UpdateTestReport', { testReport: { testReportId: id, name: 'local name', partNumber: 'PN-LOCAL' }, updateMask: 'name,partNumber' });
+    await a.call('UpdateTestReport', {
+      testReport: { testReportId: id, name: 'local name', partNumber: 'PN-LOCAL' },
+      updateMask: 'name,partNumber',
+    });
     await remote.client.UpdateTestReport({ testReport: { testReportId: id, name: 'remote name' }, updateMask: 'name' });
     const s = await a.sync();
     expect(s.error).toBeUndefined();
-    const remoteRow = remote.engine.db.get<{ name: string; part_number: string }>('SELECT name, part_number FROM test_reports WHERE id = ?', [id])!;
-    const localRow = a.engine.db.get<{ name: string; part_number: string }>('SELECT name, part_number FROM test_reports WHERE id = ?', [id])!;
+    const remoteRow = remote.engine.db.get<{ name: string; part_number: string }>(
+      'SELECT name, part_number FROM test_reports WHERE id = ?',
+      [id],
+    )!;
+    const localRow = a.engine.db.get<{ name: string; part_number: string }>('SELECT name, part_number FROM test_reports WHERE id = ?', [
+      id,
+    ])!;
     // The remote change cannot be dated (the wire report has no modified_date): it wins, the local value is logged.
     expect(remoteRow).toEqual({ name: 'remote name', part_number: 'PN-LOCAL' });
     expect(localRow).toEqual(remoteRow);
@@ -166,7 +201,9 @@ describe('sync: test reports', () => {
     proxy.once({ kind: 'lose' }, isImport);
     const second = await a.sync({ retry: { baseDelayMs: 5, maxDelayMs: 5, maxAttempts: 1 } });
     expect(second.pending).toBe(1);
-    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state IN ('pending', 'inflight')")).toEqual([{ operation: 'ImportTestReport', state: 'inflight' }]);
+    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state IN ('pending', 'inflight')")).toEqual([
+      { operation: 'ImportTestReport', state: 'inflight' },
+    ]);
     expect(count(remote.engine.db, 'test_reports')).toBe(1);
     // (the pull left the remote report for the import's lookup rather than taking it in as a second local report)
     expect(count(a.engine.db, 'test_reports')).toBe(1);
@@ -211,7 +248,10 @@ describe('sync: test reports', () => {
     rmSync(contentFilePath(a.dir, row.content_path));
     const s = await a.sync();
     expect(s.failedEntries).toBe(2);
-    expect(a.engine.db.all("SELECT operation FROM sync_outbox WHERE state = 'failed' ORDER BY seq")).toEqual([{ operation: 'UploadRemoteFile' }, { operation: 'ImportTestReport' }]);
+    expect(a.engine.db.all("SELECT operation FROM sync_outbox WHERE state = 'failed' ORDER BY seq")).toEqual([
+      { operation: 'UploadRemoteFile' },
+      { operation: 'ImportTestReport' },
+    ]);
     expect(count(remote.engine.db, 'remote_files')).toBe(0);
     expect(count(remote.engine.db, 'test_reports')).toBe(0);
   });

@@ -25,9 +25,16 @@ export function findMember(db: Db, user: string, organization?: string): Member 
     [user, user],
   );
   if (rows.length === 0) throw new AttributeError(`no user '${user}' with an organization in this data directory`);
-  const inOrg = organization === undefined ? rows : rows.filter((r) => r.organizationName === organization || r.organizationId === organization);
-  if (inOrg.length === 0) throw new AttributeError(`user '${user}' is not a member of '${organization}' (member of: ${rows.map((r) => r.organizationName).join(', ')})`);
-  if (inOrg.length > 1) throw new AttributeError(`user '${user}' is in several organizations (${inOrg.map((r) => r.organizationName).join(', ')}): name one with --org`);
+  const inOrg =
+    organization === undefined ? rows : rows.filter((r) => r.organizationName === organization || r.organizationId === organization);
+  if (inOrg.length === 0)
+    throw new AttributeError(
+      `user '${user}' is not a member of '${organization}' (member of: ${rows.map((r) => r.organizationName).join(', ')})`,
+    );
+  if (inOrg.length > 1)
+    throw new AttributeError(
+      `user '${user}' is in several organizations (${inOrg.map((r) => r.organizationName).join(', ')}): name one with --org`,
+    );
   return inOrg[0];
 }
 
@@ -44,21 +51,31 @@ export function setPrincipalAttribute(db: Db, member: Member, key: string, value
 }
 
 export const removePrincipalAttribute = (db: Db, member: Member, key: string): boolean =>
-  db.run('DELETE FROM principal_attributes WHERE organization_id = ? AND user_id = ? AND key = ?', [member.organizationId, member.userId, key]).changes > 0;
+  db.run('DELETE FROM principal_attributes WHERE organization_id = ? AND user_id = ? AND key = ?', [
+    member.organizationId,
+    member.userId,
+    key,
+  ]).changes > 0;
 
 export function addRole(db: Db, member: Member, role: string): void {
   if (role.trim() === '') throw new AttributeError('the role must not be empty');
-  db.run('INSERT OR IGNORE INTO principal_roles(organization_id, user_id, role) VALUES (?, ?, ?)', [member.organizationId, member.userId, role]);
+  db.run('INSERT OR IGNORE INTO principal_roles(organization_id, user_id, role) VALUES (?, ?, ?)', [
+    member.organizationId,
+    member.userId,
+    role,
+  ]);
 }
 
 export const removeRole = (db: Db, member: Member, role: string): boolean =>
-  db.run('DELETE FROM principal_roles WHERE organization_id = ? AND user_id = ? AND role = ?', [member.organizationId, member.userId, role]).changes > 0;
+  db.run('DELETE FROM principal_roles WHERE organization_id = ? AND user_id = ? AND role = ?', [member.organizationId, member.userId, role])
+    .changes > 0;
 
 /** Checks the record exists (so a typo does not silently govern nothing); returns the Cedar entity type name. */
 function findRecord(db: Db, type: string, id: string): string {
   const recordType = RECORD_TYPES.find((t) => t.entity.toLowerCase() === type.toLowerCase());
   if (!recordType) throw new AttributeError(`unknown resource type '${type}' (one of: ${RECORD_TYPES.map((t) => t.entity).join(', ')})`);
-  if (!db.get(`SELECT 1 FROM ${recordType.table} WHERE id = ?`, [id])) throw new AttributeError(`no ${recordType.entity} '${id}' in this data directory`);
+  if (!db.get(`SELECT 1 FROM ${recordType.table} WHERE id = ?`, [id]))
+    throw new AttributeError(`no ${recordType.entity} '${id}' in this data directory`);
   return recordType.entity;
 }
 
@@ -93,6 +110,8 @@ export function listAttributes(db: Db): AttributeListing {
       `SELECT u.user_name AS user, o.name AS organization, r.role FROM principal_roles r
        JOIN organizations o ON o.id = r.organization_id LEFT JOIN users u ON u.id = r.user_id ORDER BY o.name, u.user_name, r.role`,
     ),
-    resources: db.all('SELECT resource_type AS type, resource_id AS id, key, value FROM resource_attributes ORDER BY resource_type, resource_id, key'),
+    resources: db.all(
+      'SELECT resource_type AS type, resource_id AS id, key, value FROM resource_attributes ORDER BY resource_type, resource_id, key',
+    ),
   };
 }

@@ -63,7 +63,8 @@ class Decider {
     // A record whose policies compile to SQL is allowed by one indexed query; a refusal goes to Cedar, which names
     // the policies that decided.
     const sql = row && uniform.residuals && compiledResiduals(uniform, row.type);
-    if (row && sql && this.scope.db.get(`SELECT 1 FROM ${row.type.table} t WHERE t.pk = ? AND ${sql.sql}`, [row.pk, ...sql.params])) return ALLOWED;
+    if (row && sql && this.scope.db.get(`SELECT 1 FROM ${row.type.table} t WHERE t.pk = ? AND ${sql.sql}`, [row.pk, ...sql.params]))
+      return ALLOWED;
     return decide(this.set(organizationId), action, this.principal(organizationId), resource());
   }
 
@@ -89,7 +90,9 @@ const ALLOWED: Decision = { allowed: true, reasons: [], errors: [] };
 
 function denied(action: CedarAction, target: string, decision: Decision): ApiError {
   const why = decision.reasons.length ? `forbidden by ${decision.reasons.map((r) => `"${r}"`).join(', ')}` : 'no active policy permits it';
-  return ApiError.permissionDenied(`${action.name} (action group ${action.group}) on ${target} is not allowed by the organization's policies: ${why}`);
+  return ApiError.permissionDenied(
+    `${action.name} (action group ${action.group}) on ${target} is not allowed by the organization's policies: ${why}`,
+  );
 }
 
 /** The ids of the records the request names: `<type>Id`, `<type>Ids`, or `<body>.<type>Id` (updates). */
@@ -108,7 +111,10 @@ function targetIds(type: RecordType, req: Record<string, unknown>): string[] | u
 
 function checkRecords(decider: Decider, scope: AuthorizationScope, action: CedarAction, type: RecordType, ids: readonly string[]): void {
   for (const record of recordPks(scope.db, type, ids, organizationIds(scope.caller))) {
-    const decision = decider.decide(action, record.organizationId, () => recordEntities(scope.db, type, [record.pk])[0].entity, { type, pk: record.pk });
+    const decision = decider.decide(action, record.organizationId, () => recordEntities(scope.db, type, [record.pk])[0].entity, {
+      type,
+      pk: record.pk,
+    });
     if (!decision.allowed) throw denied(action, `${type.entity}::"${record.id}"`, decision);
   }
 }
@@ -139,7 +145,13 @@ function compiledResiduals(decision: AnyRecordDecision, type: RecordType): SqlCo
   return byType.get(type.entity);
 }
 
-function rowGate(decider: Decider, action: CedarAction, type: RecordType, organizations: readonly string[], scope: AuthorizationScope): RowGate | undefined {
+function rowGate(
+  decider: Decider,
+  action: CedarAction,
+  type: RecordType,
+  organizations: readonly string[],
+  scope: AuthorizationScope,
+): RowGate | undefined {
   const decisions = organizations.map((o) => decider.uniform(action, o));
   if (decisions.every((d) => d.answer === 'allow')) return undefined;
   // One organization (every list that names one): its residual policies compiled into the page's SQL when they can be.

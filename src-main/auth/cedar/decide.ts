@@ -17,7 +17,11 @@ export interface Decision {
 export const actionUid = (action: CedarAction): EntityUid => ({ type: 'Action', id: action.name });
 
 /** The action entity with its group, so `action in Action::"read"` holds without loading the schema per request. */
-export const actionEntity = (action: CedarAction): EntityJson => ({ uid: actionUid(action), attrs: {}, parents: [{ type: 'Action', id: action.group }] });
+export const actionEntity = (action: CedarAction): EntityJson => ({
+  uid: actionUid(action),
+  attrs: {},
+  parents: [{ type: 'Action', id: action.group }],
+});
 
 export function decide(set: OrganizationPolicySet, action: CedarAction, principal: EntityJson, resource: EntityJson): Decision {
   const answer = statefulIsAuthorized({
@@ -28,9 +32,14 @@ export function decide(set: OrganizationPolicySet, action: CedarAction, principa
     preparsedPolicySetId: set.id,
     entities: [principal, resource, actionEntity(action)],
   });
-  if (answer.type === 'failure') throw new Error(`Cedar could not decide ${action.name}: ${answer.errors.map((e) => e.message).join('; ')}`);
+  if (answer.type === 'failure')
+    throw new Error(`Cedar could not decide ${action.name}: ${answer.errors.map((e) => e.message).join('; ')}`);
   const { decision, diagnostics } = answer.response;
-  return { allowed: decision === 'allow', reasons: diagnostics.reason, errors: diagnostics.errors.map((e) => `${e.policyId}: ${e.error.message}`) };
+  return {
+    allowed: decision === 'allow',
+    reasons: diagnostics.reason,
+    errors: diagnostics.errors.map((e) => `${e.policyId}: ${e.error.message}`),
+  };
 }
 
 const MAX_CACHED = 1024;
@@ -80,7 +89,12 @@ const onOrganization = new Map<string, Decision>();
  * The decision on the organization itself (lists, creates): an entity without attributes, so the answer depends only
  * on the policy versions, the principal and the action, and is cached like the partial evaluation.
  */
-export function decideOnOrganization(set: OrganizationPolicySet, action: CedarAction, principal: EntityJson, organizationId: string): Decision {
+export function decideOnOrganization(
+  set: OrganizationPolicySet,
+  action: CedarAction,
+  principal: EntityJson,
+  organizationId: string,
+): Decision {
   const key = JSON.stringify([set.id, set.versions, action.name, principal, organizationId]);
   let decision = onOrganization.get(key);
   if (!decision) {

@@ -12,9 +12,17 @@ const userRef = (id: string) => ({ __entity: { type: 'User', id } });
 const PKS = '(SELECT value FROM json_each(?))';
 
 export function principalEntity(db: Db, caller: Caller, organizationId: string): EntityJson {
-  const roles = db.all<{ role: string }>('SELECT role FROM principal_roles WHERE organization_id = ? AND user_id = ? ORDER BY role', [organizationId, caller.userId]).map((r) => r.role);
+  const roles = db
+    .all<{ role: string }>('SELECT role FROM principal_roles WHERE organization_id = ? AND user_id = ? ORDER BY role', [
+      organizationId,
+      caller.userId,
+    ])
+    .map((r) => r.role);
   const tags: Record<string, string> = {};
-  for (const a of db.all<{ key: string; value: string }>('SELECT key, value FROM principal_attributes WHERE organization_id = ? AND user_id = ?', [organizationId, caller.userId])) {
+  for (const a of db.all<{ key: string; value: string }>(
+    'SELECT key, value FROM principal_attributes WHERE organization_id = ? AND user_id = ?',
+    [organizationId, caller.userId],
+  )) {
     tags[a.key] = a.value;
   }
   return {
@@ -44,7 +52,10 @@ function grouped(db: Db, column: ChildColumn | undefined, pks: readonly number[]
   const out = new Map<number, string[]>();
   if (!column) return out;
   const [table, pkColumn, valueColumn] = column;
-  for (const r of db.all<{ pk: number; v: string }>(`SELECT ${pkColumn} AS pk, ${valueColumn} AS v FROM ${table} WHERE ${pkColumn} IN ${PKS}`, [JSON.stringify(pks)])) {
+  for (const r of db.all<{ pk: number; v: string }>(
+    `SELECT ${pkColumn} AS pk, ${valueColumn} AS v FROM ${table} WHERE ${pkColumn} IN ${PKS}`,
+    [JSON.stringify(pks)],
+  )) {
     const list = out.get(r.pk) ?? out.set(r.pk, []).get(r.pk)!;
     list.push(r.v);
   }
@@ -55,20 +66,27 @@ function grouped(db: Db, column: ChildColumn | undefined, pks: readonly number[]
 export function recordEntities(db: Db, type: RecordType, pks: readonly number[]): RecordEntity[] {
   if (pks.length === 0) return [];
   const assignee = type.assigneeColumn ? `t.${type.assigneeColumn}` : 'NULL';
-  const rows = db.all<RecordRow>(`SELECT t.pk, t.id, t.organization_id, t.created_by_user_id, ${assignee} AS assignee FROM ${type.table} t WHERE t.pk IN ${PKS}`, [JSON.stringify(pks)]);
+  const rows = db.all<RecordRow>(
+    `SELECT t.pk, t.id, t.organization_id, t.created_by_user_id, ${assignee} AS assignee FROM ${type.table} t WHERE t.pk IN ${PKS}`,
+    [JSON.stringify(pks)],
+  );
   const tags = grouped(db, type.tags, pks);
   const assets = grouped(db, type.assets, pks);
   const assetIds = [...new Set([...assets.values()].flat())];
   const tagsOfAsset = new Map<string, string[]>();
   if (assetIds.length) {
-    for (const r of db.all<{ id: string; tag_name: string }>(`SELECT a.id, at.tag_name FROM assets a JOIN asset_tags at ON at.asset_pk = a.pk WHERE a.id IN ${PKS}`, [JSON.stringify(assetIds)])) {
+    for (const r of db.all<{ id: string; tag_name: string }>(
+      `SELECT a.id, at.tag_name FROM assets a JOIN asset_tags at ON at.asset_pk = a.pk WHERE a.id IN ${PKS}`,
+      [JSON.stringify(assetIds)],
+    )) {
       (tagsOfAsset.get(r.id) ?? tagsOfAsset.set(r.id, []).get(r.id)!).push(r.tag_name);
     }
   }
   const attributes = new Map<string, Record<string, string>>();
-  for (const r of db.all<{ resource_id: string; key: string; value: string }>(`SELECT resource_id, key, value FROM resource_attributes WHERE resource_type = ? AND resource_id IN ${PKS}`, [
-    type.entity, JSON.stringify(rows.map((r) => r.id)),
-  ])) {
+  for (const r of db.all<{ resource_id: string; key: string; value: string }>(
+    `SELECT resource_id, key, value FROM resource_attributes WHERE resource_type = ? AND resource_id IN ${PKS}`,
+    [type.entity, JSON.stringify(rows.map((r) => r.id))],
+  )) {
     (attributes.get(r.resource_id) ?? attributes.set(r.resource_id, {}).get(r.resource_id)!)[r.key] = r.value;
   }
   const byPk = new Map(rows.map((r) => [r.pk, r]));
@@ -89,14 +107,24 @@ export function recordEntities(db: Db, type: RecordType, pks: readonly number[])
       pk,
       id: r.id,
       organizationId: r.organization_id,
-      entity: { uid: { type: type.entity, id: r.id }, attrs: attrs as EntityJson['attrs'], parents: [organizationUid(r.organization_id)], tags: attributes.get(r.id) ?? {} },
+      entity: {
+        uid: { type: type.entity, id: r.id },
+        attrs: attrs as EntityJson['attrs'],
+        parents: [organizationUid(r.organization_id)],
+        tags: attributes.get(r.id) ?? {},
+      },
     });
   }
   return out;
 }
 
 /** The records by id, limited to the caller's organizations (another organization's record stays NOT_FOUND). */
-export function recordPks(db: Db, type: RecordType, ids: readonly string[], organizationIds: readonly string[]): { pk: number; id: string; organizationId: string }[] {
+export function recordPks(
+  db: Db,
+  type: RecordType,
+  ids: readonly string[],
+  organizationIds: readonly string[],
+): { pk: number; id: string; organizationId: string }[] {
   if (ids.length === 0 || organizationIds.length === 0) return [];
   return db.all<{ pk: number; id: string; organizationId: string }>(
     `SELECT pk, id, organization_id AS organizationId FROM ${type.table} WHERE id IN ${PKS} AND organization_id IN ${PKS}`,

@@ -30,9 +30,10 @@ const cache = new Map<string, OrganizationPolicySet>();
 function statementsOf(db: Db, active: readonly ActivePolicy[]): { statements: Record<string, string>; unparsed: string[] } {
   const statements: Record<string, string> = {};
   const unparsed: string[] = [];
-  const rows = db.all<{ pk: number; name: string; cedar_policy: string }>('SELECT pk, name, cedar_policy FROM policies WHERE pk IN (SELECT value FROM json_each(?))', [
-    JSON.stringify(active.map((p) => p.pk)),
-  ]);
+  const rows = db.all<{ pk: number; name: string; cedar_policy: string }>(
+    'SELECT pk, name, cedar_policy FROM policies WHERE pk IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(active.map((p) => p.pk))],
+  );
   for (const row of rows.sort((a, b) => a.pk - b.pk)) {
     const parts = policySetTextToParts(row.cedar_policy);
     if (parts.type === 'failure') {
@@ -56,7 +57,9 @@ function databaseKey(db: Db): string {
 
 /** The active (non-archived) policies of the organization, parsed once per version set. */
 export function organizationPolicySet(db: Db, organizationId: string): OrganizationPolicySet {
-  const active = db.all<ActivePolicy>('SELECT pk, version FROM policies WHERE organization_id = ? AND archived_date IS NULL ORDER BY pk', [organizationId]);
+  const active = db.all<ActivePolicy>('SELECT pk, version FROM policies WHERE organization_id = ? AND archived_date IS NULL ORDER BY pk', [
+    organizationId,
+  ]);
   // One Cedar slot per database and organization: a new version set is parsed into the same slot.
   const id = `${databaseKey(db)}|${organizationId}`;
   const versions = active.map((p) => `${p.pk}:${p.version}`).join(',');
@@ -64,7 +67,8 @@ export function organizationPolicySet(db: Db, organizationId: string): Organizat
   if (cached && cached.versions === versions) return cached;
   const { statements, unparsed } = statementsOf(db, active);
   const answer = preparsePolicySet(id, { staticPolicies: statements as Record<string, Policy> });
-  if (answer.type === 'failure') throw new Error(`Cedar refused the organization's policy set: ${answer.errors.map((e) => e.message).join('; ')}`);
+  if (answer.type === 'failure')
+    throw new Error(`Cedar refused the organization's policy set: ${answer.errors.map((e) => e.message).join('; ')}`);
   const set: OrganizationPolicySet = { id, versions, statements, unparsed, empty: Object.keys(statements).length === 0 };
   if (!cached && cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(id, set);

@@ -23,17 +23,27 @@ export interface RecordType {
 
 export const RECORD_TYPES: readonly RecordType[] = [
   {
-    entity: 'Annotation', table: 'annotations', idField: 'annotationId', bodyField: 'annotation', assigneeColumn: 'assigned_to_user_id',
+    entity: 'Annotation',
+    table: 'annotations',
+    idField: 'annotationId',
+    bodyField: 'annotation',
+    assigneeColumn: 'assigned_to_user_id',
     tags: ['annotation_tags', 'annotation_pk', 'tag_name'],
     assets: ['annotation_assets', 'annotation_pk', 'asset_id'],
   },
   {
-    entity: 'Asset', table: 'assets', idField: 'assetId', bodyField: 'asset',
+    entity: 'Asset',
+    table: 'assets',
+    idField: 'assetId',
+    bodyField: 'asset',
     tags: ['asset_tags', 'asset_pk', 'tag_name'],
     assets: ['assets', 'pk', 'id'],
   },
   {
-    entity: 'Run', table: 'runs', idField: 'runId', bodyField: 'run',
+    entity: 'Run',
+    table: 'runs',
+    idField: 'runId',
+    bodyField: 'run',
     tags: ['run_tags', 'run_pk', 'tag_name'],
     assets: ['run_assets', 'run_pk', 'asset_id'],
   },

@@ -17,7 +17,9 @@ function rebuildWithUniqueIndex(db: Database, table: string): void {
   const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) as { sql: string }).sql;
   const inline = 'id TEXT NOT NULL UNIQUE';
   if (!sql.includes(inline)) throw new Error(`migration 9: ${table} has no "${inline}" column`);
-  const indexes = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as { sql: string }[];
+  const indexes = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as {
+    sql: string;
+  }[];
   const rebuilt = `${table}_rebuilt`;
   db.exec(sql.replace(/^CREATE TABLE "?\w+"?/, `CREATE TABLE ${rebuilt}`).replace(inline, 'id TEXT NOT NULL'));
   db.exec(`INSERT INTO ${rebuilt} SELECT * FROM ${table}`);

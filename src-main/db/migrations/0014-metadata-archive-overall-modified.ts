@@ -6,8 +6,15 @@
 import type { Migration } from './types';
 
 const METADATA_TABLES = [
-  'annotation_metadata', 'artifact_metadata', 'asset_metadata', 'rule_metadata', 'run_metadata', 'remote_file_metadata',
-  'test_report_metadata', 'test_step_metadata', 'test_measurement_metadata',
+  'annotation_metadata',
+  'artifact_metadata',
+  'asset_metadata',
+  'rule_metadata',
+  'run_metadata',
+  'remote_file_metadata',
+  'test_report_metadata',
+  'test_step_metadata',
+  'test_measurement_metadata',
 ];
 
 export const migration0014: Migration = {

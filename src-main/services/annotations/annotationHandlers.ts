@@ -2,13 +2,7 @@
 import type { annotationOperations } from '../../../src-shared/api/annotations';
 import type { HandlerMap } from '../handler';
 import { listAnnotations, listAnnotationsJson } from './annotationListing';
-import {
-  archiveAnnotations,
-  createAnnotation,
-  getAnnotation,
-  unarchiveAnnotations,
-  updateAnnotation,
-} from './annotationsService';
+import { archiveAnnotations, createAnnotation, getAnnotation, unarchiveAnnotations, updateAnnotation } from './annotationsService';
 
 export const annotationHandlers: HandlerMap<typeof annotationOperations> = {
   CreateAnnotation: (ctx, req) => createAnnotation(ctx, req),

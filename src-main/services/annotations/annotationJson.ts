@@ -49,8 +49,12 @@ const LINKED_CHANNELS = jsonList(
   'position',
 );
 
-const { METADATA_KEY_TYPE_STRING: STRING, METADATA_KEY_TYPE_NUMBER: NUMBER, METADATA_KEY_TYPE_BOOLEAN: BOOLEAN, METADATA_KEY_TYPE_RELATION: RELATION } =
-  MetadataKeyType.numbers;
+const {
+  METADATA_KEY_TYPE_STRING: STRING,
+  METADATA_KEY_TYPE_NUMBER: NUMBER,
+  METADATA_KEY_TYPE_BOOLEAN: BOOLEAN,
+  METADATA_KEY_TYPE_RELATION: RELATION,
+} = MetadataKeyType.numbers;
 const FILTER_TYPE = FilterFieldType.numbers;
 
 /** metadataRowToWire's filter field type: the stored one when known, else the key type's. */
@@ -91,7 +95,8 @@ const ASSIGNED_TO_USER = `CASE WHEN a.assigned_to_user_id = '' THEN 'null' ELSE 
     FROM users u, organizations o WHERE u.id = a.assigned_to_user_id AND o.id = a.organization_id), 'null') END`;
 
 /** A proto3 `optional` string field: omitted when NULL. */
-const optionalString = (column: string, field: string) => `CASE WHEN a.${column} IS NULL THEN '' ELSE ',"${field}":' || json_quote(a.${column}) END`;
+const optionalString = (column: string, field: string) =>
+  `CASE WHEN a.${column} IS NULL THEN '' ELSE ',"${field}":' || json_quote(a.${column}) END`;
 
 /**
  * One annotation's JSON in pieces around the values JavaScript formats (see `annotationText`); the field order

@@ -64,7 +64,11 @@ export const annotationListSpec: ListSpec = {
       type: 'string',
       sources: [
         {
-          rows: { from: 'assets {asset} JOIN annotation_assets {aa} ON {aa}.asset_id = {asset}.id', parentKey: 't.pk', childKey: '{aa}.annotation_pk' },
+          rows: {
+            from: 'assets {asset} JOIN annotation_assets {aa} ON {aa}.asset_id = {asset}.id',
+            parentKey: 't.pk',
+            childKey: '{aa}.annotation_pk',
+          },
           value: '{asset}.name',
         },
       ],
@@ -96,7 +100,11 @@ export const annotationListSpec: ListSpec = {
       type: 'string',
       sources: [
         {
-          rows: { from: 'rules {rule} JOIN rule_conditions {rc} ON {rc}.rule_pk = {rule}.pk', parentKey: 't.created_by_condition_id', childKey: '{rc}.id' },
+          rows: {
+            from: 'rules {rule} JOIN rule_conditions {rc} ON {rc}.rule_pk = {rule}.pk',
+            parentKey: 't.created_by_condition_id',
+            childKey: '{rc}.id',
+          },
           value: '{rule}.id',
         },
       ],

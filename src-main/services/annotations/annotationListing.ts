@@ -14,7 +14,13 @@ type ListAnnotationsParams = ListParams & { organizationId?: string };
 
 function page(ctx: RequestContext, req: ListAnnotationsParams): Page {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
-  return listPage(ctx.db, annotationListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
+  return listPage(
+    ctx.db,
+    annotationListSpec,
+    req,
+    { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate },
+    ctx.engine.pageTokenSecret,
+  );
 }
 
 export function listAnnotations(ctx: RequestContext, req: ListAnnotationsParams): { annotations: Annotation[]; nextPageToken: string } {

@@ -8,8 +8,19 @@ import type { Statement } from 'better-sqlite3';
 import type { Db, SqlValue } from '../../db/database';
 
 const COLUMN_NAMES = [
-  'id', 'annotation_pk', 'annotation_id', 'organization_id', 'kind', 'created_by_user_id', 'created_by_user_name', 'created_date',
-  'modified_date', 'assigned_to_user_id', 'assigned_to_user_email', 'state', 'comment_body',
+  'id',
+  'annotation_pk',
+  'annotation_id',
+  'organization_id',
+  'kind',
+  'created_by_user_id',
+  'created_by_user_name',
+  'created_date',
+  'modified_date',
+  'assigned_to_user_id',
+  'assigned_to_user_email',
+  'state',
+  'comment_body',
 ] as const;
 type LogColumn = (typeof COLUMN_NAMES)[number];
 

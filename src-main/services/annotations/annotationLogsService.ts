@@ -61,8 +61,17 @@ interface CommentElement {
 }
 
 function wireLog(
-  id: string, annotationId: string, kindNumber: number, createdByUserId: string, createdByUserName: string, createdDate: number, modifiedDate: number,
-  assignedToUserId: string | null, assignedToUserEmail: string | null, state: number | null, commentBody: string | null,
+  id: string,
+  annotationId: string,
+  kindNumber: number,
+  createdByUserId: string,
+  createdByUserName: string,
+  createdDate: number,
+  modifiedDate: number,
+  assignedToUserId: string | null,
+  assignedToUserEmail: string | null,
+  state: number | null,
+  commentBody: string | null,
 ): AnnotationLog {
   const kind = kindByNumber.get(kindNumber) ?? 'ANNOTATION_LOG_KIND_UNSPECIFIED';
   const log: AnnotationLog = {
@@ -74,14 +83,29 @@ function wireLog(
     createdByUserId,
     createdByUserName,
   };
-  if (kind === 'ANNOTATION_LOG_KIND_ASSIGNED') log.assigned = { assignedToUserId: assignedToUserId ?? '', assignedToUserEmail: assignedToUserEmail ?? '' };
-  else if (kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE') log.stateUpdate = { state: logStateByNumber.get(state ?? 0) ?? 'ANNOTATION_LOG_STATE_UNSPECIFIED' };
-  else if (kind === 'ANNOTATION_LOG_KIND_COMMENT') log.comment = { body: JSON.parse(commentBody ?? '[]') as CommentElement[] } as AnnotationLog['comment'];
+  if (kind === 'ANNOTATION_LOG_KIND_ASSIGNED')
+    log.assigned = { assignedToUserId: assignedToUserId ?? '', assignedToUserEmail: assignedToUserEmail ?? '' };
+  else if (kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE')
+    log.stateUpdate = { state: logStateByNumber.get(state ?? 0) ?? 'ANNOTATION_LOG_STATE_UNSPECIFIED' };
+  else if (kind === 'ANNOTATION_LOG_KIND_COMMENT')
+    log.comment = { body: JSON.parse(commentBody ?? '[]') as CommentElement[] } as AnnotationLog['comment'];
   return log;
 }
 
 const logToWire = (r: LogRow): AnnotationLog =>
-  wireLog(r.id, r.annotation_id, r.kind, r.created_by_user_id, r.created_by_user_name, r.created_date, r.modified_date, r.assigned_to_user_id, r.assigned_to_user_email, r.state, r.comment_body);
+  wireLog(
+    r.id,
+    r.annotation_id,
+    r.kind,
+    r.created_by_user_id,
+    r.created_by_user_name,
+    r.created_date,
+    r.modified_date,
+    r.assigned_to_user_id,
+    r.assigned_to_user_email,
+    r.state,
+    r.comment_body,
+  );
 
 /** One stored log as the API shows it (no visibility check: for the engine's own bookkeeping). */
 export function loadLog(db: Db, id: string): AnnotationLog | undefined {
@@ -91,7 +115,8 @@ export function loadLog(db: Db, id: string): AnnotationLog | undefined {
 
 // A list page's rows in raw mode (arrays): better-sqlite3 builds a named-property object per row through the
 // V8 API, which cost ~5 us per listed log, most of ListAllAnnotationLogs' handler (bench/listing.ts).
-const PAGE_COLUMNS = 'pk, id, annotation_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body';
+const PAGE_COLUMNS =
+  'pk, id, annotation_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date, assigned_to_user_id, assigned_to_user_email, state, comment_body';
 const pageStatements = new WeakMap<Db, Statement>();
 
 function pageRowsOf(db: Db, pks: readonly number[]): Raw[] {
@@ -112,7 +137,14 @@ export interface NewLog {
 }
 
 /** Appends a log row (inside the caller's transaction). */
-export function appendLog(db: Db, annotation: Pick<AnnotationRow, 'pk' | 'id' | 'organization_id'>, userId: string, userName: string, log: NewLog, at = nowMicros()): LogRow {
+export function appendLog(
+  db: Db,
+  annotation: Pick<AnnotationRow, 'pk' | 'id' | 'organization_id'>,
+  userId: string,
+  userName: string,
+  log: NewLog,
+  at = nowMicros(),
+): LogRow {
   const row: LogRow = {
     pk: 0,
     id: randomUUID(),
@@ -128,9 +160,19 @@ export function appendLog(db: Db, annotation: Pick<AnnotationRow, 'pk' | 'id' | 
     comment_body: log.comment ? JSON.stringify(log.comment) : null,
   };
   row.pk = insertAnnotationLog(db, {
-    id: row.id, annotation_pk: annotation.pk, annotation_id: annotation.id, organization_id: annotation.organization_id, kind: row.kind,
-    created_by_user_id: userId, created_by_user_name: userName, created_date: at, modified_date: at, assigned_to_user_id: row.assigned_to_user_id,
-    assigned_to_user_email: row.assigned_to_user_email, state: row.state, comment_body: row.comment_body,
+    id: row.id,
+    annotation_pk: annotation.pk,
+    annotation_id: annotation.id,
+    organization_id: annotation.organization_id,
+    kind: row.kind,
+    created_by_user_id: userId,
+    created_by_user_name: userName,
+    created_date: at,
+    modified_date: at,
+    assigned_to_user_id: row.assigned_to_user_id,
+    assigned_to_user_email: row.assigned_to_user_email,
+    state: row.state,
+    comment_body: row.comment_body,
   });
   return row;
 }
@@ -142,7 +184,11 @@ export function findVisibleAnnotation(ctx: RequestContext, annotationId: string)
   return row;
 }
 
-function commentElements(ctx: RequestContext, organizationId: string, input: NonNullable<CreateAnnotationLogInput['comment']>): CommentElement[] {
+function commentElements(
+  ctx: RequestContext,
+  organizationId: string,
+  input: NonNullable<CreateAnnotationLogInput['comment']>,
+): CommentElement[] {
   return input.body.map((el, i) => {
     const field = `comment.body[${i}]`;
     if (el.type === 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT') {
@@ -162,11 +208,18 @@ export function createAnnotationLog(ctx: RequestContext, req: CreateAnnotationLo
   return ctx.db.tx(() => {
     const annotation = findVisibleAnnotation(ctx, req.annotationId);
     const set = (['assigned', 'stateUpdate', 'comment'] as const).filter((k) => req[k] !== undefined);
-    const expected = { ANNOTATION_LOG_KIND_COMMENT: 'comment', ANNOTATION_LOG_KIND_STATE_UPDATE: 'stateUpdate', ANNOTATION_LOG_KIND_ASSIGNED: 'assigned' } as const;
+    const expected = {
+      ANNOTATION_LOG_KIND_COMMENT: 'comment',
+      ANNOTATION_LOG_KIND_STATE_UPDATE: 'stateUpdate',
+      ANNOTATION_LOG_KIND_ASSIGNED: 'assigned',
+    } as const;
     if (req.kind === 'ANNOTATION_LOG_KIND_UNSPECIFIED') throw ApiError.invalid('kind', 'must be COMMENT, STATE_UPDATE or ASSIGNED');
     const want = expected[req.kind];
     if (set.length !== 1 || set[0] !== want) {
-      throw ApiError.invalid(want === 'stateUpdate' ? 'state_update' : want, `kind ${req.kind} requires exactly the '${want}' properties (got ${set.length ? set.join(', ') : 'none'})`);
+      throw ApiError.invalid(
+        want === 'stateUpdate' ? 'state_update' : want,
+        `kind ${req.kind} requires exactly the '${want}' properties (got ${set.length ? set.join(', ') : 'none'})`,
+      );
     }
     const now = nowMicros();
     let log: NewLog;
@@ -176,12 +229,20 @@ export function createAnnotationLog(ctx: RequestContext, req: CreateAnnotationLo
       const state = annotationStateFor(req.stateUpdate!.state);
       if (!state) throw ApiError.invalid('state_update.state', 'must be OPEN, FLAGGED or RESOLVED');
       if (annotation.annotation_type === 2) throw ApiError.invalid('state_update.state', 'a PHASE annotation has no state');
-      setAnnotationColumns(ctx.db, annotation.pk, { state: AnnotationState.numbers[state], modified_date: now, modified_by_user_id: ctx.caller.userId });
+      setAnnotationColumns(ctx.db, annotation.pk, {
+        state: AnnotationState.numbers[state],
+        modified_date: now,
+        modified_by_user_id: ctx.caller.userId,
+      });
       log = { kind: req.kind, state: req.stateUpdate!.state };
     } else {
       const userId = req.assigned!.assignedToUserId;
       const email = userId ? resolveMember(ctx.db, annotation.organization_id, userId, 'assigned.assigned_to_user_id') : '';
-      setAnnotationColumns(ctx.db, annotation.pk, { assigned_to_user_id: userId, modified_date: now, modified_by_user_id: ctx.caller.userId });
+      setAnnotationColumns(ctx.db, annotation.pk, {
+        assigned_to_user_id: userId,
+        modified_date: now,
+        modified_by_user_id: ctx.caller.userId,
+      });
       log = { kind: req.kind, assignedToUserId: userId, assignedToUserEmail: email };
     }
     return { annotationLog: logToWire(appendLog(ctx.db, annotation, ctx.caller.userId, ctx.caller.userName, log, now)) };
@@ -199,14 +260,18 @@ export function listAnnotationLogs(ctx: RequestContext, req: ListParams & { anno
   }
   const page = listPage(ctx.db, annotationLogListSpec, req, scope, ctx.engine.pageTokenSecret);
   const byPk = new Map<number, AnnotationLog>();
-  for (const r of pageRowsOf(ctx.db, page.keys)) byPk.set(r[0], wireLog(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11]));
+  for (const r of pageRowsOf(ctx.db, page.keys))
+    byPk.set(r[0], wireLog(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11]));
   return { annotationLogs: page.keys.map((k) => byPk.get(k)!), nextPageToken: page.nextPageToken };
 }
 
 export function deleteAnnotationLog(ctx: RequestContext, req: { annotationId: string; annotationLogId: string }) {
   return ctx.db.tx(() => {
     const annotation = findVisibleAnnotation(ctx, req.annotationId);
-    const log = ctx.db.get<LogRow>('SELECT * FROM annotation_logs WHERE id = ? AND annotation_pk = ?', [req.annotationLogId, annotation.pk]);
+    const log = ctx.db.get<LogRow>('SELECT * FROM annotation_logs WHERE id = ? AND annotation_pk = ?', [
+      req.annotationLogId,
+      annotation.pk,
+    ]);
     if (!log) throw ApiError.notFound('annotation log', req.annotationLogId);
     if (log.created_by_user_id !== ctx.caller.userId) throw ApiError.permissionDenied('only the author may delete an annotation log');
     deleteAnnotationLogByPk(ctx.db, log.pk);

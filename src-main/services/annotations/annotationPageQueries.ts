@@ -22,12 +22,35 @@ const { METADATA_KEY_TYPE_NUMBER: NUMBER, METADATA_KEY_TYPE_BOOLEAN: BOOLEAN } =
 
 /** The annotations columns of a raw row, in order (`ANNOTATION_COLUMN` names their indexes). */
 export const ROW_COLUMNS = [
-  'pk', 'id', 'organization_id', 'name', 'description', 'start_time', 'end_time', 'created_by_user_id', 'modified_by_user_id', 'created_date',
-  'modified_date', 'run_id', 'state', 'assigned_to_user_id', 'annotation_type', 'legend_config', 'created_by_condition_id',
-  'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'deleted_date', 'archived_date', 'batched_triggers', 'is_noisy_rule',
+  'pk',
+  'id',
+  'organization_id',
+  'name',
+  'description',
+  'start_time',
+  'end_time',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
+  'run_id',
+  'state',
+  'assigned_to_user_id',
+  'annotation_type',
+  'legend_config',
+  'created_by_condition_id',
+  'created_by_rule_condition_version_id',
+  'report_rule_version_id',
+  'pending',
+  'deleted_date',
+  'archived_date',
+  'batched_triggers',
+  'is_noisy_rule',
 ] as const;
 
-export const ANNOTATION_COLUMN = Object.fromEntries(ROW_COLUMNS.map((c, i) => [c, i])) as { readonly [C in (typeof ROW_COLUMNS)[number]]: number };
+export const ANNOTATION_COLUMN = Object.fromEntries(ROW_COLUMNS.map((c, i) => [c, i])) as {
+  readonly [C in (typeof ROW_COLUMNS)[number]]: number;
+};
 
 /**
  * Child rows, raw: [annotation_pk, position, ...values]. Values per table:
@@ -60,7 +83,8 @@ function statementsOf(db: Db): PageStatements {
     const child = (t: ChildTable, where: string) =>
       raw(`SELECT annotation_pk, position, ${CHILD_SELECT[t].columns} FROM ${CHILD_SELECT[t].table} WHERE ${where} ORDER BY annotation_pk`);
     // One record (every write returns the record it changed): plain `= ?` lookups, which cost less than json_each there.
-    const oneChild = (t: ChildTable) => raw(`SELECT annotation_pk, position, ${CHILD_SELECT[t].columns} FROM ${CHILD_SELECT[t].table} WHERE annotation_pk = ?`);
+    const oneChild = (t: ChildTable) =>
+      raw(`SELECT annotation_pk, position, ${CHILD_SELECT[t].columns} FROM ${CHILD_SELECT[t].table} WHERE annotation_pk = ?`);
     s = {
       rows: raw(`SELECT ${ROW_COLUMNS.join(', ')} FROM annotations WHERE pk IN ${PKS} ORDER BY pk`),
       one: raw(`SELECT ${ROW_COLUMNS.join(', ')} FROM annotations WHERE pk = ?`),
@@ -95,12 +119,25 @@ export function pageRows(db: Db, pks: readonly number[]): PageRows {
     const none: Raw[] = [];
     if (rows.length === 0) return { rows, children: { tags: none, assets: none, metadata: none, channels: none } };
     const c = s.oneChild;
-    return { rows, children: { tags: c.tags.all(pk) as Raw[], assets: c.assets.all(pk) as Raw[], metadata: c.metadata.all(pk) as Raw[], channels: c.channels.all(pk) as Raw[] } };
+    return {
+      rows,
+      children: {
+        tags: c.tags.all(pk) as Raw[],
+        assets: c.assets.all(pk) as Raw[],
+        metadata: c.metadata.all(pk) as Raw[],
+        channels: c.channels.all(pk) as Raw[],
+      },
+    };
   }
   const json = JSON.stringify(pks);
   return {
     rows: s.rows.all(json) as Raw[],
-    children: { tags: s.tags.all(json) as Raw[], assets: s.assets.all(json) as Raw[], metadata: s.metadata.all(json) as Raw[], channels: s.channels.all(json) as Raw[] },
+    children: {
+      tags: s.tags.all(json) as Raw[],
+      assets: s.assets.all(json) as Raw[],
+      metadata: s.metadata.all(json) as Raw[],
+      channels: s.channels.all(json) as Raw[],
+    },
   };
 }
 

@@ -1,5 +1,11 @@
 // Stored annotation rows -> wire Annotations (batch-loading child tables).
-import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName, type LinkedChannel } from '../../../src-shared/api/annotations';
+import {
+  AnnotationState,
+  AnnotationType,
+  type Annotation,
+  type AnnotationStateName,
+  type LinkedChannel,
+} from '../../../src-shared/api/annotations';
 import { MetadataKeyType, metadataRowToWire, type MetadataKeyTypeName, type MetadataValue } from '../../../src-shared/api/metadata';
 import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/api/time';
 import type { Db } from '../../db/database';
@@ -40,10 +46,17 @@ export const stateName = (n: number | null): AnnotationStateName | undefined => 
 // Linked-channel kind numbers are the oneof member numbers of AnnotationLinkedChannel.
 export const LINKED_CHANNEL_KIND = { channel: 1, bitFieldElement: 2, calculatedChannel: 3 } as const;
 
-const channelOf = (kind: number, channelId: string | null, bitFieldName: string | null, calculatedChannelVersionId: string | null): LinkedChannel =>
-  kind === LINKED_CHANNEL_KIND.channel ? { channel: { channelId: channelId ?? '' } }
-  : kind === LINKED_CHANNEL_KIND.bitFieldElement ? { bitFieldElement: { channelId: channelId ?? '', bitFieldName: bitFieldName ?? '' } }
-  : { calculatedChannel: { calculatedChannelVersionId: calculatedChannelVersionId ?? '' } };
+const channelOf = (
+  kind: number,
+  channelId: string | null,
+  bitFieldName: string | null,
+  calculatedChannelVersionId: string | null,
+): LinkedChannel =>
+  kind === LINKED_CHANNEL_KIND.channel
+    ? { channel: { channelId: channelId ?? '' } }
+    : kind === LINKED_CHANNEL_KIND.bitFieldElement
+      ? { bitFieldElement: { channelId: channelId ?? '', bitFieldName: bitFieldName ?? '' } }
+      : { calculatedChannel: { calculatedChannelVersionId: calculatedChannelVersionId ?? '' } };
 
 type Assignee = Annotation['assignedToUser'];
 const assigneeKey = (userId: string, organizationId: string) => `${userId}\u0000${organizationId}`;
@@ -94,8 +107,14 @@ const listValueOf = (r: Raw): string => r[2];
 // Metadata rows carry only the value column their type reads (annotationPageQueries.ts), which metadataRowToWire takes from the matching field.
 const metadataOf = (r: Raw): MetadataValue =>
   metadataRowToWire({
-    key: r[2], type: metadataTypeByNumber.get(r[3]) ?? 'METADATA_KEY_TYPE_UNSPECIFIED', stringValue: r[4], numberValue: r[4], booleanValue: r[4],
-    archivedDate: r[5], keyArchivedDate: r[6], keyFilterFieldType: r[7],
+    key: r[2],
+    type: metadataTypeByNumber.get(r[3]) ?? 'METADATA_KEY_TYPE_UNSPECIFIED',
+    stringValue: r[4],
+    numberValue: r[4],
+    booleanValue: r[4],
+    archivedDate: r[5],
+    keyArchivedDate: r[6],
+    keyFilterFieldType: r[7],
   });
 const linkedChannelOf = (r: Raw): LinkedChannel => channelOf(r[2], r[3], r[4], r[5]);
 

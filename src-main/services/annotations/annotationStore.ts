@@ -14,9 +14,27 @@ import { LINKED_CHANNEL_KIND } from './annotationRows';
 
 /** The columns of an annotation row besides its pk and id, in the order AnnotationRowValues lists them. */
 const COLUMN_NAMES = [
-  'organization_id', 'name', 'description', 'start_time', 'end_time', 'created_by_user_id', 'modified_by_user_id', 'created_date',
-  'modified_date', 'run_id', 'state', 'assigned_to_user_id', 'annotation_type', 'legend_config', 'created_by_condition_id',
-  'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'deleted_date', 'archived_date', 'batched_triggers',
+  'organization_id',
+  'name',
+  'description',
+  'start_time',
+  'end_time',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
+  'run_id',
+  'state',
+  'assigned_to_user_id',
+  'annotation_type',
+  'legend_config',
+  'created_by_condition_id',
+  'created_by_rule_condition_version_id',
+  'report_rule_version_id',
+  'pending',
+  'deleted_date',
+  'archived_date',
+  'batched_triggers',
   'is_noisy_rule',
 ] as const;
 export type AnnotationColumn = (typeof COLUMN_NAMES)[number];
@@ -37,8 +55,17 @@ const valuesOf = (row: AnnotationRowValues): SqlValue[] => COLUMN_NAMES.map((c) 
 
 /** A linked channel as its row's (kind, channel_id, bit_field_name, calculated_channel_version_id). */
 function linkedChannelValues(c: LinkedChannelInput): [number, string | null, string | null, string | null] {
-  const kind = c.channel ? LINKED_CHANNEL_KIND.channel : c.bitFieldElement ? LINKED_CHANNEL_KIND.bitFieldElement : LINKED_CHANNEL_KIND.calculatedChannel;
-  return [kind, c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null, c.bitFieldElement?.bitFieldName ?? null, c.calculatedChannel?.calculatedChannelVersionId ?? null];
+  const kind = c.channel
+    ? LINKED_CHANNEL_KIND.channel
+    : c.bitFieldElement
+      ? LINKED_CHANNEL_KIND.bitFieldElement
+      : LINKED_CHANNEL_KIND.calculatedChannel;
+  return [
+    kind,
+    c.channel?.channelId ?? c.bitFieldElement?.channelId ?? null,
+    c.bitFieldElement?.bitFieldName ?? null,
+    c.calculatedChannel?.calculatedChannelVersionId ?? null,
+  ];
 }
 
 const LINKED_CHANNEL_INSERT =
@@ -48,7 +75,10 @@ const LINKED_CHANNEL_INSERT =
 
 /** Inserts a new annotation row and its children; returns its pk. */
 export function insertAnnotation(db: Db, id: string, row: AnnotationRowValues, children: AnnotationChildren): number {
-  const pk = Number(db.run(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMN_NAMES.map(() => '?').join(', ')})`, [id, ...valuesOf(row)]).lastInsertRowid);
+  const pk = Number(
+    db.run(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMN_NAMES.map(() => '?').join(', ')})`, [id, ...valuesOf(row)])
+      .lastInsertRowid,
+  );
   replaceAnnotationTags(db, pk, children.tags);
   replaceAnnotationAssets(db, pk, children.assetIds);
   replaceAnnotationLinkedChannels(db, pk, children.linkedChannels);
@@ -63,12 +93,17 @@ export function insertAnnotation(db: Db, id: string, row: AnnotationRowValues, c
 export function setAnnotationColumns(db: Db, pk: number, values: Partial<AnnotationRowValues>): void {
   const columns = (Object.keys(values) as AnnotationColumn[]).filter((c) => values[c] !== undefined);
   if (columns.length === 0) return;
-  db.run(`UPDATE annotations SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...columns.map((c) => values[c] as SqlValue), pk]);
+  db.run(`UPDATE annotations SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [
+    ...columns.map((c) => values[c] as SqlValue),
+    pk,
+  ]);
 }
 
 /** Sets the archive date unless it already is that; returns whether it changed. */
 export function setAnnotationArchivedDate(db: Db, pk: number, archivedDate: number | null): boolean {
-  return db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [archivedDate, pk, archivedDate]).changes > 0;
+  return (
+    db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [archivedDate, pk, archivedDate]).changes > 0
+  );
 }
 
 /** An offline-created annotation takes the id the remote gave it. */
@@ -76,7 +111,8 @@ export function renameAnnotation(db: Db, fromId: string, toId: string): void {
   db.run('UPDATE annotations SET id = ? WHERE id = ?', [toId, fromId]);
 }
 
-export const replaceAnnotationTags = (db: Db, pk: number, tags: readonly string[]): boolean => replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);
+export const replaceAnnotationTags = (db: Db, pk: number, tags: readonly string[]): boolean =>
+  replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);
 
 export const replaceAnnotationAssets = (db: Db, pk: number, assetIds: readonly string[]): boolean =>
   replaceList(db, 'annotation_assets', 'annotation_pk', 'asset_id', pk, assetIds);
@@ -116,7 +152,9 @@ export class AnnotationRowWriter {
     this.tag = raw.prepare('INSERT OR IGNORE INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
     this.asset = raw.prepare('INSERT OR IGNORE INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
     this.channel = raw.prepare(LINKED_CHANNEL_INSERT);
-    this.meta = raw.prepare(`INSERT OR REPLACE INTO annotation_metadata(annotation_pk, ${METADATA_COLUMNS}, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.meta = raw.prepare(
+      `INSERT OR REPLACE INTO annotation_metadata(annotation_pk, ${METADATA_COLUMNS}, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
   }
 
   private children(pk: number, c: AnnotationChildren): void {
@@ -147,7 +185,9 @@ export class AnnotationRowWriter {
     let st = this.multiRow.get(key);
     if (!st) {
       const one = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-      st = this.db.raw.prepare(`INSERT OR IGNORE INTO ${table}(${columns}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}${suffix}`);
+      st = this.db.raw.prepare(
+        `INSERT OR IGNORE INTO ${table}(${columns}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}${suffix}`,
+      );
       this.multiRow.set(key, st);
     }
     return st;
@@ -163,7 +203,9 @@ export class AnnotationRowWriter {
   }
 
   /** New records of a pull page: one multi-row statement per table and chunk instead of a statement per row. Returns their pks by id. */
-  insertMany(records: readonly { readonly id: string; readonly row: AnnotationRowValues; readonly children: AnnotationChildren }[]): Map<string, number> {
+  insertMany(
+    records: readonly { readonly id: string; readonly row: AnnotationRowValues; readonly children: AnnotationChildren }[],
+  ): Map<string, number> {
     const pkOf = new Map<string, number>();
     if (records.length === 0) return pkOf;
     const width = COLUMN_NAMES.length + 1;
@@ -171,7 +213,10 @@ export class AnnotationRowWriter {
       const chunk = records.slice(i, i + MULTI_ROWS);
       const values: unknown[] = [];
       for (const r of chunk) values.push(r.id, ...valuesOf(r.row));
-      for (const r of this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id').all(values) as { pk: number; id: string }[]) {
+      for (const r of this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id').all(values) as {
+        pk: number;
+        id: string;
+      }[]) {
         pkOf.set(r.id, r.pk);
       }
     }
@@ -190,7 +235,12 @@ export class AnnotationRowWriter {
     }
     this.insertRows('annotation_tags', 'annotation_pk, tag_name, position', 3, tags);
     this.insertRows('annotation_assets', 'annotation_pk, asset_id, position', 3, assets);
-    this.insertRows('annotation_linked_channels', 'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id', 6, channels);
+    this.insertRows(
+      'annotation_linked_channels',
+      'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id',
+      6,
+      channels,
+    );
     this.insertRows('annotation_metadata', `annotation_pk, ${METADATA_COLUMNS}, position`, 10, meta);
     return pkOf;
   }
@@ -243,8 +293,21 @@ export function withAnnotationBulkInserter<T>(db: Db, fn: (insert: InsertAnnotat
   let pending = 0;
   const insert: InsertAnnotationRecord = (r) => {
     const info = annotation.run(
-      r.id, r.organizationId, r.name, r.description, r.startTime, r.endTime, r.createdByUserId, r.createdByUserId,
-      r.createdDate, r.createdDate, r.runId, r.state, r.assignedToUserId, r.annotationType, r.archivedDate,
+      r.id,
+      r.organizationId,
+      r.name,
+      r.description,
+      r.startTime,
+      r.endTime,
+      r.createdByUserId,
+      r.createdByUserId,
+      r.createdDate,
+      r.createdDate,
+      r.runId,
+      r.state,
+      r.assignedToUserId,
+      r.annotationType,
+      r.archivedDate,
     );
     if (!info.changes) return undefined;
     const pk = Number(info.lastInsertRowid);
@@ -279,7 +342,12 @@ class ChildRowBuffer {
   flush(): void {
     this.write('annotation_tags', 'annotation_pk, tag_name, position', 3, this.tags);
     this.write('annotation_assets', 'annotation_pk, asset_id, position', 3, this.assets);
-    this.write('annotation_linked_channels', 'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id', 6, this.channels);
+    this.write(
+      'annotation_linked_channels',
+      'annotation_pk, position, kind, channel_id, bit_field_name, calculated_channel_version_id',
+      6,
+      this.channels,
+    );
     this.write('annotation_metadata', 'annotation_pk, key, type, string_value, number_value, boolean_value, position', 7, this.metadata);
   }
 

@@ -28,17 +28,49 @@ import {
 
 /** update_mask paths UpdateAnnotation may change (reference §3). */
 export const UPDATABLE_PATHS = [
-  'name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'tags', 'legend_config', 'linked_channels', 'metadata',
+  'name',
+  'description',
+  'start_time',
+  'end_time',
+  'assigned_to_user_id',
+  'state',
+  'tags',
+  'legend_config',
+  'linked_channels',
+  'metadata',
   // The proto comments archive and restore this way: a date archives (at that date), none restores (one concept).
-  'deleted_date', 'archived_date',
+  'deleted_date',
+  'archived_date',
 ] as const;
 type UpdatablePath = (typeof UPDATABLE_PATHS)[number];
 /** Updatable paths stored in a column of the same name. */
-const SCALAR_PATHS = ['name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'legend_config'] as const satisfies readonly UpdatablePath[];
+const SCALAR_PATHS = [
+  'name',
+  'description',
+  'start_time',
+  'end_time',
+  'assigned_to_user_id',
+  'state',
+  'legend_config',
+] as const satisfies readonly UpdatablePath[];
 const IMMUTABLE_PATHS = new Set([
-  'annotation_id', 'organization_id', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date', 'run_id', 'annotation_type',
-  'created_by_condition_id', 'created_by_rule_condition_version_id', 'report_rule_version_id', 'pending', 'assigned_to_user',
-  'asset_ids', 'is_archived', 'batched_triggers', 'is_noisy_rule',
+  'annotation_id',
+  'organization_id',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
+  'run_id',
+  'annotation_type',
+  'created_by_condition_id',
+  'created_by_rule_condition_version_id',
+  'report_rule_version_id',
+  'pending',
+  'assigned_to_user',
+  'asset_ids',
+  'is_archived',
+  'batched_triggers',
+  'is_noisy_rule',
 ]);
 
 export const MAX_BATCH = 1000;
@@ -62,7 +94,8 @@ export function createAnnotation(ctx: RequestContext, req: CreateAnnotationInput
     ]);
   }
   if (req.endTime < req.startTime) throw ApiError.invalid('end_time', 'must not be before start_time');
-  const type = req.annotationType && req.annotationType !== 'ANNOTATION_TYPE_UNSPECIFIED' ? req.annotationType : 'ANNOTATION_TYPE_DATA_REVIEW';
+  const type =
+    req.annotationType && req.annotationType !== 'ANNOTATION_TYPE_UNSPECIFIED' ? req.annotationType : 'ANNOTATION_TYPE_DATA_REVIEW';
   if (type === 'ANNOTATION_TYPE_PHASE' && req.state !== undefined) throw ApiError.invalid('state', 'must be unset for a PHASE annotation');
   if (req.state === 'ANNOTATION_STATE_UNSPECIFIED') throw ApiError.invalid('state', 'must be OPEN, FLAGGED or RESOLVED when set');
   // A data-review annotation starts open; a phase has no review state.
@@ -80,19 +113,49 @@ export function createAnnotation(ctx: RequestContext, req: CreateAnnotationInput
       db,
       id,
       {
-        organization_id: organizationId, name: req.name, description: req.description ?? '', start_time: req.startTime, end_time: req.endTime,
-        created_by_user_id: caller.userId, modified_by_user_id: caller.userId, created_date: now, modified_date: now, run_id: req.runId ?? null,
-        state: state ? AnnotationState.numbers[state] : null, assigned_to_user_id: req.assignToUserId ?? '', annotation_type: AnnotationType.numbers[type],
-        legend_config: req.legendConfig ?? null, created_by_condition_id: req.createdByConditionId ?? null,
-        created_by_rule_condition_version_id: req.createdByRuleConditionVersionId ?? null, report_rule_version_id: null, pending: 0,
-        deleted_date: null, archived_date: null, batched_triggers: 0, is_noisy_rule: 0,
+        organization_id: organizationId,
+        name: req.name,
+        description: req.description ?? '',
+        start_time: req.startTime,
+        end_time: req.endTime,
+        created_by_user_id: caller.userId,
+        modified_by_user_id: caller.userId,
+        created_date: now,
+        modified_date: now,
+        run_id: req.runId ?? null,
+        state: state ? AnnotationState.numbers[state] : null,
+        assigned_to_user_id: req.assignToUserId ?? '',
+        annotation_type: AnnotationType.numbers[type],
+        legend_config: req.legendConfig ?? null,
+        created_by_condition_id: req.createdByConditionId ?? null,
+        created_by_rule_condition_version_id: req.createdByRuleConditionVersionId ?? null,
+        report_rule_version_id: null,
+        pending: 0,
+        deleted_date: null,
+        archived_date: null,
+        batched_triggers: 0,
+        is_noisy_rule: 0,
       },
       { tags, assetIds, linkedChannels: channels, metadata: req.metadata ?? [] },
     );
     const ref = { pk, id, organization_id: organizationId };
-    appendLog(db, ref, caller.userId, caller.userName, { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', state: 'ANNOTATION_LOG_STATE_CREATED' }, now);
+    appendLog(
+      db,
+      ref,
+      caller.userId,
+      caller.userName,
+      { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', state: 'ANNOTATION_LOG_STATE_CREATED' },
+      now,
+    );
     if (req.assignToUserId) {
-      appendLog(db, ref, caller.userId, caller.userName, { kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assignedToUserId: req.assignToUserId, assignedToUserEmail: assigneeEmail }, now);
+      appendLog(
+        db,
+        ref,
+        caller.userId,
+        caller.userName,
+        { kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assignedToUserId: req.assignToUserId, assignedToUserEmail: assigneeEmail },
+        now,
+      );
     }
     return { annotation: getOne(db, pk) };
   });
@@ -145,18 +208,25 @@ export function updateAnnotation(ctx: RequestContext, patch: AnnotationPatch, ma
     let assigneeEmail = '';
     if (has('assigned_to_user_id')) {
       next.assigned_to_user_id = patch.assignedToUserId ?? '';
-      if (next.assigned_to_user_id) assigneeEmail = resolveMember(db, row.organization_id, next.assigned_to_user_id, 'annotation.assigned_to_user_id');
+      if (next.assigned_to_user_id)
+        assigneeEmail = resolveMember(db, row.organization_id, next.assigned_to_user_id, 'annotation.assigned_to_user_id');
     }
-    if (has('linked_channels')) assertChannelsExist(db, row.organization_id, channelIdsOf(patch.linkedChannels ?? []), 'annotation.linked_channels');
+    if (has('linked_channels'))
+      assertChannelsExist(db, row.organization_id, channelIdsOf(patch.linkedChannels ?? []), 'annotation.linked_channels');
     const archiving = has('deleted_date') || has('archived_date');
     if (archiving) next.archived_date = patch.deletedDate ?? patch.archivedDate ?? null;
 
     const now = nowMicros();
     // Only the masked columns: SQLite rewrites the entries of every index on a column the SET names, changed or not
     // (a name edit would otherwise rewrite the start, end, state and assignee indexes too).
-    setAnnotationColumns(db, row.pk, { ...Object.fromEntries(SCALAR_PATHS.filter(has).map((c) => [c, next[c]])), modified_date: now, modified_by_user_id: caller.userId });
+    setAnnotationColumns(db, row.pk, {
+      ...Object.fromEntries(SCALAR_PATHS.filter(has).map((c) => [c, next[c]])),
+      modified_date: now,
+      modified_by_user_id: caller.userId,
+    });
     if (archiving) setAnnotationArchivedDate(db, row.pk, next.archived_date);
-    if (has('tags')) replaceAnnotationTags(db, row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'annotation.tags'));
+    if (has('tags'))
+      replaceAnnotationTags(db, row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'annotation.tags'));
     if (has('linked_channels')) replaceAnnotationLinkedChannels(db, row.pk, patch.linkedChannels ?? []);
     if (has('metadata')) replaceAnnotationMetadata(db, row.pk, patch.metadata ?? [], 'annotation.metadata');
     const newState = stateName(next.state);
@@ -164,7 +234,14 @@ export function updateAnnotation(ctx: RequestContext, patch: AnnotationPatch, ma
       appendLog(db, row, caller.userId, caller.userName, { kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', state: logStateFor(newState) }, now);
     }
     if (next.assigned_to_user_id !== row.assigned_to_user_id) {
-      appendLog(db, row, caller.userId, caller.userName, { kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assignedToUserId: next.assigned_to_user_id, assignedToUserEmail: assigneeEmail }, now);
+      appendLog(
+        db,
+        row,
+        caller.userId,
+        caller.userName,
+        { kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assignedToUserId: next.assigned_to_user_id, assignedToUserEmail: assigneeEmail },
+        now,
+      );
     }
     return { annotation: getOne(db, row.pk) };
   });
@@ -176,7 +253,10 @@ function findVisibleBatch(ctx: RequestContext, ids: readonly string[], field = '
   const unique = [...new Set(ids)];
   const scope = visibleTo(ctx.caller, 'organization_id');
   // Driven from the id list (CROSS JOIN fixes the order): otherwise SQLite may scan the organization by an org index.
-  const rows = ctx.db.all<AnnotationRow>(`SELECT a.* FROM json_each(?) j CROSS JOIN annotations a ON a.id = j.value WHERE ${scope.sql}`, [JSON.stringify(unique), ...scope.params]);
+  const rows = ctx.db.all<AnnotationRow>(`SELECT a.* FROM json_each(?) j CROSS JOIN annotations a ON a.id = j.value WHERE ${scope.sql}`, [
+    JSON.stringify(unique),
+    ...scope.params,
+  ]);
   const found = new Map(rows.map((r) => [r.id, r]));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length) throw ApiError.notFound('annotation', missing.join(', '));
@@ -189,9 +269,16 @@ function setArchived(ctx: RequestContext, ids: readonly string[], archived: bool
     const now = nowMicros();
     for (const r of rows) {
       if ((r.archived_date !== null) === archived) continue;
-      setAnnotationColumns(ctx.db, r.pk, { archived_date: archived ? now : null, modified_date: now, modified_by_user_id: ctx.caller.userId });
+      setAnnotationColumns(ctx.db, r.pk, {
+        archived_date: archived ? now : null,
+        modified_date: now,
+        modified_by_user_id: ctx.caller.userId,
+      });
     }
-    return loadAnnotations(ctx.db, rows.map((r) => r.pk));
+    return loadAnnotations(
+      ctx.db,
+      rows.map((r) => r.pk),
+    );
   });
 }
 

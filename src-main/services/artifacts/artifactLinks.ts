@@ -16,8 +16,10 @@ const ENTITY_TABLES: Readonly<Partial<Record<ArtifactEntityTypeName, { table: st
 
 /** Shape checks that need no database (INVALID_ARGUMENT naming the field). */
 export function checkLinkShape(link: LinkKey, field: string): void {
-  if (link.relation === 'ARTIFACT_LINK_RELATION_UNSPECIFIED') throw ApiError.invalid(`${field}relation`, 'must be ATTACHED_TO, GENERATED_FROM or REFERENCES');
-  if (link.entityType === 'ARTIFACT_ENTITY_TYPE_UNSPECIFIED') throw ApiError.invalid(`${field}entity_type`, 'must be ANNOTATION, RUN, ASSET, TEST_REPORT or CONVERSATION');
+  if (link.relation === 'ARTIFACT_LINK_RELATION_UNSPECIFIED')
+    throw ApiError.invalid(`${field}relation`, 'must be ATTACHED_TO, GENERATED_FROM or REFERENCES');
+  if (link.entityType === 'ARTIFACT_ENTITY_TYPE_UNSPECIFIED')
+    throw ApiError.invalid(`${field}entity_type`, 'must be ANNOTATION, RUN, ASSET, TEST_REPORT or CONVERSATION');
   if (link.entityId.trim() === '') throw ApiError.invalid(`${field}entity_id`, 'must not be empty');
 }
 
@@ -35,7 +37,12 @@ export function assertEntityExists(db: Db, organizationId: string, link: LinkKey
  * must name a version of this artifact, the default is the current version.
  * `fieldFor(i)` is the field-name prefix of link i in errors (`links[0].`).
  */
-export function writeLinks(db: Db, artifact: { pk: number; organization_id: string; artifact_version_id: string }, links: readonly ArtifactLinkInput[], fieldFor: (index: number) => string): boolean {
+export function writeLinks(
+  db: Db,
+  artifact: { pk: number; organization_id: string; artifact_version_id: string },
+  links: readonly ArtifactLinkInput[],
+  fieldFor: (index: number) => string,
+): boolean {
   let changed = false;
   links.forEach((link, i) => {
     const field = fieldFor(i);

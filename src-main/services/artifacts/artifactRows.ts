@@ -75,7 +75,12 @@ function loadLinks(db: Db, pks: readonly number[]): Map<number, ArtifactLink[]> 
   for (const r of rows) {
     let list = out.get(r.artifact_pk);
     if (!list) out.set(r.artifact_pk, (list = []));
-    list.push({ relation: relationName(r.relation), entityType: entityTypeName(r.entity_type), entityId: r.entity_id, artifactVersionId: r.artifact_version_id });
+    list.push({
+      relation: relationName(r.relation),
+      entityType: entityTypeName(r.entity_type),
+      entityId: r.entity_id,
+      artifactVersionId: r.artifact_version_id,
+    });
   }
   return out;
 }

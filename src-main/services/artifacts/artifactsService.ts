@@ -30,7 +30,14 @@ import type { BinaryResult } from '../handler';
 import { artifactListSpecFor } from './archivedFilter';
 import { artifactListSpecArchiveByFilter, artifactVersionListSpec } from './artifactListSpecs';
 import { checkLinkShape, writeLinks } from './artifactLinks';
-import { deleteLink, insertArtifactRow, insertArtifactVersionRow, replaceArtifactMetadata, setArtifactColumns, type LinkKey } from './artifactStore';
+import {
+  deleteLink,
+  insertArtifactRow,
+  insertArtifactVersionRow,
+  replaceArtifactMetadata,
+  setArtifactColumns,
+  type LinkKey,
+} from './artifactStore';
 import { loadArtifacts, storageClassName, versionToWire, type ArtifactRow, type ArtifactVersionRow } from './artifactRows';
 import {
   assertWithinLimit,
@@ -86,13 +93,29 @@ interface NewArtifact {
   readonly links: readonly ArtifactLinkInput[];
 }
 
-function insertVersion(ctx: RequestContext, artifact: { pk: number; id: string }, version: number, storageClass: ArtifactStorageClassName, content: Content, now: number): { id: string; fileType: string; storagePath: string } {
+function insertVersion(
+  ctx: RequestContext,
+  artifact: { pk: number; id: string },
+  version: number,
+  storageClass: ArtifactStorageClassName,
+  content: Content,
+  now: number,
+): { id: string; fileType: string; storagePath: string } {
   const id = randomUUID();
   const fileType = deriveFileType(storageClass, content.fileName, content.mimeType);
   const storagePath = storagePathFor(artifact.id, id);
   insertArtifactVersionRow(ctx.db, {
-    id, artifact_pk: artifact.pk, version, file_name: content.fileName, file_type: fileType, mime_type: content.mimeType, size_bytes: content.facts.size,
-    sha256: content.facts.sha256, storage_path: storagePath, created_date: now, created_by_user_id: ctx.caller.userId,
+    id,
+    artifact_pk: artifact.pk,
+    version,
+    file_name: content.fileName,
+    file_type: fileType,
+    mime_type: content.mimeType,
+    size_bytes: content.facts.size,
+    sha256: content.facts.sha256,
+    storage_path: storagePath,
+    created_date: now,
+    created_by_user_id: ctx.caller.userId,
   });
   return { id, fileType, storagePath };
 }
@@ -106,10 +129,23 @@ function insertArtifact(ctx: RequestContext, a: NewArtifact): { artifact: Artifa
       const id = randomUUID();
       const fileType = deriveFileType(a.storageClass, a.content.fileName, a.content.mimeType);
       const pk = insertArtifactRow(db, {
-        id, organization_id: a.organizationId, created_by_user_id: caller.userId, modified_by_user_id: caller.userId, title: a.title,
-        storage_class: ArtifactStorageClass.numbers[a.storageClass], created_via: ArtifactCreatedVia.numbers[a.createdVia], created_date: now,
-        modified_date: now, artifact_version_id: '', version: 1, version_created_date: now, file_name: a.content.fileName, file_type: fileType,
-        mime_type: a.content.mimeType, size_bytes: a.content.facts.size, sha256: a.content.facts.sha256,
+        id,
+        organization_id: a.organizationId,
+        created_by_user_id: caller.userId,
+        modified_by_user_id: caller.userId,
+        title: a.title,
+        storage_class: ArtifactStorageClass.numbers[a.storageClass],
+        created_via: ArtifactCreatedVia.numbers[a.createdVia],
+        created_date: now,
+        modified_date: now,
+        artifact_version_id: '',
+        version: 1,
+        version_created_date: now,
+        file_name: a.content.fileName,
+        file_type: fileType,
+        mime_type: a.content.mimeType,
+        size_bytes: a.content.facts.size,
+        sha256: a.content.facts.sha256,
       });
       const version = insertVersion(ctx, { pk, id }, 1, a.storageClass, a.content, now);
       setArtifactColumns(db, pk, { artifact_version_id: version.id });
@@ -179,7 +215,10 @@ export function getArtifact(ctx: RequestContext, artifactId: string): { artifact
 
 // -------------------------------------------------------------- versions
 
-export async function createArtifactVersion(ctx: RequestContext, req: { artifactId: string; file: UploadedFileInput }): Promise<{ artifact: Artifact }> {
+export async function createArtifactVersion(
+  ctx: RequestContext,
+  req: { artifactId: string; file: UploadedFileInput },
+): Promise<{ artifact: Artifact }> {
   const tmpPath = checkedUploadPath(ctx.engine.dataDir, req.file.path);
   const before = findVisibleArtifact(ctx, req.artifactId);
   const facts = await inspectUpload(tmpPath);
@@ -202,8 +241,16 @@ export async function createArtifactVersion(ctx: RequestContext, req: { artifact
       const now = nowMicros();
       const version = insertVersion(ctx, row, row.version + 1, storageClass, content, now);
       setArtifactColumns(ctx.db, row.pk, {
-        artifact_version_id: version.id, version: row.version + 1, version_created_date: now, file_name: content.fileName, file_type: version.fileType,
-        mime_type: content.mimeType, size_bytes: facts.size, sha256: facts.sha256, modified_date: now, modified_by_user_id: ctx.caller.userId,
+        artifact_version_id: version.id,
+        version: row.version + 1,
+        version_created_date: now,
+        file_name: content.fileName,
+        file_type: version.fileType,
+        mime_type: content.mimeType,
+        size_bytes: facts.size,
+        sha256: facts.sha256,
+        modified_date: now,
+        modified_by_user_id: ctx.caller.userId,
       });
       content.place(version.storagePath);
       placed = version.storagePath;
@@ -217,7 +264,10 @@ export async function createArtifactVersion(ctx: RequestContext, req: { artifact
   }
 }
 
-export function listArtifactVersions(ctx: RequestContext, req: ListParams & { artifactId: string }): { artifactVersions: ArtifactVersion[]; nextPageToken: string } {
+export function listArtifactVersions(
+  ctx: RequestContext,
+  req: ListParams & { artifactId: string },
+): { artifactVersions: ArtifactVersion[]; nextPageToken: string } {
   const artifact = findVisibleArtifact(ctx, req.artifactId);
   const page = listPage(
     ctx.db,
@@ -226,7 +276,10 @@ export function listArtifactVersions(ctx: RequestContext, req: ListParams & { ar
     { sql: 't.artifact_pk = ?', params: [artifact.pk], fingerprint: [artifact.id] },
     ctx.engine.pageTokenSecret,
   );
-  return { artifactVersions: loadByPks<ArtifactVersionRow>(ctx.db, 'artifact_versions', page.keys).map((v) => versionToWire(v, artifact.id)), nextPageToken: page.nextPageToken };
+  return {
+    artifactVersions: loadByPks<ArtifactVersionRow>(ctx.db, 'artifact_versions', page.keys).map((v) => versionToWire(v, artifact.id)),
+    nextPageToken: page.nextPageToken,
+  };
 }
 
 export function downloadArtifactContent(ctx: RequestContext, req: { artifactId: string; version?: number }): BinaryResult {
@@ -235,7 +288,8 @@ export function downloadArtifactContent(ctx: RequestContext, req: { artifactId: 
   const v = ctx.db.get<ArtifactVersionRow>('SELECT * FROM artifact_versions WHERE artifact_pk = ? AND version = ?', [artifact.pk, number]);
   if (!v) throw ApiError.notFound('artifact version', `${artifact.id} version ${number}`);
   const path = contentPath(ctx.engine.dataDir, v.storage_path);
-  if (!existsSync(path)) throw new ApiError(Code.DATA_LOSS, `the content of artifact ${artifact.id} version ${number} is missing from the data directory`);
+  if (!existsSync(path))
+    throw new ApiError(Code.DATA_LOSS, `the content of artifact ${artifact.id} version ${number} is missing from the data directory`);
   return {
     contentType: v.mime_type || 'application/octet-stream',
     fileName: v.file_name || `${artifact.id}${v.mime_type === JSON_MIME ? '.json' : ''}`,
@@ -272,7 +326,10 @@ export function unlinkArtifact(ctx: RequestContext, req: LinkRequest): { artifac
     const key: LinkKey = { relation: req.relation, entityType: req.entityType, entityId: req.entityId };
     checkLinkShape(key, '');
     if (!deleteLink(ctx.db, row.pk, key)) {
-      throw ApiError.notFound('artifact link', `${req.relation.replace('ARTIFACT_LINK_RELATION_', '')} ${req.entityType.replace('ARTIFACT_ENTITY_TYPE_', '')} ${req.entityId}`);
+      throw ApiError.notFound(
+        'artifact link',
+        `${req.relation.replace('ARTIFACT_LINK_RELATION_', '')} ${req.entityType.replace('ARTIFACT_ENTITY_TYPE_', '')} ${req.entityId}`,
+      );
     }
     touch(ctx, row.pk);
     return one(ctx, row.pk);
@@ -286,7 +343,11 @@ function setArchived(ctx: RequestContext, artifactId: string, archived: boolean)
     const row = findVisibleArtifact(ctx, artifactId);
     if ((row.archived_date !== null) !== archived) {
       const now = nowMicros();
-      setArtifactColumns(ctx.db, row.pk, { archived_date: archived ? now : null, modified_date: now, modified_by_user_id: ctx.caller.userId });
+      setArtifactColumns(ctx.db, row.pk, {
+        archived_date: archived ? now : null,
+        modified_date: now,
+        modified_by_user_id: ctx.caller.userId,
+      });
     }
     return one(ctx, row.pk);
   });
@@ -304,7 +365,10 @@ const CONVERSATION = ArtifactEntityType.numbers.ARTIFACT_ENTITY_TYPE_CONVERSATIO
  * CONVERSATION link to conversationId) when given, AND the filter; archived
  * artifacts only when the filter asks for them (archivedFilter.ts).
  */
-export function listArtifacts(ctx: RequestContext, req: ListParams & { organizationId?: string; conversationId?: string; includeArchived?: boolean }): { artifacts: Artifact[]; nextPageToken: string } {
+export function listArtifacts(
+  ctx: RequestContext,
+  req: ListParams & { organizationId?: string; conversationId?: string; includeArchived?: boolean },
+): { artifacts: Artifact[]; nextPageToken: string } {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
   const where: string[] = [];
   const params: (string | number)[] = [];
@@ -314,7 +378,10 @@ export function listArtifacts(ctx: RequestContext, req: ListParams & { organizat
     // an (organization_id, <order>) index instead and probing every artifact
     // of the organization, which it prefers when the file has no ANALYZE
     // statistics (measured in bench/artifacts.ts: ~20 ms vs ~1 ms at 100k).
-    where.push('+t.organization_id = ?', 't.pk IN (SELECT l.artifact_pk FROM artifact_links l WHERE l.entity_type = ? AND l.entity_id = ?)');
+    where.push(
+      '+t.organization_id = ?',
+      't.pk IN (SELECT l.artifact_pk FROM artifact_links l WHERE l.entity_type = ? AND l.entity_id = ?)',
+    );
     params.push(organizationId, CONVERSATION, req.conversationId);
   } else {
     where.push('t.organization_id = ?');
@@ -325,7 +392,12 @@ export function listArtifacts(ctx: RequestContext, req: ListParams & { organizat
     // include_archived as a parameter (what sync lists with) is the directive set for the whole filter.
     req.includeArchived ? artifactListSpecArchiveByFilter : artifactListSpecFor(req.filter),
     req,
-    { sql: where.join(' AND '), params, fingerprint: [organizationId, req.conversationId ?? '', req.includeArchived ? 'archived' : ''], gate: ctx.rowGate },
+    {
+      sql: where.join(' AND '),
+      params,
+      fingerprint: [organizationId, req.conversationId ?? '', req.includeArchived ? 'archived' : ''],
+      gate: ctx.rowGate,
+    },
     ctx.engine.pageTokenSecret,
   );
   return { artifacts: loadArtifacts(ctx.db, page.keys), nextPageToken: page.nextPageToken };

@@ -35,7 +35,9 @@ interface TokenRow {
 }
 
 const newestToken = (db: Db, organizationId: string) =>
-  db.get<TokenRow>('SELECT * FROM external_sync_tokens WHERE organization_id = ? ORDER BY created_date DESC, pk DESC LIMIT 1', [organizationId]);
+  db.get<TokenRow>('SELECT * FROM external_sync_tokens WHERE organization_id = ? ORDER BY created_date DESC, pk DESC LIMIT 1', [
+    organizationId,
+  ]);
 
 function externalSyncOf(db: Db, organizationId: string): ExternalSync {
   const token = newestToken(db, organizationId);
@@ -73,12 +75,25 @@ export function generateToken(ctx: RequestContext, organizationId?: string): { e
 
 export function listExternalSyncTokens(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const org = resolveOrganization(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, externalSyncTokenListSpec, req, { sql: 't.organization_id = ?', params: [org], fingerprint: [org] }, ctx.engine.pageTokenSecret);
-  const rows = ctx.db.all<TokenRow>('SELECT * FROM external_sync_tokens WHERE pk IN (SELECT value FROM json_each(?))', [JSON.stringify(page.keys)]);
+  const page = listPage(
+    ctx.db,
+    externalSyncTokenListSpec,
+    req,
+    { sql: 't.organization_id = ?', params: [org], fingerprint: [org] },
+    ctx.engine.pageTokenSecret,
+  );
+  const rows = ctx.db.all<TokenRow>('SELECT * FROM external_sync_tokens WHERE pk IN (SELECT value FROM json_each(?))', [
+    JSON.stringify(page.keys),
+  ]);
   const byPk = new Map(rows.map((r) => [r.pk, r]));
   const externalSyncTokens: ExternalSyncToken[] = page.keys.map((pk) => {
     const r = byPk.get(pk)!;
-    return { tokenId: r.id, lifetimeSeconds: r.lifetime_seconds, createdDate: formatTimestamp(r.created_date), createdByUserId: r.created_by_user_id };
+    return {
+      tokenId: r.id,
+      lifetimeSeconds: r.lifetime_seconds,
+      createdDate: formatTimestamp(r.created_date),
+      createdByUserId: r.created_by_user_id,
+    };
   });
   return { externalSyncTokens, nextPageToken: page.nextPageToken };
 }

@@ -48,10 +48,14 @@ export function checkCedarPolicy(text: string): CedarCheck {
   }
   const parts = policySetTextToParts(text);
   if (parts.type === 'failure') {
-    const first = describeError(text, parts.errors[0] ?? { message: 'Cedar could not split the policy text', help: null, code: null, url: null, severity: null });
+    const first = describeError(
+      text,
+      parts.errors[0] ?? { message: 'Cedar could not split the policy text', help: null, code: null, url: null, severity: null },
+    );
     return { ok: false, message: first.message, location: first.location };
   }
-  if (parts.policies.length === 0) return { ok: false, message: 'the policy text contains no Cedar policy (expected at least one permit or forbid statement)' };
+  if (parts.policies.length === 0)
+    return { ok: false, message: 'the policy text contains no Cedar policy (expected at least one permit or forbid statement)' };
   return checkAgainstSchema(text) ?? { ok: true, policies: parts.policies };
 }
 
@@ -59,7 +63,10 @@ export function checkCedarPolicy(text: string): CedarCheck {
 function checkAgainstSchema(text: string): CedarCheck | undefined {
   const answer = validate({ schema: CEDAR_SCHEMA, policies: { staticPolicies: text }, validationSettings: { mode: 'strict' } });
   if (answer.type === 'failure') {
-    const first = describeError(text, answer.errors[0] ?? { message: 'Cedar could not validate the policy text', help: null, code: null, url: null, severity: null });
+    const first = describeError(
+      text,
+      answer.errors[0] ?? { message: 'Cedar could not validate the policy text', help: null, code: null, url: null, severity: null },
+    );
     return { ok: false, message: first.message, location: first.location };
   }
   if (answer.validationErrors.length === 0) return undefined;
@@ -71,7 +78,11 @@ function checkAgainstSchema(text: string): CedarCheck | undefined {
       return seen.has(at) ? false : (seen.add(at), true);
     })
     .map((e) => describeError(text, e.error));
-  return { ok: false, message: `does not match Outpost's Cedar schema: ${described.map((d) => d.message).join('; ')}`, location: described[0].location };
+  return {
+    ok: false,
+    message: `does not match Outpost's Cedar schema: ${described.map((d) => d.message).join('; ')}`,
+    location: described[0].location,
+  };
 }
 
 function entityText(e: unknown): string {

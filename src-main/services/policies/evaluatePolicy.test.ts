@@ -14,14 +14,27 @@ const entities: EntityJson[] = [
   { uid: { type: 'User', id: 'bob' }, attrs: {}, parents: [{ type: 'Group', id: 'contractors' }] },
   { uid: { type: 'Group', id: 'contractors' }, attrs: {}, parents: [] },
   { uid: { type: 'Folder', id: 'shared' }, attrs: {}, parents: [] },
-  { uid: { type: 'Doc', id: 'report' }, attrs: { owner: { __entity: { type: 'User', id: 'bob' } } }, parents: [{ type: 'Folder', id: 'shared' }] },
+  {
+    uid: { type: 'Doc', id: 'report' },
+    attrs: { owner: { __entity: { type: 'User', id: 'bob' } } },
+    parents: [{ type: 'Folder', id: 'shared' }],
+  },
 ];
 
-const req = (user: string, action: string) => ({ principal: { type: 'User', id: user }, action: { type: 'Action', id: action }, resource: { type: 'Doc', id: 'report' } });
+const req = (user: string, action: string) => ({
+  principal: { type: 'User', id: user },
+  action: { type: 'Action', id: action },
+  resource: { type: 'Doc', id: 'report' },
+});
 
 describe('evaluatePolicy', () => {
   it('permits, forbids over permits, and denies by default', () => {
-    expect(evaluatePolicy(POLICY, req('alice', 'view'), entities)).toEqual({ decision: 'allow', allowed: true, reasons: ['policy0'], errors: [] });
+    expect(evaluatePolicy(POLICY, req('alice', 'view'), entities)).toEqual({
+      decision: 'allow',
+      allowed: true,
+      reasons: ['policy0'],
+      errors: [],
+    });
     // bob owns the doc (permit) but is a contractor (forbid wins).
     const bobDelete = evaluatePolicy(POLICY, req('bob', 'delete'), entities);
     expect(bobDelete).toMatchObject({ decision: 'deny', allowed: false, reasons: ['policy1'] });

@@ -1,7 +1,15 @@
 // PolicyService operations (+ the ListPolicyVersions extension) -> policiesService.
 import type { policyOperations } from '../../../src-shared/api/policies';
 import type { HandlerMap } from '../handler';
-import { createPolicy, getPolicy, listPolicies, listPolicyVersions, setPolicyArchived, updatePolicy, validatePolicy } from './policiesService';
+import {
+  createPolicy,
+  getPolicy,
+  listPolicies,
+  listPolicyVersions,
+  setPolicyArchived,
+  updatePolicy,
+  validatePolicy,
+} from './policiesService';
 
 export const policyHandlers: HandlerMap<typeof policyOperations> = {
   GetPolicy: (ctx, req) => getPolicy(ctx, req.policyId),

@@ -20,8 +20,16 @@ import { insertPolicyRow, insertPolicyVersionRow, setPolicyColumns, setPolicyVer
 export const UPDATABLE_PATHS = ['name', 'description', 'configuration', 'is_archived', 'version_notes'] as const;
 type UpdatablePath = (typeof UPDATABLE_PATHS)[number];
 const IMMUTABLE_PATHS = new Set([
-  'policy_id', 'organization_id', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date', 'policy_version_id',
-  'archived_date', 'version', 'generated_change_message',
+  'policy_id',
+  'organization_id',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
+  'policy_version_id',
+  'archived_date',
+  'version',
+  'generated_change_message',
 ]);
 
 /** Parses the text with Cedar; failure is INVALID_ARGUMENT on `field` with Cedar's message and location. */
@@ -64,8 +72,14 @@ interface NewVersion {
 
 function insertVersion(db: Db, v: NewVersion): void {
   insertPolicyVersionRow(db, {
-    id: v.id, policy_pk: v.policyPk, version: v.version, version_notes: v.notes, generated_change_message: v.message, cedar_policy: v.text,
-    created_by_user_id: v.userId, created_date: v.now,
+    id: v.id,
+    policy_pk: v.policyPk,
+    version: v.version,
+    version_notes: v.notes,
+    generated_change_message: v.message,
+    cedar_policy: v.text,
+    created_by_user_id: v.userId,
+    created_date: v.now,
   });
 }
 
@@ -80,11 +94,30 @@ export function createPolicy(ctx: RequestContext, req: CreatePolicyInput): { pol
     const now = nowMicros();
     const versionId = randomUUID();
     const pk = insertPolicyRow(db, {
-      id: randomUUID(), organization_id: organizationId, name: req.name, description: req.description ?? null, cedar_policy: text, policy_version_id: versionId,
-      version: 1, version_notes: req.versionNotes ?? null, generated_change_message: message, created_by_user_id: caller.userId,
-      modified_by_user_id: caller.userId, created_date: now, modified_date: now,
+      id: randomUUID(),
+      organization_id: organizationId,
+      name: req.name,
+      description: req.description ?? null,
+      cedar_policy: text,
+      policy_version_id: versionId,
+      version: 1,
+      version_notes: req.versionNotes ?? null,
+      generated_change_message: message,
+      created_by_user_id: caller.userId,
+      modified_by_user_id: caller.userId,
+      created_date: now,
+      modified_date: now,
     });
-    insertVersion(db, { id: versionId, policyPk: pk, version: 1, text, notes: req.versionNotes ?? null, message, userId: caller.userId, now });
+    insertVersion(db, {
+      id: versionId,
+      policyPk: pk,
+      version: 1,
+      text,
+      notes: req.versionNotes ?? null,
+      message,
+      userId: caller.userId,
+      now,
+    });
     return { policy: getOne(db, pk) };
   });
 }
@@ -116,7 +149,8 @@ export function updatePolicy(ctx: RequestContext, req: UpdatePolicyInput): { pol
   let newPolicies: readonly string[] = [];
   if (has('configuration')) {
     newText = patch.configuration?.cedarPolicy;
-    if (newText === undefined) throw ApiError.invalid('policy.configuration.cedar_policy', 'is required when configuration is named in update_mask');
+    if (newText === undefined)
+      throw ApiError.invalid('policy.configuration.cedar_policy', 'is required when configuration is named in update_mask');
     newPolicies = parsedPolicies(newText, 'policy.configuration.cedar_policy');
   }
   return db.tx(() => {
@@ -162,14 +196,30 @@ export function updatePolicy(ctx: RequestContext, req: UpdatePolicyInput): { pol
       next.version_notes = notes;
       next.generated_change_message = message;
       next.policy_version_id = randomUUID();
-      insertVersion(db, { id: next.policy_version_id, policyPk: row.pk, version: next.version, text: newText, notes, message, userId: caller.userId, now });
+      insertVersion(db, {
+        id: next.policy_version_id,
+        policyPk: row.pk,
+        version: next.version,
+        text: newText,
+        notes,
+        message,
+        userId: caller.userId,
+        now,
+      });
     }
     // Nothing changed (e.g. a retried update): leave the record, and its modified_date, alone.
     if (changed.length === 0 && !notesChanged && next.archived_date === row.archived_date) return { policy: policyToWire(row) };
     setPolicyColumns(db, row.pk, {
-      name: next.name, description: next.description, cedar_policy: next.cedar_policy, policy_version_id: next.policy_version_id, version: next.version,
-      version_notes: next.version_notes, generated_change_message: next.generated_change_message, archived_date: next.archived_date,
-      modified_by_user_id: caller.userId, modified_date: now,
+      name: next.name,
+      description: next.description,
+      cedar_policy: next.cedar_policy,
+      policy_version_id: next.policy_version_id,
+      version: next.version,
+      version_notes: next.version_notes,
+      generated_change_message: next.generated_change_message,
+      archived_date: next.archived_date,
+      modified_by_user_id: caller.userId,
+      modified_date: now,
     });
     return { policy: getOne(db, row.pk) };
   });
@@ -180,7 +230,11 @@ export function setPolicyArchived(ctx: RequestContext, id: string, archived: boo
     const row = findVisible(ctx, id);
     if ((row.archived_date !== null) !== archived) {
       const now = nowMicros();
-      setPolicyColumns(ctx.db, row.pk, { archived_date: archived ? now : null, modified_by_user_id: ctx.caller.userId, modified_date: now });
+      setPolicyColumns(ctx.db, row.pk, {
+        archived_date: archived ? now : null,
+        modified_by_user_id: ctx.caller.userId,
+        modified_date: now,
+      });
     }
     return { policy: getOne(ctx.db, row.pk) };
   });
@@ -191,14 +245,28 @@ export function listPolicies(ctx: RequestContext, req: ListParams & { includeArc
   const scope = visibleTo(ctx.caller, 't.organization_id');
   const includeArchived = req.includeArchived === true;
   const sql = includeArchived ? scope.sql : `${scope.sql} AND t.archived_date IS NULL`;
-  const page = listPage(ctx.db, policyListSpec, req, { sql, params: scope.params, fingerprint: [organizationIds(ctx.caller), includeArchived], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
+  const page = listPage(
+    ctx.db,
+    policyListSpec,
+    req,
+    { sql, params: scope.params, fingerprint: [organizationIds(ctx.caller), includeArchived], gate: ctx.rowGate },
+    ctx.engine.pageTokenSecret,
+  );
   return { policies: loadPolicies(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
 export function listPolicyVersions(ctx: RequestContext, req: ListParams & { policyId: string }) {
   const policy = findVisible(ctx, req.policyId);
-  const page = listPage(ctx.db, policyVersionListSpec, req, { sql: 't.policy_pk = ?', params: [policy.pk], fingerprint: [policy.id] }, ctx.engine.pageTokenSecret);
-  const rows = ctx.db.all<PolicyVersionRow>('SELECT * FROM policy_versions WHERE pk IN (SELECT value FROM json_each(?))', [JSON.stringify(page.keys)]);
+  const page = listPage(
+    ctx.db,
+    policyVersionListSpec,
+    req,
+    { sql: 't.policy_pk = ?', params: [policy.pk], fingerprint: [policy.id] },
+    ctx.engine.pageTokenSecret,
+  );
+  const rows = ctx.db.all<PolicyVersionRow>('SELECT * FROM policy_versions WHERE pk IN (SELECT value FROM json_each(?))', [
+    JSON.stringify(page.keys),
+  ]);
   const byPk = new Map(rows.map((r) => [r.pk, r]));
   return { policyVersions: page.keys.map((pk) => versionToWire(byPk.get(pk)!, policy.id)), nextPageToken: page.nextPageToken };
 }

@@ -28,7 +28,15 @@ interface AssetRow {
 }
 
 const UPDATABLE_PATHS = ['tags', 'metadata', 'archived_date', 'is_archived'] as const;
-const IMMUTABLE_PATHS = new Set(['asset_id', 'name', 'organization_id', 'created_date', 'created_by_user_id', 'modified_date', 'modified_by_user_id']);
+const IMMUTABLE_PATHS = new Set([
+  'asset_id',
+  'name',
+  'organization_id',
+  'created_date',
+  'created_by_user_id',
+  'modified_date',
+  'modified_by_user_id',
+]);
 
 export function loadAssets(db: Db, pks: readonly number[]): Asset[] {
   const rows = loadByPks<AssetRow>(db, 'assets', pks);
@@ -67,7 +75,12 @@ export function createAsset(ctx: RequestContext, req: CreateAssetInput): { asset
     const tags = ensureTags(db, organizationId, caller.userId, req.tags ?? []);
     const now = nowMicros();
     const pk = insertAsset(db, {
-      id: randomUUID(), organization_id: organizationId, name: req.name, created_date: now, created_by_user_id: caller.userId, modified_date: now,
+      id: randomUUID(),
+      organization_id: organizationId,
+      name: req.name,
+      created_date: now,
+      created_by_user_id: caller.userId,
+      modified_date: now,
       modified_by_user_id: caller.userId,
     })!;
     replaceAssetTags(db, pk, tags);
@@ -92,7 +105,10 @@ export function updateAsset(ctx: RequestContext, patch: AssetPatch, mask: readon
     if (paths.has('is_archived')) {
       const want = patch.isArchived ?? false;
       if (paths.has('archived_date') && want !== (archived !== null)) {
-        throw ApiError.invalid('asset.is_archived', `contradicts asset.archived_date (is_archived=${want} but archived_date is ${archived === null ? 'unset' : 'set'})`);
+        throw ApiError.invalid(
+          'asset.is_archived',
+          `contradicts asset.archived_date (is_archived=${want} but archived_date is ${archived === null ? 'unset' : 'set'})`,
+        );
       }
       archived = want ? (archived ?? now) : null;
     }

@@ -69,16 +69,29 @@ export function createChannel(ctx: RequestContext, req: CreateChannelInput): { c
   const dataType = !req.dataType || req.dataType === 'CHANNEL_DATA_TYPE_UNSPECIFIED' ? 'CHANNEL_DATA_TYPE_DOUBLE' : req.dataType;
   return db.tx(() => {
     const scope = visibleTo(caller, 'organization_id');
-    const asset = db.get<{ id: string; organization_id: string }>(`SELECT id, organization_id FROM assets WHERE id = ? AND ${scope.sql}`, [req.assetId, ...scope.params]);
+    const asset = db.get<{ id: string; organization_id: string }>(`SELECT id, organization_id FROM assets WHERE id = ? AND ${scope.sql}`, [
+      req.assetId,
+      ...scope.params,
+    ]);
     if (!asset) throw ApiError.invalid('asset_id', `unknown asset '${req.assetId}'`);
     if (db.get('SELECT 1 FROM channels WHERE asset_id = ? AND name = ?', [asset.id, req.name])) {
       throw ApiError.alreadyExists('channel', req.name, `the asset already has a channel named '${req.name}'`);
     }
     const now = nowMicros();
     const pk = insertChannel(db, {
-      id: randomUUID(), organization_id: asset.organization_id, asset_id: asset.id, name: req.name, description: req.description ?? '', unit_id: req.unitId ?? '',
-      data_type: ChannelDataType.numbers[dataType], display_description: req.displayDescription ?? '', display_unit_id: req.displayUnitId ?? '',
-      created_date: now, created_by_user_id: caller.userId, modified_date: now, modified_by_user_id: caller.userId,
+      id: randomUUID(),
+      organization_id: asset.organization_id,
+      asset_id: asset.id,
+      name: req.name,
+      description: req.description ?? '',
+      unit_id: req.unitId ?? '',
+      data_type: ChannelDataType.numbers[dataType],
+      display_description: req.displayDescription ?? '',
+      display_unit_id: req.displayUnitId ?? '',
+      created_date: now,
+      created_by_user_id: caller.userId,
+      modified_date: now,
+      modified_by_user_id: caller.userId,
     })!;
     return { channel: loadChannels(db, [pk])[0] };
   });

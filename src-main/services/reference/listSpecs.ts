@@ -22,7 +22,11 @@ const TAGS_OF_ASSET: RelatedRows = {
   childKey: '{at}.asset_pk',
 };
 
-const RUNS_OF_ASSET: RelatedRows = { from: 'run_assets {ra} JOIN runs {r} ON {r}.pk = {ra}.run_pk', parentKey: 't.asset_id', childKey: '{ra}.asset_id' };
+const RUNS_OF_ASSET: RelatedRows = {
+  from: 'run_assets {ra} JOIN runs {r} ON {r}.pk = {ra}.run_pk',
+  parentKey: 't.asset_id',
+  childKey: '{ra}.asset_id',
+};
 
 /**
  * A run's duration in microseconds: stop - start, or start-to-now while the run
@@ -99,7 +103,12 @@ export const runListSpec: ListSpec = {
     asset_name: {
       kind: 'relation',
       type: 'string',
-      sources: [{ rows: { from: 'run_assets {ra} JOIN assets {a} ON {a}.id = {ra}.asset_id', parentKey: 't.pk', childKey: '{ra}.run_pk' }, value: '{a}.name' }],
+      sources: [
+        {
+          rows: { from: 'run_assets {ra} JOIN assets {a} ON {a}.id = {ra}.asset_id', parentKey: 't.pk', childKey: '{ra}.run_pk' },
+          value: '{a}.name',
+        },
+      ],
     },
     // proto3 optional: NULL (omitted on the wire) reads as CEL null.
     client_key: { kind: 'scalar', type: 'string', sql: 't.client_key', nullable: true },
@@ -159,7 +168,11 @@ export const runListSpec: ListSpec = {
       enumValues: AnnotationState.numbers,
       sources: [
         {
-          rows: { from: '(SELECT run_id, state FROM annotations WHERE state IS NOT NULL) {an}', parentKey: 't.id', childKey: '{an}.run_id' },
+          rows: {
+            from: '(SELECT run_id, state FROM annotations WHERE state IS NOT NULL) {an}',
+            parentKey: 't.id',
+            childKey: '{an}.run_id',
+          },
           value: '{an}.state',
         },
       ],
@@ -235,7 +248,11 @@ export const channelListSpec: ListSpec = {
       type: 'string',
       sources: [
         {
-          rows: { from: 'run_assets {ra} JOIN runs {r} ON {r}.pk = {ra}.run_pk AND {r}.client_key IS NOT NULL', parentKey: 't.asset_id', childKey: '{ra}.asset_id' },
+          rows: {
+            from: 'run_assets {ra} JOIN runs {r} ON {r}.pk = {ra}.run_pk AND {r}.client_key IS NOT NULL',
+            parentKey: 't.asset_id',
+            childKey: '{ra}.asset_id',
+          },
           value: '{r}.client_key',
         },
       ],

@@ -15,7 +15,8 @@ export function resolveAssetNames(db: Db, organizationId: string, names: readonl
     if (row) ids.push(row.id);
     else missing.push(name);
   }
-  if (missing.length) throw ApiError.invalid(field, `unknown asset${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `'${m}'`).join(', ')}`);
+  if (missing.length)
+    throw ApiError.invalid(field, `unknown asset${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `'${m}'`).join(', ')}`);
   return ids;
 }
 
@@ -26,8 +27,11 @@ export function assertRunExists(db: Db, organizationId: string, runId: string, f
 }
 
 export function assertChannelsExist(db: Db, organizationId: string, channelIds: readonly string[], field = 'linked_channels'): void {
-  const missing = [...new Set(channelIds)].filter((id) => !db.get('SELECT 1 FROM channels WHERE organization_id = ? AND id = ?', [organizationId, id]));
-  if (missing.length) throw ApiError.invalid(field, `unknown channel${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `'${m}'`).join(', ')}`);
+  const missing = [...new Set(channelIds)].filter(
+    (id) => !db.get('SELECT 1 FROM channels WHERE organization_id = ? AND id = ?', [organizationId, id]),
+  );
+  if (missing.length)
+    throw ApiError.invalid(field, `unknown channel${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `'${m}'`).join(', ')}`);
 }
 
 /** A user who is a member of the organization; returns their user name (the email). */
@@ -45,7 +49,11 @@ export function ensureTags(db: Db, organizationId: string, userId: string, names
   const unique = [...new Set(names.map((n) => n.trim()))];
   if (unique.some((n) => n === '')) throw ApiError.invalid(field, 'tag names must not be empty');
   for (const name of unique) {
-    insertTag(db, { id: randomUUID(), organization_id: organizationId, name, created_by_user_id: userId, created_date: nowMicros() }, { ifAbsent: true });
+    insertTag(
+      db,
+      { id: randomUUID(), organization_id: organizationId, name, created_by_user_id: userId, created_date: nowMicros() },
+      { ifAbsent: true },
+    );
   }
   return unique;
 }

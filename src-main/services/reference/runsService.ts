@@ -36,10 +36,29 @@ interface RunRow {
   archived_date: number | null;
 }
 
-const UPDATABLE_PATHS = ['name', 'description', 'start_time', 'stop_time', 'is_pinned', 'client_key', 'tags', 'is_archived', 'metadata'] as const;
+const UPDATABLE_PATHS = [
+  'name',
+  'description',
+  'start_time',
+  'stop_time',
+  'is_pinned',
+  'client_key',
+  'tags',
+  'is_archived',
+  'metadata',
+] as const;
 const IMMUTABLE_PATHS = new Set([
-  'run_id', 'organization_id', 'created_date', 'modified_date', 'created_by_user_id', 'modified_by_user_id', 'default_report_id',
-  'asset_ids', 'archived_date', 'is_adhoc', 'duration',
+  'run_id',
+  'organization_id',
+  'created_date',
+  'modified_date',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'default_report_id',
+  'asset_ids',
+  'archived_date',
+  'is_adhoc',
+  'duration',
 ]);
 
 export function loadRuns(db: Db, pks: readonly number[]): Run[] {
@@ -114,8 +133,17 @@ function insertRun(db: Db, caller: Caller, run: NewRun): { run: Run } {
   const tags = ensureTags(db, run.organizationId, caller.userId, run.tags);
   const now = nowMicros();
   const pk = insertRunRow(db, {
-    id: randomUUID(), organization_id: run.organizationId, name: run.name, description: run.description, start_time: run.startTime, stop_time: run.stopTime,
-    client_key: run.clientKey, is_adhoc: run.isAdhoc ? 1 : 0, created_date: now, created_by_user_id: caller.userId, modified_date: now,
+    id: randomUUID(),
+    organization_id: run.organizationId,
+    name: run.name,
+    description: run.description,
+    start_time: run.startTime,
+    stop_time: run.stopTime,
+    client_key: run.clientKey,
+    is_adhoc: run.isAdhoc ? 1 : 0,
+    created_date: now,
+    created_by_user_id: caller.userId,
+    modified_date: now,
     modified_by_user_id: caller.userId,
   })!;
   replaceRunTags(db, pk, tags);
@@ -154,7 +182,8 @@ function adhocOrganization(ctx: RequestContext, req: CreateAdhocRunInput): strin
   );
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) throw ApiError.invalid('asset_ids', `unknown asset${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `'${m}'`).join(', ')}`);
+  if (missing.length)
+    throw ApiError.invalid('asset_ids', `unknown asset${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `'${m}'`).join(', ')}`);
   const orgs = new Set(rows.map((r) => r.organization_id));
   if (orgs.size > 1) throw ApiError.invalid('asset_ids', 'the assets belong to different organizations');
   return requested ?? [...orgs][0];
@@ -209,8 +238,15 @@ export function updateRun(ctx: RequestContext, patch: RunPatch, mask: readonly s
     }
     if (paths.has('is_archived')) next.archived_date = patch.isArchived ? (row.archived_date ?? now) : null;
     setRunColumns(db, row.pk, {
-      name: next.name, description: next.description, start_time: next.start_time, stop_time: next.stop_time, is_pinned: next.is_pinned,
-      client_key: next.client_key, archived_date: next.archived_date, modified_date: now, modified_by_user_id: caller.userId,
+      name: next.name,
+      description: next.description,
+      start_time: next.start_time,
+      stop_time: next.stop_time,
+      is_pinned: next.is_pinned,
+      client_key: next.client_key,
+      archived_date: next.archived_date,
+      modified_date: now,
+      modified_by_user_id: caller.userId,
     });
     if (paths.has('tags')) replaceRunTags(db, row.pk, ensureTags(db, row.organization_id, caller.userId, patch.tags ?? [], 'run.tags'));
     if (paths.has('metadata')) replaceRunMetadata(db, row.pk, patch.metadata ?? [], 'run.metadata');

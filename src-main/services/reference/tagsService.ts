@@ -20,13 +20,24 @@ interface TagRow {
   created_date: number;
 }
 
-const toWire = (r: TagRow): Tag => ({ tagId: r.id, name: r.name, createdByUserId: r.created_by_user_id, createdDate: formatTimestamp(r.created_date) });
+const toWire = (r: TagRow): Tag => ({
+  tagId: r.id,
+  name: r.name,
+  createdByUserId: r.created_by_user_id,
+  createdDate: formatTimestamp(r.created_date),
+});
 
 /** Tags by `seq` (their keyset tie-break, migration 0006), in the order given. */
 function loadTags(db: Db, seqs: readonly number[]): Tag[] {
-  const rows = db.all<TagRow>('SELECT seq, id, name, created_by_user_id, created_date FROM tags WHERE seq IN (SELECT value FROM json_each(?))', [JSON.stringify(seqs)]);
+  const rows = db.all<TagRow>(
+    'SELECT seq, id, name, created_by_user_id, created_date FROM tags WHERE seq IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(seqs)],
+  );
   const bySeq = new Map(rows.map((r) => [r.seq, r]));
-  return seqs.map((s) => bySeq.get(s)).filter((r): r is TagRow => r !== undefined).map(toWire);
+  return seqs
+    .map((s) => bySeq.get(s))
+    .filter((r): r is TagRow => r !== undefined)
+    .map(toWire);
 }
 
 export function createTag(ctx: RequestContext, req: { name: string; organizationId?: string }): { tag: Tag } {

@@ -49,12 +49,17 @@ export function listActiveUsers(ctx: RequestContext, req: ListParams & { organiz
     fingerprint: [organizationId],
   };
   const page = listPage(ctx.db, userListSpec, req, scope, ctx.engine.pageTokenSecret);
-  const rows = ctx.db.all<{ seq: number; id: string; user_name: string }>('SELECT seq, id, user_name FROM users WHERE seq IN (SELECT value FROM json_each(?))', [
-    JSON.stringify(page.keys),
-  ]);
+  const rows = ctx.db.all<{ seq: number; id: string; user_name: string }>(
+    'SELECT seq, id, user_name FROM users WHERE seq IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(page.keys)],
+  );
   const bySeq = new Map(rows.map((r) => [r.seq, r]));
   const ordered = page.keys.map((k) => bySeq.get(k)!).filter(Boolean);
-  const orgs = sharedOrganizations(ctx.db, ctx.caller, ordered.map((r) => r.id));
+  const orgs = sharedOrganizations(
+    ctx.db,
+    ctx.caller,
+    ordered.map((r) => r.id),
+  );
   return {
     users: ordered.map((r) => ({ userId: r.id, userName: r.user_name, organizations: orgs.get(r.id) ?? [] })),
     nextPageToken: page.nextPageToken,

@@ -48,7 +48,13 @@ export function signedContentPath(secret: string, remoteFileId: string, expires:
 
 export type SignatureCheck = 'valid' | 'expired' | 'invalid';
 
-export function checkContentSignature(secret: string, remoteFileId: string, expires: string | undefined, sig: string | undefined, nowSeconds: number): SignatureCheck {
+export function checkContentSignature(
+  secret: string,
+  remoteFileId: string,
+  expires: string | undefined,
+  sig: string | undefined,
+  nowSeconds: number,
+): SignatureCheck {
   if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
   const expected = Buffer.from(signature(secret, remoteFileId, Number(expires)));
   const given = Buffer.from(sig);

@@ -1,5 +1,11 @@
 // Stored remote_files rows -> wire RemoteFiles (batch-loading metadata values).
-import { EntityType, RemoteFileType, type EntityTypeName, type RemoteFile, type RemoteFileTypeName } from '../../../src-shared/api/remoteFiles';
+import {
+  EntityType,
+  RemoteFileType,
+  type EntityTypeName,
+  type RemoteFile,
+  type RemoteFileTypeName,
+} from '../../../src-shared/api/remoteFiles';
 import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { visibleTo } from '../../auth/caller';
@@ -39,7 +45,12 @@ const entityTypeByNumber = new Map<number, EntityTypeName>(EntityType.names.map(
 const fileTypeByNumber = new Map<number, RemoteFileTypeName>(RemoteFileType.names.map((n) => [RemoteFileType.numbers[n], n]));
 
 export function toWire(rows: readonly RemoteFileRow[], db: Db): RemoteFile[] {
-  const metadata = loadMetadata(db, 'remote_file_metadata', 'remote_file_pk', rows.map((r) => r.pk));
+  const metadata = loadMetadata(
+    db,
+    'remote_file_metadata',
+    'remote_file_pk',
+    rows.map((r) => r.pk),
+  );
   return rows.map((r) => {
     const f: RemoteFile = {
       remoteFileId: r.id,

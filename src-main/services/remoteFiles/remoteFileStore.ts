@@ -6,9 +6,27 @@ import { replaceMetadata } from '../../db/childRows';
 import type { Db, SqlValue } from '../../db/database';
 
 const COLUMN_NAMES = [
-  'id', 'organization_id', 'entity_id', 'entity_type', 'file_name', 'file_mime_type', 'file_content_encoding', 'storage_key', 'file_size',
-  'description', 'media_field', 'media_height', 'media_width', 'media_duration_seconds', 'media_timestamp', 'remote_file_type', 'content_path',
-  'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date',
+  'id',
+  'organization_id',
+  'entity_id',
+  'entity_type',
+  'file_name',
+  'file_mime_type',
+  'file_content_encoding',
+  'storage_key',
+  'file_size',
+  'description',
+  'media_field',
+  'media_height',
+  'media_width',
+  'media_duration_seconds',
+  'media_timestamp',
+  'remote_file_type',
+  'content_path',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
 ] as const;
 type RemoteFileColumn = (typeof COLUMN_NAMES)[number];
 
@@ -18,14 +36,24 @@ export type RemoteFileRowValues = Readonly<Record<RemoteFileColumn, SqlValue>>;
 /** Inserts a remote file; returns its pk. */
 export function insertRemoteFileRow(db: Db, row: RemoteFileRowValues): number {
   return Number(
-    db.run(`INSERT INTO remote_files(${COLUMN_NAMES.join(', ')}) VALUES (${COLUMN_NAMES.map(() => '?').join(', ')})`, COLUMN_NAMES.map((c) => row[c]))
-      .lastInsertRowid,
+    db.run(
+      `INSERT INTO remote_files(${COLUMN_NAMES.join(', ')}) VALUES (${COLUMN_NAMES.map(() => '?').join(', ')})`,
+      COLUMN_NAMES.map((c) => row[c]),
+    ).lastInsertRowid,
   );
 }
 
-export function setRemoteFileColumns(db: Db, pk: number, values: Readonly<Partial<Record<Exclude<RemoteFileColumn, 'id' | 'organization_id'>, SqlValue>>>): void {
+export function setRemoteFileColumns(
+  db: Db,
+  pk: number,
+  values: Readonly<Partial<Record<Exclude<RemoteFileColumn, 'id' | 'organization_id'>, SqlValue>>>,
+): void {
   const columns = (Object.keys(values) as (keyof typeof values)[]).filter((c) => values[c] !== undefined);
-  if (columns.length) db.run(`UPDATE remote_files SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...columns.map((c) => values[c] as SqlValue), pk]);
+  if (columns.length)
+    db.run(`UPDATE remote_files SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [
+      ...columns.map((c) => values[c] as SqlValue),
+      pk,
+    ]);
 }
 
 /** Duplicate keys are refused, naming `field`. */

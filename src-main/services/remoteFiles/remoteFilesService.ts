@@ -54,15 +54,38 @@ interface Media {
   timestamp: number | null;
 }
 
-function mediaOf(v: { videoMetadata?: VideoMetadataInput; imageMetadata?: ImageMetadataInput; audioMetadata?: AudioMetadataInput }): Media | null {
+function mediaOf(v: {
+  videoMetadata?: VideoMetadataInput;
+  imageMetadata?: ImageMetadataInput;
+  audioMetadata?: AudioMetadataInput;
+}): Media | null {
   if (v.videoMetadata) {
     const m = v.videoMetadata;
-    return { field: MEDIA_FIELD.video, height: m.height ?? null, width: m.width ?? null, durationSeconds: m.durationSeconds ?? null, timestamp: m.timestamp ?? null };
+    return {
+      field: MEDIA_FIELD.video,
+      height: m.height ?? null,
+      width: m.width ?? null,
+      durationSeconds: m.durationSeconds ?? null,
+      timestamp: m.timestamp ?? null,
+    };
   }
-  if (v.imageMetadata) return { field: MEDIA_FIELD.image, height: v.imageMetadata.height ?? null, width: v.imageMetadata.width ?? null, durationSeconds: null, timestamp: null };
+  if (v.imageMetadata)
+    return {
+      field: MEDIA_FIELD.image,
+      height: v.imageMetadata.height ?? null,
+      width: v.imageMetadata.width ?? null,
+      durationSeconds: null,
+      timestamp: null,
+    };
   if (v.audioMetadata) {
     const m = v.audioMetadata;
-    return { field: MEDIA_FIELD.audio, height: null, width: null, durationSeconds: m.durationSeconds ?? null, timestamp: m.timestamp ?? null };
+    return {
+      field: MEDIA_FIELD.audio,
+      height: null,
+      width: null,
+      durationSeconds: m.durationSeconds ?? null,
+      timestamp: m.timestamp ?? null,
+    };
   }
   return null;
 }
@@ -84,7 +107,10 @@ export function entityTypeFromForm(text: string): EntityTypeName {
   if (byName) return byName;
   const parsed = EntityType.in.safeParse(/^\d+$/.test(t) ? Number(t) : t);
   if (parsed.success && parsed.data !== 'ENTITY_TYPE_UNSPECIFIED') return parsed.data;
-  throw ApiError.invalid('entity_type', `unknown entity type '${text}'; expected one of ${Object.keys(ENTITY_TYPE_BY_FORM_NAME).join(', ')}`);
+  throw ApiError.invalid(
+    'entity_type',
+    `unknown entity type '${text}'; expected one of ${Object.keys(ENTITY_TYPE_BY_FORM_NAME).join(', ')}`,
+  );
 }
 
 /**
@@ -106,7 +132,17 @@ export function mediaFromForm(text: string | undefined, mimeType: string): Media
   const mime = mimeType.toLowerCase();
   const hasSize = keys.some((k) => k === 'height' || k === 'width');
   const hasTime = keys.some((k) => ['duration_seconds', 'durationSeconds', 'timestamp'].includes(k));
-  const kind = mime.startsWith('image/') ? 'image' : mime.startsWith('video/') ? 'video' : mime.startsWith('audio/') ? 'audio' : hasSize && hasTime ? 'video' : hasSize ? 'image' : 'audio';
+  const kind = mime.startsWith('image/')
+    ? 'image'
+    : mime.startsWith('video/')
+      ? 'video'
+      : mime.startsWith('audio/')
+        ? 'audio'
+        : hasSize && hasTime
+          ? 'video'
+          : hasSize
+            ? 'image'
+            : 'audio';
   const schema = kind === 'image' ? ImageMetadataIn : kind === 'video' ? VideoMetadataIn : AudioMetadataIn;
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -138,12 +174,27 @@ function insertRemoteFile(ctx: RequestContext, id: string, f: NewRemoteFile): Re
   return db.tx(() => {
     const now = nowMicros();
     const pk = insertRemoteFileRow(db, {
-      id, organization_id: f.organizationId, entity_id: f.entityId, entity_type: EntityType.numbers[f.entityType], file_name: f.fileName,
-      file_mime_type: f.mimeType, file_content_encoding: f.encoding, storage_key: `${f.organizationId}/${f.storageKeySeed}/${f.fileName}`, file_size: f.size,
-      description: f.description ?? null, media_field: f.media?.field ?? null, media_height: f.media?.height ?? null, media_width: f.media?.width ?? null,
-      media_duration_seconds: f.media?.durationSeconds ?? null, media_timestamp: f.media?.timestamp ?? null,
-      remote_file_type: RemoteFileType.numbers[deriveRemoteFileType(f.mimeType, f.entityType, f.fileName)], content_path: f.contentPath,
-      created_by_user_id: caller.userId, modified_by_user_id: caller.userId, created_date: now, modified_date: now,
+      id,
+      organization_id: f.organizationId,
+      entity_id: f.entityId,
+      entity_type: EntityType.numbers[f.entityType],
+      file_name: f.fileName,
+      file_mime_type: f.mimeType,
+      file_content_encoding: f.encoding,
+      storage_key: `${f.organizationId}/${f.storageKeySeed}/${f.fileName}`,
+      file_size: f.size,
+      description: f.description ?? null,
+      media_field: f.media?.field ?? null,
+      media_height: f.media?.height ?? null,
+      media_width: f.media?.width ?? null,
+      media_duration_seconds: f.media?.durationSeconds ?? null,
+      media_timestamp: f.media?.timestamp ?? null,
+      remote_file_type: RemoteFileType.numbers[deriveRemoteFileType(f.mimeType, f.entityType, f.fileName)],
+      content_path: f.contentPath,
+      created_by_user_id: caller.userId,
+      modified_by_user_id: caller.userId,
+      created_date: now,
+      modified_date: now,
     });
     replaceRemoteFileMetadata(db, pk, f.metadataValues, 'metadata_values');
     return loadRemoteFiles(db, [pk])[0];
@@ -161,8 +212,18 @@ export function uploadRemoteFile(ctx: RequestContext, req: UploadRemoteFileInput
   try {
     const size = statSync(contentFilePath(ctx.engine.dataDir, contentPath)).size;
     const remoteFile = insertRemoteFile(ctx, id, {
-      organizationId, entityId: req.entityId, entityType, fileName, mimeType: req.file.mimeType, encoding: req.file.encoding, size,
-      description: req.description, media, metadataValues: [], contentPath, storageKeySeed: id,
+      organizationId,
+      entityId: req.entityId,
+      entityType,
+      fileName,
+      mimeType: req.file.mimeType,
+      encoding: req.file.encoding,
+      size,
+      description: req.description,
+      media,
+      metadataValues: [],
+      contentPath,
+      storageKeySeed: id,
     });
     return { remoteFile };
   } catch (e) {
@@ -179,9 +240,18 @@ export function createRemoteFile(ctx: RequestContext, req: CreateRemoteFileInput
   }
   const id = randomUUID();
   const remoteFile = insertRemoteFile(ctx, id, {
-    organizationId, entityId: req.entityId, entityType: req.entityType, fileName: req.fileName, mimeType: req.fileMimeType,
-    encoding: req.fileContentEncoding ?? '', size: req.fileSize, description: req.description, media: mediaOf(req),
-    metadataValues: req.metadataValues ?? [], contentPath: null, storageKeySeed: req.customUuid ?? id,
+    organizationId,
+    entityId: req.entityId,
+    entityType: req.entityType,
+    fileName: req.fileName,
+    mimeType: req.fileMimeType,
+    encoding: req.fileContentEncoding ?? '',
+    size: req.fileSize,
+    description: req.description,
+    media: mediaOf(req),
+    metadataValues: req.metadataValues ?? [],
+    contentPath: null,
+    storageKeySeed: req.customUuid ?? id,
   });
   return { remoteFile };
 }
@@ -192,7 +262,13 @@ export function getRemoteFile(ctx: RequestContext, remoteFileId: string): { remo
 
 export function listRemoteFiles(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, remoteFileListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
+  const page = listPage(
+    ctx.db,
+    remoteFileListSpec,
+    req,
+    { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate },
+    ctx.engine.pageTokenSecret,
+  );
   return { remoteFiles: loadRemoteFiles(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
@@ -203,15 +279,28 @@ export function listRemoteFiles(ctx: RequestContext, req: ListParams & { organiz
  */
 const UPDATABLE = new Set(['description', 'metadata_values', 'metadata', 'video_metadata', 'image_metadata', 'audio_metadata']);
 const IMMUTABLE = new Set([
-  'remote_file_id', 'organization_id', 'entity_id', 'entity_type', 'file_name', 'file_mime_type', 'file_content_encoding', 'storage_key',
-  'file_size', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date', 'remote_file_type',
+  'remote_file_id',
+  'organization_id',
+  'entity_id',
+  'entity_type',
+  'file_name',
+  'file_mime_type',
+  'file_content_encoding',
+  'storage_key',
+  'file_size',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
+  'remote_file_type',
 ]);
 
 export function updateRemoteFile(ctx: RequestContext, patch: RemoteFilePatch, mask: readonly string[]): { remoteFile: RemoteFile } {
   if (mask.length === 0) throw ApiError.invalid('update_mask', 'is required: name the fields to update');
   for (const p of mask) {
     if (IMMUTABLE.has(p)) throw ApiError.invalid('update_mask', `field '${p}' cannot be updated`);
-    if (!UPDATABLE.has(p)) throw ApiError.invalid('update_mask', `unknown field '${p}'; updatable fields: description, metadata_values, metadata`);
+    if (!UPDATABLE.has(p))
+      throw ApiError.invalid('update_mask', `unknown field '${p}'; updatable fields: description, metadata_values, metadata`);
   }
   const has = (p: string) => mask.includes(p);
   const { db, caller } = ctx;
@@ -222,7 +311,10 @@ export function updateRemoteFile(ctx: RequestContext, patch: RemoteFilePatch, ma
     if (['metadata', 'video_metadata', 'image_metadata', 'audio_metadata'].some(has)) {
       const m = mediaOf(patch);
       setRemoteFileColumns(db, row.pk, {
-        media_field: m?.field ?? null, media_height: m?.height ?? null, media_width: m?.width ?? null, media_duration_seconds: m?.durationSeconds ?? null,
+        media_field: m?.field ?? null,
+        media_height: m?.height ?? null,
+        media_width: m?.width ?? null,
+        media_duration_seconds: m?.durationSeconds ?? null,
         media_timestamp: m?.timestamp ?? null,
       });
     }
@@ -238,18 +330,25 @@ export function deleteRemoteFiles(ctx: RequestContext, ids: readonly string[]): 
   const unique = [...new Set(ids)];
   const rows = ctx.db.tx(() => {
     const scope = visibleTo(ctx.caller, 'organization_id');
-    const found = ctx.db.all<RemoteFileRow>(`SELECT * FROM remote_files WHERE id IN (SELECT value FROM json_each(?)) AND ${scope.sql}`, [JSON.stringify(unique), ...scope.params]);
+    const found = ctx.db.all<RemoteFileRow>(`SELECT * FROM remote_files WHERE id IN (SELECT value FROM json_each(?)) AND ${scope.sql}`, [
+      JSON.stringify(unique),
+      ...scope.params,
+    ]);
     const foundIds = new Set(found.map((r) => r.id));
     const missing = unique.filter((id) => !foundIds.has(id));
     if (missing.length) throw ApiError.notFound('remote file', missing.join(', '));
-    deleteRemoteFileRows(ctx.db, found.map((r) => r.pk));
+    deleteRemoteFileRows(
+      ctx.db,
+      found.map((r) => r.pk),
+    );
     return found;
   });
   for (const r of rows) removeContent(ctx.engine.dataDir, r.content_path);
 }
 
 function requireContent(ctx: RequestContext, row: RemoteFileRow): string {
-  if (!row.content_path) throw ApiError.failedPrecondition(`remote file ${row.id} has no uploaded content (it was recorded with CreateRemoteFile)`);
+  if (!row.content_path)
+    throw ApiError.failedPrecondition(`remote file ${row.id} has no uploaded content (it was recorded with CreateRemoteFile)`);
   const path = contentFilePath(ctx.engine.dataDir, row.content_path);
   if (!existsSync(path)) throw ApiError.failedPrecondition(`the content of remote file ${row.id} is missing from the data directory`);
   return path;
@@ -268,17 +367,32 @@ export function getRemoteFileDownloadUrl(ctx: RequestContext, remoteFileId: stri
  * The bytes behind a download URL. Authorized by the URL's signature; a caller
  * that reached the operation already authenticated (IPC) may omit it.
  */
-export function getRemoteFileContent(ctx: RequestContext, req: { remoteFileId: string; expires?: string; signature?: string }): BinaryResult {
+export function getRemoteFileContent(
+  ctx: RequestContext,
+  req: { remoteFileId: string; expires?: string; signature?: string },
+): BinaryResult {
   let row: RemoteFileRow | undefined;
   if (req.signature === undefined && req.expires === undefined && ctx.caller.organizations.length > 0) {
     row = findVisibleRemoteFile(ctx, req.remoteFileId);
   } else {
-    const check = checkContentSignature(ctx.engine.pageTokenSecret, req.remoteFileId, req.expires, req.signature, Math.floor(Date.now() / 1000));
-    if (check === 'expired') throw ApiError.permissionDenied('the download URL has expired; request a new one with GetRemoteFileDownloadUrl');
+    const check = checkContentSignature(
+      ctx.engine.pageTokenSecret,
+      req.remoteFileId,
+      req.expires,
+      req.signature,
+      Math.floor(Date.now() / 1000),
+    );
+    if (check === 'expired')
+      throw ApiError.permissionDenied('the download URL has expired; request a new one with GetRemoteFileDownloadUrl');
     if (check === 'invalid') throw ApiError.permissionDenied('invalid download URL signature');
     row = ctx.db.get<RemoteFileRow>('SELECT * FROM remote_files WHERE id = ?', [req.remoteFileId]);
     if (!row) throw ApiError.notFound('remote file', req.remoteFileId);
   }
   const path = requireContent(ctx, row);
-  return { contentType: row.file_mime_type || 'application/octet-stream', fileName: row.file_name, body: createReadStream(path), size: statSync(path).size };
+  return {
+    contentType: row.file_mime_type || 'application/octet-stream',
+    fileName: row.file_name,
+    body: createReadStream(path),
+    size: statSync(path).size,
+  };
 }

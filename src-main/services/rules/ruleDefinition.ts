@@ -11,7 +11,8 @@ import type {
 } from '../../../src-shared/api/rules';
 
 /** protobuf JSON writes non-finite doubles as strings. */
-const wireDouble = (d: number): number | 'NaN' | 'Infinity' | '-Infinity' => (Number.isNaN(d) ? 'NaN' : d === Infinity ? 'Infinity' : d === -Infinity ? '-Infinity' : d);
+const wireDouble = (d: number): number | 'NaN' | 'Infinity' | '-Infinity' =>
+  Number.isNaN(d) ? 'NaN' : d === Infinity ? 'Infinity' : d === -Infinity ? '-Infinity' : d;
 
 export function channelReferenceToWire(r: ChannelReferenceInput): ChannelReference {
   const out: ChannelReference = { name: r.name ?? '', component: r.component ?? '' };
@@ -36,7 +37,13 @@ export function expressionToWire(e: RuleConditionExpressionInput): RuleCondition
   // Keys are reference symbols ($1, $speed_kph): copied verbatim, never case-converted.
   const refs: Record<string, ChannelReference> = {};
   for (const [symbol, ref] of Object.entries(c.channelReferences)) refs[symbol] = channelReferenceToWire(ref);
-  const dependencies = [...new Set(Object.values(refs).map((r) => r.calculatedChannelVersionId).filter((x): x is string => !!x))];
+  const dependencies = [
+    ...new Set(
+      Object.values(refs)
+        .map((r) => r.calculatedChannelVersionId)
+        .filter((x): x is string => !!x),
+    ),
+  ];
   return {
     calculatedChannel: {
       channelReferences: refs,
@@ -63,7 +70,9 @@ export function configurationToWire(c: RuleActionConfigurationInput): RuleAction
 /** JSON with object keys sorted: equal values give equal text (map order does not matter). */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
@@ -91,7 +100,9 @@ export const emptySummary = (): ChangeSummary => ({
 });
 
 export const hasChanges = (s: ChangeSummary) =>
-  s.fields.length > 0 || s.conditionsAdded + s.conditionsChanged + s.conditionsRemoved + s.actionsAdded + s.actionsChanged + s.actionsRemoved > 0 || s.conditionsReordered;
+  s.fields.length > 0 ||
+  s.conditionsAdded + s.conditionsChanged + s.conditionsRemoved + s.actionsAdded + s.actionsChanged + s.actionsRemoved > 0 ||
+  s.conditionsReordered;
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 

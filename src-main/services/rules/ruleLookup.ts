@@ -25,7 +25,8 @@ export function findVisibleRuleByClientKey(ctx: RequestContext, clientKey: strin
   const scope = visibleTo(ctx.caller, 'organization_id');
   const rows = ctx.db.all<RuleRow>(`SELECT * FROM rules WHERE client_key = ? AND ${scope.sql}`, [clientKey, ...scope.params]);
   if (rows.length === 0) throw ApiError.notFound('rule', `client_key '${clientKey}'`);
-  if (rows.length > 1) throw ApiError.invalid('client_key', `'${clientKey}' names rules in ${rows.length} of your organizations; use rule_id`);
+  if (rows.length > 1)
+    throw ApiError.invalid('client_key', `'${clientKey}' names rules in ${rows.length} of your organizations; use rule_id`);
   return rows[0];
 }
 
@@ -46,9 +47,16 @@ export function resolveRuleBatch(ctx: RequestContext, ruleIds: readonly string[]
   const scope = visibleTo(ctx.caller, 'organization_id');
   const ids = [...new Set(ruleIds)];
   const keys = [...new Set(clientKeys)];
-  const byId = new Map(ctx.db.all<RuleRow>(`SELECT * FROM rules WHERE id IN ${IN_JSON} AND ${scope.sql}`, [JSON.stringify(ids), ...scope.params]).map((r) => [r.id, r]));
+  const byId = new Map(
+    ctx.db
+      .all<RuleRow>(`SELECT * FROM rules WHERE id IN ${IN_JSON} AND ${scope.sql}`, [JSON.stringify(ids), ...scope.params])
+      .map((r) => [r.id, r]),
+  );
   const byKey = new Map<string, RuleRow[]>();
-  for (const r of ctx.db.all<RuleRow>(`SELECT * FROM rules WHERE client_key IN ${IN_JSON} AND ${scope.sql} ORDER BY created_date, pk`, [JSON.stringify(keys), ...scope.params])) {
+  for (const r of ctx.db.all<RuleRow>(`SELECT * FROM rules WHERE client_key IN ${IN_JSON} AND ${scope.sql} ORDER BY created_date, pk`, [
+    JSON.stringify(keys),
+    ...scope.params,
+  ])) {
     const list = byKey.get(r.client_key!) ?? [];
     list.push(r);
     byKey.set(r.client_key!, list);
@@ -60,7 +68,13 @@ export function resolveRuleBatch(ctx: RequestContext, ruleIds: readonly string[]
     throw new ApiError(
       Code.NOT_FOUND,
       `rule not found: ${parts.join(', ')}`,
-      parts.map((name) => ({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceType: 'rule', resourceName: name, owner: '', description: 'not found' })),
+      parts.map((name) => ({
+        '@type': 'type.googleapis.com/google.rpc.ResourceInfo',
+        resourceType: 'rule',
+        resourceName: name,
+        owner: '',
+        description: 'not found',
+      })),
     );
   }
   const out: RuleRow[] = [];

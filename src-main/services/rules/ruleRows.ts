@@ -145,28 +145,34 @@ function loadContextualChannels(db: Db, pks: readonly number[]): Map<number, Cha
 export function toWire(db: Db, rows: readonly RuleRow[]): Rule[] {
   const pks = rows.map((r) => r.pk);
   const json = JSON.stringify(pks);
-  const conditions = groupBy(db.all<ConditionRow>(`SELECT * FROM rule_conditions WHERE rule_pk IN ${PKS} ORDER BY rule_pk, position`, [json]), (c) => c.rule_pk);
-  const actions = groupBy(db.all<ActionRow>(`SELECT * FROM rule_actions WHERE rule_pk IN ${PKS} ORDER BY rule_pk, condition_pk, position`, [json]), (a) => a.condition_pk);
+  const conditions = groupBy(
+    db.all<ConditionRow>(`SELECT * FROM rule_conditions WHERE rule_pk IN ${PKS} ORDER BY rule_pk, position`, [json]),
+    (c) => c.rule_pk,
+  );
+  const actions = groupBy(
+    db.all<ActionRow>(`SELECT * FROM rule_actions WHERE rule_pk IN ${PKS} ORDER BY rule_pk, condition_pk, position`, [json]),
+    (a) => a.condition_pk,
+  );
   const versionIds = rows.map((r) => r.current_version_id);
-  const versions = new Map(db.all<VersionRow>(`SELECT * FROM rule_versions WHERE id IN ${PKS}`, [JSON.stringify(versionIds)]).map((v) => [v.id, v]));
+  const versions = new Map(
+    db.all<VersionRow>(`SELECT * FROM rule_versions WHERE id IN ${PKS}`, [JSON.stringify(versionIds)]).map((v) => [v.id, v]),
+  );
   const assetIds = loadLists(db, 'rule_asset_ids', 'rule_pk', 'asset_id', pks);
   const tagIds = loadLists(db, 'rule_tag_ids', 'rule_pk', 'tag_id', pks);
   const channels = loadContextualChannels(db, pks);
   const metadata = loadMetadata(db, 'rule_metadata', 'rule_pk', pks);
   return rows.map((r): Rule => {
-    const conds = (conditions.get(r.pk) ?? []).map(
-      (c): RuleCondition => ({
-        ruleConditionId: c.id,
-        ruleId: r.id,
-        expression: JSON.parse(c.expression) as RuleConditionExpression,
-        createdDate: formatTimestamp(c.created_date),
-        modifiedDate: formatTimestamp(c.modified_date),
-        createdByUserId: c.created_by_user_id,
-        modifiedByUserId: c.modified_by_user_id,
-        actions: (actions.get(c.pk) ?? []).map((a) => actionToWire(a, c.id)),
-        ruleConditionVersionId: c.version_id,
-      }),
-    );
+    const conds = (conditions.get(r.pk) ?? []).map((c): RuleCondition => ({
+      ruleConditionId: c.id,
+      ruleId: r.id,
+      expression: JSON.parse(c.expression) as RuleConditionExpression,
+      createdDate: formatTimestamp(c.created_date),
+      modifiedDate: formatTimestamp(c.modified_date),
+      createdByUserId: c.created_by_user_id,
+      modifiedByUserId: c.modified_by_user_id,
+      actions: (actions.get(c.pk) ?? []).map((a) => actionToWire(a, c.id)),
+      ruleConditionVersionId: c.version_id,
+    }));
     const version = versions.get(r.current_version_id);
     return {
       ruleId: r.id,
@@ -182,7 +188,18 @@ export function toWire(db: Db, rows: readonly RuleRow[]): Rule[] {
       conditions: conds,
       ruleVersion: version
         ? versionToWire(version, r.id, r.archived_date)
-        : { ruleId: r.id, ruleVersionId: '', version: '', createdDate: formatTimestamp(r.created_date), createdByUserId: r.created_by_user_id, versionNotes: '', generatedChangeMessage: '', deletedDate: formatOptionalTimestamp(r.archived_date), archivedDate: formatOptionalTimestamp(r.archived_date), isArchived: r.archived_date !== null },
+        : {
+            ruleId: r.id,
+            ruleVersionId: '',
+            version: '',
+            createdDate: formatTimestamp(r.created_date),
+            createdByUserId: r.created_by_user_id,
+            versionNotes: '',
+            generatedChangeMessage: '',
+            deletedDate: formatOptionalTimestamp(r.archived_date),
+            archivedDate: formatOptionalTimestamp(r.archived_date),
+            isArchived: r.archived_date !== null,
+          },
       clientKey: r.client_key ?? '',
       assetConfiguration: { assetIds: assetIds.get(r.pk) ?? [], tagIds: tagIds.get(r.pk) ?? [] },
       contextualChannels: { channels: channels.get(r.pk) ?? [] },
@@ -205,6 +222,9 @@ export function loadRules(db: Db, pks: readonly number[]): Rule[] {
 
 export function loadConditions(db: Db, rulePk: number): { conditions: ConditionRow[]; actions: Map<number, ActionRow[]> } {
   const conditions = db.all<ConditionRow>('SELECT * FROM rule_conditions WHERE rule_pk = ? ORDER BY position', [rulePk]);
-  const actions = groupBy(db.all<ActionRow>('SELECT * FROM rule_actions WHERE rule_pk = ? ORDER BY condition_pk, position', [rulePk]), (a) => a.condition_pk);
+  const actions = groupBy(
+    db.all<ActionRow>('SELECT * FROM rule_actions WHERE rule_pk = ? ORDER BY condition_pk, position', [rulePk]),
+    (a) => a.condition_pk,
+  );
   return { conditions, actions };
 }

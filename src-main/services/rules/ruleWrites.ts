@@ -77,37 +77,69 @@ function writeContextualChannels(db: Db, pk: number, req: UpdateRuleInput): void
   replaceRuleContextualChannels(
     db,
     pk,
-    (req.contextualChannels?.channels ?? []).map(channelReferenceToWire).map((w) => ({ name: w.name, component: w.component, calculatedChannelVersionId: w.calculatedChannelVersionId ?? null })),
+    (req.contextualChannels?.channels ?? [])
+      .map(channelReferenceToWire)
+      .map((w) => ({ name: w.name, component: w.component, calculatedChannelVersionId: w.calculatedChannelVersionId ?? null })),
   );
 }
 
 function insertAction(db: Db, rulePk: number, conditionPk: number, position: number, a: UpdateActionInput, stamp: Stamp): void {
   insertRuleAction(db, {
-    id: randomUUID(), condition_pk: conditionPk, rule_pk: rulePk, position, action_type: ActionKind.numbers[a.actionType],
-    configuration: JSON.stringify(configurationToWire(a.configuration)), version_id: randomUUID(), created_date: stamp.now, modified_date: stamp.now,
-    created_by_user_id: stamp.userId, modified_by_user_id: stamp.userId,
+    id: randomUUID(),
+    condition_pk: conditionPk,
+    rule_pk: rulePk,
+    position,
+    action_type: ActionKind.numbers[a.actionType],
+    configuration: JSON.stringify(configurationToWire(a.configuration)),
+    version_id: randomUUID(),
+    created_date: stamp.now,
+    modified_date: stamp.now,
+    created_by_user_id: stamp.userId,
+    modified_by_user_id: stamp.userId,
   });
 }
 
 function insertCondition(db: Db, rulePk: number, position: number, c: UpdateConditionInput, stamp: Stamp, field: string): void {
   (c.actions ?? []).forEach((a, j) => {
-    if (a.ruleActionId) throw ApiError.invalid(`${field}.actions[${j}].rule_action_id`, `'${a.ruleActionId}' is not an action of this condition (a new condition has no actions yet)`);
+    if (a.ruleActionId)
+      throw ApiError.invalid(
+        `${field}.actions[${j}].rule_action_id`,
+        `'${a.ruleActionId}' is not an action of this condition (a new condition has no actions yet)`,
+      );
   });
   const conditionPk = insertRuleCondition(db, {
-    id: randomUUID(), rule_pk: rulePk, position, version_id: randomUUID(), expression: JSON.stringify(expressionToWire(c.expression)),
-    created_date: stamp.now, modified_date: stamp.now, created_by_user_id: stamp.userId, modified_by_user_id: stamp.userId,
+    id: randomUUID(),
+    rule_pk: rulePk,
+    position,
+    version_id: randomUUID(),
+    expression: JSON.stringify(expressionToWire(c.expression)),
+    created_date: stamp.now,
+    modified_date: stamp.now,
+    created_by_user_id: stamp.userId,
+    modified_by_user_id: stamp.userId,
   });
   (c.actions ?? []).forEach((a, j) => insertAction(db, rulePk, conditionPk, j, a, stamp));
 }
 
 /** Replaces a kept condition's actions; returns whether any action was added, changed, removed or reordered. */
-function applyActions(db: Db, rulePk: number, condition: ConditionRow, oldActions: readonly ActionRow[], requested: readonly UpdateActionInput[], stamp: Stamp, field: string, summary: ChangeSummary): boolean {
+function applyActions(
+  db: Db,
+  rulePk: number,
+  condition: ConditionRow,
+  oldActions: readonly ActionRow[],
+  requested: readonly UpdateActionInput[],
+  stamp: Stamp,
+  field: string,
+  summary: ChangeSummary,
+): boolean {
   const oldById = new Map(oldActions.map((a) => [a.id, a]));
   const kept = new Set<string>();
   requested.forEach((a, j) => {
     if (!a.ruleActionId) return;
-    if (!oldById.has(a.ruleActionId)) throw ApiError.invalid(`${field}.actions[${j}].rule_action_id`, `'${a.ruleActionId}' is not an action of this condition`);
-    if (kept.has(a.ruleActionId)) throw ApiError.invalid(`${field}.actions[${j}].rule_action_id`, `'${a.ruleActionId}' appears more than once`);
+    if (!oldById.has(a.ruleActionId))
+      throw ApiError.invalid(`${field}.actions[${j}].rule_action_id`, `'${a.ruleActionId}' is not an action of this condition`);
+    if (kept.has(a.ruleActionId))
+      throw ApiError.invalid(`${field}.actions[${j}].rule_action_id`, `'${a.ruleActionId}' appears more than once`);
     kept.add(a.ruleActionId);
   });
   let changed = false;
@@ -130,7 +162,14 @@ function applyActions(db: Db, rulePk: number, condition: ConditionRow, oldAction
     const configuration = JSON.stringify(configurationToWire(a.configuration));
     const type = ActionKind.numbers[a.actionType];
     if (type !== old.action_type || canonical(JSON.parse(configuration)) !== canonical(JSON.parse(old.configuration))) {
-      setRuleActionColumns(db, old.pk, { position: j, action_type: type, configuration, version_id: randomUUID(), modified_date: stamp.now, modified_by_user_id: stamp.userId });
+      setRuleActionColumns(db, old.pk, {
+        position: j,
+        action_type: type,
+        configuration,
+        version_id: randomUUID(),
+        modified_date: stamp.now,
+        modified_by_user_id: stamp.userId,
+      });
       summary.actionsChanged++;
       changed = true;
     } else if (old.position !== j) {
@@ -142,7 +181,14 @@ function applyActions(db: Db, rulePk: number, condition: ConditionRow, oldAction
 }
 
 /** Replaces the rule's conditions (matched by rule_condition_id) and counts what changed. */
-function applyConditions(db: Db, rulePk: number, requested: readonly UpdateConditionInput[], stamp: Stamp, prefix: string, summary: ChangeSummary): void {
+function applyConditions(
+  db: Db,
+  rulePk: number,
+  requested: readonly UpdateConditionInput[],
+  stamp: Stamp,
+  prefix: string,
+  summary: ChangeSummary,
+): void {
   const { conditions: oldConditions, actions: oldActions } = loadConditions(db, rulePk);
   const oldById = new Map(oldConditions.map((c) => [c.id, c]));
   const kept = new Set<string>();
@@ -174,7 +220,13 @@ function applyConditions(db: Db, rulePk: number, requested: readonly UpdateCondi
     const actionsChanged = applyActions(db, rulePk, old, oldActions.get(old.pk) ?? [], c.actions ?? [], stamp, field, summary);
     if (expressionChanged || actionsChanged) {
       // A condition's version covers its expression and its actions.
-      setRuleConditionColumns(db, old.pk, { position: i, expression, version_id: randomUUID(), modified_date: stamp.now, modified_by_user_id: stamp.userId });
+      setRuleConditionColumns(db, old.pk, {
+        position: i,
+        expression,
+        version_id: randomUUID(),
+        modified_date: stamp.now,
+        modified_by_user_id: stamp.userId,
+      });
     } else if (old.position !== i) {
       setRuleConditionColumns(db, old.pk, { position: i });
     }
@@ -189,7 +241,16 @@ function applyConditions(db: Db, rulePk: number, requested: readonly UpdateCondi
 export function appendVersion(db: Db, rulePk: number, notes: string, message: string, stamp: Stamp): void {
   const next = db.get<{ v: number }>('SELECT COALESCE(MAX(version), 0) + 1 AS v FROM rule_versions WHERE rule_pk = ?', [rulePk])!.v;
   const id = randomUUID();
-  insertRuleVersion(db, { id, rule_pk: rulePk, version: next, version_notes: notes, change_message: message, created_date: stamp.now, created_by_user_id: stamp.userId, snapshot: '{}' });
+  insertRuleVersion(db, {
+    id,
+    rule_pk: rulePk,
+    version: next,
+    version_notes: notes,
+    change_message: message,
+    created_date: stamp.now,
+    created_by_user_id: stamp.userId,
+    snapshot: '{}',
+  });
   setRuleColumns(db, rulePk, { current_version_id: id });
   setRuleVersionSnapshot(db, id, JSON.stringify(loadRules(db, [rulePk])[0]));
 }
@@ -203,17 +264,33 @@ function createRule(ctx: RequestContext, organizationId: string, req: UpdateRule
   const stamp: Stamp = { now: nowMicros(), userId: caller.userId };
   const id = randomUUID();
   const pk = insertRule(db, {
-    id, organization_id: organizationId, client_key: clientKey ?? null, name: req.name, description: req.description ?? '', asset_id: req.assetId ?? '',
-    is_enabled: req.isEnabled === false ? 0 : 1, is_external: req.isExternal ? 1 : 0, is_live_evaluation_enabled: req.isLiveEvaluationEnabled === false ? 0 : 1,
-    current_version_id: '', created_date: stamp.now, modified_date: stamp.now, created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
-    deleted_date: null, archived_date: req.isArchived ? stamp.now : null,
+    id,
+    organization_id: organizationId,
+    client_key: clientKey ?? null,
+    name: req.name,
+    description: req.description ?? '',
+    asset_id: req.assetId ?? '',
+    is_enabled: req.isEnabled === false ? 0 : 1,
+    is_external: req.isExternal ? 1 : 0,
+    is_live_evaluation_enabled: req.isLiveEvaluationEnabled === false ? 0 : 1,
+    current_version_id: '',
+    created_date: stamp.now,
+    modified_date: stamp.now,
+    created_by_user_id: caller.userId,
+    modified_by_user_id: caller.userId,
+    deleted_date: null,
+    archived_date: req.isArchived ? stamp.now : null,
   });
   writeAssetConfiguration(db, pk, req);
   writeContextualChannels(db, pk, req);
   replaceRuleMetadata(db, pk, req.metadata ?? [], `${opts.prefix}metadata`);
   const conditions = req.conditions ?? [];
   conditions.forEach((c, i) => {
-    if (c.ruleConditionId) throw ApiError.invalid(`${opts.prefix}conditions[${i}].rule_condition_id`, `'${c.ruleConditionId}' is not a condition of this rule (a new rule has none yet)`);
+    if (c.ruleConditionId)
+      throw ApiError.invalid(
+        `${opts.prefix}conditions[${i}].rule_condition_id`,
+        `'${c.ruleConditionId}' is not a condition of this rule (a new rule has none yet)`,
+      );
     insertCondition(db, pk, i, c, stamp, `${opts.prefix}conditions[${i}]`);
   });
   const actions = conditions.reduce((n, c) => n + (c.actions?.length ?? 0), 0);
@@ -232,7 +309,8 @@ function updateRule(ctx: RequestContext, row: RuleRow, req: UpdateRuleInput, opt
   const clientKey = clientKeyOf(req);
   let newClientKey = row.client_key;
   if (clientKey !== undefined && clientKey !== row.client_key) {
-    if (row.client_key !== null) throw ApiError.invalid(`${p}client_key`, `is immutable once set (the rule's client_key is '${row.client_key}')`);
+    if (row.client_key !== null)
+      throw ApiError.invalid(`${p}client_key`, `is immutable once set (the rule's client_key is '${row.client_key}')`);
     assertClientKeyFree(db, row.organization_id, clientKey, `${p}client_key`);
     newClientKey = clientKey;
   }
@@ -243,7 +321,8 @@ function updateRule(ctx: RequestContext, row: RuleRow, req: UpdateRuleInput, opt
     asset_id: req.assetId ?? '',
     is_enabled: req.isEnabled === undefined ? row.is_enabled : req.isEnabled ? 1 : 0,
     is_external: req.isExternal ? 1 : 0,
-    is_live_evaluation_enabled: req.isLiveEvaluationEnabled === undefined ? row.is_live_evaluation_enabled : req.isLiveEvaluationEnabled ? 1 : 0,
+    is_live_evaluation_enabled:
+      req.isLiveEvaluationEnabled === undefined ? row.is_live_evaluation_enabled : req.isLiveEvaluationEnabled ? 1 : 0,
   };
   field('name', next.name !== row.name);
   field('description', next.description !== row.description);
@@ -256,7 +335,10 @@ function updateRule(ctx: RequestContext, row: RuleRow, req: UpdateRuleInput, opt
   const unique = (xs: readonly string[] | undefined) => [...new Set(xs ?? [])];
   const assetConfigurationChanged =
     canonical([unique(req.assetConfiguration?.assetIds), unique(req.assetConfiguration?.tagIds)]) !==
-    canonical([loadLists(db, 'rule_asset_ids', 'rule_pk', 'asset_id', [row.pk]).get(row.pk) ?? [], loadLists(db, 'rule_tag_ids', 'rule_pk', 'tag_id', [row.pk]).get(row.pk) ?? []]);
+    canonical([
+      loadLists(db, 'rule_asset_ids', 'rule_pk', 'asset_id', [row.pk]).get(row.pk) ?? [],
+      loadLists(db, 'rule_tag_ids', 'rule_pk', 'tag_id', [row.pk]).get(row.pk) ?? [],
+    ]);
   field('asset_configuration', assetConfigurationChanged);
   const storedChannels = db.all<{ name: string; component: string; calculated_channel_version_id: string | null }>(
     'SELECT name, component, calculated_channel_version_id FROM rule_contextual_channels WHERE rule_pk = ? ORDER BY position',
@@ -264,10 +346,19 @@ function updateRule(ctx: RequestContext, row: RuleRow, req: UpdateRuleInput, opt
   );
   const contextualChanged =
     canonical((req.contextualChannels?.channels ?? []).map(channelReferenceToWire)) !==
-    canonical(storedChannels.map((c) => channelReferenceToWire({ name: c.name, component: c.component, calculatedChannelVersionId: c.calculated_channel_version_id ?? undefined })));
+    canonical(
+      storedChannels.map((c) =>
+        channelReferenceToWire({
+          name: c.name,
+          component: c.component,
+          calculatedChannelVersionId: c.calculated_channel_version_id ?? undefined,
+        }),
+      ),
+    );
   field('contextual_channels', contextualChanged);
   const metadataChanged =
-    canonical((req.metadata ?? []).map((m) => metadataRowToWire(metadataInputToRow(m)))) !== canonical(loadMetadata(db, 'rule_metadata', 'rule_pk', [row.pk]).get(row.pk) ?? []);
+    canonical((req.metadata ?? []).map((m) => metadataRowToWire(metadataInputToRow(m)))) !==
+    canonical(loadMetadata(db, 'rule_metadata', 'rule_pk', [row.pk]).get(row.pk) ?? []);
   field('metadata', metadataChanged);
 
   applyConditions(db, row.pk, req.conditions ?? [], stamp, p, summary);
@@ -281,8 +372,11 @@ function updateRule(ctx: RequestContext, row: RuleRow, req: UpdateRuleInput, opt
   const changed = hasChanges(summary);
   if (changed || archivedChanged) {
     setRuleColumns(db, row.pk, {
-      ...next, client_key: newClientKey, archived_date: archivedChanged ? (req.isArchived ? stamp.now : null) : row.archived_date,
-      modified_date: stamp.now, modified_by_user_id: stamp.userId,
+      ...next,
+      client_key: newClientKey,
+      archived_date: archivedChanged ? (req.isArchived ? stamp.now : null) : row.archived_date,
+      modified_date: stamp.now,
+      modified_by_user_id: stamp.userId,
     });
   }
   if (changed) appendVersion(db, row.pk, req.versionNotes ?? '', changeMessage(summary), stamp);
@@ -310,4 +404,3 @@ export function upsertRule(ctx: RequestContext, req: UpdateRuleInput, opts: Upse
     return existing ? updateRule(ctx, existing, req, opts) : createRule(ctx, organizationId, req, opts);
   });
 }
-

@@ -28,7 +28,12 @@ export function getRule(ctx: RequestContext, req: { ruleId?: string; clientKey?:
 }
 
 export function batchGetRules(ctx: RequestContext, req: { ruleIds?: string[]; clientKeys?: string[] }): { rules: Rule[] } {
-  return { rules: loadRules(ctx.db, resolveRuleBatch(ctx, req.ruleIds, req.clientKeys).map((r) => r.pk)) };
+  return {
+    rules: loadRules(
+      ctx.db,
+      resolveRuleBatch(ctx, req.ruleIds, req.clientKeys).map((r) => r.pk),
+    ),
+  };
 }
 
 /**
@@ -60,13 +65,19 @@ type Identifier = { ruleId?: string; clientKey?: string };
 type Identifiers = { ruleIds?: string[]; clientKeys?: string[] };
 
 export const archiveRule = (ctx: RequestContext, req: Identifier) => setArchived(ctx, [identifyRule(ctx, req.ruleId, req.clientKey)], true);
-export const unarchiveRule = (ctx: RequestContext, req: Identifier) => setArchived(ctx, [identifyRule(ctx, req.ruleId, req.clientKey)], false);
-export const batchArchiveRules = (ctx: RequestContext, req: Identifiers) => setArchived(ctx, resolveRuleBatch(ctx, req.ruleIds, req.clientKeys), true);
-export const batchUnarchiveRules = (ctx: RequestContext, req: Identifiers) => setArchived(ctx, resolveRuleBatch(ctx, req.ruleIds, req.clientKeys), false);
+export const unarchiveRule = (ctx: RequestContext, req: Identifier) =>
+  setArchived(ctx, [identifyRule(ctx, req.ruleId, req.clientKey)], false);
+export const batchArchiveRules = (ctx: RequestContext, req: Identifiers) =>
+  setArchived(ctx, resolveRuleBatch(ctx, req.ruleIds, req.clientKeys), true);
+export const batchUnarchiveRules = (ctx: RequestContext, req: Identifiers) =>
+  setArchived(ctx, resolveRuleBatch(ctx, req.ruleIds, req.clientKeys), false);
 
 // ------------------------------------------------------------- versions
 
-export function listRuleVersions(ctx: RequestContext, req: ListParams & { ruleId: string }): { ruleVersions: RuleVersion[]; nextPageToken: string } {
+export function listRuleVersions(
+  ctx: RequestContext,
+  req: ListParams & { ruleId: string },
+): { ruleVersions: RuleVersion[]; nextPageToken: string } {
   const rule = findVisibleRule(ctx, req.ruleId);
   const page = listPage(
     ctx.db,
@@ -94,7 +105,9 @@ function snapshots(ctx: RequestContext, versionIds: readonly string[]): Rule[] {
 }
 
 export const getRuleVersion = (ctx: RequestContext, req: { ruleVersionId: string }) => ({ rule: snapshots(ctx, [req.ruleVersionId])[0] });
-export const batchGetRuleVersions = (ctx: RequestContext, req: { ruleVersionIds: string[] }) => ({ rules: snapshots(ctx, req.ruleVersionIds) });
+export const batchGetRuleVersions = (ctx: RequestContext, req: { ruleVersionIds: string[] }) => ({
+  rules: snapshots(ctx, req.ruleVersionIds),
+});
 
 // --------------------------------------------------------- batch update
 
@@ -113,11 +126,21 @@ export function batchUpdateRules(ctx: RequestContext, req: { rules: UpdateRuleIn
   try {
     return ctx.db.tx(() => {
       const result: BatchUpdateRulesResult = {
-        success: true, rulesCreatedCount: 0, rulesUpdatedCount: 0, validateOnly, validationResults: [], createdRuleIdentifiers: [],
+        success: true,
+        rulesCreatedCount: 0,
+        rulesUpdatedCount: 0,
+        validateOnly,
+        validationResults: [],
+        createdRuleIdentifiers: [],
       };
       const wouldCreate: number[] = [];
       req.rules.forEach((rule, i) => {
-        const validation: ValidationResult = { ruleId: rule.ruleId ?? '', clientKey: rule.clientKey ?? '', assetExpressionValidationResults: [], ruleName: rule.name };
+        const validation: ValidationResult = {
+          ruleId: rule.ruleId ?? '',
+          clientKey: rule.clientKey ?? '',
+          assetExpressionValidationResults: [],
+          ruleName: rule.name,
+        };
         try {
           const r = upsertRule(ctx, rule, { mode: 'upsert', prefix: `rules[${i}].` });
           validation.ruleId = r.ruleId;

@@ -26,7 +26,11 @@ type OptionalBool = 'showAdvancedFilters' | 'includeArchived';
 type OptionalTime = (typeof OPTIONAL_TIMES)[number];
 
 /** The stored document (one JSON column). Absent keys = unset optional fields. */
-export type StoredProperties = { overviewMode: string; metadataItems: SavedSearchMetadataItem[]; templateItems: SavedSearchTemplateItem[] } & {
+export type StoredProperties = {
+  overviewMode: string;
+  metadataItems: SavedSearchMetadataItem[];
+  templateItems: SavedSearchTemplateItem[];
+} & {
   [K in ItemList]: SavedSearchFilterItem[];
 } & {
   [K in OptionalString]?: string;
@@ -47,7 +51,8 @@ function metadataItem(m: SavedSearchMetadataItemInput): SavedSearchMetadataItem 
   return out;
 }
 
-const filterItems = (items: readonly { id: string; name: string }[] | undefined): SavedSearchFilterItem[] => (items ?? []).map((i) => ({ id: i.id, name: i.name }));
+const filterItems = (items: readonly { id: string; name: string }[] | undefined): SavedSearchFilterItem[] =>
+  (items ?? []).map((i) => ({ id: i.id, name: i.name }));
 const templateItems = (items: readonly { id: string; name: string; kind?: string }[] | undefined): SavedSearchTemplateItem[] =>
   (items ?? []).map((i) => ({ id: i.id, name: i.name, kind: i.kind ?? '' }));
 
@@ -66,7 +71,17 @@ function assignProperty(into: StoredProperties, input: SavedSearchPropertiesInpu
 }
 
 export function emptyProperties(): StoredProperties {
-  return { overviewMode: '', assetItems: [], userItems: [], tagItems: [], annotationItems: [], runItems: [], reportTemplateItems: [], metadataItems: [], templateItems: [] };
+  return {
+    overviewMode: '',
+    assetItems: [],
+    userItems: [],
+    tagItems: [],
+    annotationItems: [],
+    runItems: [],
+    reportTemplateItems: [],
+    metadataItems: [],
+    templateItems: [],
+  };
 }
 
 /** The whole document from a complete input (create, or update_mask `properties`). */
@@ -77,7 +92,11 @@ export function propertiesFromInput(input: SavedSearchPropertiesInput): StoredPr
 }
 
 /** A copy of `current` with the named properties (snake_case) replaced from the input. */
-export function patchProperties(current: StoredProperties, input: SavedSearchPropertiesInput, paths: readonly PropertyPath[]): StoredProperties {
+export function patchProperties(
+  current: StoredProperties,
+  input: SavedSearchPropertiesInput,
+  paths: readonly PropertyPath[],
+): StoredProperties {
   const out: StoredProperties = structuredClone(current);
   for (const path of paths) assignProperty(out, input, snakeToCamel(path));
   return out;

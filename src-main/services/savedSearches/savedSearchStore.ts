@@ -16,13 +16,27 @@ export interface SavedSearchRowValues {
   readonly modified_date: number | null;
 }
 
-const COLUMN_NAMES = ['id', 'organization_id', 'name', 'properties', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date'] as const;
+const COLUMN_NAMES = [
+  'id',
+  'organization_id',
+  'name',
+  'properties',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
+] as const;
 type SavedSearchColumn = (typeof COLUMN_NAMES)[number];
 const INSERT = `INSERT INTO saved_searches(${COLUMN_NAMES.join(', ')}) VALUES (${COLUMN_NAMES.map(() => '?').join(', ')})`;
 
 /** Inserts a new saved search; returns its pk. */
 export function insertSavedSearch(db: Db, row: SavedSearchRowValues): number {
-  return Number(db.run(INSERT, COLUMN_NAMES.map((c) => row[c])).lastInsertRowid);
+  return Number(
+    db.run(
+      INSERT,
+      COLUMN_NAMES.map((c) => row[c]),
+    ).lastInsertRowid,
+  );
 }
 
 /** Inserts the row, or replaces every column of the one with its id (a remote version). */
@@ -59,5 +73,9 @@ export function renameSavedSearch(db: Db, fromId: string, toId: string): void {
 
 /** Saved searches that name a record by an id it no longer has (an offline create that got its remote id) name the new one. */
 export function replaceIdInSavedSearches(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE saved_searches SET properties = replace(properties, ?, ?) WHERE instr(properties, ?) > 0', [`"${fromId}"`, `"${toId}"`, `"${fromId}"`]);
+  db.run('UPDATE saved_searches SET properties = replace(properties, ?, ?) WHERE instr(properties, ?) > 0', [
+    `"${fromId}"`,
+    `"${toId}"`,
+    `"${fromId}"`,
+  ]);
 }

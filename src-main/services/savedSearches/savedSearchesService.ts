@@ -33,7 +33,14 @@ interface SavedSearchRow {
   modified_date: number;
 }
 
-const IMMUTABLE_PATHS = new Set(['saved_search_id', 'organization_id', 'created_by_user_id', 'modified_by_user_id', 'created_date', 'modified_date']);
+const IMMUTABLE_PATHS = new Set([
+  'saved_search_id',
+  'organization_id',
+  'created_by_user_id',
+  'modified_by_user_id',
+  'created_date',
+  'modified_date',
+]);
 
 function toWire(r: SavedSearchRow): SavedSearch {
   return {
@@ -65,8 +72,14 @@ export function createSavedSearch(ctx: RequestContext, req: CreateSavedSearchInp
   return db.tx(() => {
     const now = nowMicros();
     const pk = insertSavedSearch(db, {
-      id: randomUUID(), organization_id: organizationId, name: req.name, properties, created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
-      created_date: now, modified_date: now,
+      id: randomUUID(),
+      organization_id: organizationId,
+      name: req.name,
+      properties,
+      created_by_user_id: caller.userId,
+      modified_by_user_id: caller.userId,
+      created_date: now,
+      modified_date: now,
     });
     return { savedSearch: loadSavedSearches(db, [pk])[0] };
   });
@@ -85,7 +98,8 @@ interface MaskPlan {
 }
 
 function checkMask(paths: readonly string[] = []): MaskPlan {
-  if (paths.length === 0) throw ApiError.invalid('update_mask', 'is required: name the fields to update (name, properties or properties.<field>)');
+  if (paths.length === 0)
+    throw ApiError.invalid('update_mask', 'is required: name the fields to update (name, properties or properties.<field>)');
   const plan: MaskPlan = { name: false, allProperties: false, properties: [] };
   for (const p of paths) {
     if (p === 'name') plan.name = true;
@@ -102,7 +116,11 @@ function checkMask(paths: readonly string[] = []): MaskPlan {
   return plan;
 }
 
-export function updateSavedSearch(ctx: RequestContext, patch: SavedSearchPatch, mask: readonly string[] | undefined): { savedSearch: SavedSearch } {
+export function updateSavedSearch(
+  ctx: RequestContext,
+  patch: SavedSearchPatch,
+  mask: readonly string[] | undefined,
+): { savedSearch: SavedSearch } {
   const { db, caller } = ctx;
   const plan = checkMask(mask);
   let name: string | undefined;
@@ -119,14 +137,25 @@ export function updateSavedSearch(ctx: RequestContext, patch: SavedSearchPatch, 
     let properties = JSON.parse(row.properties) as StoredProperties;
     if (plan.allProperties) properties = propertiesFromInput(input!);
     else if (plan.properties.length) properties = patchProperties(properties, input ?? {}, plan.properties);
-    setSavedSearchColumns(db, row.pk, { name: name ?? row.name, properties: JSON.stringify(properties), modified_by_user_id: caller.userId, modified_date: nowMicros() });
+    setSavedSearchColumns(db, row.pk, {
+      name: name ?? row.name,
+      properties: JSON.stringify(properties),
+      modified_by_user_id: caller.userId,
+      modified_date: nowMicros(),
+    });
     return { savedSearch: loadSavedSearches(db, [row.pk])[0] };
   });
 }
 
 export function listSavedSearches(ctx: RequestContext, req: ListParams & { organizationId?: string }) {
   const organizationId = resolveOrganization(ctx.caller, req.organizationId);
-  const page = listPage(ctx.db, savedSearchListSpec, req, { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
+  const page = listPage(
+    ctx.db,
+    savedSearchListSpec,
+    req,
+    { sql: 't.organization_id = ?', params: [organizationId], fingerprint: [organizationId], gate: ctx.rowGate },
+    ctx.engine.pageTokenSecret,
+  );
   return { savedSearches: loadSavedSearches(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
@@ -137,12 +166,16 @@ export function deleteSavedSearches(ctx: RequestContext, ids: readonly string[],
   if (unique.length === 0) return;
   const scope = visibleTo(ctx.caller, 'organization_id');
   ctx.db.tx(() => {
-    const rows = ctx.db.all<{ pk: number; id: string }>(`SELECT pk, id FROM saved_searches WHERE id IN (SELECT value FROM json_each(?)) AND ${scope.sql}`, [
-      JSON.stringify(unique), ...scope.params,
-    ]);
+    const rows = ctx.db.all<{ pk: number; id: string }>(
+      `SELECT pk, id FROM saved_searches WHERE id IN (SELECT value FROM json_each(?)) AND ${scope.sql}`,
+      [JSON.stringify(unique), ...scope.params],
+    );
     const found = new Set(rows.map((r) => r.id));
     const missing = unique.filter((id) => !found.has(id));
     if (missing.length) throw ApiError.notFound('saved_search', missing.join(', '));
-    deleteSavedSearchesByPk(ctx.db, rows.map((r) => r.pk));
+    deleteSavedSearchesByPk(
+      ctx.db,
+      rows.map((r) => r.pk),
+    );
   });
 }

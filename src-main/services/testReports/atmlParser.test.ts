@@ -220,13 +220,53 @@ describe('parseAtml on the TestStand demo report', () => {
       ['1.3', 'test_sequence.seq#Cycle Test', 'Cycle Test', P, '11:46:05.141', '11:56:52.857', 1],
       ['1.4', 'Cycle Test Custom', '', S, '11:56:52.880', '11:56:52.918', 0],
       ['1.5', '1754PSI Internal and External Leakage Test', '', P, '11:57:06.433', '12:30:21.145', 0],
-      ['1.6', 'test_sequence.seq#Int and Ext Leakage Test', '50PSI Internal and External Leakage Test (Loop Index:0)', P, '11:57:06.433', '12:08:10.702', 4],
-      ['1.7', 'test_sequence.seq#Int and Ext Leakage Test', '300PSI Internal and External Leakage Test (Loop Index:0)', P, '12:08:10.708', '12:19:14.859', 4],
-      ['1.8', 'test_sequence.seq#Int and Ext Leakage Test', '1754PSI Internal and External Leakage Test (Loop Index:0)', P, '12:19:14.864', '12:30:21.145', 4],
+      [
+        '1.6',
+        'test_sequence.seq#Int and Ext Leakage Test',
+        '50PSI Internal and External Leakage Test (Loop Index:0)',
+        P,
+        '11:57:06.433',
+        '12:08:10.702',
+        4,
+      ],
+      [
+        '1.7',
+        'test_sequence.seq#Int and Ext Leakage Test',
+        '300PSI Internal and External Leakage Test (Loop Index:0)',
+        P,
+        '12:08:10.708',
+        '12:19:14.859',
+        4,
+      ],
+      [
+        '1.8',
+        'test_sequence.seq#Int and Ext Leakage Test',
+        '1754PSI Internal and External Leakage Test (Loop Index:0)',
+        P,
+        '12:19:14.864',
+        '12:30:21.145',
+        4,
+      ],
       ['1.9', '1754PSI Pull In Current Test', '', P, '12:31:23.415', '12:35:20.328', 0],
       ['1.10', 'test_sequence.seq#Pull In Current Test', '50PSI Pull In Current Test (Loop Index:0)', P, '12:31:23.415', '12:32:14.101', 5],
-      ['1.11', 'test_sequence.seq#Pull In Current Test', '300PSI Pull In Current Test (Loop Index:0)', P, '12:32:14.107', '12:33:26.269', 5],
-      ['1.12', 'test_sequence.seq#Pull In Current Test', '1754PSI Pull In Current Test (Loop Index:0)', P, '12:33:26.273', '12:35:20.328', 5],
+      [
+        '1.11',
+        'test_sequence.seq#Pull In Current Test',
+        '300PSI Pull In Current Test (Loop Index:0)',
+        P,
+        '12:32:14.107',
+        '12:33:26.269',
+        5,
+      ],
+      [
+        '1.12',
+        'test_sequence.seq#Pull In Current Test',
+        '1754PSI Pull In Current Test (Loop Index:0)',
+        P,
+        '12:33:26.273',
+        '12:35:20.328',
+        5,
+      ],
       ['1.13', 'test_sequence.seq#Drop Out Test', 'Drop Out Current Test', P, '12:35:31.678', '12:36:25.218', 6],
       ['1.14', 'Cycle Test Relief', '', S, '12:36:36.497', '12:36:36.497', 0],
       ['1.15', 'Reverse Crack Pressure', '', S, '12:36:36.498', '12:36:36.553', 0],
@@ -255,7 +295,9 @@ describe('parseAtml on the TestStand demo report', () => {
     }
     for (const p of ['1.5', '1.9']) {
       const s = byPath.get(p);
-      expect(s && { n: meta(s, 'num_loops'), p: meta(s, 'num_passed'), f: meta(s, 'num_failed'), e: meta(s, 'ending_loop_index') }).toEqual({ n: 3, p: 3, f: 0, e: 0 });
+      expect(s && { n: meta(s, 'num_loops'), p: meta(s, 'num_passed'), f: meta(s, 'num_failed'), e: meta(s, 'ending_loop_index') }).toEqual(
+        { n: 3, p: 3, f: 0, e: 0 },
+      );
     }
     expect(meta(byPath.get('1.7') as ParsedStep, 'loop_index')).toBe(0);
     // Loop iterations share the summary's step definition.
@@ -529,12 +571,21 @@ describe('parseAtml errors', () => {
     }
     await expectParseError(random, /^not well-formed XML: /);
     await expectParseError('this is not xml at all', /^not well-formed XML: .*text data outside of root node/);
-    await expectParseError(`<trc:TestResultsCollection ${NS}><a></trc:TestResultsCollection>`, /^not well-formed XML: .*unexpected close tag/);
-    await expectParseError(`<trc:TestResultsCollection ${NS}><x:a/></trc:TestResultsCollection>`, /^not well-formed XML: .*unbound namespace prefix/);
+    await expectParseError(
+      `<trc:TestResultsCollection ${NS}><a></trc:TestResultsCollection>`,
+      /^not well-formed XML: .*unexpected close tag/,
+    );
+    await expectParseError(
+      `<trc:TestResultsCollection ${NS}><x:a/></trc:TestResultsCollection>`,
+      /^not well-formed XML: .*unbound namespace prefix/,
+    );
   });
 
   it('rejects well-formed XML that is not ATML', async () => {
-    const e = await expectParseError('<?xml version="1.0"?><project><name>x</name></project>', /^not an ATML test results document: root element is <project> \(no namespace\)/);
+    const e = await expectParseError(
+      '<?xml version="1.0"?><project><name>x</name></project>',
+      /^not an ATML test results document: root element is <project> \(no namespace\)/,
+    );
     expect(e.message).not.toMatch(/^not well-formed/);
     await expectParseError(
       '<TestResultsCollection xmlns="urn:example:other"><TestResults/></TestResultsCollection>',
@@ -569,9 +620,15 @@ describe('parseAtml errors', () => {
   });
 
   it('rejects invalid measurement values and unsupported encodings', async () => {
-    await expectParseError(doc(numericTest('t', 'abc', 'Passed', '')), /^invalid numeric value "abc" in TestResult "Numeric" of step "t" at line \d+$/);
+    await expectParseError(
+      doc(numericTest('t', 'abc', 'Passed', '')),
+      /^invalid numeric value "abc" in TestResult "Numeric" of step "t" at line \d+$/,
+    );
     await expectParseError(doc('', { decl: '<?xml version="1.0" encoding="x-klingon"?>' }), /^unsupported character encoding "x-klingon"/);
-    await expectParseError(new Uint8Array([...bytesOf(doc('').slice(0, 60)), 0xff, 0xfe, 0xfd]), /^not well-formed XML: byte sequence is not valid utf-8/);
+    await expectParseError(
+      new Uint8Array([...bytesOf(doc('').slice(0, 60)), 0xff, 0xfe, 0xfd]),
+      /^not well-formed XML: byte sequence is not valid utf-8/,
+    );
   });
 
   it('enforces maxBytes', async () => {
@@ -599,7 +656,8 @@ describe('parseAtml errors', () => {
 describe('parseAtml on a large input', () => {
   const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
   // Distinct, valid timestamps without going through Date for every element.
-  const ts = (i: number): string => `2025-01-01T${pad(Math.floor(i / 3_600_000) % 24)}:${pad(Math.floor(i / 60_000) % 60)}:${pad(Math.floor(i / 1000) % 60)}.${pad(i % 1000, 3)}`;
+  const ts = (i: number): string =>
+    `2025-01-01T${pad(Math.floor(i / 3_600_000) % 24)}:${pad(Math.floor(i / 60_000) % 60)}:${pad(Math.floor(i / 1000) % 60)}.${pad(i % 1000, 3)}`;
 
   const props = (type: string, indent: string): string =>
     `${indent}<tr:Extension>\r\n${indent}\t<ts:TSStepProperties>\r\n${indent}\t\t<ts:StepType>${type}</ts:StepType>\r\n` +

@@ -62,11 +62,7 @@ export interface ParsedReport {
   metadata: ParsedMetadata[];
 }
 
-export type ParsedStepType =
-  | 'TEST_STEP_TYPE_SEQUENCE'
-  | 'TEST_STEP_TYPE_GROUP'
-  | 'TEST_STEP_TYPE_ACTION'
-  | 'TEST_STEP_TYPE_FLOW_CONTROL';
+export type ParsedStepType = 'TEST_STEP_TYPE_SEQUENCE' | 'TEST_STEP_TYPE_GROUP' | 'TEST_STEP_TYPE_ACTION' | 'TEST_STEP_TYPE_FLOW_CONTROL';
 
 export interface ParsedStep {
   /** Index of the step in document order (0 = ResultSet). */
@@ -85,10 +81,7 @@ export interface ParsedStep {
   metadata: ParsedMetadata[];
 }
 
-export type ParsedMeasurementType =
-  | 'TEST_MEASUREMENT_TYPE_DOUBLE'
-  | 'TEST_MEASUREMENT_TYPE_STRING'
-  | 'TEST_MEASUREMENT_TYPE_BOOLEAN';
+export type ParsedMeasurementType = 'TEST_MEASUREMENT_TYPE_DOUBLE' | 'TEST_MEASUREMENT_TYPE_STRING' | 'TEST_MEASUREMENT_TYPE_BOOLEAN';
 
 export interface ParsedMeasurement {
   stepKey: number;
@@ -367,9 +360,22 @@ function parseBoolean(text: string): boolean | null {
 }
 
 const XSD_NUMERIC_TYPES = new Set([
-  'double', 'float', 'decimal', 'integer', 'int', 'long', 'short', 'byte',
-  'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte',
-  'positiveInteger', 'negativeInteger', 'nonPositiveInteger', 'nonNegativeInteger',
+  'double',
+  'float',
+  'decimal',
+  'integer',
+  'int',
+  'long',
+  'short',
+  'byte',
+  'unsignedLong',
+  'unsignedInt',
+  'unsignedShort',
+  'unsignedByte',
+  'positiveInteger',
+  'negativeInteger',
+  'nonPositiveInteger',
+  'nonNegativeInteger',
 ]);
 
 // ---------------------------------------------------------------------------------------------------
@@ -792,7 +798,12 @@ class AtmlStreamParser {
 
   private emitStep(s: StepFrame): void {
     s.emitted = true;
-    for (const [field, text] of [['name', s.name], ['callerName', s.callerName], ['error message', s.errorMessage ?? ''], ['outcome', s.rawOutcome ?? '']] as const) {
+    for (const [field, text] of [
+      ['name', s.name],
+      ['callerName', s.callerName],
+      ['error message', s.errorMessage ?? ''],
+      ['outcome', s.rawOutcome ?? ''],
+    ] as const) {
       if (text.length > MAX_FIELD_CHARS) this.fail(`a step's ${field} is longer than ${MAX_FIELD_CHARS} characters`);
     }
     const metadata: ParsedMetadata[] = [];
@@ -813,10 +824,7 @@ class AtmlStreamParser {
       status: s.status,
       startTime: s.startTime,
       endTime: s.endTime,
-      errorInfo:
-        s.errorOccurred === true
-          ? { errorCode: s.errorCode ?? 0, errorMessage: s.errorMessage ?? '' }
-          : null,
+      errorInfo: s.errorOccurred === true ? { errorCode: s.errorCode ?? 0, errorMessage: s.errorMessage ?? '' } : null,
       metadata,
     });
   }
@@ -1149,9 +1157,7 @@ function stepTypeOf(s: StepFrame): ParsedStepType {
       // A sequence call that produced no TestGroup (loop summary, skipped call) is still a group.
       return s.tsStepType === 'SequenceCall' ? 'TEST_STEP_TYPE_GROUP' : 'TEST_STEP_TYPE_ACTION';
     case 'SessionAction':
-      return s.tsStepType !== undefined && s.tsStepType.startsWith('NI_Flow_')
-        ? 'TEST_STEP_TYPE_FLOW_CONTROL'
-        : 'TEST_STEP_TYPE_ACTION';
+      return s.tsStepType !== undefined && s.tsStepType.startsWith('NI_Flow_') ? 'TEST_STEP_TYPE_FLOW_CONTROL' : 'TEST_STEP_TYPE_ACTION';
   }
 }
 
@@ -1348,11 +1354,7 @@ export async function parseAtml(
 }
 
 /** Convenience wrapper: stream a file from disk through parseAtml. File-system errors propagate as is. */
-export async function parseAtmlFile(
-  path: string,
-  sink: AtmlSink,
-  options: ParseAtmlOptions = {},
-): Promise<ParseAtmlResult> {
+export async function parseAtmlFile(path: string, sink: AtmlSink, options: ParseAtmlOptions = {}): Promise<ParseAtmlResult> {
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   try {
     return await parseAtml(stream, sink, options);

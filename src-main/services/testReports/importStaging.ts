@@ -107,7 +107,9 @@ export class ImportStaging {
     this.db.pragma('synchronous = OFF');
     this.db.exec(SCHEMA);
     this.insertReport = this.db.prepare('INSERT INTO report VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    this.insertReportMetadata = this.db.prepare('INSERT OR IGNORE INTO report_metadata(key, type, string_value, number_value, boolean_value) VALUES (?, ?, ?, ?, ?)');
+    this.insertReportMetadata = this.db.prepare(
+      'INSERT OR IGNORE INTO report_metadata(key, type, string_value, number_value, boolean_value) VALUES (?, ?, ?, ?, ?)',
+    );
     this.insertStep = this.db.prepare('INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertStepMetadata = this.db.prepare('INSERT INTO step_metadata VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.insertMeasurement = this.db.prepare('INSERT INTO measurements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
@@ -118,30 +120,63 @@ export class ImportStaging {
 
   readonly sink: AtmlSink = {
     report: (r: ParsedReport) => {
-      this.insertReport.run(r.name, r.testCase, r.testSystemName, r.serialNumber, r.partNumber, r.systemOperator, r.startTime, r.endTime, TestStatus.numbers[r.status]);
+      this.insertReport.run(
+        r.name,
+        r.testCase,
+        r.testSystemName,
+        r.serialNumber,
+        r.partNumber,
+        r.systemOperator,
+        r.startTime,
+        r.endTime,
+        TestStatus.numbers[r.status],
+      );
       for (const m of r.metadata) this.insertReportMetadata.run(m.key, ...metadataColumns(m));
     },
     step: (s: ParsedStep) => {
       this.insertStep.run(
-        s.key, randomUUID(), s.parentKey, s.name, s.description, TestStepType.numbers[s.stepType], encodeStepPath(s.stepPath),
-        TestStatus.numbers[s.status], s.startTime, s.endTime, s.errorInfo?.errorCode ?? null, s.errorInfo?.errorMessage ?? null,
+        s.key,
+        randomUUID(),
+        s.parentKey,
+        s.name,
+        s.description,
+        TestStepType.numbers[s.stepType],
+        encodeStepPath(s.stepPath),
+        TestStatus.numbers[s.status],
+        s.startTime,
+        s.endTime,
+        s.errorInfo?.errorCode ?? null,
+        s.errorInfo?.errorMessage ?? null,
       );
       uniqueKeys(s.metadata).forEach((m, i) => this.insertStepMetadata.run(s.key, m.key, ...metadataColumns(m), i));
     },
     measurement: (m: ParsedMeasurement) => {
       const seq = ++this.measurementSeq;
       const value: [number | null, number | null, string | null, number | null] =
-        m.numericValue !== undefined ? [VALUE_FIELD.numeric, m.numericValue, null, null]
-        : m.stringValue !== undefined ? [VALUE_FIELD.string, null, m.stringValue, null]
-        : m.booleanValue !== undefined ? [VALUE_FIELD.boolean, null, null, m.booleanValue ? 1 : 0]
-        : [null, null, null, null];
-      const bounds: [number | null, number | null, number | null, string | null] =
-        m.numericBounds ? [BOUNDS_FIELD.numeric, m.numericBounds.min ?? null, m.numericBounds.max ?? null, null]
-        : m.stringBounds ? [BOUNDS_FIELD.string, null, null, m.stringBounds.expectedValue]
-        : [null, null, null, null];
+        m.numericValue !== undefined
+          ? [VALUE_FIELD.numeric, m.numericValue, null, null]
+          : m.stringValue !== undefined
+            ? [VALUE_FIELD.string, null, m.stringValue, null]
+            : m.booleanValue !== undefined
+              ? [VALUE_FIELD.boolean, null, null, m.booleanValue ? 1 : 0]
+              : [null, null, null, null];
+      const bounds: [number | null, number | null, number | null, string | null] = m.numericBounds
+        ? [BOUNDS_FIELD.numeric, m.numericBounds.min ?? null, m.numericBounds.max ?? null, null]
+        : m.stringBounds
+          ? [BOUNDS_FIELD.string, null, null, m.stringBounds.expectedValue]
+          : [null, null, null, null];
       this.insertMeasurement.run(
-        seq, randomUUID(), m.stepKey, TestMeasurementType.numbers[m.measurementType], m.name, ...value, m.unit, ...bounds,
-        m.passed ? 1 : 0, m.timestamp, m.description,
+        seq,
+        randomUUID(),
+        m.stepKey,
+        TestMeasurementType.numbers[m.measurementType],
+        m.name,
+        ...value,
+        m.unit,
+        ...bounds,
+        m.passed ? 1 : 0,
+        m.timestamp,
+        m.description,
       );
       uniqueKeys(m.metadata).forEach((md, i) => this.insertMeasurementMetadata.run(seq, md.key, ...metadataColumns(md), i));
     },

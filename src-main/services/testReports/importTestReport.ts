@@ -32,8 +32,15 @@ import { AtmlParseError, parseAtml } from './atmlParser';
 import { ImportStaging, removeStaleStagingFiles, stagingPath } from './importStaging';
 import { loadReports } from './testReportRows';
 import {
-  clearImportPending, deleteReportMeasurementsUpTo, deleteReportStepsUpTo, deleteTestReportRow, insertStagedReport, markImportPending,
-  pendingImportReportPks, stagedMeasurementCopier, stagedStepCopier,
+  clearImportPending,
+  deleteReportMeasurementsUpTo,
+  deleteReportStepsUpTo,
+  deleteTestReportRow,
+  insertStagedReport,
+  markImportPending,
+  pendingImportReportPks,
+  stagedMeasurementCopier,
+  stagedStepCopier,
 } from './testReportStore';
 
 // Each chunk is parsed (and staged) in one go: small enough to keep that well under CHUNK_MS-scale blocks.
@@ -54,7 +61,10 @@ export async function importTestReport(ctx: RequestContext, remoteFileId: string
       await parseAtml(stream, staging.sink);
     } catch (e) {
       if (e instanceof AtmlParseError) {
-        throw ApiError.invalid('remote_file_id', `remote file ${file.id} ('${file.file_name}') is not a TestStand ATML report: ${e.message}`);
+        throw ApiError.invalid(
+          'remote_file_id',
+          `remote file ${file.id} ('${file.file_name}') is not a TestStand ATML report: ${e.message}`,
+        );
       }
       throw e;
     } finally {
@@ -122,7 +132,7 @@ function walPages(db: Db): number {
 async function inChunks(db: Db, min: number, max: number, chunk: (lo: number, hi: number) => void): Promise<void> {
   let rows = FIRST_CHUNK_ROWS;
   let end = max; // the last key still to copy
-  for (let lo = min; lo <= end; ) {
+  for (let lo = min; lo <= end;) {
     const hi = Math.min(end, lo + rows - 1);
     const reserveTop = end === max && hi < max;
     const t = performance.now();
@@ -146,7 +156,7 @@ async function deletePendingReport(db: Db, reportPk: number): Promise<void> {
   const report = db.get<{ id: string }>('SELECT id FROM test_reports WHERE pk = ?', [reportPk]);
   if (report) {
     const batch = async (deleteUpTo: (rows: number) => number) => {
-      for (let rows = FIRST_CHUNK_ROWS; ; ) {
+      for (let rows = FIRST_CHUNK_ROWS; ;) {
         const t = performance.now();
         const n = db.tx(() => deleteUpTo(rows));
         if (n === 0) break;
@@ -184,7 +194,12 @@ async function oneCopyAtATime<T>(db: Db, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Copies a finished staging file into the real tables (pending until the last transaction); returns the new report's pk. */
-export function copyStagedReport(ctx: RequestContext, stagingPath: string, organizationId: string, remoteFileId: string | null): Promise<number> {
+export function copyStagedReport(
+  ctx: RequestContext,
+  stagingPath: string,
+  organizationId: string,
+  remoteFileId: string | null,
+): Promise<number> {
   return oneCopyAtATime(ctx.db, async () => {
     const { db, caller } = ctx;
     const raw = db.raw;
@@ -193,7 +208,8 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
     await yieldToEventLoop();
     await removeAbandonedImports(db);
     // A staging schema left attached by an earlier failure would block every later import: drop it first.
-    if ((raw.prepare('PRAGMA database_list').all() as { name: string }[]).some((d) => d.name === 'staging')) raw.prepare('DETACH DATABASE staging').run();
+    if ((raw.prepare('PRAGMA database_list').all() as { name: string }[]).some((d) => d.name === 'staging'))
+      raw.prepare('DETACH DATABASE staging').run();
     raw.prepare('ATTACH DATABASE ? AS staging').run(stagingPath);
     let reportPk: number | undefined;
     try {
@@ -212,7 +228,10 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
       // Explicit pks, increasing with the parser's key / arrival seq (so pk order = document order) above every
       // existing pk: child rows then reference their parents by arithmetic, without looking ids up. The base is
       // read in the first chunk, which copies the top of the range (inChunks), reserving it.
-      const steps = raw.prepare('SELECT MIN(key) AS lo, MAX(key) AS hi FROM staging.steps').get() as { lo: number | null; hi: number | null };
+      const steps = raw.prepare('SELECT MIN(key) AS lo, MAX(key) AS hi FROM staging.steps').get() as {
+        lo: number | null;
+        hi: number | null;
+      };
       let stepBase: number | undefined;
       if (steps.lo !== null && steps.hi !== null) {
         const copySteps = stagedStepCopier(db, copy);
@@ -222,7 +241,10 @@ export function copyStagedReport(ctx: RequestContext, stagingPath: string, organ
         });
       }
 
-      const measurements = raw.prepare('SELECT MIN(seq) AS lo, MAX(seq) AS hi FROM staging.measurements').get() as { lo: number | null; hi: number | null };
+      const measurements = raw.prepare('SELECT MIN(seq) AS lo, MAX(seq) AS hi FROM staging.measurements').get() as {
+        lo: number | null;
+        hi: number | null;
+      };
       if (measurements.lo !== null && measurements.hi !== null && stepBase !== undefined) {
         let measurementBase: number | undefined;
         const copyMeasurements = stagedMeasurementCopier(db, copy, stepBase);

@@ -14,7 +14,9 @@ import type { ListSpec } from '../../filter/resource';
 export function callerScope(ctx: RequestContext, reportPk: string): Scope {
   const v = visibleTo(ctx.caller, 't.organization_id');
   // Only while an import runs, so the usual query (and its plan: covering index scans for counts) stays as it was.
-  const pending = ctx.db.get('SELECT 1 FROM test_report_imports LIMIT 1') ? ` AND ${reportPk} NOT IN (SELECT report_pk FROM test_report_imports)` : '';
+  const pending = ctx.db.get('SELECT 1 FROM test_report_imports LIMIT 1')
+    ? ` AND ${reportPk} NOT IN (SELECT report_pk FROM test_report_imports)`
+    : '';
   return { sql: `(${v.sql})${pending}`, params: v.params, fingerprint: v.params };
 }
 
@@ -22,6 +24,9 @@ export function callerScope(ctx: RequestContext, reportPk: string): Scope {
 export function countRows(ctx: RequestContext, spec: ListSpec, filter: string | undefined, reportPk: string): string {
   const scope = callerScope(ctx, reportPk);
   const f = compileFilter(spec.filterFields, filter);
-  const row = ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${spec.from} WHERE (${scope.sql}) AND (${f.sql})`, [...scope.params, ...(f.params as SqlValue[])]);
+  const row = ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${spec.from} WHERE (${scope.sql}) AND (${f.sql})`, [
+    ...scope.params,
+    ...(f.params as SqlValue[]),
+  ]);
   return String(row?.n ?? 0);
 }

@@ -2,23 +2,50 @@
 // order by default), count, update (by mask, with oneof semantics for value
 // and bounds), delete.
 import { randomUUID } from 'node:crypto';
-import { TestMeasurementType, type TestMeasurement, type TestMeasurementInput, type TestMeasurementTypeName } from '../../../src-shared/api/testReports';
+import {
+  TestMeasurementType,
+  type TestMeasurement,
+  type TestMeasurementInput,
+  type TestMeasurementTypeName,
+} from '../../../src-shared/api/testReports';
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { callerScope, countRows } from './scope';
 import { testMeasurementListSpec } from './testReportListSpecs';
-import { BOUNDS_FIELD, VALUE_FIELD, findVisibleMeasurement, findVisibleStep, loadMeasurements, measurementTypeName, type TestMeasurementRow } from './testReportRows';
+import {
+  BOUNDS_FIELD,
+  VALUE_FIELD,
+  findVisibleMeasurement,
+  findVisibleStep,
+  loadMeasurements,
+  measurementTypeName,
+  type TestMeasurementRow,
+} from './testReportRows';
 import { checkMask } from './testReportsService';
 import {
-  deleteTestMeasurementRow, insertTestMeasurementRow, replaceTestMeasurementChannelNames, replaceTestMeasurementMetadata, reportModified, setTestMeasurementColumns,
+  deleteTestMeasurementRow,
+  insertTestMeasurementRow,
+  replaceTestMeasurementChannelNames,
+  replaceTestMeasurementMetadata,
+  reportModified,
+  setTestMeasurementColumns,
 } from './testReportStore';
 
 /** The stored value/unit/bounds columns of a measurement. */
 type Stored = Pick<
   TestMeasurementRow,
-  'value_field' | 'numeric_value' | 'string_value' | 'boolean_value' | 'unit_id' | 'unit_abbreviated_name' | 'bounds_field' | 'bound_min' | 'bound_max' | 'expected_value'
+  | 'value_field'
+  | 'numeric_value'
+  | 'string_value'
+  | 'boolean_value'
+  | 'unit_id'
+  | 'unit_abbreviated_name'
+  | 'bounds_field'
+  | 'bound_min'
+  | 'bound_max'
+  | 'expected_value'
 >;
 
 const TYPE_FOR_VALUE: Record<number, TestMeasurementTypeName> = {
@@ -31,7 +58,8 @@ const TYPE_FOR_VALUE: Record<number, TestMeasurementTypeName> = {
 function checkTypeMatchesValue(type: TestMeasurementTypeName, valueField: number | null, field: string): void {
   if (valueField === null || type === 'TEST_MEASUREMENT_TYPE_LIMIT' || type === 'TEST_MEASUREMENT_TYPE_UNSPECIFIED') return;
   if (TYPE_FOR_VALUE[valueField] !== type) {
-    const member = valueField === VALUE_FIELD.numeric ? 'numeric_value' : valueField === VALUE_FIELD.string ? 'string_value' : 'boolean_value';
+    const member =
+      valueField === VALUE_FIELD.numeric ? 'numeric_value' : valueField === VALUE_FIELD.string ? 'string_value' : 'boolean_value';
     throw ApiError.invalid(field, `${type} does not match the value set (${member})`);
   }
 }
@@ -73,7 +101,18 @@ function setUnit(s: Stored, m: TestMeasurementInput): void {
 }
 
 function emptyStored(): Stored {
-  return { value_field: null, numeric_value: null, string_value: null, boolean_value: null, unit_id: null, unit_abbreviated_name: null, bounds_field: null, bound_min: null, bound_max: null, expected_value: null };
+  return {
+    value_field: null,
+    numeric_value: null,
+    string_value: null,
+    boolean_value: null,
+    unit_id: null,
+    unit_abbreviated_name: null,
+    bounds_field: null,
+    bound_min: null,
+    bound_max: null,
+    expected_value: null,
+  };
 }
 
 /** Validates and inserts one measurement (inside the caller's transaction); returns its pk. */
@@ -95,12 +134,31 @@ function insertMeasurement(ctx: RequestContext, m: TestMeasurementInput, prefix:
   checkTypeMatchesValue(type, s.value_field, `${prefix}.measurement_type`);
   const id = randomUUID();
   const pk = insertTestMeasurementRow(db, {
-    id, report_pk: step.report_pk, step_pk: step.pk, test_report_id: step.test_report_id, test_step_id: step.id, organization_id: step.organization_id,
-    measurement_type: TestMeasurementType.numbers[type], name: m.name, value_field: s.value_field, numeric_value: s.numeric_value,
-    string_value: s.string_value, boolean_value: s.boolean_value, unit_id: s.unit_id, unit_abbreviated_name: s.unit_abbreviated_name,
-    bounds_field: s.bounds_field, bound_min: s.bound_min, bound_max: s.bound_max, expected_value: s.expected_value, passed: m.passed ? 1 : 0,
-    timestamp: m.timestamp, description: m.description ?? '', created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
-    created_date: now, modified_date: now,
+    id,
+    report_pk: step.report_pk,
+    step_pk: step.pk,
+    test_report_id: step.test_report_id,
+    test_step_id: step.id,
+    organization_id: step.organization_id,
+    measurement_type: TestMeasurementType.numbers[type],
+    name: m.name,
+    value_field: s.value_field,
+    numeric_value: s.numeric_value,
+    string_value: s.string_value,
+    boolean_value: s.boolean_value,
+    unit_id: s.unit_id,
+    unit_abbreviated_name: s.unit_abbreviated_name,
+    bounds_field: s.bounds_field,
+    bound_min: s.bound_min,
+    bound_max: s.bound_max,
+    expected_value: s.expected_value,
+    passed: m.passed ? 1 : 0,
+    timestamp: m.timestamp,
+    description: m.description ?? '',
+    created_by_user_id: caller.userId,
+    modified_by_user_id: caller.userId,
+    created_date: now,
+    modified_date: now,
   });
   reportModified(db, step.report_pk, now);
   replaceTestMeasurementChannelNames(db, pk, m.channelNames ?? []);
@@ -134,8 +192,19 @@ export function countTestMeasurements(ctx: RequestContext, filter: string | unde
 }
 
 const UPDATABLE = [
-  'name', 'measurement_type', 'numeric_value', 'string_value', 'boolean_value', 'unit', 'numeric_bounds', 'string_bounds', 'passed', 'timestamp',
-  'description', 'channel_names', 'metadata',
+  'name',
+  'measurement_type',
+  'numeric_value',
+  'string_value',
+  'boolean_value',
+  'unit',
+  'numeric_bounds',
+  'string_bounds',
+  'passed',
+  'timestamp',
+  'description',
+  'channel_names',
+  'metadata',
 ] as const;
 type Updatable = (typeof UPDATABLE)[number];
 const IMMUTABLE = new Set(['measurement_id', 'test_step_id', 'test_report_id']);
@@ -144,7 +213,11 @@ const IMMUTABLE = new Set(['measurement_id', 'test_step_id', 'test_report_id']);
  * Oneof members in the mask: a member that is set becomes the value (bounds);
  * a named member that is not set clears the value (bounds) if it was that member.
  */
-export function updateTestMeasurement(ctx: RequestContext, patch: TestMeasurementInput, mask: readonly string[] | undefined): { testMeasurement: TestMeasurement } {
+export function updateTestMeasurement(
+  ctx: RequestContext,
+  patch: TestMeasurementInput,
+  mask: readonly string[] | undefined,
+): { testMeasurement: TestMeasurement } {
   const { db, caller } = ctx;
   const paths = checkMask<Updatable>(mask, UPDATABLE, IMMUTABLE);
   const has = (p: Updatable) => paths.includes(p);
@@ -156,7 +229,8 @@ export function updateTestMeasurement(ctx: RequestContext, patch: TestMeasuremen
       if (!patch.name) throw ApiError.invalid('test_measurement.name', 'must not be empty');
       next.name = patch.name;
     }
-    if (has('measurement_type')) next.measurement_type = TestMeasurementType.numbers[patch.measurementType ?? 'TEST_MEASUREMENT_TYPE_UNSPECIFIED'];
+    if (has('measurement_type'))
+      next.measurement_type = TestMeasurementType.numbers[patch.measurementType ?? 'TEST_MEASUREMENT_TYPE_UNSPECIFIED'];
     const valueMembers = [
       ['numeric_value', VALUE_FIELD.numeric, patch.numericValue],
       ['string_value', VALUE_FIELD.string, patch.stringValue],
@@ -186,10 +260,23 @@ export function updateTestMeasurement(ctx: RequestContext, patch: TestMeasuremen
     if (has('description')) next.description = patch.description ?? '';
     const now = nowMicros();
     setTestMeasurementColumns(db, row.pk, {
-      name: next.name, measurement_type: next.measurement_type, value_field: next.value_field, numeric_value: next.numeric_value,
-      string_value: next.string_value, boolean_value: next.boolean_value, unit_id: next.unit_id, unit_abbreviated_name: next.unit_abbreviated_name,
-      bounds_field: next.bounds_field, bound_min: next.bound_min, bound_max: next.bound_max, expected_value: next.expected_value, passed: next.passed,
-      timestamp: next.timestamp, description: next.description, modified_date: now, modified_by_user_id: caller.userId,
+      name: next.name,
+      measurement_type: next.measurement_type,
+      value_field: next.value_field,
+      numeric_value: next.numeric_value,
+      string_value: next.string_value,
+      boolean_value: next.boolean_value,
+      unit_id: next.unit_id,
+      unit_abbreviated_name: next.unit_abbreviated_name,
+      bounds_field: next.bounds_field,
+      bound_min: next.bound_min,
+      bound_max: next.bound_max,
+      expected_value: next.expected_value,
+      passed: next.passed,
+      timestamp: next.timestamp,
+      description: next.description,
+      modified_date: now,
+      modified_by_user_id: caller.userId,
     });
     reportModified(db, row.report_pk, now);
     if (has('channel_names')) replaceTestMeasurementChannelNames(db, row.pk, patch.channelNames ?? []);

@@ -11,7 +11,6 @@ import { VALUE_FIELD } from './testReportRows';
 const str = (sql: string): ScalarField => ({ kind: 'scalar', type: 'string', sql });
 const time = (sql: string): ScalarField => ({ kind: 'scalar', type: 'timestamp', sql });
 
-
 export const testReportListSpec: ListSpec = {
   resource: 'test reports',
   from: 'test_reports t',

@@ -101,14 +101,16 @@ export interface TestMeasurementRow {
 export const VALUE_FIELD = { numeric: 6, string: 7, boolean: 8 } as const;
 export const BOUNDS_FIELD = { numeric: 10, string: 11 } as const;
 
-const byNumber = <N extends string>(e: { names: readonly N[]; numbers: Readonly<Record<N, number>> }) => new Map<number, N>(e.names.map((n) => [e.numbers[n], n]));
+const byNumber = <N extends string>(e: { names: readonly N[]; numbers: Readonly<Record<N, number>> }) =>
+  new Map<number, N>(e.names.map((n) => [e.numbers[n], n]));
 const statusByNumber = byNumber(TestStatus);
 const stepTypeByNumber = byNumber(TestStepType);
 const measurementTypeByNumber = byNumber(TestMeasurementType);
 
 export const statusName = (n: number): TestStatusName => statusByNumber.get(n) ?? 'TEST_STATUS_UNSPECIFIED';
 export const stepTypeName = (n: number): TestStepTypeName => stepTypeByNumber.get(n) ?? 'TEST_STEP_TYPE_UNSPECIFIED';
-export const measurementTypeName = (n: number): TestMeasurementTypeName => measurementTypeByNumber.get(n) ?? 'TEST_MEASUREMENT_TYPE_UNSPECIFIED';
+export const measurementTypeName = (n: number): TestMeasurementTypeName =>
+  measurementTypeByNumber.get(n) ?? 'TEST_MEASUREMENT_TYPE_UNSPECIFIED';
 
 /** Reports stored without an overall modified date (before migration 0014): the latest modified date of the report, its steps and measurements. */
 function computedOverall(db: Db, rows: readonly TestReportRow[]): Map<number, number> {
@@ -119,13 +121,19 @@ function computedOverall(db: Db, rows: readonly TestReportRow[]): Map<number, nu
     for (const r of db.all<{ pk: number; latest: number }>(
       `SELECT report_pk AS pk, MAX(modified_date) AS latest FROM ${table} WHERE report_pk IN (SELECT value FROM json_each(?)) GROUP BY report_pk`,
       [pks],
-    )) out.set(r.pk, Math.max(out.get(r.pk) ?? 0, r.latest));
+    ))
+      out.set(r.pk, Math.max(out.get(r.pk) ?? 0, r.latest));
   }
   return out;
 }
 
 export function reportsToWire(db: Db, rows: readonly TestReportRow[]): TestReport[] {
-  const metadata = loadMetadata(db, 'test_report_metadata', 'report_pk', rows.map((r) => r.pk));
+  const metadata = loadMetadata(
+    db,
+    'test_report_metadata',
+    'report_pk',
+    rows.map((r) => r.pk),
+  );
   const computed = computedOverall(db, rows);
   return rows.map((r) => ({
     testReportId: r.id,
@@ -147,7 +155,12 @@ export function reportsToWire(db: Db, rows: readonly TestReportRow[]): TestRepor
 }
 
 export function stepsToWire(db: Db, rows: readonly TestStepRow[]): TestStep[] {
-  const metadata = loadMetadata(db, 'test_step_metadata', 'step_pk', rows.map((r) => r.pk));
+  const metadata = loadMetadata(
+    db,
+    'test_step_metadata',
+    'step_pk',
+    rows.map((r) => r.pk),
+  );
   return rows.map((r) => ({
     testStepId: r.id,
     testReportId: r.test_report_id,
@@ -159,7 +172,8 @@ export function stepsToWire(db: Db, rows: readonly TestStepRow[]): TestStep[] {
     status: statusName(r.status),
     startTime: formatTimestamp(r.start_time),
     endTime: formatTimestamp(r.end_time),
-    errorInfo: r.error_code === null && r.error_message === null ? null : { errorCode: r.error_code ?? 0, errorMessage: r.error_message ?? '' },
+    errorInfo:
+      r.error_code === null && r.error_message === null ? null : { errorCode: r.error_code ?? 0, errorMessage: r.error_message ?? '' },
     metadata: metadata.get(r.pk) ?? [],
   }));
 }
@@ -175,7 +189,10 @@ export function measurementsToWire(db: Db, rows: readonly TestMeasurementRow[]):
       name: r.name,
       testStepId: r.test_step_id,
       testReportId: r.test_report_id,
-      unit: r.unit_abbreviated_name === null && r.unit_id === null ? null : { unitId: r.unit_id ?? '', abbreviatedName: r.unit_abbreviated_name ?? '' },
+      unit:
+        r.unit_abbreviated_name === null && r.unit_id === null
+          ? null
+          : { unitId: r.unit_id ?? '', abbreviatedName: r.unit_abbreviated_name ?? '' },
       passed: r.passed === 1,
       timestamp: formatTimestamp(r.timestamp),
       description: r.description,
@@ -200,7 +217,8 @@ export function measurementsToWire(db: Db, rows: readonly TestMeasurementRow[]):
 
 export const loadReports = (db: Db, pks: readonly number[]) => reportsToWire(db, loadByPks<TestReportRow>(db, 'test_reports', pks));
 export const loadSteps = (db: Db, pks: readonly number[]) => stepsToWire(db, loadByPks<TestStepRow>(db, 'test_steps', pks));
-export const loadMeasurements = (db: Db, pks: readonly number[]) => measurementsToWire(db, loadByPks<TestMeasurementRow>(db, 'test_measurements', pks));
+export const loadMeasurements = (db: Db, pks: readonly number[]) =>
+  measurementsToWire(db, loadByPks<TestMeasurementRow>(db, 'test_measurements', pks));
 
 function findVisible<T>(ctx: RequestContext, table: string, what: string, id: string): T {
   const scope = visibleTo(ctx.caller, 'organization_id');
@@ -211,4 +229,5 @@ function findVisible<T>(ctx: RequestContext, table: string, what: string, id: st
 
 export const findVisibleReport = (ctx: RequestContext, id: string) => findVisible<TestReportRow>(ctx, 'test_reports', 'test report', id);
 export const findVisibleStep = (ctx: RequestContext, id: string) => findVisible<TestStepRow>(ctx, 'test_steps', 'test step', id);
-export const findVisibleMeasurement = (ctx: RequestContext, id: string) => findVisible<TestMeasurementRow>(ctx, 'test_measurements', 'test measurement', id);
+export const findVisibleMeasurement = (ctx: RequestContext, id: string) =>
+  findVisible<TestMeasurementRow>(ctx, 'test_measurements', 'test measurement', id);

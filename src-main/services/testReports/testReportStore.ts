@@ -13,17 +13,32 @@ import type { Db, SqlValue } from '../../db/database';
 type Values<K extends string> = Readonly<Partial<Record<K, SqlValue>>>;
 
 const columnsOf = (values: Readonly<Record<string, SqlValue | undefined>>) => Object.keys(values).filter((c) => values[c] !== undefined);
-const valuesOf = (values: Readonly<Record<string, SqlValue | undefined>>, columns: readonly string[]) => columns.map((c) => values[c] as SqlValue);
+const valuesOf = (values: Readonly<Record<string, SqlValue | undefined>>, columns: readonly string[]) =>
+  columns.map((c) => values[c] as SqlValue);
 
-function insertRow(db: Db, table: 'test_reports' | 'test_steps' | 'test_measurements', row: Readonly<Record<string, SqlValue | undefined>>, upsert = ''): { pk: number; changes: number } {
+function insertRow(
+  db: Db,
+  table: 'test_reports' | 'test_steps' | 'test_measurements',
+  row: Readonly<Record<string, SqlValue | undefined>>,
+  upsert = '',
+): { pk: number; changes: number } {
   const columns = columnsOf(row);
-  const info = db.run(`INSERT INTO ${table}(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${upsert}`, valuesOf(row, columns));
+  const info = db.run(
+    `INSERT INTO ${table}(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})${upsert}`,
+    valuesOf(row, columns),
+  );
   return { pk: Number(info.lastInsertRowid), changes: info.changes };
 }
 
-function setColumns(db: Db, table: 'test_reports' | 'test_steps' | 'test_measurements', pk: number, values: Readonly<Record<string, SqlValue | undefined>>): void {
+function setColumns(
+  db: Db,
+  table: 'test_reports' | 'test_steps' | 'test_measurements',
+  pk: number,
+  values: Readonly<Record<string, SqlValue | undefined>>,
+): void {
   const columns = columnsOf(values);
-  if (columns.length) db.run(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...valuesOf(values, columns), pk]);
+  if (columns.length)
+    db.run(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...valuesOf(values, columns), pk]);
 }
 
 /** The DO UPDATE part of an upsert that writes `columns` only when one of them differs (an unchanged re-read writes nothing). */
@@ -33,9 +48,25 @@ const updateIfChanged = (table: string, columns: readonly string[]) =>
 // ---- reports ---------------------------------------------------------------------
 
 type ReportColumn =
-  | 'id' | 'organization_id' | 'status' | 'name' | 'test_system_name' | 'test_case' | 'start_time' | 'end_time' | 'serial_number' | 'part_number'
-  | 'system_operator' | 'run_id' | 'archived_date' | 'source_remote_file_id' | 'created_by_user_id' | 'modified_by_user_id' | 'created_date'
-  | 'modified_date' | 'overall_modified_date';
+  | 'id'
+  | 'organization_id'
+  | 'status'
+  | 'name'
+  | 'test_system_name'
+  | 'test_case'
+  | 'start_time'
+  | 'end_time'
+  | 'serial_number'
+  | 'part_number'
+  | 'system_operator'
+  | 'run_id'
+  | 'archived_date'
+  | 'source_remote_file_id'
+  | 'created_by_user_id'
+  | 'modified_by_user_id'
+  | 'created_date'
+  | 'modified_date'
+  | 'overall_modified_date';
 
 /** Inserts a report; returns its pk. */
 export const insertTestReportRow = (db: Db, row: Values<ReportColumn>): number => insertRow(db, 'test_reports', row).pk;
@@ -76,20 +107,49 @@ export function renameTestReportSourceFile(db: Db, fromId: string, toId: string)
 // ---- steps -----------------------------------------------------------------------
 
 type StepColumn =
-  | 'id' | 'report_pk' | 'test_report_id' | 'organization_id' | 'parent_step_id' | 'name' | 'description' | 'step_type' | 'path_key' | 'status'
-  | 'start_time' | 'end_time' | 'error_code' | 'error_message' | 'created_by_user_id' | 'modified_by_user_id' | 'created_date' | 'modified_date';
+  | 'id'
+  | 'report_pk'
+  | 'test_report_id'
+  | 'organization_id'
+  | 'parent_step_id'
+  | 'name'
+  | 'description'
+  | 'step_type'
+  | 'path_key'
+  | 'status'
+  | 'start_time'
+  | 'end_time'
+  | 'error_code'
+  | 'error_message'
+  | 'created_by_user_id'
+  | 'modified_by_user_id'
+  | 'created_date'
+  | 'modified_date';
 const STEP_UPDATE = updateIfChanged('test_steps', [
-  'parent_step_id', 'name', 'description', 'step_type', 'path_key', 'status', 'start_time', 'end_time', 'error_code', 'error_message',
+  'parent_step_id',
+  'name',
+  'description',
+  'step_type',
+  'path_key',
+  'status',
+  'start_time',
+  'end_time',
+  'error_code',
+  'error_message',
 ]);
 
 /** Inserts a step; returns its pk. */
 export const insertTestStepRow = (db: Db, row: Values<StepColumn>): number => insertRow(db, 'test_steps', row).pk;
 
 /** A remote step, upserted by id (its synced columns written only when one differs). Returns whether the row changed. */
-export const upsertRemoteTestStep = (db: Db, row: Values<StepColumn> & { id: string }): boolean => insertRow(db, 'test_steps', row, STEP_UPDATE).changes > 0;
+export const upsertRemoteTestStep = (db: Db, row: Values<StepColumn> & { id: string }): boolean =>
+  insertRow(db, 'test_steps', row, STEP_UPDATE).changes > 0;
 
-export const setTestStepColumns = (db: Db, pk: number, values: Values<Exclude<StepColumn, 'id' | 'report_pk' | 'test_report_id' | 'organization_id'>>): void =>
-  setColumns(db, 'test_steps', pk, values);
+export const setTestStepColumns = (
+  db: Db,
+  pk: number,
+  values: Values<Exclude<StepColumn, 'id' | 'report_pk' | 'test_report_id' | 'organization_id'>>,
+): void => setColumns(db, 'test_steps', pk, values);
 
 export const replaceTestStepMetadata = (db: Db, pk: number, metadata: readonly MetadataValueInput[], field = 'metadata'): boolean =>
   replaceMetadata(db, 'test_step_metadata', 'step_pk', pk, metadata, field);
@@ -127,12 +187,34 @@ export function renameTestStep(db: Db, fromId: string, toId: string, reportPk?: 
 
 /** The columns of a measurement's own values (its parents, authors and dates aside). */
 export const MEASUREMENT_VALUE_COLUMNS = [
-  'name', 'measurement_type', 'value_field', 'numeric_value', 'string_value', 'boolean_value', 'unit_id', 'unit_abbreviated_name', 'bounds_field',
-  'bound_min', 'bound_max', 'expected_value', 'passed', 'timestamp', 'description',
+  'name',
+  'measurement_type',
+  'value_field',
+  'numeric_value',
+  'string_value',
+  'boolean_value',
+  'unit_id',
+  'unit_abbreviated_name',
+  'bounds_field',
+  'bound_min',
+  'bound_max',
+  'expected_value',
+  'passed',
+  'timestamp',
+  'description',
 ] as const;
 type MeasurementColumn =
-  | 'id' | 'report_pk' | 'step_pk' | 'test_report_id' | 'test_step_id' | 'organization_id' | (typeof MEASUREMENT_VALUE_COLUMNS)[number]
-  | 'created_by_user_id' | 'modified_by_user_id' | 'created_date' | 'modified_date';
+  | 'id'
+  | 'report_pk'
+  | 'step_pk'
+  | 'test_report_id'
+  | 'test_step_id'
+  | 'organization_id'
+  | (typeof MEASUREMENT_VALUE_COLUMNS)[number]
+  | 'created_by_user_id'
+  | 'modified_by_user_id'
+  | 'created_date'
+  | 'modified_date';
 const MEASUREMENT_UPDATE = updateIfChanged('test_measurements', ['step_pk', 'test_step_id', ...MEASUREMENT_VALUE_COLUMNS]);
 
 /** Inserts a measurement; returns its pk. */
@@ -142,8 +224,11 @@ export const insertTestMeasurementRow = (db: Db, row: Values<MeasurementColumn>)
 export const upsertRemoteTestMeasurement = (db: Db, row: Values<MeasurementColumn> & { id: string }): boolean =>
   insertRow(db, 'test_measurements', row, MEASUREMENT_UPDATE).changes > 0;
 
-export const setTestMeasurementColumns = (db: Db, pk: number, values: Values<(typeof MEASUREMENT_VALUE_COLUMNS)[number] | 'modified_date' | 'modified_by_user_id'>): void =>
-  setColumns(db, 'test_measurements', pk, values);
+export const setTestMeasurementColumns = (
+  db: Db,
+  pk: number,
+  values: Values<(typeof MEASUREMENT_VALUE_COLUMNS)[number] | 'modified_date' | 'modified_by_user_id'>,
+): void => setColumns(db, 'test_measurements', pk, values);
 
 export const replaceTestMeasurementChannelNames = (db: Db, pk: number, channelNames: readonly string[]): boolean =>
   replaceList(db, 'test_measurement_channel_names', 'measurement_pk', 'channel_name', pk, channelNames);
@@ -177,7 +262,8 @@ export const pendingImportReportPks = (db: Db): number[] =>
 
 /** At most `limit` measurements of a report deleted; returns how many. */
 export const deleteReportMeasurementsUpTo = (db: Db, reportId: string, limit: number): number =>
-  db.run('DELETE FROM test_measurements WHERE pk IN (SELECT pk FROM test_measurements WHERE test_report_id = ? LIMIT ?)', [reportId, limit]).changes;
+  db.run('DELETE FROM test_measurements WHERE pk IN (SELECT pk FROM test_measurements WHERE test_report_id = ? LIMIT ?)', [reportId, limit])
+    .changes;
 
 /** At most `limit` steps of a report deleted; returns how many. */
 export const deleteReportStepsUpTo = (db: Db, reportPk: number, limit: number): number =>
@@ -239,13 +325,26 @@ export function stagedStepCopier(db: Db, c: StagedCopy): (stepBase: number, lo: 
      FROM staging.step_metadata m WHERE m.step_key BETWEEN :lo AND :hi ORDER BY m.step_key, m.position`,
   );
   return (stepBase, lo, hi) => {
-    insertSteps.run({ stepBase, reportPk: c.reportPk, reportId: c.reportId, organizationId: c.organizationId, userId: c.userId, now: c.now, lo, hi });
+    insertSteps.run({
+      stepBase,
+      reportPk: c.reportPk,
+      reportId: c.reportId,
+      organizationId: c.organizationId,
+      userId: c.userId,
+      now: c.now,
+      lo,
+      hi,
+    });
     insertStepMetadata.run({ stepBase, lo, hi });
   };
 }
 
 /** Copies the staged measurements with seqs in [lo, hi] (and their metadata), each at pk `measurementBase + seq`, under step `stepBase + step_key`. */
-export function stagedMeasurementCopier(db: Db, c: StagedCopy, stepBase: number): (measurementBase: number, lo: number, hi: number) => void {
+export function stagedMeasurementCopier(
+  db: Db,
+  c: StagedCopy,
+  stepBase: number,
+): (measurementBase: number, lo: number, hi: number) => void {
   const insertMeasurements = db.raw.prepare(
     `INSERT INTO main.test_measurements(pk, id, report_pk, step_pk, test_report_id, test_step_id, organization_id, measurement_type, name,
        value_field, numeric_value, string_value, boolean_value, unit_id, unit_abbreviated_name, bounds_field, bound_min, bound_max,
@@ -263,7 +362,15 @@ export function stagedMeasurementCopier(db: Db, c: StagedCopy, stepBase: number)
   );
   return (measurementBase, lo, hi) => {
     insertMeasurements.run({
-      measurementBase, stepBase, reportPk: c.reportPk, reportId: c.reportId, organizationId: c.organizationId, userId: c.userId, now: c.now, lo, hi,
+      measurementBase,
+      stepBase,
+      reportPk: c.reportPk,
+      reportId: c.reportId,
+      organizationId: c.organizationId,
+      userId: c.userId,
+      now: c.now,
+      lo,
+      hi,
     });
     insertMeasurementMetadata.run({ measurementBase, lo, hi });
   };

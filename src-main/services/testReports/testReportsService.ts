@@ -21,10 +21,22 @@ export function createTestReport(ctx: RequestContext, req: CreateTestReportInput
     if (req.runId) assertRunExists(db, organizationId, req.runId);
     const now = nowMicros();
     const pk = insertTestReportRow(db, {
-      id: randomUUID(), organization_id: organizationId, status: TestStatus.numbers[req.status], name: req.name, test_system_name: req.testSystemName,
-      test_case: req.testCase, start_time: req.startTime, end_time: req.endTime, serial_number: req.serialNumber ?? '', part_number: req.partNumber ?? '',
-      system_operator: req.systemOperator ?? '', run_id: req.runId ?? '', created_by_user_id: caller.userId, modified_by_user_id: caller.userId,
-      created_date: now, modified_date: now,
+      id: randomUUID(),
+      organization_id: organizationId,
+      status: TestStatus.numbers[req.status],
+      name: req.name,
+      test_system_name: req.testSystemName,
+      test_case: req.testCase,
+      start_time: req.startTime,
+      end_time: req.endTime,
+      serial_number: req.serialNumber ?? '',
+      part_number: req.partNumber ?? '',
+      system_operator: req.systemOperator ?? '',
+      run_id: req.runId ?? '',
+      created_by_user_id: caller.userId,
+      modified_by_user_id: caller.userId,
+      created_date: now,
+      modified_date: now,
     });
     replaceTestReportMetadata(db, pk, req.metadata ?? []);
     return { testReport: loadReports(db, [pk])[0] };
@@ -42,12 +54,26 @@ export function listTestReports(ctx: RequestContext, req: ListParams) {
 
 /** update_mask paths UpdateTestReport may change (reference §8 "Updatable"). */
 const UPDATABLE = [
-  'status', 'name', 'test_system_name', 'test_case', 'start_time', 'end_time', 'serial_number', 'part_number', 'system_operator', 'run_id', 'is_archived',
+  'status',
+  'name',
+  'test_system_name',
+  'test_case',
+  'start_time',
+  'end_time',
+  'serial_number',
+  'part_number',
+  'system_operator',
+  'run_id',
+  'is_archived',
 ] as const;
 type Updatable = (typeof UPDATABLE)[number];
 const IMMUTABLE = new Set(['test_report_id', 'metadata', 'archived_date']);
 
-export function checkMask<P extends string>(mask: readonly string[] | undefined, updatable: readonly P[], immutable: ReadonlySet<string>): P[] {
+export function checkMask<P extends string>(
+  mask: readonly string[] | undefined,
+  updatable: readonly P[],
+  immutable: ReadonlySet<string>,
+): P[] {
   if (!mask || mask.length === 0) throw ApiError.invalid('update_mask', 'is required: name the fields to update');
   const out = new Set<P>();
   for (const p of mask) {
@@ -58,7 +84,11 @@ export function checkMask<P extends string>(mask: readonly string[] | undefined,
   return [...out];
 }
 
-export function updateTestReport(ctx: RequestContext, patch: TestReportPatch, mask: readonly string[] | undefined): { testReport: TestReport } {
+export function updateTestReport(
+  ctx: RequestContext,
+  patch: TestReportPatch,
+  mask: readonly string[] | undefined,
+): { testReport: TestReport } {
   const { db, caller } = ctx;
   const paths = checkMask<Updatable>(mask, UPDATABLE, IMMUTABLE);
   const has = (p: Updatable) => paths.includes(p);
@@ -96,9 +126,20 @@ export function updateTestReport(ctx: RequestContext, patch: TestReportPatch, ma
       if (!archive) next.archived_date = null;
     }
     setTestReportColumns(db, row.pk, {
-      status: next.status, name: next.name, test_system_name: next.test_system_name, test_case: next.test_case, start_time: next.start_time,
-      end_time: next.end_time, serial_number: next.serial_number, part_number: next.part_number, system_operator: next.system_operator,
-      run_id: next.run_id, archived_date: next.archived_date, modified_date: now, modified_by_user_id: caller.userId, overall_modified_date: now,
+      status: next.status,
+      name: next.name,
+      test_system_name: next.test_system_name,
+      test_case: next.test_case,
+      start_time: next.start_time,
+      end_time: next.end_time,
+      serial_number: next.serial_number,
+      part_number: next.part_number,
+      system_operator: next.system_operator,
+      run_id: next.run_id,
+      archived_date: next.archived_date,
+      modified_date: now,
+      modified_by_user_id: caller.userId,
+      overall_modified_date: now,
     });
     return { testReport: loadReports(db, [row.pk])[0] };
   });

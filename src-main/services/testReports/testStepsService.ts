@@ -38,11 +38,24 @@ export function createTestStep(ctx: RequestContext, s: TestStepInput): { testSte
     }
     const now = nowMicros();
     const pk = insertTestStepRow(db, {
-      id: randomUUID(), report_pk: report.pk, test_report_id: report.id, organization_id: report.organization_id, parent_step_id: s.parentStepId ?? '',
-      name, description: s.description ?? '', step_type: TestStepType.numbers[s.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'], path_key: encodeStepPath(stepPath),
-      status: TestStatus.numbers[s.status ?? 'TEST_STATUS_UNSPECIFIED'], start_time: startTime, end_time: endTime,
-      error_code: s.errorInfo ? (s.errorInfo.errorCode ?? 0) : null, error_message: s.errorInfo ? (s.errorInfo.errorMessage ?? '') : null,
-      created_by_user_id: caller.userId, modified_by_user_id: caller.userId, created_date: now, modified_date: now,
+      id: randomUUID(),
+      report_pk: report.pk,
+      test_report_id: report.id,
+      organization_id: report.organization_id,
+      parent_step_id: s.parentStepId ?? '',
+      name,
+      description: s.description ?? '',
+      step_type: TestStepType.numbers[s.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'],
+      path_key: encodeStepPath(stepPath),
+      status: TestStatus.numbers[s.status ?? 'TEST_STATUS_UNSPECIFIED'],
+      start_time: startTime,
+      end_time: endTime,
+      error_code: s.errorInfo ? (s.errorInfo.errorCode ?? 0) : null,
+      error_message: s.errorInfo ? (s.errorInfo.errorMessage ?? '') : null,
+      created_by_user_id: caller.userId,
+      modified_by_user_id: caller.userId,
+      created_date: now,
+      modified_date: now,
     });
     reportModified(db, report.pk, now);
     replaceTestStepMetadata(db, pk, s.metadata ?? [], 'test_step.metadata');
@@ -60,7 +73,18 @@ export function countTestSteps(ctx: RequestContext, filter: string | undefined) 
 }
 
 /** update_mask paths (reference §8); `test_case` is listed by the platform although TestStep has no such field: accepted, no effect. */
-const UPDATABLE = ['name', 'description', 'step_type', 'step_path', 'test_case', 'status', 'start_time', 'end_time', 'error_info', 'metadata'] as const;
+const UPDATABLE = [
+  'name',
+  'description',
+  'step_type',
+  'step_path',
+  'test_case',
+  'status',
+  'start_time',
+  'end_time',
+  'error_info',
+  'metadata',
+] as const;
 type Updatable = (typeof UPDATABLE)[number];
 const IMMUTABLE = new Set(['test_step_id', 'test_report_id', 'parent_step_id']);
 
@@ -97,8 +121,16 @@ export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: 
     }
     const now = nowMicros();
     setTestStepColumns(db, row.pk, {
-      name: next.name, description: next.description, step_type: next.step_type, path_key: next.path_key, status: next.status,
-      start_time: next.start_time, end_time: next.end_time, error_code: next.error_code, error_message: next.error_message, modified_date: now,
+      name: next.name,
+      description: next.description,
+      step_type: next.step_type,
+      path_key: next.path_key,
+      status: next.status,
+      start_time: next.start_time,
+      end_time: next.end_time,
+      error_code: next.error_code,
+      error_message: next.error_message,
+      modified_date: now,
       modified_by_user_id: caller.userId,
     });
     reportModified(db, row.report_pk, now);

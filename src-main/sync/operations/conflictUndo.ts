@@ -15,10 +15,17 @@ function undoWrite(resource: string, recordId: string, field: string, value: unk
 }
 
 /** Whether UndoSyncConflict can write a field conflict's losing value back (the renderer offers Undo only then). */
-export const canUndoField = (resource: string, recordId: string, field: string, value: unknown) => undoWrite(resource, recordId, field, value) !== undefined;
+export const canUndoField = (resource: string, recordId: string, field: string, value: unknown) =>
+  undoWrite(resource, recordId, field, value) !== undefined;
 
 /** Writes `value` back into `field` of the record as an ordinary (validated, recorded, synced) edit. */
-export async function undoFieldWrite(ctx: RequestContext, resource: string, recordId: string, field: string, value: unknown): Promise<boolean> {
+export async function undoFieldWrite(
+  ctx: RequestContext,
+  resource: string,
+  recordId: string,
+  field: string,
+  value: unknown,
+): Promise<boolean> {
   const write = undoWrite(resource, recordId, field, value);
   if (!write) return false;
   await invoke(ctx, write.operation as OperationName, write.request);

@@ -12,7 +12,9 @@ const tableOf = (resource: string) => resourceCatalog.kind(resource);
 /** The record's name here; '' when it is not held here (deleted, never pulled) or its kind has none. */
 export function recordName(db: Db, resource: string, id: string): string {
   const t = tableOf(resource);
-  return (t?.nameColumn && db.get<{ name: string | null }>(`SELECT ${t.nameColumn} AS name FROM ${t.table} WHERE id = ?`, [id])?.name) || '';
+  return (
+    (t?.nameColumn && db.get<{ name: string | null }>(`SELECT ${t.nameColumn} AS name FROM ${t.table} WHERE id = ?`, [id])?.name) || ''
+  );
 }
 
 /** Deletes the records `refs` names that are held here; their child rows go with them (ON DELETE CASCADE). */

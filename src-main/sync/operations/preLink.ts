@@ -49,10 +49,16 @@ export function preLinkRecords(db: Db): PreLinkRecords {
   const identity = storedIdentity(db);
   const local = localOrganizations(db);
   const ids = local.map((o) => o.id);
-  const kinds = ids.length === 0 ? [] : resourceCatalog.preLinkRecords().map((k) => {
-    const count = k.count(db, ids);
-    return { resource: k.resource, label: k.label, count, adoptable: k.adopt !== undefined, reason: k.adopt ? '' : (k.kept ?? '') };
-  }).filter((k) => k.count > 0);
+  const kinds =
+    ids.length === 0
+      ? []
+      : resourceCatalog
+          .preLinkRecords()
+          .map((k) => {
+            const count = k.count(db, ids);
+            return { resource: k.resource, label: k.label, count, adoptable: k.adopt !== undefined, reason: k.adopt ? '' : (k.kept ?? '') };
+          })
+          .filter((k) => k.count > 0);
   return {
     identityKnown: identity !== undefined,
     localOrganizations: local.map((o) => ({ organizationId: o.id, name: o.name })),
@@ -67,11 +73,13 @@ export function preLinkRecords(db: Db): PreLinkRecords {
 function targetOrganization(organizations: readonly Organization[], requested: string | undefined): string {
   const names = organizations.map((o) => `${o.name} (${o.id})`).join(', ');
   if (requested) {
-    if (!organizations.some((o) => o.id === requested)) throw ApiError.invalid('organization_id', `is not one of the remote user's organizations: ${names}`);
+    if (!organizations.some((o) => o.id === requested))
+      throw ApiError.invalid('organization_id', `is not one of the remote user's organizations: ${names}`);
     return requested;
   }
   if (organizations.length === 1) return organizations[0].id;
-  if (organizations.length === 0) throw ApiError.failedPrecondition('the remote user belongs to no organization: there is nowhere to send the records');
+  if (organizations.length === 0)
+    throw ApiError.failedPrecondition('the remote user belongs to no organization: there is nowhere to send the records');
   throw ApiError.invalid('organization_id', `is required: the remote user belongs to ${organizations.length} organizations: ${names}`);
 }
 
@@ -86,10 +94,14 @@ export interface AdoptionResult {
 export function adoptPreLinkRecords(ctx: RequestContext, req: { organizationId?: string }): AdoptionResult {
   const { db } = ctx;
   const recorder = ctx.engine.writeRecorder;
-  if (!recorder || !isReplica(db)) throw ApiError.failedPrecondition('this data directory is not linked to a remote: its records are simply local (link one first: outpost sync --remote URL)');
+  if (!recorder || !isReplica(db))
+    throw ApiError.failedPrecondition(
+      'this data directory is not linked to a remote: its records are simply local (link one first: outpost sync --remote URL)',
+    );
   const identity = storedIdentity(db);
   const acting = localCaller(db);
-  if (!identity || !acting) throw ApiError.failedPrecondition('the remote user is not known yet: sync once after linking (the first sync reads it), then adopt');
+  if (!identity || !acting)
+    throw ApiError.failedPrecondition('the remote user is not known yet: sync once after linking (the first sync reads it), then adopt');
   const organizationId = targetOrganization(identity.organizations, req.organizationId);
   const local = localOrganizations(db);
   const localIds = local.map((o) => o.id);
@@ -97,13 +109,18 @@ export function adoptPreLinkRecords(ctx: RequestContext, req: { organizationId?:
   // Reads of the originals: as a member of their (local) organizations.
   const localReader: Caller = { ...acting, organizations: local, owner: true };
   const localUserIds = new Set(
-    db.all<{ user_id: string }>('SELECT DISTINCT user_id FROM memberships WHERE organization_id IN (SELECT value FROM json_each(?))', [JSON.stringify(localIds)]).map((r) => r.user_id),
+    db
+      .all<{ user_id: string }>('SELECT DISTINCT user_id FROM memberships WHERE organization_id IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(localIds),
+      ])
+      .map((r) => r.user_id),
   );
   localUserIds.delete(acting.userId);
 
   const write = (operation: string, request: unknown): unknown => {
     const name = operation as OperationName;
-    if (!recorder.records(name) || resourceCatalog.specFor(name)?.asyncWrite) throw ApiError.internal(`${name} cannot be adopted: only synchronous replicated writes can`);
+    if (!recorder.records(name) || resourceCatalog.specFor(name)?.asyncWrite)
+      throw ApiError.internal(`${name} cannot be adopted: only synchronous replicated writes can`);
     const validated = parseRequest(name, request);
     // The remote organization's policies decide an adopted create as they decide any other (invoke.ts does the same).
     const rowGate = authorizeOperation({ db, caller: asRemoteUser.caller, replica: true }, name, validated);

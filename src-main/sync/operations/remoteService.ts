@@ -33,10 +33,14 @@ export async function removeRemote(ctx: RequestContext): Promise<Record<string, 
 
 export async function syncNow(ctx: RequestContext): Promise<SyncStatus> {
   const controller = ctx.engine.syncController;
-  if (!controller) throw ApiError.failedPrecondition('sync runs are not available here: this engine has no background sync (run `outpost sync`, or start `outpost serve` without --no-sync)');
+  if (!controller)
+    throw ApiError.failedPrecondition(
+      'sync runs are not available here: this engine has no background sync (run `outpost sync`, or start `outpost serve` without --no-sync)',
+    );
   const remote = await profileOf(ctx).read();
   if (!remote) throw ApiError.failedPrecondition('no remote is configured: configure one first (ConfigureSyncRemote)');
-  if (!remote.hasApiKey) throw ApiError.failedPrecondition(`no API key is stored for ${remote.baseUrl}: configure the remote again with its key`);
+  if (!remote.hasApiKey)
+    throw ApiError.failedPrecondition(`no API key is stored for ${remote.baseUrl}: configure the remote again with its key`);
   controller.syncNow();
   const status = syncStatus(ctx.db);
   // The run has started; its first status write may not have happened yet.

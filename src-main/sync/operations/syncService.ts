@@ -12,7 +12,17 @@ import type { CreatedRef } from '../types';
 import { countOpenConflicts } from '../conflicts';
 import { createdOnlyHere, forgetLocalIds } from '../idMap';
 import { syncLockHeld } from '../lock';
-import { countFailed, countOpen, dismissEntries, dropBases, loadEntry, OPEN_STATES, requeueFailed, requeueFailedDependents, setRequest } from '../outbox';
+import {
+  countFailed,
+  countOpen,
+  dismissEntries,
+  dropBases,
+  loadEntry,
+  OPEN_STATES,
+  requeueFailed,
+  requeueFailedDependents,
+  setRequest,
+} from '../outbox';
 import { resourceCatalog } from '../resources';
 import { REMOTE_URL_SETTING } from '../profile';
 import { heldHere, recordName } from './localRecords';
@@ -33,11 +43,23 @@ export interface StoredSyncStatus {
 
 export function readStoredStatus(db: Db): StoredSyncStatus {
   const text = db.setting(STATUS_SETTING);
-  const empty: StoredSyncStatus = { state: 'idle', phase: '', lastSyncStarted: null, lastSyncFinished: null, lastSuccess: null, lastError: '', lastRun: null };
+  const empty: StoredSyncStatus = {
+    state: 'idle',
+    phase: '',
+    lastSyncStarted: null,
+    lastSyncFinished: null,
+    lastSuccess: null,
+    lastError: '',
+    lastRun: null,
+  };
   if (!text) return empty;
   const stored = { ...empty, ...(JSON.parse(text) as Partial<StoredSyncStatus>) };
   // A run recorded by an earlier version lacks the counts added since.
-  if (stored.lastRun) stored.lastRun = { ...{ pendingAtStart: 0, durationMs: 0, requests: 0 }, ...(stored.lastRun as Partial<NonNullable<StoredSyncStatus['lastRun']>>) } as StoredSyncStatus['lastRun'];
+  if (stored.lastRun)
+    stored.lastRun = {
+      ...{ pendingAtStart: 0, durationMs: 0, requests: 0 },
+      ...(stored.lastRun as Partial<NonNullable<StoredSyncStatus['lastRun']>>),
+    } as StoredSyncStatus['lastRun'];
   return stored;
 }
 
@@ -116,7 +138,10 @@ function afterToken(token: string | undefined): number | undefined {
   return n;
 }
 
-export function listConflicts(ctx: RequestContext, req: { pageSize?: number; pageToken?: string; state?: 'open' | 'all'; recordId?: string }) {
+export function listConflicts(
+  ctx: RequestContext,
+  req: { pageSize?: number; pageToken?: string; state?: 'open' | 'all'; recordId?: string },
+) {
   const size = Math.min(req.pageSize || 50, 1000);
   const before = afterToken(req.pageToken);
   const where = ['1'];
@@ -130,7 +155,10 @@ export function listConflicts(ctx: RequestContext, req: { pageSize?: number; pag
     where.push('pk < ?');
     params.push(before);
   }
-  const rows = ctx.db.all<ConflictRow>(`SELECT * FROM sync_conflicts WHERE ${where.join(' AND ')} ORDER BY pk DESC LIMIT ?`, [...params, size + 1]);
+  const rows = ctx.db.all<ConflictRow>(`SELECT * FROM sync_conflicts WHERE ${where.join(' AND ')} ORDER BY pk DESC LIMIT ?`, [
+    ...params,
+    size + 1,
+  ]);
   const more = rows.length > size;
   const page = more ? rows.slice(0, size) : rows;
   return { conflicts: page.map((r) => conflictToWire(ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].pk) : '' };
@@ -147,7 +175,10 @@ export async function undoConflict(ctx: RequestContext, id: string) {
   const row = openConflict(ctx, id);
   const losing = losingValue(row);
   const undone = row.kind === 'field' && (await undoFieldWrite(ctx, row.resource, row.record_id, row.field, losing));
-  if (!undone) throw ApiError.failedPrecondition(`a ${row.kind} conflict on ${row.resource} field ${row.field} cannot be undone automatically; dismiss it once handled`);
+  if (!undone)
+    throw ApiError.failedPrecondition(
+      `a ${row.kind} conflict on ${row.resource} field ${row.field} cannot be undone automatically; dismiss it once handled`,
+    );
   return resolveConflict(ctx, row, 'undone');
 }
 
@@ -177,14 +208,19 @@ interface EntryRow {
 /** A refused entry that created nothing here can be set aside; a refused create holds a record that exists only here. */
 const dismissable = (r: EntryRow) => r.state === 'failed' && r.created_ids === '[]';
 /** A refused create that can be set aside with its record, which is then deleted here (refusedCreates.ts). */
-const discardable = (r: EntryRow) => r.state === 'failed' && r.created_ids !== '[]' && whyKept(r.operation, JSON.parse(r.request)) === undefined;
+const discardable = (r: EntryRow) =>
+  r.state === 'failed' && r.created_ids !== '[]' && whyKept(r.operation, JSON.parse(r.request)) === undefined;
 
 const entryToWire = (db: Db, r: EntryRow) => ({
   seq: String(r.seq),
   operation: r.operation,
   state: r.state,
   attempts: r.attempts,
-  records: (JSON.parse(r.targets) as [string, string][]).map(([resource, recordId]) => ({ resource, recordId, name: recordName(db, resource, recordId) })),
+  records: (JSON.parse(r.targets) as [string, string][]).map(([resource, recordId]) => ({
+    resource,
+    recordId,
+    name: recordName(db, resource, recordId),
+  })),
   errorCode: r.error_code ?? 0,
   lastError: r.last_error ?? '',
   createdDate: formatTimestamp(r.local_time),
@@ -213,7 +249,9 @@ function failedEntry(ctx: RequestContext, seq: string, action: string): EntryRow
   return row;
 }
 
-const entryBody = (ctx: RequestContext, seq: number) => ({ entry: entryToWire(ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [seq])!) });
+const entryBody = (ctx: RequestContext, seq: number) => ({
+  entry: entryToWire(ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [seq])!),
+});
 
 export function retryEntry(ctx: RequestContext, seq: string) {
   const row = failedEntry(ctx, seq, 'retried');
@@ -226,7 +264,7 @@ export function retryEntry(ctx: RequestContext, seq: string) {
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
     // whose create was refused) go back with it: they cannot succeed before it, and need nothing else. So do those
     // that refer to a record one of them creates (the archive of an artifact linked to that annotation), and so on.
-    for (let wave = [row.seq]; wave.length > 0; ) wave = requeueFailedDependents(ctx.db, wave);
+    for (let wave = [row.seq]; wave.length > 0;) wave = requeueFailedDependents(ctx.db, wave);
   });
   return entryBody(ctx, row.seq);
 }
@@ -280,17 +318,25 @@ export function dismissEntry(ctx: RequestContext, seq: string, discard = false) 
   const kept = onlyHere(ctx, row) === undefined ? '' : whyKept(row.operation, JSON.parse(row.request));
   if (kept !== undefined) {
     const why = kept ? ` and cannot be discarded (${kept})` : '';
-    throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here${why}; retry it once the remote can take it`);
+    throw ApiError.failedPrecondition(
+      `entry ${seq} (${row.operation}) created a record that exists only here${why}; retry it once the remote can take it`,
+    );
   }
   if (!discard) {
-    throw ApiError.failedPrecondition(`entry ${seq} (${row.operation}) created a record that exists only here: setting it aside deletes that record here (discard_record)`);
+    throw ApiError.failedPrecondition(
+      `entry ${seq} (${row.operation}) created a record that exists only here: setting it aside deletes that record here (discard_record)`,
+    );
   }
   const afterCommit = ctx.db.tx(() => {
     const made = createdBy(row);
     const ids = new Set(made.map((c) => c.id));
     // Edits that name the record, then those that name what those edits made (a comment's deletion), and so on.
     const dependents: Dependent[] = [];
-    for (let found = entriesNaming(ctx, ids, [row.seq]); found.length > 0; found = entriesNaming(ctx, ids, [row.seq, ...dependents.map((d) => d.seq)])) {
+    for (
+      let found = entriesNaming(ctx, ids, [row.seq]);
+      found.length > 0;
+      found = entriesNaming(ctx, ids, [row.seq, ...dependents.map((d) => d.seq)])
+    ) {
       for (const d of found) {
         dependents.push(d);
         for (const c of createdBy(d)) ids.add(c.id);

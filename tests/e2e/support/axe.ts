@@ -27,7 +27,11 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the devtools protocol: the app's CSP (script-src 'self') rightly refuses an injected script tag.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
   const { violations, uncheckedInDialog } = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[]; incomplete: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[]; incomplete: AxeViolation[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     const contrast = result.incomplete.find((v) => v.id === 'color-contrast');
     // Covered by another element, as axe sees it (it does not model the top layer a modal lives in).
@@ -37,8 +41,17 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   });
   const lines = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ').trim()}]` : ''}`).join(' | ')}`);
-  if (uncheckedInDialog.length) lines.push(`color-contrast not decidable in the open dialog (${uncheckedInDialog.length} nodes): ${uncheckedInDialog.slice(0, 3).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.help}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ').trim()}]` : ''}`)
+          .join(' | ')}`,
+    );
+  if (uncheckedInDialog.length)
+    lines.push(
+      `color-contrast not decidable in the open dialog (${uncheckedInDialog.length} nodes): ${uncheckedInDialog.slice(0, 3).join(' | ')}`,
+    );
   return lines;
 }
 

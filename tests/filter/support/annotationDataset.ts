@@ -65,11 +65,7 @@ export interface AnnotationRowData {
 export const textArb = fc.array(fc.constantFrom(...TEXT_PIECES), { maxLength: 3 }).map((p) => p.join(''));
 export const timeMsArb = fc.tuple(fc.constantFrom(...MINUTES), fc.constantFrom(...JITTER_MS)).map(([m, j]) => BASE_MS + m * 60_000 + j);
 export const durationMsArb = fc.constantFrom(...LENGTHS_MS);
-export const metadataValueArb: fc.Arbitrary<MetadataValue> = fc.oneof(
-  textArb,
-  fc.constantFrom(0, 1, -1, 1.5, 2, 1e15 + 1),
-  fc.boolean(),
-);
+export const metadataValueArb: fc.Arbitrary<MetadataValue> = fc.oneof(textArb, fc.constantFrom(0, 1, -1, 1.5, 2, 1e15 + 1), fc.boolean());
 
 const rowArb = (index: number): fc.Arbitrary<AnnotationRowData> =>
   fc
@@ -145,8 +141,23 @@ export function loadDataset(db: Db, rows: readonly AnnotationRowData[]): void {
     );
     for (const r of rows) {
       const pk = insert.run(
-        r.id, ORGANIZATION_ID, r.name, r.description, us(r.startMs), us(r.endMs), r.createdBy, r.createdBy,
-        us(r.createdMs), us(r.modifiedMs), r.runId, r.state, r.assignee, r.annotationType, r.pending ? 1 : 0, us(r.archivedMs), r.conditionVersion,
+        r.id,
+        ORGANIZATION_ID,
+        r.name,
+        r.description,
+        us(r.startMs),
+        us(r.endMs),
+        r.createdBy,
+        r.createdBy,
+        us(r.createdMs),
+        us(r.modifiedMs),
+        r.runId,
+        r.state,
+        r.assignee,
+        r.annotationType,
+        r.pending ? 1 : 0,
+        us(r.archivedMs),
+        r.conditionVersion,
       ).lastInsertRowid;
       r.tags.forEach((t, i) => tag.run(pk, t, i));
       r.assetIds.forEach((a, i) => asset.run(pk, a, i));

@@ -46,21 +46,49 @@ type Template = (x: string) => string;
 
 /** Templates that read x as one string (for a relation: "some element"). */
 const elementTemplate: fc.Arbitrary<Template> = fc.oneof(
-  fc.tuple(op, strLit).map(([o, l]) => (x: string) => `${x} ${o} ${l}`),
-  fc.tuple(fc.constantFrom('startsWith', 'endsWith', 'contains'), strLit).map(([f, l]) => (x: string) => `${x}.${f}(${l})`),
+  fc.tuple(op, strLit).map(
+    ([o, l]) =>
+      (x: string) =>
+        `${x} ${o} ${l}`,
+  ),
+  fc.tuple(fc.constantFrom('startsWith', 'endsWith', 'contains'), strLit).map(
+    ([f, l]) =>
+      (x: string) =>
+        `${x}.${f}(${l})`,
+  ),
   fc.constantFrom(...REGEXES).map((re) => (x: string) => `${x}.matches(${celString(re)})`),
-  fc.tuple(fc.constantFrom('==', '!=', '<', '>='), fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS)).map(([o, f]) => (x: string) => `${x} ${o} ${f}`),
-  fc.tuple(fc.constantFrom('startsWith', 'contains', 'endsWith'), fc.constantFrom('name', 'description')).map(([fn, f]) => (x: string) => `${x}.${fn}(${f})`),
+  fc.tuple(fc.constantFrom('==', '!=', '<', '>='), fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS)).map(
+    ([o, f]) =>
+      (x: string) =>
+        `${x} ${o} ${f}`,
+  ),
+  fc.tuple(fc.constantFrom('startsWith', 'contains', 'endsWith'), fc.constantFrom('name', 'description')).map(
+    ([fn, f]) =>
+      (x: string) =>
+        `${x}.${fn}(${f})`,
+  ),
   strList.map((l) => (x: string) => `${x} in ${l}`),
-  fc.tuple(fc.constantFrom(...STRING_FIELDS), strLit).map(([f, l]) => (x: string) => `${x} in [${f}, ${l}]`),
-  fc.tuple(fc.constantFrom('pending', 'is_archived'), strLit).map(([c, l]) => (x: string) => `(${c} ? ${x} : description) == ${l}`),
+  fc.tuple(fc.constantFrom(...STRING_FIELDS), strLit).map(
+    ([f, l]) =>
+      (x: string) =>
+        `${x} in [${f}, ${l}]`,
+  ),
+  fc.tuple(fc.constantFrom('pending', 'is_archived'), strLit).map(
+    ([c, l]) =>
+      (x: string) =>
+        `(${c} ? ${x} : description) == ${l}`,
+  ),
   strLit.map((l) => (x: string) => `dyn(${x}) == ${l}`),
   strLit.map((l) => (x: string) => `pending == (${x} == ${l})`),
 );
 
 /** size() of x: of a string its length, of a relation (used as a list) its number of elements. */
 const sizeTemplate: fc.Arbitrary<Template> = fc.oneof(
-  fc.tuple(orderOp, fc.integer({ min: 0, max: 4 }), fc.boolean()).map(([o, n, asDouble]) => (x: string) => `size(${x}) ${o} ${asDouble ? `${n}.5` : n}`),
+  fc.tuple(orderOp, fc.integer({ min: 0, max: 4 }), fc.boolean()).map(
+    ([o, n, asDouble]) =>
+      (x: string) =>
+        `size(${x}) ${o} ${asDouble ? `${n}.5` : n}`,
+  ),
   fc.constantFrom((x: string) => `${x}.size() == 0`),
 );
 
@@ -72,25 +100,31 @@ const nullLeaf = fc
   .tuple(fc.constantFrom(...NULLABLE_STRING_FIELDS, 'state', 'archived_date'), fc.constantFrom('==', '!='), fc.boolean())
   .map(([f, o, flip]) => same(flip ? `null ${o} ${f}` : `${f} ${o} null`));
 
-const enumValue = fc.constantFrom(...STATES).chain((name) =>
-  fc.constantFrom<GeneratedFilter>(
-    { surface: name, reference: name },
-    { surface: celString(name), reference: name },
-    same(String(STATE_NUMBER[name])),
-  ),
-);
+const enumValue = fc
+  .constantFrom(...STATES)
+  .chain((name) =>
+    fc.constantFrom<GeneratedFilter>(
+      { surface: name, reference: name },
+      { surface: celString(name), reference: name },
+      same(String(STATE_NUMBER[name])),
+    ),
+  );
 
 const enumLeaf = fc.oneof(
-  fc.tuple(fc.constantFrom('==', '!='), enumValue).map(([o, v]) => ({ surface: `state ${o} ${v.surface}`, reference: `state ${o} ${v.reference}` })),
+  fc
+    .tuple(fc.constantFrom('==', '!='), enumValue)
+    .map(([o, v]) => ({ surface: `state ${o} ${v.surface}`, reference: `state ${o} ${v.reference}` })),
   fc.array(enumValue, { maxLength: 3 }).map((vs) => ({
     surface: `state in [${vs.map((v) => v.surface).join(', ')}]`,
     reference: `state in [${vs.map((v) => v.reference).join(', ')}]`,
   })),
   fc.tuple(orderOp, fc.integer({ min: 0, max: 4 })).map(([o, n]) => same(`state ${o} ${n}`)),
-  fc.tuple(fc.constantFrom('==', '!='), fc.constantFrom('ANNOTATION_TYPE_DATA_REVIEW', 'ANNOTATION_TYPE_PHASE'), fc.boolean()).map(([o, name, quoted]) => ({
-    surface: `annotation_type ${o} ${quoted ? celString(name) : name}`,
-    reference: `annotation_type ${o} ${name}`,
-  })),
+  fc
+    .tuple(fc.constantFrom('==', '!='), fc.constantFrom('ANNOTATION_TYPE_DATA_REVIEW', 'ANNOTATION_TYPE_PHASE'), fc.boolean())
+    .map(([o, name, quoted]) => ({
+      surface: `annotation_type ${o} ${quoted ? celString(name) : name}`,
+      reference: `annotation_type ${o} ${name}`,
+    })),
 );
 
 const durationLit = fc.constantFrom(...DURATIONS).map((d) => `duration(${d})`);
@@ -98,34 +132,66 @@ const timeField = fc.constantFrom(...TIME_FIELDS, 'archived_date');
 const timeLeaf = fc.oneof(
   fc.tuple(timeField, op, timeMsArb).map(([f, o, ms]) => same(`${f} ${o} ${timestampLit(ms)}`)),
   fc.tuple(timeField, op, timeField).map(([a, o, b]) => same(`${a} ${o} ${b}`)),
-  fc.tuple(timeField, fc.constantFrom('+', '-'), durationLit, op, timeMsArb).map(([f, s, d, o, ms]) => same(`${f} ${s} ${d} ${o} ${timestampLit(ms)}`)),
+  fc
+    .tuple(timeField, fc.constantFrom('+', '-'), durationLit, op, timeMsArb)
+    .map(([f, s, d, o, ms]) => same(`${f} ${s} ${d} ${o} ${timestampLit(ms)}`)),
   fc.tuple(timeField, timeField, op, durationLit).map(([a, b, o, d]) => same(`${a} - ${b} ${o} ${d}`)),
   fc.tuple(timeField, op, timeField, durationLit).map(([a, o, b, d]) => same(`${a} ${o} ${b} + ${d}`)),
 );
 
 const boolLeaf = fc.oneof(
-  fc.constantFrom('pending', 'is_archived', '!pending', 'pending == true', 'is_archived != false', 'is_archived == false', 'pending != is_archived').map(same),
+  fc
+    .constantFrom(
+      'pending',
+      'is_archived',
+      '!pending',
+      'pending == true',
+      'is_archived != false',
+      'is_archived == false',
+      'pending != is_archived',
+    )
+    .map(same),
 );
 
-const relationLeaf = fc.tuple(fc.constantFrom(...RELATIONS), elementTemplate).map(([rel, t]) => ({ surface: t(rel), reference: `${rel}.exists(e, ${t('e')})` }));
+const relationLeaf = fc
+  .tuple(fc.constantFrom(...RELATIONS), elementTemplate)
+  .map(([rel, t]) => ({ surface: t(rel), reference: `${rel}.exists(e, ${t('e')})` }));
 
 /** Relations used as lists: `in`, size(), and comprehensions (the same text in both renderings). */
 const relationListLeaf: fc.Arbitrary<GeneratedFilter> = fc.oneof(
   fc.tuple(fc.constantFrom(...RELATIONS), sizeTemplate).map(([rel, t]) => same(t(rel))),
   fc.tuple(strLit, fc.constantFrom(...RELATIONS)).map(([l, rel]) => same(`${l} in ${rel}`)),
-  fc.tuple(fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS), fc.constantFrom(...RELATIONS)).map(([f, rel]) => same(`${f} in ${rel}`)),
-  fc.tuple(fc.constantFrom(...METADATA_KEYS, 'missing'), fc.constantFrom(...RELATIONS)).map(([k, rel]) => same(`metadata[${celString(k)}] in ${rel}`)),
-  fc.tuple(fc.constantFrom('exists', 'all', 'exists_one'), fc.constantFrom(...RELATIONS), stringTemplate).map(([m, rel, t]) => same(`${rel}.${m}(v, ${t('v')})`)),
+  fc
+    .tuple(fc.constantFrom(...STRING_FIELDS, ...NULLABLE_STRING_FIELDS), fc.constantFrom(...RELATIONS))
+    .map(([f, rel]) => same(`${f} in ${rel}`)),
+  fc
+    .tuple(fc.constantFrom(...METADATA_KEYS, 'missing'), fc.constantFrom(...RELATIONS))
+    .map(([k, rel]) => same(`metadata[${celString(k)}] in ${rel}`)),
+  fc
+    .tuple(fc.constantFrom('exists', 'all', 'exists_one'), fc.constantFrom(...RELATIONS), stringTemplate)
+    .map(([m, rel, t]) => same(`${rel}.${m}(v, ${t('v')})`)),
   // an element leaf of another relation (its own "some element") inside the comprehension
-  fc.tuple(fc.constantFrom('exists', 'all', 'exists_one'), fc.constantFrom(...RELATIONS), elementTemplate, fc.constantFrom(...RELATIONS), strLit).map(([m, rel, t, other, l]) => ({
-    surface: `${rel}.${m}(v, ${t('v')} || ${other} == ${l})`,
-    reference: `${rel}.${m}(v, ${t('v')} || ${other}.exists(e, e == ${l}))`,
-  })),
+  fc
+    .tuple(
+      fc.constantFrom('exists', 'all', 'exists_one'),
+      fc.constantFrom(...RELATIONS),
+      elementTemplate,
+      fc.constantFrom(...RELATIONS),
+      strLit,
+    )
+    .map(([m, rel, t, other, l]) => ({
+      surface: `${rel}.${m}(v, ${t('v')} || ${other} == ${l})`,
+      reference: `${rel}.${m}(v, ${t('v')} || ${other}.exists(e, e == ${l}))`,
+    })),
 );
 
-const metadataLit = metadataValueArb.map((v: MetadataValue) => (typeof v === 'string' ? celString(v) : typeof v === 'number' ? celNumber(v) : String(v)));
+const metadataLit = metadataValueArb.map((v: MetadataValue) =>
+  typeof v === 'string' ? celString(v) : typeof v === 'number' ? celNumber(v) : String(v),
+);
 const metadataKey = fc.constantFrom(...METADATA_KEYS, 'missing');
-const metadataIndex = metadataKey.chain((k) => (/^\w+$/.test(k) ? fc.constantFrom(`metadata[${celString(k)}]`, `metadata.${k}`) : fc.constant(`metadata[${celString(k)}]`)));
+const metadataIndex = metadataKey.chain((k) =>
+  /^\w+$/.test(k) ? fc.constantFrom(`metadata[${celString(k)}]`, `metadata.${k}`) : fc.constant(`metadata[${celString(k)}]`),
+);
 const metadataLeaf = fc.oneof(
   fc.tuple(metadataIndex, op, metadataLit).map(([m, o, v]) => same(`${m} ${o} ${v}`)),
   fc.tuple(metadataIndex, fc.constantFrom('==', '!=', '<'), fc.integer({ min: -1, max: 2 })).map(([m, o, n]) => same(`${m} ${o} ${n}`)),
@@ -154,7 +220,9 @@ const comprehensionLeaf = fc
   )
   .map(([m, list, [s, r]]) => ({ surface: `[${list.join(', ')}].${m}(x, ${s})`, reference: `[${list.join(', ')}].${m}(x, ${r})` }));
 
-const constantLeaf = fc.constantFrom('1 < 2', "'a' == 'b'", '1/0 == 1', '[1, 2].exists(y, y > 1)', 'true', 'false', "size('😀') == 1").map(same);
+const constantLeaf = fc
+  .constantFrom('1 < 2', "'a' == 'b'", '1/0 == 1', '[1, 2].exists(y, y > 1)', 'true', 'false', "size('😀') == 1")
+  .map(same);
 
 const leaf: fc.Arbitrary<GeneratedFilter> = fc.oneof(
   { arbitrary: stringLeaf, weight: 4 },

@@ -16,8 +16,7 @@ const record = (api, detail = {}) => {
 };
 
 /** Plain data only (menu templates hold click functions). */
-const plain = (value) =>
-  JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'function' ? '[function]' : v)));
+const plain = (value) => JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'function' ? '[function]' : v)));
 
 class FakeApp extends EventEmitter {
   isPackaged = false;
@@ -51,7 +50,12 @@ class FakeApp extends EventEmitter {
   quit() {
     record('app.quit');
     if (this.#quitting) return;
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     this.emit('before-quit', event);
     this.emit('will-quit', event);
     if (event.defaultPrevented) return;

@@ -42,12 +42,22 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
   const primaryId = (title: string) => {
     const o = origin.get(title)!;
     const writer = ctx.replicas.find((r) => r.name === o.writer);
-    return writer ? writer.engine.db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [o.id])?.remote_id ?? o.id : o.id;
+    return writer
+      ? (writer.engine.db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [o.id])?.remote_id ??
+          o.id)
+      : o.id;
   };
   const loggedDuplicates = () =>
-    new Set(ctx.replicas.flatMap((r) => r.engine.db.all<{ record_id: string }>("SELECT record_id FROM sync_conflicts WHERE kind = 'duplicate' AND resource = 'artifact'").map((c) => c.record_id)));
+    new Set(
+      ctx.replicas.flatMap((r) =>
+        r.engine.db
+          .all<{ record_id: string }>("SELECT record_id FROM sync_conflicts WHERE kind = 'duplicate' AND resource = 'artifact'")
+          .map((c) => c.record_id),
+      ),
+    );
   const webCaller = () => callerOf(remote.engine.db, 'web@outpost.local');
-  const onRemote = (op: Parameters<typeof invoke>[1], request: unknown) => invoke({ engine: remote.engine, db: remote.engine.db, caller: webCaller() }, op, request);
+  const onRemote = (op: Parameters<typeof invoke>[1], request: unknown) =>
+    invoke({ engine: remote.engine, db: remote.engine.db, caller: webCaller() }, op, request);
   const content = () => seededBytes(ctx.rand, 512 + Math.floor(ctx.rand() * 4096));
 
   /** The fuzz artifacts a store holds, with their links to fuzz annotations. */
@@ -59,7 +69,11 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
       .filter((a) => isArtifactTitle(a.title) && (copies.get(a.title) === 1 || a.id === primaryId(a.title)))
       .map((a) => ({
         ...a,
-        linked: new Set(a.links.filter((l) => l.entityType === ANNOTATION_TYPE && fuzzOf.has(l.entityId)).map((l) => linkField(RELATION_NAME[l.relation], fuzzOf.get(l.entityId)!))),
+        linked: new Set(
+          a.links
+            .filter((l) => l.entityType === ANNOTATION_TYPE && fuzzOf.has(l.entityId))
+            .map((l) => linkField(RELATION_NAME[l.relation], fuzzOf.get(l.entityId)!)),
+        ),
         linkTargets: a.links
           .filter((l) => l.entityType === ANNOTATION_TYPE && fuzzOf.has(l.entityId))
           .map((l) => ({ relation: RELATION_NAME[l.relation], entityId: l.entityId, fuzzId: fuzzOf.get(l.entityId)! })),
@@ -67,17 +81,30 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
   };
 
   /** One action on an artifact by `writer`, through `call` (a replica's invoke, or the remote's as the colleague). */
-  async function act(writer: string, call: (op: Parameters<typeof invoke>[1], req: unknown) => Promise<any>, dataDir: string, view: ArtifactView[], annotations: { id: string; fuzzId: string }[]) {
+  async function act(
+    writer: string,
+    call: (op: Parameters<typeof invoke>[1], req: unknown) => Promise<any>,
+    dataDir: string,
+    view: ArtifactView[],
+    annotations: { id: string; fuzzId: string }[],
+  ) {
     const mine = held(view, annotations);
     const roll = ctx.rand();
     if (mine.length === 0 || roll < 0.25) {
       const title = ctx.nextId('a');
       const bytes = content();
-      const link = annotations.length > 0 && ctx.rand() < 0.4 ? { relation: ctx.pick(RELATIONS), target: ctx.pick(annotations) } : undefined;
+      const link =
+        annotations.length > 0 && ctx.rand() < 0.4 ? { relation: ctx.pick(RELATIONS), target: ctx.pick(annotations) } : undefined;
       const { artifact } = await call('UploadArtifact', {
         file: stageUpload(dataDir, bytes, `${title}.bin`),
         title,
-        ...(link ? { links: JSON.stringify([{ relation: `ARTIFACT_LINK_RELATION_${link.relation}`, entityType: ANNOTATION, entityId: link.target.id }]) } : {}),
+        ...(link
+          ? {
+              links: JSON.stringify([
+                { relation: `ARTIFACT_LINK_RELATION_${link.relation}`, entityType: ANNOTATION, entityId: link.target.id },
+              ]),
+            }
+          : {}),
       });
       versions.set(title, [sha256(bytes)]);
       origin.set(title, { writer, id: artifact.artifactId });
@@ -97,13 +124,23 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
       const relation = ctx.pick(RELATIONS);
       const target = ctx.pick(annotations);
       const field = linkField(relation, target.fuzzId);
-      await call('LinkArtifact', { artifactId: a.id, relation: `ARTIFACT_LINK_RELATION_${relation}`, entityType: ANNOTATION, entityId: target.id });
+      await call('LinkArtifact', {
+        artifactId: a.id,
+        relation: `ARTIFACT_LINK_RELATION_${relation}`,
+        entityType: ANNOTATION,
+        entityId: target.id,
+      });
       ctx.record(writer, a.title, field, true, a.linked.has(field));
       return `link ${a.title} ${relation} ${target.fuzzId}`;
     }
     if (kind < 0.75 && a.linkTargets.length > 0) {
       const l = ctx.pick(a.linkTargets);
-      await call('UnlinkArtifact', { artifactId: a.id, relation: `ARTIFACT_LINK_RELATION_${l.relation}`, entityType: ANNOTATION, entityId: l.entityId });
+      await call('UnlinkArtifact', {
+        artifactId: a.id,
+        relation: `ARTIFACT_LINK_RELATION_${l.relation}`,
+        entityType: ANNOTATION,
+        entityId: l.entityId,
+      });
       ctx.record(writer, a.title, linkField(l.relation, l.fuzzId), false, true);
       return `unlink ${a.title} ${l.relation} ${l.fuzzId}`;
     }
@@ -120,7 +157,8 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
     /** An offline action on a replica. */
     edit: (r: Replica) => act(r.name, (op, req) => r.call(op, req), r.dir, artifactView(r.engine), ctx.knownAnnotations(r)),
     /** The online colleague, directly on the remote. */
-    remoteEdit: (annotations: { id: string; fuzzId: string }[]) => act(REMOTE, onRemote, remote.dataDir, artifactView(remote.engine), annotations).then((s) => `web ${s}`),
+    remoteEdit: (annotations: { id: string; fuzzId: string }[]) =>
+      act(REMOTE, onRemote, remote.dataDir, artifactView(remote.engine), annotations).then((s) => `web ${s}`),
 
     /** Convergence, exactly once and content checks; returns the remote's final value of each artifact write and the logged losers. */
     check(fail: (why: string) => never, remoteAnnotations: { id: string; fuzzId: string }[]) {
@@ -136,7 +174,9 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
           .map((id) => [id, v.find((a) => a.id === id), remoteView.find((a) => a.id === id)] as const)
           .filter(([, x, y]) => canonical(x) !== canonical(y))
           .slice(0, 3);
-        fail(`${r.name} diverges from the remote on artifacts: ${JSON.stringify(diff.map(([id, x, y]) => ({ id, local: x ?? 'missing', remote: y ?? 'missing' })))}`);
+        fail(
+          `${r.name} diverges from the remote on artifacts: ${JSON.stringify(diff.map(([id, x, y]) => ({ id, local: x ?? 'missing', remote: y ?? 'missing' })))}`,
+        );
       }
       // Exactly once, with the writer's bytes (every store converged above, so the remote's content hashes are everyone's).
       // A replayed upload's extra copy must have been archived and logged as a duplicate by its writer.
@@ -146,11 +186,16 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
       for (const [title, shas] of versions) {
         const all = byTitle.get(title) ?? [];
         const copies = all.filter((a) => !duplicates.has(a.id));
-        if (copies.length !== 1) fail(`artifact ${title} exists ${copies.length} times on the remote (${all.length - copies.length} more logged as duplicates): ${JSON.stringify(all.map((a) => [a.id, a.archived]))}`);
+        if (copies.length !== 1)
+          fail(
+            `artifact ${title} exists ${copies.length} times on the remote (${all.length - copies.length} more logged as duplicates): ${JSON.stringify(all.map((a) => [a.id, a.archived]))}`,
+          );
         const [a] = copies;
-        if (a.id !== primaryId(title)) fail(`artifact ${title}: the remote copy kept is ${a.id}, its writer's id map names ${primaryId(title)}`);
+        if (a.id !== primaryId(title))
+          fail(`artifact ${title}: the remote copy kept is ${a.id}, its writer's id map names ${primaryId(title)}`);
         for (const d of all.filter((x) => duplicates.has(x.id))) {
-          if (!d.archived || d.versions.length !== 1 || d.versions[0].sha256 !== shas[0]) fail(`artifact ${title}: the duplicate copy ${d.id} is not an archived copy of the upload: ${JSON.stringify(d)}`);
+          if (!d.archived || d.versions.length !== 1 || d.versions[0].sha256 !== shas[0])
+            fail(`artifact ${title}: the duplicate copy ${d.id} is not an archived copy of the upload: ${JSON.stringify(d)}`);
         }
         const got = a.versions.map((v) => v.sha256).sort();
         if (canonical(got) !== canonical([...shas].sort())) {
@@ -158,16 +203,28 @@ export function artifactFuzz(ctx: FuzzContext, remote: TestServer) {
             `artifact ${title} has versions ${JSON.stringify(got)} on the remote; uploaded ${JSON.stringify(shas)}\n` +
               `  remote versions: ${JSON.stringify(remote.engine.db.all('SELECT v.id, v.version, v.sha256, v.created_date, v.created_by_user_id FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ? ORDER BY v.version', [a.id]))}\n  ` +
               ctx.replicas
-                .map((r) => `${r.name}: ${JSON.stringify(r.engine.db.all("SELECT seq, state, attempts, local_time, first_sent_server_time, error_code, last_error, result, created_ids FROM sync_outbox WHERE operation = 'CreateArtifactVersion'"))}`)
+                .map(
+                  (r) =>
+                    `${r.name}: ${JSON.stringify(r.engine.db.all("SELECT seq, state, attempts, local_time, first_sent_server_time, error_code, last_error, result, created_ids FROM sync_outbox WHERE operation = 'CreateArtifactVersion'"))}`,
+                )
                 .join('\n  '),
           );
         }
-        for (const v of a.versions) if (v.contentSha !== v.sha256) fail(`artifact ${title} version ${v.version}: stored content hashes to ${v.contentSha}, expected ${v.sha256}`);
-        if (a.version !== a.versions.length || a.currentVersionId !== a.versions[a.versions.length - 1].id) fail(`artifact ${title}: current version ${a.version} of ${a.versions.length}`);
+        for (const v of a.versions)
+          if (v.contentSha !== v.sha256)
+            fail(`artifact ${title} version ${v.version}: stored content hashes to ${v.contentSha}, expected ${v.sha256}`);
+        if (a.version !== a.versions.length || a.currentVersionId !== a.versions[a.versions.length - 1].id)
+          fail(`artifact ${title}: current version ${a.version} of ${a.versions.length}`);
       }
-      if (remoteView.length !== versions.size + duplicates.size) fail(`the remote has ${remoteView.length} artifacts, ${versions.size} were uploaded (${duplicates.size} duplicates logged)`);
+      if (remoteView.length !== versions.size + duplicates.size)
+        fail(`the remote has ${remoteView.length} artifacts, ${versions.size} were uploaded (${duplicates.size} duplicates logged)`);
 
-      const finals = new Map(held(remoteView.filter((a) => !duplicates.has(a.id)), remoteAnnotations).map((a) => [a.title, a]));
+      const finals = new Map(
+        held(
+          remoteView.filter((a) => !duplicates.has(a.id)),
+          remoteAnnotations,
+        ).map((a) => [a.title, a]),
+      );
       const final = (w: Write) => {
         const a = finals.get(w.fuzzId)!;
         return canonical(w.field === 'is_archived' ? a.archived : a.linked.has(w.field));

@@ -96,7 +96,9 @@ export function checkNothingLost(
         o.fuzzId === w.fuzzId &&
         o.field === w.field &&
         o.step > w.step &&
-        (o.writer === w.writer || (visible !== undefined && (o.writer === REMOTE ? o.step > visible : (syncStarts.get(o.writer) ?? []).some((s) => s > visible && s < o.step)))),
+        (o.writer === w.writer ||
+          (visible !== undefined &&
+            (o.writer === REMOTE ? o.step > visible : (syncStarts.get(o.writer) ?? []).some((s) => s > visible && s < o.step)))),
     );
     if (!knowing) {
       const history = writes.filter((o) => o.fuzzId === w.fuzzId && o.field === w.field).map((o) => `${o.step}:${o.writer}=${o.value}`);
@@ -121,7 +123,11 @@ export const loserOf = (c: { winner: string; local_value: string | null; remote_
 };
 
 /** The losing values of a resource's field conflicts on every replica, as `fuzzId\0field\0value` (the "nothing lost" rule's form), and how many. */
-export function conflictLosers(replicas: readonly Replica[], resource: string, fuzzIdOf: (recordId: string) => string | undefined): { losers: Set<string>; conflicts: number } {
+export function conflictLosers(
+  replicas: readonly Replica[],
+  resource: string,
+  fuzzIdOf: (recordId: string) => string | undefined,
+): { losers: Set<string>; conflicts: number } {
   const losers = new Set<string>();
   let conflicts = 0;
   for (const r of replicas) {
@@ -140,7 +146,11 @@ export function conflictLosers(replicas: readonly Replica[], resource: string, f
 export function trackedByWriterId(replicas: readonly Replica[]) {
   const made = new Map<string, { writer: string; id: string }>();
   const remoteId = (e: { writer: string; id: string }) =>
-    e.writer === REMOTE ? e.id : (replicas.find((r) => r.name === e.writer)!.engine.db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [e.id])?.remote_id ?? e.id);
+    e.writer === REMOTE
+      ? e.id
+      : (replicas
+          .find((r) => r.name === e.writer)!
+          .engine.db.get<{ remote_id: string | null }>('SELECT remote_id FROM sync_id_map WHERE local_id = ?', [e.id])?.remote_id ?? e.id);
   /** Fuzz id of a record id held somewhere (undefined: another replica's create whose push has not learned its remote id yet). */
   const fuzzIdOf = (id: string) => {
     for (const [f, e] of made) if (e.id === id || remoteId(e) === id) return f;

@@ -18,7 +18,11 @@ import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';
 import { canonical, conflictLosers, REMOTE, trackedByWriterId, type FuzzContext, type Write } from './model';
 
-const TEXTS = ['permit(principal, action, resource);', 'forbid(principal, action == Action::"DeleteAnnotation", resource);', 'permit(principal, action, resource) when { true };'];
+const TEXTS = [
+  'permit(principal, action, resource);',
+  'forbid(principal, action == Action::"DeleteAnnotation", resource);',
+  'permit(principal, action, resource) when { true };',
+];
 type Field = 'name' | 'description' | 'configuration' | 'is_archived';
 
 /** A create: the world injects no replayed duplicate there. */
@@ -41,14 +45,24 @@ const rows = (db: Db): PolicyRow[] =>
 
 /** Every policy of a store with its current version, comparable across stores. */
 const view = (db: Db) =>
-  db.all<{ id: string; name: string; description: string | null; cedar_policy: string; version: number; policy_version_id: string; archived: number }>(
+  db.all<{
+    id: string;
+    name: string;
+    description: string | null;
+    cedar_policy: string;
+    version: number;
+    policy_version_id: string;
+    archived: number;
+  }>(
     'SELECT id, name, description, cedar_policy, version, policy_version_id, archived_date IS NOT NULL AS archived FROM policies ORDER BY id',
   );
 
 /** Every stored version of a store: policy, id, number and text. */
 const versions = (db: Db) =>
   db
-    .all<{ v: string }>("SELECT p.id || ' ' || v.id || ' ' || v.version || ' ' || v.cedar_policy AS v FROM policy_versions v JOIN policies p ON p.pk = v.policy_pk")
+    .all<{ v: string }>(
+      "SELECT p.id || ' ' || v.id || ' ' || v.version || ' ' || v.cedar_policy AS v FROM policy_versions v JOIN policies p ON p.pk = v.policy_pk",
+    )
     .map((r) => r.v);
 
 export function policyFuzz(ctx: FuzzContext, remote: TestServer) {
@@ -77,8 +91,10 @@ export function policyFuzz(ctx: FuzzContext, remote: TestServer) {
       return `${archive ? 'archive' : 'unarchive'} policy ${p.fuzzId}`;
     }
     const field: Exclude<Field, 'is_archived'> = kind < 0.5 ? 'name' : kind < 0.7 ? 'description' : 'configuration';
-    const value = field === 'configuration' ? ctx.pick(TEXTS.filter((t) => t !== p.configuration)) : `${field.slice(0, 2)}${ctx.step()}-${writer}`;
-    const policy = field === 'configuration' ? { policyId: p.id, configuration: { cedarPolicy: value } } : { policyId: p.id, [field]: value };
+    const value =
+      field === 'configuration' ? ctx.pick(TEXTS.filter((t) => t !== p.configuration)) : `${field.slice(0, 2)}${ctx.step()}-${writer}`;
+    const policy =
+      field === 'configuration' ? { policyId: p.id, configuration: { cedarPolicy: value } } : { policyId: p.id, [field]: value };
     await call('UpdatePolicy', { policy, updateMask: field });
     ctx.record(writer, p.fuzzId, field, value, p[field]);
     return `policy ${p.fuzzId} ${field}`;
@@ -96,8 +112,12 @@ export function policyFuzz(ctx: FuzzContext, remote: TestServer) {
       for (const r of ctx.replicas) {
         const v = view(r.engine.db);
         if (canonical(v) === text) continue;
-        const ids = [...new Set([...v, ...remoteView].map((p) => p.id))].filter((id) => canonical(v.find((p) => p.id === id)) !== canonical(remoteView.find((p) => p.id === id)));
-        fail(`${r.name} diverges from the remote on policies: ${JSON.stringify(ids.slice(0, 2).map((id) => ({ id, local: v.find((p) => p.id === id) ?? 'missing', remote: remoteView.find((p) => p.id === id) ?? 'missing' })))}`);
+        const ids = [...new Set([...v, ...remoteView].map((p) => p.id))].filter(
+          (id) => canonical(v.find((p) => p.id === id)) !== canonical(remoteView.find((p) => p.id === id)),
+        );
+        fail(
+          `${r.name} diverges from the remote on policies: ${JSON.stringify(ids.slice(0, 2).map((id) => ({ id, local: v.find((p) => p.id === id) ?? 'missing', remote: remoteView.find((p) => p.id === id) ?? 'missing' })))}`,
+        );
       }
       const remoteVersions = new Set(versions(remote.engine.db));
       for (const r of ctx.replicas) {
@@ -113,7 +133,10 @@ export function policyFuzz(ctx: FuzzContext, remote: TestServer) {
       }
       // Every organization starts with its default policy (#20): made by no writer, replicated like the rest.
       const extra = remoteView.filter((p) => !seen.has(p.id) && p.name !== DEFAULT_POLICY_NAME);
-      if (extra.length) fail(`the remote has ${extra.length} policies nobody created (duplicates?): ${JSON.stringify(extra.slice(0, 3).map((p) => [p.id, p.name]))}`);
+      if (extra.length)
+        fail(
+          `the remote has ${extra.length} policies nobody created (duplicates?): ${JSON.stringify(extra.slice(0, 3).map((p) => [p.id, p.name]))}`,
+        );
 
       const finals = new Map(rows(remote.engine.db).map((r) => [seen.get(r.id)!, r]));
       const final = (w: Write) => canonical(finals.get(w.fuzzId)![w.field as Field]);

@@ -25,7 +25,8 @@ const TAG_ITEMS = 'properties.tag_items';
 type Field = typeof NAME | typeof INCLUDE_ARCHIVED | typeof TAG_ITEMS;
 
 /** A create, which a replay would make twice (nothing tells the copies apart): the world injects no duplicate there. */
-export const savedSearchCreate = (r: { method: string; path: string }) => r.method === 'POST' && /^\/api\/v1\/saved_searches(\?|$)/.test(r.path);
+export const savedSearchCreate = (r: { method: string; path: string }) =>
+  r.method === 'POST' && /^\/api\/v1\/saved_searches(\?|$)/.test(r.path);
 
 /** The modelled fields of a synced field set (as savedSearchFields and the conflict log give them), in one form. */
 function modelled(fields: Record<string, unknown>): Record<Field, unknown> {
@@ -46,7 +47,8 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
   const created = new Set<string>();
   const deleted = new Set<string>();
   const isFuzz = (term: unknown): term is string => typeof term === 'string' && term.startsWith(`s${ctx.seed}-`);
-  const rows = (db: Db) => db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY id');
+  const rows = (db: Db) =>
+    db.all<{ id: string; name: string; properties: string }>('SELECT id, name, properties FROM saved_searches ORDER BY id');
   const held = (db: Db): Held[] =>
     rows(db)
       .map((r) => {
@@ -77,7 +79,10 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
       const name = `s${ctx.step()}-${writer}`;
       const includeArchived = ctx.rand() < 0.5;
       const tags = TAGS.filter(() => ctx.rand() < 0.4);
-      await call('CreateSavedSearch', { name, properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', searchTerm: fuzzId, includeArchived, tagItems: tagItems(tags) } });
+      await call('CreateSavedSearch', {
+        name,
+        properties: { overviewMode: 'OVERVIEW_MODE_ANNOTATIONS', searchTerm: fuzzId, includeArchived, tagItems: tagItems(tags) },
+      });
       created.add(fuzzId);
       ctx.record(writer, fuzzId, NAME, name);
       ctx.record(writer, fuzzId, INCLUDE_ARCHIVED, includeArchived);
@@ -97,13 +102,19 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
     }
     if (kind < 0.6) {
       const includeArchived = !s.fields[INCLUDE_ARCHIVED];
-      await call('UpdateSavedSearch', { savedSearch: { savedSearchId: s.id, properties: { includeArchived } }, updateMask: INCLUDE_ARCHIVED });
+      await call('UpdateSavedSearch', {
+        savedSearch: { savedSearchId: s.id, properties: { includeArchived } },
+        updateMask: INCLUDE_ARCHIVED,
+      });
       ctx.record(writer, s.fuzzId, INCLUDE_ARCHIVED, includeArchived, s.fields[INCLUDE_ARCHIVED]);
       return `search ${s.fuzzId} include archived ${includeArchived}`;
     }
     if (kind < 0.85) {
       const tags = TAGS.filter(() => ctx.rand() < 0.5);
-      await call('UpdateSavedSearch', { savedSearch: { savedSearchId: s.id, properties: { tagItems: tagItems(tags) } }, updateMask: TAG_ITEMS });
+      await call('UpdateSavedSearch', {
+        savedSearch: { savedSearchId: s.id, properties: { tagItems: tagItems(tags) } },
+        updateMask: TAG_ITEMS,
+      });
       ctx.record(writer, s.fuzzId, TAG_ITEMS, [...tags].sort(), s.fields[TAG_ITEMS]);
       return `search ${s.fuzzId} tags ${tags.join(',') || '-'}`;
     }
@@ -124,7 +135,9 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
       const remoteRows = canonical(view(remote.engine.db));
       for (const r of ctx.replicas) {
         if (canonical(view(r.engine.db)) !== remoteRows) {
-          fail(`${r.name} diverges from the remote on saved searches: ${JSON.stringify({ local: held(r.engine.db), remote: held(remote.engine.db) })}`);
+          fail(
+            `${r.name} diverges from the remote on saved searches: ${JSON.stringify({ local: held(r.engine.db), remote: held(remote.engine.db) })}`,
+          );
         }
       }
       const byFuzz = new Map<string, Held[]>();
@@ -134,7 +147,8 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
         const want = deleted.has(f) ? 0 : 1;
         if (n !== want) fail(`saved search ${f} exists ${n} times on the remote${deleted.has(f) ? ', though deleted' : ''}`);
       }
-      if (byFuzz.size !== created.size - deleted.size) fail(`the remote has ${byFuzz.size} fuzz saved searches; ${created.size} created, ${deleted.size} deleted`);
+      if (byFuzz.size !== created.size - deleted.size)
+        fail(`the remote has ${byFuzz.size} fuzz saved searches; ${created.size} created, ${deleted.size} deleted`);
       const fuzzOf = new Map(held(remote.engine.db).map((s) => [s.id, s.fuzzId]));
       const losers = new Set<string>();
       let conflicts = 0;

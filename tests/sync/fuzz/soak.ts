@@ -29,8 +29,15 @@ export async function main(argv: string[] = []): Promise<void> {
   for (let seed = start; seed < start + count; seed++) {
     const lines: string[] = [];
     try {
-      const r = await runFuzz(seed, { steps: Number(values.steps), kills: Number(values.kills), clients: Number(values.clients), log: (l) => lines.push(l) });
-      console.log(`seed ${seed}: ok  syncs=${r.syncs} kills=${r.kills} annotations=${r.annotations} (refused: ${r.discarded} discarded, ${r.corrected} corrected) comments=${r.comments} artifacts=${r.artifacts}/${r.artifactVersions}v/${r.artifactDuplicates}dup reports=${r.testReports} searches=${r.savedSearches}/${r.savedSearchesDeleted}del/${r.goneRemotely}gone policies=${r.policies} conflicts=${r.conflicts} (undone ${r.undone}; artifacts ${r.artifactConflicts}, reports ${r.testReportConflicts}) faults=${r.faults}`);
+      const r = await runFuzz(seed, {
+        steps: Number(values.steps),
+        kills: Number(values.kills),
+        clients: Number(values.clients),
+        log: (l) => lines.push(l),
+      });
+      console.log(
+        `seed ${seed}: ok  syncs=${r.syncs} kills=${r.kills} annotations=${r.annotations} (refused: ${r.discarded} discarded, ${r.corrected} corrected) comments=${r.comments} artifacts=${r.artifacts}/${r.artifactVersions}v/${r.artifactDuplicates}dup reports=${r.testReports} searches=${r.savedSearches}/${r.savedSearchesDeleted}del/${r.goneRemotely}gone policies=${r.policies} conflicts=${r.conflicts} (undone ${r.undone}; artifacts ${r.artifactConflicts}, reports ${r.testReportConflicts}) faults=${r.faults}`,
+      );
       if (values.verbose) console.log(lines.join('\n'));
     } catch (e) {
       failed++;
@@ -39,7 +46,9 @@ export async function main(argv: string[] = []): Promise<void> {
       console.log(lines.join('\n'));
     }
   }
-  console.log(`${count - failed}/${count} seeds passed in ${((Date.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} FAILED` : ''}`);
+  console.log(
+    `${count - failed}/${count} seeds passed in ${((Date.now() - started) / 1000).toFixed(0)} s${failed ? `; ${failed} FAILED` : ''}`,
+  );
   if (failed) process.exitCode = 1;
 }
 

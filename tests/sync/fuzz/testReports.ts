@@ -43,7 +43,9 @@ interface ReportRow {
 
 const rows = (db: Db): ReportRow[] =>
   db
-    .all<Omit<ReportRow, 'is_archived'> & { archived: number }>('SELECT id, name, serial_number, part_number, system_operator, archived_date IS NOT NULL AS archived FROM test_reports ORDER BY id')
+    .all<Omit<ReportRow, 'is_archived'> & { archived: number }>(
+      'SELECT id, name, serial_number, part_number, system_operator, archived_date IS NOT NULL AS archived FROM test_reports ORDER BY id',
+    )
     .map(({ archived, ...r }) => ({ ...r, is_archived: archived === 1 }));
 
 /**
@@ -59,7 +61,12 @@ function reportView(db: Db) {
     const { pk, ...fields } = r;
     out[r.id] = {
       ...fields,
-      steps: db.all<{ v: string }>("SELECT id || ' ' || step_path_text(path_key) || ' ' || name || ' ' || COALESCE(parent_step_id, '') || ' ' || status AS v FROM test_steps WHERE report_pk = ? ORDER BY id", [pk]).map((x) => x.v),
+      steps: db
+        .all<{ v: string }>(
+          "SELECT id || ' ' || step_path_text(path_key) || ' ' || name || ' ' || COALESCE(parent_step_id, '') || ' ' || status AS v FROM test_steps WHERE report_pk = ? ORDER BY id",
+          [pk],
+        )
+        .map((x) => x.v),
       measurements: db
         .all<{ v: string }>(
           `SELECT id || ' ' || test_step_id || ' ' || name || ' ' || passed || ' ' || COALESCE(numeric_value, string_value, boolean_value, '-') AS v
@@ -83,7 +90,12 @@ function diffOf(local: unknown, remote: unknown): Record<string, unknown> {
     if (Array.isArray(x[k]) && Array.isArray(y[k])) {
       const a = new Set(x[k] as string[]);
       const b = new Set(y[k] as string[]);
-      out[k] = { localCount: a.size, remoteCount: b.size, localOnly: [...a].filter((e) => !b.has(e)).slice(0, 3), remoteOnly: [...b].filter((e) => !a.has(e)).slice(0, 3) };
+      out[k] = {
+        localCount: a.size,
+        remoteCount: b.size,
+        localOnly: [...a].filter((e) => !b.has(e)).slice(0, 3),
+        remoteOnly: [...b].filter((e) => !a.has(e)).slice(0, 3),
+      };
     } else out[k] = { local: x[k], remote: y[k] };
   }
   return out;
@@ -104,7 +116,6 @@ export function testReportFuzz(ctx: FuzzContext, remote: TestServer) {
   const webCall = (op: Parameters<typeof invoke>[1], request: unknown) =>
     invoke({ engine: remote.engine, db: remote.engine.db, caller: callerOf(remote.engine.db, 'web@outpost.local') }, op, request);
 
-
   /** Upload the sample and import it, the way the HTTP adapter hands over a multipart file (a temp file the upload moves away). */
   async function importSample(call: (op: Parameters<typeof invoke>[1], req: unknown) => Promise<any>, dataDir: string): Promise<string> {
     const tmp = join(dataDir, 'tmp');
@@ -112,7 +123,9 @@ export function testReportFuzz(ctx: FuzzContext, remote: TestServer) {
     const path = join(tmp, `upload-${randomUUID()}`);
     copyFileSync(SAMPLE, path);
     const { remoteFile } = await call('UploadRemoteFile', {
-      entityId: randomUUID(), entityType: 'test_reports', file: { path, fileName: 'demo_test_report.xml', mimeType: 'application/xml', encoding: '', size: statSync(path).size },
+      entityId: randomUUID(),
+      entityType: 'test_reports',
+      file: { path, fileName: 'demo_test_report.xml', mimeType: 'application/xml', encoding: '', size: statSync(path).size },
     });
     const { testReport } = await call('ImportTestReport', { remoteFileId: remoteFile.remoteFileId });
     return testReport.testReportId as string;
@@ -161,8 +174,12 @@ export function testReportFuzz(ctx: FuzzContext, remote: TestServer) {
       for (const r of ctx.replicas) {
         const v = reportView(r.engine.db);
         if (canonical(v) === text) continue;
-        const ids = [...new Set([...Object.keys(v), ...Object.keys(remoteView)])].filter((id) => canonical(v[id]) !== canonical(remoteView[id]));
-        fail(`${r.name} diverges from the remote on test reports: ${JSON.stringify(ids.slice(0, 2).map((id) => ({ id, ...diffOf(v[id], remoteView[id]) })))}`);
+        const ids = [...new Set([...Object.keys(v), ...Object.keys(remoteView)])].filter(
+          (id) => canonical(v[id]) !== canonical(remoteView[id]),
+        );
+        fail(
+          `${r.name} diverges from the remote on test reports: ${JSON.stringify(ids.slice(0, 2).map((id) => ({ id, ...diffOf(v[id], remoteView[id]) })))}`,
+        );
       }
       // Exactly once: each import's remote id is a distinct report there, and there is no other.
       const seen = new Map<string, string>();
@@ -172,11 +189,15 @@ export function testReportFuzz(ctx: FuzzContext, remote: TestServer) {
         if (seen.has(id)) fail(`reports ${seen.get(id)} and ${f} are one report ${id} on the remote`);
         seen.set(id, f);
         const n = childCounts(remote.engine.db, id);
-        if (canonical(n) !== canonical(sample)) fail(`report ${f} has ${JSON.stringify(n)} steps/measurements on the remote; the sample has ${JSON.stringify(sample)}`);
+        if (canonical(n) !== canonical(sample))
+          fail(`report ${f} has ${JSON.stringify(n)} steps/measurements on the remote; the sample has ${JSON.stringify(sample)}`);
       }
       // The upload under each import, once too (its client-chosen entity id is its marker).
-      const files = remote.engine.db.get<{ n: number; ids: number }>('SELECT count(*) AS n, count(DISTINCT entity_id) AS ids FROM remote_files')!;
-      if (files.n !== imports.size || files.ids !== imports.size) fail(`the remote has ${files.n} uploaded files (${files.ids} entity ids) for ${imports.size} imports`);
+      const files = remote.engine.db.get<{ n: number; ids: number }>(
+        'SELECT count(*) AS n, count(DISTINCT entity_id) AS ids FROM remote_files',
+      )!;
+      if (files.n !== imports.size || files.ids !== imports.size)
+        fail(`the remote has ${files.n} uploaded files (${files.ids} entity ids) for ${imports.size} imports`);
       const extra = Object.keys(remoteView).filter((id) => !seen.has(id));
       if (extra.length) fail(`the remote has ${extra.length} reports nobody imported (duplicates?): ${extra.slice(0, 3).join(', ')}`);
 

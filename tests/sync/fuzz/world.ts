@@ -87,12 +87,18 @@ const TAGS = ['t1', 't2', 't3'];
 
 function fieldOf(a: Annotation, f: Field): unknown {
   switch (f) {
-    case 'name': return a.name;
-    case 'description': return a.description;
-    case 'state': return a.state ?? null;
-    case 'tags': return a.tags;
-    case 'assigned_to_user_id': return a.assignedToUserId;
-    case 'archived': return a.isArchived;
+    case 'name':
+      return a.name;
+    case 'description':
+      return a.description;
+    case 'state':
+      return a.state ?? null;
+    case 'tags':
+      return a.tags;
+    case 'assigned_to_user_id':
+      return a.assignedToUserId;
+    case 'archived':
+      return a.isArchived;
   }
 }
 
@@ -126,17 +132,27 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   let syncs = 0;
   let kills = 0;
   let step = 0;
-  const userIds = () => replicas[0].engine.db.all<{ id: string }>('SELECT id FROM users WHERE user_name NOT LIKE ?', ['% (local %']).map((r) => r.id);
+  const userIds = () =>
+    replicas[0].engine.db.all<{ id: string }>('SELECT id FROM users WHERE user_name NOT LIKE ?', ['% (local %']).map((r) => r.id);
 
   const record = (writer: string, fuzzId: string, field: Field, value: unknown, before?: Annotation, mayBeRefused = false) =>
-    writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: before ? canonical(fieldOf(before, field)) : undefined, mayBeRefused });
+    writes.push({
+      writer,
+      step,
+      fuzzId,
+      field,
+      value: canonical(value),
+      prev: before ? canonical(fieldOf(before, field)) : undefined,
+      mayBeRefused,
+    });
   const ctx: FuzzContext = {
     seed,
     rand,
     pick,
     replicas,
     step: () => step,
-    record: (writer, fuzzId, field, value, prev) => writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: prev === undefined ? undefined : canonical(prev) }),
+    record: (writer, fuzzId, field, value, prev) =>
+      writes.push({ writer, step, fuzzId, field, value: canonical(value), prev: prev === undefined ? undefined : canonical(prev) }),
     knownAnnotations: (r) => known(r),
     nextId: (prefix) => `${prefix}${seed}-${++fuzzSeq}`,
   };
@@ -156,11 +172,17 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   // duplicates are injected where a replay is harmless, and on artifact uploads, whose extra copy the
   // sync archives and logs (checked in ./artifacts.ts); every other fault anywhere.
   const duplicateSafe = (r: { method: string; path: string }) =>
-    !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs'))) && !artifactCreate(r) && !reportCreate(r) && !savedSearchCreate(r) && !policyCreate(r);
+    !(r.method === 'POST' && (r.path === '/api/v1/annotations' || r.path.endsWith('/logs'))) &&
+    !artifactCreate(r) &&
+    !reportCreate(r) &&
+    !savedSearchCreate(r) &&
+    !policyCreate(r);
   let faultRate = 0;
   const setRate = (rate: number) => {
     faultRate = rate;
-    proxy.random(rate === 0 ? undefined : { rate, kinds: faultKinds, random: faultRand, allow: (kind, r) => kind !== 'duplicate' || duplicateSafe(r) });
+    proxy.random(
+      rate === 0 ? undefined : { rate, kinds: faultKinds, random: faultRand, allow: (kind, r) => kind !== 'duplicate' || duplicateSafe(r) },
+    );
   };
 
   // The remote refuses an annotation named `x:…`, created or renamed so (a value it does not take, as a real platform
@@ -183,7 +205,9 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   const resolveRefused = async (r: Replica): Promise<string | undefined> => {
     const gone = await setAsideGone(r);
     if (gone) return gone;
-    const entry = r.engine.db.get<{ seq: number; created_ids: string }>("SELECT seq, created_ids FROM sync_outbox WHERE state = 'failed' AND operation = 'CreateAnnotation' ORDER BY seq LIMIT 1");
+    const entry = r.engine.db.get<{ seq: number; created_ids: string }>(
+      "SELECT seq, created_ids FROM sync_outbox WHERE state = 'failed' AND operation = 'CreateAnnotation' ORDER BY seq LIMIT 1",
+    );
     if (!entry) {
       // A refused rename or comment (not one that waited on a refused create): set aside, the comment given up here;
       // the remote's name stands everywhere.
@@ -222,12 +246,23 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
    * that record; the user sets the edit aside and dismisses the conflict (the copy here then goes at the next sync).
    */
   const setAsideGone = async (r: Replica): Promise<string | undefined> => {
-    const entry = r.engine.db.get<{ seq: number; operation: string }>("SELECT seq, operation FROM sync_outbox WHERE state = 'failed' AND last_error LIKE 'not found on the remote%' ORDER BY seq LIMIT 1");
+    const entry = r.engine.db.get<{ seq: number; operation: string }>(
+      "SELECT seq, operation FROM sync_outbox WHERE state = 'failed' AND last_error LIKE 'not found on the remote%' ORDER BY seq LIMIT 1",
+    );
     if (!entry) return undefined;
-    const open = (await r.call('ListSyncConflicts', { pageSize: 1000 })).conflicts as { conflictId: string; kind: string; recordId: string }[];
-    const targets = r.engine.db.all<{ record_id: string }>('SELECT record_id FROM sync_outbox_targets WHERE seq = ?', [entry.seq]).map((t) => t.record_id);
+    const open = (await r.call('ListSyncConflicts', { pageSize: 1000 })).conflicts as {
+      conflictId: string;
+      kind: string;
+      recordId: string;
+    }[];
+    const targets = r.engine.db
+      .all<{ record_id: string }>('SELECT record_id FROM sync_outbox_targets WHERE seq = ?', [entry.seq])
+      .map((t) => t.record_id);
     const told = open.filter((c) => c.kind === 'remote_missing' && targets.includes(c.recordId));
-    if (told.length === 0) throw new FuzzError(`seed ${seed}: ${r.name} #${entry.seq} (${entry.operation}) found its record gone from the remote, and no conflict says so`);
+    if (told.length === 0)
+      throw new FuzzError(
+        `seed ${seed}: ${r.name} #${entry.seq} (${entry.operation}) found its record gone from the remote, and no conflict says so`,
+      );
     // One conflict tells of the record, however many edits of it found it gone: the user sets them all aside with it.
     const sameRecord = r.engine.db
       .all<{ seq: number }>(
@@ -248,7 +283,16 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
    * written again (a synced edit, recorded like any other).
    */
   const undoConflict = async (r: Replica): Promise<string | undefined> => {
-    const open = (await r.call('ListSyncConflicts', { pageSize: 1000 })).conflicts as { conflictId: string; resource: string; recordId: string; field: string; winner: string; localValue: unknown; remoteValue: unknown; undoable: boolean }[];
+    const open = (await r.call('ListSyncConflicts', { pageSize: 1000 })).conflicts as {
+      conflictId: string;
+      resource: string;
+      recordId: string;
+      field: string;
+      winner: string;
+      localValue: unknown;
+      remoteValue: unknown;
+      undoable: boolean;
+    }[];
     const candidates = open.filter((c) => c.undoable && c.resource === 'annotation');
     if (candidates.length === 0) return undefined;
     const c = pick(candidates);
@@ -271,7 +315,9 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     syncs++;
     // Every other run reads the edited records again during its push, between every round of requests or often.
     const s = await r.sync({ retry: { baseDelayMs: 2, maxDelayMs: 20, maxAttempts: 3 }, pushRereadEveryMs: [5_000, 0, 20][syncs % 3] });
-    log(`  step ${step}: ${r.name} sync ${s.ok ? 'ok' : `incomplete (${s.error})`} pushed=${s.progress.pushed} conflicts=${s.progress.conflicts} pending=${s.pending}`);
+    log(
+      `  step ${step}: ${r.name} sync ${s.ok ? 'ok' : `incomplete (${s.error})`} pushed=${s.progress.pushed} conflicts=${s.progress.conflicts} pending=${s.pending}`,
+    );
   };
 
   let partitioned = false;
@@ -292,10 +338,31 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     syncs++;
     // The child is the data directory's one owner while it runs (the lock refuses a second): the replica lets go of it.
     r.release();
-    const child = spawn(process.execPath, [OUTPOST, 'sync', '--data', r.dir, '--remote', proxy.url, '--token', r.token, '--retry-base-ms', '2', '--retry-attempts', '3', '--timeout-ms', '3000', '--create-quiet-ms', '300'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        OUTPOST,
+        'sync',
+        '--data',
+        r.dir,
+        '--remote',
+        proxy.url,
+        '--token',
+        r.token,
+        '--retry-base-ms',
+        '2',
+        '--retry-attempts',
+        '3',
+        '--timeout-ms',
+        '3000',
+        '--create-quiet-ms',
+        '300',
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const marker = rand() < 0.3 ? 'pull...' : 'push...';
     const delay = Math.floor(rand() * (marker === 'pull...' ? 40 : 150));
     let out = '';
@@ -314,10 +381,13 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     setRate(rate);
     if (killed && code === null) kills++;
     // 0: synced; 1: incomplete (faults). Anything else (2: refused, e.g. the directory in use) means no kill was tested.
-    if (!killed && code !== 0 && code !== 1) throw new FuzzError(`seed ${seed}: ${r.name}'s child sync exited ${code}: ${stderr.trim().slice(0, 400)}`);
+    if (!killed && code !== 0 && code !== 1)
+      throw new FuzzError(`seed ${seed}: ${r.name}'s child sync exited ${code}: ${stderr.trim().slice(0, 400)}`);
     const inflight = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'inflight'")!.n;
     const open = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight')")!.n;
-    log(`  step ${step}: ${r.name} child sync ${killed && code === null ? `SIGKILLed after '${marker}'+${delay}ms (${open} edits open, ${inflight} in flight)` : `exited ${code}`}`);
+    log(
+      `  step ${step}: ${r.name} child sync ${killed && code === null ? `SIGKILLed after '${marker}'+${delay}ms (${open} edits open, ${inflight} in flight)` : `exited ${code}`}`,
+    );
   };
 
   const edit = async (r: Replica): Promise<string> => {
@@ -342,9 +412,20 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       const name = rand() < 0.15 ? `x:n${step}` : `n${step}`;
       const state = pick(STATES);
       const tags = TAGS.filter(() => rand() < 0.4);
-      await r.call('CreateAnnotation', annotationRequest(name, { state, tags, metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
+      await r.call(
+        'CreateAnnotation',
+        annotationRequest(name, { state, tags, metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }),
+      );
       created.add(fuzzId);
-      for (const [f, v] of [['name', name], ['description', ''], ['state', state], ['tags', tags], ['assigned_to_user_id', ''], ['archived', false]] as const) record(r.name, fuzzId, f, v);
+      for (const [f, v] of [
+        ['name', name],
+        ['description', ''],
+        ['state', state],
+        ['tags', tags],
+        ['assigned_to_user_id', ''],
+        ['archived', false],
+      ] as const)
+        record(r.name, fuzzId, f, v);
       return `create ${fuzzId}`;
     }
     const target = pick(mine);
@@ -357,7 +438,16 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       const refused = fields.includes('name') && rand() < 0.1;
       const patch: Record<string, unknown> = { annotationId: target.id };
       for (const f of fields) {
-        const v = f === 'name' ? `${refused ? 'x:' : ''}n${step}-${r.name}` : f === 'description' ? `d${step}-${r.name}` : f === 'state' ? pick(STATES) : f === 'tags' ? TAGS.filter(() => rand() < 0.5) : pick(['', ...userIds()]);
+        const v =
+          f === 'name'
+            ? `${refused ? 'x:' : ''}n${step}-${r.name}`
+            : f === 'description'
+              ? `d${step}-${r.name}`
+              : f === 'state'
+                ? pick(STATES)
+                : f === 'tags'
+                  ? TAGS.filter(() => rand() < 0.5)
+                  : pick(['', ...userIds()]);
         patch[f === 'assigned_to_user_id' ? 'assignedToUserId' : f] = v;
         record(r.name, target.fuzzId, f, v, before, refused);
       }
@@ -382,25 +472,39 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       // Now and then one the remote refuses: it must never reach it (the user gives it up).
       const refused = rand() < 0.1;
       const text = `${refused ? 'x:' : ''}c${step}-${r.name}-${Math.floor(rand() * 1e6)}`;
-      await r.call('CreateAnnotationLog', { annotationId: target.id, kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
+      await r.call('CreateAnnotationLog', {
+        annotationId: target.id,
+        kind: 'ANNOTATION_LOG_KIND_COMMENT',
+        comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] },
+      });
       if (!refused) comments.set(text, target.fuzzId);
       return `${refused ? 'refused ' : ''}comment ${target.fuzzId}`;
     }
     if (kind < 0.9) {
       const state = pick(STATES);
-      await r.call('CreateAnnotationLog', { annotationId: target.id, kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', stateUpdate: { state: state.replace('ANNOTATION_STATE_', 'ANNOTATION_LOG_STATE_') } });
+      await r.call('CreateAnnotationLog', {
+        annotationId: target.id,
+        kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+        stateUpdate: { state: state.replace('ANNOTATION_STATE_', 'ANNOTATION_LOG_STATE_') },
+      });
       record(r.name, target.fuzzId, 'state', state, before);
       return `state log ${target.fuzzId}`;
     }
     const user = pick(['', ...userIds()]);
-    await r.call('CreateAnnotationLog', { annotationId: target.id, kind: 'ANNOTATION_LOG_KIND_ASSIGNED', assigned: { assignedToUserId: user } });
+    await r.call('CreateAnnotationLog', {
+      annotationId: target.id,
+      kind: 'ANNOTATION_LOG_KIND_ASSIGNED',
+      assigned: { assignedToUserId: user },
+    });
     record(r.name, target.fuzzId, 'assigned_to_user_id', user, before);
     return `assign log ${target.fuzzId}`;
   };
 
   const remoteEdit = async () => {
     const all = viewOf(remote.engine.db).annotations;
-    const list = Object.values(all).map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) })).filter((a) => a.fuzzId) as { id: string; fuzzId: string }[];
+    const list = Object.values(all)
+      .map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) }))
+      .filter((a) => a.fuzzId) as { id: string; fuzzId: string }[];
     noteSync(REMOTE);
     const resource = rand();
     if (resource < MIX.artifact) return artifacts.remoteEdit(list);
@@ -411,13 +515,25 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       const fuzzId = `f${seed}-${++fuzzSeq}`;
       await web.CreateAnnotation(annotationRequest(`w${step}`, { metadata: [{ key: { name: 'fuzz_id' }, stringValue: fuzzId }] }));
       created.add(fuzzId);
-      for (const [f, v] of [['name', `w${step}`], ['description', ''], ['state', 'ANNOTATION_STATE_OPEN'], ['tags', []], ['assigned_to_user_id', ''], ['archived', false]] as const) record(REMOTE, fuzzId, f, v);
+      for (const [f, v] of [
+        ['name', `w${step}`],
+        ['description', ''],
+        ['state', 'ANNOTATION_STATE_OPEN'],
+        ['tags', []],
+        ['assigned_to_user_id', ''],
+        ['archived', false],
+      ] as const)
+        record(REMOTE, fuzzId, f, v);
       return `web create ${fuzzId}`;
     }
     const t = pick(list);
     if (rand() < 0.3) {
       const text = `web${step}-${Math.floor(rand() * 1e6)}`;
-      await web.CreateAnnotationLog({ annotationId: t.id, kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] } });
+      await web.CreateAnnotationLog({
+        annotationId: t.id,
+        kind: 'ANNOTATION_LOG_KIND_COMMENT',
+        comment: { body: [{ type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text }] },
+      });
       comments.set(text, t.fuzzId);
       return `web comment ${t.fuzzId}`;
     }
@@ -460,11 +576,13 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     setRate(0);
     step++;
     // (A retried create brings back the edits that waited on it, and one of them may be refused in turn.)
-    const unsettled = (r: Replica) => r.engine.db.get("SELECT 1 FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')") !== undefined;
+    const unsettled = (r: Replica) =>
+      r.engine.db.get("SELECT 1 FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')") !== undefined;
     for (const r of replicas) {
       for (let round = 0; round === 0 || (unsettled(r) && round < 5); round++) {
         await syncInProcess(r);
-        for (let resolved = await resolveRefused(r); resolved; resolved = await resolveRefused(r)) log(`  step ${step}: ${r.name} ${resolved}`);
+        for (let resolved = await resolveRefused(r); resolved; resolved = await resolveRefused(r))
+          log(`  step ${step}: ${r.name} ${resolved}`);
         step++;
       }
     }
@@ -492,16 +610,29 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
         const diff = [...new Set([...Object.keys(v.annotations), ...Object.keys(remoteView.annotations)])].filter(
           (id) => canonical(v.annotations[id]) !== canonical(remoteView.annotations[id]),
         );
-        const logDiff = [...new Set([...Object.keys(v.logs), ...Object.keys(remoteView.logs)])].filter((id) => canonical(v.logs[id]) !== canonical(remoteView.logs[id]));
+        const logDiff = [...new Set([...Object.keys(v.logs), ...Object.keys(remoteView.logs)])].filter(
+          (id) => canonical(v.logs[id]) !== canonical(remoteView.logs[id]),
+        );
         const fieldDiff = (x: Record<string, unknown> | undefined, y: Record<string, unknown> | undefined) =>
-          !x || !y ? { local: x ?? 'missing', remote: y ?? 'missing' } : Object.fromEntries(Object.keys({ ...x, ...y }).filter((k) => canonical(x[k]) !== canonical(y[k])).map((k) => [k, { local: x[k], remote: y[k] }]));
+          !x || !y
+            ? { local: x ?? 'missing', remote: y ?? 'missing' }
+            : Object.fromEntries(
+                Object.keys({ ...x, ...y })
+                  .filter((k) => canonical(x[k]) !== canonical(y[k]))
+                  .map((k) => [k, { local: x[k], remote: y[k] }]),
+              );
         fail(
           `${r.name} diverges from the remote: annotations ${JSON.stringify(diff.slice(0, 3).map((id) => [id, fieldDiff(v.annotations[id], remoteView.annotations[id])]))} ` +
             `logs ${JSON.stringify(logDiff.slice(0, 3).map((id) => [id, fieldDiff(v.logs[id] as never, remoteView.logs[id] as never)]))}`,
         );
       }
-      const open = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')")!.n;
-      if (open) fail(`${r.name} has ${open} outbox entries not delivered: ${JSON.stringify(r.engine.db.all("SELECT seq, operation, state, last_error FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')"))}`);
+      const open = r.engine.db.get<{ n: number }>(
+        "SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')",
+      )!.n;
+      if (open)
+        fail(
+          `${r.name} has ${open} outbox entries not delivered: ${JSON.stringify(r.engine.db.all("SELECT seq, operation, state, last_error FROM sync_outbox WHERE state IN ('pending', 'inflight', 'failed')"))}`,
+        );
     }
     // Exactly once: annotations by fuzz id, comments by text.
     const byFuzz = new Map<string, Annotation[]>();
@@ -514,7 +645,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       if (n !== 1) fail(`annotation ${f} exists ${n} times on the remote`);
     }
     for (const f of discarded) if (byFuzz.has(f)) fail(`annotation ${f} was discarded, yet the remote has it`);
-    for (const a of Object.values(remoteView.annotations)) if (a.name.startsWith('x:')) fail(`the remote holds refused annotation ${a.annotationId} (${a.name})`);
+    for (const a of Object.values(remoteView.annotations))
+      if (a.name.startsWith('x:')) fail(`the remote holds refused annotation ${a.annotationId} (${a.name})`);
     if (byFuzz.size !== created.size) fail(`the remote has ${byFuzz.size} fuzz annotations, ${created.size} were created`);
     const textCount = new Map<string, { n: number; annotationId: string }>();
     for (const l of Object.values(remoteView.logs)) {
@@ -527,7 +659,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     for (const [text, fuzzId] of comments) {
       const c = textCount.get(text);
       if (!c || c.n !== 1) fail(`comment '${text}' exists ${c?.n ?? 0} times on the remote`);
-      if (fuzzIdOf(remoteView.annotations[c!.annotationId] as unknown as Annotation) !== fuzzId) fail(`comment '${text}' is on the wrong annotation`);
+      if (fuzzIdOf(remoteView.annotations[c!.annotationId] as unknown as Annotation) !== fuzzId)
+        fail(`comment '${text}' is on the wrong annotation`);
     }
     // Each resource checks its own convergence and exactly-once, and says where its writes ended up.
     const remoteAnnotations = Object.values(remoteView.annotations)
@@ -570,14 +703,30 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
                 ) +
                 ' ids ' +
                 JSON.stringify(r.engine.db.all('SELECT * FROM sync_id_map WHERE remote_id = ? OR local_id = ?', [id, id]))
-              : JSON.stringify(r.engine.db.all(`SELECT o.seq, o.operation, o.state, o.attempts, o.local_time, t.record_id, t.fields FROM sync_outbox o JOIN sync_outbox_targets t ON t.seq = o.seq WHERE t.fields LIKE ?`, [`%${w.field.split(':')[0]}%`]))) +
+              : JSON.stringify(
+                  r.engine.db.all(
+                    `SELECT o.seq, o.operation, o.state, o.attempts, o.local_time, t.record_id, t.fields FROM sync_outbox o JOIN sync_outbox_targets t ON t.seq = o.seq WHERE t.fields LIKE ?`,
+                    [`%${w.field.split(':')[0]}%`],
+                  ),
+                )) +
             ' conflicts ' +
-            JSON.stringify(r.engine.db.all('SELECT resource, record_id, field, winner, local_value, remote_value, local_time, remote_time FROM sync_conflicts')),
+            JSON.stringify(
+              r.engine.db.all(
+                'SELECT resource, record_id, field, winner, local_value, remote_value, local_time, remote_time FROM sync_conflicts',
+              ),
+            ),
         )
         .join('\n  ');
     };
     // (A deleted record's values need not survive: the deletion wins, and an edit it overtook is told as a conflict.)
-    checkNothingLost(writes.filter((w) => !discarded.has(w.fuzzId) && !searches.deleted.has(w.fuzzId)), syncStarts, final, losers, fail, explain);
+    checkNothingLost(
+      writes.filter((w) => !discarded.has(w.fuzzId) && !searches.deleted.has(w.fuzzId)),
+      syncStarts,
+      final,
+      losers,
+      fail,
+      explain,
+    );
     return {
       seed,
       steps,

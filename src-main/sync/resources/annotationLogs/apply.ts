@@ -30,9 +30,17 @@ interface CommentElement {
   readonly userMention?: { readonly userId?: string } | null;
 }
 
-export function logContent(log: { kind: string; assigned?: { assignedToUserId?: string }; stateUpdate?: { state?: string }; comment?: { body: readonly CommentElement[] } }): string {
+export function logContent(log: {
+  kind: string;
+  assigned?: { assignedToUserId?: string };
+  stateUpdate?: { state?: string };
+  comment?: { body: readonly CommentElement[] };
+}): string {
   if (log.kind === 'ANNOTATION_LOG_KIND_COMMENT') {
-    return canonical({ kind: log.kind, body: (log.comment?.body ?? []).map((e) => ({ type: e.type, text: e.text ?? '', user: e.userMention?.userId ?? '' })) });
+    return canonical({
+      kind: log.kind,
+      body: (log.comment?.body ?? []).map((e) => ({ type: e.type, text: e.text ?? '', user: e.userMention?.userId ?? '' })),
+    });
   }
   if (log.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE') return canonical({ kind: log.kind, state: log.stateUpdate?.state ?? '' });
   return canonical({ kind: log.kind, user: log.assigned?.assignedToUserId ?? '' });
@@ -55,7 +63,13 @@ export function inflightLogCreates(db: Db): InflightLogCreate[] {
     .map((r) => {
       const req = JSON.parse(r.request);
       const created = JSON.parse(r.created_ids) as { id: string }[];
-      return { seq: r.seq, annotationId: req.annotationId, localLogId: created[0]?.id ?? '', content: logContent(req), since: r.first_sent_server_time };
+      return {
+        seq: r.seq,
+        annotationId: req.annotationId,
+        localLogId: created[0]?.id ?? '',
+        content: logContent(req),
+        since: r.first_sent_server_time,
+      };
     });
 }
 
@@ -94,7 +108,11 @@ const HISTORY_KINDS: ReadonlySet<string> = new Set(['ANNOTATION_LOG_KIND_STATE_U
  * however long ago.
  */
 export function mayEchoOurWrite(log: AnnotationLog, userId: string, answeredAt: number): boolean {
-  return HISTORY_KINDS.has(log.kind) && log.createdByUserId === userId && (wireMicros(log.createdDate) ?? Infinity) <= answeredAt + SEND_TIME_SLACK;
+  return (
+    HISTORY_KINDS.has(log.kind) &&
+    log.createdByUserId === userId &&
+    (wireMicros(log.createdDate) ?? Infinity) <= answeredAt + SEND_TIME_SLACK
+  );
 }
 
 function storedContent(db: Db, id: string): string | undefined {
@@ -128,7 +146,11 @@ export function settleSideEffectLogs(ctx: IdMapContext, seq: number, localIds: r
       continue;
     }
     // The mapping lets a UI still holding our id reach the adopted log (translateIds).
-    db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [id, ANNOTATION_LOG, seq]);
+    db.run('INSERT OR IGNORE INTO sync_id_map(local_id, resource, remote_id, created_by_seq) VALUES (?, ?, NULL, ?)', [
+      id,
+      ANNOTATION_LOG,
+      seq,
+    ]);
     adoptLog(ctx, id, echo);
   }
 }
@@ -169,12 +191,21 @@ export class LogWriter {
   /** A wire log's row as stored. */
   private rowOf(log: AnnotationLog, ann: { pk: number; organization_id: string }): AnnotationLogRowValues {
     return {
-      id: log.annotationLogId, annotation_pk: ann.pk, annotation_id: log.annotationId, organization_id: ann.organization_id,
-      kind: AnnotationLogKind.numbers[log.kind] ?? 0, created_by_user_id: log.createdByUserId, created_by_user_name: log.createdByUserName,
-      created_date: wireMicros(log.createdDate), modified_date: wireMicros(log.modifiedDate),
-      assigned_to_user_id: log.assigned ? log.assigned.assignedToUserId : null, assigned_to_user_email: log.assigned ? log.assigned.assignedToUserEmail : null,
+      id: log.annotationLogId,
+      annotation_pk: ann.pk,
+      annotation_id: log.annotationId,
+      organization_id: ann.organization_id,
+      kind: AnnotationLogKind.numbers[log.kind] ?? 0,
+      created_by_user_id: log.createdByUserId,
+      created_by_user_name: log.createdByUserName,
+      created_date: wireMicros(log.createdDate),
+      modified_date: wireMicros(log.modifiedDate),
+      assigned_to_user_id: log.assigned ? log.assigned.assignedToUserId : null,
+      assigned_to_user_email: log.assigned ? log.assigned.assignedToUserEmail : null,
       state: log.stateUpdate ? AnnotationLogState.numbers[log.stateUpdate.state] : null,
-      comment_body: log.comment ? JSON.stringify(log.comment.body.map((e) => ({ type: e.type, text: e.text, userMention: e.userMention ?? null }))) : null,
+      comment_body: log.comment
+        ? JSON.stringify(log.comment.body.map((e) => ({ type: e.type, text: e.text, userMention: e.userMention ?? null })))
+        : null,
     };
   }
 
@@ -222,7 +253,12 @@ export class LogWriter {
  * annotations that are not local yet: the caller fetches them and applies the
  * page again (logs before their annotation are never skipped).
  */
-export function applyAnnotationLogs(ctx: ApplyContext, list: readonly AnnotationLog[], writer = new LogWriter(ctx.db), loaded?: LoadedIds): string[] {
+export function applyAnnotationLogs(
+  ctx: ApplyContext,
+  list: readonly AnnotationLog[],
+  writer = new LogWriter(ctx.db),
+  loaded?: LoadedIds,
+): string[] {
   writer.reset();
   let inflight: InflightLogCreate[] = inflightLogCreates(ctx.db);
   // Nothing of ours can be among them (the usual case, and every initial pull, whose `loaded` stands in for

@@ -21,7 +21,8 @@ export const annotationLogs: ReplicatedResource = {
     CreateAnnotationLog: {
       // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
       // here and not on the remote, with nothing left to send.
-      keeps: (req) => ((req as { kind?: string } | null)?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
+      keeps: (req) =>
+        (req as { kind?: string } | null)?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too',
     },
   },
   sideEffects: {

@@ -26,7 +26,9 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
     const ids = [...new Set(items.map((l) => l.annotationId))];
     // One query per page: a lookup per annotation cost as much as inserting the page's logs.
     const local = new Set(
-      s.db.all<{ id: string }>('SELECT id FROM annotations WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]).map((r) => r.id),
+      s.db
+        .all<{ id: string }>('SELECT id FROM annotations WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)])
+        .map((r) => r.id),
     );
     const missing = ids.filter((id) => !local.has(id));
     for (const annotationId of missing) {

@@ -37,10 +37,20 @@ export const createAnnotationLogSpec = defineSpec<'CreateAnnotationLog', WireRes
     compact({
       annotationId: req.annotationId,
       kind: req.kind,
-      assigned: req.assigned ? compact({ assignedToUserId: req.assigned.assignedToUserId, assignedToUserEmail: req.assigned.assignedToUserEmail }) : undefined,
+      assigned: req.assigned
+        ? compact({ assignedToUserId: req.assigned.assignedToUserId, assignedToUserEmail: req.assigned.assignedToUserEmail })
+        : undefined,
       stateUpdate: req.stateUpdate ? { state: req.stateUpdate.state } : undefined,
       comment: req.comment
-        ? { body: req.comment.body.map((e) => compact({ type: e.type, text: e.text, userMention: e.userMention ? compact({ userId: e.userMention.userId, userEmail: e.userMention.userEmail }) : undefined })) }
+        ? {
+            body: req.comment.body.map((e) =>
+              compact({
+                type: e.type,
+                text: e.text,
+                userMention: e.userMention ? compact({ userId: e.userMention.userId, userEmail: e.userMention.userEmail }) : undefined,
+              }),
+            ),
+          }
         : undefined,
     }),
   findExisting: findLog,

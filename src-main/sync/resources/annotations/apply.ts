@@ -43,7 +43,17 @@ export interface AnnotationApplyContext extends ApplyContext {
 export const CLIENT_ID_KEY = 'outpost_client_id';
 
 export const ANNOTATION_FIELDS = [
-  'name', 'description', 'start_time', 'end_time', 'assigned_to_user_id', 'state', 'tags', 'legend_config', 'linked_channels', 'metadata', 'archived',
+  'name',
+  'description',
+  'start_time',
+  'end_time',
+  'assigned_to_user_id',
+  'state',
+  'tags',
+  'legend_config',
+  'linked_channels',
+  'metadata',
+  'archived',
 ] as const;
 export type AnnotationField = (typeof ANNOTATION_FIELDS)[number];
 export type AnnotationFields = Record<AnnotationField, unknown>;
@@ -60,7 +70,8 @@ function normalizeMetadata(list: readonly MetadataValue[]): MetadataValue[] {
       if (m.stringValue !== undefined) out.stringValue = m.stringValue;
       if (m.numberValue !== undefined) out.numberValue = m.numberValue;
       if (m.booleanValue !== undefined) out.booleanValue = m.booleanValue;
-      if (m.relationValue !== undefined) out.relationValue = { resourceType: m.relationValue.resourceType, resourceId: m.relationValue.resourceId };
+      if (m.relationValue !== undefined)
+        out.relationValue = { resourceType: m.relationValue.resourceType, resourceId: m.relationValue.resourceId };
       return out;
     });
 }
@@ -81,9 +92,11 @@ export function fieldsOfWire(a: Annotation): AnnotationFields {
     tags: [...a.tags],
     legend_config: a.legendConfig ?? null,
     linked_channels: a.linkedChannels.map((c) =>
-      c.channel ? { channel: { channelId: c.channel.channelId } }
-      : c.bitFieldElement ? { bitFieldElement: { channelId: c.bitFieldElement.channelId, bitFieldName: c.bitFieldElement.bitFieldName } }
-      : { calculatedChannel: { calculatedChannelVersionId: c.calculatedChannel?.calculatedChannelVersionId ?? '' } },
+      c.channel
+        ? { channel: { channelId: c.channel.channelId } }
+        : c.bitFieldElement
+          ? { bitFieldElement: { channelId: c.bitFieldElement.channelId, bitFieldName: c.bitFieldElement.bitFieldName } }
+          : { calculatedChannel: { calculatedChannelVersionId: c.calculatedChannel?.calculatedChannelVersionId ?? '' } },
     ),
     metadata: normalizeMetadata(a.metadata),
     archived: a.isArchived,
@@ -110,7 +123,9 @@ function localRow(db: Db, id: string): LocalRow | undefined {
  */
 function localRows(db: Db, ids: readonly string[], loaded: LoadedIds | undefined): Map<string, LocalRow> {
   const rows = loaded
-    ? db.all<LocalRow>(`${LOCAL_ROW} WHERE pk IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids.filter((id) => loaded.has(id)).map((id) => loaded.get(id)))])
+    ? db.all<LocalRow>(`${LOCAL_ROW} WHERE pk IN (SELECT value FROM json_each(?))`, [
+        JSON.stringify(ids.filter((id) => loaded.has(id)).map((id) => loaded.get(id))),
+      ])
     : db.all<LocalRow>(`${LOCAL_ROW} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]);
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -164,12 +179,27 @@ export function writeField(db: Db, pk: number, field: AnnotationField, value: un
 /** A wire annotation's row as stored. */
 function rowOfWire(a: Annotation): AnnotationRowValues {
   return {
-    organization_id: a.organizationId, name: a.name, description: a.description, start_time: micros(a.startTime), end_time: micros(a.endTime),
-    created_by_user_id: a.createdByUserId, modified_by_user_id: a.modifiedByUserId, created_date: micros(a.createdDate), modified_date: micros(a.modifiedDate),
-    run_id: a.runId ?? null, state: stateNumber(a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null), assigned_to_user_id: a.assignedToUserId,
-    annotation_type: AnnotationType.numbers[a.annotationType] ?? 1, legend_config: a.legendConfig ?? null, created_by_condition_id: a.createdByConditionId ?? null,
-    created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null, report_rule_version_id: a.reportRuleVersionId ?? null,
-    pending: a.pending ? 1 : 0, deleted_date: micros(a.deletedDate), archived_date: micros(a.archivedDate), batched_triggers: a.batchedTriggers,
+    organization_id: a.organizationId,
+    name: a.name,
+    description: a.description,
+    start_time: micros(a.startTime),
+    end_time: micros(a.endTime),
+    created_by_user_id: a.createdByUserId,
+    modified_by_user_id: a.modifiedByUserId,
+    created_date: micros(a.createdDate),
+    modified_date: micros(a.modifiedDate),
+    run_id: a.runId ?? null,
+    state: stateNumber(a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null),
+    assigned_to_user_id: a.assignedToUserId,
+    annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
+    legend_config: a.legendConfig ?? null,
+    created_by_condition_id: a.createdByConditionId ?? null,
+    created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null,
+    report_rule_version_id: a.reportRuleVersionId ?? null,
+    pending: a.pending ? 1 : 0,
+    deleted_date: micros(a.deletedDate),
+    archived_date: micros(a.archivedDate),
+    batched_triggers: a.batchedTriggers,
     is_noisy_rule: a.isNoisyRule ? 1 : 0,
   };
 }
@@ -228,9 +258,16 @@ export class AnnotationWriter {
     );
     if (!current) return false;
     const next: Partial<Record<AnnotationColumn, SqlValue>> = {
-      created_by_user_id: a.createdByUserId, created_date: micros(a.createdDate), run_id: a.runId ?? null, annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
-      pending: a.pending ? 1 : 0, deleted_date: micros(a.deletedDate), batched_triggers: a.batchedTriggers, is_noisy_rule: a.isNoisyRule ? 1 : 0,
-      report_rule_version_id: a.reportRuleVersionId ?? null, created_by_condition_id: a.createdByConditionId ?? null,
+      created_by_user_id: a.createdByUserId,
+      created_date: micros(a.createdDate),
+      run_id: a.runId ?? null,
+      annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
+      pending: a.pending ? 1 : 0,
+      deleted_date: micros(a.deletedDate),
+      batched_triggers: a.batchedTriggers,
+      is_noisy_rule: a.isNoisyRule ? 1 : 0,
+      report_rule_version_id: a.reportRuleVersionId ?? null,
+      created_by_condition_id: a.createdByConditionId ?? null,
       created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null,
       ...(takeModified ? { modified_date: micros(a.modifiedDate), modified_by_user_id: a.modifiedByUserId } : {}),
     };
@@ -247,7 +284,10 @@ export class AnnotationWriter {
 function markerClaim(db: Db, a: Annotation): { localId: string; createdBySeq: number; remoteId: string | null } | undefined {
   const marker = markerOf(a);
   if (!marker || marker === a.annotationId) return undefined;
-  const row = db.get<{ created_by_seq: number; remote_id: string | null }>("SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = 'annotation'", [marker]);
+  const row = db.get<{ created_by_seq: number; remote_id: string | null }>(
+    "SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = 'annotation'",
+    [marker],
+  );
   return row && { localId: marker, createdBySeq: row.created_by_seq, remoteId: row.remote_id };
 }
 
@@ -268,9 +308,18 @@ function adoptByMarker(ctx: AnnotationApplyContext, a: Annotation): boolean {
   if (!claim) return false;
   if (claim.remoteId !== null) {
     // Our create reached the remote twice (a replaying middlebox): this copy is the extra one.
-    if (claim.remoteId !== a.annotationId && !ctx.db.get("SELECT 1 FROM sync_conflicts WHERE kind = 'duplicate' AND record_id = ?", [a.annotationId])) {
+    if (
+      claim.remoteId !== a.annotationId &&
+      !ctx.db.get("SELECT 1 FROM sync_conflicts WHERE kind = 'duplicate' AND record_id = ?", [a.annotationId])
+    ) {
       recordConflict(ctx.db, {
-        kind: 'duplicate', resource: ANNOTATION, recordId: a.annotationId, field: '*', winner: 'local', localValue: claim.remoteId, remoteValue: a.annotationId,
+        kind: 'duplicate',
+        resource: ANNOTATION,
+        recordId: a.annotationId,
+        field: '*',
+        winner: 'local',
+        localValue: claim.remoteId,
+        remoteValue: a.annotationId,
         message: `a replayed create made a second copy of ${claim.remoteId} on the remote; the copy is archived`,
       });
     }
@@ -295,7 +344,10 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
   const { db } = ctx;
   const remote = fieldsOfWire(a);
   const remoteTime = micros(a.modifiedDate) ?? 0;
-  const baseRow = db.get<{ fields: string; remote_version: number }>('SELECT fields, remote_version FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
+  const baseRow = db.get<{ fields: string; remote_version: number }>(
+    'SELECT fields, remote_version FROM sync_base WHERE resource = ? AND record_id = ?',
+    [ANNOTATION, row.id],
+  );
   const base = baseRow ? (JSON.parse(baseRow.fields) as AnnotationFields) : null;
   const local = localFields(db, row.pk)!;
   const own = ownFields(ctx, ANNOTATION, row.id);
@@ -319,9 +371,29 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
       writeField(db, row.pk, f, remote[f], a);
       written = true;
       for (const seq of p.seqs) ctx.dropField(seq, ANNOTATION, row.id, f);
-      recordConflict(db, { kind: 'field', resource: ANNOTATION, recordId: row.id, field: f, winner: 'remote', localValue: local[f], remoteValue: remote[f], localTime, remoteTime });
+      recordConflict(db, {
+        kind: 'field',
+        resource: ANNOTATION,
+        recordId: row.id,
+        field: f,
+        winner: 'remote',
+        localValue: local[f],
+        remoteValue: remote[f],
+        localTime,
+        remoteTime,
+      });
     } else {
-      recordConflict(db, { kind: 'field', resource: ANNOTATION, recordId: row.id, field: f, winner: 'local', localValue: local[f], remoteValue: remote[f], localTime, remoteTime });
+      recordConflict(db, {
+        kind: 'field',
+        resource: ANNOTATION,
+        recordId: row.id,
+        field: f,
+        winner: 'local',
+        localValue: local[f],
+        remoteValue: remote[f],
+        localTime,
+        remoteTime,
+      });
     }
     ctx.stats.conflicts++;
   }
@@ -353,7 +425,12 @@ function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow,
  */
 function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly { row: LocalRow; a: Annotation }[]): void {
   if (list.length === 0) return;
-  const before = new Map(loadAnnotations(ctx.db, list.map((o) => o.row.pk)).map((l) => [l.annotationId, fieldsOfWire(l)]));
+  const before = new Map(
+    loadAnnotations(
+      ctx.db,
+      list.map((o) => o.row.pk),
+    ).map((l) => [l.annotationId, fieldsOfWire(l)]),
+  );
   for (const { row, a } of list) {
     const local = before.get(row.id);
     const remote = fieldsOfWire(a);
@@ -373,10 +450,19 @@ function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly {
  * Applies remote annotations to the local store (pull pages and push results). Caller holds the transaction.
  * `loaded`: during an initial bulk load, the ids it inserted so far (updated here).
  */
-export function applyAnnotations(ctx: AnnotationApplyContext, list: readonly Annotation[], writer = new AnnotationWriter(ctx.db), loaded?: LoadedIds): void {
+export function applyAnnotations(
+  ctx: AnnotationApplyContext,
+  list: readonly Annotation[],
+  writer = new AnnotationWriter(ctx.db),
+  loaded?: LoadedIds,
+): void {
   const fresh = new Map<string, Annotation>();
   const overwrites: { row: LocalRow; a: Annotation }[] = [];
-  const known = localRows(ctx.db, list.map((a) => a.annotationId), loaded);
+  const known = localRows(
+    ctx.db,
+    list.map((a) => a.annotationId),
+    loaded,
+  );
   for (const a of list) {
     let row = known.get(a.annotationId);
     // An adopted offline create now holds this id.
@@ -435,7 +521,11 @@ export function applyRemoteAnnotations(
   const apply =
     options.excludeSeq === undefined
       ? list
-      : list.filter((a) => hasPending(db, ANNOTATION, a.annotationId, options.excludeSeq) || !db.get('SELECT 1 FROM annotations WHERE id = ?', [a.annotationId]));
+      : list.filter(
+          (a) =>
+            hasPending(db, ANNOTATION, a.annotationId, options.excludeSeq) ||
+            !db.get('SELECT 1 FROM annotations WHERE id = ?', [a.annotationId]),
+        );
   if (apply.length === 0) return;
   const { loaded, echoes, ...rest } = options;
   db.tx(() => applyAnnotations({ ...applier.context(rest), echoes }, apply, annotationWriterOf(db), loaded));

@@ -38,7 +38,9 @@ export const annotations: ReplicatedResource = {
         const { annotation: a } = getAnnotation(ctx, id);
         // The create names assets (the record holds their ids, in order) and assigns with assign_to_user_id.
         const assets = ctx.db
-          .all<{ name: string }>('SELECT s.name FROM json_each(?) j JOIN assets s ON s.id = j.value ORDER BY j.key', [JSON.stringify(a.assetIds)])
+          .all<{ name: string }>('SELECT s.name FROM json_each(?) j JOIN assets s ON s.id = j.value ORDER BY j.key', [
+            JSON.stringify(a.assetIds),
+          ])
           .map((r) => r.name);
         return CreateAnnotationRequest.parse({
           ...a,

@@ -33,24 +33,37 @@ const userFor = (a: Adoption, userId: string) => (a.localUserIds.has(userId) ? a
 type Resolved<T> = { value: T } | { reason: string };
 
 function channelNamed(db: Db, organizationId: string, localChannelId: string): Resolved<string> {
-  const local = db.get<{ name: string; asset: string | null }>('SELECT c.name, s.name AS asset FROM channels c LEFT JOIN assets s ON s.id = c.asset_id WHERE c.id = ?', [localChannelId]);
+  const local = db.get<{ name: string; asset: string | null }>(
+    'SELECT c.name, s.name AS asset FROM channels c LEFT JOIN assets s ON s.id = c.asset_id WHERE c.id = ?',
+    [localChannelId],
+  );
   if (!local) return { reason: `its channel ${localChannelId} is not held here` };
   const found = db.all<{ id: string }>(
     'SELECT c.id FROM channels c JOIN assets s ON s.id = c.asset_id WHERE c.organization_id = ? AND c.name = ? AND s.name = ?',
     [organizationId, local.name, local.asset ?? ''],
   );
-  if (found.length !== 1) return { reason: `its channel '${local.name}' of asset '${local.asset ?? ''}' has ${found.length ? 'several namesakes' : 'no namesake'} in the remote organization` };
+  if (found.length !== 1)
+    return {
+      reason: `its channel '${local.name}' of asset '${local.asset ?? ''}' has ${found.length ? 'several namesakes' : 'no namesake'} in the remote organization`,
+    };
   return { value: found[0].id };
 }
 
 function linkedChannelsFor(db: Db, organizationId: string, links: readonly LinkedChannel[]): Resolved<LinkedChannel[]> {
   const out: LinkedChannel[] = [];
   for (const link of links) {
-    if (link.calculatedChannel) return { reason: `its calculated channel ${link.calculatedChannel.calculatedChannelVersionId} cannot be matched in the remote organization` };
+    if (link.calculatedChannel)
+      return {
+        reason: `its calculated channel ${link.calculatedChannel.calculatedChannelVersionId} cannot be matched in the remote organization`,
+      };
     const local = link.channel?.channelId ?? link.bitFieldElement!.channelId;
     const remote = channelNamed(db, organizationId, local);
     if ('reason' in remote) return remote;
-    out.push(link.channel ? { channel: { channelId: remote.value } } : { bitFieldElement: { channelId: remote.value, bitFieldName: link.bitFieldElement!.bitFieldName } });
+    out.push(
+      link.channel
+        ? { channel: { channelId: remote.value } }
+        : { bitFieldElement: { channelId: remote.value, bitFieldName: link.bitFieldElement!.bitFieldName } },
+    );
   }
   return { value: out };
 }
@@ -59,14 +72,18 @@ function runFor(db: Db, organizationId: string, localRunId: string): Resolved<st
   const name = db.get<{ name: string }>('SELECT name FROM runs WHERE id = ?', [localRunId])?.name;
   if (name === undefined) return { reason: `its run ${localRunId} is not held here` };
   const found = db.all<{ id: string }>('SELECT id FROM runs WHERE organization_id = ? AND name = ?', [organizationId, name]);
-  if (found.length !== 1) return { reason: `its run '${name}' has ${found.length ? 'several namesakes' : 'no namesake'} in the remote organization` };
+  if (found.length !== 1)
+    return { reason: `its run '${name}' has ${found.length ? 'several namesakes' : 'no namesake'} in the remote organization` };
   return { value: found[0].id };
 }
 
 function assetsFor(db: Db, organizationId: string, assetIds: readonly string[]): Resolved<string[]> {
-  const names = db.all<{ name: string }>('SELECT s.name FROM json_each(?) j JOIN assets s ON s.id = j.value ORDER BY j.key', [JSON.stringify(assetIds)]).map((r) => r.name);
+  const names = db
+    .all<{ name: string }>('SELECT s.name FROM json_each(?) j JOIN assets s ON s.id = j.value ORDER BY j.key', [JSON.stringify(assetIds)])
+    .map((r) => r.name);
   for (const name of names) {
-    if (!db.get('SELECT 1 FROM assets WHERE organization_id = ? AND name = ?', [organizationId, name])) return { reason: `its asset '${name}' has no namesake in the remote organization` };
+    if (!db.get('SELECT 1 FROM assets WHERE organization_id = ? AND name = ?', [organizationId, name]))
+      return { reason: `its asset '${name}' has no namesake in the remote organization` };
   }
   return { value: names };
 }
@@ -81,7 +98,8 @@ function createRequest(a: Adoption, x: Annotation): Resolved<Record<string, unkn
   const run = x.runId ? runFor(db, a.organizationId, x.runId) : undefined;
   if (run && 'reason' in run) return run;
   const assignee = x.assignedToUserId ? userFor(a, x.assignedToUserId) : '';
-  if (assignee && !isMember(db, a.organizationId, assignee)) return { reason: `its assignee ${x.assignedToUser?.userName ?? assignee} is not a member of the remote organization` };
+  if (assignee && !isMember(db, a.organizationId, assignee))
+    return { reason: `its assignee ${x.assignedToUser?.userName ?? assignee} is not a member of the remote organization` };
   return {
     value: {
       name: x.name,
@@ -120,9 +138,10 @@ function adoptOne(a: Adoption, id: string): boolean {
   }
   return a.attempt({ resource: ANNOTATION, recordId: id, name: x.name }, () => {
     const { annotation: copy } = a.write('CreateAnnotation', request.value) as { annotation: Annotation };
-    const comments = a.ctx.db.all<{ comment_body: string }>('SELECT comment_body FROM annotation_logs WHERE annotation_id = ? AND kind = ? ORDER BY created_date, pk', [
-      id, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT,
-    ]);
+    const comments = a.ctx.db.all<{ comment_body: string }>(
+      'SELECT comment_body FROM annotation_logs WHERE annotation_id = ? AND kind = ? ORDER BY created_date, pk',
+      [id, AnnotationLogKind.numbers.ANNOTATION_LOG_KIND_COMMENT],
+    );
     for (const c of comments) {
       const body = (JSON.parse(c.comment_body) as StoredElement[]).map((e) => commentElement(a, e));
       a.write('CreateAnnotationLog', { annotationId: copy.annotationId, kind: 'ANNOTATION_LOG_KIND_COMMENT', comment: { body } });

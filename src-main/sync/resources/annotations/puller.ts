@@ -28,7 +28,12 @@ export const annotationsPuller: Puller<Annotation> = {
    * so the logs' pull does not report our own change as received.
    */
   async prepare(s, items) {
-    const ctx = { call: (op: string, req: Record<string, unknown>) => callWithRetry(s, op, req), features: s.features, userId: s.identity.userId, clockOffset: s.remote.clockOffset() };
+    const ctx = {
+      call: (op: string, req: Record<string, unknown>) => callWithRetry(s, op, req),
+      features: s.features,
+      userId: s.identity.userId,
+      clockOffset: s.remote.clockOffset(),
+    };
     const echoes = new Map<string, AnnotationLog[]>();
     for (const a of items) {
       const entry = createAwaitingAdoption(s.db, a);

@@ -26,17 +26,26 @@ import { findByClientMarker, listAll, quote, type MarkerLookup } from '../../rem
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 
 const annotationMarker: MarkerLookup<Annotation> = {
-  operation: 'ListAnnotations', listField: 'annotations', markerKey: CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+  operation: 'ListAnnotations',
+  listField: 'annotations',
+  markerKey: CLIENT_ID_KEY,
+  markerOf,
+  createdDateOf: (a) => a.createdDate,
 };
 
 /**
  * The annotation's logs written by us at or after `since` (server micros; less the send slack): narrowed by a CEL
  * filter where the remote has one (an annotation may carry thousands of colleagues' comments), else its whole list.
  */
-export function ourLogsSince(p: Pick<PushContext, 'call' | 'features' | 'userId'>, annotationId: string, since: number | null): Promise<AnnotationLog[]> {
+export function ourLogsSince(
+  p: Pick<PushContext, 'call' | 'features' | 'userId'>,
+  annotationId: string,
+  since: number | null,
+): Promise<AnnotationLog[]> {
   const floor = since === null ? undefined : Math.max(0, since - SEND_TIME_SLACK);
   const filter = `created_by_user_id == ${quote(p.userId)}${floor === undefined ? '' : ` && created_date >= timestamp('${formatTimestamp(floor)}')`}`;
-  const keep = (log: AnnotationLog) => log.createdByUserId === p.userId && (floor === undefined || (parseTimestamp(log.createdDate) ?? 0) >= floor);
+  const keep = (log: AnnotationLog) =>
+    log.createdByUserId === p.userId && (floor === undefined || (parseTimestamp(log.createdDate) ?? 0) >= floor);
   return listAll<AnnotationLog>(p, 'ListAnnotationLogs', 'annotationLogs', filter, keep, { annotationId });
 }
 
@@ -48,7 +57,10 @@ export function ourLogsSince(p: Pick<PushContext, 'call' | 'features' | 'userId'
  * the first send's log that way too.
  */
 export async function historyEchoes(
-  p: Pick<PushContext, 'call' | 'features' | 'userId' | 'clockOffset'>, entry: OutboxEntry, annotationId: string, answeredAt: number,
+  p: Pick<PushContext, 'call' | 'features' | 'userId' | 'clockOffset'>,
+  entry: OutboxEntry,
+  annotationId: string,
+  answeredAt: number,
 ): Promise<AnnotationLog[]> {
   const since = Math.min(entry.localTime + p.clockOffset, entry.firstSentServerTime ?? Infinity);
   try {
@@ -99,12 +111,21 @@ export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLo
       legendConfig: req.legendConfig,
       createdByConditionId: req.createdByConditionId,
       createdByRuleConditionVersionId: req.createdByRuleConditionVersionId,
-      metadata: [...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY), { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId }],
+      metadata: [
+        ...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY),
+        { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
+      ],
     });
   },
   send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('CreateAnnotation', request)).annotation),
   async findExisting(p, entry) {
-    const found = await findByClientMarker(p, annotationMarker, entry.createdIds[0].id, entry.request.organizationId, entry.firstSentServerTime);
+    const found = await findByClientMarker(
+      p,
+      annotationMarker,
+      entry.createdIds[0].id,
+      entry.request.organizationId,
+      entry.firstSentServerTime,
+    );
     return found && withHistoryLogs(p, entry, found);
   },
   applyResult(p, entry, res) {
@@ -118,22 +139,44 @@ export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLo
 
 export const annotationTarget = (id: string, fields: string[]): Target => ({ resource: ANNOTATION, recordId: id, fields });
 
-function encodePatch(patch: StoredRequest<'UpdateAnnotation'>['annotation'], paths: readonly string[]): WireRequest<'UpdateAnnotation'>['annotation'] {
+function encodePatch(
+  patch: StoredRequest<'UpdateAnnotation'>['annotation'],
+  paths: readonly string[],
+): WireRequest<'UpdateAnnotation'>['annotation'] {
   const out: Record<string, unknown> = { annotationId: patch.annotationId };
   for (const path of paths) {
     switch (path) {
-      case 'start_time': out.startTime = ts(patch.startTime); break;
-      case 'end_time': out.endTime = ts(patch.endTime); break;
-      case 'metadata': out.metadata = metadataOut(patch.metadata) ?? []; break;
-      case 'linked_channels': out.linkedChannels = encodeLinkedChannels(patch.linkedChannels) ?? []; break;
-      case 'tags': out.tags = patch.tags ?? []; break;
-      case 'assigned_to_user_id': out.assignedToUserId = patch.assignedToUserId ?? ''; break;
-      case 'legend_config': out.legendConfig = patch.legendConfig; break;
-      case 'state': out.state = patch.state; break;
+      case 'start_time':
+        out.startTime = ts(patch.startTime);
+        break;
+      case 'end_time':
+        out.endTime = ts(patch.endTime);
+        break;
+      case 'metadata':
+        out.metadata = metadataOut(patch.metadata) ?? [];
+        break;
+      case 'linked_channels':
+        out.linkedChannels = encodeLinkedChannels(patch.linkedChannels) ?? [];
+        break;
+      case 'tags':
+        out.tags = patch.tags ?? [];
+        break;
+      case 'assigned_to_user_id':
+        out.assignedToUserId = patch.assignedToUserId ?? '';
+        break;
+      case 'legend_config':
+        out.legendConfig = patch.legendConfig;
+        break;
+      case 'state':
+        out.state = patch.state;
+        break;
       // One concept on the platform: sent as the documented `deleted_date` (a date archives, null restores).
       case 'deleted_date':
-      case 'archived_date': out.deletedDate = patch.deletedDate ?? patch.archivedDate ? ts(patch.deletedDate ?? patch.archivedDate) : null; break;
-      default: out[path] = (patch as Record<string, unknown>)[path];
+      case 'archived_date':
+        out.deletedDate = (patch.deletedDate ?? patch.archivedDate) ? ts(patch.deletedDate ?? patch.archivedDate) : null;
+        break;
+      default:
+        out[path] = (patch as Record<string, unknown>)[path];
     }
   }
   // (Each path of the update mask names a field of the patch: its wire name is the path's, or one of the cases above.)
@@ -197,7 +240,10 @@ function singleArchiveSpec(
   });
 }
 
-function batchArchiveSpec(operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations' | 'BatchDeleteAnnotations', returnsAnnotations: boolean): OpSpec {
+function batchArchiveSpec(
+  operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations' | 'BatchDeleteAnnotations',
+  returnsAnnotations: boolean,
+): OpSpec {
   // (BatchDeleteAnnotations answers without the annotations.)
   return defineSpec<typeof operation, { annotations?: Annotation[] } | undefined>({
     operation,

@@ -28,4 +28,7 @@ function annotationPatchValue(field: string, value: unknown): Record<string, unk
 export const undoAnnotationField = (annotationId: string, field: string, value: unknown): UndoWrite =>
   field === 'archived'
     ? { operation: value ? 'ArchiveAnnotation' : 'UnarchiveAnnotation', request: { annotationId } }
-    : { operation: 'UpdateAnnotation', request: { annotation: { annotationId, ...annotationPatchValue(field, value) }, updateMask: field } };
+    : {
+        operation: 'UpdateAnnotation',
+        request: { annotation: { annotationId, ...annotationPatchValue(field, value) }, updateMask: field },
+      };

@@ -12,7 +12,13 @@ import type { Artifact, ArtifactVersion } from '../../../../src-shared/api/artif
 import { ArtifactCreatedVia, ArtifactEntityType, ArtifactLinkRelation, ArtifactStorageClass } from '../../../../src-shared/api/artifacts';
 import type { Db } from '../../../db/database';
 import {
-  deleteArtifactLinks, deleteLink, renameArtifact, replaceArtifactMetadata, setArtifactColumns, upsertLink, upsertRemoteArtifact,
+  deleteArtifactLinks,
+  deleteLink,
+  renameArtifact,
+  replaceArtifactMetadata,
+  setArtifactColumns,
+  upsertLink,
+  upsertRemoteArtifact,
 } from '../../../services/artifacts/artifactStore';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { mapLocalId } from '../../idMap';
@@ -68,12 +74,14 @@ function rowFields(db: Db, r: Row): Record<string, unknown> {
     'SELECT relation, entity_type, entity_id, artifact_version_id FROM artifact_links WHERE artifact_pk = ?',
     [r.pk],
   )) {
-    out[linkField({ relation: relationName.get(l.relation)!, entityType: entityTypeName.get(l.entity_type)!, entityId: l.entity_id })] = l.artifact_version_id;
+    out[linkField({ relation: relationName.get(l.relation)!, entityType: entityTypeName.get(l.entity_type)!, entityId: l.entity_id })] =
+      l.artifact_version_id;
   }
   return out;
 }
 
-const rowOf = (db: Db, id: string) => db.get<Row>('SELECT pk, id, modified_date, archived_date, artifact_version_id FROM artifacts WHERE id = ?', [id]);
+const rowOf = (db: Db, id: string) =>
+  db.get<Row>('SELECT pk, id, modified_date, archived_date, artifact_version_id FROM artifacts WHERE id = ?', [id]);
 
 export function snapshotArtifact(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
   const r = rowOf(db, id);
@@ -82,7 +90,7 @@ export function snapshotArtifact(db: Db, id: string): { version: number; fields:
 
 function writeField(db: Db, r: Row, a: Artifact, field: string, value: unknown): void {
   if (field === IS_ARCHIVED) {
-    setArtifactColumns(db, r.pk, { archived_date: value ? wireMicros(a.archivedDate) ?? Date.now() * 1000 : null });
+    setArtifactColumns(db, r.pk, { archived_date: value ? (wireMicros(a.archivedDate) ?? Date.now() * 1000) : null });
     return;
   }
   const link = parseLinkField(field);
@@ -106,10 +114,23 @@ function upsertRow(db: Db, a: Artifact, keepCurrentVersion: boolean): number {
   const pk = upsertRemoteArtifact(
     db,
     {
-      id: a.artifactId, organization_id: a.organizationId, created_by_user_id: a.createdByUserId, modified_by_user_id: a.createdByUserId, title: a.title,
-      storage_class: ArtifactStorageClass.numbers[a.storageClass], created_via: ArtifactCreatedVia.numbers[a.createdVia], created_date: wireMicros(a.createdDate),
-      modified_date: wireMicros(a.modifiedDate), archived_date: wireMicros(a.archivedDate), artifact_version_id: a.artifactVersionId, version: a.version,
-      version_created_date: wireMicros(a.versionCreatedDate), file_name: a.fileName, file_type: a.fileType, mime_type: a.mimeType, size_bytes: Number(a.sizeBytes),
+      id: a.artifactId,
+      organization_id: a.organizationId,
+      created_by_user_id: a.createdByUserId,
+      modified_by_user_id: a.createdByUserId,
+      title: a.title,
+      storage_class: ArtifactStorageClass.numbers[a.storageClass],
+      created_via: ArtifactCreatedVia.numbers[a.createdVia],
+      created_date: wireMicros(a.createdDate),
+      modified_date: wireMicros(a.modifiedDate),
+      archived_date: wireMicros(a.archivedDate),
+      artifact_version_id: a.artifactVersionId,
+      version: a.version,
+      version_created_date: wireMicros(a.versionCreatedDate),
+      file_name: a.fileName,
+      file_type: a.fileType,
+      mime_type: a.mimeType,
+      size_bytes: Number(a.sizeBytes),
       sha256: a.sha256,
     },
     keepCurrentVersion,
@@ -125,9 +146,14 @@ function upsertRow(db: Db, a: Artifact, keepCurrentVersion: boolean): number {
 function adoptByMarker(ctx: ApplyContext, a: Artifact, versions: readonly ArtifactVersion[] | undefined): void {
   const marker = markerOf(a);
   if (!marker || marker === a.artifactId) return;
-  const row = ctx.db.get<{ created_by_seq: number; remote_id: string | null }>('SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = ?', [marker, ARTIFACT]);
+  const row = ctx.db.get<{ created_by_seq: number; remote_id: string | null }>(
+    'SELECT created_by_seq, remote_id FROM sync_id_map WHERE local_id = ? AND resource = ?',
+    [marker, ARTIFACT],
+  );
   if (!row || row.remote_id !== null) return;
-  const entry = ctx.db.get<{ state: string; created_ids: string }>('SELECT state, created_ids FROM sync_outbox WHERE seq = ?', [row.created_by_seq]);
+  const entry = ctx.db.get<{ state: string; created_ids: string }>('SELECT state, created_ids FROM sync_outbox WHERE seq = ?', [
+    row.created_by_seq,
+  ]);
   // The created version is the remote's version 1 (the current one unless others were added since).
   const first = a.version === 1 ? a.artifactVersionId : versions?.find((v) => v.version === 1)?.artifactVersionId;
   if (!entry || !first) return; // without its first version's id, the push's lookup settles it
@@ -145,14 +171,25 @@ function adoptByMarker(ctx: ApplyContext, a: Artifact, versions: readonly Artifa
  * Applies remote artifacts: rows, metadata, links and archive state, plus the versions fetched for them
  * (`versionsOf`, content already in the store). A record with pending local edits merges per field.
  */
-export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], versionsOf: (a: Artifact) => readonly ArtifactVersion[] | undefined = () => undefined): void {
+export function applyArtifacts(
+  ctx: ApplyContext,
+  list: readonly Artifact[],
+  versionsOf: (a: Artifact) => readonly ArtifactVersion[] | undefined = () => undefined,
+): void {
   const { db } = ctx;
   for (const a of list) {
     const versions = versionsOf(a);
     if (!rowOf(db, a.artifactId)) adoptByMarker(ctx, a, versions);
     const row = rowOf(db, a.artifactId);
     const pending = !!row && hasPending(db, ARTIFACT, row.id, ctx.excludeSeq);
-    if (row && !pending && !ctx.force && row.modified_date === wireMicros(a.modifiedDate) && row.artifact_version_id === a.artifactVersionId && !versions) {
+    if (
+      row &&
+      !pending &&
+      !ctx.force &&
+      row.modified_date === wireMicros(a.modifiedDate) &&
+      row.artifact_version_id === a.artifactVersionId &&
+      !versions
+    ) {
       ctx.stats.unchanged++;
       continue;
     }
@@ -181,7 +218,8 @@ export function applyArtifacts(ctx: ApplyContext, list: readonly Artifact[], ver
     const remote = artifactFields(a);
     // A link absent on one side is a null field there (mergeFields walks the remote's fields).
     const base = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
-    for (const f of [...Object.keys(local), ...Object.keys(base ? (JSON.parse(base.fields) as object) : {})]) if (!(f in remote)) remote[f] = null;
+    for (const f of [...Object.keys(local), ...Object.keys(base ? (JSON.parse(base.fields) as object) : {})])
+      if (!(f in remote)) remote[f] = null;
     const stillPending = mergeFields(ctx, {
       resource: ARTIFACT,
       recordId: row.id,

@@ -41,9 +41,11 @@ export async function downloadVersion(db: Db, remote: Remote, v: ArtifactVersion
   const tmp = join(tmpDir, `sync-download-${randomUUID()}`);
   try {
     const { bytes } = await remote.download('DownloadArtifactContent', { artifactId: v.artifactId, version: v.version }, tmp);
-    if (bytes !== Number(v.sizeBytes)) throw new TransportError(`artifact ${v.artifactId} version ${v.version}: ${bytes} bytes arrived, ${v.sizeBytes} expected`);
+    if (bytes !== Number(v.sizeBytes))
+      throw new TransportError(`artifact ${v.artifactId} version ${v.version}: ${bytes} bytes arrived, ${v.sizeBytes} expected`);
     const sha = await sha256Of(tmp);
-    if (v.sha256 && sha !== v.sha256) throw new TransportError(`artifact ${v.artifactId} version ${v.version}: content hash ${sha} differs from the remote's ${v.sha256}`);
+    if (v.sha256 && sha !== v.sha256)
+      throw new TransportError(`artifact ${v.artifactId} version ${v.version}: content hash ${sha} differs from the remote's ${v.sha256}`);
     const target = contentPath(dataDir, storagePath);
     mkdirSync(dirname(target), { recursive: true });
     renameSync(tmp, target);

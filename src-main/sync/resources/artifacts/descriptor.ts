@@ -14,8 +14,15 @@ function undo(artifactId: string, field: string, value: unknown): UndoWrite | un
   if (field === 'is_archived') return { operation: value ? 'ArchiveArtifact' : 'UnarchiveArtifact', request: { artifactId } };
   const link = /^link:([A-Z_]+):([A-Z_]+):(.+)$/.exec(field);
   if (!link) return undefined;
-  const target = { artifactId, relation: `ARTIFACT_LINK_RELATION_${link[1]}`, entityType: `ARTIFACT_ENTITY_TYPE_${link[2]}`, entityId: link[3] };
-  return value === null ? { operation: 'UnlinkArtifact', request: target } : { operation: 'LinkArtifact', request: { ...target, artifactVersionId: value } };
+  const target = {
+    artifactId,
+    relation: `ARTIFACT_LINK_RELATION_${link[1]}`,
+    entityType: `ARTIFACT_ENTITY_TYPE_${link[2]}`,
+    entityId: link[3],
+  };
+  return value === null
+    ? { operation: 'UnlinkArtifact', request: target }
+    : { operation: 'LinkArtifact', request: { ...target, artifactVersionId: value } };
 }
 
 const artifact: RecordKind = {
@@ -39,7 +46,10 @@ const artifact: RecordKind = {
 /** An artifact made here: its versions, links and metadata go with it, then its versions' content files. */
 const discardArtifact: RefusedCreate['discard'] = (ctx, made, held): AfterCommit => {
   const paths = ctx.db
-    .all<{ storage_path: string }>('SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?', [made[0].id])
+    .all<{ storage_path: string }>(
+      'SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?',
+      [made[0].id],
+    )
     .map((r) => r.storage_path);
   held.deleteHeld(made);
   return () => paths.forEach((p) => removeFromStore(ctx.engine.dataDir, p));
@@ -47,7 +57,10 @@ const discardArtifact: RefusedCreate['discard'] = (ctx, made, held): AfterCommit
 
 export const artifacts: ReplicatedResource = {
   name: 'artifacts',
-  records: [artifact, { resource: ARTIFACT_VERSION, table: 'artifact_versions', nameColumn: 'file_name', rewriteId: rewriteArtifactVersionId }],
+  records: [
+    artifact,
+    { resource: ARTIFACT_VERSION, table: 'artifact_versions', nameColumn: 'file_name', rewriteId: rewriteArtifactVersionId },
+  ],
   specs: artifactSpecs,
   pullers: [artifactsPuller],
   pullAfterPush: [artifactsPuller],

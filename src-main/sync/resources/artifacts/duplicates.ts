@@ -20,7 +20,13 @@ export async function archiveIfDuplicate(s: SyncSession, a: Artifact): Promise<A
   s.db.tx(() => {
     if (s.db.get("SELECT 1 FROM sync_conflicts WHERE kind = 'duplicate' AND record_id = ?", [a.artifactId])) return;
     recordConflict(s.db, {
-      kind: 'duplicate', resource: ARTIFACT, recordId: a.artifactId, field: '*', winner: 'local', localValue: kept, remoteValue: a.artifactId,
+      kind: 'duplicate',
+      resource: ARTIFACT,
+      recordId: a.artifactId,
+      field: '*',
+      winner: 'local',
+      localValue: kept,
+      remoteValue: a.artifactId,
       message: `a replayed create made a second copy of artifact ${kept} on the remote; the copy is archived`,
     });
   });

@@ -27,11 +27,17 @@ export interface FoundVersion {
   readonly createdVersion: ArtifactVersion;
 }
 
-export const allVersions = (p: PushContext, artifactId: string) => listEvery<ArtifactVersion>(p.call, 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
+export const allVersions = (p: PushContext, artifactId: string) =>
+  listEvery<ArtifactVersion>(p.call, 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
 
 const artifactMarker: MarkerLookup<Artifact> = {
   // Archived ones too: ListArtifacts takes include_archived in its filter only (seed spec).
-  operation: 'ListArtifacts', listField: 'artifacts', filter: 'include_archived == true', markerKey: ARTIFACT_CLIENT_ID_KEY, markerOf, createdDateOf: (a) => a.createdDate,
+  operation: 'ListArtifacts',
+  listField: 'artifacts',
+  filter: 'include_archived == true',
+  markerKey: ARTIFACT_CLIENT_ID_KEY,
+  markerOf,
+  createdDateOf: (a) => a.createdDate,
 };
 
 export async function findCreatedArtifact(
@@ -53,7 +59,10 @@ interface VersionCreate {
   readonly sizeBytes: number;
 }
 
-export async function findCreatedVersion(p: PushContext, entry: Pick<OutboxEntry, 'firstSentServerTime'> & { readonly request: VersionCreate }): Promise<FoundVersion | undefined> {
+export async function findCreatedVersion(
+  p: PushContext,
+  entry: Pick<OutboxEntry, 'firstSentServerTime'> & { readonly request: VersionCreate },
+): Promise<FoundVersion | undefined> {
   const req = translateIds(p.db, entry.request);
   const since = entry.firstSentServerTime;
   const v = (await allVersions(p, req.artifactId)).find(

@@ -36,7 +36,10 @@ const replaced = new WeakMap<Artifact, Artifact>();
 const downloaded = new WeakSet<Artifact>();
 
 const listVersions = (s: SyncSession, artifactId: string) =>
-  listEvery<ArtifactVersion>((op, req) => callWithRetry(s, op, req), 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
+  listEvery<ArtifactVersion>((op, req) => callWithRetry(s, op, req), 'ListArtifactVersions', 'artifactVersions', {
+    artifactId,
+    pageSize: 1000,
+  });
 
 /** The remote itself lacks the bytes (its DATA_LOSS, or the version is gone): nothing to retry. */
 const remoteLacksContent = (e: unknown) => e instanceof ApiError && (e.code === Code.DATA_LOSS || e.code === Code.NOT_FOUND);
@@ -70,7 +73,10 @@ async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: Art
       any = true;
     } catch (e) {
       if (!remoteLacksContent(e)) throw e;
-      s.event({ type: 'warning', message: `artifact ${a.artifactId} version ${v.version}: the remote has no content (${(e as Error).message}); kept without it` });
+      s.event({
+        type: 'warning',
+        message: `artifact ${a.artifactId} version ${v.version}: the remote has no content (${(e as Error).message}); kept without it`,
+      });
     }
   }
   fetchedVersions.set(a, versions);
@@ -108,6 +114,8 @@ export const artifactsPuller: Puller<Artifact> = {
  */
 export function applyPrepared(s: SyncSession, item: Artifact, options: { force?: boolean } = {}): boolean {
   const a = replaced.get(item) ?? item;
-  const written = changedBy(s.applier.stats, () => applyRemoteArtifacts(s.applier, [a], { force: options.force, versionsOf: (x) => fetchedVersions.get(x) }));
+  const written = changedBy(s.applier.stats, () =>
+    applyRemoteArtifacts(s.applier, [a], { force: options.force, versionsOf: (x) => fetchedVersions.get(x) }),
+  );
   return written > 0 || downloaded.has(a);
 }

@@ -52,14 +52,23 @@ function storedFile(ctx: { db: PushContext['db'] }, file: { fileName: string; mi
 type WithStoredFile<R> = Omit<R, 'file'> & { file: StoredFile };
 
 /** Sends a multipart request with its file streamed from the local content store. */
-async function sendStored<R>(p: PushContext, request: WithStoredFile<R>, entry: Pick<OutboxEntry, 'operation'>): Promise<{ artifact: Artifact }> {
+async function sendStored<R>(
+  p: PushContext,
+  request: WithStoredFile<R>,
+  entry: Pick<OutboxEntry, 'operation'>,
+): Promise<{ artifact: Artifact }> {
   const { file } = request;
   // (Both uploads, of an artifact and of a version, answer with the artifact.)
-  return p.call(entry.operation, { ...request, file: { path: localContentPath(p.db, file.storagePath), fileName: file.fileName, mimeType: file.mimeType } }) as Promise<{ artifact: Artifact }>;
+  return p.call(entry.operation, {
+    ...request,
+    file: { path: localContentPath(p.db, file.storagePath), fileName: file.fileName, mimeType: file.mimeType },
+  }) as Promise<{ artifact: Artifact }>;
 }
 
 const linksOut = (links: StoredRequest<'UploadArtifact'>['links']) =>
-  links?.map((l) => compact({ relation: l.relation, entityType: l.entityType, entityId: l.entityId, artifactVersionId: l.artifactVersionId }));
+  links?.map((l) =>
+    compact({ relation: l.relation, entityType: l.entityType, entityId: l.entityId, artifactVersionId: l.artifactVersionId }),
+  );
 
 const withMarker = (metadata: StoredRequest<'UploadArtifact'>['metadata'], localId: string) => [
   ...(metadataOut(metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
@@ -76,7 +85,10 @@ type ArtifactCreate = 'UploadArtifact' | 'CreateStructuredArtifact';
 /** What an artifact create shares: created ids, the marker lookup, mapping the result. */
 function artifactCreate<K extends ArtifactCreate, Stored extends { readonly organizationId?: string }>(
   operation: K,
-): Pick<Spec<K, ArtifactCreated, Stored, unknown>, 'operation' | 'kind' | 'targets' | 'created' | 'targetsAfter' | 'findExisting' | 'applyResult' | 'unsupportedBy'> {
+): Pick<
+  Spec<K, ArtifactCreated, Stored, unknown>,
+  'operation' | 'kind' | 'targets' | 'created' | 'targetsAfter' | 'findExisting' | 'applyResult' | 'unsupportedBy'
+> {
   return {
     operation,
     kind: 'create',
@@ -99,7 +111,12 @@ function artifactCreate<K extends ArtifactCreate, Stored extends { readonly orga
   };
 }
 
-export const uploadArtifactSpec = defineSpec<'UploadArtifact', ArtifactCreated, WithStoredFile<StoredRequest<'UploadArtifact'>>, WithStoredFile<WireRequest<'UploadArtifact'>>>({
+export const uploadArtifactSpec = defineSpec<
+  'UploadArtifact',
+  ArtifactCreated,
+  WithStoredFile<StoredRequest<'UploadArtifact'>>,
+  WithStoredFile<WireRequest<'UploadArtifact'>>
+>({
   ...artifactCreate('UploadArtifact'),
   asyncWrite: true,
   storedRequest: (ctx, req, res) => ({ ...req, file: storedFile(ctx, req.file, res.artifact.artifactVersionId) }),
@@ -181,7 +198,13 @@ function linkSpec(operation: 'LinkArtifact' | 'UnlinkArtifact'): OpSpec {
     kind: 'write',
     targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [linkField(req)] }],
     encode: (req) =>
-      compact({ artifactId: req.artifactId, relation: req.relation, entityType: req.entityType, entityId: req.entityId, artifactVersionId: operation === 'LinkArtifact' && 'artifactVersionId' in req ? req.artifactVersionId : undefined }),
+      compact({
+        artifactId: req.artifactId,
+        relation: req.relation,
+        entityType: req.entityType,
+        entityId: req.entityId,
+        artifactVersionId: operation === 'LinkArtifact' && 'artifactVersionId' in req ? req.artifactVersionId : undefined,
+      }),
     applyResult: applyArtifact,
     // Unlinking a link the remote no longer has reaches the desired state.
     notFoundIsDone: operation === 'UnlinkArtifact',

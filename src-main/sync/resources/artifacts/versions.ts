@@ -52,9 +52,17 @@ export function upsertVersions(db: Db, artifactPk: number, list: readonly Artifa
     const existing = db.get<{ pk: number }>('SELECT pk FROM artifact_versions WHERE id = ?', [v.artifactVersionId]);
     freeVersionNumber(db, artifactPk, v.version, existing?.pk);
     upsertRemoteArtifactVersion(db, {
-      id: v.artifactVersionId, artifact_pk: artifactPk, version: v.version, file_name: v.fileName, file_type: v.fileType, mime_type: v.mimeType,
-      size_bytes: Number(v.sizeBytes), sha256: v.sha256, storage_path: storagePathFor(v.artifactId, v.artifactVersionId),
-      created_date: wireMicros(v.createdDate) ?? 0, created_by_user_id: v.createdByUserId,
+      id: v.artifactVersionId,
+      artifact_pk: artifactPk,
+      version: v.version,
+      file_name: v.fileName,
+      file_type: v.fileType,
+      mime_type: v.mimeType,
+      size_bytes: Number(v.sizeBytes),
+      sha256: v.sha256,
+      storage_path: storagePathFor(v.artifactId, v.artifactVersionId),
+      created_date: wireMicros(v.createdDate) ?? 0,
+      created_by_user_id: v.createdByUserId,
     });
   }
 }

@@ -7,7 +7,13 @@ import type { Policy } from '../../../../src-shared/api/policies';
 import type { Db } from '../../../db/database';
 import type { PolicyRow } from '../../../services/policies/policyRows';
 import {
-  deleteOtherPolicyVersion, deletePolicyVersion, deletePolicyVersionsAbove, insertPolicyVersionRow, renamePolicy, renumberCurrentPolicyVersion, setPolicyColumns,
+  deleteOtherPolicyVersion,
+  deletePolicyVersion,
+  deletePolicyVersionsAbove,
+  insertPolicyVersionRow,
+  renamePolicy,
+  renumberCurrentPolicyVersion,
+  setPolicyColumns,
   upsertRemotePolicy,
 } from '../../../auth/policyStore';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
@@ -49,8 +55,14 @@ function keepVersion(db: Db, pk: number, p: Policy): void {
   insertPolicyVersionRow(
     db,
     {
-      id: p.policyVersionId, policy_pk: pk, version, version_notes: p.versionNotes ?? null, generated_change_message: p.generatedChangeMessage ?? '',
-      cedar_policy: p.configuration.cedarPolicy, created_by_user_id: p.modifiedByUserId, created_date: wireMicros(p.modifiedDate),
+      id: p.policyVersionId,
+      policy_pk: pk,
+      version,
+      version_notes: p.versionNotes ?? null,
+      generated_change_message: p.generatedChangeMessage ?? '',
+      cedar_policy: p.configuration.cedarPolicy,
+      created_by_user_id: p.modifiedByUserId,
+      created_date: wireMicros(p.modifiedDate),
     },
     { ifAbsent: true },
   );
@@ -74,9 +86,19 @@ const stateOf = (db: Db, pk: number) =>
 function upsertRow(db: Db, p: Policy): void {
   ensureOrganization(db, p.organizationId);
   upsertRemotePolicy(db, {
-    id: p.policyId, organization_id: p.organizationId, name: p.name, description: p.description ?? null, cedar_policy: p.configuration.cedarPolicy,
-    policy_version_id: p.policyVersionId, version: p.version ?? 1, version_notes: p.versionNotes ?? null, generated_change_message: p.generatedChangeMessage ?? null,
-    created_by_user_id: p.createdByUserId, modified_by_user_id: p.modifiedByUserId, created_date: wireMicros(p.createdDate), modified_date: wireMicros(p.modifiedDate),
+    id: p.policyId,
+    organization_id: p.organizationId,
+    name: p.name,
+    description: p.description ?? null,
+    cedar_policy: p.configuration.cedarPolicy,
+    policy_version_id: p.policyVersionId,
+    version: p.version ?? 1,
+    version_notes: p.versionNotes ?? null,
+    generated_change_message: p.generatedChangeMessage ?? null,
+    created_by_user_id: p.createdByUserId,
+    modified_by_user_id: p.modifiedByUserId,
+    created_date: wireMicros(p.createdDate),
+    modified_date: wireMicros(p.modifiedDate),
     archived_date: wireMicros(p.archivedDate),
   });
   keepVersion(db, rowOf(db, p.policyId)!.pk, p);
@@ -87,7 +109,12 @@ function upsertRow(db: Db, p: Policy): void {
  * after the create first left (`since`, server micros), with the name and text the create sent. The push's lookup
  * after an unknown outcome and the pull's adoption (inflightCreates.ts) ask this first.
  */
-export function isCopyOfCreate(request: { name: string; configuration: { cedarPolicy: string } }, since: number | null, p: Policy, userId: string): boolean {
+export function isCopyOfCreate(
+  request: { name: string; configuration: { cedarPolicy: string } },
+  since: number | null,
+  p: Policy,
+  userId: string,
+): boolean {
   return madeSince(p, since, userId) && p.name === request.name && p.configuration.cedarPolicy === request.configuration.cedarPolicy;
 }
 
@@ -95,7 +122,13 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
   const { db } = ctx;
   for (const p of list) {
     if (!rowOf(db, p.policyId)) {
-      const arrival = adoptInflightCreate(ctx, 'CreatePolicy', POLICY, { ...p, id: p.policyId }, (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, p, ctx.userId));
+      const arrival = adoptInflightCreate(
+        ctx,
+        'CreatePolicy',
+        POLICY,
+        { ...p, id: p.policyId },
+        (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, p, ctx.userId),
+      );
       if (arrival === 'left') {
         // Pulled by modified date, it would not be listed again: read again by id at each pull until the lookup has settled it (refetch.ts).
         noteForRefetch(db, POLICY, p.policyId);
@@ -123,7 +156,9 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
     const before = stateOf(db, row.pk);
     // With a configuration of ours on its way, the current version is the one made here for it (a stand-in).
     const standIn =
-      pendingFields(db, POLICY, row.id, ctx.excludeSeq).has('configuration') || ownFields(ctx, POLICY, row.id).has('configuration') ? row.policy_version_id : null;
+      pendingFields(db, POLICY, row.id, ctx.excludeSeq).has('configuration') || ownFields(ctx, POLICY, row.id).has('configuration')
+        ? row.policy_version_id
+        : null;
     const stillPending = mergeFields(ctx, {
       resource: POLICY,
       recordId: row.id,
@@ -132,8 +167,10 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       remoteTime: wireMicros(p.modifiedDate) ?? 0,
       write(field, value) {
         if (field === 'name') setPolicyColumns(db, row.pk, { name: String(value) });
-        else if (field === 'description') setPolicyColumns(db, row.pk, { description: value === null || value === undefined ? null : String(value) });
-        else if (field === 'is_archived') setPolicyColumns(db, row.pk, { archived_date: value ? wireMicros(p.archivedDate) ?? Date.now() * 1000 : null });
+        else if (field === 'description')
+          setPolicyColumns(db, row.pk, { description: value === null || value === undefined ? null : String(value) });
+        else if (field === 'is_archived')
+          setPolicyColumns(db, row.pk, { archived_date: value ? (wireMicros(p.archivedDate) ?? Date.now() * 1000) : null });
         else if (field === 'configuration') setPolicyColumns(db, row.pk, { cedar_policy: String(value) });
       },
     });
@@ -141,7 +178,10 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
     // one) goes: the remote made its own version of it. The remote's version then takes the place of a local one with its number.
     if (rowOf(db, row.id)!.cedar_policy === p.configuration.cedarPolicy) {
       setPolicyColumns(db, row.pk, {
-        policy_version_id: p.policyVersionId, version: p.version ?? 1, version_notes: p.versionNotes ?? null, generated_change_message: p.generatedChangeMessage ?? null,
+        policy_version_id: p.policyVersionId,
+        version: p.version ?? 1,
+        version_notes: p.versionNotes ?? null,
+        generated_change_message: p.generatedChangeMessage ?? null,
       });
       if (standIn !== null && standIn !== p.policyVersionId) deletePolicyVersion(db, standIn);
     }

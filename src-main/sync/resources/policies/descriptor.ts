@@ -9,8 +9,13 @@ import { keptPreLink } from '../../preLinkCount';
 /** The losing archive state, Cedar text, name or description, written again through the policy's own operations. */
 function undo(policyId: string, field: string, value: unknown): UndoWrite | undefined {
   if (field === 'is_archived') return { operation: value ? 'ArchivePolicy' : 'UnarchivePolicy', request: { policyId } };
-  if (field === 'configuration') return { operation: 'UpdatePolicy', request: { policy: { policyId, configuration: { cedarPolicy: value } }, updateMask: 'configuration' } };
-  if (field === 'name' || field === 'description') return { operation: 'UpdatePolicy', request: { policy: { policyId, [field]: value ?? '' }, updateMask: field } };
+  if (field === 'configuration')
+    return {
+      operation: 'UpdatePolicy',
+      request: { policy: { policyId, configuration: { cedarPolicy: value } }, updateMask: 'configuration' },
+    };
+  if (field === 'name' || field === 'description')
+    return { operation: 'UpdatePolicy', request: { policy: { policyId, [field]: value ?? '' }, updateMask: field } };
   return undefined;
 }
 
@@ -36,8 +41,14 @@ export const policies: ReplicatedResource = {
   pullAfterPush: [policiesPuller],
   // (Discarded with its versions.)
   refusedCreates: { CreatePolicy: {} },
-  preLink: [keptPreLink(POLICY, 'policies', 'policies', "access policies of the local organization: they would change who may do what in the remote organization; create them there if they should apply",
-    // The default policy every organization starts with is nobody's work (auth/cedar/defaultPolicy.ts makes it with no author).
-    "created_by_user_id = ''",
-  )],
+  preLink: [
+    keptPreLink(
+      POLICY,
+      'policies',
+      'policies',
+      'access policies of the local organization: they would change who may do what in the remote organization; create them there if they should apply',
+      // The default policy every organization starts with is nobody's work (auth/cedar/defaultPolicy.ts makes it with no author).
+      "created_by_user_id = ''",
+    ),
+  ],
 };

@@ -20,11 +20,20 @@ const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOf
 
 async function findPolicy(p: PushContext, entry: EntryOf<StoredRequest<'CreatePolicy'>>): Promise<Policy | undefined> {
   const all: Policy[] = [];
-  for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true })) all.push(...page);
-  return pickCopy(all, (x) => x.policyId, 'policies', p, entry, (request, since, x) => isCopyOfCreate(request, since, x, p.userId));
+  for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true }))
+    all.push(...page);
+  return pickCopy(
+    all,
+    (x) => x.policyId,
+    'policies',
+    p,
+    entry,
+    (request, since, x) => isCopyOfCreate(request, since, x, p.userId),
+  );
 }
 
-const applyPolicy = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { policy: Policy }) => applyRemotePolicies(p.apply, [res.policy], { excludeSeq: entry.seq });
+const applyPolicy = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { policy: Policy }) =>
+  applyRemotePolicies(p.apply, [res.policy], { excludeSeq: entry.seq });
 
 export const createPolicySpec = defineSpec<'CreatePolicy', WireResponse<'CreatePolicy'> | Policy>({
   operation: 'CreatePolicy',
@@ -33,7 +42,13 @@ export const createPolicySpec = defineSpec<'CreatePolicy', WireResponse<'CreateP
   created: (_req, res) => [{ resource: POLICY, id: res.policy.policyId }],
   targetsAfter: (_req, res) => [{ resource: POLICY, recordId: res.policy.policyId, fields: ['*create'] }],
   encode: (req) =>
-    compact({ name: req.name, description: req.description, configuration: { cedarPolicy: req.configuration.cedarPolicy }, versionNotes: req.versionNotes, organizationId: req.organizationId }),
+    compact({
+      name: req.name,
+      description: req.description,
+      configuration: { cedarPolicy: req.configuration.cedarPolicy },
+      versionNotes: req.versionNotes,
+      organizationId: req.organizationId,
+    }),
   findExisting: findPolicy,
   applyResult(p, entry, res) {
     const policy = 'policy' in res ? res.policy : res;
@@ -54,8 +69,8 @@ export const updatePolicySpec = defineSpec({
       name: has('name') ? req.policy.name : undefined,
       description: has('description') ? req.policy.description : undefined,
       configuration: has('configuration') ? { cedarPolicy: req.policy.configuration?.cedarPolicy } : undefined,
-      isArchived: has('is_archived') ? req.policy.isArchived ?? false : undefined,
-      versionNotes: has('version_notes') ? req.policy.versionNotes ?? '' : undefined,
+      isArchived: has('is_archived') ? (req.policy.isArchived ?? false) : undefined,
+      versionNotes: has('version_notes') ? (req.policy.versionNotes ?? '') : undefined,
     });
     return compact({ policy, updateMask: mask(fields), versionNotes: req.versionNotes ?? req.policy.versionNotes });
   },

@@ -71,7 +71,16 @@ export const tagsPuller: Puller<Tag> = {
     ensureOrganization(s.db, org);
     let changed = 0;
     for (const t of items) {
-      if (upsertRemoteTag(s.db, { id: t.tagId, organization_id: org, name: t.name, created_by_user_id: t.createdByUserId, created_date: micros(t.createdDate) })) changed++;
+      if (
+        upsertRemoteTag(s.db, {
+          id: t.tagId,
+          organization_id: org,
+          name: t.name,
+          created_by_user_id: t.createdByUserId,
+          created_date: micros(t.createdDate),
+        })
+      )
+        changed++;
     }
     return changed;
   },
@@ -91,8 +100,14 @@ export const assetsPuller: Puller<Asset> = {
     for (const a of items) {
       ensureOrganization(s.db, a.organizationId);
       const { pk, changed: row } = upsertRemoteAsset(s.db, {
-        id: a.assetId, organization_id: a.organizationId, name: a.name, created_date: micros(a.createdDate), created_by_user_id: a.createdByUserId,
-        modified_date: micros(a.modifiedDate), modified_by_user_id: a.modifiedByUserId, archived_date: micros(a.archivedDate),
+        id: a.assetId,
+        organization_id: a.organizationId,
+        name: a.name,
+        created_date: micros(a.createdDate),
+        created_by_user_id: a.createdByUserId,
+        modified_date: micros(a.modifiedDate),
+        modified_by_user_id: a.modifiedByUserId,
+        archived_date: micros(a.archivedDate),
       });
       const tags = replaceAssetTags(s.db, pk, a.tags);
       const metadata = replaceAssetMetadata(s.db, pk, a.metadata as never);
@@ -116,9 +131,20 @@ export const runsPuller: Puller<Run> = {
     for (const r of items) {
       ensureOrganization(s.db, r.organizationId);
       const { pk, changed: row } = upsertRemoteRun(s.db, {
-        id: r.runId, organization_id: r.organizationId, name: r.name, description: r.description, start_time: micros(r.startTime), stop_time: micros(r.stopTime),
-        is_pinned: r.isPinned ? 1 : 0, client_key: r.clientKey ?? null, default_report_id: r.defaultReportId, is_adhoc: r.isAdhoc ? 1 : 0,
-        created_date: micros(r.createdDate), created_by_user_id: r.createdByUserId, modified_date: micros(r.modifiedDate), modified_by_user_id: r.modifiedByUserId,
+        id: r.runId,
+        organization_id: r.organizationId,
+        name: r.name,
+        description: r.description,
+        start_time: micros(r.startTime),
+        stop_time: micros(r.stopTime),
+        is_pinned: r.isPinned ? 1 : 0,
+        client_key: r.clientKey ?? null,
+        default_report_id: r.defaultReportId,
+        is_adhoc: r.isAdhoc ? 1 : 0,
+        created_date: micros(r.createdDate),
+        created_by_user_id: r.createdByUserId,
+        modified_date: micros(r.modifiedDate),
+        modified_by_user_id: r.modifiedByUserId,
         archived_date: micros(r.archivedDate),
       });
       const assets = replaceRunAssets(s.db, pk, r.assetIds);
@@ -143,12 +169,25 @@ export const channelsPuller: Puller<Channel> = {
   apply(s, items, variant) {
     let changed = 0;
     for (const c of items) {
-      const org = s.db.get<{ organization_id: string }>('SELECT organization_id FROM assets WHERE id = ?', [c.assetId])?.organization_id ?? organizationOf(s, variant);
+      const org =
+        s.db.get<{ organization_id: string }>('SELECT organization_id FROM assets WHERE id = ?', [c.assetId])?.organization_id ??
+        organizationOf(s, variant);
       ensureOrganization(s.db, org);
       const row = upsertRemoteChannel(s.db, {
-        id: c.channelId, organization_id: org, asset_id: c.assetId, name: c.name, description: c.description, unit_id: c.unitId,
-        data_type: ChannelDataType.numbers[c.dataType] ?? 1, display_description: c.displayDescription, display_unit_id: c.displayUnitId, active: c.active ? 1 : 0,
-        created_date: micros(c.createdDate), created_by_user_id: c.createdByUserId, modified_date: micros(c.modifiedDate), modified_by_user_id: c.modifiedByUserId,
+        id: c.channelId,
+        organization_id: org,
+        asset_id: c.assetId,
+        name: c.name,
+        description: c.description,
+        unit_id: c.unitId,
+        data_type: ChannelDataType.numbers[c.dataType] ?? 1,
+        display_description: c.displayDescription,
+        display_unit_id: c.displayUnitId,
+        active: c.active ? 1 : 0,
+        created_date: micros(c.createdDate),
+        created_by_user_id: c.createdByUserId,
+        modified_date: micros(c.modifiedDate),
+        modified_by_user_id: c.modifiedByUserId,
       });
       if (row) changed++;
     }

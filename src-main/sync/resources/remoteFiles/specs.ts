@@ -19,16 +19,25 @@ import { contentFilePath } from '../../../services/remoteFiles/contentStore';
 import { mapLocalId, unclaimed } from '../../idMap';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
 import { REMOTE_FILE } from './ids';
-import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
+import {
+  defineSpec,
+  type EntryOf,
+  type OpSpec,
+  type PushContext,
+  type StoredRequest,
+  type WireRequest,
+  type WireResponse,
+} from '../../spec';
 import { compact } from '../../wireEncode';
 import { filterUnsupported, listPages, quote } from '../../remoteQuery';
-
 
 type Upload = StoredRequest<'UploadRemoteFile'>;
 /** The upload as the outbox keeps it: its temporary file is gone by then; its content is in the content store (relative path). */
 type StoredUpload = Omit<Upload, 'file'> & { file: Omit<Upload['file'], 'path'> & { contentPath: string } };
 /** The wire request with the file still named by its place in the content store (send reads it from there). */
-type EncodedUpload = Omit<WireRequest<'UploadRemoteFile'>, 'file'> & { file: { contentPath: string; fileName: string; mimeType: string; encoding?: string } };
+type EncodedUpload = Omit<WireRequest<'UploadRemoteFile'>, 'file'> & {
+  file: { contentPath: string; fileName: string; mimeType: string; encoding?: string };
+};
 
 /** The replica's data directory: an engine always opens `<dataDir>/outpost.sqlite` (engine.ts). */
 const dataDirOf = (p: PushContext) => dirname(p.db.raw.name);
@@ -47,7 +56,11 @@ async function findUpload(p: PushContext, entry: EntryOf<StoredUpload>): Promise
   const feature = 'ListRemoteFiles:entity_id';
   if (p.features.celFilter.get(feature) !== false) {
     try {
-      for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', { filter: `entity_id == ${quote(entry.request.entityId)}`, pageSize: 1000, organizationId })) {
+      for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', {
+        filter: `entity_id == ${quote(entry.request.entityId)}`,
+        pageSize: 1000,
+        organizationId,
+      })) {
         p.features.celFilter.set(feature, true);
         const found = page.find((f) => isOurUpload(p, entry, f));
         if (found) return found;
@@ -60,7 +73,11 @@ async function findUpload(p: PushContext, entry: EntryOf<StoredUpload>): Promise
   }
   // No filters: newest-created first (the list's default order), back to just before the first send.
   const floor = entry.firstSentServerTime === null ? -Infinity : entry.firstSentServerTime - 60_000_000;
-  for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', { orderBy: 'created_date desc', pageSize: 1000, organizationId })) {
+  for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', {
+    orderBy: 'created_date desc',
+    pageSize: 1000,
+    organizationId,
+  })) {
     for (const f of page) {
       if (isOurUpload(p, entry, f)) return f;
       if ((wireMicros(f.createdDate) ?? 0) < floor) return undefined;
@@ -69,13 +86,20 @@ async function findUpload(p: PushContext, entry: EntryOf<StoredUpload>): Promise
   return undefined;
 }
 
-export const uploadRemoteFileSpec = defineSpec<'UploadRemoteFile', WireResponse<'UploadRemoteFile'> | RemoteFile, StoredUpload, EncodedUpload>({
+export const uploadRemoteFileSpec = defineSpec<
+  'UploadRemoteFile',
+  WireResponse<'UploadRemoteFile'> | RemoteFile,
+  StoredUpload,
+  EncodedUpload
+>({
   operation: 'UploadRemoteFile',
   kind: 'create',
   targets: () => [],
   created: (_req, res) => [{ resource: REMOTE_FILE, id: res.remoteFile.remoteFileId }],
   storedRequest(ctx, req, res) {
-    const row = ctx.db.get<{ content_path: string; file_size: number }>('SELECT content_path, file_size FROM remote_files WHERE id = ?', [res.remoteFile.remoteFileId])!;
+    const row = ctx.db.get<{ content_path: string; file_size: number }>('SELECT content_path, file_size FROM remote_files WHERE id = ?', [
+      res.remoteFile.remoteFileId,
+    ])!;
     const { path: _temporary, ...file } = req.file;
     return { ...req, file: { ...file, size: row.file_size, contentPath: row.content_path } };
   },
@@ -86,13 +110,20 @@ export const uploadRemoteFileSpec = defineSpec<'UploadRemoteFile', WireResponse<
       metadata: req.metadata,
       organizationId: req.organizationId,
       description: req.description,
-      file: compact({ contentPath: req.file.contentPath, fileName: req.file.fileName, mimeType: req.file.mimeType, encoding: req.file.encoding || undefined }),
+      file: compact({
+        contentPath: req.file.contentPath,
+        fileName: req.file.fileName,
+        mimeType: req.file.mimeType,
+        encoding: req.file.encoding || undefined,
+      }),
     }),
   // The file part is streamed from the content store (the transport reads `file.path` from disk).
   send(p, request) {
     const { contentPath, ...file } = request.file;
     // (The file part as the transport streams it, from a path: not the temporary-file record the table's request names.)
-    return p.call('UploadRemoteFile', { ...request, file: { ...file, path: contentFilePath(dataDirOf(p), contentPath) } }) as Promise<WireResponse<'UploadRemoteFile'>>;
+    return p.call('UploadRemoteFile', { ...request, file: { ...file, path: contentFilePath(dataDirOf(p), contentPath) } }) as Promise<
+      WireResponse<'UploadRemoteFile'>
+    >;
   },
   findExisting: findUpload,
   applyResult(p, entry, res) {

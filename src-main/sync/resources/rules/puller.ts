@@ -46,7 +46,10 @@ function ruleState(db: Db, id: string): string | undefined {
     ],
     ['SELECT asset_id, position FROM rule_asset_ids WHERE rule_pk = ? ORDER BY position', [pk]],
     ['SELECT tag_id, position FROM rule_tag_ids WHERE rule_pk = ? ORDER BY position', [pk]],
-    ['SELECT position, name, component, calculated_channel_version_id FROM rule_contextual_channels WHERE rule_pk = ? ORDER BY position', [pk]],
+    [
+      'SELECT position, name, component, calculated_channel_version_id FROM rule_contextual_channels WHERE rule_pk = ? ORDER BY position',
+      [pk],
+    ],
     ['SELECT key, type, string_value, number_value, boolean_value, position FROM rule_metadata WHERE rule_pk = ? ORDER BY position', [pk]],
     ['SELECT * FROM rule_versions WHERE rule_pk = ? ORDER BY pk', [pk]],
   ]);
@@ -57,22 +60,49 @@ function upsertRemoteRule(db: Db, r: Rule): void {
   const clientKey = r.clientKey || null;
   if (clientKey) releaseClientKey(db, r.organizationId, clientKey, r.ruleId);
   const pk = upsertRule(db, {
-    id: r.ruleId, organization_id: r.organizationId, client_key: clientKey, name: r.name, description: r.description ?? '', asset_id: r.assetId ?? '',
-    is_enabled: r.isEnabled ? 1 : 0, is_external: r.isExternal ? 1 : 0, is_live_evaluation_enabled: r.isLiveEvaluationEnabled === false ? 0 : 1,
-    current_version_id: r.currentVersionId ?? r.ruleVersion?.ruleVersionId ?? '', created_date: micros(r.createdDate), modified_date: micros(r.modifiedDate),
-    created_by_user_id: r.createdByUserId, modified_by_user_id: r.modifiedByUserId, deleted_date: wireMicros(r.deletedDate), archived_date: wireMicros(r.archivedDate),
+    id: r.ruleId,
+    organization_id: r.organizationId,
+    client_key: clientKey,
+    name: r.name,
+    description: r.description ?? '',
+    asset_id: r.assetId ?? '',
+    is_enabled: r.isEnabled ? 1 : 0,
+    is_external: r.isExternal ? 1 : 0,
+    is_live_evaluation_enabled: r.isLiveEvaluationEnabled === false ? 0 : 1,
+    current_version_id: r.currentVersionId ?? r.ruleVersion?.ruleVersionId ?? '',
+    created_date: micros(r.createdDate),
+    modified_date: micros(r.modifiedDate),
+    created_by_user_id: r.createdByUserId,
+    modified_by_user_id: r.modifiedByUserId,
+    deleted_date: wireMicros(r.deletedDate),
+    archived_date: wireMicros(r.archivedDate),
   });
   deleteRuleConditions(db, pk);
   (r.conditions ?? []).forEach((c, i) => {
     const conditionPk = insertRuleCondition(db, {
-      id: c.ruleConditionId, rule_pk: pk, position: i, version_id: c.ruleConditionVersionId ?? '', expression: JSON.stringify(c.expression),
-      created_date: micros(c.createdDate), modified_date: micros(c.modifiedDate), created_by_user_id: c.createdByUserId, modified_by_user_id: c.modifiedByUserId,
+      id: c.ruleConditionId,
+      rule_pk: pk,
+      position: i,
+      version_id: c.ruleConditionVersionId ?? '',
+      expression: JSON.stringify(c.expression),
+      created_date: micros(c.createdDate),
+      modified_date: micros(c.modifiedDate),
+      created_by_user_id: c.createdByUserId,
+      modified_by_user_id: c.modifiedByUserId,
     });
     (c.actions ?? []).forEach((a, j) =>
       insertRuleAction(db, {
-        id: a.ruleActionId, condition_pk: conditionPk, rule_pk: pk, position: j, action_type: ActionKind.numbers[a.actionType] ?? 0,
-        configuration: JSON.stringify(a.configuration ?? {}), version_id: a.ruleActionVersionId ?? '', created_date: micros(a.createdDate),
-        modified_date: micros(a.modifiedDate), created_by_user_id: a.createdByUserId, modified_by_user_id: a.modifiedByUserId,
+        id: a.ruleActionId,
+        condition_pk: conditionPk,
+        rule_pk: pk,
+        position: j,
+        action_type: ActionKind.numbers[a.actionType] ?? 0,
+        configuration: JSON.stringify(a.configuration ?? {}),
+        version_id: a.ruleActionVersionId ?? '',
+        created_date: micros(a.createdDate),
+        modified_date: micros(a.modifiedDate),
+        created_by_user_id: a.createdByUserId,
+        modified_by_user_id: a.modifiedByUserId,
       }),
     );
   });
@@ -80,14 +110,24 @@ function upsertRemoteRule(db: Db, r: Rule): void {
   replaceRuleContextualChannels(
     db,
     pk,
-    (r.contextualChannels?.channels ?? []).map((ch) => ({ name: ch.name ?? '', component: ch.component ?? '', calculatedChannelVersionId: ch.calculatedChannelVersionId ?? null })),
+    (r.contextualChannels?.channels ?? []).map((ch) => ({
+      name: ch.name ?? '',
+      component: ch.component ?? '',
+      calculatedChannelVersionId: ch.calculatedChannelVersionId ?? null,
+    })),
   );
   replaceRuleMetadata(db, pk, (r.metadata ?? []) as never);
   const v = r.ruleVersion;
   if (v?.ruleVersionId) {
     upsertRuleVersion(db, {
-      id: v.ruleVersionId, rule_pk: pk, version: Number(v.version) || 1, version_notes: v.versionNotes ?? '', change_message: v.generatedChangeMessage ?? '',
-      created_date: micros(v.createdDate), created_by_user_id: v.createdByUserId, snapshot: JSON.stringify(r),
+      id: v.ruleVersionId,
+      rule_pk: pk,
+      version: Number(v.version) || 1,
+      version_notes: v.versionNotes ?? '',
+      change_message: v.generatedChangeMessage ?? '',
+      created_date: micros(v.createdDate),
+      created_by_user_id: v.createdByUserId,
+      snapshot: JSON.stringify(r),
     });
   }
 }

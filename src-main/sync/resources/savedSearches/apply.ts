@@ -5,7 +5,14 @@
 import { SAVED_SEARCH_PROPERTY_PATHS, SavedSearchPropertiesPatchIn, type SavedSearch } from '../../../../src-shared/api/savedSearches';
 import { snakeToCamel } from '../../../../src-shared/api/wire';
 import type { Db } from '../../../db/database';
-import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath, type StoredProperties } from '../../../services/savedSearches/savedSearchProperties';
+import {
+  emptyProperties,
+  patchProperties,
+  propertiesFromInput,
+  propertiesToWire,
+  type PropertyPath,
+  type StoredProperties,
+} from '../../../services/savedSearches/savedSearchProperties';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { canonical, sameValue } from '../../canonical';
 import { remoteDeletionStays } from '../../conflicts';
@@ -13,7 +20,12 @@ import { adoptInflightCreate, madeSince } from '../../inflightCreates';
 import { mergeFields } from '../../merge';
 import { hasPending } from '../../outbox';
 import { wireMicros } from '../../time';
-import { deleteSavedSearchById, renameSavedSearch, setSavedSearchColumns, upsertSavedSearch } from '../../../services/savedSearches/savedSearchStore';
+import {
+  deleteSavedSearchById,
+  renameSavedSearch,
+  setSavedSearchColumns,
+  upsertSavedSearch,
+} from '../../../services/savedSearches/savedSearchStore';
 import { ensureOrganization } from '../../identity';
 
 export const SAVED_SEARCH = 'saved_search';
@@ -49,7 +61,11 @@ export function snapshotSavedSearch(db: Db, id: string): { version: number; fiel
 }
 
 /** Wire properties -> the stored document (through the request schema, as the service would store them). */
-function storedFrom(properties: SavedSearch['properties'], current: StoredProperties = emptyProperties(), paths: readonly PropertyPath[] = SAVED_SEARCH_PROPERTY_PATHS): StoredProperties {
+function storedFrom(
+  properties: SavedSearch['properties'],
+  current: StoredProperties = emptyProperties(),
+  paths: readonly PropertyPath[] = SAVED_SEARCH_PROPERTY_PATHS,
+): StoredProperties {
   return patchProperties(current, SavedSearchPropertiesPatchIn.parse(properties), paths);
 }
 
@@ -59,8 +75,14 @@ const stateOf = (db: Db, id: string) => storedState(db, [['SELECT * FROM saved_s
 function upsertRow(db: Db, s: SavedSearch): void {
   ensureOrganization(db, s.organizationId);
   upsertSavedSearch(db, {
-    id: s.savedSearchId, organization_id: s.organizationId, name: s.name, properties: JSON.stringify(storedFrom(s.properties)),
-    created_by_user_id: s.createdByUserId, modified_by_user_id: s.modifiedByUserId, created_date: wireMicros(s.createdDate), modified_date: wireMicros(s.modifiedDate),
+    id: s.savedSearchId,
+    organization_id: s.organizationId,
+    name: s.name,
+    properties: JSON.stringify(storedFrom(s.properties)),
+    created_by_user_id: s.createdByUserId,
+    modified_by_user_id: s.modifiedByUserId,
+    created_date: wireMicros(s.createdDate),
+    modified_date: wireMicros(s.modifiedDate),
   });
 }
 
@@ -69,7 +91,12 @@ function upsertRow(db: Db, s: SavedSearch): void {
  * after the create first left (`since`, server micros), with the name and properties the create sent. The push's
  * lookup after an unknown outcome and the pull's adoption (inflightCreates.ts) ask this first.
  */
-export function isCopyOfCreate(request: { name: string; properties: unknown }, since: number | null, s: SavedSearch, userId: string): boolean {
+export function isCopyOfCreate(
+  request: { name: string; properties: unknown },
+  since: number | null,
+  s: SavedSearch,
+  userId: string,
+): boolean {
   if (!madeSince(s, since, userId)) return false;
   const sent = savedSearchFields({ name: request.name, properties: propertiesToWire(propertiesFromInput(request.properties as never)) });
   return canonical(savedSearchFields(s)) === canonical(sent);
@@ -80,7 +107,13 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
   for (const s of list) {
     // (A copy left for the push's lookup is taken in by a later pull if that lookup does not claim it: the list is read whole.)
     if (!rowOf(db, s.savedSearchId)) {
-      const arrival = adoptInflightCreate(ctx, 'CreateSavedSearch', SAVED_SEARCH, { ...s, id: s.savedSearchId }, (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, s, ctx.userId));
+      const arrival = adoptInflightCreate(
+        ctx,
+        'CreateSavedSearch',
+        SAVED_SEARCH,
+        { ...s, id: s.savedSearchId },
+        (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, s, ctx.userId),
+      );
       if (arrival === 'left') continue;
     }
     const row = rowOf(db, s.savedSearchId);
@@ -113,11 +146,14 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
           return;
         }
         const path = field.slice('properties.'.length) as PropertyPath;
-        const next = storedFrom({ [snakeToCamel(path)]: value ?? undefined } as never, JSON.parse(current.properties) as StoredProperties, [path]);
+        const next = storedFrom({ [snakeToCamel(path)]: value ?? undefined } as never, JSON.parse(current.properties) as StoredProperties, [
+          path,
+        ]);
         setSavedSearchColumns(db, row.pk, { properties: JSON.stringify(next) });
       },
     });
-    if (!stillPending) setSavedSearchColumns(db, row.pk, { modified_date: wireMicros(s.modifiedDate), modified_by_user_id: s.modifiedByUserId });
+    if (!stillPending)
+      setSavedSearchColumns(db, row.pk, { modified_date: wireMicros(s.modifiedDate), modified_by_user_id: s.modifiedByUserId });
     if (stateOf(db, row.id) !== before) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }

@@ -11,7 +11,8 @@ const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c
 
 /** The losing value of the name or of one property, written again through UpdateSavedSearch. */
 function undo(savedSearchId: string, field: string, value: unknown): UndoWrite | undefined {
-  if (field === 'name') return { operation: 'UpdateSavedSearch', request: { savedSearch: { savedSearchId, name: value }, updateMask: 'name' } };
+  if (field === 'name')
+    return { operation: 'UpdateSavedSearch', request: { savedSearch: { savedSearchId, name: value }, updateMask: 'name' } };
   const property = /^properties\.([a-z_]+)$/.exec(field)?.[1];
   if (!property) return undefined;
   return {

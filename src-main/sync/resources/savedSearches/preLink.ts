@@ -26,14 +26,20 @@ function remapItems(a: Adoption, key: keyof SavedSearchProperties, items: readon
     if (key === 'userItems') return a.localUserIds.has(item.id) ? { id: a.ctx.caller.userId, name: a.ctx.caller.userName } : item;
     if (!named) return item;
     const local = a.ctx.db.get<{ name: string }>(`SELECT ${named.column} AS name FROM ${named.table} WHERE id = ?`, [item.id]);
-    const remote = local && a.ctx.db.get<{ id: string }>(`SELECT id FROM ${named.table} WHERE organization_id = ? AND ${named.column} = ?`, [a.organizationId, local.name]);
+    const remote =
+      local &&
+      a.ctx.db.get<{ id: string }>(`SELECT id FROM ${named.table} WHERE organization_id = ? AND ${named.column} = ?`, [
+        a.organizationId,
+        local.name,
+      ]);
     return remote ? { ...item, id: remote.id } : item;
   });
 }
 
 function propertiesFor(a: Adoption, s: SavedSearch): SavedSearchProperties {
   const out: Record<string, unknown> = { ...s.properties };
-  for (const key of ['assetItems', 'runItems', 'tagItems', 'annotationItems', 'userItems'] as const) out[key] = remapItems(a, key, s.properties[key]);
+  for (const key of ['assetItems', 'runItems', 'tagItems', 'annotationItems', 'userItems'] as const)
+    out[key] = remapItems(a, key, s.properties[key]);
   return out as SavedSearchProperties;
 }
 

@@ -6,7 +6,14 @@
 // see inflightCreates.ts, which also has a pull that meets the copy adopt it).
 import type { SavedSearch } from '../../../../src-shared/api/savedSearches';
 import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../../src-shared/api/savedSearches';
-import { emptyProperties, patchProperties, propertiesFromInput, propertiesToWire, type PropertyPath, type StoredProperties } from '../../../services/savedSearches/savedSearchProperties';
+import {
+  emptyProperties,
+  patchProperties,
+  propertiesFromInput,
+  propertiesToWire,
+  type PropertyPath,
+  type StoredProperties,
+} from '../../../services/savedSearches/savedSearchProperties';
 import { mapLocalId } from '../../idMap';
 import { pickCopy } from '../../inflightCreates';
 import { applyRemoteSavedSearches, isCopyOfCreate, propertyField, SAVED_SEARCH } from './apply';
@@ -16,7 +23,9 @@ import { listPages } from '../../remoteQuery';
 
 /** The property paths a mask names ('properties' names them all). */
 const propertyPathsOf = (paths: readonly string[]): PropertyPath[] =>
-  paths.includes('properties') ? [...SAVED_SEARCH_PROPERTY_PATHS] : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
+  paths.includes('properties')
+    ? [...SAVED_SEARCH_PROPERTY_PATHS]
+    : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
 
 /** Mask paths -> synced field names ('properties' stands for every property). */
 function fieldsOfMask(paths: readonly string[]): string[] {
@@ -31,8 +40,19 @@ function fieldsOfMask(paths: readonly string[]): string[] {
 async function findSavedSearch(p: PushContext, entry: EntryOf<StoredRequest<'CreateSavedSearch'>>): Promise<SavedSearch | undefined> {
   const req = entry.request;
   const all: SavedSearch[] = [];
-  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', { pageSize: 1000, organizationId: req.organizationId })) all.push(...page);
-  return pickCopy(all, (s) => s.savedSearchId, 'saved_searches', p, entry, (request, since, s) => isCopyOfCreate(request, since, s, p.userId));
+  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', {
+    pageSize: 1000,
+    organizationId: req.organizationId,
+  }))
+    all.push(...page);
+  return pickCopy(
+    all,
+    (s) => s.savedSearchId,
+    'saved_searches',
+    p,
+    entry,
+    (request, since, s) => isCopyOfCreate(request, since, s, p.userId),
+  );
 }
 
 export const createSavedSearchSpec = defineSpec<'CreateSavedSearch', WireResponse<'CreateSavedSearch'> | SavedSearch>({
@@ -41,7 +61,8 @@ export const createSavedSearchSpec = defineSpec<'CreateSavedSearch', WireRespons
   targets: () => [],
   created: (_req, res) => [{ resource: SAVED_SEARCH, id: res.savedSearch.savedSearchId }],
   targetsAfter: (_req, res) => [{ resource: SAVED_SEARCH, recordId: res.savedSearch.savedSearchId, fields: ['*create'] }],
-  encode: (req) => compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
+  encode: (req) =>
+    compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
   findExisting: findSavedSearch,
   applyResult(p, entry, res) {
     const s = 'savedSearch' in res ? res.savedSearch : res;
@@ -59,7 +80,10 @@ export const updateSavedSearchSpec = defineSpec<'UpdateSavedSearch'>({
   encode(req) {
     const paths = req.updateMask ?? [];
     const sendsProperties = paths.some((x) => x === 'properties' || x.startsWith('properties.'));
-    const savedSearch = compact({ savedSearchId: req.savedSearch.savedSearchId, name: paths.includes('name') ? req.savedSearch.name : undefined });
+    const savedSearch = compact({
+      savedSearchId: req.savedSearch.savedSearchId,
+      name: paths.includes('name') ? req.savedSearch.name : undefined,
+    });
     return { savedSearch, updateMask: mask([...(paths.includes('name') ? ['name'] : []), ...(sendsProperties ? ['properties'] : [])]) };
   },
   async send(p, request, entry) {
@@ -103,4 +127,9 @@ export const batchDeleteSavedSearchesSpec = defineSpec({
   },
 });
 
-export const savedSearchSpecs: readonly OpSpec[] = [createSavedSearchSpec, updateSavedSearchSpec, deleteSavedSearchSpec, batchDeleteSavedSearchesSpec];
+export const savedSearchSpecs: readonly OpSpec[] = [
+  createSavedSearchSpec,
+  updateSavedSearchSpec,
+  deleteSavedSearchSpec,
+  batchDeleteSavedSearchesSpec,
+];

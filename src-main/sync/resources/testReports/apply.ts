@@ -19,7 +19,12 @@ import { loadMetadata } from '../../../db/childRows';
 import type { Db } from '../../../db/database';
 import { statusName, type TestReportRow } from '../../../services/testReports/testReportRows';
 import {
-  deleteTestReportRow, insertTestReportRow, keepOverallModifiedDate, renameTestReport, replaceTestReportMetadata, setTestReportColumns,
+  deleteTestReportRow,
+  insertTestReportRow,
+  keepOverallModifiedDate,
+  renameTestReport,
+  replaceTestReportMetadata,
+  setTestReportColumns,
 } from '../../../services/testReports/testReportStore';
 import type { Applier, ApplyContext } from '../../apply';
 import { canonical } from '../../canonical';
@@ -32,22 +37,48 @@ import { ensureOrganization } from '../../identity';
 export const TEST_REPORT = 'test_report';
 
 export const TEST_REPORT_FIELDS = [
-  'status', 'name', 'test_system_name', 'test_case', 'start_time', 'end_time', 'serial_number', 'part_number', 'system_operator', 'run_id', 'is_archived',
+  'status',
+  'name',
+  'test_system_name',
+  'test_case',
+  'start_time',
+  'end_time',
+  'serial_number',
+  'part_number',
+  'system_operator',
+  'run_id',
+  'is_archived',
 ] as const;
 
 /** Synced fields of a wire report (times as epoch micros). */
 export function reportFields(r: TestReport): Record<string, unknown> {
   return {
-    status: r.status, name: r.name, test_system_name: r.testSystemName, test_case: r.testCase, start_time: wireMicros(r.startTime),
-    end_time: wireMicros(r.endTime), serial_number: r.serialNumber ?? '', part_number: r.partNumber ?? '', system_operator: r.systemOperator ?? '',
-    run_id: r.runId ?? '', is_archived: r.isArchived ?? false,
+    status: r.status,
+    name: r.name,
+    test_system_name: r.testSystemName,
+    test_case: r.testCase,
+    start_time: wireMicros(r.startTime),
+    end_time: wireMicros(r.endTime),
+    serial_number: r.serialNumber ?? '',
+    part_number: r.partNumber ?? '',
+    system_operator: r.systemOperator ?? '',
+    run_id: r.runId ?? '',
+    is_archived: r.isArchived ?? false,
   };
 }
 
 function rowFields(r: TestReportRow): Record<string, unknown> {
   return {
-    status: statusName(r.status), name: r.name, test_system_name: r.test_system_name, test_case: r.test_case, start_time: r.start_time,
-    end_time: r.end_time, serial_number: r.serial_number, part_number: r.part_number, system_operator: r.system_operator, run_id: r.run_id,
+    status: statusName(r.status),
+    name: r.name,
+    test_system_name: r.test_system_name,
+    test_case: r.test_case,
+    start_time: r.start_time,
+    end_time: r.end_time,
+    serial_number: r.serial_number,
+    part_number: r.part_number,
+    system_operator: r.system_operator,
+    run_id: r.run_id,
     is_archived: r.archived_date !== null,
   };
 }
@@ -64,9 +95,16 @@ const metadataText = (db: Db, pk: number) => canonical(loadMetadata(db, 'test_re
 /** Writes one synced field onto the local row (the remote's value won or was the only change). */
 function writeField(db: Db, pk: number, r: TestReport, field: string, value: unknown): void {
   switch (field) {
-    case 'status': setTestReportColumns(db, pk, { status: TestStatus.numbers[value as keyof typeof TestStatus.numbers] ?? 0 }); break;
-    case 'is_archived': setTestReportColumns(db, pk, { archived_date: value ? wireMicros(r.archivedDate) ?? Date.now() * 1000 : null }); break;
-    case 'start_time': case 'end_time': setTestReportColumns(db, pk, { [field]: Number(value) }); break;
+    case 'status':
+      setTestReportColumns(db, pk, { status: TestStatus.numbers[value as keyof typeof TestStatus.numbers] ?? 0 });
+      break;
+    case 'is_archived':
+      setTestReportColumns(db, pk, { archived_date: value ? (wireMicros(r.archivedDate) ?? Date.now() * 1000) : null });
+      break;
+    case 'start_time':
+    case 'end_time':
+      setTestReportColumns(db, pk, { [field]: Number(value) });
+      break;
     default:
       if ((TEST_REPORT_FIELDS as readonly string[]).includes(field)) setTestReportColumns(db, pk, { [field]: String(value ?? '') });
   }
@@ -75,10 +113,23 @@ function writeField(db: Db, pk: number, r: TestReport, field: string, value: unk
 function insertReport(db: Db, r: TestReport, organizationId: string, userId: string, now: number): number {
   ensureOrganization(db, organizationId);
   return insertTestReportRow(db, {
-    id: r.testReportId, organization_id: organizationId, status: TestStatus.numbers[r.status] ?? 0, name: r.name, test_system_name: r.testSystemName,
-    test_case: r.testCase, start_time: wireMicros(r.startTime) ?? 0, end_time: wireMicros(r.endTime) ?? 0, serial_number: r.serialNumber ?? '',
-    part_number: r.partNumber ?? '', system_operator: r.systemOperator ?? '', run_id: r.runId ?? '', archived_date: wireMicros(r.archivedDate),
-    created_by_user_id: userId, modified_by_user_id: userId, created_date: now, modified_date: now,
+    id: r.testReportId,
+    organization_id: organizationId,
+    status: TestStatus.numbers[r.status] ?? 0,
+    name: r.name,
+    test_system_name: r.testSystemName,
+    test_case: r.testCase,
+    start_time: wireMicros(r.startTime) ?? 0,
+    end_time: wireMicros(r.endTime) ?? 0,
+    serial_number: r.serialNumber ?? '',
+    part_number: r.partNumber ?? '',
+    system_operator: r.systemOperator ?? '',
+    run_id: r.runId ?? '',
+    archived_date: wireMicros(r.archivedDate),
+    created_by_user_id: userId,
+    modified_by_user_id: userId,
+    created_date: now,
+    modified_date: now,
   });
 }
 
@@ -156,7 +207,10 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
 export function reconcileTestReportDeletions(db: Db, seen: ReadonlySet<string>, organizationIds: readonly string[]): number {
   let removed = 0;
   const stays = remoteDeletionStays(db);
-  for (const r of db.all<{ id: string; pk: number }>('SELECT id, pk FROM test_reports WHERE organization_id IN (SELECT value FROM json_each(?))', [JSON.stringify(organizationIds)])) {
+  for (const r of db.all<{ id: string; pk: number }>(
+    'SELECT id, pk FROM test_reports WHERE organization_id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(organizationIds)],
+  )) {
     if (seen.has(r.id) || stays(TEST_REPORT, r.id)) continue;
     deleteTestReportRow(db, r.pk); // steps and measurements cascade
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, r.id]);

@@ -18,8 +18,17 @@ import type { Db, SqlValue } from '../../../db/database';
 import { encodeStepPath } from '../../../db/stepPathKey';
 import { BOUNDS_FIELD, loadMeasurements, loadSteps, VALUE_FIELD } from '../../../services/testReports/testReportRows';
 import {
-  deleteReportSteps, MEASUREMENT_VALUE_COLUMNS, renameTestMeasurement, renameTestStep, replaceTestMeasurementChannelNames, replaceTestMeasurementMetadata,
-  replaceTestStepMetadata, setTestMeasurementColumns, setTestStepColumns, upsertRemoteTestMeasurement, upsertRemoteTestStep,
+  deleteReportSteps,
+  MEASUREMENT_VALUE_COLUMNS,
+  renameTestMeasurement,
+  renameTestStep,
+  replaceTestMeasurementChannelNames,
+  replaceTestMeasurementMetadata,
+  replaceTestStepMetadata,
+  setTestMeasurementColumns,
+  setTestStepColumns,
+  upsertRemoteTestMeasurement,
+  upsertRemoteTestStep,
 } from '../../../services/testReports/testReportStore';
 import type { ApplyContext } from '../../apply';
 import { collectIds, replaceIds } from '../../idMap';
@@ -32,7 +41,11 @@ import { TEST_REPORT } from './apply';
 export const TEST_STEP = 'test_step';
 export const TEST_MEASUREMENT = 'test_measurement';
 
-const reportOf = (db: Db, id: string) => db.get<{ pk: number; organization_id: string; created_by_user_id: string }>('SELECT pk, organization_id, created_by_user_id FROM test_reports WHERE id = ?', [id]);
+const reportOf = (db: Db, id: string) =>
+  db.get<{ pk: number; organization_id: string; created_by_user_id: string }>(
+    'SELECT pk, organization_id, created_by_user_id FROM test_reports WHERE id = ?',
+    [id],
+  );
 
 /** Wire doubles ("NaN", "Infinity" as text) -> numbers; SQLite stores NaN as NULL. */
 function num(v: number | string | undefined): number | null {
@@ -48,22 +61,41 @@ type Columns = Record<string, SqlValue>;
 /** Synced fields of a step (named as its update_mask paths; values in wire form, times as micros). */
 export function stepFields(w: TestStep): Record<string, unknown> {
   return {
-    name: w.name, description: w.description ?? '', step_type: w.stepType, step_path: w.stepPath, status: w.status, start_time: wireMicros(w.startTime),
-    end_time: wireMicros(w.endTime), error_info: w.errorInfo ?? null, metadata: w.metadata ?? [],
+    name: w.name,
+    description: w.description ?? '',
+    step_type: w.stepType,
+    step_path: w.stepPath,
+    status: w.status,
+    start_time: wireMicros(w.startTime),
+    end_time: wireMicros(w.endTime),
+    error_info: w.errorInfo ?? null,
+    metadata: w.metadata ?? [],
   };
 }
 
 function stepColumns(w: TestStep): Columns {
   return {
-    name: w.name, description: w.description ?? '', step_type: TestStepType.numbers[w.stepType] ?? 0, path_key: encodeStepPath(w.stepPath),
-    status: TestStatus.numbers[w.status] ?? 0, start_time: wireMicros(w.startTime) ?? 0, end_time: wireMicros(w.endTime) ?? 0,
-    error_code: w.errorInfo ? w.errorInfo.errorCode : null, error_message: w.errorInfo ? w.errorInfo.errorMessage : null,
+    name: w.name,
+    description: w.description ?? '',
+    step_type: TestStepType.numbers[w.stepType] ?? 0,
+    path_key: encodeStepPath(w.stepPath),
+    status: TestStatus.numbers[w.status] ?? 0,
+    start_time: wireMicros(w.startTime) ?? 0,
+    end_time: wireMicros(w.endTime) ?? 0,
+    error_code: w.errorInfo ? w.errorInfo.errorCode : null,
+    error_message: w.errorInfo ? w.errorInfo.errorMessage : null,
   };
 }
 
 const STEP_FIELD_COLUMNS: Record<string, readonly string[]> = {
-  name: ['name'], description: ['description'], step_type: ['step_type'], step_path: ['path_key'], status: ['status'],
-  start_time: ['start_time'], end_time: ['end_time'], error_info: ['error_code', 'error_message'],
+  name: ['name'],
+  description: ['description'],
+  step_type: ['step_type'],
+  step_path: ['path_key'],
+  status: ['status'],
+  start_time: ['start_time'],
+  end_time: ['end_time'],
+  error_info: ['error_code', 'error_message'],
 };
 
 const stepRow = (db: Db, id: string) => db.get<{ pk: number }>('SELECT pk FROM test_steps WHERE id = ?', [id]);
@@ -97,7 +129,11 @@ export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: 
     if (existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq)) {
       let changed = false;
       mergeFields(ctx, {
-        resource: TEST_STEP, recordId: s.testStepId, local: stepFields(loadSteps(db, [existing.pk])[0]), remote: stepFields(s), remoteTime,
+        resource: TEST_STEP,
+        recordId: s.testStepId,
+        local: stepFields(loadSteps(db, [existing.pk])[0]),
+        remote: stepFields(s),
+        remoteTime,
         write: (field) => {
           writeStepField(db, existing.pk, s, field);
           changed = true;
@@ -110,8 +146,16 @@ export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: 
     if (!report || (!existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq))) continue;
     const c = stepColumns(s);
     const row = upsertRemoteTestStep(db, {
-      id: s.testStepId, report_pk: report.pk, test_report_id: s.testReportId, organization_id: report.organization_id, parent_step_id: s.parentStepId ?? '',
-      ...c, created_by_user_id: report.created_by_user_id, modified_by_user_id: report.created_by_user_id, created_date: now, modified_date: now,
+      id: s.testStepId,
+      report_pk: report.pk,
+      test_report_id: s.testReportId,
+      organization_id: report.organization_id,
+      parent_step_id: s.parentStepId ?? '',
+      ...c,
+      created_by_user_id: report.created_by_user_id,
+      modified_by_user_id: report.created_by_user_id,
+      created_date: now,
+      modified_date: now,
     });
     const metadata = replaceTestStepMetadata(db, stepRow(db, s.testStepId)!.pk, (s.metadata ?? []) as never);
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_STEP, s.testStepId]);
@@ -124,34 +168,73 @@ export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: 
 
 /** update_mask path -> synced field (the members of a oneof are one field). */
 export const measurementFieldOfPath = (path: string) =>
-  path === 'numeric_value' || path === 'string_value' || path === 'boolean_value' ? 'value' : path === 'numeric_bounds' || path === 'string_bounds' ? 'bounds' : path;
+  path === 'numeric_value' || path === 'string_value' || path === 'boolean_value'
+    ? 'value'
+    : path === 'numeric_bounds' || path === 'string_bounds'
+      ? 'bounds'
+      : path;
 
 /** Synced fields of a measurement (wire form, doubles as numbers or their text, timestamp as micros). */
 export function measurementFields(w: TestMeasurement): Record<string, unknown> {
-  const value = w.numericValue !== undefined ? { numeric: w.numericValue } : w.stringValue !== undefined ? { string: w.stringValue } : w.booleanValue !== undefined ? { boolean: w.booleanValue } : null;
+  const value =
+    w.numericValue !== undefined
+      ? { numeric: w.numericValue }
+      : w.stringValue !== undefined
+        ? { string: w.stringValue }
+        : w.booleanValue !== undefined
+          ? { boolean: w.booleanValue }
+          : null;
   const bounds = w.numericBounds ? { numeric: w.numericBounds } : w.stringBounds ? { string: w.stringBounds.expectedValue } : null;
   return {
-    name: w.name, measurement_type: w.measurementType, value, unit: w.unit ?? null, bounds, passed: w.passed, timestamp: wireMicros(w.timestamp),
-    description: w.description ?? '', channel_names: w.channelNames ?? [], metadata: w.metadata ?? [],
+    name: w.name,
+    measurement_type: w.measurementType,
+    value,
+    unit: w.unit ?? null,
+    bounds,
+    passed: w.passed,
+    timestamp: wireMicros(w.timestamp),
+    description: w.description ?? '',
+    channel_names: w.channelNames ?? [],
+    metadata: w.metadata ?? [],
   };
 }
 
 function measurementColumns(m: TestMeasurement): Columns {
   return {
-    name: m.name, measurement_type: TestMeasurementType.numbers[m.measurementType] ?? 0,
-    value_field: m.numericValue !== undefined ? VALUE_FIELD.numeric : m.stringValue !== undefined ? VALUE_FIELD.string : m.booleanValue !== undefined ? VALUE_FIELD.boolean : null,
-    numeric_value: num(m.numericValue), string_value: m.stringValue ?? null, boolean_value: m.booleanValue === undefined ? null : m.booleanValue ? 1 : 0,
-    unit_id: m.unit ? m.unit.unitId : null, unit_abbreviated_name: m.unit ? m.unit.abbreviatedName : null,
+    name: m.name,
+    measurement_type: TestMeasurementType.numbers[m.measurementType] ?? 0,
+    value_field:
+      m.numericValue !== undefined
+        ? VALUE_FIELD.numeric
+        : m.stringValue !== undefined
+          ? VALUE_FIELD.string
+          : m.booleanValue !== undefined
+            ? VALUE_FIELD.boolean
+            : null,
+    numeric_value: num(m.numericValue),
+    string_value: m.stringValue ?? null,
+    boolean_value: m.booleanValue === undefined ? null : m.booleanValue ? 1 : 0,
+    unit_id: m.unit ? m.unit.unitId : null,
+    unit_abbreviated_name: m.unit ? m.unit.abbreviatedName : null,
     bounds_field: m.numericBounds ? BOUNDS_FIELD.numeric : m.stringBounds ? BOUNDS_FIELD.string : null,
-    bound_min: num(m.numericBounds?.min), bound_max: num(m.numericBounds?.max), expected_value: m.stringBounds?.expectedValue ?? null,
-    passed: m.passed ? 1 : 0, timestamp: wireMicros(m.timestamp) ?? 0, description: m.description ?? '',
+    bound_min: num(m.numericBounds?.min),
+    bound_max: num(m.numericBounds?.max),
+    expected_value: m.stringBounds?.expectedValue ?? null,
+    passed: m.passed ? 1 : 0,
+    timestamp: wireMicros(m.timestamp) ?? 0,
+    description: m.description ?? '',
   };
 }
 
 const MEASUREMENT_FIELD_COLUMNS: Record<string, readonly string[]> = {
-  name: ['name'], measurement_type: ['measurement_type'], value: ['value_field', 'numeric_value', 'string_value', 'boolean_value'],
-  unit: ['unit_id', 'unit_abbreviated_name'], bounds: ['bounds_field', 'bound_min', 'bound_max', 'expected_value'], passed: ['passed'],
-  timestamp: ['timestamp'], description: ['description'],
+  name: ['name'],
+  measurement_type: ['measurement_type'],
+  value: ['value_field', 'numeric_value', 'string_value', 'boolean_value'],
+  unit: ['unit_id', 'unit_abbreviated_name'],
+  bounds: ['bounds_field', 'bound_min', 'bound_max', 'expected_value'],
+  passed: ['passed'],
+  timestamp: ['timestamp'],
+  description: ['description'],
 };
 
 const measurementRow = (db: Db, id: string) => db.get<{ pk: number }>('SELECT pk FROM test_measurements WHERE id = ?', [id]);
@@ -183,7 +266,11 @@ export function upsertMeasurements(ctx: ApplyContext, list: readonly TestMeasure
     if (existing && hasPending(db, TEST_MEASUREMENT, m.measurementId, ctx.excludeSeq)) {
       let changed = false;
       mergeFields(ctx, {
-        resource: TEST_MEASUREMENT, recordId: m.measurementId, local: measurementFields(loadMeasurements(db, [existing.pk])[0]), remote: measurementFields(m), remoteTime,
+        resource: TEST_MEASUREMENT,
+        recordId: m.measurementId,
+        local: measurementFields(loadMeasurements(db, [existing.pk])[0]),
+        remote: measurementFields(m),
+        remoteTime,
         write: (field) => {
           writeMeasurementField(db, existing.pk, m, field);
           changed = true;
@@ -199,9 +286,17 @@ export function upsertMeasurements(ctx: ApplyContext, list: readonly TestMeasure
     if (!step || (!existing && hasPending(db, TEST_MEASUREMENT, m.measurementId, ctx.excludeSeq))) continue;
     const c = measurementColumns(m);
     const row = upsertRemoteTestMeasurement(db, {
-      id: m.measurementId, report_pk: step.report_pk, step_pk: step.pk, test_report_id: m.testReportId, test_step_id: m.testStepId,
-      organization_id: step.organization_id, ...Object.fromEntries(MEASUREMENT_VALUE_COLUMNS.map((col) => [col, c[col]])),
-      created_by_user_id: step.created_by_user_id, modified_by_user_id: step.created_by_user_id, created_date: now, modified_date: now,
+      id: m.measurementId,
+      report_pk: step.report_pk,
+      step_pk: step.pk,
+      test_report_id: m.testReportId,
+      test_step_id: m.testStepId,
+      organization_id: step.organization_id,
+      ...Object.fromEntries(MEASUREMENT_VALUE_COLUMNS.map((col) => [col, c[col]])),
+      created_by_user_id: step.created_by_user_id,
+      modified_by_user_id: step.created_by_user_id,
+      created_date: now,
+      modified_date: now,
     });
     const pk = measurementRow(db, m.measurementId)!.pk;
     const channels = replaceTestMeasurementChannelNames(db, pk, m.channelNames ?? []);
@@ -227,7 +322,12 @@ function createdValues(db: Db, resource: string, id: string): Record<string, unk
  * are matched too (their pending deletes then reach the remote ones); the others must agree in step_path
  * and name as they were imported (later local edits do not count).
  */
-function matchChildren(db: Db, created: readonly CreatedRef[], steps: readonly TestStep[], measurements: readonly TestMeasurement[]): Map<string, string> | null {
+function matchChildren(
+  db: Db,
+  created: readonly CreatedRef[],
+  steps: readonly TestStep[],
+  measurements: readonly TestMeasurement[],
+): Map<string, string> | null {
   const localSteps = created.filter((c) => c.resource === TEST_STEP);
   const localMeasurements = created.filter((c) => c.resource === TEST_MEASUREMENT);
   if (localSteps.length !== steps.length || localMeasurements.length !== measurements.length) return null;
@@ -254,7 +354,13 @@ function matchChildren(db: Db, created: readonly CreatedRef[], steps: readonly T
  * measurements, keeping local ids reachable through the id map. `seq` is the import's outbox entry.
  */
 export function adoptImportedChildren(
-  ctx: ApplyContext, seq: number, created: readonly CreatedRef[], remoteReportId: string, steps: readonly TestStep[], measurements: readonly TestMeasurement[], now: number,
+  ctx: ApplyContext,
+  seq: number,
+  created: readonly CreatedRef[],
+  remoteReportId: string,
+  steps: readonly TestStep[],
+  measurements: readonly TestMeasurement[],
+  now: number,
 ): void {
   const { db } = ctx;
   const report = reportOf(db, remoteReportId);
@@ -272,8 +378,16 @@ export function adoptImportedChildren(
          ON CONFLICT(local_id) DO UPDATE SET remote_id = excluded.remote_id, mapped_date = excluded.mapped_date`,
         [localId, isStep ? TEST_STEP : TEST_MEASUREMENT, remoteId, seq, now],
       );
-      db.run('UPDATE sync_outbox_targets SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, isStep ? TEST_STEP : TEST_MEASUREMENT, localId]);
-      db.run('UPDATE sync_base SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, isStep ? TEST_STEP : TEST_MEASUREMENT, localId]);
+      db.run('UPDATE sync_outbox_targets SET record_id = ? WHERE resource = ? AND record_id = ?', [
+        remoteId,
+        isStep ? TEST_STEP : TEST_MEASUREMENT,
+        localId,
+      ]);
+      db.run('UPDATE sync_base SET record_id = ? WHERE resource = ? AND record_id = ?', [
+        remoteId,
+        isStep ? TEST_STEP : TEST_MEASUREMENT,
+        localId,
+      ]);
     }
     // Later edits of the imported steps and measurements, not sent yet, now name the remote ids. Every write that
     // can name one targets it, or (creates under the report) the report or one of its steps.
@@ -285,7 +399,8 @@ export function adoptImportedChildren(
     );
     for (const e of referring) {
       const request = JSON.parse(e.request) as unknown;
-      if ([...collectIds(request)].some((id) => map.has(id))) db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(replaceIds(request, map)), e.seq]);
+      if ([...collectIds(request)].some((id) => map.has(id)))
+        db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(replaceIds(request, map)), e.seq]);
     }
   } else {
     deleteReportSteps(db, report.pk); // measurements cascade

@@ -38,7 +38,10 @@ function measurementStays(db: Db, stays: Stays, pk: number): boolean {
 }
 
 function stepStays(db: Db, stays: Stays, pk: number): boolean {
-  const s = db.get<{ id: string; test_report_id: string; report_pk: number }>('SELECT id, test_report_id, report_pk FROM test_steps WHERE pk = ?', [pk]);
+  const s = db.get<{ id: string; test_report_id: string; report_pk: number }>(
+    'SELECT id, test_report_id, report_pk FROM test_steps WHERE pk = ?',
+    [pk],
+  );
   if (!s) return false;
   if (stays(TEST_STEP, s.id) || stays(TEST_REPORT, s.test_report_id)) return true;
   const measurements = db.all<{ pk: number }>('SELECT pk FROM test_measurements WHERE step_pk = ?', [pk]);

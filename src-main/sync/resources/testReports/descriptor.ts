@@ -4,7 +4,14 @@ import { formatTimestamp } from '../../../../src-shared/api/time';
 import { deleteTestStep } from '../../../services/testReports/testStepsService';
 import type { ReplicatedResource, UndoWrite } from '../../resource';
 import { rewriteTestReportId, snapshotTestReport, TEST_REPORT } from './apply';
-import { rewriteTestMeasurementId, rewriteTestStepId, snapshotTestMeasurement, snapshotTestStep, TEST_MEASUREMENT, TEST_STEP } from './children';
+import {
+  rewriteTestMeasurementId,
+  rewriteTestStepId,
+  snapshotTestMeasurement,
+  snapshotTestStep,
+  TEST_MEASUREMENT,
+  TEST_STEP,
+} from './children';
 import { testReportDeletionPullers } from './deletionPullers';
 import { testMeasurementSpecs } from './measurementSpecs';
 import { testReportPullers } from './pullers';
@@ -14,21 +21,49 @@ import { preLinkTestReports } from './preLink';
 
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const TIMES = new Set(['start_time', 'end_time']);
-const TEXT = new Set(['status', 'name', 'test_system_name', 'test_case', 'serial_number', 'part_number', 'system_operator', 'run_id', 'is_archived']);
+const TEXT = new Set([
+  'status',
+  'name',
+  'test_system_name',
+  'test_case',
+  'serial_number',
+  'part_number',
+  'system_operator',
+  'run_id',
+  'is_archived',
+]);
 
 /** A report's losing field written again through UpdateTestReport (steps and measurements have no automatic undo). */
 function undoReportField(testReportId: string, field: string, value: unknown): UndoWrite | undefined {
-  if (TIMES.has(field)) return { operation: 'UpdateTestReport', request: { testReport: { testReportId, [camel(field)]: formatTimestamp(value as number) }, updateMask: field } };
-  if (TEXT.has(field)) return { operation: 'UpdateTestReport', request: { testReport: { testReportId, [camel(field)]: value }, updateMask: field } };
+  if (TIMES.has(field))
+    return {
+      operation: 'UpdateTestReport',
+      request: { testReport: { testReportId, [camel(field)]: formatTimestamp(value as number) }, updateMask: field },
+    };
+  if (TEXT.has(field))
+    return { operation: 'UpdateTestReport', request: { testReport: { testReportId, [camel(field)]: value }, updateMask: field } };
   return undefined;
 }
 
 export const testReports: ReplicatedResource = {
   name: 'test_reports',
   records: [
-    { resource: TEST_REPORT, table: 'test_reports', nameColumn: 'name', snapshot: snapshotTestReport, rewriteId: rewriteTestReportId, undo: undoReportField },
+    {
+      resource: TEST_REPORT,
+      table: 'test_reports',
+      nameColumn: 'name',
+      snapshot: snapshotTestReport,
+      rewriteId: rewriteTestReportId,
+      undo: undoReportField,
+    },
     { resource: TEST_STEP, table: 'test_steps', nameColumn: 'name', snapshot: snapshotTestStep, rewriteId: rewriteTestStepId },
-    { resource: TEST_MEASUREMENT, table: 'test_measurements', nameColumn: 'name', snapshot: snapshotTestMeasurement, rewriteId: rewriteTestMeasurementId },
+    {
+      resource: TEST_MEASUREMENT,
+      table: 'test_measurements',
+      nameColumn: 'name',
+      snapshot: snapshotTestMeasurement,
+      rewriteId: rewriteTestMeasurementId,
+    },
   ],
   specs: [...testReportSpecs, ...testStepSpecs, ...testMeasurementSpecs],
   pullers: [...testReportPullers, ...testReportDeletionPullers],

@@ -31,33 +31,61 @@ function dbl(n: number | undefined): number | string | undefined {
 /** update_mask path -> [wire member, value] (an unset oneof member named in a mask clears it remotely too). */
 function measurementMember(m: MeasurementFields, path: string): [string, unknown] | undefined {
   switch (path) {
-    case 'name': return ['name', m.name];
-    case 'measurement_type': return ['measurementType', m.measurementType];
-    case 'numeric_value': return ['numericValue', dbl(m.numericValue)];
-    case 'string_value': return ['stringValue', m.stringValue];
-    case 'boolean_value': return ['booleanValue', m.booleanValue];
-    case 'unit': return ['unit', m.unit ? compact({ unitId: m.unit.unitId, abbreviatedName: m.unit.abbreviatedName }) : undefined];
-    case 'numeric_bounds': return ['numericBounds', m.numericBounds ? compact({ min: dbl(m.numericBounds.min), max: dbl(m.numericBounds.max) }) : undefined];
-    case 'string_bounds': return ['stringBounds', m.stringBounds ? compact({ expectedValue: m.stringBounds.expectedValue }) : undefined];
-    case 'passed': return ['passed', m.passed ?? false];
-    case 'timestamp': return ['timestamp', ts(m.timestamp)];
-    case 'description': return ['description', m.description ?? ''];
-    case 'channel_names': return ['channelNames', m.channelNames ?? []];
-    case 'metadata': return ['metadata', metadataOut(m.metadata) ?? []];
-    default: return undefined;
+    case 'name':
+      return ['name', m.name];
+    case 'measurement_type':
+      return ['measurementType', m.measurementType];
+    case 'numeric_value':
+      return ['numericValue', dbl(m.numericValue)];
+    case 'string_value':
+      return ['stringValue', m.stringValue];
+    case 'boolean_value':
+      return ['booleanValue', m.booleanValue];
+    case 'unit':
+      return ['unit', m.unit ? compact({ unitId: m.unit.unitId, abbreviatedName: m.unit.abbreviatedName }) : undefined];
+    case 'numeric_bounds':
+      return ['numericBounds', m.numericBounds ? compact({ min: dbl(m.numericBounds.min), max: dbl(m.numericBounds.max) }) : undefined];
+    case 'string_bounds':
+      return ['stringBounds', m.stringBounds ? compact({ expectedValue: m.stringBounds.expectedValue }) : undefined];
+    case 'passed':
+      return ['passed', m.passed ?? false];
+    case 'timestamp':
+      return ['timestamp', ts(m.timestamp)];
+    case 'description':
+      return ['description', m.description ?? ''];
+    case 'channel_names':
+      return ['channelNames', m.channelNames ?? []];
+    case 'metadata':
+      return ['metadata', metadataOut(m.metadata) ?? []];
+    default:
+      return undefined;
   }
 }
 
 const ALL_PATHS = [
-  'name', 'measurement_type', 'numeric_value', 'string_value', 'boolean_value', 'unit', 'numeric_bounds', 'string_bounds', 'passed', 'timestamp',
-  'description', 'channel_names', 'metadata',
+  'name',
+  'measurement_type',
+  'numeric_value',
+  'string_value',
+  'boolean_value',
+  'unit',
+  'numeric_bounds',
+  'string_bounds',
+  'passed',
+  'timestamp',
+  'description',
+  'channel_names',
+  'metadata',
 ];
 
 /** A measurement's fields as a create or an update carries them. */
 type MeasurementFields = StoredRequest<'CreateTestMeasurement'>['testMeasurement'];
 
 /** The wire members of the measurement's fields named by `paths` (measurementMember gives each member's name and value). */
-function encodeMeasurement(m: MeasurementFields, paths: readonly string[]): Partial<WireRequest<'CreateTestMeasurement'>['testMeasurement']> {
+function encodeMeasurement(
+  m: MeasurementFields,
+  paths: readonly string[],
+): Partial<WireRequest<'CreateTestMeasurement'>['testMeasurement']> {
   const out: Record<string, unknown> = {};
   for (const path of paths) {
     const member = measurementMember(m, path);
@@ -67,7 +95,11 @@ function encodeMeasurement(m: MeasurementFields, paths: readonly string[]): Part
 }
 
 /** A new measurement as sent: its parents, then every field that is set. */
-const encodeNew = (m: MeasurementFields) => ({ testStepId: m.testStepId, testReportId: m.testReportId || undefined, ...encodeMeasurement(m, ALL_PATHS) });
+const encodeNew = (m: MeasurementFields) => ({
+  testStepId: m.testStepId,
+  testReportId: m.testReportId || undefined,
+  ...encodeMeasurement(m, ALL_PATHS),
+});
 
 const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
 
@@ -76,12 +108,25 @@ export const sameMeasurement = (want: { testStepId?: string; name?: string; time
   m.testStepId === want.testStepId && m.name === want.name && wireMicros(m.timestamp) === want.timestamp;
 
 /** For each wanted measurement, an unclaimed one of its step created since the first send with its name and timestamp (all or nothing). */
-async function findMeasurements(p: PushContext, entry: Pick<OutboxEntry, 'firstSentServerTime'>, wanted: readonly MeasurementFields[]): Promise<TestMeasurement[] | undefined> {
+async function findMeasurements(
+  p: PushContext,
+  entry: Pick<OutboxEntry, 'firstSentServerTime'>,
+  wanted: readonly MeasurementFields[],
+): Promise<TestMeasurement[] | undefined> {
   const byStep = new Map<string, TestMeasurement[]>();
   // (A create's measurement names its step: the service refuses it otherwise, before anything is sent.)
   for (const stepId of new Set(wanted.map((m) => m.testStepId as string))) {
     const filter = `test_step_id == ${quote(stepId)}${createdSince(entry)}`;
-    byStep.set(stepId, await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', filter, (m) => m.testStepId === stepId && unclaimed(p.db, 'test_measurements', m.measurementId)));
+    byStep.set(
+      stepId,
+      await listAll<TestMeasurement>(
+        p,
+        'ListTestMeasurements',
+        'testMeasurements',
+        filter,
+        (m) => m.testStepId === stepId && unclaimed(p.db, 'test_measurements', m.measurementId),
+      ),
+    );
   }
   const used = new Set<string>();
   const out: TestMeasurement[] = [];
@@ -112,10 +157,14 @@ export const createTestMeasurementSpec = defineSpec({
   },
 });
 
-export const createTestMeasurementsSpec = defineSpec<'CreateTestMeasurements', Pick<WireResponse<'CreateTestMeasurements'>, 'measurementIds'> & { testMeasurements?: TestMeasurement[] }>({
+export const createTestMeasurementsSpec = defineSpec<
+  'CreateTestMeasurements',
+  Pick<WireResponse<'CreateTestMeasurements'>, 'measurementIds'> & { testMeasurements?: TestMeasurement[] }
+>({
   operation: 'CreateTestMeasurements',
   kind: 'create',
-  targets: (req) => [...new Set(req.testMeasurements.map((m) => m.testStepId as string))].map((id) => ({ resource: TEST_STEP, recordId: id, fields: [] })),
+  targets: (req) =>
+    [...new Set(req.testMeasurements.map((m) => m.testStepId as string))].map((id) => ({ resource: TEST_STEP, recordId: id, fields: [] })),
   // The response lists the new ids in request order.
   created: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, id })),
   targetsAfter: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, recordId: id, fields: ['*create'] })),
@@ -134,7 +183,9 @@ export const createTestMeasurementsSpec = defineSpec<'CreateTestMeasurements', P
   },
 });
 
-const fieldsOf = (req: StoredRequest<'UpdateTestMeasurement'>): string[] => [...new Set((req.updateMask ?? []).map(measurementFieldOfPath))];
+const fieldsOf = (req: StoredRequest<'UpdateTestMeasurement'>): string[] => [
+  ...new Set((req.updateMask ?? []).map(measurementFieldOfPath)),
+];
 
 export const updateTestMeasurementSpec = defineSpec({
   operation: 'UpdateTestMeasurement',
@@ -142,7 +193,10 @@ export const updateTestMeasurementSpec = defineSpec({
   targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.testMeasurement.measurementId as string, fields: fieldsOf(req) }],
   encode(req) {
     const paths = [...new Set(req.updateMask ?? [])];
-    return { testMeasurement: { measurementId: req.testMeasurement.measurementId, ...encodeMeasurement(req.testMeasurement, paths) }, updateMask: mask(paths) };
+    return {
+      testMeasurement: { measurementId: req.testMeasurement.measurementId, ...encodeMeasurement(req.testMeasurement, paths) },
+      updateMask: mask(paths),
+    };
   },
   applyResult: (p, entry, res) => void upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset)),
   dropField(req, _id, field) {
@@ -160,4 +214,9 @@ export const deleteTestMeasurementSpec = defineSpec({
   applyResult: () => {},
 });
 
-export const testMeasurementSpecs: readonly OpSpec[] = [createTestMeasurementSpec, createTestMeasurementsSpec, updateTestMeasurementSpec, deleteTestMeasurementSpec];
+export const testMeasurementSpecs: readonly OpSpec[] = [
+  createTestMeasurementSpec,
+  createTestMeasurementsSpec,
+  updateTestMeasurementSpec,
+  deleteTestMeasurementSpec,
+];

@@ -53,7 +53,13 @@ const contextOf = (s: SyncSession) => testReportContext(s.applier, s.remote.cloc
 /** Returns how many reports were inserted or changed here (an unchanged one counts 0). */
 function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
   return changedBy(s.applier.stats, () =>
-    s.db.tx(() => applyTestReports(contextOf(s), reports, { organizationId: organizationOf(s), remoteTime: observedNow(s.remote.clockOffset()), skipNew: inflightCreateMatcher(s) })),
+    s.db.tx(() =>
+      applyTestReports(contextOf(s), reports, {
+        organizationId: organizationOf(s),
+        remoteTime: observedNow(s.remote.clockOffset()),
+        skipNew: inflightCreateMatcher(s),
+      }),
+    ),
   );
 }
 
@@ -70,7 +76,11 @@ export const testReportsPuller: Puller<TestReport> = {
     return applyReports(s, items);
   },
   finish(s, _variant, seen) {
-    reconcileTestReportDeletions(s.db, seen, s.identity.organizations.map((o) => o.id));
+    reconcileTestReportDeletions(
+      s.db,
+      seen,
+      s.identity.organizations.map((o) => o.id),
+    );
   },
 };
 
@@ -102,7 +112,8 @@ function saveWatermark(s: SyncSession, key: string): void {
 const held = (s: SyncSession, table: string, id: string) => !!s.db.get(`SELECT 1 FROM ${table} WHERE id = ?`, [id]);
 
 /** The requests of the in-flight entries of a create operation, ids translated (creates of ours sent with no answer yet). */
-const inflightRequests = <K extends OperationName>(s: SyncSession, operation: K) => inflightSent<StoredRequest<K>>(s.db, operation).map((e) => translateIds(s.db, e.request));
+const inflightRequests = <K extends OperationName>(s: SyncSession, operation: K) =>
+  inflightSent<StoredRequest<K>>(s.db, operation).map((e) => translateIds(s.db, e.request));
 
 /**
  * New steps and measurements a create of ours in flight may have made are left for that entry's lookup, as reports
@@ -113,11 +124,24 @@ function leftForLookup<T>(s: SyncSession, table: string, idOf: (x: T) => string,
 }
 const newSteps = (s: SyncSession) => {
   const wanted = inflightRequests(s, 'CreateTestStep').map((r) => r.testStep);
-  return leftForLookup<TestStep>(s, 'test_steps', (x) => x.testStepId, (x) => wanted.some((w) => sameStep(w, x)));
+  return leftForLookup<TestStep>(
+    s,
+    'test_steps',
+    (x) => x.testStepId,
+    (x) => wanted.some((w) => sameStep(w, x)),
+  );
 };
 const newMeasurements = (s: SyncSession) => {
-  const wanted = [...inflightRequests(s, 'CreateTestMeasurement').map((r) => r.testMeasurement), ...inflightRequests(s, 'CreateTestMeasurements').flatMap((r) => r.testMeasurements)];
-  return leftForLookup<TestMeasurement>(s, 'test_measurements', (x) => x.measurementId, (x) => wanted.some((w) => sameMeasurement(w, x)));
+  const wanted = [
+    ...inflightRequests(s, 'CreateTestMeasurement').map((r) => r.testMeasurement),
+    ...inflightRequests(s, 'CreateTestMeasurements').flatMap((r) => r.testMeasurements),
+  ];
+  return leftForLookup<TestMeasurement>(
+    s,
+    'test_measurements',
+    (x) => x.measurementId,
+    (x) => wanted.some((w) => sameMeasurement(w, x)),
+  );
 };
 
 /** Reports not held here yet, read one by one (a report created after the reports were read). */
@@ -138,7 +162,9 @@ async function ensureReports(s: SyncSession, ids: Iterable<string>): Promise<voi
 /** Every step of one report (filtered by CEL, or read whole and filtered here when the remote has no filters). */
 async function stepsOfReport(s: SyncSession, reportId: string): Promise<TestStep[]> {
   const read = async (filter: string | undefined) =>
-    (await listEvery<TestStep>((op, req) => callWithRetry(s, op, req), 'ListTestSteps', 'testSteps', { filter, pageSize: 1000 })).filter((x) => x.testReportId === reportId);
+    (await listEvery<TestStep>((op, req) => callWithRetry(s, op, req), 'ListTestSteps', 'testSteps', { filter, pageSize: 1000 })).filter(
+      (x) => x.testReportId === reportId,
+    );
   try {
     return await read(`test_report_id == ${quote(reportId)}`);
   } catch (e) {
@@ -158,7 +184,10 @@ export const testStepsPuller: Puller<TestStep> = {
   orderable: true,
   variants: (s) => watermarkVariant(s, STEPS),
   async prepare(s, items) {
-    await ensureReports(s, items.map((x) => x.testReportId));
+    await ensureReports(
+      s,
+      items.map((x) => x.testReportId),
+    );
   },
   /** Counts steps inserted or changed here (a re-read in the overlap window of one already here counts 0). */
   apply: (s, items) => upsertSteps(contextOf(s), newSteps(s)(items), observedNow(s.remote.clockOffset())),
@@ -175,10 +204,17 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
   async prepare(s, items) {
     const missing = items.filter((m) => !held(s, 'test_steps', m.testStepId));
     if (!missing.length) return;
-    await ensureReports(s, missing.map((m) => m.testReportId));
+    await ensureReports(
+      s,
+      missing.map((m) => m.testReportId),
+    );
     for (const reportId of new Set(missing.map((m) => m.testReportId))) {
       const steps = await stepsOfReport(s, reportId);
-      countPulled(s, STEPS, s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset()))));
+      countPulled(
+        s,
+        STEPS,
+        s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset()))),
+      );
     }
   },
   /** Counts measurements inserted or changed here (like steps). */

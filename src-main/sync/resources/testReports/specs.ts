@@ -40,14 +40,26 @@ interface ImportResult {
 async function withChildren(p: PushContext, report: TestReport): Promise<ImportResult> {
   const id = report.testReportId;
   const byReport = `test_report_id == ${quote(id)}`;
-  const testSteps = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', byReport, (s) => s.testReportId === id, { orderBy: 'created_date' });
-  const testMeasurements = await listAll<TestMeasurement>(p, 'ListTestMeasurements', 'testMeasurements', byReport, (m) => m.testReportId === id, { orderBy: 'created_date' });
+  const testSteps = await listAll<TestStep>(p, 'ListTestSteps', 'testSteps', byReport, (s) => s.testReportId === id, {
+    orderBy: 'created_date',
+  });
+  const testMeasurements = await listAll<TestMeasurement>(
+    p,
+    'ListTestMeasurements',
+    'testMeasurements',
+    byReport,
+    (m) => m.testReportId === id,
+    { orderBy: 'created_date' },
+  );
   return { testReport: report, testSteps, testMeasurements };
 }
 
 /** The values a local report was created with (the merge base kept for an offline create, import or CreateTestReport). */
 export function createdReportFields(p: Pick<PushContext, 'db'>, localReportId: string): Record<string, unknown> | undefined {
-  const base = p.db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, localReportId]);
+  const base = p.db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [
+    TEST_REPORT,
+    localReportId,
+  ]);
   return base ? (JSON.parse(base.fields) as Record<string, unknown>) : undefined;
 }
 
@@ -60,11 +72,15 @@ export const sameImport = (want: Record<string, unknown>, r: TestReport) => {
 
 /** `created_date` at or after the first send (with the usual slack), as a CEL clause. */
 export const createdSince = (entry: Pick<OutboxEntry, 'firstSentServerTime'>) =>
-  entry.firstSentServerTime === null ? '' : ` && created_date >= timestamp('${formatTimestamp(Math.max(0, entry.firstSentServerTime - SEND_TIME_SLACK))}')`;
-
+  entry.firstSentServerTime === null
+    ? ''
+    : ` && created_date >= timestamp('${formatTimestamp(Math.max(0, entry.firstSentServerTime - SEND_TIME_SLACK))}')`;
 
 /** A report created by us at or after the first send with the created report's values, that no local record stands for. */
-async function findNewReport(p: PushContext, entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>): Promise<TestReport | undefined> {
+async function findNewReport(
+  p: PushContext,
+  entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>,
+): Promise<TestReport | undefined> {
   const want = createdReportFields(p, entry.createdIds[0].id);
   if (!want) return undefined;
   const filter = `name == ${quote(String(want.name))} && created_by_user_id == ${quote(p.userId)}${createdSince(entry)}`;
@@ -72,7 +88,10 @@ async function findNewReport(p: PushContext, entry: Pick<OutboxEntry, 'createdId
   return candidates.find((r) => unclaimed(p.db, 'test_reports', r.testReportId));
 }
 
-async function findImport(p: PushContext, entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>): Promise<ImportResult | undefined> {
+async function findImport(
+  p: PushContext,
+  entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>,
+): Promise<ImportResult | undefined> {
   const found = await findNewReport(p, entry);
   return found && withChildren(p, found);
 }
@@ -85,14 +104,23 @@ function asUnknownOutcome(e: unknown): unknown {
 }
 
 const applyReport = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, report: TestReport) => {
-  const organizationId = p.db.get<{ organization_id: string }>('SELECT organization_id FROM test_reports WHERE id = ?', [report.testReportId])?.organization_id ?? '';
-  applyTestReports(testReportContext(p.apply, p.clockOffset, entry.seq), [report], { organizationId, remoteTime: observedNow(p.clockOffset) });
+  const organizationId =
+    p.db.get<{ organization_id: string }>('SELECT organization_id FROM test_reports WHERE id = ?', [report.testReportId])
+      ?.organization_id ?? '';
+  applyTestReports(testReportContext(p.apply, p.clockOffset, entry.seq), [report], {
+    organizationId,
+    remoteTime: observedNow(p.clockOffset),
+  });
 };
 
 function importedChildren(db: Db, reportId: string): CreatedRef[] {
   return [
-    ...db.all<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? ORDER BY pk', [reportId]).map((r) => ({ resource: TEST_STEP, id: r.id })),
-    ...db.all<{ id: string }>('SELECT id FROM test_measurements WHERE test_report_id = ? ORDER BY pk', [reportId]).map((r) => ({ resource: TEST_MEASUREMENT, id: r.id })),
+    ...db
+      .all<{ id: string }>('SELECT id FROM test_steps WHERE test_report_id = ? ORDER BY pk', [reportId])
+      .map((r) => ({ resource: TEST_STEP, id: r.id })),
+    ...db
+      .all<{ id: string }>('SELECT id FROM test_measurements WHERE test_report_id = ? ORDER BY pk', [reportId])
+      .map((r) => ({ resource: TEST_MEASUREMENT, id: r.id })),
   ];
 }
 
@@ -102,7 +130,10 @@ export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>
   asyncWrite: true,
   targets: () => [],
   // The report, and its steps and measurements: edits of those made before the push wait for it (their ids are unmapped).
-  created: (_req, res, db) => [{ resource: TEST_REPORT, id: res.testReport.testReportId }, ...importedChildren(db, res.testReport.testReportId)],
+  created: (_req, res, db) => [
+    { resource: TEST_REPORT, id: res.testReport.testReportId },
+    ...importedChildren(db, res.testReport.testReportId),
+  ],
   targetsAfter: (_req, res) => [{ resource: TEST_REPORT, recordId: res.testReport.testReportId, fields: ['*create'] }],
   encode: (req) => ({ remoteFileId: req.remoteFileId }),
   async send(p, request) {
@@ -117,7 +148,15 @@ export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>
   applyResult(p, entry, res) {
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, res.testReport.testReportId);
     applyReport(p, entry, res.testReport);
-    adoptImportedChildren(testReportContext(p.apply, p.clockOffset, entry.seq), entry.seq, entry.createdIds, res.testReport.testReportId, res.testSteps, res.testMeasurements, observedNow(p.clockOffset));
+    adoptImportedChildren(
+      testReportContext(p.apply, p.clockOffset, entry.seq),
+      entry.seq,
+      entry.createdIds,
+      res.testReport.testReportId,
+      res.testSteps,
+      res.testMeasurements,
+      observedNow(p.clockOffset),
+    );
   },
 });
 
@@ -129,9 +168,18 @@ export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<
   targetsAfter: (_req, res) => [{ resource: TEST_REPORT, recordId: res.testReport.testReportId, fields: ['*create'] }],
   encode: (req) =>
     compact({
-      status: req.status, name: req.name, testSystemName: req.testSystemName, testCase: req.testCase, startTime: ts(req.startTime), endTime: ts(req.endTime),
-      metadata: metadataOut(req.metadata), serialNumber: req.serialNumber, partNumber: req.partNumber, systemOperator: req.systemOperator,
-      runId: req.runId || undefined, organizationId: req.organizationId,
+      status: req.status,
+      name: req.name,
+      testSystemName: req.testSystemName,
+      testCase: req.testCase,
+      startTime: ts(req.startTime),
+      endTime: ts(req.endTime),
+      metadata: metadataOut(req.metadata),
+      serialNumber: req.serialNumber,
+      partNumber: req.partNumber,
+      systemOperator: req.systemOperator,
+      runId: req.runId || undefined,
+      organizationId: req.organizationId,
     }),
   findExisting: findNewReport,
   applyResult(p, entry, res) {
@@ -144,16 +192,26 @@ export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<
 /** update_mask path -> the wire member carrying its value. */
 function patchMember(patch: StoredRequest<'UpdateTestReport'>['testReport'], path: string): [string, unknown] {
   switch (path) {
-    case 'start_time': return ['startTime', ts(patch.startTime)];
-    case 'end_time': return ['endTime', ts(patch.endTime)];
-    case 'test_system_name': return ['testSystemName', patch.testSystemName];
-    case 'test_case': return ['testCase', patch.testCase];
-    case 'serial_number': return ['serialNumber', patch.serialNumber ?? ''];
-    case 'part_number': return ['partNumber', patch.partNumber ?? ''];
-    case 'system_operator': return ['systemOperator', patch.systemOperator ?? ''];
-    case 'run_id': return ['runId', patch.runId ?? ''];
-    case 'is_archived': return ['isArchived', patch.isArchived ?? false];
-    default: return [path, (patch as Record<string, unknown>)[path]];
+    case 'start_time':
+      return ['startTime', ts(patch.startTime)];
+    case 'end_time':
+      return ['endTime', ts(patch.endTime)];
+    case 'test_system_name':
+      return ['testSystemName', patch.testSystemName];
+    case 'test_case':
+      return ['testCase', patch.testCase];
+    case 'serial_number':
+      return ['serialNumber', patch.serialNumber ?? ''];
+    case 'part_number':
+      return ['partNumber', patch.partNumber ?? ''];
+    case 'system_operator':
+      return ['systemOperator', patch.systemOperator ?? ''];
+    case 'run_id':
+      return ['runId', patch.runId ?? ''];
+    case 'is_archived':
+      return ['isArchived', patch.isArchived ?? false];
+    default:
+      return [path, (patch as Record<string, unknown>)[path]];
   }
 }
 

@@ -9,7 +9,15 @@ import { mapLocalId, translateIds, unclaimed } from '../../idMap';
 import { TEST_STEP, upsertSteps } from './children';
 import { observedNow, TEST_REPORT, testReportContext } from './apply';
 import type { OutboxEntry } from '../../types';
-import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
+import {
+  defineSpec,
+  type EntryOf,
+  type OpSpec,
+  type PushContext,
+  type StoredRequest,
+  type WireRequest,
+  type WireResponse,
+} from '../../spec';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 import { createdSince } from './specs';
 import { listAll, quote } from '../../remoteQuery';
@@ -20,21 +28,35 @@ type StepFields = Partial<StoredRequest<'CreateTestStep'>['testStep']>;
 /** update_mask path -> [wire member, value]; `test_case` (listed by the platform, no such field) is not sent. */
 function stepMember(step: StepFields, path: string): [string, unknown] | undefined {
   switch (path) {
-    case 'name': return ['name', step.name];
-    case 'description': return ['description', step.description ?? ''];
-    case 'step_type': return ['stepType', step.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'];
-    case 'step_path': return ['stepPath', step.stepPath];
-    case 'status': return ['status', step.status ?? 'TEST_STATUS_UNSPECIFIED'];
-    case 'start_time': return ['startTime', ts(step.startTime)];
-    case 'end_time': return ['endTime', ts(step.endTime)];
-    case 'error_info': return ['errorInfo', step.errorInfo ? compact({ errorCode: step.errorInfo.errorCode, errorMessage: step.errorInfo.errorMessage }) : undefined];
-    case 'metadata': return ['metadata', metadataOut(step.metadata) ?? []];
-    default: return undefined;
+    case 'name':
+      return ['name', step.name];
+    case 'description':
+      return ['description', step.description ?? ''];
+    case 'step_type':
+      return ['stepType', step.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'];
+    case 'step_path':
+      return ['stepPath', step.stepPath];
+    case 'status':
+      return ['status', step.status ?? 'TEST_STATUS_UNSPECIFIED'];
+    case 'start_time':
+      return ['startTime', ts(step.startTime)];
+    case 'end_time':
+      return ['endTime', ts(step.endTime)];
+    case 'error_info':
+      return [
+        'errorInfo',
+        step.errorInfo ? compact({ errorCode: step.errorInfo.errorCode, errorMessage: step.errorInfo.errorMessage }) : undefined,
+      ];
+    case 'metadata':
+      return ['metadata', metadataOut(step.metadata) ?? []];
+    default:
+      return undefined;
   }
 }
 
 const STEP_PATHS = ['name', 'description', 'step_type', 'step_path', 'status', 'start_time', 'end_time', 'error_info', 'metadata'];
-const pathsOf = (req: StoredRequest<'UpdateTestStep'>): string[] => [...new Set(req.updateMask ?? [])].filter((p) => STEP_PATHS.includes(p));
+const pathsOf = (req: StoredRequest<'UpdateTestStep'>): string[] =>
+  [...new Set(req.updateMask ?? [])].filter((p) => STEP_PATHS.includes(p));
 
 /** The wire members of the step's fields named by `paths` (stepMember gives each member's name and value). */
 function encodeStep(step: StepFields, paths: readonly string[]): Partial<WireRequest<'CreateTestStep'>['testStep']> {
@@ -68,7 +90,13 @@ export const createTestStepSpec = defineSpec<'CreateTestStep', WireResponse<'Cre
   created: (_req, res) => [{ resource: TEST_STEP, id: res.testStep.testStepId }],
   targetsAfter: (_req, res) => [{ resource: TEST_STEP, recordId: res.testStep.testStepId, fields: ['*create'] }],
   encode: (req) =>
-    compact({ testStep: { testReportId: req.testStep.testReportId, parentStepId: req.testStep.parentStepId || undefined, ...encodeStep(req.testStep, STEP_PATHS) } }),
+    compact({
+      testStep: {
+        testReportId: req.testStep.testReportId,
+        parentStepId: req.testStep.parentStepId || undefined,
+        ...encodeStep(req.testStep, STEP_PATHS),
+      },
+    }),
   findExisting: findStep,
   applyResult(p, entry, res) {
     const step = 'testStep' in res ? res.testStep : res;

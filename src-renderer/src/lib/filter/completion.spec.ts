@@ -3,7 +3,10 @@ import { applySuggestion, completionsAt, type Vocabulary } from './completion';
 
 const vocab: Vocabulary = {
   tags: ['needs-review', 'hardware', 'say "hi"'],
-  assets: new Map([['a-1', 'Raptor-Bench-A'], ['a-2', 'Raptor-Bench-B']]),
+  assets: new Map([
+    ['a-1', 'Raptor-Bench-A'],
+    ['a-2', 'Raptor-Bench-B'],
+  ]),
   users: ['ana.ruiz@outpost.local', 'kenji.sato@outpost.local'],
   runs: new Map([['r-1', 'Bench run 030']]),
 };
@@ -21,7 +24,12 @@ describe('filter completion', () => {
   });
 
   test('enum values after ==, and in a list', () => {
-    expect(labels('state == ')).toEqual(['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_UNSPECIFIED']);
+    expect(labels('state == ')).toEqual([
+      'ANNOTATION_STATE_OPEN',
+      'ANNOTATION_STATE_FLAGGED',
+      'ANNOTATION_STATE_RESOLVED',
+      'ANNOTATION_STATE_UNSPECIFIED',
+    ]);
     expect(labels('state == FLA')).toEqual(['ANNOTATION_STATE_FLAGGED']);
     expect(labels('state in [ANNOTATION_STATE_OPEN, RES')).toEqual(['ANNOTATION_STATE_RESOLVED']);
     expect(labels('is_archived == f')).toEqual(['false']);

@@ -24,8 +24,18 @@ export const ANNOTATION_FILTER_FIELDS: readonly FilterField[] = [
   { name: 'run_id', kind: 'string', help: 'run id' },
   { name: 'created_by_user_id', kind: 'string', help: 'user id' },
   { name: 'created_by_rule_condition_version_id', kind: 'string', help: 'rule condition version id' },
-  { name: 'state', kind: 'enum', values: ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_UNSPECIFIED'], help: 'review state' },
-  { name: 'annotation_type', kind: 'enum', values: ['ANNOTATION_TYPE_DATA_REVIEW', 'ANNOTATION_TYPE_PHASE', 'ANNOTATION_TYPE_UNSPECIFIED'], help: 'type' },
+  {
+    name: 'state',
+    kind: 'enum',
+    values: ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_UNSPECIFIED'],
+    help: 'review state',
+  },
+  {
+    name: 'annotation_type',
+    kind: 'enum',
+    values: ['ANNOTATION_TYPE_DATA_REVIEW', 'ANNOTATION_TYPE_PHASE', 'ANNOTATION_TYPE_UNSPECIFIED'],
+    help: 'type',
+  },
   { name: 'pending', kind: 'bool', help: 'true/false' },
   { name: 'archived_date', kind: 'timestamp', help: 'timestamp("…Z")' },
   { name: 'is_archived', kind: 'bool', help: 'true/false' },
@@ -99,10 +109,16 @@ function openQuote(text: string, caret: number): number | undefined {
 
 const match = (label: string, prefix: string) => label.toLowerCase().includes(prefix.toLowerCase());
 
-export function completionsAt(text: string, caret: number, vocabulary: Vocabulary, fields: readonly FilterField[] = ANNOTATION_FILTER_FIELDS): Completion {
+export function completionsAt(
+  text: string,
+  caret: number,
+  vocabulary: Vocabulary,
+  fields: readonly FilterField[] = ANNOTATION_FILTER_FIELDS,
+): Completion {
   const quoteAt = openQuote(text, caret);
   if (quoteAt !== undefined) {
-    const field = /([a-z_]+)\s*(?:==|!=)\s*$/.exec(text.slice(0, quoteAt))?.[1] ?? /([a-z_]+)\s+in\s*\[[^\]]*$/.exec(text.slice(0, quoteAt))?.[1];
+    const field =
+      /([a-z_]+)\s*(?:==|!=)\s*$/.exec(text.slice(0, quoteAt))?.[1] ?? /([a-z_]+)\s+in\s*\[[^\]]*$/.exec(text.slice(0, quoteAt))?.[1];
     if (!field) return NONE;
     const prefix = text.slice(quoteAt + 1, caret);
     const closes = text[caret] === text[quoteAt] ? 1 : 0;
@@ -118,10 +134,18 @@ export function completionsAt(text: string, caret: number, vocabulary: Vocabular
   const enumField = /([a-z_]+)\s*(?:==|!=)\s*$/.exec(before)?.[1] ?? /([a-z_]+)\s+in\s*\[[^\]]*$/.exec(before)?.[1];
   const field = enumField ? fields.find((f) => f.name === enumField) : undefined;
   if (field?.values) {
-    const items = field.values.filter((v) => match(v, word)).slice(0, MAX).map((v) => ({ label: v, insert: v, detail: field.name }));
+    const items = field.values
+      .filter((v) => match(v, word))
+      .slice(0, MAX)
+      .map((v) => ({ label: v, insert: v, detail: field.name }));
     return { from, to: caret, items };
   }
-  if (field?.kind === 'bool') return { from, to: caret, items: ['true', 'false'].filter((v) => v.startsWith(word)).map((v) => ({ label: v, insert: v, detail: 'bool' })) };
+  if (field?.kind === 'bool')
+    return {
+      from,
+      to: caret,
+      items: ['true', 'false'].filter((v) => v.startsWith(word)).map((v) => ({ label: v, insert: v, detail: 'bool' })),
+    };
   // A field can start here: at the beginning, or after an operator that joins conditions.
   if (!word || !/(^|&&|\|\||\(|!|\[|,)\s*$/.test(before)) return { from, to: caret, items: [] };
   const items = fields

@@ -4,11 +4,19 @@ import { readQuickFilters, topLevelClauses, writeQuickFilters, type QuickFilters
 
 describe('quick filters <-> CEL', () => {
   test('each chip writes its clause', () => {
-    const cel = writeQuickFilters({ states: ['ANNOTATION_STATE_FLAGGED'], assignee: 'me@x', asset: 'Bench "B"', tag: 'needs-review', from: '2026-11-01T00:00:00Z' });
+    const cel = writeQuickFilters({
+      states: ['ANNOTATION_STATE_FLAGGED'],
+      assignee: 'me@x',
+      asset: 'Bench "B"',
+      tag: 'needs-review',
+      from: '2026-11-01T00:00:00Z',
+    });
     expect(cel).toBe(
       'state == ANNOTATION_STATE_FLAGGED && assignee == "me@x" && asset_name == "Bench \\"B\\"" && tag_name == "needs-review" && start_time >= timestamp("2026-11-01T00:00:00Z")',
     );
-    expect(writeQuickFilters({ states: ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_RESOLVED'] })).toBe('state in [ANNOTATION_STATE_OPEN, ANNOTATION_STATE_RESOLVED]');
+    expect(writeQuickFilters({ states: ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_RESOLVED'] })).toBe(
+      'state in [ANNOTATION_STATE_OPEN, ANNOTATION_STATE_RESOLVED]',
+    );
   });
 
   test('a typed filter keeps what no chip owns', () => {
@@ -19,9 +27,14 @@ describe('quick filters <-> CEL', () => {
 
   test('a top-level || is never split (its chips would change its meaning)', () => {
     expect(topLevelClauses('a == 1 || state == ANNOTATION_STATE_OPEN && b')).toBeUndefined();
-    expect(readQuickFilters('a == 1 || state == ANNOTATION_STATE_OPEN')).toEqual({ quick: { states: [] }, rest: 'a == 1 || state == ANNOTATION_STATE_OPEN' });
+    expect(readQuickFilters('a == 1 || state == ANNOTATION_STATE_OPEN')).toEqual({
+      quick: { states: [] },
+      rest: 'a == 1 || state == ANNOTATION_STATE_OPEN',
+    });
     // Written with chips, such a rest is wrapped.
-    expect(writeQuickFilters({ states: ['ANNOTATION_STATE_OPEN'] }, 'a == 1 || b == 2')).toBe('(a == 1 || b == 2) && state == ANNOTATION_STATE_OPEN');
+    expect(writeQuickFilters({ states: ['ANNOTATION_STATE_OPEN'] }, 'a == 1 || b == 2')).toBe(
+      '(a == 1 || b == 2) && state == ANNOTATION_STATE_OPEN',
+    );
     expect(topLevelClauses('(a || b) && c')).toEqual(['(a || b)', 'c']);
   });
 
@@ -38,7 +51,13 @@ describe('quick filters <-> CEL', () => {
       },
       { requiredKeys: ['states'] },
     );
-    const rest = fc.constantFrom('', 'name.contains("x")', 'a == 1 || b == 2', 'metadata["k"] == "v" && !is_archived', '(state == ANNOTATION_STATE_OPEN || x)');
+    const rest = fc.constantFrom(
+      '',
+      'name.contains("x")',
+      'a == 1 || b == 2',
+      'metadata["k"] == "v" && !is_archived',
+      '(state == ANNOTATION_STATE_OPEN || x)',
+    );
     fc.assert(
       fc.property(quick, rest, (q, r) => {
         const back = readQuickFilters(writeQuickFilters(q as QuickFilters, r));

@@ -76,7 +76,14 @@ export function readQuickFilters(text: string): { quick: QuickFilters; rest: str
   for (const clause of clauses) {
     let m: RegExpExecArray | null;
     if (!quick.states.length && (m = PATTERNS.state.exec(clause)) && isState(m[1])) quick.states = [m[1]];
-    else if (!quick.states.length && (m = PATTERNS.states.exec(clause)) && m[1].split(',').map((s) => s.trim()).every(isState)) {
+    else if (
+      !quick.states.length &&
+      (m = PATTERNS.states.exec(clause)) &&
+      m[1]
+        .split(',')
+        .map((s) => s.trim())
+        .every(isState)
+    ) {
       quick.states = m[1].split(',').map((s) => s.trim()) as ReviewState[];
     } else if (quick.assignee === undefined && (m = PATTERNS.assignee.exec(clause))) quick.assignee = unquote(m[1]);
     else if (quick.asset === undefined && (m = PATTERNS.asset.exec(clause))) quick.asset = unquote(m[1]);

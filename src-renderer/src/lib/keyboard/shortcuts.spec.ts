@@ -15,7 +15,7 @@ describe('shortcut map', () => {
     expect(r.read({ key: 'x' })).toBe('toggle-select');
     expect(r.read({ key: 's' })).toBe('cycle-state');
     expect(r.read({ key: 'e' })).toBe('archive');
-    expect(r.read({ key: '?' , shiftKey: true })).toBe('help');
+    expect(r.read({ key: '?', shiftKey: true })).toBe('help');
     expect(r.read({ key: '/' })).toBe('focus-filter');
     expect(r.read({ key: 'Escape' })).toBe('back');
     expect(r.read({ key: 'Enter' })).toBe('open');

@@ -5,12 +5,26 @@ import { commentText, toActivity } from './activity';
 describe('toActivity', () => {
   test('comment', () => {
     const entry = toActivity(commentLog('Confirmed with the test conductor.'));
-    expect(entry).toMatchObject({ kind: 'comment', tone: 'comment', who: 'engineer@outpost.local', summary: 'commented', text: 'Confirmed with the test conductor.' });
+    expect(entry).toMatchObject({
+      kind: 'comment',
+      tone: 'comment',
+      who: 'engineer@outpost.local',
+      summary: 'commented',
+      text: 'Confirmed with the test conductor.',
+    });
   });
 
   test('state updates, including creation', () => {
-    const created = annotationLogFactory.build({ kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', comment: undefined, stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' } });
-    const flagged = annotationLogFactory.build({ kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', comment: undefined, stateUpdate: { state: 'ANNOTATION_LOG_STATE_FLAGGED' } });
+    const created = annotationLogFactory.build({
+      kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      comment: undefined,
+      stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' },
+    });
+    const flagged = annotationLogFactory.build({
+      kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      comment: undefined,
+      stateUpdate: { state: 'ANNOTATION_LOG_STATE_FLAGGED' },
+    });
     expect(toActivity(created)).toMatchObject({ summary: 'created the annotation', tone: 'neutral' });
     expect(toActivity(flagged)).toMatchObject({ kind: 'state', tone: 'flagged', summary: 'set state to Flagged', text: '' });
   });
@@ -21,8 +35,16 @@ describe('toActivity', () => {
       comment: undefined,
       assigned: { assignedToUserId: 'u2', assignedToUserEmail: 'ana.ruiz@outpost.local' },
     });
-    const byId = annotationLogFactory.build({ kind: 'ANNOTATION_LOG_KIND_ASSIGNED', comment: undefined, assigned: { assignedToUserId: 'u3', assignedToUserEmail: '' } });
-    const cleared = annotationLogFactory.build({ kind: 'ANNOTATION_LOG_KIND_ASSIGNED', comment: undefined, assigned: { assignedToUserId: '', assignedToUserEmail: '' } });
+    const byId = annotationLogFactory.build({
+      kind: 'ANNOTATION_LOG_KIND_ASSIGNED',
+      comment: undefined,
+      assigned: { assignedToUserId: 'u3', assignedToUserEmail: '' },
+    });
+    const cleared = annotationLogFactory.build({
+      kind: 'ANNOTATION_LOG_KIND_ASSIGNED',
+      comment: undefined,
+      assigned: { assignedToUserId: '', assignedToUserEmail: '' },
+    });
     expect(toActivity(byEmail).summary).toBe('assigned to ana.ruiz@outpost.local');
     expect(toActivity(byId, new Map([['u3', 'kenji.sato@outpost.local']])).summary).toBe('assigned to kenji.sato@outpost.local');
     expect(toActivity(cleared).summary).toBe('removed the assignee');
@@ -39,7 +61,11 @@ describe('toActivity', () => {
       comment: {
         body: [
           { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: 'Ping ', userMention: null },
-          { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION', text: '', userMention: { userId: 'u2', userEmail: 'ana.ruiz@outpost.local' } },
+          {
+            type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION',
+            text: '',
+            userMention: { userId: 'u2', userEmail: 'ana.ruiz@outpost.local' },
+          },
           { type: 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_TEXT', text: ' please check', userMention: null },
         ],
       },

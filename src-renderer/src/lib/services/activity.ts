@@ -17,7 +17,11 @@ export interface ActivityEntry {
 
 export function commentText(log: AnnotationLog): string {
   return (log.comment?.body ?? [])
-    .map((el) => (el.type === 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION' ? `@${shortUser(el.userMention?.userEmail) || el.userMention?.userId || ''}` : el.text))
+    .map((el) =>
+      el.type === 'ANNOTATION_COMMENT_BODY_ELEMENT_TYPE_USER_MENTION'
+        ? `@${shortUser(el.userMention?.userEmail) || el.userMention?.userId || ''}`
+        : el.text,
+    )
     .join('');
 }
 
@@ -30,7 +34,14 @@ export function toActivity(log: AnnotationLog, userNames: ReadonlyMap<string, st
     case 'ANNOTATION_LOG_KIND_STATE_UPDATE': {
       const state = log.stateUpdate?.state;
       if (state === 'ANNOTATION_LOG_STATE_CREATED') return { ...base, kind: 'state', summary: 'created the annotation', text: '' };
-      const tone = state === 'ANNOTATION_LOG_STATE_OPEN' ? 'open' : state === 'ANNOTATION_LOG_STATE_FLAGGED' ? 'flagged' : state === 'ANNOTATION_LOG_STATE_RESOLVED' ? 'resolved' : 'neutral';
+      const tone =
+        state === 'ANNOTATION_LOG_STATE_OPEN'
+          ? 'open'
+          : state === 'ANNOTATION_LOG_STATE_FLAGGED'
+            ? 'flagged'
+            : state === 'ANNOTATION_LOG_STATE_RESOLVED'
+              ? 'resolved'
+              : 'neutral';
       return { ...base, kind: 'state', tone, summary: `set state to ${enumLabel(state, 'ANNOTATION_LOG_STATE_')}`, text: '' };
     }
     case 'ANNOTATION_LOG_KIND_ASSIGNED': {

@@ -14,11 +14,25 @@ export async function listAttached(client: Client, annotationId: string): Promis
 }
 
 export async function attach(client: Client, artifactId: string, annotationId: string): Promise<Artifact> {
-  return (await client.LinkArtifact({ artifactId, relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: annotationId })).artifact;
+  return (
+    await client.LinkArtifact({
+      artifactId,
+      relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO',
+      entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION',
+      entityId: annotationId,
+    })
+  ).artifact;
 }
 
 export async function detach(client: Client, artifactId: string, annotationId: string): Promise<Artifact> {
-  return (await client.UnlinkArtifact({ artifactId, relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO', entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION', entityId: annotationId })).artifact;
+  return (
+    await client.UnlinkArtifact({
+      artifactId,
+      relation: 'ARTIFACT_LINK_RELATION_ATTACHED_TO',
+      entityType: 'ARTIFACT_ENTITY_TYPE_ANNOTATION',
+      entityId: annotationId,
+    })
+  ).artifact;
 }
 
 export async function uploadAndAttach(client: Client, file: File, annotationId: string): Promise<Artifact> {

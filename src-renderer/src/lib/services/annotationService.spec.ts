@@ -76,7 +76,10 @@ describe('annotationService', () => {
   });
 
   test('listAllLogs stops at the limit and says so', async () => {
-    const fake = fakeClient().on('ListAnnotationLogs', () => ({ annotationLogs: annotationLogFactory.buildList(3), nextPageToken: 'more' }));
+    const fake = fakeClient().on('ListAnnotationLogs', () => ({
+      annotationLogs: annotationLogFactory.buildList(3),
+      nextPageToken: 'more',
+    }));
     const { logs, truncated } = await listAllLogs(fake.client, 'a1', 5);
     expect(logs).toHaveLength(6);
     expect(truncated).toBe(true);

@@ -8,7 +8,11 @@ import type { Client } from '../../../../src-shared/client';
 export type { Annotation, AnnotationLog, AnnotationStateName };
 
 /** The review states a user can set (UNSPECIFIED is not a choice). */
-export const REVIEW_STATES = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'] as const satisfies readonly AnnotationStateName[];
+export const REVIEW_STATES = [
+  'ANNOTATION_STATE_OPEN',
+  'ANNOTATION_STATE_FLAGGED',
+  'ANNOTATION_STATE_RESOLVED',
+] as const satisfies readonly AnnotationStateName[];
 export type ReviewState = (typeof REVIEW_STATES)[number];
 
 /** ListAnnotations order_by fields (AIP-132), as offered by the sort selector. */
@@ -48,7 +52,12 @@ export interface AnnotationPage {
   readonly nextPageToken: string;
 }
 
-export async function listAnnotations(client: Client, query: AnnotationQuery, pageToken?: string, pageSize = PAGE_SIZE): Promise<AnnotationPage> {
+export async function listAnnotations(
+  client: Client,
+  query: AnnotationQuery,
+  pageToken?: string,
+  pageSize = PAGE_SIZE,
+): Promise<AnnotationPage> {
   const filter = query.filter.trim();
   const res = await client.ListAnnotations({
     pageSize,
@@ -69,7 +78,8 @@ export async function setAnnotationState(client: Client, annotationId: string, s
 
 /** Assigns to `userId`, or unassigns with ''. */
 export async function assignAnnotation(client: Client, annotationId: string, userId: string): Promise<Annotation> {
-  return (await client.UpdateAnnotation({ annotation: { annotationId, assignedToUserId: userId }, updateMask: 'assigned_to_user_id' })).annotation;
+  return (await client.UpdateAnnotation({ annotation: { annotationId, assignedToUserId: userId }, updateMask: 'assigned_to_user_id' }))
+    .annotation;
 }
 
 export async function setAnnotationTags(client: Client, annotationId: string, tags: readonly string[]): Promise<Annotation> {
@@ -82,7 +92,11 @@ export async function setArchived(client: Client, annotationId: string, archived
 }
 
 /** Every log of an annotation, oldest first (the API's order), following page tokens up to `limit` entries. */
-export async function listAllLogs(client: Client, annotationId: string, limit = 1000): Promise<{ logs: AnnotationLog[]; truncated: boolean }> {
+export async function listAllLogs(
+  client: Client,
+  annotationId: string,
+  limit = 1000,
+): Promise<{ logs: AnnotationLog[]; truncated: boolean }> {
   const logs: AnnotationLog[] = [];
   let pageToken: string | undefined;
   do {
@@ -104,5 +118,12 @@ export async function addComment(client: Client, annotationId: string, text: str
 
 /** Splits a tags input (`a, b,c`) into unique, trimmed names, keeping their order (tag names may contain spaces). */
 export function parseTags(input: string): string[] {
-  return [...new Set(input.split(/[,\n]+/).map((t) => t.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      input
+        .split(/[,\n]+/)
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

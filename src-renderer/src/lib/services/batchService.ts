@@ -72,7 +72,9 @@ async function archiveMany(client: Client, ids: readonly string[], archived: boo
   const out: Annotation[] = [];
   for (let i = 0; i < ids.length; i += BATCH_LIMIT) {
     const annotationIds = ids.slice(i, i + BATCH_LIMIT);
-    const res = archived ? await client.BatchArchiveAnnotations({ annotationIds }) : await client.BatchUnarchiveAnnotations({ annotationIds });
+    const res = archived
+      ? await client.BatchArchiveAnnotations({ annotationIds })
+      : await client.BatchUnarchiveAnnotations({ annotationIds });
     out.push(...res.annotations);
   }
   return out;
@@ -87,16 +89,29 @@ function updateOne(client: Client, a: Annotation, action: BatchAction): Promise<
     case 'add-tag':
       return setAnnotationTags(client, a.annotationId, [...a.tags.filter((t) => t !== action.tag), action.tag]);
     case 'remove-tag':
-      return setAnnotationTags(client, a.annotationId, a.tags.filter((t) => t !== action.tag));
+      return setAnnotationTags(
+        client,
+        a.annotationId,
+        a.tags.filter((t) => t !== action.tag),
+      );
     case 'archive':
       throw new Error('archive goes through archiveMany');
   }
 }
 
 /** Applies `action` to each annotation; returns the updated annotations (those that succeeded before a failure are kept by the caller). */
-export async function applyBatch(client: Client, action: BatchAction, annotations: readonly Annotation[], onUpdated: (a: Annotation) => void = () => {}): Promise<Annotation[]> {
+export async function applyBatch(
+  client: Client,
+  action: BatchAction,
+  annotations: readonly Annotation[],
+  onUpdated: (a: Annotation) => void = () => {},
+): Promise<Annotation[]> {
   if (action.kind === 'archive') {
-    const updated = await archiveMany(client, annotations.map((a) => a.annotationId), action.archived);
+    const updated = await archiveMany(
+      client,
+      annotations.map((a) => a.annotationId),
+      action.archived,
+    );
     updated.forEach(onUpdated);
     return updated;
   }
@@ -115,13 +130,27 @@ export async function applyBatch(client: Client, action: BatchAction, annotation
 }
 
 /** Restores `before` (the annotations as they were before the batch); `current` are their versions now. */
-export async function undoBatch(client: Client, action: BatchAction, before: readonly Annotation[], current: ReadonlyMap<string, Annotation>, onUpdated: (a: Annotation) => void = () => {}): Promise<Annotation[]> {
+export async function undoBatch(
+  client: Client,
+  action: BatchAction,
+  before: readonly Annotation[],
+  current: ReadonlyMap<string, Annotation>,
+  onUpdated: (a: Annotation) => void = () => {},
+): Promise<Annotation[]> {
   const steps = inverseOf(action, before);
   if (action.kind === 'archive') {
     const restored: Annotation[] = [];
     for (const archived of [true, false]) {
       const ids = steps.filter((s) => s.action.kind === 'archive' && s.action.archived === archived).map((s) => s.annotationId);
-      if (ids.length) restored.push(...(await applyBatch(client, { kind: 'archive', archived }, ids.map((id) => current.get(id) ?? before.find((b) => b.annotationId === id)!), onUpdated)));
+      if (ids.length)
+        restored.push(
+          ...(await applyBatch(
+            client,
+            { kind: 'archive', archived },
+            ids.map((id) => current.get(id) ?? before.find((b) => b.annotationId === id)!),
+            onUpdated,
+          )),
+        );
     }
     return restored;
   }

@@ -55,8 +55,10 @@ function metadataOf(text: string): Metadata[] {
       const eq = line.indexOf('=');
       const name = (eq < 0 ? line : line.slice(0, eq)).trim();
       const raw = eq < 0 ? '' : line.slice(eq + 1).trim();
-      if (raw === 'true' || raw === 'false') return { key: { name, type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: raw === 'true' } as Metadata;
-      if (raw !== '' && Number.isFinite(Number(raw))) return { key: { name, type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: Number(raw) } as Metadata;
+      if (raw === 'true' || raw === 'false')
+        return { key: { name, type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: raw === 'true' } as Metadata;
+      if (raw !== '' && Number.isFinite(Number(raw)))
+        return { key: { name, type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: Number(raw) } as Metadata;
       return { key: { name, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: raw } as Metadata;
     });
 }

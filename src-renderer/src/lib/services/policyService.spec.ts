@@ -20,7 +20,11 @@ describe('policyService', () => {
     await savePolicyText(fake.client, p.policyId, 'forbid (principal, action, resource);', '  tighten  ');
     await savePolicyText(fake.client, p.policyId, 'x', '  ');
     expect(fake.callsTo('UpdatePolicy')).toEqual([
-      { policy: { policyId: p.policyId, configuration: { cedarPolicy: 'forbid (principal, action, resource);' } }, updateMask: 'configuration', versionNotes: 'tighten' },
+      {
+        policy: { policyId: p.policyId, configuration: { cedarPolicy: 'forbid (principal, action, resource);' } },
+        updateMask: 'configuration',
+        versionNotes: 'tighten',
+      },
       { policy: { policyId: p.policyId, configuration: { cedarPolicy: 'x' } }, updateMask: 'configuration' },
     ]);
   });
@@ -40,10 +44,14 @@ describe('policyService', () => {
       .on('ArchivePolicy', () => ({ policy: { ...p, isArchived: true } }))
       .on('UnarchivePolicy', () => ({ policy: p }))
       .on('ListPolicyVersions', (req) =>
-        req.pageToken ? { policyVersions: [policyVersion(p, 1, 'a')], nextPageToken: '' } : { policyVersions: [policyVersion(p, 2, 'b')], nextPageToken: 'next' },
+        req.pageToken
+          ? { policyVersions: [policyVersion(p, 1, 'a')], nextPageToken: '' }
+          : { policyVersions: [policyVersion(p, 2, 'b')], nextPageToken: 'next' },
       );
     await createPolicy(fake.client, 'Readers', 'permit (principal, action, resource);');
-    expect(fake.callsTo('CreatePolicy')).toEqual([{ name: 'Readers', configuration: { cedarPolicy: 'permit (principal, action, resource);' }, versionNotes: 'Created' }]);
+    expect(fake.callsTo('CreatePolicy')).toEqual([
+      { name: 'Readers', configuration: { cedarPolicy: 'permit (principal, action, resource);' }, versionNotes: 'Created' },
+    ]);
     expect((await setPolicyArchived(fake.client, p.policyId, true)).isArchived).toBe(true);
     expect((await setPolicyArchived(fake.client, p.policyId, false)).isArchived).toBe(false);
     expect((await listVersions(fake.client, p.policyId)).map((v) => v.version)).toEqual([2, 1]);

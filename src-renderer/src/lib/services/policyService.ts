@@ -15,20 +15,38 @@ permit (
 );
 `;
 
-export async function listPolicies(client: Client, includeArchived: boolean, pageToken?: string): Promise<{ policies: Policy[]; nextPageToken: string }> {
-  const res = await client.ListPolicies({ pageSize: POLICY_PAGE_SIZE, orderBy: 'name', ...(includeArchived ? { includeArchived: true } : {}), ...(pageToken ? { pageToken } : {}) });
+export async function listPolicies(
+  client: Client,
+  includeArchived: boolean,
+  pageToken?: string,
+): Promise<{ policies: Policy[]; nextPageToken: string }> {
+  const res = await client.ListPolicies({
+    pageSize: POLICY_PAGE_SIZE,
+    orderBy: 'name',
+    ...(includeArchived ? { includeArchived: true } : {}),
+    ...(pageToken ? { pageToken } : {}),
+  });
   return { policies: res.policies, nextPageToken: res.nextPageToken };
 }
 
 export async function createPolicy(client: Client, name: string, cedarPolicy: string, description = ''): Promise<Policy> {
-  const res = await client.CreatePolicy({ name, configuration: { cedarPolicy }, ...(description ? { description } : {}), versionNotes: 'Created' });
+  const res = await client.CreatePolicy({
+    name,
+    configuration: { cedarPolicy },
+    ...(description ? { description } : {}),
+    versionNotes: 'Created',
+  });
   return res.policy;
 }
 
 /** Saves new Cedar text (a new version when it differs); `versionNotes` says why. */
 export async function savePolicyText(client: Client, policyId: string, cedarPolicy: string, versionNotes: string): Promise<Policy> {
   const notes = versionNotes.trim();
-  const res = await client.UpdatePolicy({ policy: { policyId, configuration: { cedarPolicy } }, updateMask: 'configuration', ...(notes ? { versionNotes: notes } : {}) });
+  const res = await client.UpdatePolicy({
+    policy: { policyId, configuration: { cedarPolicy } },
+    updateMask: 'configuration',
+    ...(notes ? { versionNotes: notes } : {}),
+  });
   return res.policy;
 }
 

@@ -22,7 +22,9 @@ export async function ruleOfCondition(client: Client, conditionId: string, limit
   let seen = 0;
   do {
     const res = await client.ListRules({ pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
-    const hit = res.rules.find((r) => r.conditions.some((c) => c.ruleConditionId === conditionId || c.ruleConditionVersionId === conditionId));
+    const hit = res.rules.find((r) =>
+      r.conditions.some((c) => c.ruleConditionId === conditionId || c.ruleConditionVersionId === conditionId),
+    );
     if (hit) return hit;
     seen += res.rules.length;
     pageToken = res.nextPageToken || undefined;
@@ -48,7 +50,10 @@ export function conditionText(c: RuleCondition): string {
   }
   const calc = c.expression.calculatedChannel;
   if (calc) {
-    const refs = Object.entries(calc.channelReferences).map(([k, r]) => `${k} = ${(r as { name?: string; calculatedChannelVersionId?: string }).name ?? (r as { calculatedChannelVersionId?: string }).calculatedChannelVersionId ?? '?'}`);
+    const refs = Object.entries(calc.channelReferences).map(
+      ([k, r]) =>
+        `${k} = ${(r as { name?: string; calculatedChannelVersionId?: string }).name ?? (r as { calculatedChannelVersionId?: string }).calculatedChannelVersionId ?? '?'}`,
+    );
     return `${calc.expression}${refs.length ? `  (${refs.join(', ')})` : ''}`;
   }
   return '(no expression)';
@@ -57,7 +62,8 @@ export function conditionText(c: RuleCondition): string {
 /** An action in words. */
 export function actionText(a: RuleCondition['actions'][number]): string {
   const c = a.configuration;
-  if (c.annotation) return `Annotate (${c.annotation.annotationType.replace('ANNOTATION_TYPE_', '').toLowerCase().replace('_', ' ')})${c.annotation.tagIds.length ? `, tags ${c.annotation.tagIds.join(', ')}` : ''}`;
+  if (c.annotation)
+    return `Annotate (${c.annotation.annotationType.replace('ANNOTATION_TYPE_', '').toLowerCase().replace('_', ' ')})${c.annotation.tagIds.length ? `, tags ${c.annotation.tagIds.join(', ')}` : ''}`;
   if (c.notification) return `Notify ${c.notification.recipientUserIds.length} user(s)`;
   if (c.webhook) return `Webhook ${c.webhook.webhookId}`;
   return String(a.actionType);

@@ -6,14 +6,20 @@ import { annotationQueryOf, deleteSavedSearch, parseSort, renameSavedSearch, sav
 describe('savedSearchService', () => {
   test('an annotation query is saved as overview ANNOTATIONS + search term + order by', async () => {
     const fake = fakeClient().on('CreateSavedSearch', () => ({ savedSearch: savedSearch() }));
-    await saveAnnotationSearch(fake.client, ' Flagged ', { filter: ' state == ANNOTATION_STATE_FLAGGED ', sort: { field: 'name', desc: false } });
+    await saveAnnotationSearch(fake.client, ' Flagged ', {
+      filter: ' state == ANNOTATION_STATE_FLAGGED ',
+      sort: { field: 'name', desc: false },
+    });
     expect(fake.callsTo('CreateSavedSearch')).toEqual([
       { name: 'Flagged', properties: { overviewMode: 'ANNOTATIONS', searchTerm: 'state == ANNOTATION_STATE_FLAGGED', orderBy: 'name' } },
     ]);
   });
 
   test('annotationQueryOf reads it back; other overview modes are not annotation searches', () => {
-    expect(annotationQueryOf(savedSearch({}, { searchTerm: 'x', orderBy: 'start_time desc' }))).toEqual({ filter: 'x', sort: { field: 'start_time', desc: true } });
+    expect(annotationQueryOf(savedSearch({}, { searchTerm: 'x', orderBy: 'start_time desc' }))).toEqual({
+      filter: 'x',
+      sort: { field: 'start_time', desc: true },
+    });
     expect(annotationQueryOf(savedSearch({}, {}))).toEqual({ filter: '', sort: { field: 'created_date', desc: true } });
     expect(annotationQueryOf(savedSearch({}, { overviewMode: 'RUNS' }))).toBeUndefined();
   });

@@ -1,7 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { fakeClient } from '../testing/fakeClient';
 import { syncStatus } from '../testing/syncFactories';
-import { badgeOf, configureRemote, conflictValue, operationLabel, pulledSummary, recordLabel, recordQuery, stateLabel } from './syncService';
+import {
+  badgeOf,
+  configureRemote,
+  conflictValue,
+  operationLabel,
+  pulledSummary,
+  recordLabel,
+  recordQuery,
+  stateLabel,
+} from './syncService';
 import { DEFAULT_SORT } from './annotationService';
 
 describe('syncService', () => {
@@ -9,7 +18,10 @@ describe('syncService', () => {
     const fake = fakeClient().on('ConfigureSyncRemote', (req) => ({ remote: { baseUrl: req.baseUrl, hasApiKey: true } }));
     await configureRemote(fake.client, ' https://remote.example ', ' op_key ');
     await configureRemote(fake.client, 'https://remote.example', '  ');
-    expect(fake.callsTo('ConfigureSyncRemote')).toEqual([{ baseUrl: 'https://remote.example', apiKey: 'op_key' }, { baseUrl: 'https://remote.example' }]);
+    expect(fake.callsTo('ConfigureSyncRemote')).toEqual([
+      { baseUrl: 'https://remote.example', apiKey: 'op_key' },
+      { baseUrl: 'https://remote.example' },
+    ]);
   });
 
   test('the badge shows what needs attention first', () => {
@@ -33,7 +45,13 @@ describe('syncService', () => {
   });
 
   test('summaries and values', () => {
-    expect(pulledSummary([{ resource: 'annotations', rows: 2 }, { resource: 'runs', rows: 0 }, { resource: 'annotation_logs', rows: 5 }])).toBe('2 annotations, 5 annotation logs');
+    expect(
+      pulledSummary([
+        { resource: 'annotations', rows: 2 },
+        { resource: 'runs', rows: 0 },
+        { resource: 'annotation_logs', rows: 5 },
+      ]),
+    ).toBe('2 annotations, 5 annotation logs');
     expect(pulledSummary({ annotations: 0 })).toBe('nothing new');
     expect(pulledSummary({ runs: 1, annotations: 2 })).toBe('1 run, 2 annotations');
     expect(conflictValue('ANNOTATION_STATE_FLAGGED', 'state')).toBe('Flagged');
@@ -46,12 +64,19 @@ describe('syncService', () => {
   });
 
   test('records go by their name here, else by the start of their id', () => {
-    expect(recordLabel('annotation_log', '5f0c2a9e-1111-2222', 'Pump 3 overheat')).toEqual({ kind: 'annotation log', text: 'Pump 3 overheat', named: true });
+    expect(recordLabel('annotation_log', '5f0c2a9e-1111-2222', 'Pump 3 overheat')).toEqual({
+      kind: 'annotation log',
+      text: 'Pump 3 overheat',
+      named: true,
+    });
     expect(recordLabel('test_report', '5f0c2a9e-1111-2222', '')).toEqual({ kind: 'test report', text: '5f0c2a9e', named: false });
   });
 
   test('an annotation held here opens in the Annotations view listing only it; other records open nowhere', () => {
-    expect(recordQuery('annotation', '5f0c2a9e-1111-2222', 'Pump 3 overheat')).toEqual({ filter: "annotation_id == '5f0c2a9e-1111-2222'", sort: DEFAULT_SORT });
+    expect(recordQuery('annotation', '5f0c2a9e-1111-2222', 'Pump 3 overheat')).toEqual({
+      filter: "annotation_id == '5f0c2a9e-1111-2222'",
+      sort: DEFAULT_SORT,
+    });
     expect(recordQuery('annotation', '5f0c2a9e-1111-2222', '')).toBeUndefined(); // not held here
     expect(recordQuery('saved_search', '5f0c2a9e-1111-2222', 'pumps')).toBeUndefined();
     expect(recordQuery('annotation', "x' || true || '", 'odd')!.filter).toBe("annotation_id == 'x || true || '");

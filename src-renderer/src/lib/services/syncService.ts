@@ -83,12 +83,19 @@ export interface SyncBadge {
 /** The navigation badge: what needs attention first (auth stop, error, failures, pending), else "synced". */
 export function badgeOf(status: SyncStatus | undefined, running = false): SyncBadge | undefined {
   if (!status || !status.remoteUrl) return undefined;
-  if (status.state === 'auth_error') return { text: 'Key refused', tone: 'error', title: status.lastError || 'The remote refused the API key: sync is stopped.' };
+  if (status.state === 'auth_error')
+    return { text: 'Key refused', tone: 'error', title: status.lastError || 'The remote refused the API key: sync is stopped.' };
   if (running || status.state === 'syncing') return { text: 'Syncing', tone: 'busy', title: `Syncing with ${status.remoteUrl}` };
   if (status.state === 'error') return { text: 'Error', tone: 'error', title: status.lastError || 'The last sync failed.' };
   const attention = status.failedCount + status.openConflictCount;
-  if (attention > 0) return { text: String(attention), tone: 'warn', title: `${status.failedCount} refused edits, ${status.openConflictCount} open conflicts` };
-  if (status.pendingCount > 0) return { text: String(status.pendingCount), tone: 'busy', title: `${status.pendingCount} edits waiting to be sent` };
+  if (attention > 0)
+    return {
+      text: String(attention),
+      tone: 'warn',
+      title: `${status.failedCount} refused edits, ${status.openConflictCount} open conflicts`,
+    };
+  if (status.pendingCount > 0)
+    return { text: String(status.pendingCount), tone: 'busy', title: `${status.pendingCount} edits waiting to be sent` };
   return { text: '✓', tone: 'ok', title: `In sync with ${status.remoteUrl}` };
 }
 
@@ -136,9 +143,11 @@ export function counted(n: number, plural: string): string {
 /** A conflict value as one line of text (values are canonical JSON: strings, numbers, lists, null). */
 export function conflictValue(value: unknown, field: string): string {
   // '*': a whole record (one the remote no longer has, kept here), not a field's value.
-  if (field === '*') return value === null || value === undefined ? '(gone)' : typeof value === 'object' ? 'the record, kept here' : String(value);
+  if (field === '*')
+    return value === null || value === undefined ? '(gone)' : typeof value === 'object' ? 'the record, kept here' : String(value);
   if (value === null || value === undefined || value === '') return '(empty)';
-  if ((field === 'start_time' || field === 'end_time') && typeof value === 'number') return new Date(value / 1000).toISOString().replace('.000Z', 'Z');
+  if ((field === 'start_time' || field === 'end_time') && typeof value === 'number')
+    return new Date(value / 1000).toISOString().replace('.000Z', 'Z');
   if (field === 'state' && typeof value === 'string') return enumLabel(value, 'ANNOTATION_STATE_');
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';

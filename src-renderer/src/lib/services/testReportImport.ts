@@ -13,7 +13,11 @@ export interface ImportListeners {
   readonly onUploadProgress?: (sent: number, total: number) => void;
 }
 
-export async function importAtml(client: Client, file: File, { onPhase = () => {}, onUploadProgress }: ImportListeners = {}): Promise<TestReport> {
+export async function importAtml(
+  client: Client,
+  file: File,
+  { onPhase = () => {}, onUploadProgress }: ImportListeners = {},
+): Promise<TestReport> {
   onPhase('upload');
   // The contract types `file` as the server-side upload record; the transport sends the File's content.
   const upload = { entityId: crypto.randomUUID(), entityType: 'test_reports', file: file as unknown as UploadedFileInput };

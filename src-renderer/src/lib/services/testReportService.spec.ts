@@ -1,7 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { fakeClient } from '../testing/fakeClient';
 import { measurement, testStep } from '../testing/moreFactories';
-import { buildStepTree, celString, listAllSteps, listStepMeasurements, measurementBounds, measurementValue, visibleNodes } from './testReportService';
+import {
+  buildStepTree,
+  celString,
+  listAllSteps,
+  listStepMeasurements,
+  measurementBounds,
+  measurementValue,
+  visibleNodes,
+} from './testReportService';
 
 describe('testReportService', () => {
   test('celString quotes and escapes', () => {
@@ -43,7 +51,9 @@ describe('testReportService', () => {
   });
 
   test('measurement values and limits', () => {
-    expect(measurementValue(measurement({ numericValue: 101.30000001, unit: { unitId: 'kpa', abbreviatedName: 'kPa' } }))).toBe('101.3 kPa');
+    expect(measurementValue(measurement({ numericValue: 101.30000001, unit: { unitId: 'kpa', abbreviatedName: 'kPa' } }))).toBe(
+      '101.3 kPa',
+    );
     expect(measurementValue(measurement({ numericValue: 'NaN' }))).toBe('NaN');
     expect(measurementValue(measurement({ stringValue: 'PASS' }))).toBe('"PASS"');
     expect(measurementValue(measurement({ booleanValue: false }))).toBe('false');

@@ -17,11 +17,20 @@ export async function listTestReports(client: Client, pageToken?: string): Promi
 }
 
 /** Every step of a report in step_path order (natural: 1.9 before 1.10). */
-export async function listAllSteps(client: Client, testReportId: string, limit = 10_000): Promise<{ steps: TestStep[]; truncated: boolean }> {
+export async function listAllSteps(
+  client: Client,
+  testReportId: string,
+  limit = 10_000,
+): Promise<{ steps: TestStep[]; truncated: boolean }> {
   const steps: TestStep[] = [];
   let pageToken: string | undefined;
   do {
-    const res = await client.ListTestSteps({ filter: `test_report_id == ${celString(testReportId)}`, orderBy: 'step_path', pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
+    const res = await client.ListTestSteps({
+      filter: `test_report_id == ${celString(testReportId)}`,
+      orderBy: 'step_path',
+      pageSize: 1000,
+      ...(pageToken ? { pageToken } : {}),
+    });
     steps.push(...res.testSteps);
     pageToken = res.nextPageToken || undefined;
   } while (pageToken && steps.length < limit);
@@ -29,11 +38,20 @@ export async function listAllSteps(client: Client, testReportId: string, limit =
 }
 
 /** The measurements of one step, in time order. */
-export async function listStepMeasurements(client: Client, testStepId: string, limit = 5000): Promise<{ measurements: TestMeasurement[]; truncated: boolean }> {
+export async function listStepMeasurements(
+  client: Client,
+  testStepId: string,
+  limit = 5000,
+): Promise<{ measurements: TestMeasurement[]; truncated: boolean }> {
   const measurements: TestMeasurement[] = [];
   let pageToken: string | undefined;
   do {
-    const res = await client.ListTestMeasurements({ filter: `test_step_id == ${celString(testStepId)}`, orderBy: 'timestamp', pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
+    const res = await client.ListTestMeasurements({
+      filter: `test_step_id == ${celString(testStepId)}`,
+      orderBy: 'timestamp',
+      pageSize: 1000,
+      ...(pageToken ? { pageToken } : {}),
+    });
     measurements.push(...res.testMeasurements);
     pageToken = res.nextPageToken || undefined;
   } while (pageToken && measurements.length < limit);

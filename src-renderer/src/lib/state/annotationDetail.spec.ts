@@ -7,7 +7,14 @@ import { AnnotationDetailState } from './annotationDetail.svelte';
 
 function engine(initial: Annotation) {
   let current = initial;
-  const logs = [annotationLogFactory.build({ annotationId: initial.annotationId, kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', comment: undefined, stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' } })];
+  const logs = [
+    annotationLogFactory.build({
+      annotationId: initial.annotationId,
+      kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+      comment: undefined,
+      stateUpdate: { state: 'ANNOTATION_LOG_STATE_CREATED' },
+    }),
+  ];
   const fake = fakeClient()
     .on('GetAnnotation', () => ({ annotation: current }))
     .on('ListAnnotationLogs', () => ({ annotationLogs: [...logs], nextPageToken: '' }))
@@ -15,11 +22,20 @@ function engine(initial: Annotation) {
       const patch = req.annotation as Partial<Annotation>;
       current = { ...current, ...patch };
       if (req.updateMask === 'state') {
-        logs.push(annotationLogFactory.build({ kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE', comment: undefined, stateUpdate: { state: 'ANNOTATION_LOG_STATE_FLAGGED' } }));
+        logs.push(
+          annotationLogFactory.build({
+            kind: 'ANNOTATION_LOG_KIND_STATE_UPDATE',
+            comment: undefined,
+            stateUpdate: { state: 'ANNOTATION_LOG_STATE_FLAGGED' },
+          }),
+        );
       }
       return { annotation: current };
     })
-    .on('ArchiveAnnotation', () => ((current = { ...current, isArchived: true, archivedDate: '2026-09-03T00:00:00Z' }), { annotation: current }))
+    .on(
+      'ArchiveAnnotation',
+      () => ((current = { ...current, isArchived: true, archivedDate: '2026-09-03T00:00:00Z' }), { annotation: current }),
+    )
     .on('UnarchiveAnnotation', () => ((current = { ...current, isArchived: false, archivedDate: null }), { annotation: current }))
     .on('CreateAnnotationLog', (req) => {
       const body = (req.comment as { body: { text: string }[] }).body;
@@ -27,7 +43,13 @@ function engine(initial: Annotation) {
       logs.push(log);
       return { annotationLog: log };
     });
-  return { fake, logs, get current() { return current; } };
+  return {
+    fake,
+    logs,
+    get current() {
+      return current;
+    },
+  };
 }
 
 describe('AnnotationDetailState', () => {
@@ -56,7 +78,9 @@ describe('AnnotationDetailState', () => {
     expect(detail.annotation?.state).toBe('ANNOTATION_STATE_FLAGGED');
     expect(changed.at(-1)?.state).toBe('ANNOTATION_STATE_FLAGGED');
     expect(detail.logs.map((l) => l.stateUpdate?.state)).toEqual(['ANNOTATION_LOG_STATE_CREATED', 'ANNOTATION_LOG_STATE_FLAGGED']);
-    expect(e.fake.callsTo('UpdateAnnotation')).toEqual([{ annotation: { annotationId: a.annotationId, state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'state' }]);
+    expect(e.fake.callsTo('UpdateAnnotation')).toEqual([
+      { annotation: { annotationId: a.annotationId, state: 'ANNOTATION_STATE_FLAGGED' }, updateMask: 'state' },
+    ]);
     // Setting the state it already has sends nothing.
     await detail.setState('ANNOTATION_STATE_FLAGGED');
     expect(e.fake.callsTo('UpdateAnnotation')).toHaveLength(1);
@@ -72,7 +96,10 @@ describe('AnnotationDetailState', () => {
     await detail.open(a.annotationId, a);
     expect(await detail.assign('nobody')).toBe(false);
     expect(detail.annotation).toEqual(a);
-    expect(detail.actionError).toMatchObject({ code: 'INVALID_ARGUMENT', message: "annotation.assigned_to_user_id: unknown user 'nobody' in this organization" });
+    expect(detail.actionError).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: "annotation.assigned_to_user_id: unknown user 'nobody' in this organization",
+    });
     expect(detail.pending).toBeUndefined();
   });
 

@@ -69,7 +69,10 @@ export class AnnotationDetailState {
         if (selection === this.#selection) this.error = toErrorInfo(e);
       },
     );
-    await Promise.all([loadAnnotation.finally(() => selection === this.#selection && (this.loading = false)), this.#loadLogs(annotationId, selection)]);
+    await Promise.all([
+      loadAnnotation.finally(() => selection === this.#selection && (this.loading = false)),
+      this.#loadLogs(annotationId, selection),
+    ]);
   }
 
   /** A newer version changed elsewhere (a batch action): shown if it is the open one, with its history reread. */

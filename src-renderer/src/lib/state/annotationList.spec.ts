@@ -22,7 +22,9 @@ describe('AnnotationListState', () => {
 
   test('loadMore appends the next page and stops when there is no token', async () => {
     const [p1, p2] = [annotationFactory.buildList(2), annotationFactory.buildList(2)];
-    const fake = fakeClient().on('ListAnnotations', (req) => (req.pageToken === 'p2' ? { annotations: p2, nextPageToken: '' } : { annotations: p1, nextPageToken: 'p2' }));
+    const fake = fakeClient().on('ListAnnotations', (req) =>
+      req.pageToken === 'p2' ? { annotations: p2, nextPageToken: '' } : { annotations: p1, nextPageToken: 'p2' },
+    );
     const list = new AnnotationListState(fake.client);
     await list.applyFilter('name.contains("a")');
     await list.pages.loadMore();
@@ -83,7 +85,9 @@ describe('AnnotationListState', () => {
   test('a slow response to an older query is dropped', async () => {
     const slow = deferred<unknown>();
     const newer = annotationFactory.buildList(1, { name: 'newer' });
-    const fake = fakeClient().on('ListAnnotations', (req) => (req.filter === 'old' ? slow.promise : { annotations: newer, nextPageToken: '' }));
+    const fake = fakeClient().on('ListAnnotations', (req) =>
+      req.filter === 'old' ? slow.promise : { annotations: newer, nextPageToken: '' },
+    );
     const list = new AnnotationListState(fake.client);
     const first = list.applyFilter('old');
     await list.applyFilter('new');
@@ -119,7 +123,9 @@ describe('AnnotationListState', () => {
 
   test('requestedFilter is the latest filter asked for, before its rows arrive (quick filters build on it)', async () => {
     const slow = deferred<{ annotations: never[]; nextPageToken: string }>();
-    const fake = fakeClient().on('ListAnnotations', (req) => (req.filter === 'a == 1' ? slow.promise : { annotations: [], nextPageToken: '' }));
+    const fake = fakeClient().on('ListAnnotations', (req) =>
+      req.filter === 'a == 1' ? slow.promise : { annotations: [], nextPageToken: '' },
+    );
     const list = new AnnotationListState(fake.client);
     await list.load();
     const first = list.applyFilter('a == 1');

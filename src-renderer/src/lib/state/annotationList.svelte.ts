@@ -2,7 +2,14 @@
 // as the list scrolls (PagedList: stale responses dropped, filter errors apart
 // from list errors).
 import type { Client } from '../../../../src-shared/client';
-import { DEFAULT_SORT, LIST_PAGE_SIZE, listAnnotations, type Annotation, type AnnotationQuery, type Sort } from '../services/annotationService';
+import {
+  DEFAULT_SORT,
+  LIST_PAGE_SIZE,
+  listAnnotations,
+  type Annotation,
+  type AnnotationQuery,
+  type Sort,
+} from '../services/annotationService';
 import { PagedList } from './pagedList.svelte';
 
 export class AnnotationListState {
@@ -15,7 +22,8 @@ export class AnnotationListState {
 
   constructor(client: Client) {
     this.pages = new PagedList({
-      fetchPage: (query, pageToken) => listAnnotations(client, query, pageToken, LIST_PAGE_SIZE).then((p) => ({ items: p.annotations, nextPageToken: p.nextPageToken })),
+      fetchPage: (query, pageToken) =>
+        listAnnotations(client, query, pageToken, LIST_PAGE_SIZE).then((p) => ({ items: p.annotations, nextPageToken: p.nextPageToken })),
       keyOf: (a) => a.annotationId,
       filterOf: (query) => query.filter,
     });

@@ -37,7 +37,8 @@ export class ArtifactWorkspace {
   constructor(client: Client) {
     this.#client = client;
     this.list = new PagedList({
-      fetchPage: (query, pageToken) => listArtifacts(client, query, pageToken).then((p) => ({ items: p.artifacts, nextPageToken: p.nextPageToken })),
+      fetchPage: (query, pageToken) =>
+        listArtifacts(client, query, pageToken).then((p) => ({ items: p.artifacts, nextPageToken: p.nextPageToken })),
       keyOf: (a) => a.artifactId,
       filterOf: (query) => query.filter,
     });

@@ -11,8 +11,12 @@ afterEach(() => vi.useRealTimers());
 function engine(rows: Annotation[]) {
   const byId = new Map(rows.map((a) => [a.annotationId, a]));
   const fake = fakeClient()
-    .on('BatchArchiveAnnotations', (r) => ({ annotations: (r.annotationIds as string[]).map((id) => (byId.set(id, { ...byId.get(id)!, isArchived: true }), byId.get(id)!)) }))
-    .on('BatchUnarchiveAnnotations', (r) => ({ annotations: (r.annotationIds as string[]).map((id) => (byId.set(id, { ...byId.get(id)!, isArchived: false }), byId.get(id)!)) }))
+    .on('BatchArchiveAnnotations', (r) => ({
+      annotations: (r.annotationIds as string[]).map((id) => (byId.set(id, { ...byId.get(id)!, isArchived: true }), byId.get(id)!)),
+    }))
+    .on('BatchUnarchiveAnnotations', (r) => ({
+      annotations: (r.annotationIds as string[]).map((id) => (byId.set(id, { ...byId.get(id)!, isArchived: false }), byId.get(id)!)),
+    }))
     .on('UpdateAnnotation', (r) => {
       const patch = r.annotation as Partial<Annotation> & { annotationId: string };
       const mask = String(r.updateMask);
@@ -51,14 +55,26 @@ describe('BatchActions', () => {
   });
 
   test('set state: one update each; undo restores each previous state', async () => {
-    const rows = [annotationFactory.build({ state: 'ANNOTATION_STATE_OPEN' }), annotationFactory.build({ state: 'ANNOTATION_STATE_RESOLVED' }), annotationFactory.build({ state: 'ANNOTATION_STATE_FLAGGED' })];
+    const rows = [
+      annotationFactory.build({ state: 'ANNOTATION_STATE_OPEN' }),
+      annotationFactory.build({ state: 'ANNOTATION_STATE_RESOLVED' }),
+      annotationFactory.build({ state: 'ANNOTATION_STATE_FLAGGED' }),
+    ];
     const { fake, byId } = engine(rows);
     const batch = new BatchActions(fake.client, () => {});
     await batch.run({ kind: 'state', state: 'ANNOTATION_STATE_FLAGGED' }, rows);
     expect(fake.callsTo('UpdateAnnotation')).toHaveLength(2);
-    expect([...byId.values()].map((a) => a.state)).toEqual(['ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_FLAGGED']);
+    expect([...byId.values()].map((a) => a.state)).toEqual([
+      'ANNOTATION_STATE_FLAGGED',
+      'ANNOTATION_STATE_FLAGGED',
+      'ANNOTATION_STATE_FLAGGED',
+    ]);
     await batch.undo();
-    expect([...byId.values()].map((a) => a.state)).toEqual(['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_RESOLVED', 'ANNOTATION_STATE_FLAGGED']);
+    expect([...byId.values()].map((a) => a.state)).toEqual([
+      'ANNOTATION_STATE_OPEN',
+      'ANNOTATION_STATE_RESOLVED',
+      'ANNOTATION_STATE_FLAGGED',
+    ]);
   });
 
   test('add a tag keeps the other tags; undo removes only that tag; assign undo restores each assignee', async () => {
@@ -66,7 +82,10 @@ describe('BatchActions', () => {
     const { fake, byId } = engine(rows);
     const batch = new BatchActions(fake.client, () => {});
     await batch.run({ kind: 'add-tag', tag: 'x' }, rows);
-    expect([...byId.values()].map((a) => a.tags)).toEqual([['a', 'x'], ['x', 'b']]);
+    expect([...byId.values()].map((a) => a.tags)).toEqual([
+      ['a', 'x'],
+      ['x', 'b'],
+    ]);
     await batch.undo();
     expect([...byId.values()].map((a) => a.tags)).toEqual([['a'], ['x', 'b']]);
 

@@ -13,7 +13,12 @@ test('says nothing while the engine runs; says it is down while it restarts, the
   expect(engine.notice).toBeUndefined();
 
   push(status('restarting', 'the engine was killed; restarting it'));
-  expect(engine.notice).toEqual({ tone: 'warning', title: 'The local engine stopped and is restarting', detail: 'the engine was killed; restarting it', dismissible: false });
+  expect(engine.notice).toEqual({
+    tone: 'warning',
+    title: 'The local engine stopped and is restarting',
+    detail: 'the engine was killed; restarting it',
+    dismissible: false,
+  });
   push(status('ready', 'the profile is open'));
   expect(engine.notice).toMatchObject({ tone: 'info', title: 'The local engine was restarted', dismissible: true });
   engine.dismiss();

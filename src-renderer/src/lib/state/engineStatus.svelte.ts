@@ -45,12 +45,22 @@ export class EngineStatus {
       case 'restarting':
         return { tone: 'warning', title: 'The local engine stopped and is restarting', detail: this.detail, dismissible: false };
       case 'failed':
-        return { tone: 'error', title: 'The local database cannot be used', detail: `${this.detail}. Quit and reopen Outpost; Help › Open Logs Folder shows what happened.`, dismissible: false };
+        return {
+          tone: 'error',
+          title: 'The local database cannot be used',
+          detail: `${this.detail}. Quit and reopen Outpost; Help › Open Logs Folder shows what happened.`,
+          dismissible: false,
+        };
       case 'stopped':
         return { tone: 'info', title: 'The local engine has stopped', detail: 'Outpost is closing.', dismissible: false };
       default:
         return this.recovered
-          ? { tone: 'info', title: 'The local engine was restarted', detail: 'A change made just before may not have been saved: check it before repeating it.', dismissible: true }
+          ? {
+              tone: 'info',
+              title: 'The local engine was restarted',
+              detail: 'A change made just before may not have been saved: check it before repeating it.',
+              dismissible: true,
+            }
           : undefined;
     }
   }

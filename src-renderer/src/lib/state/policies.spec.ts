@@ -11,7 +11,11 @@ function engine() {
   const fake = fakeClient()
     .on('ListPolicies', () => ({ policies: [current], nextPageToken: '' }))
     .on('ListPolicyVersions', () => ({ policyVersions: [...versions].reverse(), nextPageToken: '' }))
-    .on('ValidatePolicy', (req) => (String(req.cedarPolicy).includes('permit') || String(req.cedarPolicy).includes('forbid') ? { valid: true } : { valid: false, failureMessage: 'parse error' }))
+    .on('ValidatePolicy', (req) =>
+      String(req.cedarPolicy).includes('permit') || String(req.cedarPolicy).includes('forbid')
+        ? { valid: true }
+        : { valid: false, failureMessage: 'parse error' },
+    )
     .on('UpdatePolicy', (req) => {
       const text = (req.policy as { configuration: { cedarPolicy: string } }).configuration.cedarPolicy;
       if (!text.includes('(')) throw ApiError.invalid('policy.configuration.cedar_policy', 'unexpected end of input');
@@ -20,7 +24,13 @@ function engine() {
       versions.push(policyVersion(current, version, text));
       return { policy: current };
     });
-  return { fake, versions, get current(): Policy { return current; } };
+  return {
+    fake,
+    versions,
+    get current(): Policy {
+      return current;
+    },
+  };
 }
 
 describe('PolicyWorkspace', () => {
@@ -60,7 +70,10 @@ describe('PolicyWorkspace', () => {
     ws.setDraft('permit');
     expect(await ws.save()).toBe(false);
     expect(ws.draft).toBe('permit');
-    expect(ws.actionError).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'policy.configuration.cedar_policy: unexpected end of input' });
+    expect(ws.actionError).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'policy.configuration.cedar_policy: unexpected end of input',
+    });
   });
 
   test('validation failure shows the parser message; editing clears it', async () => {

@@ -43,7 +43,8 @@ export class PolicyWorkspace {
     this.#client = client;
     // Policies have no filter box: the query is whether archived ones are listed too.
     this.list = new PagedList({
-      fetchPage: (includeArchived, pageToken) => listPolicies(client, includeArchived, pageToken).then((p) => ({ items: p.policies, nextPageToken: p.nextPageToken })),
+      fetchPage: (includeArchived, pageToken) =>
+        listPolicies(client, includeArchived, pageToken).then((p) => ({ items: p.policies, nextPageToken: p.nextPageToken })),
       keyOf: (p) => p.policyId,
     });
   }

@@ -26,7 +26,8 @@ export class PreLinkPanel {
     try {
       this.records = await this.#client.GetPreLinkRecords({});
       const orgs = this.records.remoteOrganizations;
-      if (!orgs.some((o) => o.organizationId === this.organizationId)) this.organizationId = orgs.length === 1 ? orgs[0].organizationId : '';
+      if (!orgs.some((o) => o.organizationId === this.organizationId))
+        this.organizationId = orgs.length === 1 ? orgs[0].organizationId : '';
     } catch (e) {
       this.error = toErrorInfo(e);
     }

@@ -21,7 +21,15 @@ import {
 import type { SyncMonitor } from './syncMonitor.svelte';
 
 /** What is in progress: the form, the run, or one row (`retry:7`, `dismiss-entry:7`, `undo:<id>`, `dismiss:<id>`). */
-export type SyncAction = 'save' | 'remove' | 'sync' | `retry:${string}` | `dismiss-entry:${string}` | `discard-entry:${string}` | `undo:${string}` | `dismiss:${string}`;
+export type SyncAction =
+  | 'save'
+  | 'remove'
+  | 'sync'
+  | `retry:${string}`
+  | `dismiss-entry:${string}`
+  | `discard-entry:${string}`
+  | `undo:${string}`
+  | `dismiss:${string}`;
 
 export class SyncWorkspace {
   remote = $state<SyncRemote | null | undefined>();

@@ -39,7 +39,8 @@ export class TestReportWorkspace {
   constructor(client: Client) {
     this.#client = client;
     this.list = new PagedList({
-      fetchPage: (_noQuery, pageToken) => listTestReports(client, pageToken).then((p) => ({ items: p.testReports, nextPageToken: p.nextPageToken })),
+      fetchPage: (_noQuery, pageToken) =>
+        listTestReports(client, pageToken).then((p) => ({ items: p.testReports, nextPageToken: p.nextPageToken })),
       keyOf: (r) => r.testReportId,
     });
   }

@@ -15,7 +15,17 @@ export function syncStatus(overrides: Partial<SyncStatus> = {}): SyncStatus {
     lastSyncFinishedDate: '2026-09-01T10:00:02Z',
     lastSuccessDate: '2026-09-01T10:00:02Z',
     lastError: '',
-    lastRun: { pulled: [{ resource: 'annotations', rows: 3 }], pendingAtStart: 1, pushed: 1, failed: 0, retries: 0, recovered: 0, conflicts: 0, durationMs: 2000, requests: 12 },
+    lastRun: {
+      pulled: [{ resource: 'annotations', rows: 3 }],
+      pendingAtStart: 1,
+      pushed: 1,
+      failed: 0,
+      retries: 0,
+      recovered: 0,
+      conflicts: 0,
+      durationMs: 2000,
+      requests: 12,
+    },
     ...overrides,
   };
 }

@@ -38,7 +38,9 @@ describe('electronTransport', () => {
   test('a reply sent as JSON text (how the engine host answers) is parsed into the data, an error text into an ApiError', async () => {
     const page = { annotations: [{ annotationId: 'a-1', name: 'Spike', tags: ['x'] }], nextPageToken: 'n' };
     const { bridge } = fakeBridge((operation) =>
-      operation === 'ListAnnotations' ? JSON.stringify({ ok: true, data: page }) : JSON.stringify({ ok: false, error: { code: Code.NOT_FOUND, message: 'annotation not found', details: [] } }),
+      operation === 'ListAnnotations'
+        ? JSON.stringify({ ok: true, data: page })
+        : JSON.stringify({ ok: false, error: { code: Code.NOT_FOUND, message: 'annotation not found', details: [] } }),
     );
     const client = createClient(electronTransport(bridge));
     await expect(client.ListAnnotations({})).resolves.toEqual(page);
@@ -65,6 +67,9 @@ describe('electronTransport', () => {
     const file = new File(['t,p\n'], 'trace.csv', { type: 'text/csv' });
     await createClient(electronTransport(bridge)).UploadArtifact({ file: file as never, title: 'Trace' });
     expect(calls[0].operation).toBe('UploadArtifact');
-    expect(calls[0].request).toEqual({ title: 'Trace', file: { fileName: 'trace.csv', mimeType: 'text/csv', bytes: new TextEncoder().encode('t,p\n') } });
+    expect(calls[0].request).toEqual({
+      title: 'Trace',
+      file: { fileName: 'trace.csv', mimeType: 'text/csv', bytes: new TextEncoder().encode('t,p\n') },
+    });
   });
 });

@@ -21,7 +21,11 @@ export const READ_CHUNK_BYTES = 1 << 20;
  * then hands them to the main process in one message: on the desktop, reading
  * the file is the part of an upload that takes time, so that is the progress shown.
  */
-export async function readWithProgress(blob: Blob, onProgress?: CallOptions['onUploadProgress'], chunkBytes = READ_CHUNK_BYTES): Promise<Uint8Array> {
+export async function readWithProgress(
+  blob: Blob,
+  onProgress?: CallOptions['onUploadProgress'],
+  chunkBytes = READ_CHUNK_BYTES,
+): Promise<Uint8Array> {
   if (!onProgress) return new Uint8Array(await blob.arrayBuffer());
   const bytes = new Uint8Array(blob.size);
   onProgress(0, blob.size);
@@ -37,7 +41,11 @@ async function uploadRequest(request: Record<string, unknown>, options: CallOpti
   const { file, ...fields } = request;
   const out = plain(fields);
   if (file instanceof Blob) {
-    out.file = { fileName: (file as File).name || 'file', mimeType: file.type, bytes: await readWithProgress(file, options.onUploadProgress) };
+    out.file = {
+      fileName: (file as File).name || 'file',
+      mimeType: file.type,
+      bytes: await readWithProgress(file, options.onUploadProgress),
+    };
   }
   return out;
 }
@@ -58,7 +66,8 @@ export function electronTransport(bridge: OutpostBridge): Transport {
 export function electronSyncWatcher(bridge: OutpostBridge): SyncWatcher {
   return (listener) =>
     bridge.onEvent((event) => {
-      if (event.type === 'sync-status' && event.status) listener({ kind: 'status', status: event.status as SyncStatus, running: event.running === true });
+      if (event.type === 'sync-status' && event.status)
+        listener({ kind: 'status', status: event.status as SyncStatus, running: event.running === true });
       else if (event.type === 'sync-progress' && event.progress) listener({ kind: 'progress', progress: event.progress as SyncProgress });
     });
 }

@@ -38,7 +38,10 @@ describe('connect', () => {
     const requests: { url: string; auth: string | null }[] = [];
     const fetchSpy = (async (url: URL | string, init?: RequestInit) => {
       requests.push({ url: String(url), auth: new Headers(init?.headers).get('Authorization') });
-      return new Response(JSON.stringify({ annotations: [], nextPageToken: '' }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      return new Response(JSON.stringify({ annotations: [], nextPageToken: '' }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
     }) as typeof fetch;
     const { win, storage, replaced } = fakeWindow({ hash: '#key=op_123', fetch: fetchSpy });
     const connection = connect(win);

@@ -23,7 +23,13 @@ export interface Connection {
 export function connect(win: Window = window): Connection {
   const bridge = win.outpost;
   if (bridge) {
-    return { platform: 'desktop', client: createClient(electronTransport(bridge)), hasKey: true, onEvent: (l) => bridge.onEvent(l), watchSync: electronSyncWatcher(bridge) };
+    return {
+      platform: 'desktop',
+      client: createClient(electronTransport(bridge)),
+      hasKey: true,
+      onEvent: (l) => bridge.onEvent(l),
+      watchSync: electronSyncWatcher(bridge),
+    };
   }
   const web = webTransport(win);
   const client = createClient(web.transport);

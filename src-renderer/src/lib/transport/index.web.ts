@@ -17,7 +17,9 @@ export interface WebTransport {
 }
 
 /** What the browser transport uses of the page (XMLHttpRequest is the page's global; a spec hands in its own). */
-export type WebWindow = Pick<Window, 'location' | 'history' | 'sessionStorage' | 'fetch'> & { readonly XMLHttpRequest?: typeof XMLHttpRequest };
+export type WebWindow = Pick<Window, 'location' | 'history' | 'sessionStorage' | 'fetch'> & {
+  readonly XMLHttpRequest?: typeof XMLHttpRequest;
+};
 
 export function webTransport(win: WebWindow): WebTransport {
   const storage: KeyStorage = win.sessionStorage;
@@ -37,7 +39,8 @@ export function webTransport(win: WebWindow): WebTransport {
   const upload = { baseUrl, apiKey, newXhr: () => new (win.XMLHttpRequest ?? XMLHttpRequest)() };
   return {
     transport: {
-      call: (name, op, request, options) => (op.input === 'multipart' ? xhrUpload(upload, name, op, request, options) : viaFetch.call(name, op, request, options)),
+      call: (name, op, request, options) =>
+        op.input === 'multipart' ? xhrUpload(upload, name, op, request, options) : viaFetch.call(name, op, request, options),
     },
     hasKey: key !== undefined,
     forgetKey: () => storage.removeItem(API_KEY_STORAGE_KEY),

@@ -60,7 +60,11 @@ function browser(fetchCalls: string[] = []) {
   const win = {
     location: { hash: '#key=op_up', pathname: '/', search: '', origin: 'http://127.0.0.1:4280' },
     history: { state: null, replaceState: () => {} },
-    sessionStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) },
+    sessionStorage: {
+      getItem: (k: string) => storage.get(k) ?? null,
+      setItem: (k: string, v: string) => void storage.set(k, v),
+      removeItem: (k: string) => void storage.delete(k),
+    },
     fetch: async (url: URL | string) => (fetchCalls.push(String(url)), new Response('{"response":"pong"}', { status: 200 })),
     XMLHttpRequest: ScriptedXhr as unknown as typeof XMLHttpRequest,
   };
@@ -72,7 +76,10 @@ const file = () => new File(['<?xml version="1.0"?><TestResults/>'], 'run.xml', 
 describe('browser uploads (XMLHttpRequest)', () => {
   test('the shared binding: URL, key, form fields and file; progress reported as the bytes go; the answer decoded', async () => {
     const seen: [number, number][] = [];
-    const done = browser().UploadRemoteFile({ entityId: 'e1', entityType: 'test_reports', file: file() as never }, { onUploadProgress: (s, t) => seen.push([s, t]) });
+    const done = browser().UploadRemoteFile(
+      { entityId: 'e1', entityType: 'test_reports', file: file() as never },
+      { onUploadProgress: (s, t) => seen.push([s, t]) },
+    );
     await vi.waitFor(() => expect(ScriptedXhr.last?.body).toBeDefined());
     const xhr = ScriptedXhr.last!;
     expect(xhr.opened).toEqual(['POST', 'http://127.0.0.1:4280/api/v0/remote-files/upload']);
@@ -95,7 +102,9 @@ describe('browser uploads (XMLHttpRequest)', () => {
   test('an error body becomes the API error (decoded once, by errorOfResponse)', async () => {
     const done = browser().UploadRemoteFile({ entityId: 'e1', entityType: 'nope', file: file() as never });
     await vi.waitFor(() => expect(ScriptedXhr.last?.body).toBeDefined());
-    const details = [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'entity_type', description: 'unknown' }] }];
+    const details = [
+      { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'entity_type', description: 'unknown' }] },
+    ];
     ScriptedXhr.last!.answer(400, { code: Code.INVALID_ARGUMENT, message: 'entity_type: unknown', details }, { 'Retry-After': '3' });
     const error = await done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -109,7 +118,9 @@ describe('browser uploads (XMLHttpRequest)', () => {
     await expect(failed).rejects.toBeInstanceOf(TransportError);
 
     vi.useFakeTimers();
-    const stalled = browser().UploadRemoteFile({ entityId: 'e1', entityType: 'test_reports', file: file() as never }).catch((e: unknown) => e);
+    const stalled = browser()
+      .UploadRemoteFile({ entityId: 'e1', entityType: 'test_reports', file: file() as never })
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     const xhr = ScriptedXhr.last!;
     await vi.advanceTimersByTimeAsync(20_000);
@@ -143,9 +154,15 @@ describe('desktop uploads (IPC)', () => {
 
   test('the client option reaches the IPC transport', async () => {
     const requests: Record<string, unknown>[] = [];
-    const bridge: OutpostBridge = { invoke: async (_op, request = {}) => (requests.push(request), { ok: true, data: { remoteFile: {} } }), onEvent: () => () => {} };
+    const bridge: OutpostBridge = {
+      invoke: async (_op, request = {}) => (requests.push(request), { ok: true, data: { remoteFile: {} } }),
+      onEvent: () => () => {},
+    };
     const seen: number[] = [];
-    await createClient(electronTransport(bridge)).UploadRemoteFile({ entityId: 'e1', entityType: 'test_reports', file: file() as never }, { onUploadProgress: (s) => seen.push(s) });
+    await createClient(electronTransport(bridge)).UploadRemoteFile(
+      { entityId: 'e1', entityType: 'test_reports', file: file() as never },
+      { onUploadProgress: (s) => seen.push(s) },
+    );
     expect(seen.at(-1)).toBe(file().size);
     expect((requests[0].file as { bytes: Uint8Array }).bytes).toEqual(new Uint8Array(await file().arrayBuffer()));
   });

@@ -10,7 +10,19 @@ import type { OperationName } from '../../../../src-shared/operations';
 /** The parts of XMLHttpRequest an upload uses (a spec can hand in its own). */
 export type XhrLike = Pick<
   XMLHttpRequest,
-  'open' | 'setRequestHeader' | 'send' | 'abort' | 'getResponseHeader' | 'status' | 'response' | 'responseType' | 'upload' | 'onload' | 'onerror' | 'onabort' | 'onprogress'
+  | 'open'
+  | 'setRequestHeader'
+  | 'send'
+  | 'abort'
+  | 'getResponseHeader'
+  | 'status'
+  | 'response'
+  | 'responseType'
+  | 'upload'
+  | 'onload'
+  | 'onerror'
+  | 'onabort'
+  | 'onprogress'
 >;
 
 export interface XhrUploadOptions {
@@ -24,7 +36,13 @@ export interface XhrUploadOptions {
 export const UPLOAD_IDLE_TIMEOUT_MS = 30_000;
 
 /** Sends one multipart operation; resolves with its decoded response, rejects with the API's error or a TransportError. */
-export async function xhrUpload(options: XhrUploadOptions, name: OperationName, op: OperationDef, request: Record<string, unknown>, call: CallOptions = {}): Promise<unknown> {
+export async function xhrUpload(
+  options: XhrUploadOptions,
+  name: OperationName,
+  op: OperationDef,
+  request: Record<string, unknown>,
+  call: CallOptions = {},
+): Promise<unknown> {
   const http = httpRequestOf(options.baseUrl, op, request, options.apiKey());
   const form = formDataOf(name, http.form ?? []);
   const where = `${op.method} ${http.url.pathname}`;
@@ -46,7 +64,10 @@ export async function xhrUpload(options: XhrUploadOptions, name: OperationName, 
     };
     xhr.onprogress = stillAlive;
     xhr.onerror = () => (clearTimeout(idle), reject(new TransportError(`${where}: network error`)));
-    xhr.onabort = () => (clearTimeout(idle), reject(new TransportError(`${where}: ${gaveUp ? `nothing sent or received for ${idleMs} ms` : 'aborted'}`)));
+    xhr.onabort = () => (
+      clearTimeout(idle),
+      reject(new TransportError(`${where}: ${gaveUp ? `nothing sent or received for ${idleMs} ms` : 'aborted'}`))
+    );
     xhr.onload = () => {
       clearTimeout(idle);
       const ok = xhr.status >= 200 && xhr.status < 300;
