@@ -38,6 +38,24 @@ export interface ServeOptions {
  * (MAX_FILTER_LENGTH characters, percent-encoded in the query string) must fit.
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
+/**
+ * Node's own parser limit, above ours: a request between the two is parsed and refused here, where its method is
+ * known (the answer to a HEAD carries no body). Past this one Node's parser refuses it (answerClientError).
+ */
+const PARSER_HEADER_BYTES = 4 * MAX_HEADER_BYTES;
+
+const headerOverflow = () =>
+  new ApiError(
+    Code.INVALID_ARGUMENT,
+    `request headers exceed ${MAX_HEADER_BYTES} bytes (a filter this long is over the engine's own limits)`,
+  );
+
+/** The request line's target and the header lines, as they came (close to what the parser counted). */
+function headerBytes(req: IncomingMessage): number {
+  let n = (req.url ?? '').length;
+  for (const h of req.rawHeaders) n += h.length + 2;
+  return n;
+}
 
 const ANONYMOUS: Caller = { userId: '', userName: '', organizations: [] };
 
@@ -212,23 +230,25 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     return;
   }
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const error = tooLarge
-    ? new ApiError(
-        Code.INVALID_ARGUMENT,
-        `request headers exceed ${MAX_HEADER_BYTES} bytes (a filter this long is over the engine's own limits)`,
-      )
-    : ApiError.invalid('request', 'malformed HTTP request');
+  const error = tooLarge ? headerOverflow() : ApiError.invalid('request', 'malformed HTTP request');
   const body = JSON.stringify(error.toBody());
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  // The answer to a HEAD has no body (a client would read one as garbage after the answer). The packet that failed
+  // shows the method when it holds the request line.
+  const head = (err as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
   socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
   );
 }
 
 export function createApiServer(engine: Engine, options: ServeOptions = {}): Server {
   useServingCheckpoints(engine.db);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? []).map(hostName)]);
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES }, (req, res) => {
+    if (headerBytes(req) > MAX_HEADER_BYTES) {
+      sendJson(res, 431, headerOverflow().toBody(), { Connection: 'close' });
+      return;
+    }
     if (!hostAllowed(req, allowedHosts)) {
       sendError(
         res,

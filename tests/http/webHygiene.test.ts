@@ -5,6 +5,7 @@
 // anything over the header limit is answered with the contract's error body.
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_FILTER_LENGTH } from '../../src-main/filter/limits';
 import { MAX_HEADER_BYTES } from '../../src-main/http/server';
@@ -107,6 +108,36 @@ describe('request size limits', () => {
     const res = await get(`/api/v1/annotations?filter=${'x'.repeat(MAX_HEADER_BYTES + 10)}`, { Authorization: `Bearer ${s.token}` });
     expect(res.status).toBe(431);
     expect(JSON.parse(res.body)).toMatchObject({ code: 3, message: expect.stringContaining('request headers exceed') });
+  });
+
+  test('a HEAD over the header limit gets its 431 without a body (a client reads one as garbage after the answer)', async () => {
+    const long = 'x'.repeat(MAX_HEADER_BYTES + 10);
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        `${s.url}/api/v1/annotations?filter=${long}`,
+        { method: 'HEAD', headers: { Authorization: `Bearer ${s.token}` } },
+        (r) => {
+          let body = '';
+          r.on('data', (c: Buffer) => (body += c.toString()));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res).toEqual({ status: 431, body: '' });
+    // On the wire: nothing after the head, also when the request line and the oversized header come in separate packets.
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(s.url).port), '127.0.0.1');
+      let got = '';
+      socket.on('data', (c: Buffer) => (got += c.toString('latin1')));
+      socket.on('end', () => resolve(got));
+      socket.on('error', reject);
+      socket.write('HEAD /api/v1/annotations HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      setTimeout(() => socket.write(`X-Long: ${long}\r\n\r\n`), 50);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true);
   });
 
   test('a JSON body over the limit is refused and the connection closed, not left half-open', async () => {
