@@ -19,8 +19,8 @@ export interface NodeTransportOptions {
   readonly baseUrl: string;
   readonly apiKey?: string | (() => string | undefined);
   readonly timeoutMs?: number;
-  /** Called with every response's Date header (epoch ms) and the local time it arrived. */
-  readonly onDate?: (serverMs: number, sentMs: number) => void;
+  /** Called with every response's Date header (epoch ms), when its request left and when its answer began (local ms). */
+  readonly onDate?: (serverMs: number, sentMs: number, receivedMs: number) => void;
 }
 
 export interface RawTransport {
@@ -148,16 +148,18 @@ export function nodeHttpTransport(options: NodeTransportOptions): Transport & Ra
     return new Promise<T>((resolve, reject) => {
       const req = send(url, { method: op.method, headers, agent, timeout: options.timeoutMs ?? 30_000 }, (res: IncomingMessage) => {
         const date = res.headers.date ? Date.parse(res.headers.date) : NaN;
+        // When the answer began: a long body read after it says nothing of the server's clock.
+        const received = Date.now();
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) {
           sink(res, where).then((value) => {
-            if (!Number.isNaN(date)) options.onDate?.(date, sent);
+            if (!Number.isNaN(date)) options.onDate?.(date, sent, received);
             resolve(value);
           }, reject);
           return;
         }
         readText(res, where).then((text) => {
-          if (!Number.isNaN(date)) options.onDate?.(date, sent);
+          if (!Number.isNaN(date)) options.onDate?.(date, sent, received);
           const retryAfter = res.headers['retry-after'];
           reject(errorOfResponse(status, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
         }, reject);

@@ -9,6 +9,7 @@ import { TransportError } from '../../src-shared/httpRequest';
 import { ApiError, Code } from '../../src-shared/errors';
 import { operations, type OperationName } from '../../src-shared/operations';
 import { nodeHttpTransport, type RawTransport } from './nodeTransport';
+import { ServerClock } from './serverClock';
 import type { WireRequest, WireResponse } from './wireTypes';
 
 export interface RemoteOptions {
@@ -24,23 +25,18 @@ const NEGLIGIBLE_SKEW = 2_000_000;
 
 export class Remote {
   private readonly transport: Transport & Partial<RawTransport> & { close?(): void };
-  private serverAt: number | undefined;
-  private localAt = 0;
+  private readonly clock = new ServerClock();
   requests = 0;
 
   constructor(readonly options: RemoteOptions) {
-    // Date truncates to the second: the server's clock was in [at, at + 1 s) when it answered.
-    const observe = (at: number, sent: number) => {
-      this.serverAt = (at + 500) * 1000;
-      this.localAt = (sent + Date.now()) / 2;
-    };
+    const observe = (at: number, sent: number, received: number) => this.clock.observe(at, sent, received);
     if (options.fetch) {
       const base = options.fetch;
       const observed: typeof fetch = async (input, init) => {
         const sent = Date.now();
         const res = await base(input, init);
         const at = Date.parse(res.headers.get('date') ?? '');
-        if (!Number.isNaN(at)) observe(at, sent);
+        if (!Number.isNaN(at)) observe(at, sent, Date.now());
         return res;
       };
       this.transport = httpTransport({
@@ -121,14 +117,12 @@ export class Remote {
 
   /** Estimated server clock now (epoch micros); the local clock until a response has been seen. */
   serverNow(): number {
-    if (this.serverAt === undefined) return Date.now() * 1000;
-    return this.serverAt + (Date.now() - this.localAt) * 1000;
+    return Math.round((Date.now() + this.clock.offsetMs()) * 1000);
   }
 
   /** server - local clock (micros), 0 when negligible or unknown. */
   clockOffset(): number {
-    if (this.serverAt === undefined) return 0;
-    const offset = this.serverAt - this.localAt * 1000;
+    const offset = this.clock.offsetMs() * 1000;
     return Math.abs(offset) < NEGLIGIBLE_SKEW ? 0 : Math.round(offset);
   }
 }
