@@ -103,6 +103,20 @@ const cases: [string, Record<string, string>][] = [
     },
   ],
   ['another record type only', { p: 'permit(principal, action, resource is Asset);' }],
+  [
+    'many forbids on tags and asset tags (one membership list each)',
+    {
+      all: ALL,
+      ...Object.fromEntries(
+        ['never-1', 'never-2', 'thermal', 'never-3', 'anomaly'].map((tag, i) => [
+          `t${i}`,
+          `forbid(principal, action in Action::"read", resource is Annotation) when { resource.tags.contains("${tag}") };`,
+        ]),
+      ),
+      a1: 'forbid(principal, action, resource) when { resource.assetTags.contains("propulsion") };',
+      a2: 'forbid(principal, action, resource) when { resource.assetTags.contains("never") };',
+    },
+  ],
 ];
 
 describe('residualsToSql keeps exactly the rows Cedar allows', () => {
@@ -128,6 +142,25 @@ describe('residualsToSql keeps exactly the rows Cedar allows', () => {
     expect(
       residualsToSql(residuals({ p: 'permit(principal, action, resource) unless { resource.assignee == principal };' }), annotation),
     ).toBeUndefined();
+  });
+
+  it("reads a row's children once for a membership of many values, not one index seek per value", () => {
+    const policies = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `f${i}`,
+        `forbid(principal, action, resource) when { resource.tags.contains("never-${i}") || resource.assetTags.contains("never-${i}") };`,
+      ]),
+    );
+    const sql = residualsToSql(residuals({ all: ALL.replace('ORG', organizationId), ...policies }), annotation)!;
+    expect(sql.params.filter((p) => String(p).startsWith('never-'))).toHaveLength(80);
+    const plan = db
+      .all<{ detail: string }>(`EXPLAIN QUERY PLAN SELECT t.pk FROM annotations t WHERE t.organization_id = ? AND ${sql.sql}`, [
+        organizationId,
+        ...sql.params,
+      ])
+      .map((r) => r.detail);
+    expect(plan.filter((d) => /tag_name=\?/.test(d))).toEqual([]);
+    expect(plan.some((d) => d.includes('annotation_pk=?'))).toBe(true);
   });
 
   it('binds values as parameters, never in the SQL text', () => {

@@ -6,6 +6,7 @@
 import type { EntityJson } from '@cedar-policy/cedar-wasm/nodejs';
 import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
+import { sameStamp, watchTables, type Stamp } from '../../db/tableWatch';
 import { organizationIds, type Caller } from '../caller';
 import { CEDAR_ACTIONS, type CedarAction } from './actions';
 import { decide, decideOnOrganization, decisionForAnyRecord, type AnyRecordDecision, type Decision } from './decide';
@@ -40,7 +41,7 @@ class Decider {
   private readonly sets = new Map<string, OrganizationPolicySet>();
   private readonly uniformity = new Map<string, AnyRecordDecision>();
 
-  /** Read once per request (a list decides many rows against the same set). */
+  /** Read once per decider (a list decides many rows against the same set; deciderFor keeps it while unchanged). */
   private set(organizationId: string): OrganizationPolicySet {
     let set = this.sets.get(organizationId);
     if (!set) this.sets.set(organizationId, (set = organizationPolicySet(this.scope.db, organizationId)));
@@ -87,6 +88,30 @@ class Decider {
 }
 
 const ALLOWED: Decision = { allowed: true, reasons: [], errors: [] };
+
+/** What a decider reads: while none of these changed, its policy sets, principals and list shortcuts stay right. */
+const AUTHORIZATION_TABLES = ['policies', 'principal_roles', 'principal_attributes'] as const;
+const MAX_DECIDERS = 64;
+const deciders = new WeakMap<Db, Map<string, { readonly decider: Decider; readonly stamp: Stamp }>>();
+
+/**
+ * The caller's decider, kept across requests until a policy, role or principal attribute changes (on this connection
+ * or another): a list page then costs two map lookups and no statement for its authorization.
+ */
+function deciderFor(scope: AuthorizationScope): Decider {
+  const watch = watchTables(scope.db, 'authorization', AUTHORIZATION_TABLES);
+  if (!watch) return new Decider(scope);
+  const key = JSON.stringify([scope.caller.userId, scope.caller.userName, organizationIds(scope.caller), scope.replica]);
+  let byCaller = deciders.get(scope.db);
+  if (!byCaller) deciders.set(scope.db, (byCaller = new Map()));
+  const stamp = watch.stamp();
+  const hit = byCaller.get(key);
+  if (hit && sameStamp(hit.stamp, stamp)) return hit.decider;
+  const decider = new Decider(scope);
+  if (byCaller.size >= MAX_DECIDERS) byCaller.clear();
+  byCaller.set(key, { decider, stamp });
+  return decider;
+}
 
 function denied(action: CedarAction, target: string, decision: Decision): ApiError {
   const why = decision.reasons.length ? `forbidden by ${decision.reasons.map((r) => `"${r}"`).join(', ')}` : 'no active policy permits it';
@@ -181,7 +206,7 @@ export function authorizeOperation(scope: AuthorizationScope, name: string, requ
   // organization out of the one place it can be undone.
   if (scope.caller.owner === true && action.recordType?.entity === 'Policy') return undefined;
   const req = (request && typeof request === 'object' ? request : {}) as Record<string, unknown>;
-  const decider = new Decider(scope);
+  const decider = deciderFor(scope);
   const type = action.recordType;
   const ids = type && targetIds(type, req);
   if (type && ids) {
