@@ -277,6 +277,9 @@ describe('keyboard triage (outpost serve)', () => {
       .poll(() => page.inputValue('#annotation-filter'), { timeout: TIMEOUT })
       .toBe('state in [ANNOTATION_STATE_FLAGGED, ANNOTATION_STATE_RESOLVED]');
     await page.selectOption('#quick-asset', 'Raptor-Bench-B');
+    // The demo data's dates are fixed (runs from 2026-09-01 on): "last 30 days" is read against a page clock inside
+    // them, or the rows it finds would age out of the window as real days pass.
+    await page.clock.setSystemTime(new Date('2026-11-25T00:00:00Z'));
     await page.selectOption('#quick-time', '30d');
     await chips.getByRole('button', { name: 'Assigned to me' }).click();
     const me = await server.client.GetMe();
