@@ -39,7 +39,7 @@ interface PolicyRow {
 const rows = (db: Db): PolicyRow[] =>
   db
     .all<{ id: string; name: string; description: string | null; cedar_policy: string; archived: number }>(
-      'SELECT id, name, description, cedar_policy, archived_date IS NOT NULL AS archived FROM policies ORDER BY id',
+      'SELECT id, name, description, cedar_policy, archived_date IS NOT NULL AS archived FROM policies ORDER BY name, id',
     )
     .map((r) => ({ id: r.id, name: r.name, description: r.description, configuration: r.cedar_policy, is_archived: r.archived === 1 }));
 

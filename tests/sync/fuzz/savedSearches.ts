@@ -55,7 +55,9 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
         const properties = propertiesToWire(JSON.parse(r.properties) as StoredProperties);
         return { id: r.id, fuzzId: properties.searchTerm as string, fields: modelled(savedSearchFields({ name: r.name, properties })) };
       })
-      .filter((s) => isFuzz(s.fuzzId));
+      .filter((s) => isFuzz(s.fuzzId))
+      // In fuzz-id order, not the UUIDs': a replayed seed picks the same searches.
+      .sort((a, b) => (a.fuzzId < b.fuzzId ? -1 : a.fuzzId > b.fuzzId ? 1 : a.id < b.id ? -1 : 1));
   const onRemote = (op: Parameters<typeof invoke>[1], request: unknown) =>
     invoke({ engine: remote.engine, db: remote.engine.db, caller: callerOf(remote.engine.db, 'web@outpost.local') }, op, request);
   const tagItems = (tags: readonly string[]) => tags.map((t) => ({ id: t, name: t }));

@@ -107,6 +107,13 @@ const MIX = { artifact: 0.2, testReport: 0.1, savedSearch: 0.1, policy: 0.08 };
 
 const fuzzIdOf = (a: Pick<Annotation, 'metadata'>) => a.metadata.find((m) => m.key.name === 'fuzz_id')?.stringValue;
 
+/**
+ * Records in the order of their fuzz ids (then ids), not their UUIDs': a seed then picks the same records when replayed,
+ * so a failure found by the soak can be replayed (up to the timing of kills and faults).
+ */
+const byFuzzId = (a: { id: string; fuzzId: string }, b: { id: string; fuzzId: string }) =>
+  a.fuzzId < b.fuzzId ? -1 : a.fuzzId > b.fuzzId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
 export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<FuzzResult> {
   const rand = prng(seed);
   // Fault draws depend on how many requests a run makes (timing): their own stream keeps the plan reproducible.
@@ -308,7 +315,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   const known = (r: Replica) =>
     Object.values(viewOf(r.engine.db).annotations)
       .map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) }))
-      .filter((a): a is { id: string; fuzzId: string } => !!a.fuzzId);
+      .filter((a): a is { id: string; fuzzId: string } => !!a.fuzzId)
+      .sort(byFuzzId);
 
   const syncInProcess = async (r: Replica) => {
     noteSync(r.name);
@@ -502,9 +510,11 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
 
   const remoteEdit = async () => {
     const all = viewOf(remote.engine.db).annotations;
-    const list = Object.values(all)
-      .map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) }))
-      .filter((a) => a.fuzzId) as { id: string; fuzzId: string }[];
+    const list = (
+      Object.values(all)
+        .map((a) => ({ id: a.annotationId, fuzzId: fuzzIdOf(a as unknown as Annotation) }))
+        .filter((a) => a.fuzzId) as { id: string; fuzzId: string }[]
+    ).sort(byFuzzId);
     noteSync(REMOTE);
     const resource = rand();
     if (resource < MIX.artifact) return artifacts.remoteEdit(list);
