@@ -147,7 +147,24 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
       for (const f of created) {
         const n = byFuzz.get(f)?.length ?? 0;
         const want = deleted.has(f) ? 0 : 1;
-        if (n !== want) fail(`saved search ${f} exists ${n} times on the remote${deleted.has(f) ? ', though deleted' : ''}`);
+        if (n !== want) {
+          // What the soak needs to tell a lost lookup from a replayed create: the copies, and every replica's creates.
+          const copies = (byFuzz.get(f) ?? []).map((c) =>
+            remote.engine.db.get('SELECT id, name, created_by_user_id, created_date, modified_date FROM saved_searches WHERE id = ?', [
+              c.id,
+            ]),
+          );
+          const creates = ctx.replicas.map((r) => ({
+            replica: r.name,
+            entries: r.engine.db.all(
+              `SELECT seq, state, attempts, first_sent_server_time, result, last_error, created_ids FROM sync_outbox
+                WHERE operation = 'CreateSavedSearch' ORDER BY seq`,
+            ),
+          }));
+          fail(
+            `saved search ${f} exists ${n} times on the remote${deleted.has(f) ? ', though deleted' : ''}: ${JSON.stringify({ copies, creates })}`,
+          );
+        }
       }
       if (byFuzz.size !== created.size - deleted.size)
         fail(`the remote has ${byFuzz.size} fuzz saved searches; ${created.size} created, ${deleted.size} deleted`);
