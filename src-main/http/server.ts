@@ -245,6 +245,9 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
   useServingCheckpoints(engine.db);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? []).map(hostName)]);
   const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES }, (req, res) => {
+    // Read now, not from Node's per-second cache, which a busy event loop leaves seconds old: a sync client sets its
+    // estimate of this server's clock by the Date header (sync/serverClock.ts), and a create's send window with it.
+    res.setHeader('Date', new Date().toUTCString());
     if (headerBytes(req) > MAX_HEADER_BYTES) {
       sendJson(res, 431, headerOverflow().toBody(), { Connection: 'close' });
       return;
