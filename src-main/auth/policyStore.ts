@@ -31,7 +31,15 @@ type PolicyColumn =
   | 'modified_date'
   | 'archived_date';
 type VersionColumn =
-  'id' | 'policy_pk' | 'version' | 'version_notes' | 'generated_change_message' | 'cedar_policy' | 'created_by_user_id' | 'created_date';
+  | 'id'
+  | 'policy_pk'
+  | 'version'
+  | 'version_notes'
+  | 'generated_change_message'
+  | 'cedar_policy'
+  | 'created_by_user_id'
+  | 'created_date'
+  | 'pulled';
 
 /** Inserts a policy; returns its pk. */
 export function insertPolicyRow(db: Db, row: Values<PolicyColumn>): number {
@@ -93,6 +101,11 @@ export function deleteOtherPolicyVersion(db: Db, policyPk: number, version: numb
 
 export function deletePolicyVersionsAbove(db: Db, policyPk: number, version: number): void {
   db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND version > ?', [policyPk, version]);
+}
+
+/** Versions a replica made here for its own edits (not pulled), other than the current one: see migration 0016. */
+export function deleteStandInPolicyVersions(db: Db, policyPk: number, currentVersionId: string): void {
+  db.run('DELETE FROM policy_versions WHERE policy_pk = ? AND pulled = 0 AND id != ?', [policyPk, currentVersionId]);
 }
 
 export function deletePolicyVersion(db: Db, versionId: string): void {

@@ -224,6 +224,35 @@ describe('sync: policies', () => {
     expect(versions(a.engine.db)).toEqual(versions(remote.engine.db));
   });
 
+  test("a lost update answer, then a colleague's version, then ours again: no version made here outlives its edits (soak seed 3069)", async () => {
+    const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
+    await a.sync();
+    const edit = (cedarPolicy: string) =>
+      a.call('UpdatePolicy', { policy: { policyId: policy.policyId, configuration: { cedarPolicy } }, updateMask: 'configuration' });
+    await edit(WHEN_TRUE);
+    // The remote makes version 2 of our text, but its answer (naming that version) never arrives.
+    loseThenLinkDown(proxy, isUpdate);
+    await a.sync(ONE_TRY);
+    proxy.refuse(undefined);
+    expect(policies(remote.engine.db)[0]).toMatchObject({ cedar_policy: WHEN_TRUE, version: 2 });
+    await remote.client.UpdatePolicy({
+      policy: { policyId: policy.policyId, configuration: { cedarPolicy: FORBID } },
+      updateMask: 'configuration',
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    await edit(PERMIT);
+    expect((await a.sync()).ok).toBe(true);
+    expect(policies(a.engine.db)).toEqual(policies(remote.engine.db));
+    // The remote's version 2 was current only while the answer was lost: this replica never learns its id. What it
+    // keeps is the remote's, and nothing of its own.
+    const remoteVersions = versions(remote.engine.db);
+    const local = versions(a.engine.db);
+    expect(
+      local.filter((v) => !remoteVersions.some((r) => r.id === v.id && r.version === v.version && r.cedar_policy === v.cedar_policy)),
+    ).toEqual([]);
+    expect(local.at(-1)).toEqual(remoteVersions.at(-1));
+  });
+
   test("concurrent Cedar edits where the remote's is later: ours loses and leaves no version behind", async () => {
     const { policy } = await remote.client.CreatePolicy({ name: 'shared', configuration: { cedarPolicy: PERMIT } });
     await a.sync();

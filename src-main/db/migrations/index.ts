@@ -16,6 +16,7 @@ import { migration0012 } from './0012-api-key-owner';
 import { migration0013 } from './0013-step-path-keys';
 import { migration0014 } from './0014-metadata-archive-overall-modified';
 import { migration0015 } from './0015-authorization';
+import { migration0016 } from './0016-policy-version-pulled';
 
 export const migrations: readonly Migration[] = [
   migration0001,
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];

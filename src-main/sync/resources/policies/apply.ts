@@ -10,6 +10,7 @@ import {
   deleteOtherPolicyVersion,
   deletePolicyVersion,
   deletePolicyVersionsAbove,
+  deleteStandInPolicyVersions,
   insertPolicyVersionRow,
   renamePolicy,
   renumberCurrentPolicyVersion,
@@ -63,6 +64,7 @@ function keepVersion(db: Db, pk: number, p: Policy): void {
       cedar_policy: p.configuration.cedarPolicy,
       created_by_user_id: p.modifiedByUserId,
       created_date: wireMicros(p.modifiedDate),
+      pulled: 1,
     },
     { ifAbsent: true },
   );
@@ -145,6 +147,9 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
       // With no edit of ours waiting, a version above the remote's is one a refused or dismissed edit made here.
       // (Only when the remote says which version is current: the field is optional on the wire.)
       if (row && p.version !== undefined) deletePolicyVersionsAbove(db, row.pk, p.version);
+      // Nothing of ours left to send: the versions made here for our edits are done standing in. The remote made its
+      // own of each text that landed, under ids it tells us only while current (a lost answer hides one for good).
+      if (row) deleteStandInPolicyVersions(db, row.pk, p.policyVersionId);
       if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
       // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
       if (!row) ctx.stats.inserted++;
