@@ -10,7 +10,7 @@ import type { ResourceCatalog } from './catalog';
 import { isUnmappedLocalId, translateIds } from './idMap';
 import { hasPending, localClock } from './outbox';
 import type { OpSpec } from './spec';
-import type { Target } from './types';
+import type { CreatedRef, Target } from './types';
 
 const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';
 
@@ -93,14 +93,23 @@ function appendEntry(
       c.resource,
       seq,
     ]);
-    // The base of an offline-created record is what its create sends: later remote edits of it are then detected like any other.
-    const snap = catalog.snapshot(ctx.db, c.resource, c.id);
-    if (snap)
-      ctx.db.run('INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)', [
-        c.resource,
-        c.id,
-        JSON.stringify(snap.fields),
-      ]);
+  }
+  takeCreateBases(catalog, ctx.db, created, 'keep');
+}
+
+/**
+ * The base of an offline-created record is what its create sends: later remote edits of the copy it makes are then
+ * detected like any other. Taken when the create is recorded, and again (`replace`) when a refused create is retried:
+ * it goes as its record is now, and the base was dropped with the refusal (no edit of the record was left open).
+ */
+export function takeCreateBases(catalog: ResourceCatalog, db: Db, created: readonly CreatedRef[], existing: 'keep' | 'replace'): void {
+  for (const c of created) {
+    const snap = catalog.snapshot(db, c.resource, c.id);
+    if (!snap) continue;
+    db.run(
+      `INSERT OR ${existing === 'keep' ? 'IGNORE' : 'REPLACE'} INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, 0, ?)`,
+      [c.resource, c.id, JSON.stringify(snap.fields)],
+    );
   }
 }
 

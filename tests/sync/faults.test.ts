@@ -8,7 +8,17 @@ import { prng } from '../../src-main/seed/seedDemoData';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src-main/sync/retry';
 import { startFaultProxy, type FaultProxy, type Matcher } from './faultProxy';
 import { artifactView, stageUpload } from './artifactKit';
-import { annotationRequest, comment, createReplica, insertAsset, startRemote, viewOf, type Replica } from './helpers';
+import {
+  annotationRequest,
+  comment,
+  createReplica,
+  insertAsset,
+  loseThenLinkDown,
+  ONE_TRY,
+  startRemote,
+  viewOf,
+  type Replica,
+} from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
 let proxy: FaultProxy;
@@ -366,6 +376,33 @@ describe('refusals', () => {
         "SELECT count(*) AS n FROM annotation_logs WHERE kind = 1 AND comment_body LIKE '%on the refused one%'",
       )!.n,
     ).toBe(1);
+  });
+
+  test("a refused create retried, whose answer is lost, edited here and then later by a colleague: the colleague's edit stands and ours is logged as lost (soak seed 5051)", async () => {
+    insertAsset(a.engine.db, '6b6b6b6b-0000-4000-a000-000000000004', 'Local-Only');
+    const id = (await a.call('CreateAnnotation', { ...annotationRequest('refused'), assets: ['Local-Only'] })).annotation.annotationId;
+    await a.sync();
+    const [failed] = (await a.call('ListSyncOutbox', { state: 'failed' })).entries;
+    insertAsset(remote.engine.db, '6b6b6b6b-0000-4000-a000-000000000005', 'Local-Only');
+    await a.call('RetrySyncEntry', { seq: failed.seq });
+    // The create lands, its answer does not: it stays in flight here.
+    loseThenLinkDown(proxy, isCreateAnnotation);
+    await a.sync(ONE_TRY);
+    proxy.refuse(undefined);
+    const [copy] = Object.values(viewOf(remote.engine.db).annotations);
+    await a.call('UpdateAnnotation', { annotation: { annotationId: id, description: 'ours, earlier' }, updateMask: 'description' });
+    await new Promise((r) => setTimeout(r, 5));
+    await remote.client.UpdateAnnotation({
+      annotation: { annotationId: copy.annotationId, description: 'theirs, later' },
+      updateMask: 'description',
+    });
+    // The pull adopts the copy by its marker and merges: the colleague's later edit of it is a change, not our create's content.
+    expect((await a.sync()).ok).toBe(true);
+    expect((await remote.client.GetAnnotation({ annotationId: copy.annotationId })).annotation.description).toBe('theirs, later');
+    expect((await a.call('GetAnnotation', { annotationId: copy.annotationId })).annotation.description).toBe('theirs, later');
+    expect((await a.call('ListSyncConflicts', {})).conflicts).toMatchObject([
+      { recordId: copy.annotationId, field: 'description', winner: 'remote', localValue: 'ours, earlier', remoteValue: 'theirs, later' },
+    ]);
   });
 
   test("Retry of a refused create also queues what waited on the edits that waited on it: an artifact linked to it, and that artifact's archive and new version", async () => {
