@@ -73,13 +73,12 @@ function or(parts: SqlCondition[]): SqlCondition {
     if (isMembership(p)) (bySet.get(p.set) ?? bySet.set(p.set, []).get(p.set)!).push(p);
     else rest.push(p);
   }
-  const merged = [...rest];
-  for (const group of bySet.values()) merged.push(group.length === 1 ? group[0] : group[0].build(group.map((m) => m.value)));
-  if (merged.length === 0) return FALSE;
-  if (merged.length === 1) return merged[0];
+  for (const group of bySet.values()) rest.push(group.length === 1 ? group[0] : group[0].build(group.map((m) => m.value)));
+  if (rest.length === 0) return FALSE;
+  if (rest.length === 1) return rest[0];
   const disjunction: Disjunction = {
-    sql: `(${merged.map((p) => p.sql).join(' OR ')})`,
-    params: merged.flatMap((p) => p.params),
+    sql: `(${rest.map((p) => p.sql).join(' OR ')})`,
+    params: rest.flatMap((p) => p.params),
     disjuncts: flat.filter((p) => p !== FALSE),
   };
   return disjunction;

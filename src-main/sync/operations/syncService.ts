@@ -261,7 +261,7 @@ export function retryEntry(ctx: RequestContext, seq: string) {
     const created = onlyHere(ctx, row);
     const current = created ? currentCreateRequest(ctx, row.operation, created) : undefined;
     if (current !== undefined) setRequest(ctx.db, row.seq, current);
-    if (created) takeCreateBases(resourceCatalog, ctx.db, JSON.parse(row.created_ids) as CreatedRef[], 'replace');
+    if (created) takeCreateBases(resourceCatalog, ctx.db, createdBy(row), 'replace');
     requeueFailed(ctx.db, [row.seq]);
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
     // whose create was refused) go back with it: they cannot succeed before it, and need nothing else. So do those

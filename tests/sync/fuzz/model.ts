@@ -9,6 +9,13 @@ export const REMOTE = 'remote';
 
 export class FuzzError extends Error {}
 
+/**
+ * Records in the order of their fuzz ids (then ids), not their UUIDs': a seed then picks the same records when replayed,
+ * so a failure found by the soak can be replayed (up to the timing of kills and faults).
+ */
+export const byFuzzId = (a: { id: string; fuzzId: string }, b: { id: string; fuzzId: string }): number =>
+  a.fuzzId < b.fuzzId ? -1 : a.fuzzId > b.fuzzId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
 /** One field value written by a replica or by the online colleague (`REMOTE`). */
 export interface Write {
   readonly writer: string;

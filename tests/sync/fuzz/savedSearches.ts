@@ -16,7 +16,7 @@ import { propertiesToWire, type StoredProperties } from '../../../src-main/servi
 import { savedSearchFields } from '../../../src-main/sync/resources/savedSearches/apply';
 import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';
-import { canonical, fieldConflicts, loserOf, REMOTE, remoteIdOf, type FuzzContext, type Write } from './model';
+import { byFuzzId, canonical, fieldConflicts, loserOf, REMOTE, remoteIdOf, type FuzzContext, type Write } from './model';
 
 const TAGS = ['t1', 't2', 't3'];
 const NAME = 'name';
@@ -56,8 +56,7 @@ export function savedSearchFuzz(ctx: FuzzContext, remote: TestServer) {
         return { id: r.id, fuzzId: properties.searchTerm as string, fields: modelled(savedSearchFields({ name: r.name, properties })) };
       })
       .filter((s) => isFuzz(s.fuzzId))
-      // In fuzz-id order, not the UUIDs': a replayed seed picks the same searches.
-      .sort((a, b) => (a.fuzzId < b.fuzzId ? -1 : a.fuzzId > b.fuzzId ? 1 : a.id < b.id ? -1 : 1));
+      .sort(byFuzzId);
   const onRemote = (op: Parameters<typeof invoke>[1], request: unknown) =>
     invoke({ engine: remote.engine, db: remote.engine.db, caller: callerOf(remote.engine.db, 'web@outpost.local') }, op, request);
   const tagItems = (tags: readonly string[]) => tags.map((t) => ({ id: t, name: t }));

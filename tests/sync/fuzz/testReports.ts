@@ -20,7 +20,7 @@ import type { Db } from '../../../src-main/db/database';
 import { invoke } from '../../../src-main/services/invoke';
 import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';
-import { canonical, conflictLosers, REMOTE, trackedByWriterId, type FuzzContext, type Write } from './model';
+import { byFuzzId, canonical, conflictLosers, REMOTE, trackedByWriterId, type FuzzContext, type Write } from './model';
 
 const SAMPLE = fileURLToPath(new URL('../../fixtures/teststand/demo_test_report.xml', import.meta.url));
 
@@ -135,8 +135,7 @@ export function testReportFuzz(ctx: FuzzContext, remote: TestServer) {
     const mine = rows(db)
       .map((r) => ({ ...r, fuzzId: fuzzIdOf(r.id) }))
       .filter((r): r is ReportRow & { fuzzId: string } => !!r.fuzzId)
-      // In fuzz-id order, not the UUIDs': a replayed seed picks the same reports.
-      .sort((a, b) => (a.fuzzId < b.fuzzId ? -1 : a.fuzzId > b.fuzzId ? 1 : a.id < b.id ? -1 : 1));
+      .sort(byFuzzId);
     if (mine.length === 0 || ctx.rand() < 0.3) {
       const fuzzId = ctx.nextId('r');
       const id = await importSample(call, dataDir);

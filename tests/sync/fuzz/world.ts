@@ -34,7 +34,7 @@ import { canonical } from '../../../src-main/sync/canonical';
 import { startFaultProxy, type Fault, type FaultProxy } from '../faultProxy';
 import { annotationRequest, createReplica, startRemote, viewOf, type Replica, type View } from '../helpers';
 import { artifactCreate, artifactFuzz } from './artifacts';
-import { checkNothingLost, fieldConflicts, FuzzError, REMOTE, type FuzzContext, type Write } from './model';
+import { byFuzzId, checkNothingLost, fieldConflicts, FuzzError, REMOTE, type FuzzContext, type Write } from './model';
 import { policyCreate, policyFuzz } from './policies';
 import { savedSearchCreate, savedSearchFuzz } from './savedSearches';
 import { reportCreate, testReportFuzz } from './testReports';
@@ -106,13 +106,6 @@ function fieldOf(a: Annotation, f: Field): unknown {
 const MIX = { artifact: 0.2, testReport: 0.1, savedSearch: 0.1, policy: 0.08 };
 
 const fuzzIdOf = (a: Pick<Annotation, 'metadata'>) => a.metadata.find((m) => m.key.name === 'fuzz_id')?.stringValue;
-
-/**
- * Records in the order of their fuzz ids (then ids), not their UUIDs': a seed then picks the same records when replayed,
- * so a failure found by the soak can be replayed (up to the timing of kills and faults).
- */
-const byFuzzId = (a: { id: string; fuzzId: string }, b: { id: string; fuzzId: string }) =>
-  a.fuzzId < b.fuzzId ? -1 : a.fuzzId > b.fuzzId ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<FuzzResult> {
   const rand = prng(seed);
