@@ -37,6 +37,24 @@ describe('AnnotationListState', () => {
     ]);
   });
 
+  test('rows of one list share their repeated parts across pages; a new first page starts afresh', async () => {
+    const tags = ['needs-review'];
+    const fake = fakeClient().on('ListAnnotations', (req) => ({
+      // JSON copies, as the transport delivers them.
+      annotations: JSON.parse(JSON.stringify(annotationFactory.buildList(2, { tags }))) as ReturnType<typeof annotationFactory.buildList>,
+      nextPageToken: req.pageToken ? '' : 'p2',
+    }));
+    const list = new AnnotationListState(fake.client);
+    await list.load();
+    await list.pages.loadMore();
+    const [first, , third] = list.pages.items;
+    expect(third.tags).toEqual(tags);
+    expect(third.tags).toBe(first.tags);
+    await list.load();
+    expect(list.pages.items[0].tags).toEqual(tags);
+    expect(list.pages.items[0].tags).not.toBe(first.tags);
+  });
+
   test('loadMore keeps using the applied filter, not what is being typed', async () => {
     const fake = fakeClient().on('ListAnnotations', () => ({ annotations: annotationFactory.buildList(1), nextPageToken: 'p2' }));
     const list = new AnnotationListState(fake.client);

@@ -10,6 +10,7 @@ import {
   type AnnotationQuery,
   type Sort,
 } from '../services/annotationService';
+import { SharedParts } from '../services/sharedParts';
 import { PagedList } from './pagedList.svelte';
 
 export class AnnotationListState {
@@ -21,9 +22,14 @@ export class AnnotationListState {
   readonly pages: PagedList<Annotation, AnnotationQuery>;
 
   constructor(client: Client) {
+    // The rows of one list (a first page and the pages after it) share their repeated parts.
+    let shared = new SharedParts();
     this.pages = new PagedList({
-      fetchPage: (query, pageToken) =>
-        listAnnotations(client, query, pageToken, LIST_PAGE_SIZE).then((p) => ({ items: p.annotations, nextPageToken: p.nextPageToken })),
+      fetchPage: async (query, pageToken) => {
+        const page = await listAnnotations(client, query, pageToken, LIST_PAGE_SIZE);
+        if (!pageToken) shared = new SharedParts();
+        return { items: page.annotations.map((row) => shared.annotation(row)), nextPageToken: page.nextPageToken };
+      },
       keyOf: (a) => a.annotationId,
       filterOf: (query) => query.filter,
     });
