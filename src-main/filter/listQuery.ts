@@ -85,12 +85,13 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
   const size = effectivePageSize(spec, req.pageSize);
   const filter = compileFilter(spec.filterFields, req.filter);
   const planned = planSemiJoins(db, filter, spec, size);
-  const fp = fingerprint([spec.resource, (req.filter ?? '').trim(), normalizeOrderBy(terms), ...scope.fingerprint]);
+  // Only a page token needs it (one read, one written): a last page read without one skips it.
+  const fp = () => fingerprint([spec.resource, (req.filter ?? '').trim(), normalizeOrderBy(terms), ...scope.fingerprint]);
   const st = sqlTerms(spec, terms);
   const where: string[] = [`(${scope.sql})`, `(${planned.sql})`];
   const params: unknown[] = [...scope.params, ...filter.params];
   if (req.pageToken) {
-    const cursor = decodePageToken(secret, req.pageToken, fp, st.length);
+    const cursor = decodePageToken(secret, req.pageToken, fp(), st.length);
     st.forEach((t, i) => {
       if (typeof cursor[i] !== (t.type === 'number' ? 'number' : 'string')) throw ApiError.invalid('page_token', 'malformed page token');
     });
@@ -149,7 +150,7 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
     const last = pageRows[pageRows.length - 1];
     nextPageToken = encodePageToken(
       secret,
-      fp,
+      fp(),
       st.map((t, i) => (t.type === 'blob' ? Buffer.from(last[`k${i}`] as unknown as Uint8Array).toString('base64') : last[`k${i}`])),
     );
   }
