@@ -47,13 +47,8 @@ function machineCpu(): number {
   }
 }
 
-/** GET on a kept-alive connection: the body's length, its list's length and its nextPageToken. */
-function getPage(
-  agent: Agent,
-  url: string,
-  token: string,
-  listField: string,
-): Promise<{ bytes: number; nextPageToken: string; rows: number }> {
+/** GET on a kept-alive connection: the body of a 200 answer. */
+function getOk(agent: Agent, url: string, token: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } }, (res) => {
       const chunks: Buffer[] = [];
@@ -61,14 +56,25 @@ function getPage(
       res.on('end', () => {
         const body = Buffer.concat(chunks);
         if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${body.toString().slice(0, 300)}`));
-        const page = JSON.parse(body.toString()) as Record<string, unknown>;
-        resolve({ bytes: body.length, nextPageToken: (page.nextPageToken as string) ?? '', rows: (page[listField] as unknown[]).length });
+        resolve(body);
       });
       res.on('error', reject);
     });
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A list page on a kept-alive connection: the body's length, its list's length and its nextPageToken. */
+async function getPage(
+  agent: Agent,
+  url: string,
+  token: string,
+  listField: string,
+): Promise<{ bytes: number; nextPageToken: string; rows: number }> {
+  const body = await getOk(agent, url, token);
+  const page = JSON.parse(body.toString()) as Record<string, unknown>;
+  return { bytes: body.length, nextPageToken: (page.nextPageToken as string) ?? '', rows: (page[listField] as unknown[]).length };
 }
 
 interface Listing {
@@ -238,9 +244,17 @@ export async function main(argv: string[] = []): Promise<void> {
       }
       perRequest.push(((processCpuSeconds(server.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
     }
+    // The floor under it: GET /api/v1/ping (authentication and HTTP, no query) on the same connection.
+    const perPing: number[] = [];
+    for (let r = 0; r < repeat; r++) {
+      const c0 = processCpuSeconds(server.pid!);
+      for (let i = 0; i < ONE_ROW_REQUESTS; i++) await getOk(agent, `${started.url}/api/v1/ping`, token);
+      perPing.push(((processCpuSeconds(server.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
+    }
     console.log(
       `  ListAnnotations, 1 row  ${fmt(perRequest, 1)} us of server CPU per request (${ONE_ROW_REQUESTS} requests; goal <= ${GOAL_US_PER_ONE_ROW_REQUEST} us)`,
     );
+    console.log(`  Ping (the HTTP floor)  ${fmt(perPing, 1)} us of server CPU per request`);
     agent.destroy();
     console.log(`  (${load()})`);
   } finally {
