@@ -32,6 +32,11 @@ export function withAliases(text: string, aliases: Aliases): Sql {
   );
 }
 
+/** The FROM clause of a subquery correlated to one parent row. */
+function byParent(rows: RelatedRows, aliases: Aliases): Sql {
+  return withAliases(rows.fromByParent ?? rows.from, aliases);
+}
+
 /**
  * Rows of `t` with at least one related row satisfying `where`, as a
  * semi-join SQLite can drive from the child index, remembering the
@@ -42,7 +47,7 @@ export function someRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sq
   const semiJoin = sql`${raw(rows.parentKey)} IN (SELECT ${withAliases(rows.childKey, aliases)} FROM ${from} WHERE ${where})`;
   // The child rows can only be counted on their own when `where` reads nothing outside them.
   if (readsOutside(where, aliases)) return semiJoin;
-  const exists = sql`EXISTS (SELECT 1 FROM ${from} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
+  const exists = sql`EXISTS (SELECT 1 FROM ${byParent(rows, aliases)} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
   const probe = sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?)`;
   return new Sql(semiJoin.text, semiJoin.params, { exists, probe, parentKey: rows.parentKey });
 }
@@ -56,10 +61,10 @@ function readsOutside(s: Sql, aliases: Aliases): boolean {
 
 /** Rows of `t` with no related row satisfying `where` (including rows with no related rows at all). */
 export function noRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sql {
-  return sql`NOT EXISTS (SELECT 1 FROM ${withAliases(rows.from, aliases)} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
+  return sql`NOT EXISTS (SELECT 1 FROM ${byParent(rows, aliases)} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
 }
 
 /** How many related rows satisfy `where`. */
 export function countRelated(rows: RelatedRows, aliases: Aliases, where: Sql): Sql {
-  return sql`(SELECT count(*) FROM ${withAliases(rows.from, aliases)} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
+  return sql`(SELECT count(*) FROM ${byParent(rows, aliases)} WHERE ${withAliases(rows.childKey, aliases)} = ${raw(rows.parentKey)} AND (${where}))`;
 }

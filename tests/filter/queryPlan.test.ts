@@ -46,7 +46,7 @@ beforeAll(() => {
     assignee: i % 5 ? 'u1' : '',
     tags: [`tag-${i % 400}`, 'everywhere'],
     assetIds: [],
-    metadata: { env: `env-${i % 300}`, n: i },
+    metadata: { env: `env-${i % 300}`, n: i, bench: i % 2 ? 'hil' : 'sim' },
   }));
   loadDataset(t.db, rows);
   db = new RecordingDb(t.db.raw);
@@ -117,6 +117,17 @@ describe('indexed predicates use their index', () => {
     expect(common).toMatch(
       /SEARCH tag\d+ (EXISTS )?USING (COVERING )?(INDEX annotation_tags_name|PRIMARY KEY) \((tag_name=\? AND annotation_pk=\?|annotation_pk=\? AND tag_name=\?)\)/,
     );
+  });
+
+  it('reads one row’s metadata by its primary key in a correlated probe, not through a typed value index', () => {
+    // Half the rows match: the planner walks the order and probes each row (EXISTS). SQLite would seek
+    // (key, type, string_value, annotation_pk) there, about twice as slow per row as (annotation_pk, key).
+    for (const filter of ["metadata['bench'] == 'hil'", "metadata['bench'] == 'hil' && metadata.n > 10"]) {
+      const common = plan(filter);
+      expect(common).not.toMatch(/LIST SUBQUERY/);
+      expect(common).toMatch(/SEARCH md\d+ EXISTS USING PRIMARY KEY \(annotation_pk=\? AND key=\?\)/);
+      expect(common).not.toMatch(/EXISTS USING (COVERING )?INDEX annotation_metadata_typed/);
+    }
   });
 
   it('never scans the annotations table itself for an indexed predicate', () => {

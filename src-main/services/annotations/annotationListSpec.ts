@@ -84,7 +84,13 @@ export const annotationListSpec: ListSpec = {
     },
     metadata: {
       kind: 'map',
-      rows: { from: 'annotation_metadata {md}', parentKey: 't.pk', childKey: '{md}.annotation_pk' },
+      rows: {
+        from: 'annotation_metadata {md}',
+        // The primary key (annotation_pk, key): per row, not the typed value indexes (key, type, value, annotation_pk).
+        fromByParent: 'annotation_metadata {md} INDEXED BY sqlite_autoindex_annotation_metadata_1',
+        parentKey: 't.pk',
+        childKey: '{md}.annotation_pk',
+      },
       key: '{md}.key',
       value: {
         kind: 'dyn',
