@@ -34,7 +34,11 @@ const DECISION_TTL_MS = 30_000;
 const DECISION_CACHE_SIZE = 500;
 const decisions = new WeakMap<Db, Map<string, { useExists: boolean; at: number }>>();
 
-function useExists(db: Db, probe: { sql: string; params: readonly unknown[] }, limit: number): boolean {
+/**
+ * Whether the probe (`SELECT count(*) AS n FROM (... LIMIT ?)`, the bound appended) counts more than `limit` rows.
+ * Also used for authorization's membership forms (auth/cedar/residualSql.ts).
+ */
+export function countExceeds(db: Db, probe: { sql: string; params: readonly unknown[] }, limit: number): boolean {
   let cache = decisions.get(db);
   if (!cache) decisions.set(db, (cache = new Map()));
   const key = `${limit}\u0000${probe.sql}\u0000${JSON.stringify(probe.params, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
@@ -114,7 +118,7 @@ export function planSemiJoins(db: Db, compiled: CompiledFilter, spec: ListSpec, 
   let sql = compiled.sql;
   let from = spec.from;
   for (const choice of choices) {
-    if (useExists(db, choice.probe, driveLimit(pageSize, rows, choice.otherConditions)))
+    if (countExceeds(db, choice.probe, driveLimit(pageSize, rows, choice.otherConditions)))
       sql = sql.replace(choice.semiJoin, () => choice.exists);
     else if (from === spec.from) from = drivenFrom(db, spec.from, choice.parentKey, rows) ?? from;
   }

@@ -13,7 +13,7 @@ import { CEDAR_ACTIONS } from '../../src-main/auth/cedar/actions';
 import { actionEntity, actionUid } from '../../src-main/auth/cedar/decide';
 import { principalEntity, recordEntities } from '../../src-main/auth/cedar/entities';
 import { recordTypeNamed } from '../../src-main/auth/cedar/recordTypes';
-import { residualsToSql } from '../../src-main/auth/cedar/residualSql';
+import { cheaperForms, residualsToSql } from '../../src-main/auth/cedar/residualSql';
 
 const annotation = recordTypeNamed('Annotation')!;
 const list = CEDAR_ACTIONS.get('ListAnnotations')!;
@@ -51,6 +51,16 @@ function residuals(policies: Record<string, string>): Record<string, PolicyJson>
   });
   if (answer.type !== 'residuals') throw new Error(JSON.stringify(answer));
   return answer.response.residuals;
+}
+
+/** The pks of the organization's annotations the condition keeps. */
+function rowsOf(condition: { sql: string; params: readonly unknown[] }): number[] {
+  return db
+    .all<{ pk: number }>(`SELECT t.pk FROM annotations t WHERE t.organization_id = ? AND ${condition.sql} ORDER BY t.pk`, [
+      organizationId,
+      ...(condition.params as never[]),
+    ])
+    .map((r) => r.pk);
 }
 
 /** The pks Cedar allows, deciding every row with its entity. */
@@ -124,15 +134,37 @@ describe('residualsToSql keeps exactly the rows Cedar allows', () => {
     const policies = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.replace('ORG', organizationId).replace('OTHER', other)]));
     const sql = residualsToSql(residuals(policies), annotation);
     expect(sql).toBeDefined();
-    const viaSql = db
-      .all<{ pk: number }>(`SELECT t.pk FROM annotations t WHERE t.organization_id = ? AND ${sql!.sql} ORDER BY t.pk`, [
-        organizationId,
-        ...sql!.params,
-      ])
-      .map((r) => r.pk);
     const expected = cedarRows(policies);
-    expect(viaSql).toEqual(expected);
+    // Every membership per row (as compiled), and every one as a set (what cheaperForms picks when few children match).
+    const asSets = (sql!.forms ?? []).reduce((text, f) => text.replace(f.perRow, () => f.asSet), sql!.sql);
+    for (const text of [sql!.sql, asSets]) expect(rowsOf({ sql: text, params: sql!.params })).toEqual(expected);
     expect(expected.length).toBeLessThan(300); // every case hides something: the comparison can fail
+  });
+
+  it('reads a membership as a set while few records hold its values, per row once many do; the same rows either way', () => {
+    const policies = (tag: string) => ({
+      all: ALL.replace('ORG', organizationId),
+      f: `forbid(principal, action in Action::"read", resource is Annotation) when { resource.tags.contains("${tag}") || resource.assetTags.contains("${tag}") };`,
+    });
+    const rare = residualsToSql(residuals(policies('thermal')), annotation)!;
+    expect(rare.forms).toHaveLength(2);
+    const rareChosen = cheaperForms(db, rare);
+    expect(rareChosen.sql).not.toContain('EXISTS');
+    expect(rareChosen.sql.match(/t\.pk IN \(SELECT/g)).toHaveLength(2);
+    expect(rowsOf(rareChosen)).toEqual(cedarRows(policies('thermal')));
+
+    // On every annotation (and, through their assets, above the bound too): per row.
+    db.run("INSERT INTO annotation_tags(annotation_pk, tag_name, position) SELECT pk, 'everywhere', 99 FROM annotations");
+    db.run("INSERT INTO asset_tags(asset_pk, tag_name, position) SELECT pk, 'everywhere', 99 FROM assets");
+    try {
+      const common = residualsToSql(residuals(policies('everywhere')), annotation)!;
+      const commonChosen = cheaperForms(db, common);
+      expect(commonChosen.sql).toBe(common.sql);
+      expect(rowsOf(commonChosen)).toEqual([]);
+    } finally {
+      db.run("DELETE FROM annotation_tags WHERE tag_name = 'everywhere'");
+      db.run("DELETE FROM asset_tags WHERE tag_name = 'everywhere'");
+    }
   });
 
   it('leaves to the row-by-row path what the tables do not hold (resource attributes), or an optional attribute read unguarded', () => {

@@ -10,7 +10,7 @@ import { sameStamp, watchTables, type Stamp } from '../../db/tableWatch';
 import { organizationIds, type Caller } from '../caller';
 import { CEDAR_ACTIONS, type CedarAction } from './actions';
 import { decide, decideOnOrganization, decisionForAnyRecord, type AnyRecordDecision, type Decision } from './decide';
-import { residualsToSql, type SqlCondition } from './residualSql';
+import { cheaperForms, residualsToSql, type SqlCondition } from './residualSql';
 import { principalEntity, recordEntities, recordPks } from './entities';
 import { organizationPolicySet, type OrganizationPolicySet } from './policySets';
 import type { RecordType } from './recordTypes';
@@ -181,7 +181,8 @@ function rowGate(
   if (decisions.every((d) => d.answer === 'allow')) return undefined;
   // One organization (every list that names one): its residual policies compiled into the page's SQL when they can be.
   const only = decisions.length === 1 ? decisions[0] : undefined;
-  const sql = only?.answer === 'deny' ? { sql: '0', params: [] } : only?.residuals && compiledResiduals(only, type);
+  const residual = only?.answer === 'deny' ? { sql: '0', params: [] } : only?.residuals && compiledResiduals(only, type);
+  const sql = residual && cheaperForms(scope.db, residual);
   return {
     table: type.table,
     sql,
