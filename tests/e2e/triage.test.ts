@@ -453,6 +453,10 @@ describe('keyboard triage (outpost serve)', () => {
     const added = (await server.client.ListTestReports({ pageSize: 1000 })).testReports.filter((r) => !before.includes(r.testReportId));
     expect(added).toHaveLength(1);
     await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(added[0].name);
+    // Its steps are listed in pages of 1000 and the tree drawn once they are in: on a loaded machine that holds the
+    // page for seconds. Wait for the count and two painted frames, so the next test starts on a page that answers.
+    await expect.poll(() => page.locator('#steps-title').textContent(), { timeout: 60_000 }).toMatch(/\(\d+\)/);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const { remoteFiles } = await server.client.ListRemoteFiles({ filter: 'file_name == "large_report.xml"' });
     expect(remoteFiles.map((f) => Number(f.fileSize))).toEqual([size]);
   });

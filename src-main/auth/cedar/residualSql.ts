@@ -285,7 +285,7 @@ export function residualsToSql(residuals: Readonly<Record<string, PolicyJson>>, 
 
 /**
  * Children holding a membership's values at most this many: read as a set. Per row costs about 2 us for each row a
- * page reads (51 and up); the set, about 0.3 us for each child it reads (bench/authorization), once per statement.
+ * page reads (51 and up); the set, one index seek per value and a read per child, once per statement.
  */
 const SET_LIMIT = 200;
 
