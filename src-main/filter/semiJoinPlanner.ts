@@ -9,6 +9,7 @@
 // form is right for every value, so a probe counts the matching child rows
 // (through the same index, stopping at the limit) and picks the form.
 import type { Db, SqlValue } from '../db/database';
+import { isRowidAlias } from '../db/schemaFacts';
 import type { CompiledFilter } from './compileFilter';
 import type { ListSpec } from './resource';
 
@@ -82,24 +83,6 @@ function drivenFrom(db: Db, from: string, key: string, rows: number): string | u
   const [, table, alias] = m;
   if (!isRowidAlias(db, table, k[2]) || (statisticsRows(db, table) ?? 0) * 4 >= rows) return undefined;
   return `${table} AS ${alias} NOT INDEXED`;
-}
-
-const rowidColumns = new WeakMap<Db, Map<string, boolean>>();
-
-/** Whether `column` is the table's INTEGER PRIMARY KEY (an alias of the rowid). Schemas do not change under a connection's lists. */
-function isRowidAlias(db: Db, table: string, column: string): boolean {
-  let known = rowidColumns.get(db);
-  if (!known) rowidColumns.set(db, (known = new Map()));
-  const cacheKey = `${table}.${column}`;
-  let yes = known.get(cacheKey);
-  if (yes === undefined) {
-    const pk = db.all<{ name: string; type: string }>('SELECT name, type FROM pragma_table_info(?) WHERE pk > 0', [table]);
-    // A WITHOUT ROWID table's primary key is an index (origin 'pk'); a rowid alias is not.
-    const pkIndex = db.get<{ n: number }>("SELECT count(*) AS n FROM pragma_index_list(?) WHERE origin = 'pk'", [table])?.n ?? 0;
-    yes = pk.length === 1 && pk[0].name.toLowerCase() === column.toLowerCase() && pk[0].type.toUpperCase() === 'INTEGER' && pkIndex === 0;
-    known.set(cacheKey, yes);
-  }
-  return yes;
 }
 
 /** How many rows the table had when ANALYZE last counted it (the first number of its sqlite_stat1 rows), if ever. */

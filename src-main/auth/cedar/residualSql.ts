@@ -7,6 +7,7 @@
 // compiled (undefined): the list then decides row by row.
 import type { PolicyJson } from '@cedar-policy/cedar-wasm/nodejs';
 import type { Db, SqlValue } from '../../db/database';
+import { leadsAnIndex } from '../../db/schemaFacts';
 import { countExceeds } from '../../filter/semiJoinPlanner';
 import type { ChildColumn, RecordType } from './recordTypes';
 
@@ -316,22 +317,3 @@ export function cheaperForms(db: Db, condition: SqlCondition): SqlCondition {
  */
 const CHOICE_TTL_MS = 10_000;
 const chosen = new WeakMap<Db, WeakMap<SqlCondition, { condition: SqlCondition; at: number }>>();
-
-const indexLeaders = new WeakMap<Db, Map<string, boolean>>();
-
-/** Whether an index of `table` starts with `column` (schemas do not change under a connection's lists). */
-function leadsAnIndex(db: Db, table: string, column: string): boolean {
-  let known = indexLeaders.get(db);
-  if (!known) indexLeaders.set(db, (known = new Map()));
-  const key = `${table}.${column}`;
-  let yes = known.get(key);
-  if (yes === undefined) {
-    yes =
-      db.get('SELECT 1 AS x FROM pragma_index_list(?) l JOIN pragma_index_info(l.name) i WHERE i.seqno = 0 AND i.name = ?', [
-        table,
-        column,
-      ]) !== undefined;
-    known.set(key, yes);
-  }
-  return yes;
-}
