@@ -212,7 +212,11 @@ export class AnnotationRowWriter {
     for (let i = 0; i < records.length; i += MULTI_ROWS) {
       const chunk = records.slice(i, i + MULTI_ROWS);
       const values: unknown[] = [];
-      for (const r of chunk) values.push(r.id, ...valuesOf(r.row));
+      for (const r of chunk) {
+        // An indexed loop, not a spread of valuesOf: this runs for every row of an initial pull.
+        values.push(r.id);
+        for (let c = 0; c < COLUMN_NAMES.length; c++) values.push(r.row[COLUMN_NAMES[c]]);
+      }
       for (const r of this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id').all(values) as {
         pk: number;
         id: string;
