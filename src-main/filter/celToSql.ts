@@ -29,6 +29,7 @@ import {
   conditionAsValue,
   constant,
   negate,
+  notFalse,
   valueAsCondition,
   type Condition,
   type Operand,
@@ -38,7 +39,7 @@ import { quantifyElements, quantifyRelated, quantifyUnrolled, type ElementSource
 import { compileRegex } from './regexFunction';
 import { relationListUse } from './relationLists';
 import { AliasAllocator, countRelated, noRelated, someRelated, withAliases, type Aliases } from './relatedRows';
-import { and, isNotOne, join, or, param, raw, sql, type Sql, TRUE } from './sql';
+import { and, join, or, param, raw, sql, type Sql, TRUE } from './sql';
 import { stringFunction, stringSize, type StringFunction } from './stringFunctions';
 import { timeArithmetic } from './timeArithmetic';
 
@@ -107,11 +108,11 @@ export class CelToSql {
       case '&&': {
         // A chain a && b && c ... is compiled as one balanced conjunction.
         const parts = chain(node, '&&').map((n) => this.condition(n, scope, inherited));
-        return { pos: and(...parts.map((p) => p.pos)), neg: or(...parts.map((p) => p.neg)) };
+        return { pos: and(...parts.map((p) => p.pos)), neg: or(...parts.map((p) => p.neg)), total: parts.every((p) => p.total) };
       }
       case '||': {
         const parts = chain(node, '||').map((n) => this.condition(n, scope, inherited));
-        return { pos: or(...parts.map((p) => p.pos)), neg: and(...parts.map((p) => p.neg)) };
+        return { pos: or(...parts.map((p) => p.pos)), neg: and(...parts.map((p) => p.neg)), total: parts.every((p) => p.total) };
       }
       case '!_':
         return negate(this.condition(node.args as ASTNode, scope, inherited));
@@ -228,7 +229,7 @@ export class CelToSql {
       );
       if (source.rows) {
         pos.push(someRelated(source.rows, aliases, inner.pos));
-        neg.push(noRelated(source.rows, aliases, isNotOne(inner.neg)));
+        neg.push(noRelated(source.rows, aliases, notFalse(inner)));
       } else {
         // A value of the row itself is one element, or none when NULL.
         const value = raw(source.value);

@@ -156,7 +156,9 @@ function eqValueConst(v: ValueOperand, c: ConstValue): Condition {
     return { pos: and(guard, sql`${v.sql} = ${p}`), neg: and(guard, notEqualSql(v, p, false)) };
   }
   const p = param(scalarParam(c, v.numeric === 'double'));
-  return { pos: and(guard, sql`${v.sql} = ${p}`), neg: and(guard, notEqualSql(v, p, false)) };
+  // A value that is never NULL and cannot fail, against a constant: equal or not, nothing else.
+  const total = v.onNull === 'never' && v.guard === undefined;
+  return { pos: and(guard, sql`${v.sql} = ${p}`), neg: and(guard, notEqualSql(v, p, false)), total };
 }
 
 function eqValueValue(a: ValueOperand, b: ValueOperand): Condition {

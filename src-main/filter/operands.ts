@@ -6,19 +6,35 @@
 // SQL's NULL logic is kept out of CEL's: negation swaps the rails instead of
 // wrapping SQL NOT around something that may be NULL.
 import { CelErrorValue, type ConstValue } from './constants';
-import { and, or, raw, sql, type Sql, TRUE } from './sql';
+import { and, isNotOne, isTrue, or, raw, sql, type Sql, TRUE } from './sql';
 
 export interface Condition {
   readonly pos: Sql;
   readonly neg: Sql;
+  /**
+   * Every row is on exactly one rail (no SQL NULL, no CEL error), so NOT pos is neg. Then "not false" can be
+   * written as pos itself, which keeps an index usable where `(neg) IS NOT 1` would not (a negated relation
+   * `!(tag_name == 'x')` probes the child rows' primary key by (parent, value) instead of reading every child).
+   */
+  readonly total?: boolean;
 }
 
 export function negate(c: Condition): Condition {
-  return { pos: c.neg, neg: c.pos };
+  return { pos: c.neg, neg: c.pos, total: c.total };
 }
 
-export const ALWAYS_TRUE: Condition = { pos: TRUE, neg: raw('0') };
-export const ALWAYS_FALSE: Condition = { pos: raw('0'), neg: TRUE };
+/** Where the condition is not false (true, or a CEL error): what "no element makes it false" excludes. */
+export function notFalse(c: Condition): Sql {
+  return c.total ? c.pos : isNotOne(c.neg);
+}
+
+/** Where the condition is not true (false, or a CEL error). */
+export function notTrue(c: Condition): Sql {
+  return c.total ? c.neg : isNotOne(c.pos);
+}
+
+export const ALWAYS_TRUE: Condition = { pos: TRUE, neg: raw('0'), total: true };
+export const ALWAYS_FALSE: Condition = { pos: raw('0'), neg: TRUE, total: true };
 /** A CEL error: neither true nor false on any row. */
 export const ALWAYS_ERROR: Condition = { pos: raw('0'), neg: raw('0') };
 
@@ -93,14 +109,17 @@ export function overAlternatives(
 ): Condition {
   const pos: Sql[] = [];
   const neg: Sql[] = [];
+  const each: Condition[] = [];
   for (const x of alternatives(a)) {
     for (const y of alternatives(b)) {
       const c = compare(x.operand, y.operand);
       pos.push(and(x.when, y.when, c.pos));
       neg.push(and(x.when, y.when, c.neg));
+      each.push(isTrue(x.when) && isTrue(y.when) ? c : ALWAYS_ERROR);
     }
   }
-  return { pos: or(...pos), neg: or(...neg) };
+  // One unconditional pair (neither side a dyn value) keeps its comparison's totality.
+  return { pos: or(...pos), neg: or(...neg), total: each.length === 1 && each[0].total };
 }
 
 /** A bool condition used as a value: 1, 0, or NULL for an error. */

@@ -1,7 +1,7 @@
 // exists / all / exists_one as dual-rail conditions (see operands.ts), over
 // the unrolled elements of a list literal or over related rows in SQL.
 import type { RelatedRows } from './fields';
-import { ALWAYS_FALSE, type Condition } from './operands';
+import { ALWAYS_FALSE, notFalse, notTrue, type Condition } from './operands';
 import { countRelated, noRelated, someRelated, type Aliases } from './relatedRows';
 import { and, balanced, isNotOne, isOne, or, raw, sql, type Sql } from './sql';
 
@@ -29,9 +29,9 @@ export function quantifyUnrolled(method: string, parts: readonly Condition[]): C
 export function quantifyRelated(method: string, rows: RelatedRows, aliases: Aliases, inner: Condition): Condition {
   switch (method) {
     case 'exists':
-      return { pos: someRelated(rows, aliases, inner.pos), neg: noRelated(rows, aliases, isNotOne(inner.neg)) };
+      return { pos: someRelated(rows, aliases, inner.pos), neg: noRelated(rows, aliases, notFalse(inner)) };
     case 'all':
-      return { pos: noRelated(rows, aliases, isNotOne(inner.pos)), neg: someRelated(rows, aliases, inner.neg) };
+      return { pos: noRelated(rows, aliases, notTrue(inner)), neg: someRelated(rows, aliases, inner.neg) };
     default: {
       // exists_one evaluates every element: one error makes the result an error.
       const noErrors = noRelated(rows, aliases, and(isNotOne(inner.pos), isNotOne(inner.neg)));
