@@ -58,9 +58,9 @@ export function quantifyElements(method: string, sources: readonly ElementSource
     s.rows ? noRelated(s.rows, s.aliases, where(s.inner)) : or(sql`${s.value} IS NULL`, isNotOne(where(s.inner)));
   switch (method) {
     case 'exists':
-      return { pos: or(...sources.map((s) => some(s, (c) => c.pos))), neg: and(...sources.map((s) => none(s, (c) => isNotOne(c.neg)))) };
+      return { pos: or(...sources.map((s) => some(s, (c) => c.pos))), neg: and(...sources.map((s) => none(s, notFalse))) };
     case 'all':
-      return { pos: and(...sources.map((s) => none(s, (c) => isNotOne(c.pos)))), neg: or(...sources.map((s) => some(s, (c) => c.neg))) };
+      return { pos: and(...sources.map((s) => none(s, notTrue))), neg: or(...sources.map((s) => some(s, (c) => c.neg))) };
     default: {
       // exists_one evaluates every element: one error makes the result an error.
       const noErrors = and(...sources.map((s) => none(s, (c) => and(isNotOne(c.pos), isNotOne(c.neg)))));

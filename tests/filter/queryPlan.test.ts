@@ -119,6 +119,22 @@ describe('indexed predicates use their index', () => {
     );
   });
 
+  it('a negated relation probes one row’s children by (row, value), not every child of the row', () => {
+    // !(tag_name == 'x') is "no tag equals x": tags are never NULL, so the probe is tag_name = ?, which the
+    // primary key (annotation_pk, tag_name) answers; a NULL-safe (tag_name <> ?) IS NOT 1 reads each tag.
+    for (const filter of [
+      "!(tag_name == 'everywhere')",
+      "tag_name.all(x, x != 'everywhere')",
+      "!tag_name.exists(x, x == 'everywhere')",
+      "!('everywhere' in tag_name)",
+    ]) {
+      const p = plan(filter);
+      expect(p).toMatch(
+        /SEARCH tag\d+ USING (COVERING )?(PRIMARY KEY|INDEX \w+) \((annotation_pk=\? AND tag_name=\?|tag_name=\? AND annotation_pk=\?)\)/,
+      );
+    }
+  });
+
   it('reads one row’s metadata by its primary key in a correlated probe, not through a typed value index', () => {
     // Half the rows match: the planner walks the order and probes each row (EXISTS). SQLite would seek
     // (key, type, string_value, annotation_pk) there, about twice as slow per row as (annotation_pk, key).
