@@ -100,6 +100,23 @@ export function withoutForeignKeyChecks<T>(raw: RawDatabase, fn: () => T): T {
   }
 }
 
+/**
+ * Runs `fn` (which opens its own transaction) with its COMMIT at synchronous=NORMAL: the WAL is not synced
+ * there. Only for a write that can be redone, such as an initial pull's page, whose cursor commits with it (a
+ * page a power cut takes is pulled again). Nothing acknowledged loses durability: `fn` is synchronous, so no
+ * other write commits in between, and the next FULL commit syncs the WAL with this one in it.
+ */
+export function withoutCommitSync<T>(raw: RawDatabase, fn: () => T): T {
+  const previous = raw.pragma('synchronous', { simple: true }) as number;
+  if (raw.inTransaction || previous <= 1) return fn();
+  raw.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    raw.pragma(`synchronous = ${previous}`);
+  }
+}
+
 /** Applies every migration newer than the file's user_version, each in its own transaction. */
 export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrations): number {
   let current = schemaVersion(raw);

@@ -11,7 +11,7 @@
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
 import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
-import { withoutForeignKeyChecks, type Db } from '../db/database';
+import { withoutCommitSync, withoutForeignKeyChecks, type Db } from '../db/database';
 import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
@@ -153,7 +153,8 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
         applied = p.apply(s, items, variant, loaded);
         if (saveNow && cursor) saveCursor(s, key, cursor);
       });
-    if (bulk) withoutForeignKeyChecks(s.db.raw, apply);
+    // An initial bulk load: its pages reference parents the load itself wrote, and a lost page is pulled again.
+    if (bulk) withoutForeignKeyChecks(s.db.raw, () => withoutCommitSync(s.db.raw, apply));
     else apply();
     rows += applied;
     // What the puller says it applied (a listing that only checks, like the log-deletion scan, applies nothing).

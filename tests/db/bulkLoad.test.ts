@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { beginBulkLoad, restoreIndexes, restoreIndexesGradually } from '../../src-main/db/bulkLoad';
-import { openDatabase, withoutForeignKeyChecks, type Db } from '../../src-main/db/database';
+import { openDatabase, withoutCommitSync, withoutForeignKeyChecks, type Db } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
 
 const dir = mkdtempSync(join(tmpdir(), 'outpost-bulk-'));
@@ -152,6 +152,38 @@ describe('bulk loads', () => {
     const db = openDatabase(join(dir, 'full.sqlite'));
     seedDemoData(db, { annotations: 10 });
     expect(beginBulkLoad(db, ['annotations'])).toBe(false);
+    db.close();
+  });
+});
+
+describe('withoutCommitSync (an initial pull commits its pages without syncing the WAL)', () => {
+  const sync = (db: Db) => db.raw.pragma('synchronous', { simple: true });
+
+  it("commits fn's transaction at NORMAL and puts FULL back, also when fn throws", () => {
+    const db = openDatabase(join(dir, 'commit-sync.sqlite'));
+    expect(sync(db)).toBe(2);
+    const seen = withoutCommitSync(db.raw, () => db.tx(() => (db.setSetting('probe', 'a'), sync(db))));
+    expect(seen).toBe(1);
+    expect(sync(db)).toBe(2);
+    expect(db.setting('probe')).toBe('a');
+    expect(() =>
+      withoutCommitSync(db.raw, () =>
+        db.tx(() => {
+          db.setSetting('probe', 'b');
+          throw new Error('page refused');
+        }),
+      ),
+    ).toThrow('page refused');
+    expect(sync(db)).toBe(2);
+    expect(db.setting('probe')).toBe('a');
+    db.close();
+  });
+
+  it('changes nothing inside an open transaction (the pragma would not apply to its commit)', () => {
+    const db = openDatabase(join(dir, 'commit-sync-nested.sqlite'));
+    const seen = db.tx(() => withoutCommitSync(db.raw, () => sync(db)));
+    expect(seen).toBe(2);
+    expect(sync(db)).toBe(2);
     db.close();
   });
 });

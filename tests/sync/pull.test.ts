@@ -118,6 +118,8 @@ describe('pull', () => {
     expect(indexes(a.engine.db)).toEqual(indexes(remote.engine.db));
     expect(() => a.engine.db.run('UPDATE annotations SET id = ? WHERE id = ?', [created[1], created[2]])).toThrow(/UNIQUE/);
     expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+    // Its pages committed without syncing the WAL; the connection's own writes sync again (FULL).
+    expect(a.engine.db.raw.pragma('synchronous', { simple: true })).toBe(2);
   });
 
   test('reference data arrives, so offline work can use runs, channels, tags and colleagues', async () => {
