@@ -109,17 +109,17 @@ export function overAlternatives(
 ): Condition {
   const pos: Sql[] = [];
   const neg: Sql[] = [];
-  const each: Condition[] = [];
+  // One unconditional pair (neither side a dyn value) keeps its comparison's totality.
+  let total = true;
   for (const x of alternatives(a)) {
     for (const y of alternatives(b)) {
       const c = compare(x.operand, y.operand);
       pos.push(and(x.when, y.when, c.pos));
       neg.push(and(x.when, y.when, c.neg));
-      each.push(isTrue(x.when) && isTrue(y.when) ? c : ALWAYS_ERROR);
+      total &&= isTrue(x.when) && isTrue(y.when) && c.total === true;
     }
   }
-  // One unconditional pair (neither side a dyn value) keeps its comparison's totality.
-  return { pos: or(...pos), neg: or(...neg), total: each.length === 1 && each[0].total };
+  return { pos: or(...pos), neg: or(...neg), total: total && pos.length === 1 };
 }
 
 /** A bool condition used as a value: 1, 0, or NULL for an error. */
