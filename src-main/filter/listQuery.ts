@@ -97,11 +97,11 @@ function orderShape(spec: ListSpec, orderBy: string | undefined): OrderShape {
 function keysetCondition(
   terms: readonly SqlTerm[],
   cursor: readonly (CursorValue | Buffer)[],
-): { sql: string; params: (CursorValue | Buffer)[] } {
+): { sql: string; params: readonly (CursorValue | Buffer)[] } {
   const allSame = terms.every((t) => t.desc === terms[0].desc);
   if (allSame) {
     const op = terms[0].desc ? '<' : '>';
-    return { sql: `(${terms.map((t) => t.expr).join(', ')}) ${op} (${terms.map(() => '?').join(', ')})`, params: [...cursor] };
+    return { sql: `(${terms.map((t) => t.expr).join(', ')}) ${op} (${terms.map(() => '?').join(', ')})`, params: cursor };
   }
   const ors: string[] = [];
   const params: (CursorValue | Buffer)[] = [];
@@ -138,7 +138,7 @@ interface PageQuery {
 function readRows(
   db: Db,
   q: PageQuery,
-  after: { sql: string; params: (CursorValue | Buffer)[] } | undefined,
+  after: { sql: string; params: readonly (CursorValue | Buffer)[] } | undefined,
   limit: number,
 ): Record<string, CursorValue>[] {
   const where = after ? `${q.where.join(' AND ')} AND ${after.sql}` : q.where.join(' AND ');

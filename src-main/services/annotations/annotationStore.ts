@@ -51,7 +51,16 @@ export interface AnnotationChildren {
 }
 
 const COLUMNS = COLUMN_NAMES.join(', ');
-const valuesOf = (row: AnnotationRowValues): SqlValue[] => COLUMN_NAMES.map((c) => row[c]);
+/** Appends a row's values in column order to `out`: an indexed loop, as every row of an initial pull goes through it. */
+function pushValues(out: unknown[], row: AnnotationRowValues): void {
+  for (let c = 0; c < COLUMN_NAMES.length; c++) out.push(row[COLUMN_NAMES[c]]);
+}
+
+const valuesOf = (row: AnnotationRowValues): SqlValue[] => {
+  const out: SqlValue[] = [];
+  pushValues(out, row);
+  return out;
+};
 
 /** A linked channel as its row's (kind, channel_id, bit_field_name, calculated_channel_version_id). */
 function linkedChannelValues(c: LinkedChannelInput): [number, string | null, string | null, string | null] {
@@ -213,9 +222,8 @@ export class AnnotationRowWriter {
       const chunk = records.slice(i, i + MULTI_ROWS);
       const values: unknown[] = [];
       for (const r of chunk) {
-        // An indexed loop, not a spread of valuesOf: this runs for every row of an initial pull.
         values.push(r.id);
-        for (let c = 0; c < COLUMN_NAMES.length; c++) values.push(r.row[COLUMN_NAMES[c]]);
+        pushValues(values, r.row);
       }
       for (const r of this.multi('annotations', `id, ${COLUMNS}`, width, chunk.length, ' RETURNING pk, id').all(values) as {
         pk: number;
