@@ -4,6 +4,7 @@
 import { ApiError } from '../../src-shared/errors';
 import type { Db, SqlValue } from '../db/database';
 import { compileFilter } from './compileFilter';
+import { gateOfList, type ListGate } from './listGate';
 import { normalizeOrderBy, parseOrderBy } from './orderBy';
 import { planSemiJoins } from './semiJoinPlanner';
 import { decodePageToken, encodePageToken, fingerprint, type CursorValue } from './pageToken';
@@ -23,16 +24,12 @@ export interface Scope {
   /** Parameters other than filter/order that must stay fixed while paging. */
   readonly fingerprint: readonly unknown[];
   /**
-   * Authorization of each row (Cedar policies that depend on the record; auth/cedar/authorize.ts). Used when its
-   * table is the list's base table: as a SQL condition when the policies compile to one; else rows are read past
+   * Authorization of each row (Cedar policies that depend on the record; auth/cedar/authorize.ts), over the list's
+   * base table or its parent's (listGate.ts): as a SQL condition when the policies compile to one; else rows are read past
    * the ones it drops until the page is full, the page token continuing after the last row returned, so pages have
    * no holes and no duplicates.
    */
-  readonly gate?: {
-    readonly table: string;
-    readonly sql?: { sql: string; params: readonly SqlValue[] };
-    keep(pks: readonly number[]): boolean[];
-  };
+  readonly gate?: ListGate;
 }
 
 export interface Page {
@@ -168,7 +165,7 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
     params.push(...ks.params);
   }
   const tie = shape.tie;
-  let gate = scope.gate && spec.from.split(/\s+/)[0] === scope.gate.table ? scope.gate : undefined;
+  let gate = scope.gate && gateOfList(db, spec, scope.gate);
   if (gate?.sql) {
     where.push(`(${gate.sql.sql})`);
     params.push(...gate.sql.params);

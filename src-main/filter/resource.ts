@@ -28,4 +28,9 @@ export interface ListSpec {
   readonly maxPageSize: number;
   /** CEL-filterable fields (declared per resource; see fields.ts). */
   readonly filterFields: FilterFields;
+  /**
+   * When the rows belong to records of another table (an annotation's logs): that table and the column holding the
+   * parent's pk. The policies on the parent decide which rows the list shows (filter/listGate.ts).
+   */
+  readonly authorizedThrough?: { readonly table: string; readonly parentColumn: string };
 }

@@ -45,8 +45,13 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
   }
 }
 
-/** Linking, unlinking and running the sync with the remote: the data directory owner's alone (issue #19 item 4). */
-const OWNER_ONLY: ReadonlySet<OperationName> = new Set(['ConfigureSyncRemote', 'DeleteSyncRemote', 'SyncNow', 'AdoptPreLinkRecords']);
+/**
+ * Every sync extension operation (`/api/v1/outpost/sync/*`: the link, the outbox, conflicts, status): the data
+ * directory owner's alone (issue #19 item 4, #28 item 4). Derived from the table, so a new one is owner-only at once.
+ */
+const OWNER_ONLY: ReadonlySet<OperationName> = new Set(
+  (Object.keys(operations) as OperationName[]).filter((n) => operations[n].path.startsWith('/api/v1/outpost/sync')),
+);
 
 async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
   const owner = requestCtx.caller.owner === true;
@@ -80,7 +85,7 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
         `${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`,
       );
     }
-    return await handler(authorized(ctx, name, req), req);
+    return gated(name, authorized(ctx, name, req), (c) => handler(c, req));
   }
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
@@ -92,8 +97,17 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   const translated = recorder.translate(name, req);
   // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
   const authorizedCtx = authorized(ctx, name, translated);
-  if (!replicated) return await handler(authorizedCtx, translated);
+  if (!replicated) return gated(name, authorizedCtx, (c) => handler(c, translated));
   return await recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
+}
+
+/** Runs a handler; one given a list's row gate must have applied it, else its answer could show hidden rows. */
+async function gated(name: OperationName, ctx: RequestContext, run: (ctx: RequestContext) => unknown): Promise<unknown> {
+  const answer = await run(ctx);
+  if (ctx.rowGate && !ctx.rowGate.applied) {
+    throw ApiError.internal(`${name} answered without applying the organization's policies to its rows`);
+  }
+  return answer;
 }
 
 /** The organization's Cedar policies decide the operation (PERMISSION_DENIED), and for lists which rows it shows. */

@@ -11,9 +11,10 @@ import { organizationIds, type Caller } from '../caller';
 import { CEDAR_ACTIONS, type CedarAction } from './actions';
 import { decide, decideOnOrganization, decisionForAnyRecord, type AnyRecordDecision, type Decision } from './decide';
 import { cheaperForms, residualsToSql, type SqlCondition } from './residualSql';
-import { principalEntity, recordEntities, recordPks } from './entities';
+import { parentRecords, principalEntity, recordEntities, recordPks, type NamedRecord } from './entities';
 import { organizationPolicySet, type OrganizationPolicySet } from './policySets';
 import type { RecordType } from './recordTypes';
+import type { ListGate } from '../../filter/listGate';
 
 export interface AuthorizationScope {
   readonly db: Db;
@@ -25,14 +26,8 @@ export interface AuthorizationScope {
   readonly replica: boolean;
 }
 
-/** Keeps, of a list page's candidate rows (by pk), those the caller may see. */
-export interface RowGate {
-  readonly table: string;
-  /** The policies as a condition over the list's base table `t`, when they compile (residualSql.ts). */
-  readonly sql?: SqlCondition;
-  /** Otherwise: decides each candidate row. */
-  keep(pks: readonly number[]): boolean[];
-}
+/** Keeps, of a list page's candidate rows (by pk), those the caller may see (filter/listGate.ts applies it). */
+export type RowGate = ListGate;
 
 class Decider {
   private readonly principals = new Map<string, ReturnType<typeof principalEntity>>();
@@ -120,22 +115,48 @@ function denied(action: CedarAction, target: string, decision: Decision): ApiErr
   );
 }
 
-/** The ids of the records the request names: `<type>Id`, `<type>Ids`, or `<body>.<type>Id` (updates). */
-function targetIds(type: RecordType, req: Record<string, unknown>): string[] | undefined {
-  const one = req[type.idField];
-  if (typeof one === 'string' && one !== '') return [one];
-  const many = req[`${type.idField}s`];
-  if (Array.isArray(many) && many.length > 0) return many.filter((v): v is string => typeof v === 'string');
-  const body = req[type.bodyField];
-  if (body && typeof body === 'object') {
-    const nested = (body as Record<string, unknown>)[type.idField];
-    if (typeof nested === 'string' && nested !== '') return [nested];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The request's values of `field` (and `<field>s`): at its top level and one level down (an update's body, a batch's items). */
+function fieldValues(req: Record<string, unknown>, field: string): string[] {
+  const out: string[] = [];
+  const take = (o: Record<string, unknown>) => {
+    const one = o[field];
+    if (typeof one === 'string' && one !== '') out.push(one);
+    const many = o[`${field}s`];
+    if (Array.isArray(many)) for (const v of many) if (typeof v === 'string' && v !== '') out.push(v);
+  };
+  take(req);
+  for (const v of Object.values(req)) {
+    if (isObject(v)) take(v);
+    else if (Array.isArray(v)) for (const item of v) if (isObject(item)) take(item);
   }
-  return undefined;
+  return out;
 }
 
-function checkRecords(decider: Decider, scope: AuthorizationScope, action: CedarAction, type: RecordType, ids: readonly string[]): void {
-  for (const record of recordPks(scope.db, type, ids, organizationIds(scope.caller))) {
+/**
+ * The records of `type` the request names, by id (`annotationId`, `annotationIds`, `annotation.annotationId`,
+ * `rules[].ruleId`), by another unique key (a rule's `clientKey`) or through a child's id (a report's `testStepId`).
+ * Undefined when it names none the caller's organizations hold.
+ */
+function namedRecords(scope: AuthorizationScope, type: RecordType, req: Record<string, unknown>): NamedRecord[] | undefined {
+  const organizations = organizationIds(scope.caller);
+  const found = new Map<number, NamedRecord>();
+  const add = (records: readonly NamedRecord[]) => records.forEach((r) => found.set(r.pk, r));
+  add(recordPks(scope.db, type, fieldValues(req, type.idField), organizations));
+  for (const key of type.keys ?? []) add(recordPks(scope.db, type, fieldValues(req, key.field), organizations, key.column));
+  for (const child of type.children ?? []) add(parentRecords(scope.db, type, child, fieldValues(req, child.idField), organizations));
+  return found.size ? [...found.values()] : undefined;
+}
+
+function checkRecords(
+  decider: Decider,
+  scope: AuthorizationScope,
+  action: CedarAction,
+  type: RecordType,
+  records: readonly NamedRecord[],
+): void {
+  for (const record of records) {
     const decision = decider.decide(action, record.organizationId, () => recordEntities(scope.db, type, [record.pk])[0].entity, {
       type,
       pk: record.pk,
@@ -143,6 +164,11 @@ function checkRecords(decider: Decider, scope: AuthorizationScope, action: Cedar
     if (!decision.allowed) throw denied(action, `${type.entity}::"${record.id}"`, decision);
   }
 }
+
+/** Reading one record of each type: its Get<Type> action (`GetAnnotation`). */
+const READ_ACTIONS: ReadonlyMap<string, CedarAction> = new Map(
+  [...CEDAR_ACTIONS.values()].filter((a) => a.recordType && a.name === `Get${a.recordType.entity}`).map((a) => [a.recordType!.entity, a]),
+);
 
 const ARCHIVE_MASK_PATHS = new Set(['archived_date', 'deleted_date', 'is_archived']);
 
@@ -209,19 +235,24 @@ export function authorizeOperation(scope: AuthorizationScope, name: string, requ
   const req = (request && typeof request === 'object' ? request : {}) as Record<string, unknown>;
   const decider = deciderFor(scope);
   const type = action.recordType;
-  const ids = type && targetIds(type, req);
-  if (type && ids) {
-    checkRecords(decider, scope, action, type, ids);
+  const records = type && namedRecords(scope, type, req);
+  if (type && records) {
+    checkRecords(decider, scope, action, type, records);
     // An update whose mask archives or restores (UpdateAnnotation with deleted_date, UpdatePolicy with is_archived)
     // is an archive too: the policies on Archive<Type> decide it as well, so an archive rule cannot be sidestepped.
     const archive = archivingUpdate(name, req);
-    if (archive) checkRecords(decider, scope, archive, type, ids);
+    if (archive) checkRecords(decider, scope, archive, type, records);
+    // Whatever else an operation on a record does, its answer shows the record (a write returns it, a child's list
+    // shows its parent's content): the caller must also be allowed to read it. Cedar has no partial answer, so a
+    // write on a record the caller may not read is refused whole, before it changes anything.
+    const read = READ_ACTIONS.get(type.entity);
+    if (read && action.group !== 'read') checkRecords(decider, scope, read, type, records);
     return undefined;
   }
   const organizations = organizationsOf(scope.caller, req);
   if (organizations.length === 0) return undefined; // the handler answers (NOT_FOUND, or no organization)
   const decisions = organizations.map((o) => ({ o, d: decider.onOrganization(action, o) }));
-  const isList = action.group === 'read' && name.startsWith('List');
+  const isList = action.group === 'read' && /^(List|Count)/.test(name);
   // A list covers the organizations that allow it (rows are gated per organization); anything else needs them all.
   const refusal = isList ? (decisions.some((x) => x.d.allowed) ? undefined : decisions[0]) : decisions.find((x) => !x.d.allowed);
   if (refusal) throw denied(action, `Organization::"${refusal.o}"`, refusal.d);

@@ -5,7 +5,7 @@
 import type { EntityJson, EntityUid } from '@cedar-policy/cedar-wasm/nodejs';
 import type { Caller } from '../caller';
 import type { Db } from '../../db/database';
-import type { ChildColumn, RecordType } from './recordTypes';
+import type { ChildColumn, ChildRecords, RecordType } from './recordTypes';
 
 export const organizationUid = (id: string): EntityUid => ({ type: 'Organization', id });
 const userRef = (id: string) => ({ __entity: { type: 'User', id } });
@@ -118,16 +118,42 @@ export function recordEntities(db: Db, type: RecordType, pks: readonly number[])
   return out;
 }
 
-/** The records by id, limited to the caller's organizations (another organization's record stays NOT_FOUND). */
+export interface NamedRecord {
+  readonly pk: number;
+  readonly id: string;
+  readonly organizationId: string;
+}
+
+/**
+ * The records whose `column` (`id`, a unique key such as `client_key`) is one of `values`, limited to the caller's
+ * organizations (another organization's record stays NOT_FOUND).
+ */
 export function recordPks(
   db: Db,
   type: RecordType,
+  values: readonly string[],
+  organizationIds: readonly string[],
+  column = 'id',
+): NamedRecord[] {
+  if (values.length === 0 || organizationIds.length === 0) return [];
+  return db.all<NamedRecord>(
+    `SELECT pk, id, organization_id AS organizationId FROM ${type.table} WHERE ${column} IN ${PKS} AND organization_id IN ${PKS}`,
+    [JSON.stringify(values), JSON.stringify(organizationIds)],
+  );
+}
+
+/** The parents (of `type`) of the child records with these ids, limited to the caller's organizations. */
+export function parentRecords(
+  db: Db,
+  type: RecordType,
+  child: ChildRecords,
   ids: readonly string[],
   organizationIds: readonly string[],
-): { pk: number; id: string; organizationId: string }[] {
+): NamedRecord[] {
   if (ids.length === 0 || organizationIds.length === 0) return [];
-  return db.all<{ pk: number; id: string; organizationId: string }>(
-    `SELECT pk, id, organization_id AS organizationId FROM ${type.table} WHERE id IN ${PKS} AND organization_id IN ${PKS}`,
+  return db.all<NamedRecord>(
+    `SELECT DISTINCT p.pk, p.id, p.organization_id AS organizationId FROM ${child.table} c JOIN ${type.table} p ON p.pk = c.${child.parentColumn}
+     WHERE c.id IN ${PKS} AND p.organization_id IN ${PKS}`,
     [JSON.stringify(ids), JSON.stringify(organizationIds)],
   );
 }

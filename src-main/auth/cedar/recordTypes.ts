@@ -19,6 +19,18 @@ export interface RecordType {
   /** Where the record's asset ids are. */
   readonly assets?: ChildColumn;
   readonly assigneeColumn?: string;
+  /** Other request fields naming a record of this type by another unique column (a rule's `clientKey`). */
+  readonly keys?: readonly { readonly field: string; readonly column: string }[];
+  /** Records that belong to one of this type (a report's steps): a request naming one names its parent. */
+  readonly children?: readonly ChildRecords[];
+}
+
+export interface ChildRecords {
+  /** The request field naming the child (`testStepId`; `<field>s` names several). */
+  readonly idField: string;
+  readonly table: string;
+  /** The child table's column holding its parent's pk. */
+  readonly parentColumn: string;
 }
 
 export const RECORD_TYPES: readonly RecordType[] = [
@@ -30,6 +42,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
     assigneeColumn: 'assigned_to_user_id',
     tags: ['annotation_tags', 'annotation_pk', 'tag_name'],
     assets: ['annotation_assets', 'annotation_pk', 'asset_id'],
+    children: [{ idField: 'annotationLogId', table: 'annotation_logs', parentColumn: 'annotation_pk' }],
   },
   {
     entity: 'Asset',
@@ -49,11 +62,34 @@ export const RECORD_TYPES: readonly RecordType[] = [
   },
   { entity: 'Channel', table: 'channels', idField: 'channelId', bodyField: 'channel', assets: ['channels', 'pk', 'asset_id'] },
   { entity: 'SavedSearch', table: 'saved_searches', idField: 'savedSearchId', bodyField: 'savedSearch' },
-  { entity: 'Rule', table: 'rules', idField: 'ruleId', bodyField: 'rule', assets: ['rule_asset_ids', 'rule_pk', 'asset_id'] },
+  {
+    entity: 'Rule',
+    table: 'rules',
+    idField: 'ruleId',
+    bodyField: 'rule',
+    assets: ['rule_asset_ids', 'rule_pk', 'asset_id'],
+    keys: [{ field: 'clientKey', column: 'client_key' }],
+    children: [{ idField: 'ruleVersionId', table: 'rule_versions', parentColumn: 'rule_pk' }],
+  },
   { entity: 'Policy', table: 'policies', idField: 'policyId', bodyField: 'policy' },
-  { entity: 'TestReport', table: 'test_reports', idField: 'testReportId', bodyField: 'testReport' },
+  {
+    entity: 'TestReport',
+    table: 'test_reports',
+    idField: 'testReportId',
+    bodyField: 'testReport',
+    children: [
+      { idField: 'testStepId', table: 'test_steps', parentColumn: 'report_pk' },
+      { idField: 'measurementId', table: 'test_measurements', parentColumn: 'report_pk' },
+    ],
+  },
   { entity: 'RemoteFile', table: 'remote_files', idField: 'remoteFileId', bodyField: 'remoteFile' },
-  { entity: 'Artifact', table: 'artifacts', idField: 'artifactId', bodyField: 'artifact' },
+  {
+    entity: 'Artifact',
+    table: 'artifacts',
+    idField: 'artifactId',
+    bodyField: 'artifact',
+    children: [{ idField: 'artifactVersionId', table: 'artifact_versions', parentColumn: 'artifact_pk' }],
+  },
 ];
 
 /** Operation table tag -> the record type its operations act on (tags not listed act on the organization). */

@@ -5,6 +5,7 @@ import type { ListSpec } from '../../filter/resource';
 export const annotationLogListSpec: ListSpec = {
   resource: 'annotation logs',
   from: 'annotation_logs t',
+  authorizedThrough: { table: 'annotations', parentColumn: 'annotation_pk' },
   tieBreak: 't.pk',
   // Not reachable through the request (it has no order_by); used for the default order only.
   orderFields: { created_date: { sql: 't.created_date', type: 'number' } },

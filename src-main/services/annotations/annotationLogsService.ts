@@ -256,7 +256,7 @@ export function listAnnotationLogs(ctx: RequestContext, req: ListParams & { anno
     scope = { sql: 't.annotation_pk = ?', params: [annotation.pk], fingerprint: [annotation.id] };
   } else {
     const visible = visibleTo(ctx.caller, 't.organization_id');
-    scope = { ...visible, fingerprint: [''] };
+    scope = { ...visible, fingerprint: [''], gate: ctx.rowGate };
   }
   const page = listPage(ctx.db, annotationLogListSpec, req, scope, ctx.engine.pageTokenSecret);
   const byPk = new Map<number, AnnotationLog>();

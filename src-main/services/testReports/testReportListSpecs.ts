@@ -54,6 +54,7 @@ export const testReportListSpec: ListSpec = {
 export const testStepListSpec: ListSpec = {
   resource: 'test steps',
   from: 'test_steps t',
+  authorizedThrough: { table: 'test_reports', parentColumn: 'report_pk' },
   tieBreak: 't.pk',
   orderFields: {
     test_step_id: { sql: 't.id', type: 'text' },
@@ -95,6 +96,7 @@ export const testStepListSpec: ListSpec = {
 export const testMeasurementListSpec: ListSpec = {
   resource: 'test measurements',
   from: 'test_measurements t',
+  authorizedThrough: { table: 'test_reports', parentColumn: 'report_pk' },
   tieBreak: 't.pk',
   orderFields: {
     measurement_id: { sql: 't.id', type: 'text' },

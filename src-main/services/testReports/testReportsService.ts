@@ -48,7 +48,7 @@ export function getTestReport(ctx: RequestContext, testReportId: string): { test
 }
 
 export function listTestReports(ctx: RequestContext, req: ListParams) {
-  const page = listPage(ctx.db, testReportListSpec, req, { ...callerScope(ctx, 't.pk'), gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
+  const page = listPage(ctx.db, testReportListSpec, req, callerScope(ctx, 't.pk'), ctx.engine.pageTokenSecret);
   return { testReports: loadReports(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
