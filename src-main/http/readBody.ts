@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, Code } from '../../src-shared/errors';
+import { FilePartHeaders, multipartBoundary } from './partHeaders';
 
 export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -63,6 +64,8 @@ export async function readMultipart(
   const written: string[] = [];
   const cleanup = () => written.forEach((p) => rmSync(p, { force: true }));
   let file: UploadedFile | undefined;
+  const boundary = multipartBoundary(type);
+  const partHeaders = boundary === undefined ? undefined : new FilePartHeaders(boundary);
   let bb: busboy.Busboy;
   try {
     bb = busboy({ headers: req.headers, limits: { fileSize: limit.bytes + 1, files: 1, fields: 50, fieldSize: 1024 * 1024 } });
@@ -86,7 +89,7 @@ export async function readMultipart(
     let size = 0;
     stream.on('data', (c: Buffer) => (size += c.length));
     stream.on('limit', () => (tooLarge = true));
-    const headers = (info as unknown as { headers?: Record<string, string> }).headers;
+    const encoding = partHeaders?.headers?.['content-encoding'] ?? '';
     writes.push(
       pipeline(stream, createWriteStream(path)).then(
         () => {
@@ -94,7 +97,7 @@ export async function readMultipart(
             path,
             fileName: info.filename ?? 'file',
             mimeType: info.mimeType || 'application/octet-stream',
-            encoding: headers?.['content-encoding'] ?? '',
+            encoding,
             size,
           };
         },
@@ -116,6 +119,8 @@ export async function readMultipart(
       bb.on('close', resolve);
       bb.on('error', reject);
       req.on('error', reject);
+      // Before the pipe's own listener: the part headers are scanned before busboy announces the file.
+      if (partHeaders) req.on('data', (chunk: Buffer) => partHeaders.push(chunk));
       req.pipe(bb);
     });
     await Promise.all(writes);

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { signedContentPath } from '../../src-main/services/remoteFiles/contentStore';
 import { startTestServer, type TestServer } from '../support/testServer';
@@ -155,6 +157,75 @@ describe('UploadRemoteFile (POST /api/v0/remote-files/upload)', () => {
     expectInvalid(json, 'body');
     const anonymous = await upload({ token: null });
     expect([anonymous.status, anonymous.body.code]).toEqual([401, 16]);
+  });
+});
+
+describe('a gzip file as sift_py sends it', () => {
+  /**
+   * The body requests-toolbelt's MultipartEncoder writes for sift_py's UploadService.upload_attachment (fields in its
+   * order, a uuid4().hex boundary, urllib3's part headers: Content-Disposition, Content-Type, then the
+   * `{"Content-Encoding": "gzip"}` that mimetypes.guess_type("....csv.gz") gives).
+   */
+  function siftPyBody(boundary: string, entityId: string, gz: Buffer): Buffer {
+    const text = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    return Buffer.concat([
+      Buffer.from(text('entityId', entityId) + text('entityType', 'ENTITY_TYPE_RUN')),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="pressure.csv.gz"\r\n` +
+          'Content-Type: text/csv\r\nContent-Encoding: gzip\r\n\r\n',
+      ),
+      gz,
+      Buffer.from(`\r\n${text('description', 'bench log')}--${boundary}--\r\n`),
+    ]);
+  }
+
+  it('keeps the file part’s Content-Encoding (fileContentEncoding "gzip") and the bytes as sent', async () => {
+    const gz = gzipSync(Buffer.from('t,p\n0,1.5\n1,1.6\n'.repeat(2000)));
+    const boundary = randomUUID().replaceAll('-', '');
+    const entityId = randomUUID();
+    const body = siftPyBody(boundary, entityId, gz);
+    // Whole, and cut into 7-byte chunks (part headers split across chunks, as a slow connection delivers them).
+    for (const chunked of [false, true]) {
+      const res = await fetch(`${s.url}/api/v0/remote-files/upload`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        body: chunked
+          ? new ReadableStream({
+              start(c) {
+                for (let i = 0; i < body.length; i += 7) c.enqueue(body.subarray(i, i + 7));
+                c.close();
+              },
+            })
+          : body,
+        ...(chunked ? { duplex: 'half' } : {}),
+      } as RequestInit);
+      const json = (await res.json()) as { remoteFile: Record<string, any> };
+      expect(res.status, JSON.stringify(json)).toBe(200);
+      expect(json.remoteFile).toMatchObject({
+        fileName: 'pressure.csv.gz',
+        fileMimeType: 'text/csv',
+        fileContentEncoding: 'gzip',
+        fileSize: String(gz.length),
+        entityId,
+        description: 'bench log',
+      });
+      const got = await s.api('GET', `/api/v1/remote-files/${json.remoteFile.remoteFileId}`);
+      expect(got.body.remoteFile.fileContentEncoding).toBe('gzip');
+      const url = (await s.api('GET', `/api/v1/remote-files/${json.remoteFile.remoteFileId}/download-url`)).body.downloadUrl;
+      const raw = await new Promise<Buffer>((resolve, reject) =>
+        httpGet(url, (r) => {
+          const parts: Buffer[] = [];
+          r.on('data', (c: Buffer) => parts.push(c));
+          r.on('end', () => resolve(Buffer.concat(parts)));
+        }).on('error', reject),
+      );
+      expect(raw.equals(gz)).toBe(true);
+    }
+  });
+
+  it('a file part without Content-Encoding stays ""', async () => {
+    const f = await uploadOk({ bytes: 'plain', fileName: 'plain.txt', mimeType: 'text/plain' });
+    expect(f.fileContentEncoding).toBe('');
   });
 });
 
