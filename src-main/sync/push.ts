@@ -22,7 +22,7 @@ import {
   targetsOf,
   targetsOfMany,
 } from './outbox';
-import { AuthError, backoffDelay, classify, isOverload, sleep } from './retry';
+import { AuthError, backoffDelay, classifyPush, isOverload, sleep } from './retry';
 import type { ResourceCatalog } from './catalog';
 import type { SyncSession } from './session';
 import type { OutboxEntry, Target } from './types';
@@ -213,7 +213,7 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
       if (s.signal?.aborted) throw s.signal.reason;
       const unsupportedMessage = spec.unsupportedBy?.(e);
       if (unsupportedMessage !== undefined) return hold(s, entry, unsupportedMessage, true);
-      const f = classify(e);
+      const f = classifyPush(e);
       if (isOverload(f)) s.pushWindow.overloaded(sentIn);
       switch (f.kind) {
         case 'transient':
@@ -313,7 +313,7 @@ async function pushBatch(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
       return live.map(() => 'done');
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
-      const f = classify(e);
+      const f = classifyPush(e);
       if (isOverload(f)) s.pushWindow.overloaded(sentIn);
       if (f.kind === 'auth') throw new AuthError(f.message, f.code);
       if (f.kind !== 'transient') return oneByOne();

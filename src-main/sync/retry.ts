@@ -6,7 +6,7 @@ import { ApiError, Code } from '../../src-shared/errors';
 export type Failure =
   /** Try again later. unknownOutcome: the remote may have applied the request (no response, or a 5xx). */
   | { kind: 'transient'; unknownOutcome: boolean; retryAfterMs?: number; code: number | null; message: string }
-  /** 401/403: stop syncing until the credentials change. */
+  /** 401/403: stop syncing until the credentials change (on the push, 403 refuses the entry alone: classifyPush). */
   | { kind: 'auth'; code: number; message: string }
   | { kind: 'notFound'; code: number; message: string }
   | { kind: 'exists'; code: number; message: string }
@@ -50,6 +50,16 @@ export function classify(e: unknown): Failure {
   }
   // A bug or a malformed response: treat like a lost response (the request may have been applied).
   return { kind: 'transient', unknownOutcome: true, code: null, message: (e as Error)?.message ?? String(e) };
+}
+
+/**
+ * What a failure means for one outbox entry: a 403 there is the remote's policies refusing that edit (a forbid on
+ * CreateAnnotationLog), not the key, so the entry is refused and the push and the pull go on; only 401 (the key
+ * itself refused) stops the sync (issue #28 item 3).
+ */
+export function classifyPush(e: unknown): Failure {
+  const f = classify(e);
+  return f.kind === 'auth' && f.code === Code.PERMISSION_DENIED ? { kind: 'rejected', code: f.code, message: f.message } : f;
 }
 
 /** The remote asks for fewer requests (429, 503): the push window narrows (pushWindow.ts). */
