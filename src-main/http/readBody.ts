@@ -12,6 +12,9 @@ import { FilePartHeaders, multipartBoundary } from './partHeaders';
 export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 
+/** Fatal: a byte sequence that is not UTF-8 is refused, not turned into U+FFFD (text the client never sent). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -20,7 +23,12 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
     if (size > MAX_JSON_BODY_BYTES) throw ApiError.invalid('body', `request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.concat(chunks));
+  } catch {
+    throw ApiError.invalid('body', 'is not valid UTF-8 text');
+  }
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {

@@ -1,6 +1,6 @@
 // The route table, compiled from the operation table (the only list of routes).
 import type { OperationDef } from '../../src-shared/api/operation';
-import { snakeToCamel } from '../../src-shared/api/wire';
+import { camelToSnake, snakeToCamel } from '../../src-shared/api/wire';
 import { operations, type OperationName } from '../../src-shared/operations';
 
 export interface Route {
@@ -23,7 +23,8 @@ export function compileRoute(name: OperationName, op: OperationDef): Route {
     const m = /^\{([a-z_]+)\}$/.exec(part);
     if (m) {
       params.push(snakeToCamel(m[1]));
-      source += '([^/]+?)';
+      // Empty too: `/annotations/:archive` names ArchiveAnnotation with no id (the request's error, not another route).
+      source += '([^/]*?)';
     } else {
       literal += part.length;
       source += escape(part);
@@ -37,22 +38,42 @@ export const routes: readonly Route[] = (Object.keys(operations) as OperationNam
   .sort((a, b) => b.specificity - a.specificity);
 
 export type RouteMatch =
-  { kind: 'found'; route: Route; pathParams: Record<string, string> } | { kind: 'method-not-allowed' } | { kind: 'not-found' };
+  | { kind: 'found'; route: Route; pathParams: Record<string, string> }
+  | { kind: 'method-not-allowed' }
+  | { kind: 'not-found' }
+  /** The path names an operation but one of its path values is empty or not percent-encoded UTF-8. */
+  | { kind: 'bad-path'; field: string; description: string };
 
 export function matchRoute(method: string, pathname: string): RouteMatch {
   let pathKnown = false;
+  let bad: RouteMatch | undefined;
   for (const route of routes) {
     const m = route.pattern.exec(pathname);
     if (!m) continue;
-    pathKnown = true;
-    if (route.op.method !== method) continue;
-    const pathParams: Record<string, string> = {};
-    try {
-      route.params.forEach((p, i) => (pathParams[p] = decodeURIComponent(m[i + 1])));
-    } catch {
+    if (route.op.method !== method) {
+      // Only a route whose path values are well formed makes the path known: `/annotations/%zz` is no annotation's
+      // path, so a POST of it is malformed, not a method GetAnnotation lacks.
+      if (route.params.every((_, i) => m[i + 1] !== '' && decodes(m[i + 1]))) pathKnown = true;
       continue;
     }
-    return { kind: 'found', route, pathParams };
+    const pathParams: Record<string, string> = {};
+    for (const [i, p] of route.params.entries()) {
+      const raw = m[i + 1];
+      if (raw === '') bad ??= { kind: 'bad-path', field: camelToSnake(p), description: 'is required (the path has an empty segment)' };
+      else if (!decodes(raw)) bad ??= { kind: 'bad-path', field: camelToSnake(p), description: 'is not percent-encoded UTF-8' };
+      else pathParams[p] = decodeURIComponent(raw);
+    }
+    if (Object.keys(pathParams).length === route.params.length) return { kind: 'found', route, pathParams };
   }
-  return pathKnown ? { kind: 'method-not-allowed' } : { kind: 'not-found' };
+  // An operation of this method whose path values are malformed is the request's error, before another method's.
+  return bad ?? (pathKnown ? { kind: 'method-not-allowed' } : { kind: 'not-found' });
+}
+
+function decodes(raw: string): boolean {
+  try {
+    decodeURIComponent(raw);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -87,6 +87,18 @@ export function sendError(res: ServerResponse, error: unknown): void {
 }
 
 function queryObject(url: URL): Record<string, unknown> {
+  // URLSearchParams turns a malformed escape into U+FFFD: a value the client never sent. Refuse it, naming the field.
+  for (const pair of url.search.slice(1).split('&')) {
+    const eq = pair.indexOf('=');
+    const [key, value] = (eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]).map((s) => s.replace(/\+/g, ' '));
+    for (const part of [key, value]) {
+      try {
+        decodeURIComponent(part);
+      } catch {
+        throw ApiError.invalid(safeFieldName(key), 'is not percent-encoded UTF-8');
+      }
+    }
+  }
   const out: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
@@ -95,10 +107,22 @@ function queryObject(url: URL): Record<string, unknown> {
   return out;
 }
 
+/** A query key as an error may name it: decoded when it can be, its printable characters only, bounded. */
+function safeFieldName(key: string): string {
+  let name = key;
+  try {
+    name = decodeURIComponent(key);
+  } catch {
+    /* the raw key */
+  }
+  return name.replace(/[^\x20-\x7e]/g, '?').slice(0, 100) || 'query';
+}
+
 async function handleApi(engine: Engine, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const match = matchRoute(req.method ?? 'GET', url.pathname);
   if (match.kind === 'not-found') throw new ApiError(Code.NOT_FOUND, 'Not Found');
   if (match.kind === 'method-not-allowed') throw new ApiError(Code.UNIMPLEMENTED, 'Method Not Allowed');
+  if (match.kind === 'bad-path') throw ApiError.invalid(match.field, match.description);
   const { route, pathParams } = match;
   const caller = route.op.public ? ANONYMOUS : authenticate(engine.db, req.headers.authorization);
   let raw: Record<string, unknown>;
@@ -244,12 +268,17 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 export function createApiServer(engine: Engine, options: ServeOptions = {}): Server {
   useServingCheckpoints(engine.db);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? []).map(hostName)]);
-  const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES }, (req, res) => {
+  const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES, requireHostHeader: false }, (req, res) => {
     // Read now, not from Node's per-second cache, which a busy event loop leaves seconds old: a sync client sets its
     // estimate of this server's clock by the Date header (sync/serverClock.ts), and a create's send window with it.
     res.setHeader('Date', new Date().toUTCString());
     if (headerBytes(req) > MAX_HEADER_BYTES) {
       sendJson(res, 431, headerOverflow().toBody(), { Connection: 'close' });
+      return;
+    }
+    if (!req.headers.host && req.httpVersion === '1.1') {
+      // (Node would answer this itself, with an empty body: requireHostHeader is off so the contract's body goes out.)
+      sendError(res, ApiError.invalid('host', 'an HTTP/1.1 request must name its Host'));
       return;
     }
     if (!hostAllowed(req, allowedHosts)) {
@@ -277,6 +306,9 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
     }
   });
   server.on('clientError', answerClientError);
+  // Every header line reaches rawHeaders (Node keeps 2000 by default and drops the rest unseen), so headerBytes
+  // counts them all: 10,000 short headers are over MAX_HEADER_BYTES like one long one.
+  server.maxHeadersCount = 0;
   return server;
 }
 

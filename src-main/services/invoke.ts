@@ -30,7 +30,25 @@ export function zodToApiError(error: z.ZodError): ApiError {
   return ApiError.invalidMany(violations);
 }
 
+/** A lone surrogate: text no UTF-8 can carry (Cedar, SQLite and the remote would each fail on it differently). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The path of the first string (value or key) of the request holding a lone surrogate, if any. */
+function illFormedText(value: unknown, path: PropertyKey[] = []): PropertyKey[] | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : undefined;
+  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (LONE_SURROGATE.test(key)) return at;
+    const bad = illFormedText(item, at);
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
 export function parseRequest(name: OperationName, raw: unknown): unknown {
+  const illFormed = illFormedText(raw);
+  if (illFormed) throw ApiError.invalid(fieldPath(illFormed) || 'body', 'is not valid Unicode text (a lone UTF-16 surrogate)');
   const result = operations[name].request.safeParse(raw ?? {});
   if (!result.success) throw zodToApiError(result.error);
   return result.data;
