@@ -27,7 +27,7 @@ import { forkLauncher, workerLauncher } from '../src-main/host/nodeLaunchers';
 import type { CallResult } from '../src-main/host/protocol';
 import { EngineHostSupervisor } from '../src-main/host/supervisor';
 import { seedDemoData } from '../src-main/seed/seedDemoData';
-import { attachReplica } from '../src-main/sync/replica';
+import { syncReplica } from '../src-main/sync/assembly/syncReplica';
 import { createMemorySecretStore } from '../src-main/sync/secretStore';
 import { BUILT_HOST, ensureMainBuilt } from '../tests/support/mainBundle';
 
@@ -79,7 +79,7 @@ export async function main(argv: string[] = []): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-bench-host-'));
   try {
     // One profile, used in turn: in process, then by the host (one process holds a data directory).
-    const engine = attachReplica(openEngine(dataDir));
+    const engine = openEngine(dataDir, { replica: syncReplica() });
     seedDemoData(engine.db, { annotations: Number(values.annotations) });
     const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
     const caller = { ...loadCaller(engine.db, userId)!, owner: true };

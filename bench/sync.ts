@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from '../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../src-main/auth/identity';
 import { openEngine } from '../src-main/engine';
-import { attachReplica } from '../src-main/sync/replica';
+import { syncReplica } from '../src-main/sync/assembly/syncReplica';
 import { seedDemoData } from '../src-main/seed/seedDemoData';
 import { invoke } from '../src-main/services/invoke';
 import { localCaller } from '../src-main/sync/identity';
@@ -137,7 +137,7 @@ export async function main(argv: string[] = []): Promise<void> {
     const started = await serveOutpost(remoteDir);
     server = started.child;
 
-    const engine = attachReplica(openEngine(localDir), { replica: true });
+    const engine = openEngine(localDir, { replica: syncReplica({ replica: true }) });
     await saveProfile(engine.db, createMemorySecretStore(), { baseUrl: started.url, apiKey: token });
     const remote = { baseUrl: started.url, apiKey: token };
     const cpu = cpuClock(server.pid);
@@ -152,7 +152,7 @@ export async function main(argv: string[] = []): Promise<void> {
     let tl = timeline(cpu);
     const syncCpu0 = cpu();
     let t = performance.now();
-    let summary: SyncSummary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent });
+    let summary: SyncSummary = await runSync({ db: engine.db, catalog: engine.replica.catalog, remote, onEvent: tl.onEvent });
     let ms = performance.now() - t;
     if (!summary.ok) throw new Error(`initial sync failed: ${summary.error}`);
     const caller = { ...localCaller(engine.db)!, owner: true };
@@ -234,7 +234,7 @@ export async function main(argv: string[] = []): Promise<void> {
     t = performance.now();
     // The app's default window unless OUTPOST_BENCH_CONCURRENCY says otherwise.
     const concurrency = Number(process.env.OUTPOST_BENCH_CONCURRENCY ?? DEFAULT_PUSH_CONCURRENCY);
-    summary = await runSync({ db: engine.db, remote, onEvent: tl.onEvent, concurrency });
+    summary = await runSync({ db: engine.db, catalog: engine.replica.catalog, remote, onEvent: tl.onEvent, concurrency });
     ms = performance.now() - t;
     if (!summary.ok) throw new Error(`push sync failed: ${summary.error}`);
     const pushMs = tl.pushMs();
@@ -306,7 +306,13 @@ export async function main(argv: string[] = []): Promise<void> {
           });
         }
         const slow = timeline(cpu);
-        const res = await runSync({ db: engine.db, remote: rtt, onEvent: slow.onEvent, concurrency: window });
+        const res = await runSync({
+          db: engine.db,
+          catalog: engine.replica.catalog,
+          remote: rtt,
+          onEvent: slow.onEvent,
+          concurrency: window,
+        });
         if (!res.ok || res.progress.pushed !== slowEdits)
           throw new Error(`push through the delay failed: ${res.error ?? `${res.progress.pushed} of ${slowEdits} pushed`}`);
         console.log(

@@ -12,8 +12,8 @@ import { defaultDataDir, isReplica, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
 import { BackgroundSync } from './sync/backgroundSync';
-import { addSyncCommand } from './sync/cli';
-import { attachReplica } from './sync/replica';
+import { addSyncCommand } from './cli/syncCommand';
+import { syncReplica } from './sync/assembly/syncReplica';
 import { dataDirSecretStore } from './sync/secretStore';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,7 +41,7 @@ async function serve(values: ServeOptions): Promise<number> {
   // (Each request's own errors are answered with the contract's error body before they get here.)
   process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
   process.on('uncaughtException', (e) => console.error('outpost: uncaught exception; serving on:', e));
-  const engine = attachReplica(openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' } }));
+  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' }, replica: syncReplica() });
   if (values.seedIfEmpty && !isReplica(engine.db) && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
@@ -59,9 +59,9 @@ async function serve(values: ServeOptions): Promise<number> {
   // Sync with the data directory's remote: in the background unless --no-sync, and on request (SyncNow, which
   // an `outpost sync` of this directory sends here) either way.
   const background = values.sync;
-  const sync = new BackgroundSync({ engine, secrets: dataDirSecretStore(engine.dataDir), background });
+  const sync = new BackgroundSync({ engine, background });
   await sync.start();
-  const remote = await engine.remoteProfile.read();
+  const remote = await engine.replica.remoteProfile.read();
   process.stdout.write(
     background
       ? `  Sync: ${remote ? `with ${remote.baseUrl} in the background` : 'no remote configured (add one in the Sync view)'}\n`

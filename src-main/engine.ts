@@ -1,10 +1,12 @@
 // The engine: one open profile database plus what every request needs. The
 // HTTP server, the Electron IPC bridge, the CLI and the sync worker all run
-// operations through an Engine. The engine knows sync only through the hooks
-// below, which sync installs (sync/replica.ts attachReplica, called by the hosts).
+// operations through an Engine. The engine knows sync only through its
+// ReplicaCapabilities, assembled with it (sync/replica.ts syncReplica, passed
+// to openEngine by the hosts).
 import { join } from 'node:path';
 import type { Caller } from './auth/caller';
 import type { RowGate } from './auth/cedar/authorize';
+import { defaultPolicyRecord } from './auth/defaultPolicy';
 import { acquireDataDirLock, type DataDirLock } from './db/dataDirLock';
 import { defaultDataDir } from './db/dataDir';
 import { openDatabase, type Db } from './db/database';
@@ -14,28 +16,34 @@ export interface Engine {
   readonly dataDir: string;
   /** Secret that signs page tokens (per database). */
   readonly pageTokenSecret: string;
-  /** Set when this database is a sync replica: records replicated writes in the outbox (see sync/outbox.ts). */
-  writeRecorder?: WriteRecorder;
-  /** The remote this database syncs with (URL setting + API key in the SecretStore); set by attachReplica. */
-  remoteProfile?: RemoteProfileStore;
   /**
-   * Set by a host that runs background sync (the desktop app, `outpost serve`);
-   * absent in plain tests and one-shot CLI commands, where SyncNow is FAILED_PRECONDITION.
+   * What sync gives this engine, assembled with it (openEngine's `replica`): absent in plain tests, benches and
+   * one-shot commands that never sync.
    */
-  syncController?: SyncController;
+  readonly replica?: ReplicaCapabilities;
+  /** This process's hold on the data directory (one Outpost process per directory; db/dataDirLock.ts). */
+  readonly lock: DataDirLock;
+  close(): void;
+}
+
+/** Sync's part of an engine (sync/replica.ts assembles it); the engine knows sync only through it. */
+export interface ReplicaCapabilities {
+  /** While this database is a sync replica: records replicated writes in the outbox (see sync/outbox.ts). */
+  writeRecorder(): WriteRecorder | undefined;
+  /** The remote this database syncs with (URL setting + API key in the SecretStore). */
+  readonly remoteProfile: RemoteProfileStore;
   /**
    * On a replica that has synced: the remote user every local request acts as
    * (local records carry the remote's user and organization ids; see sync/identity.ts).
    */
-  actingCaller?(): Caller | undefined;
+  actingCaller(): Caller | undefined;
+  /** Handlers of the operations that live above the services (sync/operations/); invoke() looks here for the rest. */
+  readonly operationHandlers: OperationHandlers;
   /**
-   * Handlers of operations that live above the services (the sync operations, sync/operations/), installed by
-   * attachReplica; invoke() looks here for an operation the services do not handle.
+   * The background sync a host runs (the desktop app, `outpost serve`) while it runs; absent in plain tests and
+   * one-shot CLI commands, where SyncNow is FAILED_PRECONDITION.
    */
-  operationHandlers?: OperationHandlers;
-  /** This process's hold on the data directory (one Outpost process per directory; db/dataDirLock.ts). */
-  readonly lock: DataDirLock;
-  close(): void;
+  syncController(): SyncController | undefined;
 }
 
 /** Handlers by operation name; each takes the request its operation's schema validated. */
@@ -77,6 +85,15 @@ export interface EngineOptions {
   readonly holder?: { command: string; url?: string };
 }
 
+/** The opened database a replica is assembled on. */
+export interface OpenedDatabase {
+  readonly db: Db;
+  readonly dataDir: string;
+}
+
+/** Assembles sync's part of the engine on the opened database (sync/replica.ts syncReplica). */
+export type ReplicaAssembly<R extends ReplicaCapabilities> = (opened: OpenedDatabase) => R;
+
 export interface RequestContext {
   readonly engine: Engine;
   readonly db: Db;
@@ -85,7 +102,7 @@ export interface RequestContext {
   readonly origin?: string;
   /** Set by invoke() on a list whose rows the organization's Cedar policies decide one by one (listPage's gate). */
   readonly rowGate?: RowGate;
-  /** The transport writes a services/jsonText.ts JsonText result as it is (HTTP); others want wire objects. */
+  /** The transport writes a services/common/jsonText.ts JsonText result as it is (HTTP); others want wire objects. */
   readonly acceptsJsonText?: boolean;
 }
 
@@ -102,14 +119,30 @@ export function isReplica(db: Db): boolean {
 
 /**
  * Opens the data directory's database for this process alone (DataDirBusyError, naming the holder, if another
- * holds it). A host then attaches sync (sync/replica.ts attachReplica).
+ * holds it), with sync's part when `replica` assembles it (sync/replica.ts syncReplica).
  */
-export function openEngine(dataDir: string = defaultDataDir(), options: EngineOptions = {}): Engine {
+export function openEngine(dataDir?: string, options?: EngineOptions): Engine;
+export function openEngine<R extends ReplicaCapabilities>(
+  dataDir: string,
+  options: EngineOptions & { readonly replica: ReplicaAssembly<R> },
+): Engine & { readonly replica: R };
+export function openEngine(
+  dataDir: string = defaultDataDir(),
+  options: EngineOptions & { readonly replica?: ReplicaAssembly<ReplicaCapabilities> } = {},
+): Engine {
   const lock = acquireDataDirLock(dataDir, options.holder ?? { command: 'outpost' });
   let db: Db;
   try {
-    db = openDatabase(join(dataDir, DATABASE_FILE));
+    db = openDatabase(join(dataDir, DATABASE_FILE), { migrationData: { defaultPolicy: defaultPolicyRecord } });
   } catch (e) {
+    lock.release();
+    throw e;
+  }
+  let replica: ReplicaCapabilities | undefined;
+  try {
+    replica = options.replica?.({ db, dataDir });
+  } catch (e) {
+    db.close();
     lock.release();
     throw e;
   }
@@ -117,6 +150,7 @@ export function openEngine(dataDir: string = defaultDataDir(), options: EngineOp
     db,
     dataDir,
     pageTokenSecret: db.setting('page_token_secret')!,
+    replica,
     lock,
     close: () => {
       try {

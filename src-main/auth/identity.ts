@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { schemaVersion, type Db } from '../db/database';
 import type { Caller } from './caller';
-import { AUTHORIZATION_SCHEMA_VERSION, defaultPolicyRecord } from './cedar/defaultPolicy';
+import { AUTHORIZATION_SCHEMA_VERSION, defaultPolicyRecord } from './defaultPolicy';
 import { insertUnauthoredPolicy } from './policyStore';
 import { insertMembershipIfAbsent, insertOrganization, insertUser } from './identityStore';
 

@@ -118,7 +118,7 @@ export function renumberCurrentPolicyVersion(db: Db, policyPk: number, versionId
   db.run('UPDATE policies SET version = ? WHERE pk = ?', [version, policyPk]);
 }
 
-/** A policy and its version 1 written with no author: an organization's default policy (auth/cedar/defaultPolicy.ts). */
+/** A policy and its version 1 written with no author: an organization's default policy (auth/defaultPolicy.ts). */
 export function insertUnauthoredPolicy(
   db: Pick<Database, 'prepare'>,
   p: {

@@ -6,11 +6,11 @@ import type { Database as RawDatabase, Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { registerSqlFunctions } from '../filter/regexFunction';
-import { registerStepPathFunction } from './stepPathKey';
+import { registerStepPathFunction } from './encodings/stepPathKey';
 import { restoreIndexes } from './bulkLoad';
 import { migrations as allMigrations } from './migrations/index';
-import type { Migration } from './migrations/types';
+import type { Migration, MigrationData } from './migrations/types';
+import { setUpConnection } from './sqlFunctions';
 import { DatabaseUnusableError } from './storageErrors';
 
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -118,7 +118,7 @@ export function withoutCommitSync<T>(raw: RawDatabase, fn: () => T): T {
 }
 
 /** Applies every migration newer than the file's user_version, each in its own transaction. */
-export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrations): number {
+export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrations, data: MigrationData = {}): number {
   let current = schemaVersion(raw);
   const latest = list.length ? list[list.length - 1].version : 0;
   if (current > latest) {
@@ -128,7 +128,7 @@ export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrat
     if (m.version <= current) continue;
     const step = raw.transaction(() => {
       if (m.sql) raw.exec(m.sql);
-      m.up?.(raw);
+      m.up?.(raw, data);
       if (m.foreignKeysOff) {
         const broken = raw.pragma('foreign_key_check') as unknown[];
         if (broken.length) throw new Error(`migration ${m.version} (${m.name}) would leave ${broken.length} broken foreign keys`);
@@ -145,6 +145,8 @@ export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrat
 export interface OpenOptions {
   /** Stop after this migration version (tests of upgrades from earlier versions). */
   migrateTo?: number;
+  /** What migrations take from the layers above (openEngine passes it; a fresh database needs none). */
+  migrationData?: MigrationData;
 }
 
 /**
@@ -207,13 +209,13 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('cache_size = -65536');
-  registerSqlFunctions(raw);
+  setUpConnection(raw);
   registerStepPathFunction(raw);
   raw.pragma('analysis_limit = 1000');
   // 0x10002: also analyze tables that have never been analyzed (cheap with analysis_limit).
   raw.pragma('optimize = 0x10002');
   const list = options.migrateTo === undefined ? allMigrations : allMigrations.filter((m) => m.version <= options.migrateTo!);
-  migrate(raw, list);
+  migrate(raw, list, options.migrationData);
   const db = new Db(raw);
   restoreIndexes(db); // a bulk load interrupted by a crash left indexes dropped
   if (!db.setting('page_token_secret')) db.setSetting('page_token_secret', randomBytes(32).toString('base64'));

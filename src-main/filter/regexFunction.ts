@@ -4,6 +4,7 @@
 // per candidate row with the same pattern.
 import type { Database } from 'better-sqlite3';
 import { RE2JS } from 're2js';
+import { addSqlFunctions } from '../db/sqlFunctions';
 import { MAX_REGEX_LENGTH, MAX_REGEX_PROGRAM_SIZE } from './limits';
 
 export const REGEX_SQL_FUNCTION = 'cel_matches';
@@ -54,3 +55,7 @@ export function registerSqlFunctions(raw: Database): void {
     return matched === undefined ? null : matched ? 1 : 0;
   });
 }
+
+// Every connection, opened before or after this module loads, gets cel_matches (stringFunctions.ts, which emits
+// the calls, imports this module).
+addSqlFunctions(registerSqlFunctions);

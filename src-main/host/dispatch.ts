@@ -12,7 +12,7 @@ import { operations, type OperationName } from '../../src-shared/operations';
 import type { RequestContext } from '../engine';
 import type { UploadedFile } from '../http/readBody';
 import { uploadLimitFor } from '../http/uploadLimits';
-import type { BinaryResult } from '../services/handler';
+import type { BinaryResult } from '../services/common/handler';
 import { invoke } from '../services/invoke';
 import type { CallResult } from './protocol';
 

@@ -9,11 +9,12 @@ import { basename } from 'node:path';
 import { ApiError, Code } from '../../src-shared/errors';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME, ensureMember, loadCaller } from '../auth/identity';
 import type { Caller } from '../auth/caller';
-import { isReplica, openEngine, type Engine, type RequestContext } from '../engine';
+import { isReplica, openEngine, type RequestContext } from '../engine';
 import { seedDemoData } from '../seed/seedDemoData';
 import { invoke } from '../services/invoke';
 import { BackgroundSync } from '../sync/backgroundSync';
-import { attachReplica } from '../sync/replica';
+import { syncReplica } from '../sync/assembly/syncReplica';
+import type { ReplicaEngine } from '../sync/replica';
 import type { SecretStore } from '../sync/secretStore';
 import { dispatch, errorResult, failure, tempUploadPath, type DispatchOptions } from './dispatch';
 import type { HostPort } from './parentPort';
@@ -40,7 +41,7 @@ export function describeError(error: unknown): string {
 
 /** Runs the engine host on `port` until `shutdown` (or until the parent is gone). */
 export function runEngineHost(port: HostPort, options: EngineHostOptions): void {
-  let engine: Engine | undefined;
+  let engine: ReplicaEngine | undefined;
   let caller: Caller | undefined;
   let backgroundSync: BackgroundSync | undefined;
   let shuttingDown: Promise<void> | undefined;
@@ -75,8 +76,8 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
   function open(init: HostInit): void {
     if (engine) return log('warn', 'init received twice; the profile is already open');
     try {
-      // As `outpost serve` does: the engine, then sync attached (its keys asked of the parent).
-      const opened = attachReplica(openEngine(init.dataDir, { holder: { command: 'desktop' } }), { secrets });
+      // As `outpost serve` does: the engine assembled with sync (its keys asked of the parent).
+      const opened = openEngine(init.dataDir, { holder: { command: 'desktop' }, replica: syncReplica({ secrets }) });
       const { userId } = ensureMember(opened.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
       // First start: a living demo dataset instead of an empty screen.
       // Never into a replica: its records would bypass the outbox and never reach the remote.
@@ -95,7 +96,7 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
     post({ kind: 'ready' });
     if (init.backgroundSync) {
       // Runs while a remote is configured (now or later, from the Sync view); status and progress go to the parent.
-      backgroundSync = new BackgroundSync({ engine, secrets, publishEvent: (event) => post({ kind: 'event', event }) });
+      backgroundSync = new BackgroundSync({ engine, publishEvent: (event) => post({ kind: 'event', event }) });
       backgroundSync.start().catch((error: unknown) => log('error', `background sync could not start: ${describeError(error)}`));
     }
   }

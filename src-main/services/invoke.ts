@@ -81,16 +81,16 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   // A synced replica works as its remote user: its owner (the desktop's user, the owner's keys under `outpost
   // serve`) reads and writes as that user, so local records, outbox entries and their authors carry the remote's
   // user and organization ids. Anyone else's key is never silently re-identified: it cannot write here.
-  const acting = requestCtx.engine.actingCaller?.();
+  const acting = requestCtx.engine.replica?.actingCaller();
   const ctx = acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
-  // (The sync operations live with sync, above the services: the engine carries their handlers. Each handler
+  // (The sync operations live with sync, above the services: the engine's replica carries their handlers. Each handler
   // takes the request its own operation's schema validates, which parseRequest below produces.)
   type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
-  const handler = (handlers as Record<string, Validated>)[name] ?? (ctx.engine.operationHandlers?.[name] as Validated);
+  const handler = (handlers as Record<string, Validated>)[name] ?? (ctx.engine.replica?.operationHandlers[name] as Validated);
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
   const req = parseRequest(name, raw);
   // On a sync replica, replicated writes append their outbox entry in the write's transaction.
-  const recorder = ctx.engine.writeRecorder;
+  const recorder = ctx.engine.replica?.writeRecorder();
   if (recorder && !owner && (recorder.records(name) || writesPlatformData(operations[name]))) {
     throw ApiError.permissionDenied(
       `${name}: this Outpost is a replica of its remote, and only its owner's calls write here (as the owner's remote user); use the owner's key, or write on the remote`,
@@ -100,7 +100,7 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
     // A replica opened without sync attached would accept writes that never reach the remote: refuse them loudly.
     if (writesPlatformData(operations[name]) && isReplica(ctx.db)) {
       throw ApiError.internal(
-        `${name}: this data directory is a sync replica, but this process opened it without sync attached (attachReplica)`,
+        `${name}: this data directory is a sync replica, but this process opened it without sync (openEngine's replica)`,
       );
     }
     return gated(name, authorized(ctx, name, req), (c) => handler(c, req));
@@ -130,6 +130,10 @@ async function gated(name: OperationName, ctx: RequestContext, run: (ctx: Reques
 
 /** The organization's Cedar policies decide the operation (PERMISSION_DENIED), and for lists which rows it shows. */
 function authorized(ctx: RequestContext, name: OperationName, req: unknown): RequestContext {
-  const rowGate = authorizeOperation({ db: ctx.db, caller: ctx.caller, replica: ctx.engine.writeRecorder !== undefined }, name, req);
+  const rowGate = authorizeOperation(
+    { db: ctx.db, caller: ctx.caller, replica: ctx.engine.replica?.writeRecorder() !== undefined },
+    name,
+    req,
+  );
   return rowGate ? { ...ctx, rowGate } : ctx;
 }

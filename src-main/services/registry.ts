@@ -1,13 +1,13 @@
 // Every service operation's handler, by operation name. The sync operations'
 // handlers live with sync (sync/operations/handlers.ts) and reach invoke()
-// through the engine (attachReplica). A test asserts that every entry of the
+// through the engine's replica (sync/replica.ts). A test asserts that every entry of the
 // operation table has exactly one of the two.
 import type { Operations } from '../../src-shared/operations';
 import { annotationLogHandlers } from './annotations/annotationLogHandlers';
 import { annotationHandlers } from './annotations/annotationHandlers';
 import { artifactHandlers } from './artifacts/handlers';
 import { externalSyncHandlers } from './externalSync/handlers';
-import type { HandlerMap } from './handler';
+import type { HandlerMap } from './common/handler';
 import { policyHandlers } from './policies/handlers';
 import { referenceHandlers } from './reference/handlers';
 import { remoteFileHandlers } from './remoteFiles/handlers';

@@ -1,8 +1,9 @@
 // Background sync as a host runs it (the desktop app, `outpost serve`): a
-// SyncScheduler plus the engine's SyncController seam, so the sync operations
-// (ConfigureSyncRemote, DeleteSyncRemote, SyncNow) reach the scheduler.
+// SyncScheduler that controls the engine's replica while it runs, so the sync
+// operations (ConfigureSyncRemote, DeleteSyncRemote, SyncNow) reach it.
 // Background runs happen while a remote with a key is configured.
-import type { Engine, SyncController } from '../engine';
+import type { SyncController } from '../engine';
+import type { ReplicaEngine } from './replica';
 import { SyncScheduler, type SchedulerOptions } from './scheduler';
 
 export interface BackgroundSyncOptions extends SchedulerOptions {
@@ -12,25 +13,24 @@ export interface BackgroundSyncOptions extends SchedulerOptions {
 
 export class BackgroundSync implements SyncController {
   readonly scheduler: SyncScheduler;
-  private readonly engine: Engine;
+  private readonly engine: ReplicaEngine;
   private readonly background: boolean;
 
-  /** `options.secrets` must be the store the engine was opened with (openEngine's `secrets`). */
   constructor(options: BackgroundSyncOptions) {
     this.engine = options.engine;
     this.background = options.background ?? true;
     this.scheduler = new SyncScheduler(options);
   }
 
-  /** Becomes the engine's sync controller; runs in the background when a remote is configured. */
+  /** Becomes the replica's sync controller; runs in the background when a remote is configured. */
   async start(): Promise<void> {
-    this.engine.syncController = this;
-    if (this.background && (await this.engine.remoteProfile?.read())?.hasApiKey) this.scheduler.start();
+    this.engine.replica.controlledBy(this);
+    if (this.background && (await this.engine.replica.remoteProfile.read())?.hasApiKey) this.scheduler.start();
   }
 
   /** Stops background runs (a run in progress is aborted; its committed work stays) and leaves the engine. */
   async stop(): Promise<void> {
-    if (this.engine.syncController === this) this.engine.syncController = undefined;
+    if (this.engine.replica.syncController() === this) this.engine.replica.controlledBy(undefined);
     await this.scheduler.stop();
   }
 

@@ -8,7 +8,7 @@ import { keptOwnerSessionKey } from '../auth/apiKeys';
 import type { HolderInfo } from '../db/dataDirLock';
 import { describeHolder } from '../db/dataDirLock';
 import type { PreLinkRecords, SyncStatus } from '../../src-shared/api/sync';
-import type { AdoptionResult } from './operations/preLink';
+import type { AdoptionResult } from './resource';
 import { createClient, httpTransport } from '../../src-shared/client';
 import { ApiError } from '../../src-shared/errors';
 import type { SyncSummary } from './runSync';

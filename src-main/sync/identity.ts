@@ -29,7 +29,7 @@ export function localCaller(db: Db): Caller | undefined {
 
 /**
  * localCaller, re-read only when the stored identity changes (it is rewritten,
- * with the memberships, by every sync): engine.actingCaller runs on every request.
+ * with the memberships, by every sync): the replica's actingCaller runs on every request.
  */
 export function cachedLocalCaller(db: Db): () => Caller | undefined {
   let text: string | undefined;

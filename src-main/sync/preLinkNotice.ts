@@ -2,7 +2,7 @@
 // (sync/operations/preLink.ts): on every run while any are left, so they are
 // never silently out of sight, and what an adoption did.
 import type { PreLinkRecords } from '../../src-shared/api/sync';
-import type { AdoptionResult } from './operations/preLink';
+import type { AdoptionResult } from './resource';
 
 const counted = (kinds: readonly { label: string; count: number }[]) => kinds.map((k) => `${k.count} ${k.label}`).join(', ');
 

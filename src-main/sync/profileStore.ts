@@ -1,4 +1,4 @@
-// The engine's view of its remote profile (Engine.remoteProfile): what the
+// The engine's view of its remote profile (ReplicaCapabilities.remoteProfile): what the
 // sync operations read, configure and remove. The URL is a database setting,
 // the key lives only in the SecretStore (see profile.ts).
 import { ApiError, Code } from '../../src-shared/errors';
@@ -7,8 +7,8 @@ import type { RemoteProfileStore } from '../engine';
 import { loadProfile, normalizeUrl, REMOTE_URL_SETTING, saveProfile, secretName } from './profile';
 import type { SecretStore } from './secretStore';
 
-/** `onLinked` runs once the database is a replica (the engine starts recording writes in the outbox). */
-export function createRemoteProfileStore(db: Db, secrets: SecretStore, onLinked: () => void): RemoteProfileStore {
+/** Saving a profile links the database: it becomes a replica, whose next writes the outbox records (replica.ts). */
+export function createRemoteProfileStore(db: Db, secrets: SecretStore): RemoteProfileStore {
   const read = async () => {
     const baseUrl = db.setting(REMOTE_URL_SETTING);
     if (!baseUrl) return undefined;
@@ -34,7 +34,6 @@ export function createRemoteProfileStore(db: Db, secrets: SecretStore, onLinked:
         // E.g. no OS keyring for Electron's safeStorage: say so rather than a bare INTERNAL.
         throw ApiError.failedPrecondition(`the API key could not be stored: ${(e as Error).message}`);
       }
-      onLinked();
       return (await read())!;
     },
     async remove() {

@@ -1,11 +1,11 @@
 // Records replicated writes in the outbox: the WriteRecorder that invoke()
-// calls on a sync replica (installed by replica.ts attachReplica). The write
+// calls on a sync replica (sync's part of the engine: replica.ts). The write
 // runs and its entry (operation, validated request, the records and fields it
 // changed, their merge base) is appended in the same transaction.
 import { ApiError } from '../../src-shared/errors';
 import type { Db } from '../db/database';
 import type { RequestContext, WriteRecorder } from '../engine';
-import { withWriteListener } from '../services/writeScope';
+import { withWriteListener } from '../services/common/writeScope';
 import type { ResourceCatalog } from './catalog';
 import { isUnmappedLocalId, translateIds } from './idMap';
 import { hasPending, localClock } from './outbox';
@@ -115,7 +115,7 @@ export function takeCreateBases(catalog: ResourceCatalog, db: Db, created: reado
 
 /**
  * An asynchronous write (awaits before its one write transaction) reports its response from inside that
- * transaction (services/writeScope.ts): the entry is appended right there, so it commits or rolls back with
+ * transaction (services/common/writeScope.ts): the entry is appended right there, so it commits or rolls back with
  * the write. Its merge bases are taken at that point too, after the write: right for the async writes there
  * are (creates, and a new artifact version, which changes none of its artifact's merged fields).
  */

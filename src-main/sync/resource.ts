@@ -3,6 +3,7 @@
 // all listed once in resources/index.ts. The core (outbox, push, pull, apply,
 // refetch, the sync operations) only ever iterates those descriptors
 // (catalog.ts); it names no resource itself.
+import type { PreLinkRecords as PreLinkRecordCounts } from '../../src-shared/api/sync';
 import type { Db } from '../db/database';
 import type { RequestContext } from '../engine';
 import type { Puller } from './pull';
@@ -165,4 +166,11 @@ export interface ReplicatedResource {
   readonly sideEffects?: SideEffectRecords;
   /** Its records made before the first link, in catalog order (an annotation before what refers to it). */
   readonly preLink?: readonly PreLinkRecords[];
+}
+
+/** What AdoptPreLinkRecords did (sync/operations/preLink.ts). */
+export interface AdoptionResult {
+  adopted: { resource: string; label: string; count: number }[];
+  leftBehind: LeftBehind[];
+  remaining: PreLinkRecordCounts;
 }

@@ -5,17 +5,17 @@
 // with pending local edits before those edits are sent.
 import { httpStatusFromCode } from '../../src-shared/errors';
 import type { Db } from '../db/database';
-import { readStoredStatus, writeStoredStatus } from './operations/syncService';
+import { readStoredStatus, writeStoredStatus } from './status';
 import { createApplier, emptyApplyStats } from './apply';
 import { restoreIndexes } from '../db/bulkLoad';
 import { adoptIdentity } from './identity';
 import { acquireSyncLock } from './lock';
 import { countOpenConflicts } from './conflicts';
 import { countFailed, countOpen, openTargetResources } from './outbox';
+import type { ResourceCatalog } from './catalog';
 import { runPuller, callWithRetry, type Puller } from './pull';
 import { refetchNoted } from './refetch';
 import { push } from './push';
-import { resourceCatalog } from './resources';
 import { Remote, type RemoteOptions } from './remote';
 import { PushWindow } from './pushWindow';
 import { AuthError, classify, DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -25,6 +25,8 @@ import { typedCall } from './wireTypes';
 
 export interface SyncOptions {
   readonly db: Db;
+  /** The replicated resources (sync/resources/index.ts; an engine's replica carries it). */
+  readonly catalog: ResourceCatalog;
   readonly remote: RemoteOptions;
   readonly retry?: Partial<RetryPolicy>;
   /** Most pushes of entries on unrelated records on their way at once (default 64; fewer while the remote answers 429/503, pushWindow.ts). */
@@ -90,7 +92,7 @@ const PUSH_REREAD_OVERLAP_MS = 2_000;
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   const { db } = options;
-  const catalog = resourceCatalog;
+  const { catalog } = options;
   const pushWindow = new PushWindow(options.concurrency ?? DEFAULT_PUSH_CONCURRENCY);
   const started = Date.now();
   const progress = emptyProgress();

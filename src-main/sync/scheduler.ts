@@ -2,16 +2,15 @@
 // local edits), exponential backoff with jitter after failures, a full stop on
 // authentication errors until the key is replaced, status events for the UI.
 //
-// Electron main:  const scheduler = new SyncScheduler({ engine, secrets, publishEvent });
+// Electron main:  const scheduler = new SyncScheduler({ engine, publishEvent });
 //                 scheduler.start();  ...  await scheduler.stop();
-import type { Engine } from '../engine';
-import { syncStatus } from './operations/syncService';
+import { syncStatus } from './status';
 import type { SyncStatus } from '../../src-shared/api/sync';
 import { countOpen } from './outbox';
 import { loadProfile, saveProfile, type RemoteProfile } from './profile';
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { runSync, type SyncOptions, type SyncSummary } from './runSync';
-import type { SecretStore } from './secretStore';
+import type { ReplicaEngine } from './replica';
 import type { SyncEvent, SyncProgress } from './session';
 import { SyncBusyError } from './lock';
 
@@ -21,8 +20,8 @@ export type SchedulerEvent =
   | { type: 'sync-progress'; progress: SyncProgress };
 
 export interface SchedulerOptions {
-  readonly engine: Engine;
-  readonly secrets: SecretStore;
+  /** The engine assembled with sync: its replica gives the resources and where the remote's key is. */
+  readonly engine: ReplicaEngine;
   readonly publishEvent?: (event: SchedulerEvent) => void;
   /** Between successful runs (default 60 s). */
   readonly intervalMs?: number;
@@ -31,7 +30,7 @@ export interface SchedulerOptions {
   /** Backoff after failed runs (the cap bounds the wait while offline). */
   readonly backoff?: RetryPolicy;
   /** Extra options for each run (retry policy, concurrency, ...). */
-  readonly run?: Partial<Omit<SyncOptions, 'db' | 'remote' | 'signal' | 'onEvent'>>;
+  readonly run?: Partial<Omit<SyncOptions, 'db' | 'catalog' | 'remote' | 'signal' | 'onEvent'>>;
 }
 
 export class SyncScheduler {
@@ -87,7 +86,7 @@ export class SyncScheduler {
 
   /** Sets (or replaces) the remote and its key; clears an authentication stop. */
   async setProfile(profile: RemoteProfile): Promise<void> {
-    await saveProfile(this.options.engine.db, this.options.secrets, profile);
+    await saveProfile(this.options.engine.db, this.options.engine.replica.secrets, profile);
     this.profileChanged();
   }
 
@@ -137,8 +136,8 @@ export class SyncScheduler {
   }
 
   private async runOnce(version: number): Promise<SyncSummary | undefined> {
-    const { engine, secrets } = this.options;
-    const profile = await loadProfile(engine.db, secrets);
+    const { engine } = this.options;
+    const profile = await loadProfile(engine.db, engine.replica.secrets);
     if (!profile) {
       this.publish();
       return undefined;
@@ -149,6 +148,7 @@ export class SyncScheduler {
       const summary = await runSync({
         ...this.options.run,
         db: engine.db,
+        catalog: engine.replica.catalog,
         remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey },
         signal: this.abort.signal,
         onEvent: (e: SyncEvent) => {

@@ -71,7 +71,7 @@ export interface OpSpec {
   targetsAfter?(request: unknown, response: unknown): Target[];
   /**
    * The handler is asynchronous (awaits before its one write transaction): the entry is appended when the
-   * write reports itself from inside that transaction (services/writeScope.ts), so it stays atomic with it.
+   * write reports itself from inside that transaction (services/common/writeScope.ts), so it stays atomic with it.
    */
   readonly asyncWrite?: boolean;
   /** The request as kept in the outbox, when it differs from the validated one (e.g. an upload's temp file -> its durable copy). Runs in the write's transaction. */

@@ -146,3 +146,28 @@ export function importCycles(edges: readonly ImportEdge[], valueOnly = false): s
   }
   return components;
 }
+
+/**
+ * The folder a file belongs to, for the folder-level graph: its directory, except that a file at the top of
+ * src-main is the unit its name says (engine.ts is `src-main/engine`; cli.ts joins the `src-main/cli` folder),
+ * as areaOf (layers.ts) reads it.
+ */
+export function folderOf(file: string): string {
+  const top = /^src-main\/([^/]+)\.ts$/.exec(file);
+  return top ? `src-main/${top[1]}` : dirname(file);
+}
+
+/** The import graph between folders (edges inside a folder dropped). */
+export function folderGraph(edges: readonly ImportEdge[]): ImportEdge[] {
+  const seen = new Map<string, ImportEdge>();
+  for (const e of edges) {
+    const from = folderOf(e.from);
+    const to = folderOf(e.to);
+    if (from === to) continue;
+    const key = `${from} ${to}`;
+    // An edge between folders is type-only if every import it stands for is.
+    const prior = seen.get(key);
+    seen.set(key, { from, to, typeOnly: (prior?.typeOnly ?? true) && e.typeOnly });
+  }
+  return [...seen.values()];
+}

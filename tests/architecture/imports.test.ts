@@ -3,7 +3,7 @@
 // import against the layer rules (layers.ts), and the generic sync core names
 // no replicated resource (each lives in its folder under sync/resources/).
 import { describe, expect, test } from 'vitest';
-import { importCycles, importGraph } from './importGraph';
+import { folderGraph, folderOf, importCycles, importGraph } from './importGraph';
 import { areaOf, MAY_IMPORT } from './layers';
 import { resourceNamedBy, resourceNamesInCore } from './resourceNames';
 
@@ -20,7 +20,11 @@ describe('the import graph', () => {
     expect(importCycles(edges)).toEqual([]);
   });
 
-  test('follows the layer rules: renderer -> shared <- main; db, filter, auth <- engine <- services <- sync <- http, electron, cli', () => {
+  test('has no cycle between the folders of src-main: each folder depends on others one way', () => {
+    expect(importCycles(folderGraph(edges.filter((e) => e.from.startsWith('src-main/'))))).toEqual([]);
+  });
+
+  test('follows the layer rules: renderer -> shared <- main; db <- filter <- auth <- engine <- services <- sync <- http, electron, cli', () => {
     const violations = edges
       .map((e) => ({ ...e, fromArea: areaOf(e.from), toArea: areaOf(e.to) }))
       .filter((e) => e.fromArea && e.toArea && !MAY_IMPORT[e.fromArea].includes(e.toArea))
@@ -41,6 +45,19 @@ describe('the checks themselves', () => {
     expect(importCycles(graph, true)).toEqual([]);
   });
 
+  test('a cycle between folders is found behind an acyclic file graph; a top file of src-main is a folder of its own', () => {
+    const graph = [
+      { from: 'src-main/db/database.ts', to: 'src-main/filter/regex.ts', typeOnly: false },
+      { from: 'src-main/filter/regex.ts', to: 'src-main/db/types.ts', typeOnly: true },
+      { from: 'src-main/engine.ts', to: 'src-main/cli/command.ts', typeOnly: false },
+      { from: 'src-main/cli/command.ts', to: 'src-main/cli.ts', typeOnly: false },
+    ];
+    expect(importCycles(graph)).toEqual([]);
+    expect(importCycles(folderGraph(graph))).toEqual([['src-main/db', 'src-main/filter']]);
+    expect(folderOf('src-main/cli.ts')).toBe('src-main/cli');
+    expect(folderOf('src-main/engine.ts')).toBe('src-main/engine');
+  });
+
   test('a resource is recognised in identifiers and strings, and retry policies are not policies', () => {
     expect(resourceNamedBy('annotationsPuller')).toBe('annotation');
     expect(resourceNamedBy('SELECT id FROM annotation_logs')).toBe('annotation');
@@ -55,6 +72,8 @@ describe('the checks themselves', () => {
     expect(MAY_IMPORT[areaOf('src-renderer/src/App.svelte')!]).not.toContain(areaOf('src-main/engine.ts'));
     expect(MAY_IMPORT[areaOf('src-main/services/invoke.ts')!]).not.toContain(areaOf('src-main/sync/outbox.ts'));
     expect(MAY_IMPORT[areaOf('src-main/engine.ts')!]).not.toContain(areaOf('src-main/sync/replica.ts'));
+    expect(MAY_IMPORT[areaOf('src-main/db/database.ts')!]).not.toContain(areaOf('src-main/filter/regexFunction.ts'));
+    expect(MAY_IMPORT[areaOf('src-main/filter/celToSql.ts')!]).not.toContain(areaOf('src-main/auth/defaultPolicy.ts'));
   });
 });
 

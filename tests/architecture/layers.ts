@@ -1,12 +1,16 @@
 // The layer rules (docs/ARCHITECTURE.md): renderer -> shared <- main; inside
-// main, db, filter, auth <- engine <- services <- sync <- http, host, cli; the
+// main, db <- filter <- auth <- engine <- services <- sync <- http, host, cli
+// (the layers above db register what it runs for them: filter its SQL
+// function, auth the default policy a migration writes); the
 // engine host (host/) runs the engine in its own process, and electron (which
 // never opens the database) talks to it through host/supervisor.ts.
 // Each area of the source tree, and the areas it may import.
 export type Area =
   'shared' | 'renderer' | 'db' | 'filter' | 'auth' | 'engine' | 'services' | 'seed' | 'sync' | 'http' | 'host' | 'electron' | 'cli';
 
-const BASE: readonly Area[] = ['shared', 'db', 'filter', 'auth'];
+const DB: readonly Area[] = ['shared', 'db'];
+const FILTER: readonly Area[] = [...DB, 'filter'];
+const BASE: readonly Area[] = [...FILTER, 'auth'];
 const ENGINE: readonly Area[] = [...BASE, 'engine'];
 const SERVICES: readonly Area[] = [...ENGINE, 'services'];
 const HOSTS: readonly Area[] = [...SERVICES, 'sync', 'seed'];
@@ -14,8 +18,8 @@ const HOSTS: readonly Area[] = [...SERVICES, 'sync', 'seed'];
 export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   shared: ['shared'],
   renderer: ['renderer', 'shared'],
-  db: BASE,
-  filter: BASE,
+  db: DB,
+  filter: FILTER,
   auth: BASE,
   engine: ENGINE,
   services: SERVICES,

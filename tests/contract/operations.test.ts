@@ -4,7 +4,6 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src-shared/operations';
 import { handlers } from '../../src-main/services/registry';
-import { syncHandlers } from '../../src-main/sync/operations/handlers';
 import { matchRoute } from '../../src-main/http/routes';
 import { startTestServer, type TestServer } from '../support/testServer';
 
@@ -17,7 +16,8 @@ const samplePath = (path: string) => path.replace(/\{[a-z_]+\}/g, 'sample-id');
 describe('the operation table', () => {
   it('has a handler for every operation and no handler without an operation', () => {
     const ops = Object.keys(operations).sort();
-    // The services' handlers, and the sync operations' (installed on the engine by attachReplica): each operation in exactly one.
+    // The services' handlers, and the sync operations' (the engine's replica carries them): each operation in exactly one.
+    const syncHandlers = s.engine.replica.operationHandlers;
     expect(Object.keys(handlers).filter((name) => Object.hasOwn(syncHandlers, name))).toEqual([]);
     expect([...Object.keys(handlers), ...Object.keys(syncHandlers)].sort()).toEqual(ops);
   });

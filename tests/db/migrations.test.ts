@@ -10,7 +10,7 @@ import { openDatabase, schemaVersion } from '../../src-main/db/database';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
 import { beginBulkLoad } from '../../src-main/db/bulkLoad';
 import { loadSteps } from '../../src-main/services/testReports/testReportRows';
-import { DEFAULT_POLICY_NAME, defaultPolicyText } from '../../src-main/auth/cedar/defaultPolicy';
+import { DEFAULT_POLICY_NAME, defaultPolicyRecord, defaultPolicyText } from '../../src-main/auth/defaultPolicy';
 import { ensureOrganization } from '../../src-main/auth/identity';
 
 const dirs: string[] = [];
@@ -22,6 +22,8 @@ const tempFile = () => {
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const latest = migrations[migrations.length - 1].version;
+/** What openEngine passes the migrations (the database layer imports no layer above it). */
+const withDefaultPolicy = { migrationData: { defaultPolicy: defaultPolicyRecord } };
 
 /** Table name -> CREATE statement, for comparing schemas. */
 function schemaOf(file: string): Record<string, string> {
@@ -60,7 +62,7 @@ describe('migrations', () => {
     const before = counts(db);
     expect(before.every((n) => n > 0)).toBe(true);
     db.close();
-    const upgraded = openDatabase(file);
+    const upgraded = openDatabase(file, withDefaultPolicy);
     expect(schemaVersion(upgraded.raw)).toBe(latest);
     expect(upgraded.get<{ n: number }>('SELECT count(*) AS n FROM annotations')!.n).toBe(50);
     expect(counts(upgraded)).toEqual(before);
@@ -84,7 +86,7 @@ describe('migrations', () => {
       [org, JSON.stringify(doc), user, user],
     );
     db.close();
-    const upgraded = openDatabase(file);
+    const upgraded = openDatabase(file, withDefaultPolicy);
     const stored = JSON.parse(upgraded.get<{ properties: string }>('SELECT properties FROM saved_searches')!.properties);
     expect(stored).toEqual({ ...doc, templateItems: [{ id: 't1', name: 'Tmpl', kind: '' }] });
     upgraded.close();
@@ -114,7 +116,7 @@ describe('migrations', () => {
         ),
       );
       db.close();
-      const upgraded = openDatabase(file);
+      const upgraded = openDatabase(file, withDefaultPolicy);
       const ordered = upgraded.all<{ id: string; pk: number }>(
         "SELECT id, pk FROM test_steps WHERE test_report_id = 'r1' ORDER BY path_key, pk",
       );
@@ -138,7 +140,7 @@ describe('migrations', () => {
     const db = openDatabase(file, { migrateTo: 12 });
     expect(beginBulkLoad(db, ['test_steps'])).toBe(true);
     db.close();
-    const upgraded = openDatabase(file);
+    const upgraded = openDatabase(file, withDefaultPolicy);
     expect(upgraded.setting('sync.deferred_indexes')).toBeUndefined();
     expect(upgraded.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'test_steps_org_path'")!.sql).toContain('path_key');
     upgraded.close();
@@ -156,7 +158,7 @@ describe('migrations', () => {
       // Policies exist since version 3; before 0015 an organization is created without one.
       if (from >= 3) expect(db.get<{ n: number }>('SELECT count(*) AS n FROM policies')!.n).toBe(0);
       db.close();
-      const upgraded = openDatabase(file);
+      const upgraded = openDatabase(file, withDefaultPolicy);
       const policies = upgraded.all<{ organization_id: string; name: string; cedar_policy: string; version: number; pk: number }>(
         'SELECT organization_id, name, cedar_policy, version, pk FROM policies ORDER BY organization_id',
       );
@@ -174,6 +176,17 @@ describe('migrations', () => {
       upgraded.close();
     },
   );
+
+  it('0015 meeting organizations without the default policy passed in stops, naming what is missing, and changes nothing', () => {
+    const file = tempFile();
+    const db = openDatabase(file, { migrateTo: 14 });
+    ensureOrganization(db, 'Some Org');
+    db.close();
+    expect(() => openDatabase(file)).toThrow(/migration 0015 gives every organization the default policy/);
+    const raw = new BetterSqlite3(file);
+    expect(schemaVersion(raw)).toBe(14);
+    raw.close();
+  });
 
   it('refuses a database from a newer Outpost instead of damaging it', () => {
     const file = tempFile();

@@ -11,7 +11,7 @@ import { openEngine, type Engine, type RequestContext } from '../../src-main/eng
 import { dispatch } from '../../src-main/host/dispatch';
 import { toReply } from '../../src-main/host/protocol';
 import { readBridgeReply } from '../../src-shared/bridge';
-import { attachReplica } from '../../src-main/sync/replica';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
 import { seedDemoData } from '../../src-main/seed/seedDemoData';
 import { INVOKE_CHANNEL, type BridgeReply, type BridgeResult } from '../../src-main/electron/channels';
 import { registerIpcBridge, trustedSenderCheck, type InvokeEventLike, type IpcMainLike } from '../../src-main/electron/ipcBridge';
@@ -44,7 +44,7 @@ let unregister: () => void;
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'outpost-ipc-'));
-  engine = attachReplica(openEngine(dataDir));
+  engine = openEngine(dataDir, { replica: syncReplica() });
   seedDemoData(engine.db, { annotations: 30 });
   const { userId } = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
   ctx = { engine, db: engine.db, caller: loadCaller(engine.db, userId)! };

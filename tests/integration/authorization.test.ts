@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRole, findMember, setPrincipalAttribute, setResourceAttribute } from '../../src-main/auth/cedar/attributes';
-import { DEFAULT_POLICY_NAME, defaultPolicyText } from '../../src-main/auth/cedar/defaultPolicy';
+import { DEFAULT_POLICY_NAME, defaultPolicyText } from '../../src-main/auth/defaultPolicy';
 import { startTestServer, type TestServer } from '../support/testServer';
 
 let server: TestServer;

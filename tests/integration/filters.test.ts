@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/testServer';
-import { DEFAULT_POLICY_NAME } from '../../src-main/auth/cedar/defaultPolicy';
+import { DEFAULT_POLICY_NAME } from '../../src-main/auth/defaultPolicy';
 
 let s: TestServer;
 

@@ -2,7 +2,7 @@
 // change messages, archive state, lists, the ListPolicyVersions extension and
 // every error path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY_NAME } from '../../src-main/auth/cedar/defaultPolicy';
+import { DEFAULT_POLICY_NAME } from '../../src-main/auth/defaultPolicy';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { violationOf as violation, UUID, RFC3339 as TS } from '../support/assertions';
 

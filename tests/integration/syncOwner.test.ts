@@ -6,7 +6,6 @@
 // another key's writes are refused with a message, never re-identified.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BackgroundSync } from '../../src-main/sync/backgroundSync';
-import { dataDirSecretStore } from '../../src-main/sync/secretStore';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { annotationRequest, startRemote, type RemoteServer } from '../sync/helpers';
 
@@ -24,7 +23,7 @@ beforeAll(async () => {
   remote = await startRemote();
   bobsServer = await startRemote();
   shared = await startTestServer();
-  sync = new BackgroundSync({ engine: shared.engine, secrets: dataDirSecretStore(shared.dataDir), intervalMs: 3_600_000 });
+  sync = new BackgroundSync({ engine: shared.engine, intervalMs: 3_600_000 });
   await sync.start();
   bob = shared.newToken('bob@b.example', 'Organization B');
   alice = shared.newToken('alice@outpost.local');
@@ -46,7 +45,7 @@ describe('the remote link is the owner’s', () => {
       expect((await shared.api('DELETE', REMOTE, undefined, token)).body).toMatchObject({ code: 7 });
     }
     expect((await shared.api('GET', REMOTE)).body).toEqual({ remote: null });
-    expect(shared.engine.writeRecorder).toBeUndefined();
+    expect(shared.engine.replica?.writeRecorder()).toBeUndefined();
   });
 
   test('once the owner links it, only the owner writes (as the remote user); other keys are refused with a message', async () => {

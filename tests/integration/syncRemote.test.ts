@@ -122,7 +122,6 @@ describe('remote profile with background sync (as `outpost serve` runs it)', () 
     local = await startTestServer();
     sync = new BackgroundSync({
       engine: local.engine,
-      secrets: dataDirSecretStore(local.dataDir),
       intervalMs: 60_000,
       afterEditMs: 50,
       run: { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 2 } },

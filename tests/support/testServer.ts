@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { createClient, httpTransport, type Client } from '../../src-shared/client';
 import { createApiKey } from '../../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../../src-main/auth/identity';
-import { openEngine, type Engine } from '../../src-main/engine';
+import { openEngine } from '../../src-main/engine';
 import { createApiServer, listen } from '../../src-main/http/server';
-import { attachReplica } from '../../src-main/sync/replica';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
+import type { ReplicaEngine } from '../../src-main/sync/replica';
 
 export interface TestServer {
   readonly url: string;
-  readonly engine: Engine;
+  readonly engine: ReplicaEngine;
   readonly dataDir: string;
   readonly token: string;
   readonly client: Client;
@@ -26,7 +27,7 @@ export interface TestServer {
 
 export async function startTestServer(options: { dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'outpost-test-'));
-  const engine = attachReplica(openEngine(dataDir));
+  const engine = openEngine(dataDir, { replica: syncReplica() });
   const server: Server = createApiServer(engine);
   const url = await listen(server, 0);
   // The data directory owner's key, as `outpost serve` prints it; newToken() makes other users' keys.

@@ -10,7 +10,8 @@ import { readBridgeReply } from '../../src-shared/bridge';
 import { handleInvoke } from '../../src-main/electron/ipcBridge';
 import { openEngine } from '../../src-main/engine';
 import { dispatch } from '../../src-main/host/dispatch';
-import { attachReplica, type ReplicaEngine } from '../../src-main/sync/replica';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
+import type { ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { annotationRequest, startRemote } from './helpers';
 
@@ -21,7 +22,7 @@ let engine: ReplicaEngine;
 beforeEach(async () => {
   remote = await startRemote();
   dir = mkdtempSync(join(tmpdir(), 'outpost-acting-'));
-  engine = attachReplica(openEngine(dir));
+  engine = openEngine(dir, { replica: syncReplica() });
 });
 afterEach(async () => {
   engine.close();
@@ -43,8 +44,8 @@ test('the IPC bridge acts as the local user before the first sync and as the rem
   };
   expect((await call('GetMe')).userId).toBe(desktopUser.userId);
 
-  await engine.remoteProfile.save(remote.url, remote.token);
-  const summary = await runSync({ db: engine.db, remote: { baseUrl: remote.url, apiKey: remote.token } });
+  await engine.replica.remoteProfile.save(remote.url, remote.token);
+  const summary = await runSync({ db: engine.db, catalog: engine.replica.catalog, remote: { baseUrl: remote.url, apiKey: remote.token } });
   expect(summary.ok).toBe(true);
 
   const remoteMe = await remote.client.GetMe({});
@@ -58,7 +59,9 @@ test('the IPC bridge acts as the local user before the first sync and as the rem
   const { annotation } = await call('CreateAnnotation', annotationRequest('from the desktop'));
   expect(annotation.createdByUserId).toBe(remoteMe.userId);
   expect(annotation.organizationId).toBe(remoteMe.organizations[0].organizationId);
-  expect((await runSync({ db: engine.db, remote: { baseUrl: remote.url, apiKey: remote.token } })).pending).toBe(0);
+  expect(
+    (await runSync({ db: engine.db, catalog: engine.replica.catalog, remote: { baseUrl: remote.url, apiKey: remote.token } })).pending,
+  ).toBe(0);
   const onRemote = await remote.client.ListAnnotations({ filter: 'name == "from the desktop"' });
   expect(onRemote.annotations.map((a) => a.createdByUserId)).toEqual([remoteMe.userId]);
 });

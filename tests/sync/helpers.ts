@@ -18,7 +18,8 @@ import { loadAnnotations } from '../../src-main/services/annotations/annotationR
 import { listAnnotationLogs } from '../../src-main/services/annotations/annotationLogsService';
 import { localCaller } from '../../src-main/sync/identity';
 import { saveProfile } from '../../src-main/sync/profile';
-import { attachReplica } from '../../src-main/sync/replica';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
+import type { ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync, type SyncOptions, type SyncSummary } from '../../src-main/sync/runSync';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
 import { startTestServer, type TestServer } from '../support/testServer';
@@ -85,7 +86,7 @@ export async function closeProxiedPair({ remote, proxy, a }: ProxiedPair): Promi
 export interface Replica {
   readonly name: string;
   readonly dir: string;
-  engine: Engine;
+  engine: ReplicaEngine;
   readonly url: string;
   readonly token: string;
   sync(options?: Partial<SyncOptions>): Promise<SyncSummary>;
@@ -104,7 +105,7 @@ export async function createReplica(
   dir = mkdtempSync(join(tmpdir(), `outpost-replica-${name}-`)),
 ): Promise<Replica> {
   const secrets = createMemorySecretStore();
-  let engine: Engine = attachReplica(openEngine(dir), { replica: true });
+  let engine: ReplicaEngine = openEngine(dir, { replica: syncReplica({ replica: true }) });
   let released = false;
   await saveProfile(engine.db, secrets, { baseUrl: url, apiKey: token });
   const replica: Replica = {
@@ -121,6 +122,7 @@ export async function createReplica(
     sync: (options = {}) =>
       runSync({
         db: engine.db,
+        catalog: engine.replica.catalog,
         remote: { baseUrl: url, apiKey: token, timeoutMs: 5_000 },
         retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 4 },
         createQuietMs: 300,
@@ -139,7 +141,7 @@ export async function createReplica(
     },
     reopen() {
       if (!released) engine.close();
-      engine = attachReplica(openEngine(dir));
+      engine = openEngine(dir, { replica: syncReplica() });
       released = false;
     },
     close() {

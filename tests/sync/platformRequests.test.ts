@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openEngine } from '../../src-main/engine';
-import { syncCommand } from '../../src-main/sync/cli';
+import { syncCommand } from '../../src-main/cli/syncCommand';
 import { platformRequests } from '../../src-main/sync/resources/platformRequests';
 import { operationOf, refusalOf } from '../support/platformGate';
 import { binary, onRemote, stageUpload } from './artifactKit';

@@ -1,7 +1,7 @@
 // Policies replicate like saved searches: offline create/update/archive reach
 // the remote once (also when a response is lost), remote changes arrive.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DEFAULT_POLICY_NAME } from '../../src-main/auth/cedar/defaultPolicy';
+import { DEFAULT_POLICY_NAME } from '../../src-main/auth/defaultPolicy';
 import { Code } from '../../src-shared/errors';
 import { type FaultProxy } from './faultProxy';
 import { closeProxiedPair, loseThenLinkDown, ONE_TRY, openProxiedPair, type RemoteServer, type Replica } from './helpers';

@@ -19,7 +19,8 @@ import { openEngine } from '../../src-main/engine';
 import { invoke } from '../../src-main/services/invoke';
 import { localCaller } from '../../src-main/sync/identity';
 import { countOpen } from '../../src-main/sync/outbox';
-import { attachReplica, type ReplicaEngine } from '../../src-main/sync/replica';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
+import type { ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
 import { startFaultProxy, type FaultProxy } from './faultProxy';
@@ -33,7 +34,7 @@ let engine: ReplicaEngine;
 let localUser: string;
 
 const open = () => {
-  engine = attachReplica(openEngine(dir), { secrets: createMemorySecretStore() });
+  engine = openEngine(dir, { replica: syncReplica({ secrets: createMemorySecretStore() }) });
 };
 /** The data directory's owner: the local user before the link, the remote user after the first sync (as invoke() does). */
 const owner = (): Caller => ({ ...(localCaller(engine.db) ?? loadCaller(engine.db, localUser)!), owner: true });
@@ -41,6 +42,7 @@ const call = (op: OperationName, request: unknown = {}): Promise<any> => invoke(
 const sync = () =>
   runSync({
     db: engine.db,
+    catalog: engine.replica.catalog,
     remote: { baseUrl: proxy.url, apiKey: remote.token, timeoutMs: 5_000 },
     retry: { baseDelayMs: 5, maxAttempts: 3 },
     createQuietMs: 300,
@@ -117,7 +119,7 @@ async function workOffline() {
 }
 
 async function link() {
-  await engine.remoteProfile.save(proxy.url, remote.token);
+  await engine.replica.remoteProfile.save(proxy.url, remote.token);
   const first = await sync();
   expect(first.ok).toBe(true);
 }
@@ -269,7 +271,7 @@ describe('records made before the first link', () => {
 
   test("bad requests: before the first sync, from another key, to an organization not the remote user's; nothing changes", async () => {
     await workOffline();
-    await engine.remoteProfile.save(proxy.url, remote.token);
+    await engine.replica.remoteProfile.save(proxy.url, remote.token);
     await expect(call('AdoptPreLinkRecords', {})).rejects.toMatchObject({
       code: Code.FAILED_PRECONDITION,
       message: expect.stringContaining('sync once after linking'),

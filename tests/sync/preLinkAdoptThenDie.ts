@@ -4,10 +4,10 @@
 import { openEngine } from '../../src-main/engine';
 import { invoke } from '../../src-main/services/invoke';
 import { localCaller } from '../../src-main/sync/identity';
-import { attachReplica } from '../../src-main/sync/replica';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
 
-const engine = attachReplica(openEngine(process.argv[2]), { secrets: createMemorySecretStore() });
+const engine = openEngine(process.argv[2], { replica: syncReplica({ secrets: createMemorySecretStore() }) });
 const result = (await invoke(
   { engine, db: engine.db, caller: { ...localCaller(engine.db)!, owner: true } },
   'AdoptPreLinkRecords',

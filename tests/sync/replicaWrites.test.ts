@@ -15,7 +15,12 @@ let local: TestServer;
 let ruleId: string;
 let remoteFileId: string;
 
-const sync = () => runSync({ db: local.engine.db, remote: { baseUrl: remote.url, apiKey: remote.token, timeoutMs: 5_000 } });
+const sync = () =>
+  runSync({
+    db: local.engine.db,
+    catalog: local.engine.replica.catalog,
+    remote: { baseUrl: remote.url, apiKey: remote.token, timeoutMs: 5_000 },
+  });
 
 /** Every row of every table: "nothing changed" means this is equal before and after. */
 function dump(db: Db): Record<string, unknown[]> {
@@ -49,7 +54,7 @@ beforeAll(async () => {
   const linked = await local.api('PUT', '/api/v1/outpost/sync/remote', { base_url: remote.url, api_key: remote.token });
   expect(linked.status, JSON.stringify(linked.body)).toBe(200);
   expect((await sync()).ok).toBe(true);
-  expect(local.engine.writeRecorder).toBeDefined();
+  expect(local.engine.replica?.writeRecorder()).toBeDefined();
   expect(local.engine.db.get('SELECT 1 FROM rules WHERE id = ?', [ruleId])).toBeDefined();
   remoteFileId = await uploadFile(local); // replicated: UploadRemoteFile has a push spec
 });
@@ -117,7 +122,7 @@ describe('a replica refuses platform writes it cannot replicate', () => {
 
 describe('a server that is not a replica', () => {
   it.each(refused.filter(([operation]) => operation !== 'DeleteRemoteFile'))('accepts %s', async (_operation, request) => {
-    expect(remote.engine.writeRecorder).toBeUndefined();
+    expect(remote.engine.replica?.writeRecorder()).toBeUndefined();
     const res = await remote.api(...request());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });

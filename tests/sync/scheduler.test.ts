@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { openEngine, type Engine } from '../../src-main/engine';
-import { attachReplica } from '../../src-main/sync/replica';
+import { openEngine } from '../../src-main/engine';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
+import type { ReplicaEngine } from '../../src-main/sync/replica';
 import { invoke } from '../../src-main/services/invoke';
 import { localCaller } from '../../src-main/sync/identity';
 import { SyncScheduler, type SchedulerEvent } from '../../src-main/sync/scheduler';
@@ -16,7 +17,7 @@ import { annotationRequest, startRemote } from './helpers';
 let remote: Awaited<ReturnType<typeof startRemote>>;
 let proxy: FaultProxy;
 let dir: string;
-let engine: Engine;
+let engine: ReplicaEngine;
 let scheduler: SyncScheduler | undefined;
 
 const until = async (what: string, ok: () => boolean, ms = 15_000) => {
@@ -31,7 +32,7 @@ beforeEach(async () => {
   remote = await startRemote();
   proxy = await startFaultProxy(remote.url, { strict: true });
   dir = mkdtempSync(join(tmpdir(), 'outpost-sched-'));
-  engine = attachReplica(openEngine(dir), { replica: true });
+  engine = openEngine(dir, { replica: syncReplica({ replica: true, secrets: createMemorySecretStore() }) });
 });
 afterEach(async () => {
   await scheduler?.stop();
@@ -49,7 +50,6 @@ describe('SyncScheduler', () => {
     const events: SchedulerEvent[] = [];
     scheduler = new SyncScheduler({
       engine,
-      secrets: createMemorySecretStore(),
       publishEvent: (e) => events.push(e),
       intervalMs: 60_000,
       afterEditMs: 50,
@@ -73,7 +73,6 @@ describe('SyncScheduler', () => {
     proxy.partition();
     scheduler = new SyncScheduler({
       engine,
-      secrets: createMemorySecretStore(),
       intervalMs: 60_000,
       run: fast,
       backoff: { maxAttempts: 1, baseDelayMs: 20, maxDelayMs: 200, jitter: 0.5 },
@@ -90,7 +89,6 @@ describe('SyncScheduler', () => {
   test('stops on an authentication error until the key is replaced', async () => {
     scheduler = new SyncScheduler({
       engine,
-      secrets: createMemorySecretStore(),
       intervalMs: 20,
       run: fast,
       backoff: { maxAttempts: 1, baseDelayMs: 5, maxDelayMs: 10, jitter: 0 },
@@ -111,7 +109,6 @@ describe('SyncScheduler', () => {
   test('a key replaced while a run with the old one is out is tried as soon as that run ends', async () => {
     scheduler = new SyncScheduler({
       engine,
-      secrets: createMemorySecretStore(),
       intervalMs: 60_000,
       run: fast,
       backoff: { maxAttempts: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, jitter: 0 },

@@ -1,7 +1,7 @@
 // Test step paths stored once, compactly (issue #19 item 3): the text
 // step_path and its text sort key step_path_key (about 8 bytes per nesting
 // level, in the row and in two indexes) become one lossless BLOB key path_key
-// (about one byte per level, see db/stepPathKey.ts), from which the wire's
+// (about one byte per level, see db/encodings/stepPathKey.ts), from which the wire's
 // step_path is decoded on read and by step_path_text() in filters. The two
 // path indexes are rebuilt on it (also in the record of indexes an
 // interrupted bulk load left deferred, so the repair at open builds the new
@@ -10,7 +10,7 @@
 // (services/testReports/importTestReport.ts): it and everything under it stay
 // out of lists and counts until the import's last transaction removes the mark.
 import type { Database } from 'better-sqlite3';
-import { encodeStepPath } from '../stepPathKey';
+import { encodeStepPath } from '../encodings/stepPathKey';
 import type { Migration } from './types';
 
 const INDEXES: Record<string, string> = {

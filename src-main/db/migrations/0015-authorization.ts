@@ -3,8 +3,8 @@
 // strings the policies read as Cedar tags. Every existing organization gets
 // the default policy (members may do everything), so an upgraded install
 // behaves as before; policies it already had keep applying on top (a forbid
-// narrows it).
-import { defaultPolicyRecord } from '../../auth/cedar/defaultPolicy';
+// narrows it). auth/defaultPolicy.ts makes that policy and openEngine passes
+// it in: the database layer imports no layer above it.
 import type { Migration } from './types';
 
 export const migration0015: Migration = {
@@ -36,7 +36,7 @@ CREATE TABLE resource_attributes (
 
 CREATE INDEX policies_org_active ON policies(organization_id, archived_date, pk);
 `,
-  up: (db) => {
+  up: (db, data) => {
     const orgs = db.prepare('SELECT id FROM organizations ORDER BY created_date, id').all() as { id: string }[];
     // The policy tables as they are at version 15 (a migration writes its own SQL: later schema changes must not change it).
     const policy = db.prepare(
@@ -48,8 +48,13 @@ CREATE INDEX policies_org_active ON policies(organization_id, archived_date, pk)
       `INSERT INTO policy_versions(id, policy_pk, version, version_notes, generated_change_message, cedar_policy, created_by_user_id, created_date)
        VALUES (?, ?, 1, NULL, ?, ?, '', ?)`,
     );
+    if (orgs.length && !data.defaultPolicy) {
+      throw new Error(
+        'migration 0015 gives every organization the default policy: open the database with it (openEngine passes auth/defaultPolicy.ts)',
+      );
+    }
     for (const o of orgs) {
-      const p = defaultPolicyRecord(o.id);
+      const p = data.defaultPolicy!(o.id);
       const { lastInsertRowid } = policy.run(p.id, p.organizationId, p.name, p.description, p.text, p.versionId, p.message, p.now, p.now);
       version.run(p.versionId, lastInsertRowid, p.message, p.text, p.now);
     }

@@ -1,6 +1,6 @@
 // AnnotationService operations -> annotationsService.
 import type { annotationOperations } from '../../../src-shared/api/annotations';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import { listAnnotations, listAnnotationsJson } from './annotationListing';
 import { archiveAnnotations, createAnnotation, getAnnotation, unarchiveAnnotations, updateAnnotation } from './annotationsService';
 

@@ -5,7 +5,7 @@ import type { Annotation } from '../../../src-shared/api/annotations';
 import { resolveOrganization } from '../../auth/caller';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams, type Page } from '../../filter/listQuery';
-import { JsonText } from '../jsonText';
+import { JsonText } from '../common/jsonText';
 import { annotationsJson } from './annotationJson';
 import { annotationListSpec } from './annotationListSpec';
 import { loadAnnotations } from './annotationRows';

@@ -1,6 +1,6 @@
 // AnnotationLogService operations -> annotationLogsService.
 import type { annotationLogOperations } from '../../../src-shared/api/annotationLogs';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import { createAnnotationLog, deleteAnnotationLog, listAnnotationLogs } from './annotationLogsService';
 
 export const annotationLogHandlers: HandlerMap<typeof annotationLogOperations> = {

@@ -3,7 +3,7 @@
 import { ArtifactCreatedVia, ArtifactEntityType, ArtifactLinkRelation, ArtifactStorageClass } from '../../../src-shared/api/artifacts';
 import type { FilterFields } from '../../filter/fields';
 import type { ListSpec } from '../../filter/resource';
-import { metadataMap } from '../commonFilterFields';
+import { metadataMap } from '../common/commonFilterFields';
 
 /** The archive rule's default: archived artifacts are left out. */
 const EXCLUDE_ARCHIVED_SQL = 't.archived_date IS NULL';

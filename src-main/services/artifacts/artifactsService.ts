@@ -26,7 +26,7 @@ import { resolveOrganization, visibleTo } from '../../auth/caller';
 import { loadByPks } from '../../db/childRows';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
-import type { BinaryResult } from '../handler';
+import type { BinaryResult } from '../common/handler';
 import { artifactListSpecFor } from './archivedFilter';
 import { artifactListSpecArchiveByFilter, artifactVersionListSpec } from './artifactListSpecs';
 import { checkLinkShape, writeLinks } from './artifactLinks';
@@ -52,7 +52,7 @@ import {
   type FileFacts,
 } from './artifactStorage';
 import { deriveFileType, normalizeMimeType } from './fileType';
-import { reportWrite } from '../writeScope';
+import { reportWrite } from '../common/writeScope';
 
 const JSON_MIME = 'application/json';
 

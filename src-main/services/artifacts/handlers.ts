@@ -1,6 +1,6 @@
 // Artifact operations -> artifactsService.
 import type { artifactOperations } from '../../../src-shared/api/artifacts';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import {
   archiveArtifact,
   createArtifactVersion,

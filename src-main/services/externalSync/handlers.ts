@@ -1,6 +1,6 @@
 // ExternalSyncService operations (settings and tokens) -> externalSyncService.
 import type { externalSyncOperations } from '../../../src-shared/api/externalSync';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import { generateToken, getExternalSync, listExternalSyncTokens } from './externalSyncService';
 
 export const externalSyncHandlers: HandlerMap<typeof externalSyncOperations> = {

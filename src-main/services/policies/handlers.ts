@@ -1,6 +1,6 @@
 // PolicyService operations (+ the ListPolicyVersions extension) -> policiesService.
 import type { policyOperations } from '../../../src-shared/api/policies';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import {
   createPolicy,
   getPolicy,

@@ -1,6 +1,6 @@
 // Handlers of the reference operations (one per entry of referenceOperations).
 import type { referenceOperations } from '../../../src-shared/api/reference';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import { archiveAsset, createAsset, getAsset, listAssets, updateAsset } from './assetsService';
 import { createChannel, getChannel, listChannels } from './channelsService';
 import { createAdhocRun, createRun, deleteRun, getRun, listRuns, stopRun, updateRun } from './runsService';

@@ -5,7 +5,7 @@ import { AnnotationState } from '../../../src-shared/api/annotations';
 import { AnnotationLogKind } from '../../../src-shared/api/annotationLogs';
 import type { RelatedRows, ScalarField } from '../../filter/fields';
 import type { ListSpec } from '../../filter/resource';
-import { isArchivedFrom, metadataMap } from '../commonFilterFields';
+import { isArchivedFrom, metadataMap } from '../common/commonFilterFields';
 
 const str = (sql: string): ScalarField => ({ kind: 'scalar', type: 'string', sql });
 const time = (sql: string): ScalarField => ({ kind: 'scalar', type: 'timestamp', sql });

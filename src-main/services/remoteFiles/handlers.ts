@@ -1,6 +1,6 @@
 // RemoteFileService operations (+ the multipart upload and the content extension) -> remoteFilesService.
 import type { remoteFileOperations } from '../../../src-shared/api/remoteFiles';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import {
   createRemoteFile,
   deleteRemoteFiles,

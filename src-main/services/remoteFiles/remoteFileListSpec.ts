@@ -1,7 +1,7 @@
 // ListRemoteFiles: order_by fields and default order (reference §1.6).
 import { EntityType } from '../../../src-shared/api/remoteFiles';
 import type { ListSpec } from '../../filter/resource';
-import { metadataMap } from '../commonFilterFields';
+import { metadataMap } from '../common/commonFilterFields';
 
 export const remoteFileListSpec: ListSpec = {
   resource: 'remote files',

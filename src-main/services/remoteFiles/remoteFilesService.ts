@@ -30,7 +30,7 @@ import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
-import type { BinaryResult } from '../handler';
+import type { BinaryResult } from '../common/handler';
 import {
   DOWNLOAD_URL_TTL_SECONDS,
   checkContentSignature,

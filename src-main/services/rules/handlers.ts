@@ -1,6 +1,6 @@
 // RuleService operations -> rulesService / ruleWrites.
 import type { ruleOperations } from '../../../src-shared/api/rules';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import {
   archiveRule,
   batchArchiveRules,

@@ -1,7 +1,7 @@
 // ListRules and ListRuleVersions: order_by fields, default orders and page
 // sizes (reference §1.6, §6).
 import type { ListSpec } from '../../filter/resource';
-import { boolColumn, isArchivedFrom, metadataMap } from '../commonFilterFields';
+import { boolColumn, isArchivedFrom, metadataMap } from '../common/commonFilterFields';
 
 export const ruleListSpec: ListSpec = {
   resource: 'rules',

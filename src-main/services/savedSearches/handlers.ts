@@ -1,6 +1,6 @@
 // SavedSearchService operations -> savedSearchesService.
 import type { savedSearchOperations } from '../../../src-shared/api/savedSearches';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import { createSavedSearch, deleteSavedSearches, getSavedSearch, listSavedSearches, updateSavedSearch } from './savedSearchesService';
 
 export const savedSearchHandlers: HandlerMap<typeof savedSearchOperations> = {

@@ -1,7 +1,7 @@
 // Health check and the OpenAPI document.
 import type { systemOperations } from '../../../src-shared/api/system';
 import { buildOpenApiDocument } from '../../../src-shared/openapi';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 
 let openApiDocument: Record<string, unknown> | undefined;
 

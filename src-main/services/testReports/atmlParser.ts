@@ -735,7 +735,7 @@ class AtmlStreamParser {
 
   private openStep(tag: SaxesTagNS, element: StepElement): number {
     const parent = this.steps.length === 0 ? null : this.steps[this.steps.length - 1];
-    // Every step stores its path's key, which grows with its depth (about a byte per level, db/stepPathKey.ts):
+    // Every step stores its path's key, which grows with its depth (about a byte per level, db/encodings/stepPathKey.ts):
     // without a bound, a small file of deeply nested groups makes a database quadratic in its size (1.5 MB of
     // nesting was 2.1 GB with text paths). TestStand's own reports nest a handful of levels (the reference's sample: 3).
     if (this.steps.length >= MAX_STEP_DEPTH) this.fail(`steps nest deeper than ${MAX_STEP_DEPTH} levels`);

@@ -1,6 +1,6 @@
 // TestReportService operations -> the report, step, measurement and import services.
 import type { testReportOperations } from '../../../src-shared/api/testReports';
-import type { HandlerMap } from '../handler';
+import type { HandlerMap } from '../common/handler';
 import { importTestReport } from './importTestReport';
 import {
   countTestMeasurements,

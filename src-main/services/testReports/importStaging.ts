@@ -14,7 +14,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MetadataKeyType } from '../../../src-shared/api/metadata';
 import { TestMeasurementType, TestStatus, TestStepType } from '../../../src-shared/api/testReports';
-import { encodeStepPath } from '../../db/stepPathKey';
+import { encodeStepPath } from '../../db/encodings/stepPathKey';
 import type { AtmlSink, ParsedMeasurement, ParsedMetadata, ParsedReport, ParsedStep } from './atmlParser';
 import { BOUNDS_FIELD, VALUE_FIELD } from './testReportRows';
 

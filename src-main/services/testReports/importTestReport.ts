@@ -26,7 +26,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { contentFilePath } from '../remoteFiles/contentStore';
-import { reportWrite } from '../writeScope';
+import { reportWrite } from '../common/writeScope';
 import { findVisibleRemoteFile } from '../remoteFiles/remoteFileRows';
 import { AtmlParseError, parseAtml } from './atmlParser';
 import { ImportStaging, removeStaleStagingFiles, stagingPath } from './importStaging';

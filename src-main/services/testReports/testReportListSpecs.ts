@@ -2,10 +2,10 @@
 // default orders (reference §1.6) and CEL filter fields (reference §8 "Filter
 // fields"; Count* takes the same filters as List*).
 import { TestMeasurementType, TestStatus, TestStepType } from '../../../src-shared/api/testReports';
-import { STEP_PATH_SQL_FUNCTION } from '../../db/stepPathKey';
+import { STEP_PATH_SQL_FUNCTION } from '../../db/encodings/stepPathKey';
 import type { ScalarField } from '../../filter/fields';
 import type { ListSpec } from '../../filter/resource';
-import { boolColumn, isArchivedFrom, metadataMap } from '../commonFilterFields';
+import { boolColumn, isArchivedFrom, metadataMap } from '../common/commonFilterFields';
 import { VALUE_FIELD } from './testReportRows';
 
 const str = (sql: string): ScalarField => ({ kind: 'scalar', type: 'string', sql });

@@ -17,7 +17,7 @@ import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/ap
 import { ApiError } from '../../../src-shared/errors';
 import { visibleTo } from '../../auth/caller';
 import { loadByPks, loadLists, loadMetadata } from '../../db/childRows';
-import { decodeStepPath } from '../../db/stepPathKey';
+import { decodeStepPath } from '../../db/encodings/stepPathKey';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 
@@ -55,7 +55,7 @@ export interface TestStepRow {
   name: string;
   description: string;
   step_type: number;
-  /** The step path's key (db/stepPathKey.ts); step_path is decoded from it. */
+  /** The step path's key (db/encodings/stepPathKey.ts); step_path is decoded from it. */
   path_key: Buffer;
   status: number;
   start_time: number;

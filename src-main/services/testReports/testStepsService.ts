@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { TestStatus, TestStepType, type TestStep, type TestStepInput } from '../../../src-shared/api/testReports';
 import { nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
-import { encodeStepPath, isValidStepPath } from '../../db/stepPathKey';
+import { encodeStepPath, isValidStepPath } from '../../db/encodings/stepPathKey';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { callerScope, countRows } from './scope';

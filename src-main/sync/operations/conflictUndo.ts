@@ -7,26 +7,27 @@ import type { OperationName } from '../../../src-shared/operations';
 import type { RequestContext } from '../../engine';
 import { invoke } from '../../services/invoke';
 import type { UndoWrite } from '../resource';
-import { resourceCatalog } from '../resources';
+import type { ResourceCatalog } from '../catalog';
 
 /** The write that puts `value` back into `field` of the record; undefined when that field has no automatic undo. */
-function undoWrite(resource: string, recordId: string, field: string, value: unknown): UndoWrite | undefined {
-  return resourceCatalog.kind(resource)?.undo?.(recordId, field, value);
+function undoWrite(catalog: ResourceCatalog, resource: string, recordId: string, field: string, value: unknown): UndoWrite | undefined {
+  return catalog.kind(resource)?.undo?.(recordId, field, value);
 }
 
 /** Whether UndoSyncConflict can write a field conflict's losing value back (the renderer offers Undo only then). */
-export const canUndoField = (resource: string, recordId: string, field: string, value: unknown) =>
-  undoWrite(resource, recordId, field, value) !== undefined;
+export const canUndoField = (catalog: ResourceCatalog, resource: string, recordId: string, field: string, value: unknown) =>
+  undoWrite(catalog, resource, recordId, field, value) !== undefined;
 
 /** Writes `value` back into `field` of the record as an ordinary (validated, recorded, synced) edit. */
 export async function undoFieldWrite(
+  catalog: ResourceCatalog,
   ctx: RequestContext,
   resource: string,
   recordId: string,
   field: string,
   value: unknown,
 ): Promise<boolean> {
-  const write = undoWrite(resource, recordId, field, value);
+  const write = undoWrite(catalog, resource, recordId, field, value);
   if (!write) return false;
   await invoke(ctx, write.operation as OperationName, write.request);
   return true;

@@ -5,36 +5,34 @@
 // still held here; and delete it (a refused create given up: refusedCreates.ts).
 import type { Db } from '../../db/database';
 import type { HeldRecords } from '../resource';
-import { resourceCatalog } from '../resources';
-
-const tableOf = (resource: string) => resourceCatalog.kind(resource);
+import type { ResourceCatalog } from '../catalog';
 
 /** The record's name here; '' when it is not held here (deleted, never pulled) or its kind has none. */
-export function recordName(db: Db, resource: string, id: string): string {
-  const t = tableOf(resource);
+export function recordName(catalog: ResourceCatalog, db: Db, resource: string, id: string): string {
+  const t = catalog.kind(resource);
   return (
     (t?.nameColumn && db.get<{ name: string | null }>(`SELECT ${t.nameColumn} AS name FROM ${t.table} WHERE id = ?`, [id])?.name) || ''
   );
 }
 
 /** Deletes the records `refs` names that are held here; their child rows go with them (ON DELETE CASCADE). */
-export function deleteHeld(db: Db, refs: readonly { resource: string; id: string }[]): void {
+export function deleteHeld(catalog: ResourceCatalog, db: Db, refs: readonly { resource: string; id: string }[]): void {
   const byTable = new Map<string, string[]>();
   for (const r of refs) {
-    const t = tableOf(r.resource);
+    const t = catalog.kind(r.resource);
     if (t) byTable.set(t.table, [...(byTable.get(t.table) ?? []), r.id]);
   }
   for (const [table, ids] of byTable) db.run(`DELETE FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]);
 }
 
 /** Whether record `id` of `resource` is held here (a kind no descriptor keeps is not). */
-export function heldHere(db: Db, resource: string, id: string): boolean {
-  const t = tableOf(resource);
+export function heldHere(catalog: ResourceCatalog, db: Db, resource: string, id: string): boolean {
+  const t = catalog.kind(resource);
   return t !== undefined && db.get(`SELECT 1 FROM ${t.table} WHERE id = ?`, [id]) !== undefined;
 }
 
 /** The same, as the descriptors' discard functions receive it. */
-export const heldRecords = (db: Db): HeldRecords => ({
-  heldHere: (resource, id) => heldHere(db, resource, id),
-  deleteHeld: (refs) => deleteHeld(db, refs),
+export const heldRecords = (catalog: ResourceCatalog, db: Db): HeldRecords => ({
+  heldHere: (resource, id) => heldHere(catalog, db, resource, id),
+  deleteHeld: (refs) => deleteHeld(catalog, db, refs),
 });

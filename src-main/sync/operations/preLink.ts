@@ -25,8 +25,8 @@ import { parseRequest } from '../../services/invoke';
 import { handlers } from '../../services/registry';
 import { authorizeOperation } from '../../auth/cedar/authorize';
 import { localCaller, storedIdentity } from '../identity';
-import type { Adoption, LeftBehind } from '../resource';
-import { resourceCatalog } from '../resources';
+import type { ResourceCatalog } from '../catalog';
+import type { Adoption, AdoptionResult, LeftBehind } from '../resource';
 import { deleteHeld } from './localRecords';
 
 interface Organization {
@@ -45,14 +45,14 @@ export function localOrganizations(db: Db): Organization[] {
   );
 }
 
-export function preLinkRecords(db: Db): PreLinkRecords {
+export function preLinkRecords(catalog: ResourceCatalog, db: Db): PreLinkRecords {
   const identity = storedIdentity(db);
   const local = localOrganizations(db);
   const ids = local.map((o) => o.id);
   const kinds =
     ids.length === 0
       ? []
-      : resourceCatalog
+      : catalog
           .preLinkRecords()
           .map((k) => {
             const count = k.count(db, ids);
@@ -85,15 +85,9 @@ function targetOrganization(organizations: readonly Organization[], requested: s
 
 const isPromise = (v: unknown) => !!v && typeof (v as { then?: unknown }).then === 'function';
 
-export interface AdoptionResult {
-  adopted: { resource: string; label: string; count: number }[];
-  leftBehind: LeftBehind[];
-  remaining: PreLinkRecords;
-}
-
-export function adoptPreLinkRecords(ctx: RequestContext, req: { organizationId?: string }): AdoptionResult {
+export function adoptPreLinkRecords(catalog: ResourceCatalog, ctx: RequestContext, req: { organizationId?: string }): AdoptionResult {
   const { db } = ctx;
-  const recorder = ctx.engine.writeRecorder;
+  const recorder = ctx.engine.replica?.writeRecorder();
   if (!recorder || !isReplica(db))
     throw ApiError.failedPrecondition(
       'this data directory is not linked to a remote: its records are simply local (link one first: outpost sync --remote URL)',
@@ -119,7 +113,7 @@ export function adoptPreLinkRecords(ctx: RequestContext, req: { organizationId?:
 
   const write = (operation: string, request: unknown): unknown => {
     const name = operation as OperationName;
-    if (!recorder.records(name) || resourceCatalog.specFor(name)?.asyncWrite)
+    if (!recorder.records(name) || catalog.specFor(name)?.asyncWrite)
       throw ApiError.internal(`${name} cannot be adopted: only synchronous replicated writes can`);
     const validated = parseRequest(name, request);
     // The remote organization's policies decide an adopted create as they decide any other (invoke.ts does the same).
@@ -154,13 +148,13 @@ export function adoptPreLinkRecords(ctx: RequestContext, req: { organizationId?:
             return false;
           }
         },
-        deleteHeld: (refs) => deleteHeld(db, refs),
+        deleteHeld: (refs) => deleteHeld(catalog, db, refs),
       };
-      for (const kind of resourceCatalog.preLinkRecords()) {
+      for (const kind of catalog.preLinkRecords()) {
         const count = kind.adopt?.(adoption) ?? 0;
         if (count > 0) adopted.push({ resource: kind.resource, label: kind.label, count });
       }
     });
   }
-  return { adopted, leftBehind, remaining: preLinkRecords(db) };
+  return { adopted, leftBehind, remaining: preLinkRecords(catalog, db) };
 }

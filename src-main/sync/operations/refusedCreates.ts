@@ -21,19 +21,18 @@
 import { ApiError, Code } from '../../../src-shared/errors';
 import type { RequestContext } from '../../engine';
 import type { AfterCommit } from '../resource';
-import { resourceCatalog } from '../resources';
+import type { ResourceCatalog } from '../catalog';
 import type { CreatedRef } from '../types';
 import { deleteHeld, heldRecords } from './localRecords';
 
 // (Each create's answer is in its resource's descriptor: ReplicatedResource.refusedCreates.)
-const refusedCreate = (operation: string) => resourceCatalog.refusedCreate(operation);
 
 /**
  * Why a refused create by `operation` (stored request `request`) cannot be discarded, its record deleted here;
  * undefined when it can. Not a new artifact version (the artifact it changed stays) nor a log that changed its annotation.
  */
-export function whyKept(operation: string, request: unknown): string | undefined {
-  const rc = refusedCreate(operation);
+export function whyKept(catalog: ResourceCatalog, operation: string, request: unknown): string | undefined {
+  const rc = catalog.refusedCreate(operation);
   return rc ? rc.keeps?.(request) : 'it changed another record too';
 }
 
@@ -41,8 +40,8 @@ export function whyKept(operation: string, request: unknown): string | undefined
  * The request that creates record `recordId` as it is now here, for a create by `operation`; undefined when the
  * operation has no such rebuild (an import or an upload is what its file was) or the record is no longer held here.
  */
-export function currentCreateRequest(ctx: RequestContext, operation: string, recordId: string): unknown {
-  const rc = refusedCreate(operation);
+export function currentCreateRequest(catalog: ResourceCatalog, ctx: RequestContext, operation: string, recordId: string): unknown {
+  const rc = catalog.refusedCreate(operation);
   if (!rc?.rebuild) return undefined;
   try {
     return rc.rebuild(ctx, recordId);
@@ -53,7 +52,12 @@ export function currentCreateRequest(ctx: RequestContext, operation: string, rec
 }
 
 /** Deletes what a refused create by `operation` made here (one whyKept lets go); returns what to do once that has committed. */
-export function discardRecords(ctx: RequestContext, operation: string, made: readonly CreatedRef[]): AfterCommit | void {
-  const rc = refusedCreate(operation)!;
-  return rc.discard ? rc.discard(ctx, made, heldRecords(ctx.db)) : deleteHeld(ctx.db, made);
+export function discardRecords(
+  catalog: ResourceCatalog,
+  ctx: RequestContext,
+  operation: string,
+  made: readonly CreatedRef[],
+): AfterCommit | void {
+  const rc = catalog.refusedCreate(operation)!;
+  return rc.discard ? rc.discard(ctx, made, heldRecords(catalog, ctx.db)) : deleteHeld(catalog, ctx.db, made);
 }

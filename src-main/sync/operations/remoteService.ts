@@ -1,16 +1,16 @@
-// The remote profile and "sync now" as operations. Storage goes through
-// engine.remoteProfile (URL setting + key in the SecretStore, installed by
-// attachReplica with these handlers), the background scheduler through
-// engine.syncController, the seam a host (the desktop app, `outpost serve`) sets.
+// The remote profile and "sync now" as operations. Storage goes through the
+// replica's remoteProfile (URL setting + key in the SecretStore), the
+// background scheduler through its syncController, present while a host (the
+// desktop app, `outpost serve`) runs background sync.
 import type { SyncRemote, SyncStatus } from '../../../src-shared/api/sync';
 import { ApiError } from '../../../src-shared/errors';
 import type { RemoteProfileStore, RequestContext } from '../../engine';
-import { syncStatus } from './syncService';
+import { syncStatus } from '../status';
 
-/** The store attachReplica installed with these operations. */
+/** The store of the replica these operations came with. */
 function profileOf(ctx: RequestContext): RemoteProfileStore {
-  if (!ctx.engine.remoteProfile) throw ApiError.internal('sync is not attached to this engine');
-  return ctx.engine.remoteProfile;
+  if (!ctx.engine.replica) throw ApiError.internal('sync is not attached to this engine');
+  return ctx.engine.replica.remoteProfile;
 }
 
 export async function getRemote(ctx: RequestContext): Promise<{ remote: SyncRemote | null }> {
@@ -20,19 +20,19 @@ export async function getRemote(ctx: RequestContext): Promise<{ remote: SyncRemo
 export async function configureRemote(ctx: RequestContext, req: { baseUrl: string; apiKey?: string }): Promise<{ remote: SyncRemote }> {
   const remote = await profileOf(ctx).save(req.baseUrl, req.apiKey);
   // A new key lifts an authentication stop; a first remote starts background sync.
-  await ctx.engine.syncController?.remoteChanged();
+  await ctx.engine.replica?.syncController()?.remoteChanged();
   return { remote };
 }
 
 export async function removeRemote(ctx: RequestContext): Promise<Record<string, never>> {
   // Background runs stop before the key disappears under them.
-  await ctx.engine.syncController?.remoteRemoved();
+  await ctx.engine.replica?.syncController()?.remoteRemoved();
   await profileOf(ctx).remove();
   return {};
 }
 
 export async function syncNow(ctx: RequestContext): Promise<SyncStatus> {
-  const controller = ctx.engine.syncController;
+  const controller = ctx.engine.replica?.syncController();
   if (!controller)
     throw ApiError.failedPrecondition(
       'sync runs are not available here: this engine has no background sync (run `outpost sync`, or start `outpost serve` without --no-sync)',

@@ -3,92 +3,18 @@
 // replication itself lives in src-main/sync and writes the status here.
 // An undo is an ordinary edit through invoke(), so it is itself synced.
 import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/api/time';
-import type { SyncConflict, SyncStatus } from '../../../src-shared/api/sync';
+import type { SyncConflict } from '../../../src-shared/api/sync';
 import { ApiError } from '../../../src-shared/errors';
 import type { Db } from '../../db/database';
-import { isReplica, type RequestContext } from '../../engine';
+import type { RequestContext } from '../../engine';
 import { canUndoField, undoFieldWrite } from './conflictUndo';
 import type { CreatedRef } from '../types';
-import { countOpenConflicts } from '../conflicts';
 import { createdOnlyHere, forgetLocalIds } from '../idMap';
-import { syncLockHeld } from '../lock';
-import {
-  countFailed,
-  countOpen,
-  dismissEntries,
-  dropBases,
-  loadEntry,
-  OPEN_STATES,
-  requeueFailed,
-  requeueFailedDependents,
-  setRequest,
-} from '../outbox';
-import { resourceCatalog } from '../resources';
+import { dismissEntries, dropBases, loadEntry, OPEN_STATES, requeueFailed, requeueFailedDependents, setRequest } from '../outbox';
+import type { ResourceCatalog } from '../catalog';
 import { takeCreateBases } from '../recorder';
-import { REMOTE_URL_SETTING } from '../profile';
 import { heldHere, recordName } from './localRecords';
 import { currentCreateRequest, discardRecords, whyKept } from './refusedCreates';
-
-export const STATUS_SETTING = 'sync.status';
-
-/** What the sync run records about itself (the stored half of SyncStatus). */
-export interface StoredSyncStatus {
-  state: 'idle' | 'syncing' | 'error' | 'auth_error';
-  phase: string;
-  lastSyncStarted: number | null;
-  lastSyncFinished: number | null;
-  lastSuccess: number | null;
-  lastError: string;
-  lastRun: SyncStatus['lastRun'];
-}
-
-export function readStoredStatus(db: Db): StoredSyncStatus {
-  const text = db.setting(STATUS_SETTING);
-  const empty: StoredSyncStatus = {
-    state: 'idle',
-    phase: '',
-    lastSyncStarted: null,
-    lastSyncFinished: null,
-    lastSuccess: null,
-    lastError: '',
-    lastRun: null,
-  };
-  if (!text) return empty;
-  const stored = { ...empty, ...(JSON.parse(text) as Partial<StoredSyncStatus>) };
-  // A run recorded by an earlier version lacks the counts added since.
-  if (stored.lastRun)
-    stored.lastRun = {
-      ...{ pendingAtStart: 0, durationMs: 0, requests: 0 },
-      ...(stored.lastRun as Partial<NonNullable<StoredSyncStatus['lastRun']>>),
-    } as StoredSyncStatus['lastRun'];
-  return stored;
-}
-
-export function writeStoredStatus(db: Db, patch: Partial<StoredSyncStatus>): StoredSyncStatus {
-  const next = { ...readStoredStatus(db), ...patch };
-  db.setSetting(STATUS_SETTING, JSON.stringify(next));
-  return next;
-}
-
-export function syncStatus(db: Db): SyncStatus {
-  let s = readStoredStatus(db);
-  // (A `syncing` status left by a killed process: no live process holds the lease.)
-  if (s.state === 'syncing' && !syncLockHeld(db)) s = { ...s, state: 'error', lastError: s.lastError || 'the last sync was interrupted' };
-  return {
-    replica: isReplica(db),
-    remoteUrl: db.setting(REMOTE_URL_SETTING) ?? '',
-    state: s.state,
-    phase: s.state === 'syncing' ? s.phase : '',
-    pendingCount: countOpen(db),
-    failedCount: countFailed(db),
-    openConflictCount: countOpenConflicts(db),
-    lastSyncStartedDate: formatOptionalTimestamp(s.lastSyncStarted),
-    lastSyncFinishedDate: formatOptionalTimestamp(s.lastSyncFinished),
-    lastSuccessDate: formatOptionalTimestamp(s.lastSuccess),
-    lastError: s.lastError,
-    lastRun: s.lastRun,
-  };
-}
 
 interface ConflictRow {
   pk: number;
@@ -110,13 +36,13 @@ interface ConflictRow {
 
 const losingValue = (r: ConflictRow) => JSON.parse((r.winner === 'remote' ? r.local_value : r.remote_value) ?? 'null') as unknown;
 
-function conflictToWire(db: Db, r: ConflictRow): SyncConflict {
+function conflictToWire(catalog: ResourceCatalog, db: Db, r: ConflictRow): SyncConflict {
   return {
     conflictId: r.id,
     kind: r.kind,
     resource: r.resource,
     recordId: r.record_id,
-    recordName: recordName(db, r.resource, r.record_id),
+    recordName: recordName(catalog, db, r.resource, r.record_id),
     field: r.field,
     winner: r.winner,
     localValue: r.local_value === null ? null : JSON.parse(r.local_value),
@@ -127,7 +53,7 @@ function conflictToWire(db: Db, r: ConflictRow): SyncConflict {
     createdDate: formatTimestamp(r.created_date),
     state: r.state,
     resolvedDate: formatOptionalTimestamp(r.resolved_date),
-    undoable: r.state === 'open' && r.kind === 'field' && canUndoField(r.resource, r.record_id, r.field, losingValue(r)),
+    undoable: r.state === 'open' && r.kind === 'field' && canUndoField(catalog, r.resource, r.record_id, r.field, losingValue(r)),
   };
 }
 
@@ -140,6 +66,7 @@ function afterToken(token: string | undefined): number | undefined {
 }
 
 export function listConflicts(
+  catalog: ResourceCatalog,
   ctx: RequestContext,
   req: { pageSize?: number; pageToken?: string; state?: 'open' | 'all'; recordId?: string },
 ) {
@@ -162,7 +89,7 @@ export function listConflicts(
   ]);
   const more = rows.length > size;
   const page = more ? rows.slice(0, size) : rows;
-  return { conflicts: page.map((r) => conflictToWire(ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].pk) : '' };
+  return { conflicts: page.map((r) => conflictToWire(catalog, ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].pk) : '' };
 }
 
 function openConflict(ctx: RequestContext, id: string): ConflictRow {
@@ -172,23 +99,24 @@ function openConflict(ctx: RequestContext, id: string): ConflictRow {
   return row;
 }
 
-export async function undoConflict(ctx: RequestContext, id: string) {
+export async function undoConflict(catalog: ResourceCatalog, ctx: RequestContext, id: string) {
   const row = openConflict(ctx, id);
   const losing = losingValue(row);
-  const undone = row.kind === 'field' && (await undoFieldWrite(ctx, row.resource, row.record_id, row.field, losing));
+  const undone = row.kind === 'field' && (await undoFieldWrite(catalog, ctx, row.resource, row.record_id, row.field, losing));
   if (!undone)
     throw ApiError.failedPrecondition(
       `a ${row.kind} conflict on ${row.resource} field ${row.field} cannot be undone automatically; dismiss it once handled`,
     );
-  return resolveConflict(ctx, row, 'undone');
+  return resolveConflict(catalog, ctx, row, 'undone');
 }
 
-function resolveConflict(ctx: RequestContext, row: ConflictRow, state: 'undone' | 'dismissed') {
+function resolveConflict(catalog: ResourceCatalog, ctx: RequestContext, row: ConflictRow, state: 'undone' | 'dismissed') {
   ctx.db.run('UPDATE sync_conflicts SET state = ?, resolved_date = ? WHERE pk = ?', [state, Date.now() * 1000, row.pk]);
-  return { conflict: conflictToWire(ctx.db, ctx.db.get<ConflictRow>('SELECT * FROM sync_conflicts WHERE pk = ?', [row.pk])!) };
+  return { conflict: conflictToWire(catalog, ctx.db, ctx.db.get<ConflictRow>('SELECT * FROM sync_conflicts WHERE pk = ?', [row.pk])!) };
 }
 
-export const dismissConflict = (ctx: RequestContext, id: string) => resolveConflict(ctx, openConflict(ctx, id), 'dismissed');
+export const dismissConflict = (catalog: ResourceCatalog, ctx: RequestContext, id: string) =>
+  resolveConflict(catalog, ctx, openConflict(ctx, id), 'dismissed');
 
 interface EntryRow {
   seq: number;
@@ -209,10 +137,10 @@ interface EntryRow {
 /** A refused entry that created nothing here can be set aside; a refused create holds a record that exists only here. */
 const dismissable = (r: EntryRow) => r.state === 'failed' && r.created_ids === '[]';
 /** A refused create that can be set aside with its record, which is then deleted here (refusedCreates.ts). */
-const discardable = (r: EntryRow) =>
-  r.state === 'failed' && r.created_ids !== '[]' && whyKept(r.operation, JSON.parse(r.request)) === undefined;
+const discardable = (catalog: ResourceCatalog, r: EntryRow) =>
+  r.state === 'failed' && r.created_ids !== '[]' && whyKept(catalog, r.operation, JSON.parse(r.request)) === undefined;
 
-const entryToWire = (db: Db, r: EntryRow) => ({
+const entryToWire = (catalog: ResourceCatalog, db: Db, r: EntryRow) => ({
   seq: String(r.seq),
   operation: r.operation,
   state: r.state,
@@ -220,19 +148,23 @@ const entryToWire = (db: Db, r: EntryRow) => ({
   records: (JSON.parse(r.targets) as [string, string][]).map(([resource, recordId]) => ({
     resource,
     recordId,
-    name: recordName(db, resource, recordId),
+    name: recordName(catalog, db, resource, recordId),
   })),
   errorCode: r.error_code ?? 0,
   lastError: r.last_error ?? '',
   createdDate: formatTimestamp(r.local_time),
   dismissable: dismissable(r),
-  discardable: discardable(r),
+  discardable: discardable(catalog, r),
 });
 
 const ENTRY_SELECT = `SELECT o.seq, o.operation, o.state, o.attempts, o.error_code, o.last_error, o.local_time, o.created_ids, o.request,
   (SELECT json_group_array(json_array(t.resource, t.record_id)) FROM sync_outbox_targets t WHERE t.seq = o.seq) AS targets FROM sync_outbox o`;
 
-export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageToken?: string; state?: 'open' | 'failed' | 'all' }) {
+export function listOutbox(
+  catalog: ResourceCatalog,
+  ctx: RequestContext,
+  req: { pageSize?: number; pageToken?: string; state?: 'open' | 'failed' | 'all' },
+) {
   const size = Math.min(req.pageSize || 50, 1000);
   const after = afterToken(req.pageToken) ?? 0;
   const state = req.state ?? 'open';
@@ -240,7 +172,7 @@ export function listOutbox(ctx: RequestContext, req: { pageSize?: number; pageTo
   const rows = ctx.db.all<EntryRow>(`${ENTRY_SELECT} WHERE ${filter} AND o.seq > ? ORDER BY o.seq LIMIT ?`, [after, size + 1]);
   const more = rows.length > size;
   const page = more ? rows.slice(0, size) : rows;
-  return { entries: page.map((r) => entryToWire(ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].seq) : '' };
+  return { entries: page.map((r) => entryToWire(catalog, ctx.db, r)), nextPageToken: more ? pageToken(page[page.length - 1].seq) : '' };
 }
 
 function failedEntry(ctx: RequestContext, seq: string, action: string): EntryRow {
@@ -250,25 +182,25 @@ function failedEntry(ctx: RequestContext, seq: string, action: string): EntryRow
   return row;
 }
 
-const entryBody = (ctx: RequestContext, seq: number) => ({
-  entry: entryToWire(ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [seq])!),
+const entryBody = (catalog: ResourceCatalog, ctx: RequestContext, seq: number) => ({
+  entry: entryToWire(catalog, ctx.db, ctx.db.get<EntryRow>(`${ENTRY_SELECT} WHERE o.seq = ?`, [seq])!),
 });
 
-export function retryEntry(ctx: RequestContext, seq: string) {
+export function retryEntry(catalog: ResourceCatalog, ctx: RequestContext, seq: string) {
   const row = failedEntry(ctx, seq, 'retried');
   ctx.db.tx(() => {
     // A refused create goes as its record is now (corrected since, perhaps); see refusedCreates.ts.
     const created = onlyHere(ctx, row);
-    const current = created ? currentCreateRequest(ctx, row.operation, created) : undefined;
+    const current = created ? currentCreateRequest(catalog, ctx, row.operation, created) : undefined;
     if (current !== undefined) setRequest(ctx.db, row.seq, current);
-    if (created) takeCreateBases(resourceCatalog, ctx.db, createdBy(row), 'replace');
+    if (created) takeCreateBases(catalog, ctx.db, createdBy(row), 'replace');
     requeueFailed(ctx.db, [row.seq]);
     // The edits refused only because they refer to a record this entry creates (comments on an offline annotation
     // whose create was refused) go back with it: they cannot succeed before it, and need nothing else. So do those
     // that refer to a record one of them creates (the archive of an artifact linked to that annotation), and so on.
     for (let wave = [row.seq]; wave.length > 0;) wave = requeueFailedDependents(ctx.db, wave);
   });
-  return entryBody(ctx, row.seq);
+  return entryBody(catalog, ctx, row.seq);
 }
 
 /** The id of the record a create entry made here, while the remote has none for it. */
@@ -307,17 +239,17 @@ const createdBy = (e: { created_ids: string }) => JSON.parse(e.created_ids) as C
  * set aside with it. Refused when one of those also writes another record (a batch naming others too) or made a
  * record that would outlive the discard (an artifact linked to a discarded annotation): that needs a choice per record.
  */
-export function dismissEntry(ctx: RequestContext, seq: string, discard = false) {
+export function dismissEntry(catalog: ResourceCatalog, ctx: RequestContext, seq: string, discard = false) {
   const row = failedEntry(ctx, seq, 'dismissed');
   if (dismissable(row)) {
     ctx.db.tx(() => {
       // The history logs it appended here tell of a change the remote will never make (a refusal already took them).
-      resourceCatalog.deleteSideEffects(ctx.db, loadEntry(ctx.db, row.seq)!.sideEffectLogIds);
+      catalog.deleteSideEffects(ctx.db, loadEntry(ctx.db, row.seq)!.sideEffectLogIds);
       dismissEntries(ctx.db, [row.seq]);
     });
-    return entryBody(ctx, row.seq);
+    return entryBody(catalog, ctx, row.seq);
   }
-  const kept = onlyHere(ctx, row) === undefined ? '' : whyKept(row.operation, JSON.parse(row.request));
+  const kept = onlyHere(ctx, row) === undefined ? '' : whyKept(catalog, row.operation, JSON.parse(row.request));
   if (kept !== undefined) {
     const why = kept ? ` and cannot be discarded (${kept})` : '';
     throw ApiError.failedPrecondition(
@@ -351,15 +283,16 @@ export function dismissEntry(ctx: RequestContext, seq: string, discard = false) 
       if (d.state === 'inflight') refuse(d, 'is being sent');
       if ((JSON.parse(d.targets) as string[]).some((id) => !ids.has(id))) refuse(d, 'also writes other records');
     }
-    const after = discardRecords(ctx, row.operation, made);
+    const after = discardRecords(catalog, ctx, row.operation, made);
     // What the edits that waited made goes with the record (a comment with its annotation, a step with its report); what would stay
     // (an artifact linked to a discarded annotation, a report imported from a discarded file) is theirs to give up first.
-    for (const d of dependents) if (createdBy(d).some((c) => heldHere(ctx.db, c.resource, c.id))) refuse(d, 'made records of its own');
+    for (const d of dependents)
+      if (createdBy(d).some((c) => heldHere(catalog, ctx.db, c.resource, c.id))) refuse(d, 'made records of its own');
     forgetLocalIds(ctx.db, [...ids]);
     dropBases(ctx.db, [...ids]);
     dismissEntries(ctx.db, [row.seq, ...dependents.map((d) => d.seq)]);
     return after;
   });
   afterCommit?.(); // its files, now that the records are gone
-  return entryBody(ctx, row.seq);
+  return entryBody(catalog, ctx, row.seq);
 }

@@ -11,11 +11,10 @@ import { createClient, httpTransport, type Client } from '../../../src-shared/cl
 import { createApiKey } from '../../../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../../../src-main/auth/identity';
 import { openEngine, type Engine } from '../../../src-main/engine';
-import { attachReplica } from '../../../src-main/sync/replica';
+import { syncReplica } from '../../../src-main/sync/assembly/syncReplica';
 import { createApiServer, listen } from '../../../src-main/http/server';
 import { seedDemoData, type SeedCounts } from '../../../src-main/seed/seedDemoData';
 import { BackgroundSync } from '../../../src-main/sync/backgroundSync';
-import { dataDirSecretStore } from '../../../src-main/sync/secretStore';
 
 export interface E2eServer {
   readonly url: string;
@@ -41,11 +40,9 @@ export interface E2eServerOptions {
 
 export async function startE2eServer(staticDir: string, options: E2eServerOptions = {}): Promise<E2eServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-'));
-  const engine = attachReplica(openEngine(dataDir));
+  const engine = openEngine(dataDir, { replica: syncReplica() });
   const seeded = options.seed === false ? undefined : seedDemoData(engine.db, { annotations: options.annotations });
-  const sync = options.backgroundSync
-    ? new BackgroundSync({ engine, secrets: dataDirSecretStore(dataDir), intervalMs: 3_600_000, afterEditMs: 3_600_000 })
-    : undefined;
+  const sync = options.backgroundSync ? new BackgroundSync({ engine, intervalMs: 3_600_000, afterEditMs: 3_600_000 }) : undefined;
   await sync?.start();
   const server: Server = createApiServer(engine, { staticDir });
   const url = await listen(server, 0, '127.0.0.1');

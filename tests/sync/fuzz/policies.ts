@@ -12,7 +12,7 @@
 // keeps the versions it saw: the platform lists no version history, so one
 // made and replaced there between two pulls never arrives.)
 import type { Db } from '../../../src-main/db/database';
-import { DEFAULT_POLICY_NAME } from '../../../src-main/auth/cedar/defaultPolicy';
+import { DEFAULT_POLICY_NAME } from '../../../src-main/auth/defaultPolicy';
 import { invoke } from '../../../src-main/services/invoke';
 import type { TestServer } from '../../support/testServer';
 import { callerOf, type Replica } from '../helpers';

@@ -6,7 +6,7 @@
 // (CREATED, STATE_UPDATE...) are on their way too: the remote writes its own,
 // and they adopt those (or are removed) when the write's entry is done.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
-import { ANNOTATION_LOG } from './apply';
+import { ANNOTATION_LOG } from '../annotations/historyLogs';
 import { deletionReconciler } from '../../deletions';
 import { openSideEffectIds } from '../../outbox';
 

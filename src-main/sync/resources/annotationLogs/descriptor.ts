@@ -2,7 +2,8 @@
 // also the side-effect records of annotation writes: the history logs a local
 // create or update appends, which the remote writes its own of.
 import type { ReplicatedResource } from '../../resource';
-import { ANNOTATION_LOG, deleteSideEffectLogs, rewriteLogId } from './apply';
+import { ANNOTATION_LOG, deleteSideEffectLogs } from '../annotations/historyLogs';
+import { rewriteLogId } from './apply';
 import { annotationLogDeletionsPuller } from './deletionsPuller';
 import { annotationLogsPuller } from './puller';
 import { annotationLogSpecs } from './specs';

@@ -8,7 +8,7 @@ import { unclaimed } from '../../idMap';
 import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
 import { compact } from '../../wireEncode';
 import { annotationTarget, ourLogsSince } from '../annotations/specs';
-import { adoptLog, ANNOTATION_LOG, logContent } from './apply';
+import { adoptLog, ANNOTATION_LOG, logContent } from '../annotations/historyLogs';
 
 function logFields(req: StoredRequest<'CreateAnnotationLog'>): string[] {
   if (req.kind === 'ANNOTATION_LOG_KIND_STATE_UPDATE') return ['state'];

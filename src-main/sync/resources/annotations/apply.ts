@@ -27,7 +27,7 @@ import { recordConflict } from '../../conflicts';
 import { isUnmappedLocalId, mapLocalId, tableExists } from '../../idMap';
 import { finishEntry, hasPending, isOpen, loadEntry, ownFields, pendingFields } from '../../outbox';
 import type { OutboxEntry } from '../../types';
-import { settleSideEffectLogs } from '../annotationLogs/apply';
+import { settleSideEffectLogs } from './historyLogs';
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { cachedPerDb, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { ensureOrganization } from '../../identity';

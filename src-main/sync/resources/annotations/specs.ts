@@ -12,13 +12,13 @@
 //
 // The history logs a create or update appended locally (CREATED, STATE_UPDATE,
 // ASSIGNED) adopt the ones the remote wrote for the same change, listed right
-// after the remote answered (../annotationLogs/apply.ts settleSideEffectLogs).
+// after the remote answered (historyLogs.ts settleSideEffectLogs).
 import type { Annotation } from '../../../../src-shared/api/annotations';
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { formatTimestamp, parseTimestamp } from '../../../../src-shared/api/time';
 import { mapLocalId } from '../../idMap';
 import { ANNOTATION, applyRemoteAnnotations, CLIENT_ID_KEY, markerOf } from './apply';
-import { deleteSideEffectLogs, mayEchoOurWrite, settleSideEffectLogs } from '../annotationLogs/apply';
+import { deleteSideEffectLogs, mayEchoOurWrite, settleSideEffectLogs } from './historyLogs';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
 import type { OutboxEntry, Target } from '../../types';
 import { defineSpec, type BatchForm, type OpSpec, type PushContext, type StoredRequest, type WireRequest } from '../../spec';

@@ -47,7 +47,7 @@ export const policies: ReplicatedResource = {
       'policies',
       'policies',
       'access policies of the local organization: they would change who may do what in the remote organization; create them there if they should apply',
-      // The default policy every organization starts with is nobody's work (auth/cedar/defaultPolicy.ts makes it with no author).
+      // The default policy every organization starts with is nobody's work (auth/defaultPolicy.ts makes it with no author).
       "created_by_user_id = ''",
     ),
   ],

@@ -15,7 +15,7 @@
 // ones instead, and edits of the replaced ones fail visibly.
 import { TestMeasurementType, TestStatus, TestStepType, type TestMeasurement, type TestStep } from '../../../../src-shared/api/testReports';
 import type { Db, SqlValue } from '../../../db/database';
-import { encodeStepPath } from '../../../db/stepPathKey';
+import { encodeStepPath } from '../../../db/encodings/stepPathKey';
 import { BOUNDS_FIELD, loadMeasurements, loadSteps, VALUE_FIELD } from '../../../services/testReports/testReportRows';
 import {
   deleteReportSteps,

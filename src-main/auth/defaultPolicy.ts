@@ -3,7 +3,7 @@
 // ordinary policy (listed, editable, archivable, versioned); forbid policies
 // narrow it, and archiving it leaves only the permits the organization writes.
 import { randomUUID } from 'node:crypto';
-import { nowMicros } from '../../../src-shared/api/time';
+import { nowMicros } from '../../src-shared/api/time';
 
 /** The schema version (migration 0015) from which organizations have policies that decide. */
 export const AUTHORIZATION_SCHEMA_VERSION = 15;

@@ -1,8 +1,8 @@
 // Filter-field declarations several resources share (kinds: filter/fields.ts).
 // Every resource stores metadata the same way (db/childRows.ts), derives
 // is_archived from a nullable archived_date, and stores bools as 0/1.
-import { MetadataKeyType } from '../../src-shared/api/metadata';
-import type { MapField, ScalarField } from '../filter/fields';
+import { MetadataKeyType } from '../../../src-shared/api/metadata';
+import type { MapField, ScalarField } from '../../filter/fields';
 
 /**
  * `metadata['key']` / `metadata.key` over a metadata child table keyed by the

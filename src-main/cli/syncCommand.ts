@@ -5,17 +5,18 @@ import { type Command, Option } from 'commander';
 import type { PreLinkRecords } from '../../src-shared/api/sync';
 import { ApiError } from '../../src-shared/errors';
 import { currentHolder, DataDirBusyError } from '../db/dataDirLock';
-import { defaultDataDir, openEngine, type Engine } from '../engine';
+import { defaultDataDir, openEngine } from '../engine';
 import { invoke } from '../services/invoke';
-import { syncThroughServer } from './delegatedSync';
-import { localCaller, storedIdentity } from './identity';
-import { preLinkRecords, type AdoptionResult } from './operations/preLink';
-import { describeAdoption, describePreLink } from './preLinkNotice';
-import { attachReplica } from './replica';
-import { loadProfile, REMOTE_URL_SETTING, saveProfile } from './profile';
-import { runSync, type SyncSummary } from './runSync';
-import { dataDirSecretStore } from './secretStore';
-import { plainProgressView, terminalProgressView } from './syncProgressView';
+import { syncReplica } from '../sync/assembly/syncReplica';
+import { syncThroughServer } from '../sync/delegatedSync';
+import { localCaller, storedIdentity } from '../sync/identity';
+import { preLinkRecords } from '../sync/operations/preLink';
+import { describeAdoption, describePreLink } from '../sync/preLinkNotice';
+import type { ReplicaEngine } from '../sync/replica';
+import type { AdoptionResult } from '../sync/resource';
+import { loadProfile, REMOTE_URL_SETTING, saveProfile } from '../sync/profile';
+import { runSync, type SyncSummary } from '../sync/runSync';
+import { plainProgressView, terminalProgressView } from '../sync/syncProgressView';
 
 function describe(summary: SyncSummary, url: string): string {
   const p = summary.progress;
@@ -118,9 +119,9 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
   }
   const dataDir = values.data ?? defaultDataDir();
   const say = values.quiet || values.json ? undefined : (line: string) => process.stdout.write(`${line}\n`);
-  let engine: Engine;
+  let engine: ReplicaEngine;
   try {
-    engine = openEngine(dataDir, { holder: { command: 'sync' } });
+    engine = openEngine(dataDir, { holder: { command: 'sync' }, replica: syncReplica() });
   } catch (e) {
     if (!(e instanceof DataDirBusyError)) throw e;
     // The directory's owner is a running `outpost serve`: it does the sync (one process per directory).
@@ -142,7 +143,7 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
     return summary.ok ? 0 : summary.authError ? 3 : 1;
   }
   try {
-    const secrets = dataDirSecretStore(dataDir);
+    const { secrets, catalog } = engine.replica;
     if (values.remote) {
       if (values.relink) engine.db.run('DELETE FROM settings WHERE key = ?', [REMOTE_URL_SETTING]);
       const apiKey = values.token ?? (await loadProfile(engine.db, secrets))?.apiKey;
@@ -168,6 +169,7 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
     const sync = () =>
       runSync({
         db: engine.db,
+        catalog,
         remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey, timeoutMs: num(values.timeoutMs) },
         concurrency: num(values.concurrency),
         createQuietMs: num(values.createQuietMs),
@@ -184,19 +186,16 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
         const first = await sync();
         if (!first.ok) {
           view?.stop();
-          process.stdout.write(report(first, profile.baseUrl, preLinkRecords(engine.db), undefined, values.json === true));
+          process.stdout.write(report(first, profile.baseUrl, preLinkRecords(catalog, engine.db), undefined, values.json === true));
           return first.authError ? 3 : 1;
         }
       }
       // Through invoke(), as the owner (acting as the remote user): the adopted creates are recorded like any offline write.
-      const replica = attachReplica(engine, { secrets });
       try {
         const organizationId = values.adoptLocal === true ? undefined : values.adoptLocal;
-        adoption = (await invoke(
-          { engine: replica, db: replica.db, caller: { ...localCaller(replica.db)!, owner: true } },
-          'AdoptPreLinkRecords',
-          { organizationId },
-        )) as AdoptionResult;
+        adoption = (await invoke({ engine, db: engine.db, caller: { ...localCaller(engine.db)!, owner: true } }, 'AdoptPreLinkRecords', {
+          organizationId,
+        })) as AdoptionResult;
       } catch (e) {
         view?.stop();
         if (!(e instanceof ApiError)) throw e;
@@ -206,7 +205,7 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
     }
     const summary = await sync();
     view?.stop();
-    process.stdout.write(report(summary, profile.baseUrl, preLinkRecords(engine.db), adoption, values.json === true));
+    process.stdout.write(report(summary, profile.baseUrl, preLinkRecords(catalog, engine.db), adoption, values.json === true));
     return summary.ok ? 0 : summary.authError ? 3 : 1;
   } finally {
     engine.close();

@@ -1,8 +1,8 @@
 // The type every service handler has: one function per operation of the table,
 // taking the request as validated by the operation's zod schema.
 import type { z } from 'zod';
-import type { OperationDef, RequestOf } from '../../src-shared/api/operation';
-import type { RequestContext } from '../engine';
+import type { OperationDef, RequestOf } from '../../../src-shared/api/operation';
+import type { RequestContext } from '../../engine';
 import type { JsonText } from './jsonText';
 
 export type ResponseInput<O extends OperationDef> = z.input<O['response']>;
