@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { addAttributeCommands } from './cli/attributesCommand';
 import { createApiKey, listApiKeys, ownerSessionKey, revokeApiKey } from './auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
+import { demoDataDir } from './db/dataDir';
 import { defaultDataDir, isReplica, openEngine } from './engine';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
@@ -30,6 +31,7 @@ interface ServeOptions {
   host: string;
   static?: string;
   seedIfEmpty?: boolean;
+  demo?: boolean;
   sync: boolean;
   allowedHost: string[];
 }
@@ -41,8 +43,10 @@ async function serve(values: ServeOptions): Promise<number> {
   // (Each request's own errors are answered with the contract's error body before they get here.)
   process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
   process.on('uncaughtException', (e) => console.error('outpost: uncaught exception; serving on:', e));
-  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'serve' }, replica: syncReplica() });
-  if (values.seedIfEmpty && !isReplica(engine.db) && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
+  // --demo: the demo profile (its own directory beside the real one unless --data names one), seeded when empty.
+  const dataDir = values.data ?? (values.demo ? demoDataDir() : defaultDataDir());
+  const engine = openEngine(dataDir, { holder: { command: 'serve' }, replica: syncReplica() });
+  if ((values.seedIfEmpty || values.demo) && !isReplica(engine.db) && !engine.db.get('SELECT 1 FROM annotations LIMIT 1')) {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
   }
@@ -135,7 +139,8 @@ function keysRevoke(id: string, values: { data?: string }): number {
 function seed(values: { data?: string; annotations?: string }): number {
   const n = values.annotations === undefined ? undefined : Number(values.annotations);
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) return fail(`invalid --annotations '${values.annotations}'`);
-  const engine = openEngine(values.data ?? defaultDataDir(), { holder: { command: 'seed' } });
+  // The demo has its own directory: seeding makes a directory a demo profile, which can never be linked.
+  const engine = openEngine(values.data ?? demoDataDir(), { holder: { command: 'seed' } });
   try {
     if (isReplica(engine.db))
       return fail(`${engine.dataDir} is a replica of its remote: demo data is only for a local profile (use another --data)`);
@@ -167,7 +172,8 @@ function program(run: (work: () => number | Promise<number>) => void): Command {
       'further Host names to answer (DNS rebinding guard: by default only the bound address and localhost)',
       [],
     )
-    .option('--seed-if-empty', 'load the demo dataset into an empty database')
+    .option('--demo', `the demo profile: ${demoDataDir()} (or --data), with the demo dataset loaded when empty`)
+    .option('--seed-if-empty', 'load the demo dataset into an empty database (making it a demo profile)')
     .option('--static <dir>', 'directory of the built renderer (default: out/renderer when built)')
     .option('--no-sync', 'no background sync runs (a sync on request, e.g. by `outpost sync`, still runs)')
     .action((o: ServeOptions) => run(() => serve(o)));
@@ -195,8 +201,8 @@ function program(run: (work: () => number | Promise<number>) => void): Command {
     .action((id: string, o: { data?: string }) => run(() => keysRevoke(id, o)));
   root
     .command('seed')
-    .description('load the deterministic demo dataset')
-    .addOption(data())
+    .description('load the demo dataset (a demo profile cannot be linked to a remote)')
+    .addOption(new Option('--data <dir>', `data directory (default: the demo profile, ${demoDataDir()})`))
     .option('--annotations <n>', 'how many annotations')
     .action((o: { data?: string; annotations?: string }) => run(() => seed(o)));
   addSyncCommand(root, data, run);

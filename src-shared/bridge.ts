@@ -28,10 +28,30 @@ export interface BridgeEvent {
   [key: string]: unknown;
 }
 
+/** The desktop app's two profiles: the user's own, and the demo (its own data directory, never linked). */
+export type ProfileKind = 'real' | 'demo';
+
+export interface ProfileInfo {
+  readonly kind: ProfileKind;
+  readonly dataDir: string;
+}
+
+/** Which profile the window shows, and switching to the other (main stops one engine and opens the other). */
+export interface ProfileSwitch {
+  current(): Promise<ProfileInfo>;
+  /** Resolves once the profile is open (the window reloads); rejects with what went wrong. */
+  open(kind: ProfileKind): Promise<ProfileInfo>;
+}
+
 /** What the preload exposes as `window.outpost`. */
 export interface OutpostBridge {
   /** Resolves to the reply as it crossed IPC; readBridgeReply gives the result. */
   invoke(operation: string, request?: Record<string, unknown>): Promise<BridgeReply>;
   /** Subscribes to main-process events; returns the unsubscribe function. */
   onEvent(listener: (event: BridgeEvent) => void): () => void;
+}
+
+/** `window.outpost` in the desktop app: the bridge, and the profile switch (the empty profile's "Try with demo data"). */
+export interface DesktopBridge extends OutpostBridge {
+  readonly profiles: ProfileSwitch;
 }

@@ -8,6 +8,8 @@ import type { MenuItemConstructorOptions } from 'electron';
 export interface MenuActions {
   importTestReport(): void;
   syncNow(): void;
+  /** Opens the other profile: the demo from the user's own, the user's own from the demo. */
+  switchProfile(): void;
   openDocumentation(): void;
   showShortcuts(): void;
   openLogsFolder(): void;
@@ -17,6 +19,8 @@ export interface MenuOptions {
   /** Dev tools only when not packaged. */
   readonly isPackaged: boolean;
   readonly platform: NodeJS.Platform;
+  /** The profile the window shows. */
+  readonly profile: 'real' | 'demo';
 }
 
 export function appMenuTemplate(actions: MenuActions, options: MenuOptions): MenuItemConstructorOptions[] {
@@ -26,6 +30,8 @@ export function appMenuTemplate(actions: MenuActions, options: MenuOptions): Men
     submenu: [
       { label: 'Import Test Report…', accelerator: 'CmdOrCtrl+O', click: () => actions.importTestReport() },
       { label: 'Sync Now', accelerator: 'CmdOrCtrl+Shift+S', click: () => actions.syncNow() },
+      { type: 'separator' },
+      { label: options.profile === 'demo' ? 'Open My Profile' : 'Open Demo Profile', click: () => actions.switchProfile() },
       { type: 'separator' },
       mac ? { role: 'close' } : { role: 'quit' },
     ],

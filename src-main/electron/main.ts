@@ -16,8 +16,10 @@ import { EngineHostSupervisor } from '../host/supervisor';
 import { createAppLog, type AppLog } from './appLog';
 import { appMenuTemplate } from './appMenu';
 import { documentationPath } from './documentation';
+import type { ProfileInfo, ProfileKind } from './channels';
 import { createEventPublisher, type EventPublisher } from './events';
 import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
+import { profileFor, registerProfileSwitch } from './profiles';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
 import { createSafeStorageSecretStore } from './secretStore';
 import { startUpdateChecks } from './updates';
@@ -41,6 +43,8 @@ app.enableSandbox();
 
 let mainWindow: BrowserWindow | undefined;
 let engineHost: EngineHostSupervisor | undefined;
+/** The profile the window shows: the user's own at start; the demo only when asked for. */
+let profile: ProfileInfo = profileFor('real', defaultDataDir());
 // Electron's default log folder (app.getPath('logs')): set before it is read.
 app.setAppLogsPath();
 const appLog: AppLog = createAppLog(app.getPath('logs'));
@@ -116,13 +120,15 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
-/** The engine host for the profile in `dataDir`; its state goes to the windows so they say when it is down. */
-function createEngineHost(dataDir: string): EngineHostSupervisor {
+/** The engine host for `opened`; its state goes to the windows so they say when it is down. */
+function createEngineHost(opened: ProfileInfo): EngineHostSupervisor {
+  const { dataDir } = opened;
   // Remote API keys, encrypted with the OS keyring, stay here: the host asks for them over its port.
   const secrets = createSafeStorageSecretStore({ safeStorage, dir: join(dataDir, 'secrets') });
   return new EngineHostSupervisor({
     launch: utilityHostLauncher(engineHostFile),
-    init: { dataDir, seedDemoData: true, backgroundSync: true },
+    // The real profile starts empty; only the demo profile is seeded (and is then marked, never linkable).
+    init: { dataDir, seedDemoData: opened.kind === 'demo', backgroundSync: true },
     secrets,
     onEvent: publishEvent,
     onStateChange: (state, detail) => publishEvent({ type: 'engine-status', state, detail }),
@@ -163,29 +169,80 @@ async function syncNow(host: EngineHostSupervisor): Promise<void> {
   if (!result.ok) tell({ type: 'warning', message: 'Sync could not start', detail: result.error.message });
 }
 
-async function start(): Promise<void> {
-  const host = createEngineHost(defaultDataDir());
-  engineHost = host;
-  appLog.info(`Outpost ${app.getVersion()} starting; profile in ${defaultDataDir()}`);
+function setMenu(): void {
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       appMenuTemplate(
         {
-          importTestReport: () => void importTestReport(host),
-          syncNow: () => void syncNow(host),
+          importTestReport: () => void (engineHost && importTestReport(engineHost)),
+          syncNow: () => void (engineHost && syncNow(engineHost)),
+          switchProfile: () => void switchProfile(profile.kind === 'demo' ? 'real' : 'demo'),
           openDocumentation: () => void openDocumentation(),
           showShortcuts: () => publishEvent({ type: 'menu-command', command: 'help' }),
           openLogsFolder: () => void shell.openPath(app.getPath('logs')),
         },
-        { isPackaged: app.isPackaged, platform: process.platform },
+        { isPackaged: app.isPackaged, platform: process.platform, profile: profile.kind },
       ),
     ),
   );
+}
+
+let switching: Promise<ProfileInfo> | undefined;
+
+/** Closes the open profile's engine and opens `kind`'s (the window reloads onto it). Throws a sentence if it cannot. */
+function openProfile(kind: ProfileKind): Promise<ProfileInfo> {
+  // One switch at a time (a double click asks twice).
+  switching ??= switchTo(kind).finally(() => (switching = undefined));
+  return switching;
+}
+
+async function switchTo(kind: ProfileKind): Promise<ProfileInfo> {
+  if (kind === profile.kind) return profile;
+  const next = profileFor(kind, defaultDataDir());
+  await engineHost?.stop();
+  const previous = profile;
+  const host = createEngineHost(next);
+  engineHost = host;
+  profile = next;
+  appLog.info(`opening the ${kind} profile in ${next.dataDir}`);
+  try {
+    await host.start();
+  } catch (error) {
+    // Back to the profile that was open: the window is never left without an engine.
+    appLog.error(`the ${kind} profile could not be opened`, error);
+    engineHost = createEngineHost(previous);
+    profile = previous;
+    await engineHost.start().catch((e: unknown) => appLog.error('reopening the previous profile failed', e));
+    throw new Error(`The ${kind === 'demo' ? 'demo' : 'your'} profile in ${next.dataDir} could not be opened: ${(error as Error).message}`);
+  } finally {
+    setMenu();
+  }
+  mainWindow?.webContents.reload();
+  return profile;
+}
+
+/** The menu's switch: the same as the window's, with a message box when it fails. */
+async function switchProfile(kind: ProfileKind): Promise<void> {
+  try {
+    await openProfile(kind);
+  } catch (error) {
+    tell({ type: 'error', message: 'The profile could not be opened', detail: (error as Error).message });
+  }
+}
+
+async function start(): Promise<void> {
+  const host = createEngineHost(profile);
+  engineHost = host;
+  appLog.info(`Outpost ${app.getVersion()} starting; profile in ${profile.dataDir}`);
+  setMenu();
   configureSession();
+  const isTrustedSender = trustedSenderCheck([devServerUrl ?? `${APP_ORIGIN}/`]);
   registerIpcBridge(ipcMain, {
-    call: (operation, request) => host.forward(operation, request),
-    isTrustedSender: trustedSenderCheck([devServerUrl ?? `${APP_ORIGIN}/`]),
+    // Always the open profile's engine (a call made while the profile is switched fails UNAVAILABLE).
+    call: (operation, request) => (engineHost ?? host).forward(operation, request),
+    isTrustedSender,
   });
+  registerProfileSwitch(ipcMain, { isTrustedSender, current: () => profile, open: openProfile });
   // The window appears at once; its first calls wait for the profile to open.
   mainWindow = createWindow();
   await host.start();

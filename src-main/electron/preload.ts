@@ -1,9 +1,17 @@
 // The sandboxed preload: exposes exactly one narrow API to the renderer as
 // `window.outpost` (see channels.ts). No Node access, no raw ipcRenderer.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeEvent, type BridgeReply, type OutpostBridge } from './channels';
+import {
+  EVENT_CHANNEL,
+  INVOKE_CHANNEL,
+  PROFILE_CHANNEL,
+  type BridgeEvent,
+  type BridgeReply,
+  type DesktopBridge,
+  type ProfileInfo,
+} from './channels';
 
-const bridge: OutpostBridge = {
+const bridge: DesktopBridge = {
   invoke: (operation, request = {}) => {
     if (typeof operation !== 'string') return Promise.reject(new TypeError('operation must be a string'));
     // The reply as main forwarded it (JSON text for a JSON response): the renderer's transport parses it
@@ -18,6 +26,10 @@ const bridge: OutpostBridge = {
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, wrapped);
     };
+  },
+  profiles: {
+    current: () => ipcRenderer.invoke(PROFILE_CHANNEL, 'current') as Promise<ProfileInfo>,
+    open: (kind) => ipcRenderer.invoke(PROFILE_CHANNEL, 'open', kind) as Promise<ProfileInfo>,
   },
 };
 

@@ -1,6 +1,9 @@
-// A deterministic, realistic demo dataset (same ids and content every time),
-// so the app is alive on first start and tests/benchmarks have known data.
-// Written with bulk SQL in one transaction; seeding twice changes nothing.
+// A realistic demo dataset with deterministic content, so a demo profile is
+// alive and tests/benchmarks have known data. Its ids are fresh per data
+// directory (derived from a salt the directory keeps), so two demo directories
+// never share a record id; seeding the same directory twice changes nothing.
+// Seeding marks the database a demo profile, which cannot be linked to a remote.
+// Written with bulk SQL in one transaction.
 import { createHash, randomUUID } from 'node:crypto';
 import { ApiError, Code } from '../../src-shared/errors';
 import { AnnotationState } from '../../src-shared/api/annotations';
@@ -8,6 +11,7 @@ import { AnnotationLogKind, AnnotationLogState } from '../../src-shared/api/anno
 import { ensureMember, DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../auth/identity';
 import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
 import { withoutForeignKeyChecks, type Db } from '../db/database';
+import { markDemoProfile } from '../db/demoProfile';
 import { isReplica } from '../engine';
 import { withAnnotationBulkInserter } from '../services/annotations/annotationStore';
 import { AnnotationLogRowWriter } from '../services/annotations/annotationLogStore';
@@ -25,9 +29,9 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** A UUID-shaped id derived from a name (stable across runs). */
-export function stableId(name: string): string {
-  const h = createHash('sha256').update(`outpost-seed:${name}`).digest('hex');
+/** A UUID-shaped id derived from a name and the directory's salt (stable within one data directory). */
+function demoRecordId(name: string, salt: string): string {
+  const h = createHash('sha256').update(`outpost-seed:${salt}:${name}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -139,6 +143,8 @@ function insertDemoData(db: Db, options: SeedOptions): SeedCounts {
   const rand = prng(20260901);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   return db.tx(() => {
+    const salt = markDemoProfile(db);
+    const stableId = (name: string) => demoRecordId(name, salt);
     const { organizationId } = ensureMember(db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME);
     const userIds = USERS.map((u) => ensureMember(db, u, DEFAULT_ORGANIZATION_NAME).userId);
     const owner = userIds[0];

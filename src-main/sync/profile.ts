@@ -1,6 +1,7 @@
 // The remote profile of a replica: its base URL (a setting in the database)
 // and its API key (in a SecretStore, never in the database).
 import type { Db } from '../db/database';
+import { refuseLinkingDemoProfile } from '../db/demoProfile';
 import { REPLICA_SETTING } from '../engine';
 import type { SecretStore } from './secretStore';
 
@@ -21,6 +22,7 @@ export function normalizeUrl(url: string): string {
 
 /** Links the database to a remote: from now on it is a replica (local writes are recorded in the outbox). */
 export async function saveProfile(db: Db, secrets: SecretStore, profile: RemoteProfile): Promise<void> {
+  refuseLinkingDemoProfile(db);
   const url = normalizeUrl(profile.baseUrl);
   const previous = db.setting(REMOTE_URL_SETTING);
   if (previous && previous !== url) {

@@ -3,6 +3,7 @@
 // the key lives only in the SecretStore (see profile.ts).
 import { ApiError, Code } from '../../src-shared/errors';
 import type { Db } from '../db/database';
+import { refuseLinkingDemoProfile } from '../db/demoProfile';
 import type { RemoteProfileStore } from '../engine';
 import { loadProfile, normalizeUrl, REMOTE_URL_SETTING, saveProfile, secretName } from './profile';
 import type { SecretStore } from './secretStore';
@@ -17,6 +18,8 @@ export function createRemoteProfileStore(db: Db, secrets: SecretStore): RemotePr
   return {
     read,
     async save(baseUrl, apiKey) {
+      // Before the key is stored: a demo profile keeps nothing of a refused link.
+      refuseLinkingDemoProfile(db);
       const url = normalizeUrl(baseUrl);
       const linked = db.setting(REMOTE_URL_SETTING);
       if (linked && linked !== url) {

@@ -1,12 +1,12 @@
 /// <reference types="svelte" />
 /// <reference types="vite/client" />
 
-import type { OutpostBridge } from './lib/transport/bridge';
+import type { DesktopBridge } from './lib/transport/bridge';
 
 declare global {
   interface Window {
     /** Present only in the desktop app (exposed by the sandboxed preload). */
-    outpost?: OutpostBridge;
+    outpost?: DesktopBridge;
   }
 }
 

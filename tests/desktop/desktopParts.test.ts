@@ -106,6 +106,7 @@ describe('the menu template', () => {
   const actions = {
     importTestReport: () => {},
     syncNow: () => {},
+    switchProfile: () => {},
     openDocumentation: () => {},
     showShortcuts: () => {},
     openLogsFolder: () => {},
@@ -113,15 +114,25 @@ describe('the menu template', () => {
   const roles = (items: unknown) => JSON.stringify(items).match(/"role":"(\w+)"/g);
 
   test('a packaged app has no dev tools', () => {
-    expect(roles(appMenuTemplate(actions, { isPackaged: false, platform: 'linux' }))).toContain('"role":"toggleDevTools"');
-    expect(roles(appMenuTemplate(actions, { isPackaged: true, platform: 'linux' }))).not.toContain('"role":"toggleDevTools"');
+    expect(roles(appMenuTemplate(actions, { isPackaged: false, platform: 'linux', profile: 'real' }))).toContain('"role":"toggleDevTools"');
+    expect(roles(appMenuTemplate(actions, { isPackaged: true, platform: 'linux', profile: 'real' }))).not.toContain(
+      '"role":"toggleDevTools"',
+    );
   });
 
   test('macOS gets the app menu first and File > Close instead of Quit', () => {
-    const mac = appMenuTemplate(actions, { isPackaged: true, platform: 'darwin' });
+    const mac = appMenuTemplate(actions, { isPackaged: true, platform: 'darwin', profile: 'real' });
     expect(mac[0]).toEqual({ role: 'appMenu' });
     expect(JSON.stringify(mac[1])).toContain('"role":"close"');
     expect(JSON.stringify(mac[1])).not.toContain('"role":"quit"');
+  });
+
+  test('File offers the other profile: the demo from the real one, the real one from the demo', () => {
+    const fileItems = (profile: 'real' | 'demo') =>
+      (appMenuTemplate(actions, { isPackaged: true, platform: 'linux', profile })[0].submenu as { label?: string }[]).map((i) => i.label);
+    expect(fileItems('real')).toContain('Open Demo Profile');
+    expect(fileItems('demo')).toContain('Open My Profile');
+    expect(fileItems('demo')).not.toContain('Open Demo Profile');
   });
 });
 

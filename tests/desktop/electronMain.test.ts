@@ -14,7 +14,9 @@ import { readBridgeReply, type BridgeReply } from '../../src-shared/bridge';
 import { Code } from '../../src-shared/errors';
 import { currentHolder } from '../../src-main/db/dataDirLock';
 import { openEngine } from '../../src-main/engine';
-import { INVOKE_CHANNEL, EVENT_CHANNEL } from '../../src-main/electron/channels';
+import { INVOKE_CHANNEL, EVENT_CHANNEL, PROFILE_CHANNEL } from '../../src-main/electron/channels';
+import { demoDataDir } from '../../src-main/db/dataDir';
+import { DEMO_LINK_REFUSED } from '../../src-main/db/demoProfile';
 import { ShortcutReader, type KeyInput } from '../../src-renderer/src/lib/keyboard/shortcuts';
 import { BUILT_HOST } from '../support/mainBundle';
 import { startElectronMain, RENDERER_URL, type ElectronMain } from '../support/electronMain';
@@ -75,10 +77,8 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(typeof (await main.invoke(RENDERER_URL, INVOKE_CHANNEL, 'GetMe', {}))).toBe('string');
     const me = await call('GetMe');
     expect(me).toMatchObject({ ok: true, data: { userEmail: 'engineer@outpost.local' } });
-    // First start: the demo dataset.
-    const page = await call('ListAnnotations', { pageSize: 5 });
-    expect(page.ok).toBe(true);
-    expect(page.data.annotations).toHaveLength(5);
+    // First start: the user's own profile, empty (the demo is a profile of its own, asked for).
+    expect(await call('ListAnnotations', { pageSize: 5 })).toEqual({ ok: true, data: { annotations: [], nextPageToken: '' } });
     const created = await call('CreateAsset', { name: 'Desktop rig' });
     expect(created).toMatchObject({ ok: true, data: { asset: { name: 'Desktop rig' } } });
     expect(await call('GetAsset', { assetId: created.data.asset.assetId })).toEqual(created);
@@ -129,7 +129,14 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
       submenu?: { label?: string; role?: string; accelerator?: string; registerAccelerator?: boolean }[];
     }[];
     expect(menu.map((m) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu', 'Help']);
-    expect(menu[0].submenu!.map((i) => i.label ?? i.role ?? 'separator')).toEqual(['Import Test Report…', 'Sync Now', 'separator', 'quit']);
+    expect(menu[0].submenu!.map((i) => i.label ?? i.role ?? 'separator')).toEqual([
+      'Import Test Report…',
+      'Sync Now',
+      'separator',
+      'Open Demo Profile',
+      'separator',
+      'quit',
+    ]);
     expect(menu[2].submenu!.map((i) => i.role).filter(Boolean)).toEqual([
       'reload',
       'resetZoom',
@@ -244,6 +251,40 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
     expect(main.moduleLog().filter((l) => l.includes('electron-updater'))).toEqual([]);
   });
 
+  test("'Try with demo data': the demo profile opens in its own directory, is seeded, refuses a link; the user's profile comes back untouched", async () => {
+    expect(await main.invoke(RENDERER_URL, PROFILE_CHANNEL, 'current')).toEqual({ kind: 'real', dataDir: main.dataDir });
+    // Only our renderer may ask, and only for the two profiles.
+    await expect(main.invoke('https://evil.example/', PROFILE_CHANNEL, 'open', 'demo')).rejects.toThrow(/untrusted frame/);
+    await expect(main.invoke(RENDERER_URL, PROFILE_CHANNEL, 'open', '/etc')).rejects.toThrow(/unknown profile request/);
+    const forksBefore = hostForks().length;
+    const reloadsBefore = main.records.filter((r) => r.api === 'webContents.reload').length;
+    const demo = await main.invoke(RENDERER_URL, PROFILE_CHANNEL, 'open', 'demo');
+    expect(demo).toEqual({ kind: 'demo', dataDir: demoDataDir(main.dataDir) });
+    expect(hostForks()).toHaveLength(forksBefore + 1);
+    expect(main.records.filter((r) => r.api === 'webContents.reload')).toHaveLength(reloadsBefore + 1);
+    // The user's profile is closed (its lock released) and the demo's host holds the demo directory.
+    expect(currentHolder(main.dataDir)).toBeUndefined();
+    expect(currentHolder(demo.dataDir)).toMatchObject({ command: 'desktop', pid: hostForks().at(-1)!.pid });
+    const page = await call('ListAnnotations', { pageSize: 5 });
+    expect(page.data.annotations).toHaveLength(5);
+    expect(await call('ConfigureSyncRemote', { baseUrl: remote.url, apiKey: remote.token })).toEqual({
+      ok: false,
+      error: { code: Code.FAILED_PRECONDITION, message: DEMO_LINK_REFUSED, details: [] },
+    });
+    const menu = main.records.filter((r) => r.api === 'Menu.setApplicationMenu').at(-1)!.template as { submenu?: { label?: string }[] }[];
+    expect(menu[0].submenu!.map((i) => i.label)).toContain('Open My Profile');
+    // Back: the user's profile with its own records (the annotation written before the crash), linked as before.
+    // (Not polled with currentHolder: its probe takes the lock for a moment, and the opening host would find it busy.)
+    const readies = engineStates().filter((s) => s === 'ready').length;
+    await main.clickMenu('File', 'Open My Profile');
+    await main.waitFor('the real profile', () => engineStates().filter((s) => s === 'ready').length > readies);
+    expect(currentHolder(main.dataDir)).toMatchObject({ command: 'desktop', pid: hostForks().at(-1)!.pid });
+    expect(await main.invoke(RENDERER_URL, PROFILE_CHANNEL, 'current')).toEqual({ kind: 'real', dataDir: main.dataDir });
+    const own = await call('ListAnnotations', { filter: 'name == "Before the crash"' });
+    expect(own.data.annotations).toHaveLength(1);
+    expect(await call('GetSyncRemote')).toMatchObject({ ok: true, data: { remote: { baseUrl: remote.url } } });
+  });
+
   test('the window remembers its size and position', async () => {
     await main.closeWindow();
     const saved = JSON.parse(readFileSync(join(main.paths, 'userData', 'window-state.json'), 'utf8'));
@@ -251,7 +292,7 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
   });
 
   test('quitting stops the host and frees the data directory', async () => {
-    const hostPid = hostForks()[1].pid as number;
+    const hostPid = hostForks().at(-1)!.pid as number;
     expect(await main.quit()).toBe(0);
     expect(main.records.filter((r) => r.api === 'app.quit').length).toBeGreaterThanOrEqual(2);
     expect(() => process.kill(hostPid, 0)).toThrow();

@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { demoDataDir } from '../../src-main/db/dataDir';
 import { ensureMainBuilt, BUILT_MAIN, repoRoot } from './mainBundle';
 
 const REGISTER = join(repoRoot, 'tests/support/fakeElectron/register.mjs');
@@ -26,7 +27,7 @@ export interface ElectronMain {
   readonly records: Recorded[];
   /** What main printed. */
   readonly output: string[];
-  /** ipcRenderer.invoke(channel, ...args) from a frame at `url`. */
+  /** ipcRenderer.invoke(channel, ...args) from a frame at `url` (rejects when main's handler throws). */
   invoke(url: string | null, channel: string, ...args: unknown[]): Promise<any>;
   /** The session's decisions: permissions, a request to another origin, the CSP header. */
   session(): Promise<Record<string, any>>;
@@ -92,7 +93,11 @@ export async function startElectronMain(options: { env?: NodeJS.ProcessEnv; data
     paths,
     records,
     output,
-    invoke: async (url, channel, ...args) => (await ask({ kind: 'invoke', url, channel, args })).result,
+    invoke: async (url, channel, ...args) => {
+      const reply = await ask({ kind: 'invoke', url, channel, args });
+      if (reply.error !== undefined) throw new Error(reply.error);
+      return reply.result;
+    },
     session: async () => (await ask({ kind: 'session' })).answers,
     clickMenu: async (...path) => await ask({ kind: 'menu', path }),
     sent: (channel) => records.filter((r) => r.api === 'webContents.send' && r.channel === channel).map((r) => r.payload),
@@ -107,6 +112,7 @@ export async function startElectronMain(options: { env?: NodeJS.ProcessEnv; data
     cleanup() {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(demoDataDir(dataDir), { recursive: true, force: true });
       rmSync(paths, { recursive: true, force: true });
     },
   };

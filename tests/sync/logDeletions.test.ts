@@ -16,10 +16,13 @@ let seededLocalLogs: number;
 
 beforeEach(async () => {
   remote = await startRemote();
-  // A data directory used locally before it was linked: demo data in its own (local) organization.
+  // A data directory used locally before it was linked: records (the demo dataset's) in its own (local)
+  // organization. The seed marks a demo profile, which is never linked: the mark is lifted here, as records of
+  // the user's own would carry none.
   const dir = mkdtempSync(join(tmpdir(), 'outpost-replica-a-'));
   const local = openEngine(dir);
   seedDemoData(local.db, { annotations: 20 });
+  local.db.run("DELETE FROM settings WHERE key = 'profile.demo'");
   seededLocalLogs = local.db.get<{ n: number }>('SELECT count(*) AS n FROM annotation_logs')!.n;
   local.close();
   a = await createReplica('a', remote.url, remote.token, dir);

@@ -81,6 +81,9 @@ class FakeWebContents extends EventEmitter {
   send(channel, payload) {
     record('webContents.send', { channel, payload });
   }
+  reload() {
+    record('webContents.reload');
+  }
   setWindowOpenHandler(handler) {
     record('webContents.setWindowOpenHandler', { result: handler({ url: 'https://evil.example/' }) });
   }
@@ -262,8 +265,13 @@ process.on('message', async (message) => {
   if (message?.kind === 'invoke') {
     const handler = handlers.get(message.channel);
     const event = { senderFrame: message.url === null ? null : { url: message.url } };
-    const result = handler ? await handler(event, ...message.args) : { noHandler: message.channel };
-    process.send({ kind: 'invoke-result', id: message.id, result });
+    try {
+      const result = handler ? await handler(event, ...message.args) : { noHandler: message.channel };
+      process.send({ kind: 'invoke-result', id: message.id, result });
+    } catch (error) {
+      // ipcRenderer.invoke rejects with the handler's error, its message prefixed as Electron does.
+      process.send({ kind: 'invoke-result', id: message.id, error: `Error invoking remote method '${message.channel}': ${error}` });
+    }
   } else if (message?.kind === 'session') {
     // Asks the session's handlers what they decide (permission, a request to another origin, the CSP header).
     const answers = {};
