@@ -150,13 +150,23 @@ export interface OpenOptions {
 }
 
 /**
- * The desktop launcher (scripts/start-desktop.mjs) builds better-sqlite3 a second time for Electron's ABI and
- * passes its path here; Node (tests, `outpost serve`) uses the module npm built.
+ * True when this code runs from inside an asar archive, i.e. in the packaged app: electron-builder packs the
+ * bundles into app.asar, and the onlyLoadAppFromAsar fuse makes Electron load the app from nowhere else. An
+ * environment variable cannot move the code, so it cannot fake this either way.
  */
-/** The better-sqlite3 binary built for Electron's ABI, when the desktop app names one. */
-export function nativeBinding(): { nativeBinding: string } | undefined {
-  const path = process.env.OUTPOST_SQLITE_BINDING;
-  return path ? { nativeBinding: path } : undefined;
+export function runsFromAsar(moduleUrl: string = import.meta.url): boolean {
+  return /[\\/]app\.asar[\\/]/.test(decodeURIComponent(moduleUrl));
+}
+
+/**
+ * The better-sqlite3 binary the desktop launcher built for Electron's ABI (scripts/start-desktop.mjs names it in
+ * OUTPOST_SQLITE_BINDING); Node (tests, `outpost serve`) uses the module npm built. Honoured only when not
+ * packaged: a packaged app loads the module it was packed with, never one named by its environment (which
+ * would run any native code beside the NODE_OPTIONS fuse).
+ */
+export function nativeBinding(env: NodeJS.ProcessEnv = process.env, moduleUrl?: string): { nativeBinding: string } | undefined {
+  const path = env.OUTPOST_SQLITE_BINDING;
+  return path && !runsFromAsar(moduleUrl) ? { nativeBinding: path } : undefined;
 }
 
 /**

@@ -23,6 +23,7 @@ import { profileFor, registerProfileSwitch } from './profiles';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
 import { createSafeStorageSecretStore } from './secretStore';
 import { startUpdateChecks } from './updates';
+import { hostEnvironment } from './hostEnvironment';
 import { utilityHostLauncher } from './utilityHost';
 import { loadWindowBounds, MIN_SIZE, saveWindowBounds } from './windowState';
 
@@ -126,7 +127,7 @@ function createEngineHost(opened: ProfileInfo): EngineHostSupervisor {
   // Remote API keys, encrypted with the OS keyring, stay here: the host asks for them over its port.
   const secrets = createSafeStorageSecretStore({ safeStorage, dir: join(dataDir, 'secrets') });
   return new EngineHostSupervisor({
-    launch: utilityHostLauncher(engineHostFile),
+    launch: utilityHostLauncher(engineHostFile, hostEnvironment(process.env, app.isPackaged)),
     // The real profile starts empty; only the demo profile is seeded (and is then marked, never linkable).
     init: { dataDir, seedDemoData: opened.kind === 'demo', backgroundSync: true },
     secrets,

@@ -17,10 +17,11 @@ export type UtilityFork = (
 
 export function utilityHostLauncher(
   entry: string,
+  env: NodeJS.ProcessEnv | undefined,
   fork: UtilityFork = (modulePath, args, options) => utilityProcess.fork(modulePath, args, options),
 ): HostLauncher {
   return (): HostProcess => {
-    const child = fork(entry, [], { serviceName: 'Outpost engine', stdio: 'pipe' });
+    const child = fork(entry, [], { serviceName: 'Outpost engine', stdio: 'pipe', ...(env ? { env } : {}) });
     const outputListeners: ((line: string) => void)[] = [];
     for (const stream of [child.stdout, child.stderr]) {
       if (stream) createInterface({ input: stream as Readable }).on('line', (line) => outputListeners.forEach((l) => l(line)));

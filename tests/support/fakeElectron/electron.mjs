@@ -19,7 +19,8 @@ const record = (api, detail = {}) => {
 const plain = (value) => JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'function' ? '[function]' : v)));
 
 class FakeApp extends EventEmitter {
-  isPackaged = false;
+  /** FAKE_ELECTRON_PACKAGED=1 plays the packaged app (main's checks of app.isPackaged). */
+  isPackaged = process.env.FAKE_ELECTRON_PACKAGED === '1';
   #quitting = false;
   enableSandbox() {
     record('app.enableSandbox');
