@@ -19,6 +19,7 @@ import type { SecretStore } from '../sync/secretStore';
 import { dispatch, errorResult, failure, tempUploadPath, type DispatchOptions } from './dispatch';
 import type { HostPort } from './parentPort';
 import {
+  isLongOperation,
   isToHost,
   toReply,
   type CallResult,
@@ -45,6 +46,7 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
   let caller: Caller | undefined;
   let backgroundSync: BackgroundSync | undefined;
   let shuttingDown: Promise<void> | undefined;
+  let progressIntervalMs = 1_000;
 
   const post = (message: FromHost) => port.postMessage(message);
   const log = (level: LogLevel, message: string) => post({ kind: 'log', level, message });
@@ -75,6 +77,7 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
 
   function open(init: HostInit): void {
     if (engine) return log('warn', 'init received twice; the profile is already open');
+    if (init.progressIntervalMs) progressIntervalMs = init.progressIntervalMs;
     try {
       // As `outpost serve` does: the engine assembled with sync (its keys asked of the parent).
       const opened = openEngine(init.dataDir, { holder: { command: 'desktop' }, replica: syncReplica({ secrets }) });
@@ -143,8 +146,13 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
     return shuttingDown;
   }
 
-  function answer(id: number, result: Promise<CallResult>): void {
-    void result.then((r) => post({ kind: 'result', id, result: toReply(r) }));
+  /** Sends the call's result; a long one reports progress meanwhile, each time the event loop comes round to it. */
+  function answer(id: number, result: Promise<CallResult>, long = false): void {
+    const progress = long ? setInterval(() => post({ kind: 'progress', id }), progressIntervalMs) : undefined;
+    void result.then((r) => {
+      clearInterval(progress);
+      post({ kind: 'result', id, result: toReply(r) });
+    });
   }
 
   function handle(message: ToHost): void {
@@ -154,11 +162,11 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
       case 'call':
         if (shuttingDown)
           return post({ kind: 'result', id: message.id, result: failure(new ApiError(Code.UNAVAILABLE, 'the engine is shutting down')) });
-        return answer(message.id, dispatch(dispatchOptions, message.operation, message.request));
+        return answer(message.id, dispatch(dispatchOptions, message.operation, message.request), isLongOperation(message.operation));
       case 'import-file':
         if (shuttingDown)
           return post({ kind: 'result', id: message.id, result: failure(new ApiError(Code.UNAVAILABLE, 'the engine is shutting down')) });
-        return answer(message.id, importFile(message.path));
+        return answer(message.id, importFile(message.path), true);
       case 'ping':
         return post({ kind: 'pong', id: message.id });
       case 'secret-result': {

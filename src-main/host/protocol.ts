@@ -35,6 +35,26 @@ export interface HostInit {
   readonly seedDemoData?: boolean;
   /** Run the background sync scheduler while a remote is configured (the desktop app does). */
   readonly backgroundSync?: boolean;
+  /** How often a long operation's call reports progress (the supervisor sets it under its call deadline; default 1 s). */
+  readonly progressIntervalMs?: number;
+}
+
+/**
+ * Operations that may run longer than a call's deadline: the host reports their progress, which keeps their
+ * deadline off while it arrives. Each yields to the event loop as it goes (the import copies in short
+ * transactions), so a progress report means the work is still moving.
+ */
+const LONG_OPERATIONS: ReadonlySet<string> = new Set([
+  'ImportTestReport',
+  'UploadRemoteFile',
+  'UploadArtifact',
+  'CreateArtifactVersion',
+  'AdoptPreLinkRecords',
+  'CreateTestMeasurements',
+]);
+
+export function isLongOperation(operation: string): boolean {
+  return operation.startsWith('Batch') || LONG_OPERATIONS.has(operation);
 }
 
 export type SecretAction = 'get' | 'set' | 'delete';
@@ -62,6 +82,8 @@ export type FromHost =
   | { kind: 'init-failed'; message: string }
   | { kind: 'result'; id: number; result: BridgeReply }
   | { kind: 'pong'; id: number }
+  /** A long call (import-file, or an isLongOperation) is still running: its deadline starts again. */
+  | { kind: 'progress'; id: number }
   | { kind: 'event'; event: HostEvent }
   | { kind: 'secret'; id: number; action: SecretAction; name: string; value?: string }
   | { kind: 'log'; level: LogLevel; message: string }
@@ -102,6 +124,7 @@ export function isFromHost(x: unknown): x is FromHost {
     case 'result':
       return typeof x.id === 'number' && (typeof x.result === 'string' || (isObject(x.result) && typeof x.result.ok === 'boolean'));
     case 'pong':
+    case 'progress':
       return typeof x.id === 'number';
     case 'event':
       return isObject(x.event) && typeof x.event.type === 'string';

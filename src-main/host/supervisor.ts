@@ -56,6 +56,15 @@ export interface SupervisorOptions {
   readonly restartDelayMs?: (attempt: number) => number;
   /** How long a shutdown may take before the host is killed (default 10 s). */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Each call's deadline (default 30 s): past it, the call fails DEADLINE_EXCEEDED. A long operation
+   * (imports, batch actions: protocol.ts isLongOperation) reports progress, and each report restarts it.
+   */
+  readonly callTimeoutMs?: number;
+  /** Liveness: the host is pinged this often while it is ready (default 1 s)... */
+  readonly pingIntervalMs?: number;
+  /** ...and one that leaves a ping unanswered this long is hung: killed and replaced (default 3.5 s). */
+  readonly pingTimeoutMs?: number;
 }
 
 type Outgoing = Extract<ToHost, { id: number }>;
@@ -63,13 +72,20 @@ type OutgoingWithoutId = Outgoing extends infer M ? (M extends Outgoing ? Omit<M
 
 const unavailable = (message: string): CallResult => ({ ok: false, error: new ApiError(Code.UNAVAILABLE, message).toBody() });
 
+interface PendingCall {
+  readonly message: Outgoing;
+  readonly settle: (reply: BridgeReply) => void;
+  /** The call's deadline (none for the supervisor's own pings). */
+  deadline?: NodeJS.Timeout;
+}
+
 export class EngineHostSupervisor {
   private child: HostProcess | undefined;
   private current: HostState = 'stopped';
   private failure = '';
   private nextId = 1;
   /** Calls and pings sent to (or waiting for) the current host, by id. */
-  private readonly pending = new Map<number, { message: Outgoing; settle: (reply: BridgeReply) => void }>();
+  private readonly pending = new Map<number, PendingCall>();
   /** Waiting for a host while one is being restarted: sent to the new one. */
   private queued: Outgoing[] = [];
   private restartTimes: number[] = [];
@@ -77,8 +93,15 @@ export class EngineHostSupervisor {
   private initFailure: string | undefined;
   private readyWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private stopping: { done: Promise<void>; resolve: () => void } | undefined;
+  private liveness: NodeJS.Timeout | undefined;
+  /** The host the liveness check found hung and killed (its exit is reported as that). */
+  private hung: HostProcess | undefined;
 
   constructor(private readonly options: SupervisorOptions) {}
+
+  private get callTimeoutMs(): number {
+    return this.options.callTimeoutMs ?? 30_000;
+  }
 
   get state(): HostState {
     return this.current;
@@ -133,6 +156,7 @@ export class EngineHostSupervisor {
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
     this.stopping = { done, resolve };
+    this.stopLiveness();
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     const child = this.child;
@@ -155,10 +179,59 @@ export class EngineHostSupervisor {
     if (this.current === 'stopped') return Promise.resolve(unavailable('the engine is not started'));
     const outgoing = { ...message, id: this.nextId++ } as Outgoing;
     return new Promise((settle) => {
-      this.pending.set(outgoing.id, { message: outgoing, settle });
+      const entry: PendingCall = { message: outgoing, settle };
+      this.pending.set(outgoing.id, entry);
+      if (outgoing.kind !== 'ping') this.armDeadline(entry);
       if (this.child) this.child.postMessage(outgoing);
       else this.queued.push(outgoing);
     });
+  }
+
+  /** (Re)starts a call's deadline: at its start, and at each progress report of a long operation. */
+  private armDeadline(entry: PendingCall): void {
+    if (entry.deadline) clearTimeout(entry.deadline);
+    const ms = this.callTimeoutMs;
+    entry.deadline = setTimeout(() => {
+      if (this.pending.get(entry.message.id) !== entry) return;
+      this.pending.delete(entry.message.id);
+      const what = entry.message.kind === 'call' ? entry.message.operation : 'the import';
+      // The host still answers pings (else it would be replaced): the call may yet finish there.
+      entry.settle({
+        ok: false,
+        error: new ApiError(
+          Code.DEADLINE_EXCEEDED,
+          `the engine did not finish ${what} within ${Math.round(ms / 1000)} s; it may still complete — check before repeating it`,
+        ).toBody(),
+      });
+    }, ms);
+    entry.deadline.unref?.();
+  }
+
+  /** Pings the ready host; one that does not answer within pingTimeoutMs is killed (exited() restarts it). */
+  private startLiveness(child: HostProcess): void {
+    this.stopLiveness();
+    const interval = this.options.pingIntervalMs ?? 1_000;
+    const timeout = this.options.pingTimeoutMs ?? 3_500;
+    let waitingSince: number | undefined;
+    this.liveness = setInterval(() => {
+      if (child !== this.child || this.stopping) return this.stopLiveness();
+      if (waitingSince !== undefined) {
+        if (Date.now() - waitingSince < timeout) return;
+        this.stopLiveness();
+        this.hung = child;
+        this.options.onLog?.('error', `engine host (pid ${child.pid ?? '?'}) did not answer for ${timeout} ms: killing it`);
+        child.kill();
+        return;
+      }
+      waitingSince = Date.now();
+      void this.send({ kind: 'ping' }).then(() => (waitingSince = undefined));
+    }, interval);
+    this.liveness.unref?.();
+  }
+
+  private stopLiveness(): void {
+    if (this.liveness) clearInterval(this.liveness);
+    this.liveness = undefined;
   }
 
   private launch(state: 'starting' | 'restarting', detail: string): void {
@@ -169,7 +242,9 @@ export class EngineHostSupervisor {
     child.onMessage((message) => this.receive(child, message));
     child.onExit((code) => this.exited(child, code));
     child.onOutput((line) => this.options.onLog?.('error', `engine host: ${line}`));
-    child.postMessage({ kind: 'init', init: this.options.init });
+    // Progress of a long call comes well within its deadline.
+    const progressIntervalMs = Math.max(10, Math.floor(this.callTimeoutMs / 4));
+    child.postMessage({ kind: 'init', init: { progressIntervalMs, ...this.options.init } });
     for (const message of this.queued.splice(0)) child.postMessage(message);
   }
 
@@ -183,6 +258,7 @@ export class EngineHostSupervisor {
     switch (message.kind) {
       case 'ready':
         this.setState('ready', 'the profile is open');
+        this.startLiveness(child);
         for (const waiter of this.readyWaiters.splice(0)) waiter.resolve();
         return;
       case 'init-failed':
@@ -192,6 +268,11 @@ export class EngineHostSupervisor {
         return this.settle(message.id, message.result);
       case 'pong':
         return this.settle(message.id, { ok: true, data: null });
+      case 'progress': {
+        const entry = this.pending.get(message.id);
+        if (entry?.deadline) this.armDeadline(entry);
+        return;
+      }
       case 'event':
         return this.options.onEvent?.(message.event);
       case 'log':
@@ -224,12 +305,14 @@ export class EngineHostSupervisor {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
+    if (entry.deadline) clearTimeout(entry.deadline);
     entry.settle(reply);
   }
 
   private failInFlight(message: string): void {
     for (const [id, entry] of this.pending) {
       this.pending.delete(id);
+      if (entry.deadline) clearTimeout(entry.deadline);
       entry.settle(unavailable(message));
     }
     this.queued = [];
@@ -238,7 +321,9 @@ export class EngineHostSupervisor {
   private exited(child: HostProcess, code: number | null): void {
     if (child !== this.child) return;
     this.child = undefined;
-    const how = code === null ? 'was killed' : `exited with code ${code}`;
+    this.stopLiveness();
+    const how = child === this.hung ? 'stopped answering' : code === null ? 'was killed' : `exited with code ${code}`;
+    this.hung = undefined;
     if (this.stopping) {
       this.failInFlight('the engine has stopped');
       this.setState('stopped', 'shut down');

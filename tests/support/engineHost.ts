@@ -21,10 +21,12 @@ import { BUILT_HOST, ensureMainBuilt } from './mainBundle';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TS_ENTRY = join(REPO_ROOT, 'src-main/host/main.ts');
 const WORKER_ENTRY = join(REPO_ROOT, 'tests/support/engineHostEntry.mjs');
+/** The built host, plus a message that blocks its event loop (blockableHostEntry.mjs). */
+const BLOCKABLE_ENTRY = join(REPO_ROOT, 'tests/support/blockableHostEntry.mjs');
 /** The built host bundle (electron-vite build): what the packaged app runs. */
 export const BUILT_ENTRY = BUILT_HOST;
 
-export type HostRunner = 'fork' | 'worker' | 'built-fork' | 'built-worker';
+export type HostRunner = 'fork' | 'worker' | 'built-fork' | 'built-worker' | 'built-blockable';
 
 export function launcherFor(runner: HostRunner): HostLauncher {
   switch (runner) {
@@ -36,6 +38,8 @@ export function launcherFor(runner: HostRunner): HostLauncher {
       return forkLauncher(BUILT_ENTRY, { cwd: REPO_ROOT });
     case 'built-worker':
       return workerLauncher(BUILT_ENTRY);
+    case 'built-blockable':
+      return forkLauncher(BLOCKABLE_ENTRY, { cwd: REPO_ROOT });
   }
 }
 
