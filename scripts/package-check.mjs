@@ -6,8 +6,12 @@
 // out/preload, out/renderer and the production dependencies; the .node and
 // .wasm files are unpacked beside it; every fuse is flipped as configured.
 // Every production dependency and each of theirs must be in app.asar (electron-builder's collector can miss
-// them: see allowMissingDependencies in electron-builder.yml).
-// (The native rebuild for Electron's ABI is skipped: it downloads Electron's headers.)
+// them: see allowMissingDependencies in electron-builder.yml). The update feed the build names is in
+// resources/app-update.yml. The packed better_sqlite3.node's NODE_MODULE_VERSION must be Electron's (node-abi's
+// table): here, where the native rebuild for Electron cannot run (it downloads Electron's headers), the module
+// is Node's, and the check says so instead of failing (--require-electron-abi makes it fail); on a release machine,
+// `--packed dist/linux-unpacked` checks the ABI of the app `npm run package` made.
+// Prints the unpacked size of the app's resources (goal: under 40 MB on Linux, Electron itself aside).
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -63,11 +67,48 @@ function productionClosure(pkg) {
   return [...seen.values()];
 }
 
+// `--packed DIR`: only the ABI of an app `npm run package` made (e.g. dist/linux-unpacked), on a release machine.
+const packedAt = process.argv.indexOf('--packed');
+if (packedAt !== -1) {
+  const dir = resolve(process.argv[packedAt + 1] ?? '');
+  const found = [];
+  const find = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) find(join(d, e.name));
+      else if (e.name === 'better_sqlite3.node') found.push(join(d, e.name));
+    }
+  };
+  find(dir);
+  const electronVersion = require('electron/package.json').version;
+  const electronAbi = Number(require('node-abi').getAbi(electronVersion, 'electron'));
+  const versions = found.map((f) => Number(/node_register_module_v(\d+)/.exec(readFileSync(f).toString('latin1'))?.[1]));
+  const ok = found.length > 0 && versions.every((v) => v === electronAbi);
+  console.log(
+    `ABI: ${ok ? 'ok' : 'FAILED'}: ${found.length} better_sqlite3.node in ${dir} with NODE_MODULE_VERSION ${versions.join(', ') || 'none'}; Electron ${electronVersion} needs ${electronAbi}`,
+  );
+  process.exit(ok ? 0 : 1);
+}
 const work = mkdtempSync(join(tmpdir(), 'outpost-package-check-'));
 const problems = [];
+const notes = [];
+const requireElectronAbi = process.argv.includes('--require-electron-abi');
+/** A stand-in feed for the check (the release workflow sets the real one). */
+const FEED = process.env.OUTPOST_UPDATE_FEED || 'https://updates.outpost.invalid/desktop';
+
+/** NODE_MODULE_VERSION of a native module: the number in the `node_register_module_v<N>` symbol it exports. */
+function moduleVersionOf(file) {
+  const m = /node_register_module_v(\d+)/.exec(readFileSync(file).toString('latin1'));
+  return m ? Number(m[1]) : undefined;
+}
+
+function sizeOf(path) {
+  const st = lstatSync(path);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(path).reduce((sum, entry) => sum + sizeOf(join(path, entry)), 0);
+}
 try {
   const run = (cmd, args) => {
-    const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+    const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, OUTPOST_UPDATE_FEED: FEED } });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
   };
   run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
@@ -134,7 +175,34 @@ try {
     }
   };
   walk(join(app, 'resources', 'app.asar.unpacked'));
-  if (!unpacked.some((f) => f.endsWith('better_sqlite3.node'))) problems.push('better_sqlite3.node is not unpacked');
+  const sqliteModule = unpacked.find((f) => f.endsWith('better_sqlite3.node'));
+  if (!sqliteModule) problems.push('better_sqlite3.node is not unpacked');
+  else {
+    const electronVersion = require('electron/package.json').version;
+    const electronAbi = Number(require('node-abi').getAbi(electronVersion, 'electron'));
+    const packedAbi = moduleVersionOf(sqliteModule);
+    const verdict = `the packed better_sqlite3.node has NODE_MODULE_VERSION ${packedAbi}; Electron ${electronVersion} needs ${electronAbi}`;
+    if (packedAbi === electronAbi) notes.push(`ABI: ok (${verdict})`);
+    else if (!requireElectronAbi && packedAbi === Number(process.versions.modules))
+      notes.push(
+        `ABI: NOT CHECKED here: ${verdict}, and this one is Node ${process.version}'s (${packedAbi}): the rebuild for Electron needs its headers, which this machine cannot download. Everything else was checked. A release machine runs \`npm run package:check -- --packed dist/linux-unpacked\` after \`npm run package\``,
+      );
+    else problems.push(`ABI: ${verdict}: the packaged app could not open its database`);
+  }
+  // The feed named in the build (electron-builder's publish), read by electron-updater.
+  const appUpdate = join(app, 'resources', 'app-update.yml');
+  const appUpdateText = existsSync(appUpdate) ? readFileSync(appUpdate, 'utf8') : '';
+  if (!/^provider: generic$/m.test(appUpdateText) || !appUpdateText.includes(`url: ${FEED}`))
+    problems.push(`resources/app-update.yml does not name the generic feed ${FEED}: ${appUpdateText || 'missing'}`);
+  else
+    notes.push(
+      `updates: resources/app-update.yml names ${FEED} (latest*.yml are written by the installer targets, not --dir: the release workflow checks them)`,
+    );
+  const resources = join(app, 'resources');
+  const bytes = sizeOf(resources);
+  notes.push(
+    `size: ${(bytes / 1024 / 1024).toFixed(1)} MB unpacked in resources/ (app.asar ${(sizeOf(join(resources, 'app.asar')) / 1024 / 1024).toFixed(1)} MB, app.asar.unpacked ${(sizeOf(join(resources, 'app.asar.unpacked')) / 1024 / 1024).toFixed(1)} MB), Electron itself aside; goal < 40 MB`,
+  );
   if (!unpacked.some((f) => f.endsWith('nodejs/cedar_wasm_bg.wasm'))) problems.push("Cedar's wasm is not unpacked");
 
   const fuses = await getCurrentFuseWire(join(app, 'outpost'));
@@ -156,7 +224,10 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 if (problems.length) {
+  for (const note of notes) console.error(note);
   console.error(`package check FAILED:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log('package check: ok (layout, unpacked native and wasm modules, fuses)');
+console.log(
+  `${notes.join('\n')}\npackage check: ok (layout, unpacked native and wasm modules, fuses, update feed${notes.some((n) => n.startsWith('ABI: ok')) ? ', ABI' : '; everything except the ABI'})`,
+);

@@ -13,6 +13,8 @@ export interface MenuActions {
   openDocumentation(): void;
   showShortcuts(): void;
   openLogsFolder(): void;
+  /** Help › Check for Updates Automatically, turned on or off. */
+  setUpdateChecks(on: boolean): void;
 }
 
 export interface MenuOptions {
@@ -21,6 +23,8 @@ export interface MenuOptions {
   readonly platform: NodeJS.Platform;
   /** The profile the window shows. */
   readonly profile: 'real' | 'demo';
+  /** The user's update setting (the checkbox's state). */
+  readonly updateChecks: boolean;
 }
 
 export function appMenuTemplate(actions: MenuActions, options: MenuOptions): MenuItemConstructorOptions[] {
@@ -57,6 +61,13 @@ export function appMenuTemplate(actions: MenuActions, options: MenuOptions): Men
       // The renderer's own `?` key opens the same list (shown here, not registered: `?` is typed in fields).
       { label: 'Keyboard Shortcuts', accelerator: '?', registerAccelerator: false, click: () => actions.showShortcuts() },
       { label: 'Open Logs Folder', click: () => actions.openLogsFolder() },
+      { type: 'separator' },
+      {
+        label: 'Check for Updates Automatically',
+        type: 'checkbox',
+        checked: options.updateChecks,
+        click: (item) => actions.setUpdateChecks(item.checked),
+      },
     ],
   };
   return [...(mac ? [{ role: 'appMenu' } as const] : []), file, { role: 'editMenu' }, view, { role: 'windowMenu' }, help];

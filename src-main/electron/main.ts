@@ -22,7 +22,7 @@ import { registerIpcBridge, trustedSenderCheck } from './ipcBridge';
 import { profileFor, registerProfileSwitch } from './profiles';
 import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendererResponse } from './rendererFiles';
 import { createSafeStorageSecretStore } from './secretStore';
-import { startUpdateChecks } from './updates';
+import { loadUpdateSetting, readBuildFeedUrl, saveUpdateSetting, startUpdateChecks, type UpdateChecks } from './updates';
 import { hostEnvironment } from './hostEnvironment';
 import { utilityHostLauncher } from './utilityHost';
 import { loadWindowBounds, MIN_SIZE, saveWindowBounds } from './windowState';
@@ -50,6 +50,7 @@ let profile: ProfileInfo = profileFor('real', defaultDataDir());
 app.setAppLogsPath();
 const appLog: AppLog = createAppLog(app.getPath('logs'));
 const windowStateFile = join(app.getPath('userData'), 'window-state.json');
+const updateSettingFile = join(app.getPath('userData'), 'update-settings.json');
 
 /** Pushes an event to every window (`window.outpost.onEvent`): sync status and progress, the engine's state. */
 const publishEvent: EventPublisher = createEventPublisher(() => BrowserWindow.getAllWindows().map((w) => w.webContents));
@@ -181,8 +182,14 @@ function setMenu(): void {
           openDocumentation: () => void openDocumentation(),
           showShortcuts: () => publishEvent({ type: 'menu-command', command: 'help' }),
           openLogsFolder: () => void shell.openPath(app.getPath('logs')),
+          setUpdateChecks,
         },
-        { isPackaged: app.isPackaged, platform: process.platform, profile: profile.kind },
+        {
+          isPackaged: app.isPackaged,
+          platform: process.platform,
+          profile: profile.kind,
+          updateChecks: loadUpdateSetting(updateSettingFile),
+        },
       ),
     ),
   );
@@ -247,14 +254,30 @@ async function start(): Promise<void> {
   // The window appears at once; its first calls wait for the profile to open.
   mainWindow = createWindow();
   await host.start();
-  const updates = await startUpdateChecks({
-    feedUrl: process.env.OUTPOST_UPDATE_URL,
+  await applyUpdateSetting();
+}
+
+let updates: UpdateChecks | undefined;
+
+/** (Re)starts update checks as the build and the user's setting say. */
+async function applyUpdateSetting(): Promise<void> {
+  updates?.stop();
+  updates = await startUpdateChecks({
+    feedUrl: readBuildFeedUrl(process.resourcesPath),
     isPackaged: app.isPackaged,
+    enabled: loadUpdateSetting(updateSettingFile),
     isOnline: () => net.isOnline(),
     loadUpdater: async () => (await import('electron-updater')).autoUpdater,
     log: appLog,
   });
   appLog.info(`updates: ${updates.state}`);
+}
+
+/** Help › Check for Updates Automatically. */
+function setUpdateChecks(on: boolean): void {
+  saveUpdateSetting(updateSettingFile, on);
+  setMenu();
+  void applyUpdateSetting();
 }
 
 if (!app.requestSingleInstanceLock()) {

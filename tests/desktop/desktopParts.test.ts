@@ -3,14 +3,20 @@
 // and when it stays off), the remembered window bounds and the menu template
 // for a packaged app and for macOS. tests/desktop/electronMain.test.ts runs
 // them together in the built bundle.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createAppLog, redactSecrets } from '../../src-main/electron/appLog';
 import { appMenuTemplate } from '../../src-main/electron/appMenu';
 import { documentationPath } from '../../src-main/electron/documentation';
-import { startUpdateChecks, type UpdaterLike } from '../../src-main/electron/updates';
+import {
+  loadUpdateSetting,
+  readBuildFeedUrl,
+  saveUpdateSetting,
+  startUpdateChecks,
+  type UpdaterLike,
+} from '../../src-main/electron/updates';
 import { DEFAULT_BOUNDS, loadWindowBounds, saveWindowBounds } from '../../src-main/electron/windowState';
 
 const dir = mkdtempSync(join(tmpdir(), 'outpost-desktop-parts-'));
@@ -44,33 +50,60 @@ describe('update checks', () => {
     const updater: UpdaterLike = {
       autoDownload: false,
       autoInstallOnAppQuit: false,
-      setFeedURL: (options) => void calls.push(`feed ${options.provider} ${options.url}`),
       checkForUpdates: async () => void calls.push('check'),
     };
     return { updater, calls };
   };
   const quiet = { info: () => {}, warn: () => {} };
 
-  test('are off unpackaged, without a feed URL, or with one that is not http(s); electron-updater is not even loaded', async () => {
+  test('the feed is the one the build wrote into resources/app-update.yml; none when the build names none', () => {
+    const resources = join(dir, 'resources');
+    mkdirSync(resources, { recursive: true });
+    expect(readBuildFeedUrl(resources)).toBeUndefined();
+    expect(readBuildFeedUrl(undefined)).toBeUndefined();
+    // As electron-builder's publish (generic provider) writes it.
+    writeFileSync(
+      join(resources, 'app-update.yml'),
+      'provider: generic\nurl: https://updates.example/outpost\nupdaterCacheDirName: outpost-updater\n',
+    );
+    expect(readBuildFeedUrl(resources)).toBe('https://updates.example/outpost');
+  });
+
+  test('are off unpackaged, without a feed, with a feed that is not https, or when the user turned them off; electron-updater is not even loaded', async () => {
     let loaded = 0;
     const loadUpdater = async () => (loaded++, fakeUpdater().updater);
-    const base = { isOnline: () => true, loadUpdater, log: quiet };
-    expect((await startUpdateChecks({ ...base, isPackaged: false, feedUrl: 'https://updates.example/outpost' })).state).toBe(
-      'off: not packaged',
+    const base = { isOnline: () => true, loadUpdater, log: quiet, enabled: true };
+    const feed = 'https://updates.example/outpost';
+    expect((await startUpdateChecks({ ...base, isPackaged: false, feedUrl: feed })).state).toBe('off: not packaged');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: undefined })).state).toBe('off: this build names no update feed');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: '  ' })).state).toBe('off: this build names no update feed');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: 'http://updates.example/outpost' })).state).toBe(
+      'off: the feed is not https',
     );
-    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: undefined })).state).toBe('off: no feed URL');
-    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: '  ' })).state).toBe('off: no feed URL');
-    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: 'file:///tmp/feed' })).state).toBe(
-      'off: the feed URL is not http(s)',
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: 'file:///tmp/feed' })).state).toBe('off: the feed is not https');
+    expect((await startUpdateChecks({ ...base, isPackaged: true, feedUrl: feed, enabled: false })).state).toBe(
+      'off: turned off in the app',
     );
     expect(loaded).toBe(0);
   });
 
-  test('packaged with a feed: the generic provider, download in the background, install on quit; checks only when online', async () => {
+  test("the user's setting is kept in userData (default on; a damaged file reads as on)", () => {
+    const file = join(dir, 'userData', 'update-settings.json');
+    expect(loadUpdateSetting(file)).toBe(true);
+    saveUpdateSetting(file, false);
+    expect(loadUpdateSetting(file)).toBe(false);
+    saveUpdateSetting(file, true);
+    expect(loadUpdateSetting(file)).toBe(true);
+    writeFileSync(file, '{not json');
+    expect(loadUpdateSetting(file)).toBe(true);
+  });
+
+  test('packaged with an https feed: download in the background, install on quit; checks only when online', async () => {
     const { updater, calls } = fakeUpdater();
     let online = false;
     const checks = await startUpdateChecks({
       isPackaged: true,
+      enabled: true,
       feedUrl: 'https://updates.example/outpost',
       isOnline: () => online,
       loadUpdater: async () => updater,
@@ -78,11 +111,10 @@ describe('update checks', () => {
     });
     expect(checks.state).toBe('on');
     expect(updater).toMatchObject({ autoDownload: true, autoInstallOnAppQuit: true });
-    expect(calls).toEqual(['feed generic https://updates.example/outpost']);
     expect(await checks.check()).toBe(false);
     online = true;
     expect(await checks.check()).toBe(true);
-    expect(calls).toEqual(['feed generic https://updates.example/outpost', 'check']);
+    expect(calls).toEqual(['check']);
     checks.stop();
   });
 });
@@ -110,18 +142,21 @@ describe('the menu template', () => {
     openDocumentation: () => {},
     showShortcuts: () => {},
     openLogsFolder: () => {},
+    setUpdateChecks: () => {},
   };
   const roles = (items: unknown) => JSON.stringify(items).match(/"role":"(\w+)"/g);
 
   test('a packaged app has no dev tools', () => {
-    expect(roles(appMenuTemplate(actions, { isPackaged: false, platform: 'linux', profile: 'real' }))).toContain('"role":"toggleDevTools"');
-    expect(roles(appMenuTemplate(actions, { isPackaged: true, platform: 'linux', profile: 'real' }))).not.toContain(
+    expect(roles(appMenuTemplate(actions, { isPackaged: false, platform: 'linux', profile: 'real', updateChecks: true }))).toContain(
+      '"role":"toggleDevTools"',
+    );
+    expect(roles(appMenuTemplate(actions, { isPackaged: true, platform: 'linux', profile: 'real', updateChecks: true }))).not.toContain(
       '"role":"toggleDevTools"',
     );
   });
 
   test('macOS gets the app menu first and File > Close instead of Quit', () => {
-    const mac = appMenuTemplate(actions, { isPackaged: true, platform: 'darwin', profile: 'real' });
+    const mac = appMenuTemplate(actions, { isPackaged: true, platform: 'darwin', profile: 'real', updateChecks: true });
     expect(mac[0]).toEqual({ role: 'appMenu' });
     expect(JSON.stringify(mac[1])).toContain('"role":"close"');
     expect(JSON.stringify(mac[1])).not.toContain('"role":"quit"');
@@ -129,7 +164,9 @@ describe('the menu template', () => {
 
   test('File offers the other profile: the demo from the real one, the real one from the demo', () => {
     const fileItems = (profile: 'real' | 'demo') =>
-      (appMenuTemplate(actions, { isPackaged: true, platform: 'linux', profile })[0].submenu as { label?: string }[]).map((i) => i.label);
+      (
+        appMenuTemplate(actions, { isPackaged: true, platform: 'linux', profile, updateChecks: true })[0].submenu as { label?: string }[]
+      ).map((i) => i.label);
     expect(fileItems('real')).toContain('Open Demo Profile');
     expect(fileItems('demo')).toContain('Open My Profile');
     expect(fileItems('demo')).not.toContain('Open Demo Profile');

@@ -145,7 +145,13 @@ describe('Electron main over the engine host (built bundles, stand-in electron)'
       'togglefullscreen',
       'toggleDevTools',
     ]);
-    expect(menu[4].submenu!.map((i) => i.label)).toEqual(['Documentation', 'Keyboard Shortcuts', 'Open Logs Folder']);
+    expect(menu[4].submenu!.map((i) => i.label ?? 'separator')).toEqual([
+      'Documentation',
+      'Keyboard Shortcuts',
+      'Open Logs Folder',
+      'separator',
+      'Check for Updates Automatically',
+    ]);
     const registered = menu.flatMap((m) => m.submenu ?? []).filter((i) => i.accelerator && i.registerAccelerator !== false);
     expect(registered.map((i) => i.accelerator)).toEqual(['CmdOrCtrl+O', 'CmdOrCtrl+Shift+S']);
   });
