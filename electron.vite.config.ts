@@ -2,6 +2,7 @@
 // the Electron binary to build.
 //   main     src-main/electron/main.ts    -> out/main/index.js   (ESM; runtime deps stay external)
 //            src-main/host/main.ts        -> out/main/engineHost.js (the engine host: database, services, sync)
+//            src-main/cli.ts              -> out/main/cli.js (`outpost serve | sync | seed | …`: bin/outpost.mjs runs it)
 //   preload  src-main/electron/preload.ts -> out/preload/index.cjs (sandboxed preload: one CommonJS file)
 //   renderer src-renderer/index.html      -> out/renderer        (relative base, so `outpost serve` can serve it at /)
 import { resolve } from 'node:path';
@@ -34,7 +35,11 @@ export default defineConfig({
       externalizeDeps: { include: ['better-sqlite3'] },
       rolldownOptions: {
         // The engine host runs in its own process (utilityProcess.fork of out/main/engineHost.js).
-        input: { index: resolve(root, 'src-main/electron/main.ts'), engineHost: resolve(root, 'src-main/host/main.ts') },
+        input: {
+          index: resolve(root, 'src-main/electron/main.ts'),
+          engineHost: resolve(root, 'src-main/host/main.ts'),
+          cli: resolve(root, 'src-main/cli.ts'),
+        },
       },
     },
   },

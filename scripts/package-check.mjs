@@ -204,6 +204,18 @@ try {
     `size: ${(bytes / 1024 / 1024).toFixed(1)} MB unpacked in resources/ (app.asar ${(sizeOf(join(resources, 'app.asar')) / 1024 / 1024).toFixed(1)} MB, app.asar.unpacked ${(sizeOf(join(resources, 'app.asar.unpacked')) / 1024 / 1024).toFixed(1)} MB), Electron itself aside; goal < 40 MB`,
   );
   if (!unpacked.some((f) => f.endsWith('nodejs/cedar_wasm_bg.wasm'))) problems.push("Cedar's wasm is not unpacked");
+  // Lean: one Cedar wasm, one SQLite module, no C sources, no TypeScript loader at run time.
+  const everything = [...files]; // the asar's listing names its unpacked files too
+  const wasm = everything.filter((f) => f.endsWith('.wasm'));
+  if (wasm.length !== 1) problems.push(`${wasm.length} wasm files packed (one Cedar wasm expected): ${wasm.join(', ')}`);
+  const sqliteModules = everything.filter((f) => f.endsWith('better_sqlite3.node'));
+  if (sqliteModules.length !== 1)
+    problems.push(`${sqliteModules.length} copies of better_sqlite3.node packed: ${sqliteModules.join(', ')}`);
+  const cSources = everything.filter((f) => /\.(c|cc|cpp|h|o|a)$/.test(f));
+  if (cSources.length) problems.push(`C sources or objects packed: ${cSources.slice(0, 5).join(', ')}${cSources.length > 5 ? ', …' : ''}`);
+  for (const name of ['tsx', 'esbuild'])
+    if ([...packed].some((dir) => dir.endsWith(`/node_modules/${name}`)))
+      problems.push(`${name} is packed (the CLI runs from out/main/cli.js)`);
 
   const fuses = await getCurrentFuseWire(join(app, 'outpost'));
   const want = {

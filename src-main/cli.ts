@@ -18,7 +18,10 @@ import { syncReplica } from './sync/assembly/syncReplica';
 import { dataDirSecretStore } from './sync/secretStore';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const rendererBuild = resolve(here, '..', 'out', 'renderer');
+/** The built renderer: beside the built CLI (out/main/cli.js -> out/renderer), or under out/ from the sources. */
+const rendererBuild = [resolve(here, '..', 'renderer'), resolve(here, '..', 'out', 'renderer')].find((dir) =>
+  existsSync(join(dir, 'index.html')),
+);
 
 function fail(message: string): number {
   process.stderr.write(`outpost: ${message}\n`);
@@ -50,7 +53,7 @@ async function serve(values: ServeOptions): Promise<number> {
     const counts = seedDemoData(engine.db);
     process.stdout.write(`seeded demo data: ${counts.annotations} annotations, ${counts.assets} assets, ${counts.runs} runs\n`);
   }
-  const staticDir = values.static ?? (existsSync(join(rendererBuild, 'index.html')) ? rendererBuild : undefined);
+  const staticDir = values.static ?? rendererBuild;
   const server = createApiServer(engine, { staticDir, allowedHosts: values.allowedHost });
   const url = await listen(server, port, values.host);
   engine.lock.update({ url });
