@@ -122,7 +122,10 @@ export function migrate(raw: RawDatabase, list: readonly Migration[] = allMigrat
   let current = schemaVersion(raw);
   const latest = list.length ? list[list.length - 1].version : 0;
   if (current > latest) {
-    throw new Error(`database schema version ${current} is newer than this Outpost (${latest}); upgrade Outpost`);
+    // Nothing is touched: an older Outpost must not write to a schema it does not know.
+    throw new DatabaseUnusableError(
+      `database schema version ${current} is newer than this Outpost (${latest}): it was written by a newer Outpost; install that version (nothing was changed)`,
+    );
   }
   for (const m of list) {
     if (m.version <= current) continue;

@@ -17,6 +17,7 @@ import { syncReplica } from '../sync/assembly/syncReplica';
 import type { ReplicaEngine } from '../sync/replica';
 import type { SecretStore } from '../sync/secretStore';
 import { dispatch, errorResult, failure, tempUploadPath, type DispatchOptions } from './dispatch';
+import { describeOpenFailure } from './openFailure';
 import type { HostPort } from './parentPort';
 import {
   isLongOperation,
@@ -92,7 +93,7 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
       caller = { ...local, owner: true };
     } catch (error) {
       log('error', `could not open the profile in ${init.dataDir}: ${describeError(error)}`);
-      post({ kind: 'init-failed', message: error instanceof Error ? error.message : String(error) });
+      post({ kind: 'init-failed', message: describeOpenFailure(init.dataDir, error) });
       options.exit(1);
       return;
     }

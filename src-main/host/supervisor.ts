@@ -335,7 +335,8 @@ export class EngineHostSupervisor {
     this.failInFlight(
       `the engine stopped unexpectedly (it ${how}) while this call was running; it is being restarted — check whether the change was made before repeating it`,
     );
-    if (this.initFailure !== undefined) return this.fail(`the profile could not be opened: ${this.initFailure}`);
+    // The host says why in a sentence for the window (host/openFailure.ts).
+    if (this.initFailure !== undefined) return this.fail(this.initFailure);
     this.options.onLog?.('error', `engine host ${how}; restarting it`);
     const now = Date.now();
     const windowMs = this.options.restartWindowMs ?? 60_000;

@@ -316,7 +316,9 @@ describe('Electron main when the profile cannot be opened', () => {
       expect(await busy.exited).toBe(1);
       const box = busy.records.find((r) => r.api === 'dialog.showErrorBox')!;
       expect(box.title).toBe('Outpost could not start');
-      expect(box.content).toMatch(/^the profile could not be opened: .* is in use by outpost serve \(pid \d+/);
+      expect(box.content).toBe(
+        `${dataDir} is in use by outpost serve (pid ${process.pid}): stop it (or close the other Outpost window), then start Outpost again. Nothing was changed.`,
+      );
       expect(busy.records.filter((r) => r.api === 'utilityProcess.fork')).toHaveLength(1);
       expect(busy.sent(EVENT_CHANNEL).map((e) => e.state)).toEqual(['starting', 'failed']);
     } finally {

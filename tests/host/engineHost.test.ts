@@ -255,7 +255,7 @@ describe.each(RUNNERS)('an engine host that cannot open the profile (%s)', (runn
       restartDelayMs: () => 0,
     });
     try {
-      await expect(supervisor.start()).rejects.toThrow(/^the profile could not be opened: .* is in use by outpost serve \(pid \d+/);
+      await expect(supervisor.start()).rejects.toThrow(/ is in use by outpost serve \(pid \d+\): stop it .*Nothing was changed\.$/);
       expect(supervisor.state).toBe('failed');
       expect(launches).toBe(1);
       const call = await supervisor.call('GetMe', {});
