@@ -1,0 +1,104 @@
+// The reviewer's day, round two (#31), in Chromium against `outpost serve` on
+// the demo data: shortcuts that cannot misfire (keys typed at full speed after
+// a key that opens a field go to that field and change nothing), each checked
+// against the API.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Annotation } from '../../src-shared/api/annotations';
+import { openAppPage, launchChromium, screenshot } from './support/browser';
+import { ensureRendererBuilt } from './support/renderer';
+import { startE2eServer, type E2eServer } from './support/server';
+
+const TIMEOUT = 10_000;
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+let pageErrors: string[] = [];
+
+const press = (...keys: string[]) => keys.reduce((p, k) => p.then(() => page.keyboard.press(k)), Promise.resolve());
+const cursorId = () => page.evaluate(() => document.querySelector('.row.cursor')?.getAttribute('data-annotation-id') ?? null);
+const focusIsList = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'annotation-list');
+
+/** What a shortcut could change on the first page of annotations, as the API has it. */
+async function reviewFields(): Promise<Array<Pick<Annotation, 'annotationId' | 'state' | 'assignedToUserId' | 'tags' | 'isArchived'>>> {
+  const { annotations } = await server.client.ListAnnotations({ pageSize: 100 });
+  return annotations.map(({ annotationId, state, assignedToUserId, tags, isArchived }) => ({
+    annotationId,
+    state,
+    assignedToUserId,
+    tags,
+    isArchived,
+  }));
+}
+
+beforeAll(async () => {
+  const staticDir = await ensureRendererBuilt();
+  server = await startE2eServer(staticDir, { annotations: 200 });
+  browser = await launchChromium();
+  ({ page, pageErrors } = await openAppPage(browser, server.appUrl, TIMEOUT));
+  await page.locator('.row').first().waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('shortcuts that cannot misfire', () => {
+  // Every letter a triage shortcut uses (i assign-me, t tags, e archive, s state, x select, z undo, j/k, a, c, n).
+  const TYPED = 'Written with no network: six jazzy kites';
+
+  for (const { key, field } of [
+    { key: 'c', field: 'comment-box' },
+    { key: 't', field: 'batch-tag' },
+    { key: 'a', field: 'assign-query' },
+    { key: '/', field: 'annotation-filter' },
+  ]) {
+    test(`text typed at full speed after ${key} goes to #${field} only, and nothing changes`, async () => {
+      await page.getByTestId('annotation-list').focus();
+      if (!(await cursorId())) await press('j');
+      await expect.poll(cursorId, { timeout: TIMEOUT }).not.toBeNull();
+      const cursor = await cursorId();
+      const before = await reviewFields();
+      // The CPU slowed 6x: the field takes several frames to open while the keys arrive.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+      try {
+        // Sent without waiting for each key's handling: they queue up as a fast typist's would.
+        await Promise.all([page.keyboard.press(key), ...[...TYPED].map((c) => page.keyboard.type(c))]);
+      } finally {
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+        await cdp.detach();
+      }
+      await expect.poll(() => page.locator(`#${field}`).inputValue(), { timeout: TIMEOUT }).toBe(TYPED);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe(field);
+      await screenshot(page, `70-held-keys-${field}`);
+      // Leave without acting: the field is emptied and Esc brings the focus back to the list.
+      await page.locator(`#${field}`).fill('');
+      await press('Escape');
+      await expect.poll(focusIsList, { timeout: TIMEOUT }).toBe(true);
+      if (field === 'annotation-filter') await page.locator('.row').first().waitFor();
+      expect(await cursorId()).toBe(cursor);
+      expect(await reviewFields()).toEqual(before);
+      expect(await page.locator('dialog[open]').count()).toBe(0);
+    });
+  }
+
+  test('a data-changing key does nothing while a picker is open, even with the focus outside it', async () => {
+    await page.getByTestId('annotation-list').focus();
+    const before = await reviewFields();
+    await press('t');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('batch-tag');
+    // The focus leaves the dialog's field (a click on its backdrop does this): keys then reach the page.
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    await press('e', 's', 'i', 'z');
+    expect(await reviewFields()).toEqual(before);
+    await page.evaluate(() => document.querySelector<HTMLDialogElement>('dialog[open]')?.close());
+    await expect.poll(() => page.locator('dialog[open]').count(), { timeout: TIMEOUT }).toBe(0);
+  });
+
+  test('the page logged no errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
