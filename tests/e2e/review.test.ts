@@ -97,6 +97,53 @@ describe('shortcuts that cannot misfire', () => {
     await page.evaluate(() => document.querySelector<HTMLDialogElement>('dialog[open]')?.close());
     await expect.poll(() => page.locator('dialog[open]').count(), { timeout: TIMEOUT }).toBe(0);
   });
+});
+
+describe('actions report truthfully', () => {
+  const alert = () => page.locator('.toast-area [role="alert"]');
+
+  test("a refused archive keeps the cursor and the selection, and says what and why in words, the code behind 'Details'", async () => {
+    const { policy } = await server.client.CreatePolicy({
+      name: 'No archiving',
+      configuration: { cedarPolicy: 'forbid(principal, action in Action::"archive", resource);' },
+    });
+    try {
+      await page.getByTestId('annotation-list').focus();
+      if (!(await cursorId())) await press('j');
+      await expect.poll(cursorId, { timeout: TIMEOUT }).not.toBeNull();
+      const id = (await cursorId())!;
+      const name = (await server.client.GetAnnotation({ annotationId: id })).annotation.name;
+      await press('e');
+      await alert().waitFor();
+      const said = await alert().getByTestId('error-sentence').innerText();
+      expect(said).toMatch(
+        new RegExp(`^Your organization's policy does not allow archiving '${name}' \\(policy “No archiving[^”]*”\\)\\.$`),
+      );
+      // Only the sentence shows: no code, id or API name until Details is opened.
+      const shown = await alert().innerText();
+      expect(shown).not.toMatch(/PERMISSION_DENIED|BatchArchiveAnnotations|[0-9a-f]{8}-[0-9a-f]{4}-/);
+      await screenshot(page, '71-refused-archive');
+      await alert().locator('summary').click();
+      expect(await alert().innerText()).toContain('PERMISSION_DENIED');
+      // Nothing moved on: the cursor stays and the record is as it was.
+      expect(await cursorId()).toBe(id);
+      expect((await server.client.GetAnnotation({ annotationId: id })).annotation.isArchived).toBe(false);
+
+      // A selection stays selected after a refusal, and the sentence counts it.
+      await page.getByTestId('annotation-list').focus();
+      await press('x', 'Shift+J');
+      await expect.poll(() => page.getByTestId('selection-count').textContent(), { timeout: TIMEOUT }).toBe('2 selected');
+      await press('e');
+      await expect
+        .poll(() => alert().getByTestId('error-sentence').innerText(), { timeout: TIMEOUT })
+        .toMatch(/^Your organization's policy does not allow archiving 2 annotations/);
+      expect(await page.getByTestId('selection-count').textContent()).toBe('2 selected');
+      await press('Escape');
+      await expect.poll(() => page.getByTestId('selection-count').count(), { timeout: TIMEOUT }).toBe(0);
+    } finally {
+      await server.client.ArchivePolicy({ policyId: policy.policyId });
+    }
+  });
 
   test('the page logged no errors', () => {
     expect(pageErrors).toEqual([]);

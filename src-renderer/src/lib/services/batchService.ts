@@ -32,6 +32,27 @@ export function describeAction(action: BatchAction, count: number, userName = (i
   }
 }
 
+/** The action as the sentence of its failure names it: "archiving", "assigning", "tagging". */
+export function doingOf(action: BatchAction): string {
+  switch (action.kind) {
+    case 'archive':
+      return action.archived ? 'archiving' : 'unarchiving';
+    case 'state':
+      return `setting to ${action.state.replace('ANNOTATION_STATE_', '').toLowerCase()}`;
+    case 'assign':
+      return action.userId ? 'assigning' : 'unassigning';
+    case 'add-tag':
+      return `tagging “${action.tag}”`;
+    case 'remove-tag':
+      return `removing the tag “${action.tag}” from`;
+  }
+}
+
+/** The annotations acted on as the user knows them: `'Chamber pressure dip'`, or `3 annotations`. */
+export function subjectOf(annotations: readonly Pick<Annotation, 'name'>[]): string {
+  return annotations.length === 1 ? `'${annotations[0].name}'` : `${annotations.length.toLocaleString()} annotations`;
+}
+
 /** The annotations an action would change (the others are left alone, and not undone either). */
 export function affected(action: BatchAction, annotations: readonly Annotation[]): Annotation[] {
   return annotations.filter((a) => {

@@ -95,15 +95,17 @@ describe('BatchActions', () => {
     expect([...byId.values()].map((a) => a.assignedToUserId)).toEqual(['', 'u1']);
   });
 
-  test('the undo expires', async () => {
+  test('the toast and its undo expire', async () => {
     vi.useFakeTimers();
     const rows = [annotationFactory.build()];
     const { fake } = engine(rows);
     const batch = new BatchActions(fake.client, () => {});
     await batch.run({ kind: 'archive', archived: true }, rows);
     expect(batch.canUndo).toBe(true);
+    expect(batch.message).toBe('Archived 1 annotation');
     vi.advanceTimersByTime(UNDO_MS + 1);
     expect(batch.canUndo).toBe(false);
+    expect(batch.message).toBe('');
   });
 
   test('a refused batch keeps the API error and changes nothing to undo', async () => {
@@ -111,8 +113,9 @@ describe('BatchActions', () => {
       throw new ApiError(Code.NOT_FOUND, 'annotation not found');
     });
     const batch = new BatchActions(fake.client, () => {});
-    expect(await batch.run({ kind: 'archive', archived: true }, [annotationFactory.build()])).toBe(false);
+    expect(await batch.run({ kind: 'archive', archived: true }, [annotationFactory.build({ name: 'Chamber pressure dip' })])).toBe(false);
     expect(batch.error?.message).toContain('annotation not found');
+    expect(batch.error?.doing).toEqual({ verb: 'archiving', subject: "'Chamber pressure dip'" });
     expect(batch.canUndo).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 // The batch action just run and its undo: the action's words and count for
 // the toast, and for a few seconds the inverse batch. A new action replaces
-// the undo of the last one.
+// the undo of the last one. A toast goes after UNDO_MS (with its undo); an error stays until dismissed.
 import type { Client } from '../../../../src-shared/client';
-import { toErrorInfo, type ErrorInfo } from '../errors';
-import { affected, applyBatch, describeAction, undoBatch, type BatchAction } from '../services/batchService';
+import { failedWhile, type ErrorInfo } from '../errors';
+import { affected, applyBatch, describeAction, doingOf, subjectOf, undoBatch, type BatchAction } from '../services/batchService';
 import type { Annotation } from '../services/annotationService';
 
 export const UNDO_MS = 8000;
@@ -42,6 +42,7 @@ export class BatchActions {
     this.error = undefined;
     if (!before.length) {
       this.message = `Nothing to change (${annotations.length} already so)`;
+      this.#expire();
       return [];
     }
     this.running = true;
@@ -51,15 +52,15 @@ export class BatchActions {
       this.#done = { action, before, after };
       this.message = describeAction(action, updated.length, this.#userName);
       this.canUndo = true;
-      this.#timer = setTimeout(() => this.#forgetUndo(), UNDO_MS);
+      this.#expire();
       return updated;
     } catch (e) {
-      this.error = toErrorInfo(e);
+      this.error = failedWhile(e, doingOf(action), subjectOf(before));
       // What did change can still be undone.
       if (after.size) {
         this.#done = { action, before: before.filter((b) => after.has(b.annotationId)), after };
         this.canUndo = true;
-        this.#timer = setTimeout(() => this.#forgetUndo(), UNDO_MS);
+        this.#expire();
       }
       this.message = after.size ? `${describeAction(action, after.size, this.#userName)}; the rest failed` : '';
       return false;
@@ -78,9 +79,10 @@ export class BatchActions {
     try {
       const restored = await undoBatch(this.#client, done.action, done.before, done.after, this.#onUpdated);
       this.message = `Undone: ${describeAction(done.action, restored.length, this.#userName).replace(/^./, (c) => c.toLowerCase())}`;
+      this.#expire();
       return true;
     } catch (e) {
-      this.error = toErrorInfo(e);
+      this.error = failedWhile(e, `undoing ${doingOf(done.action)}`, subjectOf(done.before));
       return false;
     } finally {
       this.running = false;
@@ -91,6 +93,15 @@ export class BatchActions {
     this.#forgetUndo();
     this.message = '';
     this.error = undefined;
+  }
+
+  /** The toast (and its undo) goes after UNDO_MS. */
+  #expire(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#forgetUndo();
+      this.message = '';
+    }, UNDO_MS);
   }
 
   #forgetUndo(): void {
