@@ -99,6 +99,40 @@ describe('shortcuts that cannot misfire', () => {
   });
 });
 
+describe('archived annotations are hidden unless asked for', () => {
+  const shownIds = () => page.locator('.row').evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
+  const archivedIds = async () =>
+    new Set((await server.client.ListAnnotations({ filter: 'is_archived', pageSize: 1000 })).annotations.map((a) => a.annotationId));
+
+  test('not under the default list, Open or Assigned to me; the Archived chip shows them', async () => {
+    const archived = await archivedIds();
+    expect(archived.size).toBeGreaterThan(0);
+    const chips = page.getByRole('group', { name: 'Quick filters' });
+    await page.getByTestId('annotation-list').focus();
+    for (const chip of ['Open', 'Assigned to me']) {
+      await chips.getByRole('button', { name: chip, exact: true }).click();
+      await expect.poll(() => chips.getByRole('button', { name: chip, exact: true }).getAttribute('aria-pressed')).toBe('true');
+      await page.locator('.row').first().waitFor();
+      expect((await shownIds()).filter((id) => archived.has(id))).toEqual([]);
+      await chips.getByRole('button', { name: chip, exact: true }).click();
+      await expect.poll(() => chips.getByRole('button', { name: chip, exact: true }).getAttribute('aria-pressed')).toBe('false');
+    }
+    // The first archived annotation by name is listed once the chip is on, and gone again when it is off.
+    const firstArchived = (await server.client.ListAnnotations({ filter: 'is_archived', orderBy: 'name', pageSize: 1 })).annotations[0];
+    await page.fill('#annotation-filter', `name == ${JSON.stringify(firstArchived.name)}`);
+    await page.press('#annotation-filter', 'Enter');
+    await expect.poll(() => page.getByTestId('result-count').textContent(), { timeout: TIMEOUT }).toBe('0 results');
+    await page.getByTestId('archived-chip').click();
+    await expect.poll(shownIds, { timeout: TIMEOUT }).toContain(firstArchived.annotationId);
+    await screenshot(page, '72-archived-chip');
+    await page.getByTestId('archived-chip').click();
+    await expect.poll(shownIds, { timeout: TIMEOUT }).not.toContain(firstArchived.annotationId);
+    await page.fill('#annotation-filter', '');
+    await page.press('#annotation-filter', 'Enter');
+    await page.locator('.row').first().waitFor();
+  });
+});
+
 describe('actions report truthfully', () => {
   const alert = () => page.locator('.toast-area [role="alert"]');
 

@@ -4,6 +4,7 @@
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import type { Annotation, AnnotationStateName } from '../../../../src-shared/api/annotations';
 import type { Client } from '../../../../src-shared/client';
+import { ApiError, Code } from '../../../../src-shared/errors';
 
 export type { Annotation, AnnotationLog, AnnotationStateName };
 
@@ -45,6 +46,23 @@ export const LIST_PAGE_SIZE = 200;
 export interface AnnotationQuery {
   readonly filter: string;
   readonly sort: Sort;
+  /** List archived annotations too (the "Archived" chip); without it they are hidden unless the filter names them. */
+  readonly showArchived?: boolean;
+}
+
+/** A filter that is itself about archived records, or looks one record up by id: it gets what it asks for. */
+const ABOUT_ARCHIVED = /\b(is_archived|archived_date|annotation_id)\b/;
+
+/**
+ * The filter a list sends: archived annotations are hidden (`is_archived == false` after the user's filter, so the
+ * positions of its errors stay) unless `showArchived`, or the filter is about archived records or one record.
+ */
+export function listedFilter(filter: string, showArchived = false): string {
+  const f = filter.trim();
+  if (showArchived || ABOUT_ARCHIVED.test(f)) return f;
+  if (!f) return 'is_archived == false';
+  // A top-level || would bind looser than the appended &&.
+  return /\|\|/.test(f) ? `(${f}) && is_archived == false` : `${f} && is_archived == false`;
 }
 
 export interface AnnotationPage {
@@ -58,14 +76,18 @@ export async function listAnnotations(
   pageToken?: string,
   pageSize = PAGE_SIZE,
 ): Promise<AnnotationPage> {
-  const filter = query.filter.trim();
-  const res = await client.ListAnnotations({
-    pageSize,
-    orderBy: orderByOf(query.sort),
-    ...(filter ? { filter } : {}),
-    ...(pageToken ? { pageToken } : {}),
-  });
-  return { annotations: res.annotations, nextPageToken: res.nextPageToken };
+  const typed = query.filter.trim();
+  const filter = listedFilter(typed, query.showArchived);
+  const request = (f: string) =>
+    client.ListAnnotations({ pageSize, orderBy: orderByOf(query.sort), ...(f ? { filter: f } : {}), ...(pageToken ? { pageToken } : {}) });
+  try {
+    const res = await request(filter);
+    return { annotations: res.annotations, nextPageToken: res.nextPageToken };
+  } catch (e) {
+    // A typo's error is reported against what the user typed (its position, its tokens), not the clause added to it.
+    if (filter !== typed && e instanceof ApiError && e.code === Code.INVALID_ARGUMENT && !pageToken) await request(typed);
+    throw e;
+  }
 }
 
 export async function getAnnotation(client: Client, annotationId: string): Promise<Annotation> {
