@@ -3,7 +3,10 @@
 // annotationService.spec.ts); state classes decide when to call them.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import type { Annotation, AnnotationStateName } from '../../../../src-shared/api/annotations';
+import { BATCH_UPDATE_LIMIT } from '../../../../src-shared/api/annotations';
+import type { RequestInputOf } from '../../../../src-shared/api/operation';
 import type { Client } from '../../../../src-shared/client';
+import type { Operations } from '../../../../src-shared/operations';
 import { ApiError, Code } from '../../../../src-shared/errors';
 
 export type { Annotation, AnnotationLog, AnnotationStateName };
@@ -94,18 +97,46 @@ export async function getAnnotation(client: Client, annotationId: string): Promi
   return (await client.GetAnnotation({ annotationId })).annotation;
 }
 
+/** The UpdateAnnotation request of one review change (a single call, or one item of a batch). */
+export type AnnotationUpdate = RequestInputOf<Operations['UpdateAnnotation']>;
+
+export const stateUpdate = (annotationId: string, state: ReviewState): AnnotationUpdate => ({
+  annotation: { annotationId, state },
+  updateMask: 'state',
+});
+
+/** Assigns to `userId`, or unassigns with ''. */
+export const assignUpdate = (annotationId: string, userId: string): AnnotationUpdate => ({
+  annotation: { annotationId, assignedToUserId: userId },
+  updateMask: 'assigned_to_user_id',
+});
+
+export const tagsUpdate = (annotationId: string, tags: readonly string[]): AnnotationUpdate => ({
+  annotation: { annotationId, tags: [...tags] },
+  updateMask: 'tags',
+});
+
 export async function setAnnotationState(client: Client, annotationId: string, state: ReviewState): Promise<Annotation> {
-  return (await client.UpdateAnnotation({ annotation: { annotationId, state }, updateMask: 'state' })).annotation;
+  return (await client.UpdateAnnotation(stateUpdate(annotationId, state))).annotation;
 }
 
 /** Assigns to `userId`, or unassigns with ''. */
 export async function assignAnnotation(client: Client, annotationId: string, userId: string): Promise<Annotation> {
-  return (await client.UpdateAnnotation({ annotation: { annotationId, assignedToUserId: userId }, updateMask: 'assigned_to_user_id' }))
-    .annotation;
+  return (await client.UpdateAnnotation(assignUpdate(annotationId, userId))).annotation;
 }
 
 export async function setAnnotationTags(client: Client, annotationId: string, tags: readonly string[]): Promise<Annotation> {
-  return (await client.UpdateAnnotation({ annotation: { annotationId, tags: [...tags] }, updateMask: 'tags' })).annotation;
+  return (await client.UpdateAnnotation(tagsUpdate(annotationId, tags))).annotation;
+}
+
+/** Many updates as one engine call per BATCH_UPDATE_LIMIT (one transaction each; all or none). */
+export async function updateMany(client: Client, updates: readonly AnnotationUpdate[]): Promise<Annotation[]> {
+  const out: Annotation[] = [];
+  for (let i = 0; i < updates.length; i += BATCH_UPDATE_LIMIT) {
+    const { responses } = await client.BatchUpdateAnnotations({ requests: updates.slice(i, i + BATCH_UPDATE_LIMIT) });
+    for (const r of responses) out.push(r.annotation);
+  }
+  return out;
 }
 
 export async function setArchived(client: Client, annotationId: string, archived: boolean): Promise<Annotation> {

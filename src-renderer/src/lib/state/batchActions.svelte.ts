@@ -7,6 +7,8 @@ import { affected, applyBatch, describeAction, doingOf, subjectOf, undoBatch, ty
 import type { Annotation } from '../services/annotationService';
 
 export const UNDO_MS = 8000;
+/** A batch quicker than this shows no progress (it would only flicker). */
+export const PROGRESS_AFTER_MS = 250;
 
 interface Done {
   readonly action: BatchAction;
@@ -20,6 +22,8 @@ export class BatchActions {
   /** An undo can be run now. */
   canUndo = $state(false);
   running = $state(false);
+  /** What is running, said once it has taken PROGRESS_AFTER_MS ("Archiving 3,000 annotations…"); empty otherwise. */
+  progress = $state('');
   error = $state<ErrorInfo | undefined>();
 
   readonly #client: Client;
@@ -46,6 +50,7 @@ export class BatchActions {
       return [];
     }
     this.running = true;
+    const stopProgress = this.#progressAfter(`${doingOf(action)} ${subjectOf(before)}`);
     const after = new Map<string, Annotation>();
     try {
       const updated = await applyBatch(this.#client, action, before, (a) => (after.set(a.annotationId, a), this.#onUpdated(a)));
@@ -65,8 +70,18 @@ export class BatchActions {
       this.message = after.size ? `${describeAction(action, after.size, this.#userName)}; the rest failed` : '';
       return false;
     } finally {
+      stopProgress();
       this.running = false;
     }
+  }
+
+  /** Says what runs once it has taken PROGRESS_AFTER_MS; the returned function ends it. */
+  #progressAfter(doing: string): () => void {
+    const timer = setTimeout(() => (this.progress = `${doing.charAt(0).toUpperCase()}${doing.slice(1)}…`), PROGRESS_AFTER_MS);
+    return () => {
+      clearTimeout(timer);
+      this.progress = '';
+    };
   }
 
   /** Runs the inverse of the last action (once). */
@@ -76,6 +91,7 @@ export class BatchActions {
     this.#forgetUndo();
     this.running = true;
     this.error = undefined;
+    const stopProgress = this.#progressAfter(`undoing ${doingOf(done.action)} ${subjectOf(done.before)}`);
     try {
       const restored = await undoBatch(this.#client, done.action, done.before, done.after, this.#onUpdated);
       this.message = `Undone: ${describeAction(done.action, restored.length, this.#userName).replace(/^./, (c) => c.toLowerCase())}`;
@@ -85,6 +101,7 @@ export class BatchActions {
       this.error = failedWhile(e, `undoing ${doingOf(done.action)}`, subjectOf(done.before));
       return false;
     } finally {
+      stopProgress();
       this.running = false;
     }
   }
