@@ -133,6 +133,43 @@ describe('archived annotations are hidden unless asked for', () => {
   });
 });
 
+describe('the filter box keeps context', () => {
+  const shownIds = () => page.locator('.row').evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation-id')!));
+  const activeId = () => page.evaluate(() => document.activeElement?.id);
+
+  test('a typo keeps the rows and says where; an edit not yet applied is marked; Tab only completes, the shortest field first', async () => {
+    await page.locator('.row').first().waitFor();
+    const before = await shownIds();
+    await page.fill('#annotation-filter', 'nmae == "x"');
+    await page.getByTestId('filter-unapplied').waitFor();
+    await page.press('#annotation-filter', 'Enter');
+    const error = page.getByTestId('filter-error');
+    await error.waitFor();
+    // The position in the filter, in the sentence itself; the previous rows stay under it.
+    expect(await error.getByTestId('error-sentence').innerText()).toMatch(/^The filter was not understood: .*'nmae' at column 1\.$/);
+    // (The error takes some height: the virtual list then draws a row or two fewer, the same rows.)
+    const after = await shownIds();
+    expect(after.length).toBeGreaterThan(5);
+    expect(after).toEqual(before.slice(0, after.length));
+    expect(await page.getByTestId('filter-unapplied').count()).toBe(0);
+    await screenshot(page, '73-filter-typo-keeps-rows');
+
+    // Tab with nothing to complete stays in the box; with `st` it inserts `state` (shortest match first).
+    await page.fill('#annotation-filter', '');
+    await page.focus('#annotation-filter');
+    await press('Tab');
+    expect(await activeId()).toBe('annotation-filter');
+    await page.keyboard.type('st');
+    await page.locator('#filter-completions').waitFor();
+    await press('Tab');
+    expect(await page.inputValue('#annotation-filter')).toBe('state');
+    expect(await activeId()).toBe('annotation-filter');
+    await page.fill('#annotation-filter', '');
+    await page.press('#annotation-filter', 'Enter');
+    await expect.poll(() => error.count(), { timeout: TIMEOUT }).toBe(0);
+  });
+});
+
 describe('actions report truthfully', () => {
   const alert = () => page.locator('.toast-area [role="alert"]');
 

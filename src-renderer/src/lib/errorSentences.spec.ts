@@ -25,6 +25,12 @@ describe('sentenceOf', () => {
     expect(fieldWords('annotation.tag_ids')).toBe('tags');
   });
 
+  test('a filter error is said of the filter, with its position', () => {
+    expect(sentenceOf(toErrorInfo(ApiError.invalid('filter', "undeclared reference to 'nmae' at column 1")))).toBe(
+      "The filter was not understood: undeclared reference to 'nmae' at column 1.",
+    );
+  });
+
   test('ids become the names the view knows, else "a record"', () => {
     const id = '976944bc-1c4e-4a41-9a0f-6a3b2f1d2e3c';
     const names = (x: string) => (x === id ? 'Ana Ruiz' : undefined);

@@ -81,6 +81,9 @@ export function sentenceOf(error: ErrorInfo, nameOf: NameOf = () => undefined, d
     case 'NOT_FOUND':
       return sentence(`${act ? `Could not finish ${act}: it` : 'This record'} no longer exists here (deleted, or in another organization)`);
     case 'INVALID_ARGUMENT': {
+      // A filter's error says where it went wrong ("… at column 7"): said of the filter as typed.
+      const filterOnly = error.fieldViolations.length > 0 && error.fieldViolations.every((v) => v.field === 'filter');
+      if (filterOnly) return sentence(`The filter was not understood: ${error.fieldViolations.map((v) => v.description).join('; ')}`);
       const because = error.fieldViolations.length
         ? error.fieldViolations.map((v) => violationWords(v.field, v.description, nameOf)).join('; ')
         : inWords(error.message, nameOf);

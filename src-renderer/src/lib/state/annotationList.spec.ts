@@ -64,7 +64,7 @@ describe('AnnotationListState', () => {
     expect(fake.callsTo('ListAnnotations')[1]).toMatchObject({ filter: 'a == 1 && is_archived == false', pageToken: 'p2' });
   });
 
-  test('a rejected filter is shown as a filter error with the server message', async () => {
+  test('a rejected filter is shown as a filter error with the server message, and the previous rows stay', async () => {
     const fake = fakeClient().on('ListAnnotations', (req) => {
       if (String(req.filter).includes('nmae')) throw ApiError.invalid('filter', "1:1: undeclared reference to 'nmae'");
       return { annotations: annotationFactory.buildList(2), nextPageToken: '' };
@@ -74,7 +74,9 @@ describe('AnnotationListState', () => {
     await list.applyFilter('nmae == "x"');
     expect(list.pages.filterError).toMatchObject({ code: 'INVALID_ARGUMENT', message: "filter: 1:1: undeclared reference to 'nmae'" });
     expect(list.pages.error).toBeUndefined();
-    expect(list.pages.items).toEqual([]);
+    // The rows listed before the typo stay.
+    expect(list.pages.items).toHaveLength(2);
+    expect(list.appliedFilter).toBe('');
     await list.applyFilter('');
     expect(list.pages.filterError).toBeUndefined();
     expect(list.pages.items).toHaveLength(2);
