@@ -5,7 +5,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Annotation } from '../../src-shared/api/annotations';
-import { openAppPage, launchChromium, screenshot } from './support/browser';
+import { violationsIn } from './support/axe';
+import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -214,6 +215,38 @@ describe('actions report truthfully', () => {
     } finally {
       await server.client.ArchivePolicy({ policyId: policy.policyId });
     }
+  });
+});
+
+describe('dark mode', () => {
+  test('a selected item in Artifacts, Policies and Test reports has enough contrast (axe, dark and light)', async () => {
+    // One record in each list (the demo data has policies, not artifacts or test reports).
+    await server.client.CreateTestReport({
+      status: 'TEST_STATUS_FAILED',
+      name: 'Valve acceptance FV-0042',
+      testSystemName: 'Merlin-Test-Stand',
+      testCase: 'VALVE-ACC-01',
+      startTime: '2026-10-29T08:00:00Z',
+      endTime: '2026-10-29T08:14:30Z',
+      serialNumber: 'FV-0042',
+    });
+    await navigateTo(page, 'artifacts', TIMEOUT);
+    await page.setInputFiles('#artifact-file', { name: 'trace.csv', mimeType: 'text/csv', buffer: Buffer.from('t,p\n0,101.3\n') });
+    await page.fill('input[aria-label="Title"]', 'Pressure trace');
+    await page.click('form.upload button[type=submit]');
+    await page.locator('.detail h2', { hasText: 'Pressure trace' }).waitFor();
+    const found: string[] = [];
+    for (const view of ['artifacts', 'policies', 'test-reports']) {
+      await navigateTo(page, view, TIMEOUT);
+      const first = page.locator('.pane-item').first();
+      await first.waitFor();
+      await first.click();
+      await expect.poll(() => first.getAttribute('aria-current'), { timeout: TIMEOUT }).toBe('true');
+      found.push(...(await violationsIn(page, 'dark', `${view}, an item selected`, `74-selected-${view}`)));
+      found.push(...(await violationsIn(page, 'light', `${view}, an item selected`)));
+    }
+    expect(found).toEqual([]);
+    await navigateTo(page, 'annotations', TIMEOUT);
   });
 
   test('the page logged no errors', () => {
