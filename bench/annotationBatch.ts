@@ -15,7 +15,7 @@ import { DEFAULT_USER_NAME, loadCaller } from '../src-main/auth/identity';
 import { openEngine } from '../src-main/engine';
 import { seedDemoData } from '../src-main/seed/seedDemoData';
 import { invoke } from '../src-main/services/invoke';
-import { attachReplica } from '../src-main/sync/replica';
+import { syncReplica } from '../src-main/sync/assembly/syncReplica';
 
 const STATES = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'] as const;
 const STATE_NUMBER: Record<(typeof STATES)[number], number> = {
@@ -40,7 +40,7 @@ export async function main(argv: string[] = []): Promise<void> {
   const seeding = openEngine(dir);
   seedDemoData(seeding.db, { annotations: Math.ceil(size * (2 * rounds + 1) * 1.25), logs: false, ids: 'random' });
   seeding.close();
-  const engine = attachReplica(openEngine(dir), { replica: true });
+  const engine = openEngine(dir, { replica: syncReplica({ replica: true }) });
   try {
     const { db } = engine;
     const userId = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [DEFAULT_USER_NAME])!.id;
