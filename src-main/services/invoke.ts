@@ -72,6 +72,55 @@ const OWNER_ONLY: ReadonlySet<OperationName> = new Set(
 );
 
 async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
+  const eachAs = operations[name].eachAs as OperationName | undefined;
+  if (eachAs) return runEach(requestCtx, name, eachAs, raw);
+  return await dispatch(requestCtx, name, raw, (req) => parseRequest(name, req));
+}
+
+const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';
+
+/**
+ * A batch of one operation (`eachAs` in the table): the batch request is validated as a whole, then each item runs
+ * through dispatch exactly as if it had been sent alone (its own authorization, its own outbox entry on a replica),
+ * inside one transaction. The first refusal rolls every item back and names the item.
+ */
+function runEach(requestCtx: RequestContext, name: OperationName, eachAs: OperationName, raw: unknown): unknown {
+  const { requests } = parseRequest(name, raw) as { requests: unknown[] };
+  // The batch itself is decided on the organization (Action::"<batch>"); each item then as its own operation.
+  authorized(requestCtx, name, {});
+  return requestCtx.db.tx(() => ({
+    responses: requests.map((item, i) => {
+      try {
+        const response = dispatch(requestCtx, eachAs, item, (validated) => validated);
+        if (isPromise(response)) throw ApiError.internal(`${name}: ${eachAs} must run synchronously in a batch`);
+        return response;
+      } catch (e) {
+        throw inItem(e, i);
+      }
+    }),
+  }));
+}
+
+/** An item's error as the batch's: its fields under `requests[i]`, its message naming the item. */
+function inItem(error: unknown, index: number): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const prefix = `requests[${index}]`;
+  const details = error.details.map((d) =>
+    d['@type'] === 'type.googleapis.com/google.rpc.BadRequest' && Array.isArray((d as { fieldViolations?: unknown }).fieldViolations)
+      ? {
+          ...d,
+          fieldViolations: (d as { fieldViolations: FieldViolation[] }).fieldViolations.map((v) => ({
+            ...v,
+            field: v.field ? `${prefix}.${v.field}` : prefix,
+          })),
+        }
+      : d,
+  );
+  return new ApiError(error.code, `${prefix}: ${error.message}`, details);
+}
+
+/** Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise. */
+function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown, validate: (raw: unknown) => unknown): unknown {
   const owner = requestCtx.caller.owner === true;
   if (OWNER_ONLY.has(name) && !owner) {
     throw ApiError.permissionDenied(
@@ -88,7 +137,7 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
   const handler = (handlers as Record<string, Validated>)[name] ?? (ctx.engine.replica?.operationHandlers[name] as Validated);
   if (!handler) throw ApiError.unimplemented(`${name} is not implemented`);
-  const req = parseRequest(name, raw);
+  const req = validate(raw);
   // On a sync replica, replicated writes append their outbox entry in the write's transaction.
   const recorder = ctx.engine.replica?.writeRecorder();
   if (recorder && !owner && (recorder.records(name) || writesPlatformData(operations[name]))) {
@@ -116,16 +165,21 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
   const authorizedCtx = authorized(ctx, name, translated);
   if (!replicated) return gated(name, authorizedCtx, (c) => handler(c, translated));
-  return await recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
+  return recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
 }
 
-/** Runs a handler; one given a list's row gate must have applied it, else its answer could show hidden rows. */
-async function gated(name: OperationName, ctx: RequestContext, run: (ctx: RequestContext) => unknown): Promise<unknown> {
-  const answer = await run(ctx);
-  if (ctx.rowGate && !ctx.rowGate.applied) {
-    throw ApiError.internal(`${name} answered without applying the organization's policies to its rows`);
-  }
-  return answer;
+/**
+ * Runs a handler; one given a list's row gate must have applied it, else its answer could show hidden rows. Without a
+ * gate (every write) the handler's answer is returned as it is, so a batch item's synchronous write stays synchronous.
+ */
+function gated(name: OperationName, ctx: RequestContext, run: (ctx: RequestContext) => unknown): unknown {
+  const gate = ctx.rowGate;
+  if (!gate) return run(ctx);
+  return (async () => {
+    const answer = await run(ctx);
+    if (!gate.applied) throw ApiError.internal(`${name} answered without applying the organization's policies to its rows`);
+    return answer;
+  })();
 }
 
 /** The organization's Cedar policies decide the operation (PERMISSION_DENIED), and for lists which rows it shows. */

@@ -117,6 +117,11 @@ export const AnnotationPatchIn = message({
 });
 export type AnnotationPatch = z.output<typeof AnnotationPatchIn>;
 
+export const UpdateAnnotationRequest = message({ annotation: AnnotationPatchIn, updateMask: fieldMaskIn });
+
+/** The most UpdateAnnotation requests one BatchUpdateAnnotations runs (the renderer's "all 3,218 matching" fits). */
+export const BATCH_UPDATE_LIMIT = 10_000;
+
 export const annotationOperations = {
   CreateAnnotation: defineOperation({
     name: 'CreateAnnotation',
@@ -215,7 +220,19 @@ export const annotationOperations = {
     input: 'body',
     tag: 'Annotations',
     summary: 'Update the fields of an annotation named by update_mask',
-    request: message({ annotation: AnnotationPatchIn, updateMask: fieldMaskIn }),
+    request: UpdateAnnotationRequest,
     response: response(annotationBody),
+  }),
+  BatchUpdateAnnotations: defineOperation({
+    name: 'BatchUpdateAnnotations',
+    method: 'POST',
+    path: '/api/v1/annotations:batchUpdate',
+    input: 'body',
+    tag: 'Annotations',
+    summary: `Run up to ${BATCH_UPDATE_LIMIT} UpdateAnnotation requests in one transaction (all or none; each recorded for sync as an UpdateAnnotation)`,
+    extension: true,
+    eachAs: 'UpdateAnnotation',
+    request: message({ requests: z.array(UpdateAnnotationRequest).min(1, 'must not be empty').max(BATCH_UPDATE_LIMIT) }),
+    response: response({ responses: z.array(response(annotationBody)) }),
   }),
 } as const;

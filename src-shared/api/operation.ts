@@ -33,6 +33,12 @@ export interface OperationDef<Req extends z.ZodType = z.ZodType, Res extends z.Z
    * refuses unless the operation is replicated.
    */
   readonly effect?: 'read' | 'local';
+  /**
+   * An Outpost batch of one platform operation: the request's `requests` each run as that operation (validated,
+   * authorized and, on a replica, recorded for sync as it, as if sent one by one), all in one transaction: one
+   * refused item refuses the batch and changes nothing. invoke() serves it; it has no handler of its own.
+   */
+  readonly eachAs?: string;
 }
 
 /** Whether the operation changes platform data (records the remote also holds). */

@@ -37,7 +37,8 @@ afterAll(async () => {
 
 describe('annotations in the browser (outpost serve)', () => {
   test('the list shows the seeded annotations, newest first, and the key leaves the address bar', async () => {
-    const expected = await server.client.ListAnnotations({ pageSize: 50 });
+    // Archived annotations are hidden unless asked for.
+    const expected = await server.client.ListAnnotations({ pageSize: 50, filter: 'is_archived == false' });
     // A virtual list: the rows on screen (and a margin) are in the page, in the API's order.
     await expect.poll(() => rows().count(), { timeout: TIMEOUT }).toBeGreaterThan(10);
     const names = await rowNames();
@@ -151,7 +152,7 @@ describe('annotations in the browser (outpost serve)', () => {
   });
 
   test('sort by name', async () => {
-    const expected = await server.client.ListAnnotations({ pageSize: 50, orderBy: 'name' });
+    const expected = await server.client.ListAnnotations({ pageSize: 50, orderBy: 'name', filter: 'is_archived == false' });
     await page.selectOption('#annotation-sort', 'name');
     await expect
       .poll(async () => (await rowNames()).slice(0, 10), { timeout: TIMEOUT })
@@ -165,7 +166,12 @@ describe('annotations in the browser (outpost serve)', () => {
     const all: string[] = [];
     let pageToken = '';
     do {
-      const res = await server.client.ListAnnotations({ pageSize: 1000, orderBy: 'name', ...(pageToken ? { pageToken } : {}) });
+      const res = await server.client.ListAnnotations({
+        pageSize: 1000,
+        orderBy: 'name',
+        filter: 'is_archived == false',
+        ...(pageToken ? { pageToken } : {}),
+      });
       all.push(...res.annotations.map((a) => a.name));
       pageToken = res.nextPageToken;
     } while (pageToken);

@@ -94,6 +94,10 @@ const PROBES: Record<OperationName, Probe> = {
   ListAnnotations: shows(() => ({ pageSize: 1000 })),
   GetAnnotation: shows((s) => ({ annotationId: s.annotationId })),
   UpdateAnnotation: refused((s) => ({ annotation: { annotationId: s.annotationId, name: 'renamed' }, updateMask: 'name' })),
+  // Each item is its own UpdateAnnotation, decided as one.
+  BatchUpdateAnnotations: refused((s) => ({
+    requests: [{ annotation: { annotationId: s.annotationId, name: 'renamed' }, updateMask: 'name' }],
+  })),
   CreateAnnotationLog: refused((s) => ({
     annotationId: s.annotationId,
     kind: 'ANNOTATION_LOG_KIND_COMMENT',

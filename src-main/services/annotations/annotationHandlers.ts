@@ -4,7 +4,8 @@ import type { HandlerMap } from '../common/handler';
 import { listAnnotations, listAnnotationsJson } from './annotationListing';
 import { archiveAnnotations, createAnnotation, getAnnotation, unarchiveAnnotations, updateAnnotation } from './annotationsService';
 
-export const annotationHandlers: HandlerMap<typeof annotationOperations> = {
+// (BatchUpdateAnnotations has no handler: invoke runs each of its requests as UpdateAnnotation, `eachAs`.)
+export const annotationHandlers: HandlerMap<Omit<typeof annotationOperations, 'BatchUpdateAnnotations'>> = {
   CreateAnnotation: (ctx, req) => createAnnotation(ctx, req),
   GetAnnotation: (ctx, req) => getAnnotation(ctx, req.annotationId),
   UpdateAnnotation: (ctx, req) => updateAnnotation(ctx, req.annotation, req.updateMask),

@@ -3,12 +3,27 @@
 import { TransportError } from '../../../src-shared/httpRequest';
 import { ApiError, Code, type FieldViolation } from '../../../src-shared/errors';
 
+/** What the user was doing when it failed: "archiving" + "'Chamber pressure dip'" (or "3 annotations"). */
+export interface Doing {
+  /** A gerund phrase: `archiving`, `changing the state of`, `assigning`. */
+  readonly verb: string;
+  /** What it was done to, as the user knows it: `'Chamber pressure dip'`, `3 annotations`. */
+  readonly subject: string;
+}
+
 export interface ErrorInfo {
   /** gRPC code name (`INVALID_ARGUMENT`), or `TRANSPORT` when no response arrived, `CLIENT` for a local bug. */
   readonly code: string;
   /** The message to show: the server's own message for API errors. */
   readonly message: string;
   readonly fieldViolations: readonly FieldViolation[];
+  /** The action that failed, for the sentence shown (errorSentences.ts). */
+  readonly doing?: Doing;
+}
+
+/** toErrorInfo of an action's failure, remembering what the action was. */
+export function failedWhile(error: unknown, verb: string, subject: string): ErrorInfo {
+  return { ...toErrorInfo(error), doing: { verb, subject } };
 }
 
 const CODE_NAMES = Object.fromEntries(Object.entries(Code).map(([name, n]) => [n, name])) as Record<number, string>;

@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { enumLabel, formatBytes, formatDuration, formatRelative, formatShortTime, formatTime, percentOf, shortUser } from './format';
+import {
+  counted,
+  enumLabel,
+  formatBytes,
+  formatDuration,
+  formatRelative,
+  formatShortTime,
+  formatTime,
+  percentOf,
+  shortUser,
+} from './format';
 
 describe('format', () => {
   test('enumLabel', () => {
@@ -61,5 +71,15 @@ describe('format', () => {
     expect(percentOf(9_999, 10_000)).toBe(99);
     expect(percentOf(10_000, 10_000)).toBe(100);
     expect(percentOf(5, 0)).toBe(0);
+  });
+});
+
+describe('counted', () => {
+  test('singular and plural of the API words', () => {
+    expect(counted(1, 'policies')).toBe('1 policy');
+    expect(counted(2, 'policies')).toBe('2 policies');
+    expect(counted(1, 'saved searches')).toBe('1 saved search');
+    expect(counted(1, 'annotation logs')).toBe('1 annotation log');
+    expect(counted(3218, 'results')).toBe('3,218 results');
   });
 });

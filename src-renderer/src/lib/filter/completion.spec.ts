@@ -16,7 +16,9 @@ const labels = (text: string) => at(text).items.map((i) => i.label);
 
 describe('filter completion', () => {
   test('field names where a condition starts', () => {
-    expect(labels('sta')).toEqual(['start_time', 'state']);
+    // The shortest field the word starts comes first (Tab inserts it): `st` is `state` before `start_time`.
+    expect(labels('sta')).toEqual(['state', 'start_time']);
+    expect(labels('st')[0]).toBe('state');
     expect(labels('name == "x" && ta')).toEqual(['tag_name']);
     expect(labels('!is_')).toEqual(['is_archived']);
     // Not in the middle of a comparison's value.

@@ -148,8 +148,11 @@ export function completionsAt(
     };
   // A field can start here: at the beginning, or after an operator that joins conditions.
   if (!word || !/(^|&&|\|\||\(|!|\[|,)\s*$/.test(before)) return { from, to: caret, items: [] };
+  // The best match first: of the fields the word starts, the shortest name (`st` -> `state` before `start_time`),
+  // then alphabetical; Tab inserts the first.
   const items = fields
     .filter((f) => f.name.startsWith(word.toLowerCase()) && f.name !== word)
+    .sort((a, b) => a.name.length - b.name.length || a.name.localeCompare(b.name))
     .slice(0, MAX)
     .map((f) => ({ label: f.name, insert: f.name, detail: f.help }));
   return { from, to: caret, items };

@@ -68,6 +68,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['g', 'y'], command: 'go-sync', label: 'Sync', group: 'Go to' },
 ];
 
+/** Commands that open a text field: the keys typed right after them are held for it (keyHold.ts). */
+export const OPENS_INPUT: ReadonlySet<Command> = new Set<Command>(['focus-filter', 'assign', 'comment', 'tags', 'create']);
+
+/** Commands that change data: never run while a text field, picker or dialog is open or opening. */
+export const CHANGES_DATA: ReadonlySet<Command> = new Set<Command>(['cycle-state', 'assign-me', 'archive', 'undo']);
+
 /** The part of a KeyboardEvent the reader looks at. */
 export interface KeyInput {
   readonly key: string;

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { ApiError } from '../../../../src-shared/errors';
 import { annotationFactory, annotationLogFactory, commentLog } from '../testing/factories';
 import { fakeClient } from '../testing/fakeClient';
 import {
@@ -7,6 +8,7 @@ import {
   DEFAULT_SORT,
   listAllLogs,
   listAnnotations,
+  listedFilter,
   orderByOf,
   parseTags,
   setAnnotationState,
@@ -30,9 +32,25 @@ describe('annotationService', () => {
     });
     await listAnnotations(fake.client, { filter: '   ', sort: DEFAULT_SORT });
     expect(fake.callsTo('ListAnnotations')).toEqual([
-      { pageSize: 50, orderBy: 'name', filter: 'name == "x"', pageToken: 'tok' },
-      { pageSize: 50, orderBy: 'created_date desc' },
+      { pageSize: 50, orderBy: 'name', filter: 'name == "x" && is_archived == false', pageToken: 'tok' },
+      { pageSize: 50, orderBy: 'created_date desc', filter: 'is_archived == false' },
     ]);
+  });
+
+  test('archived annotations are hidden unless shown or the filter is about them', () => {
+    expect(listedFilter('', false)).toBe('is_archived == false');
+    expect(listedFilter('state == ANNOTATION_STATE_OPEN', false)).toBe('state == ANNOTATION_STATE_OPEN && is_archived == false');
+    expect(listedFilter('a == "1" || b == "2"', false)).toBe('(a == "1" || b == "2") && is_archived == false');
+    expect(listedFilter('state == ANNOTATION_STATE_OPEN', true)).toBe('state == ANNOTATION_STATE_OPEN');
+    expect(listedFilter('is_archived', false)).toBe('is_archived');
+    expect(listedFilter('annotation_id == "x"', false)).toBe('annotation_id == "x"');
+  });
+
+  test('a rejected filter is reported as typed, not with the archived clause added', async () => {
+    const fake = fakeClient().on('ListAnnotations', (r) => {
+      throw ApiError.invalid('filter', `cannot parse: ${String(r.filter)}`);
+    });
+    await expect(listAnnotations(fake.client, { filter: 'name ==', sort: DEFAULT_SORT })).rejects.toThrow('cannot parse: name ==');
   });
 
   test('state, assignee and tags are PATCHes naming one field in update_mask', async () => {

@@ -3,7 +3,11 @@
 // annotationService.spec.ts); state classes decide when to call them.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import type { Annotation, AnnotationStateName } from '../../../../src-shared/api/annotations';
+import { BATCH_UPDATE_LIMIT } from '../../../../src-shared/api/annotations';
+import type { RequestInputOf } from '../../../../src-shared/api/operation';
 import type { Client } from '../../../../src-shared/client';
+import type { Operations } from '../../../../src-shared/operations';
+import { ApiError, Code } from '../../../../src-shared/errors';
 
 export type { Annotation, AnnotationLog, AnnotationStateName };
 
@@ -45,6 +49,23 @@ export const LIST_PAGE_SIZE = 200;
 export interface AnnotationQuery {
   readonly filter: string;
   readonly sort: Sort;
+  /** List archived annotations too (the "Archived" chip); without it they are hidden unless the filter names them. */
+  readonly showArchived?: boolean;
+}
+
+/** A filter that is itself about archived records, or looks one record up by id: it gets what it asks for. */
+const ABOUT_ARCHIVED = /\b(is_archived|archived_date|annotation_id)\b/;
+
+/**
+ * The filter a list sends: archived annotations are hidden (`is_archived == false` after the user's filter, so the
+ * positions of its errors stay) unless `showArchived`, or the filter is about archived records or one record.
+ */
+export function listedFilter(filter: string, showArchived = false): string {
+  const f = filter.trim();
+  if (showArchived || ABOUT_ARCHIVED.test(f)) return f;
+  if (!f) return 'is_archived == false';
+  // A top-level || would bind looser than the appended &&.
+  return /\|\|/.test(f) ? `(${f}) && is_archived == false` : `${f} && is_archived == false`;
 }
 
 export interface AnnotationPage {
@@ -58,32 +79,64 @@ export async function listAnnotations(
   pageToken?: string,
   pageSize = PAGE_SIZE,
 ): Promise<AnnotationPage> {
-  const filter = query.filter.trim();
-  const res = await client.ListAnnotations({
-    pageSize,
-    orderBy: orderByOf(query.sort),
-    ...(filter ? { filter } : {}),
-    ...(pageToken ? { pageToken } : {}),
-  });
-  return { annotations: res.annotations, nextPageToken: res.nextPageToken };
+  const typed = query.filter.trim();
+  const filter = listedFilter(typed, query.showArchived);
+  const request = (f: string) =>
+    client.ListAnnotations({ pageSize, orderBy: orderByOf(query.sort), ...(f ? { filter: f } : {}), ...(pageToken ? { pageToken } : {}) });
+  try {
+    const res = await request(filter);
+    return { annotations: res.annotations, nextPageToken: res.nextPageToken };
+  } catch (e) {
+    // A typo's error is reported against what the user typed (its position, its tokens), not the clause added to it.
+    if (filter !== typed && e instanceof ApiError && e.code === Code.INVALID_ARGUMENT && !pageToken) await request(typed);
+    throw e;
+  }
 }
 
 export async function getAnnotation(client: Client, annotationId: string): Promise<Annotation> {
   return (await client.GetAnnotation({ annotationId })).annotation;
 }
 
+/** The UpdateAnnotation request of one review change (a single call, or one item of a batch). */
+export type AnnotationUpdate = RequestInputOf<Operations['UpdateAnnotation']>;
+
+export const stateUpdate = (annotationId: string, state: ReviewState): AnnotationUpdate => ({
+  annotation: { annotationId, state },
+  updateMask: 'state',
+});
+
+/** Assigns to `userId`, or unassigns with ''. */
+export const assignUpdate = (annotationId: string, userId: string): AnnotationUpdate => ({
+  annotation: { annotationId, assignedToUserId: userId },
+  updateMask: 'assigned_to_user_id',
+});
+
+export const tagsUpdate = (annotationId: string, tags: readonly string[]): AnnotationUpdate => ({
+  annotation: { annotationId, tags: [...tags] },
+  updateMask: 'tags',
+});
+
 export async function setAnnotationState(client: Client, annotationId: string, state: ReviewState): Promise<Annotation> {
-  return (await client.UpdateAnnotation({ annotation: { annotationId, state }, updateMask: 'state' })).annotation;
+  return (await client.UpdateAnnotation(stateUpdate(annotationId, state))).annotation;
 }
 
 /** Assigns to `userId`, or unassigns with ''. */
 export async function assignAnnotation(client: Client, annotationId: string, userId: string): Promise<Annotation> {
-  return (await client.UpdateAnnotation({ annotation: { annotationId, assignedToUserId: userId }, updateMask: 'assigned_to_user_id' }))
-    .annotation;
+  return (await client.UpdateAnnotation(assignUpdate(annotationId, userId))).annotation;
 }
 
 export async function setAnnotationTags(client: Client, annotationId: string, tags: readonly string[]): Promise<Annotation> {
-  return (await client.UpdateAnnotation({ annotation: { annotationId, tags: [...tags] }, updateMask: 'tags' })).annotation;
+  return (await client.UpdateAnnotation(tagsUpdate(annotationId, tags))).annotation;
+}
+
+/** Many updates as one engine call per BATCH_UPDATE_LIMIT (one transaction each; all or none). */
+export async function updateMany(client: Client, updates: readonly AnnotationUpdate[]): Promise<Annotation[]> {
+  const out: Annotation[] = [];
+  for (let i = 0; i < updates.length; i += BATCH_UPDATE_LIMIT) {
+    const { responses } = await client.BatchUpdateAnnotations({ requests: updates.slice(i, i + BATCH_UPDATE_LIMIT) });
+    for (const r of responses) out.push(r.annotation);
+  }
+  return out;
 }
 
 export async function setArchived(client: Client, annotationId: string, archived: boolean): Promise<Annotation> {

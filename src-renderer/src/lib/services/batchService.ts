@@ -1,9 +1,18 @@
 // Batch actions on many annotations, and the inverse of each (the undo):
-// archive/unarchive through the batch operations (1000 ids a request, the
-// API's limit); state, assignee and tags through one UpdateAnnotation each
-// (the API has no batch update), a few at a time.
+// archive/unarchive through the platform's batch operations (1000 ids a
+// request, the API's limit); state, assignee and tags as one engine call
+// (BatchUpdateAnnotations, an Outpost extension: the platform has no batch
+// update, so each item is recorded for sync as its own UpdateAnnotation).
 import type { Client } from '../../../../src-shared/client';
-import { assignAnnotation, setAnnotationState, setAnnotationTags, type Annotation, type ReviewState } from './annotationService';
+import {
+  assignUpdate,
+  stateUpdate,
+  tagsUpdate,
+  updateMany,
+  type Annotation,
+  type AnnotationUpdate,
+  type ReviewState,
+} from './annotationService';
 
 export type BatchAction =
   | { readonly kind: 'archive'; readonly archived: boolean }
@@ -13,7 +22,6 @@ export type BatchAction =
   | { readonly kind: 'remove-tag'; readonly tag: string };
 
 const BATCH_LIMIT = 1000;
-const PARALLEL = 4;
 
 /** What a batch action on `count` annotations did, in words (the toast). */
 export function describeAction(action: BatchAction, count: number, userName = (id: string) => id): string {
@@ -30,6 +38,27 @@ export function describeAction(action: BatchAction, count: number, userName = (i
     case 'remove-tag':
       return `Removed “${action.tag}” from ${n}`;
   }
+}
+
+/** The action as the sentence of its failure names it: "archiving", "assigning", "tagging". */
+export function doingOf(action: BatchAction): string {
+  switch (action.kind) {
+    case 'archive':
+      return action.archived ? 'archiving' : 'unarchiving';
+    case 'state':
+      return `setting to ${action.state.replace('ANNOTATION_STATE_', '').toLowerCase()}`;
+    case 'assign':
+      return action.userId ? 'assigning' : 'unassigning';
+    case 'add-tag':
+      return `tagging “${action.tag}”`;
+    case 'remove-tag':
+      return `removing the tag “${action.tag}” from`;
+  }
+}
+
+/** The annotations acted on as the user knows them: `'Chamber pressure dip'`, or `3 annotations`. */
+export function subjectOf(annotations: readonly Pick<Annotation, 'name'>[]): string {
+  return annotations.length === 1 ? `'${annotations[0].name}'` : `${annotations.length.toLocaleString()} annotations`;
 }
 
 /** The annotations an action would change (the others are left alone, and not undone either). */
@@ -80,52 +109,45 @@ async function archiveMany(client: Client, ids: readonly string[], archived: boo
   return out;
 }
 
-function updateOne(client: Client, a: Annotation, action: BatchAction): Promise<Annotation> {
+/** The update that applies a (non-archive) action to one annotation. */
+function updateOf(a: Annotation, action: Exclude<BatchAction, { kind: 'archive' }>): AnnotationUpdate {
   switch (action.kind) {
     case 'state':
-      return setAnnotationState(client, a.annotationId, action.state);
+      return stateUpdate(a.annotationId, action.state);
     case 'assign':
-      return assignAnnotation(client, a.annotationId, action.userId);
+      return assignUpdate(a.annotationId, action.userId);
     case 'add-tag':
-      return setAnnotationTags(client, a.annotationId, [...a.tags.filter((t) => t !== action.tag), action.tag]);
+      return tagsUpdate(a.annotationId, [...a.tags.filter((t) => t !== action.tag), action.tag]);
     case 'remove-tag':
-      return setAnnotationTags(
-        client,
+      return tagsUpdate(
         a.annotationId,
         a.tags.filter((t) => t !== action.tag),
       );
-    case 'archive':
-      throw new Error('archive goes through archiveMany');
   }
 }
 
-/** Applies `action` to each annotation; returns the updated annotations (those that succeeded before a failure are kept by the caller). */
+/**
+ * Applies `action` to each annotation: archives through the platform's batch operations, every other change as one
+ * engine call (BatchUpdateAnnotations: one transaction, all or none, each recorded for sync as its UpdateAnnotation).
+ */
 export async function applyBatch(
   client: Client,
   action: BatchAction,
   annotations: readonly Annotation[],
   onUpdated: (a: Annotation) => void = () => {},
 ): Promise<Annotation[]> {
-  if (action.kind === 'archive') {
-    const updated = await archiveMany(
-      client,
-      annotations.map((a) => a.annotationId),
-      action.archived,
-    );
-    updated.forEach(onUpdated);
-    return updated;
-  }
-  const updated: Annotation[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < annotations.length) {
-      const a = annotations[next++];
-      const result = await updateOne(client, a, action);
-      updated.push(result);
-      onUpdated(result);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, annotations.length) }, worker));
+  const updated =
+    action.kind === 'archive'
+      ? await archiveMany(
+          client,
+          annotations.map((a) => a.annotationId),
+          action.archived,
+        )
+      : await updateMany(
+          client,
+          annotations.map((a) => updateOf(a, action)),
+        );
+  updated.forEach(onUpdated);
   return updated;
 }
 
@@ -138,26 +160,20 @@ export async function undoBatch(
   onUpdated: (a: Annotation) => void = () => {},
 ): Promise<Annotation[]> {
   const steps = inverseOf(action, before);
+  const now = (id: string) => current.get(id) ?? before.find((b) => b.annotationId === id)!;
   if (action.kind === 'archive') {
     const restored: Annotation[] = [];
     for (const archived of [true, false]) {
       const ids = steps.filter((s) => s.action.kind === 'archive' && s.action.archived === archived).map((s) => s.annotationId);
-      if (ids.length)
-        restored.push(
-          ...(await applyBatch(
-            client,
-            { kind: 'archive', archived },
-            ids.map((id) => current.get(id) ?? before.find((b) => b.annotationId === id)!),
-            onUpdated,
-          )),
-        );
+      if (ids.length) restored.push(...(await applyBatch(client, { kind: 'archive', archived }, ids.map(now), onUpdated)));
     }
     return restored;
   }
-  const restored: Annotation[] = [];
-  for (const step of steps) {
-    const a = current.get(step.annotationId) ?? before.find((b) => b.annotationId === step.annotationId)!;
-    restored.push(...(await applyBatch(client, step.action, [a], onUpdated)));
-  }
+  // Each record back to its own earlier value, all in one engine call.
+  const restored = await updateMany(
+    client,
+    steps.map((s) => updateOf(now(s.annotationId), s.action as Exclude<BatchAction, { kind: 'archive' }>)),
+  );
+  restored.forEach(onUpdated);
   return restored;
 }

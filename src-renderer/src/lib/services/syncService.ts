@@ -3,8 +3,11 @@
 // states (pure helpers, tested in syncService.spec.ts).
 import type { SyncConflict, SyncRemote, SyncStatus } from '../../../../src-shared/api/sync';
 import type { Client } from '../../../../src-shared/client';
-import { enumLabel } from '../format';
+import { counted, enumLabel } from '../format';
 import { DEFAULT_SORT, type AnnotationQuery } from './annotationService';
+
+// Views that show sync counts import it from here with the rest of the sync words.
+export { counted };
 
 export type { SyncConflict, SyncRemote, SyncStatus };
 export type SyncOutboxEntry = Awaited<ReturnType<Client['ListSyncOutbox']>>['entries'][number];
@@ -133,11 +136,6 @@ export function pulledSummary(pulled: readonly { resource: string; rows: number 
   const rows = Array.isArray(pulled) ? pulled : Object.entries(pulled).map(([resource, n]) => ({ resource, rows: n as number }));
   const parts = rows.filter((r) => r.rows > 0).map((r) => counted(r.rows, r.resource.replace(/_/g, ' ')));
   return parts.length ? parts.join(', ') : 'nothing new';
-}
-
-/** `1 run`, `3 runs` (`plural` is the word as the API names resources: plural). */
-export function counted(n: number, plural: string): string {
-  return `${n} ${n === 1 ? plural.replace(/s$/, '') : plural}`;
 }
 
 /** A conflict value as one line of text (values are canonical JSON: strings, numbers, lists, null). */

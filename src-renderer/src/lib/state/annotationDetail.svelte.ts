@@ -3,7 +3,7 @@
 // is one API call; its error is kept and shown, and its result replaces the
 // annotation here and (through onChange) in the list.
 import type { Client } from '../../../../src-shared/client';
-import { toErrorInfo, type ErrorInfo } from '../errors';
+import { failedWhile, toErrorInfo, type ErrorInfo } from '../errors';
 import {
   addComment,
   assignAnnotation,
@@ -17,7 +17,17 @@ import {
   type ReviewState,
 } from '../services/annotationService';
 
-export type DetailAction = 'state' | 'assign' | 'tags' | 'archive' | 'comment';
+export type DetailAction = 'state' | 'assign' | 'tags' | 'archive' | 'unarchive' | 'comment';
+
+/** Each action as the sentence of its failure names it ("… does not allow archiving 'Chamber pressure dip'"). */
+const DOING: Record<DetailAction, string> = {
+  state: 'changing the state of',
+  assign: 'assigning',
+  tags: 'changing the tags of',
+  archive: 'archiving',
+  unarchive: 'unarchiving',
+  comment: 'commenting on',
+};
 
 export class AnnotationDetailState {
   annotation = $state<Annotation | undefined>();
@@ -126,7 +136,8 @@ export class AnnotationDetailState {
       if (refreshLogs) await this.#loadLogs(id, selection);
       return true;
     } catch (e) {
-      if (selection === this.#selection) this.actionError = toErrorInfo(e);
+      if (selection === this.#selection)
+        this.actionError = failedWhile(e, DOING[action], `'${this.annotation?.name ?? 'this annotation'}'`);
       return false;
     } finally {
       if (selection === this.#selection) this.pending = undefined;
@@ -161,7 +172,7 @@ export class AnnotationDetailState {
   }
 
   setArchived(archived: boolean): Promise<boolean> {
-    return this.#act('archive', (id) => setArchived(this.#client, id, archived), false);
+    return this.#act(archived ? 'archive' : 'unarchive', (id) => setArchived(this.#client, id, archived), false);
   }
 
   /** Posts a comment; true when it was saved (the caller clears its box). */

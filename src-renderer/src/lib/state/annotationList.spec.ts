@@ -17,7 +17,7 @@ describe('AnnotationListState', () => {
     expect(list.pages.loaded).toBe(true);
     expect(list.pages.items).toEqual(page);
     expect(list.pages.hasMore).toBe(true);
-    expect(fake.callsTo('ListAnnotations')).toEqual([{ pageSize: 200, orderBy: 'created_date desc' }]);
+    expect(fake.callsTo('ListAnnotations')).toEqual([{ pageSize: 200, orderBy: 'created_date desc', filter: 'is_archived == false' }]);
   });
 
   test('loadMore appends the next page and stops when there is no token', async () => {
@@ -32,8 +32,8 @@ describe('AnnotationListState', () => {
     expect(list.pages.hasMore).toBe(false);
     await list.pages.loadMore(); // nothing more to load: no request
     expect(fake.callsTo('ListAnnotations')).toEqual([
-      { pageSize: 200, orderBy: 'created_date desc', filter: 'name.contains("a")' },
-      { pageSize: 200, orderBy: 'created_date desc', filter: 'name.contains("a")', pageToken: 'p2' },
+      { pageSize: 200, orderBy: 'created_date desc', filter: 'name.contains("a") && is_archived == false' },
+      { pageSize: 200, orderBy: 'created_date desc', filter: 'name.contains("a") && is_archived == false', pageToken: 'p2' },
     ]);
   });
 
@@ -61,12 +61,12 @@ describe('AnnotationListState', () => {
     await list.applyFilter('a == 1');
     list.filterText = 'half typed';
     await list.pages.loadMore();
-    expect(fake.callsTo('ListAnnotations')[1]).toMatchObject({ filter: 'a == 1', pageToken: 'p2' });
+    expect(fake.callsTo('ListAnnotations')[1]).toMatchObject({ filter: 'a == 1 && is_archived == false', pageToken: 'p2' });
   });
 
-  test('a rejected filter is shown as a filter error with the server message', async () => {
+  test('a rejected filter is shown as a filter error with the server message, and the previous rows stay', async () => {
     const fake = fakeClient().on('ListAnnotations', (req) => {
-      if (req.filter) throw ApiError.invalid('filter', "1:1: undeclared reference to 'nmae'");
+      if (String(req.filter).includes('nmae')) throw ApiError.invalid('filter', "1:1: undeclared reference to 'nmae'");
       return { annotations: annotationFactory.buildList(2), nextPageToken: '' };
     });
     const list = new AnnotationListState(fake.client);
@@ -74,7 +74,9 @@ describe('AnnotationListState', () => {
     await list.applyFilter('nmae == "x"');
     expect(list.pages.filterError).toMatchObject({ code: 'INVALID_ARGUMENT', message: "filter: 1:1: undeclared reference to 'nmae'" });
     expect(list.pages.error).toBeUndefined();
-    expect(list.pages.items).toEqual([]);
+    // The rows listed before the typo stay.
+    expect(list.pages.items).toHaveLength(2);
+    expect(list.appliedFilter).toBe('');
     await list.applyFilter('');
     expect(list.pages.filterError).toBeUndefined();
     expect(list.pages.items).toHaveLength(2);
@@ -90,6 +92,17 @@ describe('AnnotationListState', () => {
     await list.applyFilter('');
     expect(list.pages.filterError).toBeUndefined();
     expect(list.pages.error).toMatchObject({ code: 'UNIMPLEMENTED', message: 'this filter cannot be compiled' });
+  });
+
+  test('the Archived chip lists archived annotations too', async () => {
+    const fake = fakeClient().on('ListAnnotations', () => ({ annotations: [], nextPageToken: '' }));
+    const list = new AnnotationListState(fake.client);
+    await list.applyFilter('state == ANNOTATION_STATE_OPEN');
+    await list.setShowArchived(true);
+    expect(fake.callsTo('ListAnnotations').map((r) => r.filter)).toEqual([
+      'state == ANNOTATION_STATE_OPEN && is_archived == false',
+      'state == ANNOTATION_STATE_OPEN',
+    ]);
   });
 
   test('setSort reloads with order_by', async () => {

@@ -17,6 +17,8 @@ export class AnnotationListState {
   /** The filter as typed (applied on submit). */
   filterText = $state('');
   sort = $state<Sort>(DEFAULT_SORT);
+  /** Archived annotations listed too (else hidden unless the filter is about them). */
+  showArchived = $state(false);
   /** The filter of the latest list request (the rows may still be those of an earlier one). */
   requestedFilter = $state('');
   readonly pages: PagedList<Annotation, AnnotationQuery>;
@@ -43,11 +45,16 @@ export class AnnotationListState {
   /** Lists the first page for the current filter text and sort. */
   load(): Promise<void> {
     this.requestedFilter = this.filterText.trim();
-    return this.pages.load({ filter: this.requestedFilter, sort: { ...this.sort } });
+    return this.pages.load({ filter: this.requestedFilter, sort: { ...this.sort }, showArchived: this.showArchived });
   }
 
   applyFilter(text: string): Promise<void> {
     this.filterText = text;
+    return this.load();
+  }
+
+  setShowArchived(show: boolean): Promise<void> {
+    this.showArchived = show;
     return this.load();
   }
 

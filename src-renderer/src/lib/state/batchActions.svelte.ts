@@ -1,12 +1,14 @@
 // The batch action just run and its undo: the action's words and count for
 // the toast, and for a few seconds the inverse batch. A new action replaces
-// the undo of the last one.
+// the undo of the last one. A toast goes after UNDO_MS (with its undo); an error stays until dismissed.
 import type { Client } from '../../../../src-shared/client';
-import { toErrorInfo, type ErrorInfo } from '../errors';
-import { affected, applyBatch, describeAction, undoBatch, type BatchAction } from '../services/batchService';
+import { failedWhile, type ErrorInfo } from '../errors';
+import { affected, applyBatch, describeAction, doingOf, subjectOf, undoBatch, type BatchAction } from '../services/batchService';
 import type { Annotation } from '../services/annotationService';
 
 export const UNDO_MS = 8000;
+/** A batch quicker than this shows no progress (it would only flicker). */
+export const PROGRESS_AFTER_MS = 250;
 
 interface Done {
   readonly action: BatchAction;
@@ -20,6 +22,8 @@ export class BatchActions {
   /** An undo can be run now. */
   canUndo = $state(false);
   running = $state(false);
+  /** What is running, said once it has taken PROGRESS_AFTER_MS ("Archiving 3,000 annotations…"); empty otherwise. */
+  progress = $state('');
   error = $state<ErrorInfo | undefined>();
 
   readonly #client: Client;
@@ -42,30 +46,42 @@ export class BatchActions {
     this.error = undefined;
     if (!before.length) {
       this.message = `Nothing to change (${annotations.length} already so)`;
+      this.#expire();
       return [];
     }
     this.running = true;
+    const stopProgress = this.#progressAfter(`${doingOf(action)} ${subjectOf(before)}`);
     const after = new Map<string, Annotation>();
     try {
       const updated = await applyBatch(this.#client, action, before, (a) => (after.set(a.annotationId, a), this.#onUpdated(a)));
       this.#done = { action, before, after };
       this.message = describeAction(action, updated.length, this.#userName);
       this.canUndo = true;
-      this.#timer = setTimeout(() => this.#forgetUndo(), UNDO_MS);
+      this.#expire();
       return updated;
     } catch (e) {
-      this.error = toErrorInfo(e);
+      this.error = failedWhile(e, doingOf(action), subjectOf(before));
       // What did change can still be undone.
       if (after.size) {
         this.#done = { action, before: before.filter((b) => after.has(b.annotationId)), after };
         this.canUndo = true;
-        this.#timer = setTimeout(() => this.#forgetUndo(), UNDO_MS);
+        this.#expire();
       }
       this.message = after.size ? `${describeAction(action, after.size, this.#userName)}; the rest failed` : '';
       return false;
     } finally {
+      stopProgress();
       this.running = false;
     }
+  }
+
+  /** Says what runs once it has taken PROGRESS_AFTER_MS; the returned function ends it. */
+  #progressAfter(doing: string): () => void {
+    const timer = setTimeout(() => (this.progress = `${doing.charAt(0).toUpperCase()}${doing.slice(1)}…`), PROGRESS_AFTER_MS);
+    return () => {
+      clearTimeout(timer);
+      this.progress = '';
+    };
   }
 
   /** Runs the inverse of the last action (once). */
@@ -75,14 +91,17 @@ export class BatchActions {
     this.#forgetUndo();
     this.running = true;
     this.error = undefined;
+    const stopProgress = this.#progressAfter(`undoing ${doingOf(done.action)} ${subjectOf(done.before)}`);
     try {
       const restored = await undoBatch(this.#client, done.action, done.before, done.after, this.#onUpdated);
       this.message = `Undone: ${describeAction(done.action, restored.length, this.#userName).replace(/^./, (c) => c.toLowerCase())}`;
+      this.#expire();
       return true;
     } catch (e) {
-      this.error = toErrorInfo(e);
+      this.error = failedWhile(e, `undoing ${doingOf(done.action)}`, subjectOf(done.before));
       return false;
     } finally {
+      stopProgress();
       this.running = false;
     }
   }
@@ -91,6 +110,15 @@ export class BatchActions {
     this.#forgetUndo();
     this.message = '';
     this.error = undefined;
+  }
+
+  /** The toast (and its undo) goes after UNDO_MS. */
+  #expire(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#forgetUndo();
+      this.message = '';
+    }, UNDO_MS);
   }
 
   #forgetUndo(): void {

@@ -82,7 +82,7 @@ export class PagedList<T, Q = void> {
     this.items = items;
   }
 
-  /** Lists the first page of the query, replacing the rows (none are kept when it fails). */
+  /** Lists the first page of the query, replacing the rows (a rejected filter keeps them; any other failure clears them). */
   async load(query: Q): Promise<void> {
     const generation = ++this.#generation;
     this.loading = true;
@@ -99,8 +99,11 @@ export class PagedList<T, Q = void> {
       if (generation !== this.#generation) return;
       const info = toErrorInfo(e);
       const rejectedFilter = Boolean(this.#source.filterOf?.(query).trim()) && isFilterError(info);
-      this.#setItems([]);
-      this.nextPageToken = '';
+      // A typo in the filter keeps the rows shown before it (and their query): the error is shown at the box.
+      if (!rejectedFilter) {
+        this.#setItems([]);
+        this.nextPageToken = '';
+      }
       this.filterError = rejectedFilter ? info : undefined;
       this.error = rejectedFilter ? undefined : info;
     } finally {

@@ -1,0 +1,122 @@
+// #33 goal 1: a batch action on 3,000 annotations as the renderer sends it (one
+// BatchUpdateAnnotations call through invoke on a sync replica: validation,
+// authorization, each UpdateAnnotation's UPDATE, history entry and outbox entry,
+// one transaction), from the call to committed, against a floor measured in the
+// same run: the same UPDATEs, history INSERTs and outbox INSERTs (entry, target,
+// merge base) written by hand as prepared statements in one transaction.
+// Goal: engine <= 2x the floor.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { DEFAULT_USER_NAME, loadCaller } from '../src-main/auth/identity';
+import { openEngine } from '../src-main/engine';
+import { seedDemoData } from '../src-main/seed/seedDemoData';
+import { invoke } from '../src-main/services/invoke';
+import { syncReplica } from '../src-main/sync/assembly/syncReplica';
+
+const STATES = ['ANNOTATION_STATE_OPEN', 'ANNOTATION_STATE_FLAGGED', 'ANNOTATION_STATE_RESOLVED'] as const;
+const STATE_NUMBER: Record<(typeof STATES)[number], number> = {
+  ANNOTATION_STATE_OPEN: 1,
+  ANNOTATION_STATE_FLAGGED: 2,
+  ANNOTATION_STATE_RESOLVED: 3,
+};
+const STATE_UPDATE_LOG = 2; // ANNOTATION_LOG_KIND_STATE_UPDATE
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function main(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { batch: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '5' } },
+    strict: false,
+  });
+  const size = Number(values.batch);
+  const rounds = Number(values.rounds);
+  const dir = mkdtempSync(join(tmpdir(), 'outpost-bench-batch-'));
+  // Demo data is seeded before the directory becomes a replica (a replica refuses it); then every write is recorded.
+  const seeding = openEngine(dir);
+  seedDemoData(seeding.db, { annotations: Math.ceil(size * (2 * rounds + 1) * 1.25), logs: false, ids: 'random' });
+  seeding.close();
+  const engine = openEngine(dir, { replica: syncReplica({ replica: true }) });
+  try {
+    const { db } = engine;
+    const userId = db.get<{ id: string }>('SELECT id FROM users WHERE user_name = ?', [DEFAULT_USER_NAME])!.id;
+    const caller = { ...loadCaller(db, userId)!, owner: true };
+    const ids = db
+      .all<{ id: string }>('SELECT id FROM annotations WHERE annotation_type = 1 AND archived_date IS NULL ORDER BY pk')
+      .map((r) => r.id);
+    if (ids.length < size * 2 * rounds) throw new Error(`bench: ${ids.length} annotations, ${size * 2 * rounds} needed`);
+
+    const update = db.statement('UPDATE annotations SET state = ?, modified_date = ?, modified_by_user_id = ? WHERE id = ?');
+    const history = db.statement(
+      `INSERT INTO annotation_logs(id, annotation_pk, annotation_id, organization_id, kind, created_by_user_id, created_by_user_name, created_date, modified_date, state)
+       SELECT ?, pk, id, organization_id, ?, ?, ?, ?, ?, ? FROM annotations WHERE id = ?`,
+    );
+    const base = db.statement(
+      `INSERT OR IGNORE INTO sync_base(resource, record_id, remote_version, fields)
+       SELECT 'annotations', id, modified_date, json_object('name', name, 'description', description, 'state', state, 'assigned_to_user_id', assigned_to_user_id, 'start_time', start_time, 'end_time', end_time) FROM annotations WHERE id = ?`,
+    );
+    const entry = db.statement(
+      'INSERT INTO sync_outbox(operation, request, created_ids, side_effect_log_ids, local_time) VALUES (?, ?, ?, ?, ?)',
+    );
+    const target = db.statement('INSERT INTO sync_outbox_targets(seq, resource, record_id, fields, base_version) VALUES (?, ?, ?, ?, ?)');
+
+    /** The floor: the same rows written by hand, prepared statements, one transaction. */
+    const floor = (batch: readonly string[], state: (typeof STATES)[number]) =>
+      db.tx(() => {
+        const now = Date.now() * 1000;
+        for (const id of batch) {
+          base.run(id);
+          update.run(STATE_NUMBER[state], now, userId, id);
+          const logId = randomUUID();
+          history.run(logId, STATE_UPDATE_LOG, userId, DEFAULT_USER_NAME, now, now, STATE_NUMBER[state], id);
+          const request = JSON.stringify({ annotation: { annotationId: id, state }, updateMask: ['state'] });
+          const seq = Number(entry.run('UpdateAnnotation', request, '[]', JSON.stringify([logId]), now).lastInsertRowid);
+          target.run(seq, 'annotations', id, '["state"]', now);
+        }
+      });
+
+    /** The engine: one BatchUpdateAnnotations call, as the renderer sends it. */
+    const viaEngine = (batch: readonly string[], state: (typeof STATES)[number]) =>
+      invoke({ engine, db, caller }, 'BatchUpdateAnnotations', {
+        requests: batch.map((annotationId) => ({ annotation: { annotationId, state }, updateMask: 'state' })),
+      });
+
+    const engineMs: number[] = [];
+    const floorMs: number[] = [];
+    // Warm both paths once (statement caches, V8 tiers) on rows the timed rounds do not touch.
+    const spare = ids.slice(size * 2 * rounds);
+    if (spare.length) {
+      floor(spare.slice(0, Math.min(100, spare.length)), 'ANNOTATION_STATE_RESOLVED');
+      await viaEngine(spare.slice(-Math.min(100, spare.length)), 'ANNOTATION_STATE_FLAGGED');
+    }
+    // Alternating rounds, each on fresh records (a record's first edit takes its merge base: both paths pay it).
+    for (let r = 0; r < rounds; r++) {
+      const forEngine = ids.slice(2 * r * size, (2 * r + 1) * size);
+      const forFloor = ids.slice((2 * r + 1) * size, (2 * r + 2) * size);
+      const state = STATES[r % 3];
+      let t = performance.now();
+      await viaEngine(forEngine, state);
+      engineMs.push(performance.now() - t);
+      t = performance.now();
+      floor(forFloor, state);
+      floorMs.push(performance.now() - t);
+    }
+    const outbox = db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE operation = 'UpdateAnnotation'")!.n;
+    const e = median(engineMs);
+    const f = median(floorMs);
+    console.log(
+      `batch state change of ${size} annotations on a replica, call to committed (median of ${rounds}): engine ${e.toFixed(0)} ms (one BatchUpdateAnnotations), ` +
+        `floor ${f.toFixed(0)} ms (same UPDATEs, history and outbox INSERTs by hand, one transaction) = ${(e / f).toFixed(2)}x (goal <= 2x); ` +
+        `${outbox} outbox entries written; load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+    );
+  } finally {
+    engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
