@@ -64,6 +64,24 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
 }
 
 /**
+ * invoke() for a write that must run inside the caller's transaction (the adoption of pre-link records, one
+ * transaction for them all): the same pipeline, run now. A write whose handler is asynchronous is refused.
+ */
+export function invokeInTransaction(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
+  let result: unknown;
+  try {
+    result = invokeOperation(requestCtx, name, raw);
+  } catch (e) {
+    throw storageError(e) ?? e;
+  }
+  if (isPromise(result)) {
+    result.catch(() => undefined); // the error below is the answer
+    throw ApiError.internal(`${name}: a write inside a transaction must run synchronously`);
+  }
+  return result;
+}
+
+/**
  * Every sync extension operation (`/api/v1/outpost/sync/*`: the link, the outbox, conflicts, status): the data
  * directory owner's alone (issue #19 item 4, #28 item 4). Derived from the table, so a new one is owner-only at once.
  */
@@ -71,7 +89,10 @@ const OWNER_ONLY: ReadonlySet<OperationName> = new Set(
   (Object.keys(operations) as OperationName[]).filter((n) => operations[n].path.startsWith('/api/v1/outpost/sync')),
 );
 
-async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
+const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';
+
+/** The pipeline; the handler's result as it returns it (a promise for an asynchronous handler). */
+function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
   const owner = requestCtx.caller.owner === true;
   if (OWNER_ONLY.has(name) && !owner) {
     throw ApiError.permissionDenied(
@@ -116,16 +137,19 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
   const authorizedCtx = authorized(ctx, name, translated);
   if (!replicated) return gated(name, authorizedCtx, (c) => handler(c, translated));
-  return await recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
+  return recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
 }
 
 /** Runs a handler; one given a list's row gate must have applied it, else its answer could show hidden rows. */
-async function gated(name: OperationName, ctx: RequestContext, run: (ctx: RequestContext) => unknown): Promise<unknown> {
-  const answer = await run(ctx);
-  if (ctx.rowGate && !ctx.rowGate.applied) {
-    throw ApiError.internal(`${name} answered without applying the organization's policies to its rows`);
-  }
-  return answer;
+function gated(name: OperationName, ctx: RequestContext, run: (ctx: RequestContext) => unknown): unknown {
+  const checked = (answer: unknown) => {
+    if (ctx.rowGate && !ctx.rowGate.applied) {
+      throw ApiError.internal(`${name} answered without applying the organization's policies to its rows`);
+    }
+    return answer;
+  };
+  const answer = run(ctx);
+  return isPromise(answer) ? answer.then(checked) : checked(answer);
 }
 
 /** The organization's Cedar policies decide the operation (PERMISSION_DENIED), and for lists which rows it shows. */
