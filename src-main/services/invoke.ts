@@ -64,6 +64,24 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
 }
 
 /**
+ * invoke() for a write that must run inside the caller's transaction (the adoption of pre-link records, one
+ * transaction for them all): the same pipeline, run now. A write whose handler is asynchronous is refused.
+ */
+export function invokeInTransaction(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
+  let result: unknown;
+  try {
+    result = invokeOperation(requestCtx, name, raw);
+  } catch (e) {
+    throw storageError(e) ?? e;
+  }
+  if (isPromise(result)) {
+    result.catch(() => undefined); // the error below is the answer
+    throw ApiError.internal(`${name}: a write inside a transaction must run synchronously`);
+  }
+  return result;
+}
+
+/**
  * Every sync extension operation (`/api/v1/outpost/sync/*`: the link, the outbox, conflicts, status): the data
  * directory owner's alone (issue #19 item 4, #28 item 4). Derived from the table, so a new one is owner-only at once.
  */

@@ -1,10 +1,13 @@
-// The measures of issue #17, printed by `npm run measures` (and checked by
-// measures.test.ts): resources named in the generic sync core, import cycles,
-// files touched to add a replicated resource, and `any` in sync.
-import { readFileSync } from 'node:fs';
+// The measures of issues #17 and #34, printed by `npm run measures` (and
+// partly checked by measures.test.ts): what a newcomer adding a replicated
+// resource feels. Lines of sync and per resource, the members a resource must
+// and may implement, the files outside its folder that name a resource folder,
+// import cycles between files and between folders, resources named in the
+// generic sync core, and `any` in sync.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { importCycles, importGraph, ROOT, sourceFiles } from './importGraph';
+import { folderGraph, importCycles, importGraph, ROOT, sourceFiles } from './importGraph';
 import { resourceNamesInCore } from './resourceNames';
 
 export interface AnyUse {
@@ -45,10 +48,63 @@ export function filesNamingResourceFolders(): string[] {
   return [...new Set(naming)].sort();
 }
 
+const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
+const codeFiles = (folder: string) => sourceFiles([folder]).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+
+/** Lines of TypeScript in sync (tests excluded): the core, its operations and each resource's folder. */
+export function syncLines(): { total: number; core: number; operations: number; resources: Record<string, number> } {
+  const all = codeFiles('src-main/sync');
+  const sum = (files: string[]) => files.reduce((n, f) => n + lines(f), 0);
+  const resources: Record<string, number> = {};
+  for (const name of readdirSync(join(ROOT, 'src-main/sync/resources'), { withFileTypes: true })) {
+    if (name.isDirectory()) resources[name.name] = sum(codeFiles(`src-main/sync/resources/${name.name}`));
+  }
+  return {
+    total: sum(all),
+    core: sum(all.filter((f) => !f.includes('/operations/') && !f.includes('/resources/'))),
+    operations: sum(all.filter((f) => f.includes('/operations/'))),
+    resources,
+  };
+}
+
+/** The interfaces a replicated resource implements (its descriptor and what it hands the core). */
+const EXTENSION_INTERFACES: Record<string, string> = {
+  ReplicatedResource: 'src-main/sync/resource.ts',
+  RecordKind: 'src-main/sync/resource.ts',
+  RefetchReader: 'src-main/sync/resource.ts',
+  RefusedCreate: 'src-main/sync/resource.ts',
+  SideEffectRecords: 'src-main/sync/resource.ts',
+  PreLinkRecords: 'src-main/sync/resource.ts',
+  OpSpec: 'src-main/sync/spec.ts',
+  BatchForm: 'src-main/sync/spec.ts',
+  Puller: 'src-main/sync/pull.ts',
+};
+
+/** Members of each interface a resource implements: how many it must and how many it may. */
+export function extensionMembers(): Record<string, { required: number; optional: number }> {
+  const out: Record<string, { required: number; optional: number }> = {};
+  for (const [name, file] of Object.entries(EXTENSION_INTERFACES)) {
+    const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isInterfaceDeclaration(node) && node.name.text === name) {
+        const members = node.members.filter((m) => ts.isPropertySignature(m) || ts.isMethodSignature(m));
+        const optional = members.filter((m) => m.questionToken).length;
+        out[name] = { required: members.length - optional, optional };
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
 export function measures() {
   const edges = importGraph(['src-shared', 'src-main', 'src-renderer/src']);
   const anys = anyInSync();
   return {
+    sync: syncLines(),
+    members: extensionMembers(),
+    folderCyclesInMain: importCycles(folderGraph(edges.filter((e) => e.from.startsWith('src-main/')))).length,
     resourcesNamedInSyncCore: resourceNamesInCore().length,
     importCycles: importCycles(edges).length,
     valueImportCycles: importCycles(edges, true).length,
@@ -60,6 +116,22 @@ export function measures() {
 
 export function main(): void {
   const m = measures();
+  const perResource = Object.entries(m.sync.resources)
+    .map(([r, n]) => `${r} ${n}`)
+    .join(', ');
+  console.log(
+    `sync: ${m.sync.total} lines (core ${m.sync.core}, operations ${m.sync.operations}, resources ${m.sync.total - m.sync.core - m.sync.operations})`,
+  );
+  console.log(`lines per replicated resource: ${perResource}`);
+  const members = Object.values(m.members);
+  const must = members.reduce((n, x) => n + x.required, 0);
+  const may = members.reduce((n, x) => n + x.optional, 0);
+  console.log(
+    `members a resource implements: ${must} required, ${may} optional (${Object.entries(m.members)
+      .map(([i, x]) => `${i} ${x.required}+${x.optional}`)
+      .join(', ')})`,
+  );
+  console.log(`folder-level cycles in src-main: ${m.folderCyclesInMain}`);
   console.log(`resources named in the generic sync core: ${m.resourcesNamedInSyncCore}`);
   console.log(`import cycles: ${m.importCycles} (of values only: ${m.valueImportCycles})`);
   console.log(

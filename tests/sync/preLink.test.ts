@@ -250,6 +250,25 @@ describe('records made before the first link', () => {
     expect((await call('GetPreLinkRecords')).kinds.find((k: { resource: string }) => k.resource === 'saved_search')?.count).toBe(1);
   });
 
+  test('a storage failure during the adoption stops it whole, answered as what it is (not a record left behind); nothing is adopted', async () => {
+    await workOffline();
+    await link();
+    const before = await call('GetPreLinkRecords');
+    const queued = countOpen(engine.db);
+    // Every write fails as on a read-only disk (SQLITE_READONLY): the adopted creates run through invoke's pipeline, which says so.
+    engine.db.raw.pragma('query_only = ON');
+    try {
+      await expect(call('AdoptPreLinkRecords', {})).rejects.toMatchObject({
+        code: Code.UNAVAILABLE,
+        message: expect.stringMatching(/read-only/),
+      });
+    } finally {
+      engine.db.raw.pragma('query_only = OFF');
+    }
+    expect(countOpen(engine.db)).toBe(queued);
+    expect(await call('GetPreLinkRecords')).toEqual(before);
+  });
+
   test('a kill -9 right after the adoption loses nothing: the next sync sends every adopted record once', async () => {
     await workOffline();
     await link();

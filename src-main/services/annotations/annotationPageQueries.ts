@@ -16,37 +16,13 @@
 import type { Statement } from 'better-sqlite3';
 import { MetadataKeyType } from '../../../src-shared/api/metadata';
 import type { Db } from '../../db/database';
+import { ANNOTATION_COLUMNS } from './annotationFields';
 
 const PKS = '(SELECT value FROM json_each(?))';
 const { METADATA_KEY_TYPE_NUMBER: NUMBER, METADATA_KEY_TYPE_BOOLEAN: BOOLEAN } = MetadataKeyType.numbers;
 
 /** The annotations columns of a raw row, in order (`ANNOTATION_COLUMN` names their indexes). */
-export const ROW_COLUMNS = [
-  'pk',
-  'id',
-  'organization_id',
-  'name',
-  'description',
-  'start_time',
-  'end_time',
-  'created_by_user_id',
-  'modified_by_user_id',
-  'created_date',
-  'modified_date',
-  'run_id',
-  'state',
-  'assigned_to_user_id',
-  'annotation_type',
-  'legend_config',
-  'created_by_condition_id',
-  'created_by_rule_condition_version_id',
-  'report_rule_version_id',
-  'pending',
-  'deleted_date',
-  'archived_date',
-  'batched_triggers',
-  'is_noisy_rule',
-] as const;
+export const ROW_COLUMNS = ['pk', 'id', ...ANNOTATION_COLUMNS] as const;
 
 export const ANNOTATION_COLUMN = Object.fromEntries(ROW_COLUMNS.map((c, i) => [c, i])) as {
   readonly [C in (typeof ROW_COLUMNS)[number]]: number;

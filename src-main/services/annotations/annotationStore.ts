@@ -10,34 +10,8 @@ import type { LinkedChannelInput } from '../../../src-shared/api/annotations';
 import { metadataInputToRow, type MetadataValueInput } from '../../../src-shared/api/metadata';
 import { METADATA_COLUMNS, metadataColumnValues, replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db, SqlValue } from '../../db/database';
+import { ANNOTATION_COLUMNS, type AnnotationColumn } from './annotationFields';
 import { LINKED_CHANNEL_KIND } from './annotationRows';
-
-/** The columns of an annotation row besides its pk and id, in the order AnnotationRowValues lists them. */
-const COLUMN_NAMES = [
-  'organization_id',
-  'name',
-  'description',
-  'start_time',
-  'end_time',
-  'created_by_user_id',
-  'modified_by_user_id',
-  'created_date',
-  'modified_date',
-  'run_id',
-  'state',
-  'assigned_to_user_id',
-  'annotation_type',
-  'legend_config',
-  'created_by_condition_id',
-  'created_by_rule_condition_version_id',
-  'report_rule_version_id',
-  'pending',
-  'deleted_date',
-  'archived_date',
-  'batched_triggers',
-  'is_noisy_rule',
-] as const;
-export type AnnotationColumn = (typeof COLUMN_NAMES)[number];
 
 /** A whole annotation row as stored (times in epoch micros, state and type as enum numbers). */
 export type AnnotationRowValues = Readonly<Record<AnnotationColumn, SqlValue>>;
@@ -50,10 +24,10 @@ export interface AnnotationChildren {
   readonly metadata: readonly MetadataValueInput[];
 }
 
-const COLUMNS = COLUMN_NAMES.join(', ');
+const COLUMNS = ANNOTATION_COLUMNS.join(', ');
 /** Appends a row's values in column order to `out`: an indexed loop, as every row of an initial pull goes through it. */
 function pushValues(out: unknown[], row: AnnotationRowValues): void {
-  for (let c = 0; c < COLUMN_NAMES.length; c++) out.push(row[COLUMN_NAMES[c]]);
+  for (let c = 0; c < ANNOTATION_COLUMNS.length; c++) out.push(row[ANNOTATION_COLUMNS[c]]);
 }
 
 const valuesOf = (row: AnnotationRowValues): SqlValue[] => {
@@ -85,7 +59,7 @@ const LINKED_CHANNEL_INSERT =
 /** Inserts a new annotation row and its children; returns its pk. */
 export function insertAnnotation(db: Db, id: string, row: AnnotationRowValues, children: AnnotationChildren): number {
   const pk = Number(
-    db.run(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMN_NAMES.map(() => '?').join(', ')})`, [id, ...valuesOf(row)])
+    db.run(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${ANNOTATION_COLUMNS.map(() => '?').join(', ')})`, [id, ...valuesOf(row)])
       .lastInsertRowid,
   );
   replaceAnnotationTags(db, pk, children.tags);
@@ -153,8 +127,8 @@ export class AnnotationRowWriter {
 
   constructor(private readonly db: Db) {
     const raw = db.raw;
-    this.insertRow = raw.prepare(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${COLUMN_NAMES.map(() => '?').join(', ')})`);
-    this.updateRow = raw.prepare(`UPDATE annotations SET ${COLUMN_NAMES.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`);
+    this.insertRow = raw.prepare(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${ANNOTATION_COLUMNS.map(() => '?').join(', ')})`);
+    this.updateRow = raw.prepare(`UPDATE annotations SET ${ANNOTATION_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`);
     this.deleteChildren = ['annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'].map((t) =>
       raw.prepare(`DELETE FROM ${t} WHERE annotation_pk = ?`),
     );
@@ -217,7 +191,7 @@ export class AnnotationRowWriter {
   ): Map<string, number> {
     const pkOf = new Map<string, number>();
     if (records.length === 0) return pkOf;
-    const width = COLUMN_NAMES.length + 1;
+    const width = ANNOTATION_COLUMNS.length + 1;
     for (let i = 0; i < records.length; i += MULTI_ROWS) {
       const chunk = records.slice(i, i + MULTI_ROWS);
       const values: unknown[] = [];

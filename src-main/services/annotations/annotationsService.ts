@@ -25,24 +25,9 @@ import {
   setAnnotationArchivedDate,
   setAnnotationColumns,
 } from './annotationStore';
+import { ANNOTATION_UPDATABLE_PATHS } from './annotationFields';
 
-/** update_mask paths UpdateAnnotation may change (reference §3). */
-export const UPDATABLE_PATHS = [
-  'name',
-  'description',
-  'start_time',
-  'end_time',
-  'assigned_to_user_id',
-  'state',
-  'tags',
-  'legend_config',
-  'linked_channels',
-  'metadata',
-  // The proto comments archive and restore this way: a date archives (at that date), none restores (one concept).
-  'deleted_date',
-  'archived_date',
-] as const;
-type UpdatablePath = (typeof UPDATABLE_PATHS)[number];
+type UpdatablePath = (typeof ANNOTATION_UPDATABLE_PATHS)[number];
 /** Updatable paths stored in a column of the same name. */
 const SCALAR_PATHS = [
   'name',
@@ -169,9 +154,9 @@ function checkMask(paths: readonly string[]): UpdatablePath[] {
   if (paths.length === 0) throw ApiError.invalid('update_mask', 'is required: name the fields to update');
   const out = new Set<UpdatablePath>();
   for (const p of paths) {
-    if ((UPDATABLE_PATHS as readonly string[]).includes(p)) out.add(p as UpdatablePath);
+    if ((ANNOTATION_UPDATABLE_PATHS as readonly string[]).includes(p)) out.add(p as UpdatablePath);
     else if (IMMUTABLE_PATHS.has(p)) throw ApiError.invalid('update_mask', `field '${p}' cannot be updated`);
-    else throw ApiError.invalid('update_mask', `unknown field '${p}'; updatable fields: ${UPDATABLE_PATHS.join(', ')}`);
+    else throw ApiError.invalid('update_mask', `unknown field '${p}'; updatable fields: ${ANNOTATION_UPDATABLE_PATHS.join(', ')}`);
   }
   return [...out];
 }

@@ -191,7 +191,8 @@ export function countTestMeasurements(ctx: RequestContext, filter: string | unde
   return { count: countRows(ctx, testMeasurementListSpec, filter, 't.report_pk') };
 }
 
-const UPDATABLE = [
+/** update_mask paths UpdateTestMeasurement may change (reference §8); sync pushes these and the platform's request gate checks them. */
+export const TEST_MEASUREMENT_UPDATABLE_PATHS = [
   'name',
   'measurement_type',
   'numeric_value',
@@ -206,7 +207,7 @@ const UPDATABLE = [
   'channel_names',
   'metadata',
 ] as const;
-type Updatable = (typeof UPDATABLE)[number];
+type Updatable = (typeof TEST_MEASUREMENT_UPDATABLE_PATHS)[number];
 const IMMUTABLE = new Set(['measurement_id', 'test_step_id', 'test_report_id']);
 
 /**
@@ -219,7 +220,7 @@ export function updateTestMeasurement(
   mask: readonly string[] | undefined,
 ): { testMeasurement: TestMeasurement } {
   const { db, caller } = ctx;
-  const paths = checkMask<Updatable>(mask, UPDATABLE, IMMUTABLE);
+  const paths = checkMask<Updatable>(mask, TEST_MEASUREMENT_UPDATABLE_PATHS, IMMUTABLE);
   const has = (p: Updatable) => paths.includes(p);
   if (!patch.measurementId) throw ApiError.invalid('test_measurement.measurement_id', 'is required');
   return db.tx(() => {

@@ -4,8 +4,8 @@
 // (identity.ts), so those records are no longer shown. They are never hidden
 // silently: GetPreLinkRecords counts them (the Sync view and every `outpost
 // sync` say so), and AdoptPreLinkRecords sends them to a remote organization
-// as ordinary offline creates: each create runs through its operation's
-// validation, handler and the outbox recorder, as the remote user, and the
+// as ordinary offline creates: each create runs through invoke's pipeline
+// (validation, handler and the outbox recorder), as the remote user, and the
 // local original goes, all in ONE transaction (a crash before the next sync
 // loses nothing; a second adoption finds nothing left to adopt). A record that
 // cannot go (its asset has no namesake in that organization, say) stays,
@@ -20,10 +20,9 @@ import { ApiError } from '../../../src-shared/errors';
 import type { OperationName } from '../../../src-shared/operations';
 import type { Caller } from '../../auth/caller';
 import type { Db } from '../../db/database';
+import { StorageError } from '../../db/storageErrors';
 import { isReplica, type RequestContext } from '../../engine';
-import { parseRequest } from '../../services/invoke';
-import { handlers } from '../../services/registry';
-import { authorizeOperation } from '../../auth/cedar/authorize';
+import { invokeInTransaction } from '../../services/invoke';
 import { localCaller, storedIdentity } from '../identity';
 import type { ResourceCatalog } from '../catalog';
 import type { Adoption, AdoptionResult, LeftBehind } from '../resource';
@@ -83,8 +82,6 @@ function targetOrganization(organizations: readonly Organization[], requested: s
   throw ApiError.invalid('organization_id', `is required: the remote user belongs to ${organizations.length} organizations: ${names}`);
 }
 
-const isPromise = (v: unknown) => !!v && typeof (v as { then?: unknown }).then === 'function';
-
 export function adoptPreLinkRecords(catalog: ResourceCatalog, ctx: RequestContext, req: { organizationId?: string }): AdoptionResult {
   const { db } = ctx;
   const recorder = ctx.engine.replica?.writeRecorder();
@@ -111,18 +108,13 @@ export function adoptPreLinkRecords(catalog: ResourceCatalog, ctx: RequestContex
   );
   localUserIds.delete(acting.userId);
 
+  // Each adopted create runs through invoke's pipeline (validation, id translation, the remote organization's
+  // policies, the outbox recorder, storage errors) inside the adoption's one transaction.
   const write = (operation: string, request: unknown): unknown => {
     const name = operation as OperationName;
     if (!recorder.records(name) || catalog.specFor(name)?.asyncWrite)
       throw ApiError.internal(`${name} cannot be adopted: only synchronous replicated writes can`);
-    const validated = parseRequest(name, request);
-    // The remote organization's policies decide an adopted create as they decide any other (invoke.ts does the same).
-    const rowGate = authorizeOperation({ db, caller: asRemoteUser.caller, replica: true }, name, validated);
-    const writeCtx = rowGate ? { ...asRemoteUser, rowGate } : asRemoteUser;
-    const handler = handlers[name] as (c: RequestContext, r: unknown) => unknown;
-    const response = recorder.run(writeCtx, name, validated, () => handler(writeCtx, validated));
-    if (isPromise(response)) throw ApiError.internal(`${name}: an adopted write must run synchronously`);
-    return response;
+    return invokeInTransaction(asRemoteUser, name, request);
   };
 
   const adopted: AdoptionResult['adopted'] = [];
@@ -143,7 +135,8 @@ export function adoptPreLinkRecords(catalog: ResourceCatalog, ctx: RequestContex
             db.tx(fn); // a savepoint: a record the services refuse leaves nothing half-made
             return true;
           } catch (e) {
-            if (!(e instanceof ApiError)) throw e;
+            // A storage failure is no refusal of this record: the whole adoption stops, nothing adopted.
+            if (!(e instanceof ApiError) || e instanceof StorageError) throw e;
             leftBehind.push({ ...record, reason: e.message });
             return false;
           }

@@ -12,6 +12,8 @@
 // Names are proto (snake_case) names: query parameters arrive snake_case or
 // lowerCamelCase, mask paths lowerCamelCase; both are compared in snake_case.
 import type { OperationName } from '../../../src-shared/operations';
+import { ANNOTATION_EDITABLE_PATHS } from '../../services/annotations/annotationFields';
+import { TEST_MEASUREMENT_UPDATABLE_PATHS } from '../../services/testReports/testMeasurementsService';
 
 export interface PlatformRequest {
   /** Where it is documented: `§n` of the wire reference, `seed spec`, or `Outpost extension`. */
@@ -98,21 +100,7 @@ export const platformRequests = {
   },
   GetAnnotation: { source: '§3' },
   CreateAnnotation: { source: '§3' },
-  UpdateAnnotation: {
-    source: '§3',
-    mask: [
-      'name',
-      'description',
-      'start_time',
-      'end_time',
-      'assigned_to_user_id',
-      'state',
-      'tags',
-      'legend_config',
-      'linked_channels',
-      'metadata',
-    ],
-  },
+  UpdateAnnotation: { source: '§3', mask: ANNOTATION_EDITABLE_PATHS },
   ArchiveAnnotation: { source: '§3' },
   UnarchiveAnnotation: { source: '§3' },
   BatchArchiveAnnotations: { source: '§3' },
@@ -253,24 +241,7 @@ export const platformRequests = {
   },
   CreateTestMeasurement: { source: '§8' },
   CreateTestMeasurements: { source: '§8' },
-  UpdateTestMeasurement: {
-    source: '§8',
-    mask: [
-      'name',
-      'measurement_type',
-      'numeric_value',
-      'string_value',
-      'boolean_value',
-      'unit',
-      'numeric_bounds',
-      'string_bounds',
-      'passed',
-      'timestamp',
-      'description',
-      'channel_names',
-      'metadata',
-    ],
-  },
+  UpdateTestMeasurement: { source: '§8', mask: TEST_MEASUREMENT_UPDATABLE_PATHS },
   DeleteTestMeasurement: { source: '§8' },
 
   // §10 Remote files

@@ -19,9 +19,9 @@ import {
   setAnnotationArchivedDate,
   setAnnotationColumns,
   type AnnotationChildren,
-  type AnnotationColumn,
   type AnnotationRowValues,
 } from '../../../services/annotations/annotationStore';
+import { ANNOTATION_EDITABLE_PATHS, type AnnotationColumn } from '../../../services/annotations/annotationFields';
 import { sameValue } from '../../canonical';
 import { recordConflict } from '../../conflicts';
 import { isUnmappedLocalId, mapLocalId, tableExists } from '../../idMap';
@@ -42,19 +42,8 @@ export interface AnnotationApplyContext extends ApplyContext {
 /** Metadata key an offline-created annotation carries on the remote: its local id (the idempotency marker). */
 export const CLIENT_ID_KEY = 'outpost_client_id';
 
-export const ANNOTATION_FIELDS = [
-  'name',
-  'description',
-  'start_time',
-  'end_time',
-  'assigned_to_user_id',
-  'state',
-  'tags',
-  'legend_config',
-  'linked_channels',
-  'metadata',
-  'archived',
-] as const;
+/** The synced fields: what a client edits (one declaration: services/annotations/annotationFields.ts) and the archive. */
+export const ANNOTATION_FIELDS = [...ANNOTATION_EDITABLE_PATHS, 'archived'] as const;
 export type AnnotationField = (typeof ANNOTATION_FIELDS)[number];
 export type AnnotationFields = Record<AnnotationField, unknown>;
 

@@ -18,6 +18,7 @@ import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type Wir
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 import { createdSince } from './specs';
 import { listAll, quote } from '../../remoteQuery';
+import { TEST_MEASUREMENT_UPDATABLE_PATHS } from '../../../services/testReports/testMeasurementsService';
 
 /** Non-finite doubles travel as text on the wire. */
 function dbl(n: number | undefined): number | string | undefined {
@@ -62,22 +63,6 @@ function measurementMember(m: MeasurementFields, path: string): [string, unknown
   }
 }
 
-const ALL_PATHS = [
-  'name',
-  'measurement_type',
-  'numeric_value',
-  'string_value',
-  'boolean_value',
-  'unit',
-  'numeric_bounds',
-  'string_bounds',
-  'passed',
-  'timestamp',
-  'description',
-  'channel_names',
-  'metadata',
-];
-
 /** A measurement's fields as a create or an update carries them. */
 type MeasurementFields = StoredRequest<'CreateTestMeasurement'>['testMeasurement'];
 
@@ -98,7 +83,7 @@ function encodeMeasurement(
 const encodeNew = (m: MeasurementFields) => ({
   testStepId: m.testStepId,
   testReportId: m.testReportId || undefined,
-  ...encodeMeasurement(m, ALL_PATHS),
+  ...encodeMeasurement(m, TEST_MEASUREMENT_UPDATABLE_PATHS),
 });
 
 const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
