@@ -17,6 +17,8 @@ import { readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
 import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy';
 import { groupCommitFor } from '../db/groupCommit';
+import { createGrpcFrontDoor, type RpcRequest } from '../grpc/handler';
+import { acceptHttp2 } from '../grpc/onePort';
 import { storageError } from '../db/storageErrors';
 import { matchRoute } from './routes';
 import { uploadLimitFor } from './uploadLimits';
@@ -172,7 +174,7 @@ async function handleApi(engine: Engine, req: IncomingMessage, res: ServerRespon
 }
 
 /** `http://127.0.0.1:4280`: the address and port the request's connection was accepted on. */
-function boundOrigin(req: IncomingMessage): string {
+function boundOrigin(req: RpcRequest): string {
   const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }
@@ -268,6 +270,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 export function createApiServer(engine: Engine, options: ServeOptions = {}): Server {
   useServingCheckpoints(engine.db);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? []).map(hostName)]);
+  const grpc = createGrpcFrontDoor(engine, boundOrigin);
   const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES, requireHostHeader: false }, (req, res) => {
     // Read now, not from Node's per-second cache, which a busy event loop leaves seconds old: a sync client sets its
     // estimate of this server's clock by the Date header (sync/serverClock.ts), and a create's send window with it.
@@ -297,7 +300,9 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
       sendError(res, ApiError.invalid('url', 'malformed request URL'));
       return;
     }
-    if (url.pathname.startsWith('/api/')) {
+    if (grpc.serves(url.pathname)) {
+      grpc.handle(req, res); // gRPC-Web and Connect over HTTP/1.1
+    } else if (url.pathname.startsWith('/api/')) {
       handleApi(engine, req, res, url).catch((e) => sendError(res, e));
     } else if (options.staticDir && (req.method === 'GET' || req.method === 'HEAD')) {
       serveStatic(options.staticDir, url, res);
@@ -309,6 +314,7 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
   // Every header line reaches rawHeaders (Node keeps 2000 by default and drops the rest unseen), so headerBytes
   // counts them all: 10,000 short headers are over MAX_HEADER_BYTES like one long one.
   server.maxHeadersCount = 0;
+  acceptHttp2(server, grpc.handle); // gRPC (and the other two) over HTTP/2 on the same port
   return server;
 }
 
