@@ -1,9 +1,9 @@
 // `npm run proto`: builds the vendored public protos (proto/vendor, see its README) into one descriptor set with
 // buf (from the npm registry, no network) and writes it as src-main/grpc/descriptorSet.generated.ts, so the
-// gRPC front door needs no file beside the built code. tests/contract/grpcDescriptorSet.test.ts rebuilds it and
-// checks the committed module matches.
+// gRPC front door needs no file beside the built code. `--check` writes nothing and fails when the committed module
+// differs from a fresh build (tests/contract/grpcMapping.test.ts runs it).
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,4 +28,11 @@ export function generatedModule(bytes) {
   );
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(GENERATED, generatedModule(buildDescriptorSet()));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const text = generatedModule(buildDescriptorSet());
+  if (!process.argv.includes('--check')) writeFileSync(GENERATED, text);
+  else if (readFileSync(GENERATED, 'utf8') !== text) {
+    console.error(`${GENERATED} is not what proto/ builds to: run \`npm run proto\``);
+    process.exit(1);
+  }
+}
