@@ -60,7 +60,7 @@ function rpcImpl(engine: Engine, method: DescMethod, bindings: readonly Operatio
       const binding = bindingFor(bindings, raw)!;
       const op = operations[binding.operation];
       const caller = op.public ? ANONYMOUS : authenticate(engine.db, context.requestHeader.get('authorization') ?? undefined);
-      const run = () => {
+      const run = async () => {
         // Checked at the last moment before the operation runs (a write: inside its group's transaction): a call
         // past its deadline, or given up by its client, runs nothing and so writes nothing.
         if (context.signal.aborted) throw context.signal.reason ?? new ConnectError('the call was cancelled', Code.Canceled);
