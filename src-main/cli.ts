@@ -1,7 +1,7 @@
 // `outpost <command>`: serve | keys create|list|revoke | seed | sync. Prints results
 // on stdout, problems on stderr, and returns an exit code (2: bad usage or a data
 // directory another Outpost process holds).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
@@ -10,6 +10,7 @@ import { createApiKey, listApiKeys, ownerSessionKey, revokeApiKey } from './auth
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from './auth/identity';
 import { demoDataDir } from './db/dataDir';
 import { defaultDataDir, isReplica, openEngine } from './engine';
+import { behindTls } from './grpc/onePort';
 import { createApiServer, listen } from './http/server';
 import { seedDemoData } from './seed/seedDemoData';
 import { BackgroundSync } from './sync/backgroundSync';
@@ -37,11 +38,26 @@ interface ServeOptions {
   demo?: boolean;
   sync: boolean;
   allowedHost: string[];
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+/** The PEM files of --tls-cert and --tls-key, both or neither; a message when they cannot be used. */
+function tlsCredentials(values: ServeOptions): { cert: Buffer; key: Buffer } | string | undefined {
+  if (!values.tlsCert && !values.tlsKey) return undefined;
+  if (!values.tlsCert || !values.tlsKey) return '--tls-cert and --tls-key go together (a PEM certificate and its private key)';
+  try {
+    return { cert: readFileSync(values.tlsCert), key: readFileSync(values.tlsKey) };
+  } catch (e) {
+    return `cannot read the TLS files: ${(e as Error).message}`;
+  }
 }
 
 async function serve(values: ServeOptions): Promise<number> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`invalid --port '${values.port}'`);
+  const tls = tlsCredentials(values);
+  if (typeof tls === 'string') return fail(tls);
   // The last resort: a fault that escaped its request is logged, and the server keeps serving everyone else.
   // (Each request's own errors are answered with the contract's error body before they get here.)
   process.on('unhandledRejection', (e) => console.error('outpost: unhandled rejection; serving on:', e));
@@ -55,13 +71,21 @@ async function serve(values: ServeOptions): Promise<number> {
   }
   const staticDir = values.static ?? rendererBuild;
   const server = createApiServer(engine, { staticDir, allowedHosts: values.allowedHost });
-  const url = await listen(server, port, values.host);
+  // One port for REST, gRPC, gRPC-Web and Connect, in the clear or (--tls-cert) behind TLS.
+  let front;
+  try {
+    front = tls ? behindTls(server, tls) : server;
+  } catch (e) {
+    return fail(`cannot use the TLS certificate and key: ${(e as Error).message}`);
+  }
+  const listened = await listen(front, port, values.host);
+  const url = tls ? listened.replace(/^http:/, 'https:') : listened;
   engine.lock.update({ url });
   // The owner's key for the browser tab (passed in the URL fragment, never sent in requests) and for an
   // `outpost sync` that hands its work to this server: kept in the data directory's 0600 secret file and
   // reused by the next start, not minted anew each time.
   const token = await ownerSessionKey(engine.db, dataDirSecretStore(engine.dataDir));
-  process.stdout.write(`Outpost serving ${engine.dataDir}\n  API: ${url}/api/v1\n`);
+  process.stdout.write(`Outpost serving ${engine.dataDir}\n  API: ${url}/api/v1\n  gRPC, gRPC-Web, Connect: ${url}\n`);
   process.stdout.write(staticDir ? `  App: ${url}/#key=${token}\n` : '  (renderer not built: run `npm run build` to serve the app)\n');
   // Sync with the data directory's remote: in the background unless --no-sync, and on request (SyncNow, which
   // an `outpost sync` of this directory sends here) either way.
@@ -74,7 +98,7 @@ async function serve(values: ServeOptions): Promise<number> {
       ? `  Sync: ${remote ? `with ${remote.baseUrl} in the background` : 'no remote configured (add one in the Sync view)'}\n`
       : '  Sync: only on request (--no-sync: no background runs)\n',
   );
-  const stop = () => void sync.stop().finally(() => server.close(() => (engine.close(), process.exit(0))));
+  const stop = () => void sync.stop().finally(() => front.close(() => (engine.close(), process.exit(0))));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await new Promise(() => {});
@@ -179,6 +203,8 @@ function program(run: (work: () => number | Promise<number>) => void): Command {
     .option('--seed-if-empty', 'load the demo dataset into an empty database (making it a demo profile)')
     .option('--static <dir>', 'directory of the built renderer (default: out/renderer when built)')
     .option('--no-sync', 'no background sync runs (a sync on request, e.g. by `outpost sync`, still runs)')
+    .option('--tls-cert <file>', 'serve over TLS (https, gRPC with TLS) with this PEM certificate (with --tls-key)')
+    .option('--tls-key <file>', "the certificate's PEM private key")
     .action((o: ServeOptions) => run(() => serve(o)));
   const keys = root.command('keys').description('API keys of the data directory (stored hashed)');
   keys

@@ -138,5 +138,11 @@ describe('outpost CLI', () => {
     expect(() => execFileSync(process.execPath, [bin, 'serve', '--port', 'x', '--data', data], { stdio: 'pipe' })).toThrow(
       /invalid --port/,
     );
+    expect(() => execFileSync(process.execPath, [bin, 'serve', '--tls-cert', 'c.pem', '--data', data], { stdio: 'pipe' })).toThrow(
+      /--tls-cert and --tls-key go together/,
+    );
+    expect(() =>
+      execFileSync(process.execPath, [bin, 'serve', '--tls-cert', 'none.pem', '--tls-key', 'none.pem', '--data', data], { stdio: 'pipe' }),
+    ).toThrow(/cannot read the TLS files: .*none\.pem/);
   });
 });

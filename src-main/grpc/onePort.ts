@@ -4,6 +4,7 @@
 import type { Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { Socket } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -44,4 +45,19 @@ export function acceptHttp2(server: Server, handler: (req: Http2ServerRequest, r
     for (const session of sessions) session.close();
     return close(callback);
   };
+}
+
+/**
+ * `server` behind TLS (`outpost serve --tls-cert --tls-key`), for clients that insist on it: ALPN offers h2 and
+ * http/1.1, and each decrypted connection goes to `server` as a cleartext one would (acceptHttp2 sorts them).
+ */
+export function behindTls(server: Server, credentials: { readonly cert: Buffer; readonly key: Buffer }): TlsServer {
+  const tls = createTlsServer({ ...credentials, ALPNProtocols: ['h2', 'http/1.1'] }, (socket) => server.emit('connection', socket));
+  // Closing it closes `server` too: its idle HTTP/1.1 connections and its HTTP/2 sessions end, so the TLS ones do.
+  const close = tls.close.bind(tls);
+  tls.close = (callback?: (err?: Error) => void) => {
+    server.close();
+    return close(callback);
+  };
+  return tls;
 }

@@ -3,7 +3,7 @@
 // request per the operation's input rule, invoke, write JSON or an error body.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { Readable, type Duplex } from 'node:stream';
 import { ApiError, Code } from '../../src-shared/errors';
@@ -318,7 +318,7 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
   return server;
 }
 
-export async function listen(server: Server, port = 0, host = '127.0.0.1'): Promise<string> {
+export async function listen(server: NetServer, port = 0, host = '127.0.0.1'): Promise<string> {
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolveListen());

@@ -46,7 +46,7 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   // Main keeps the window and forwards to the engine host: no engine, services or sync of its own
   // (tests/desktop/electronMain.test.ts proves the built bundle loads no SQLite).
   electron: ['shared', 'db', 'http', 'host', 'electron'],
-  cli: [...HOSTS, 'http', 'cli'],
+  cli: [...HOSTS, 'grpc', 'http', 'cli'],
 };
 
 /** The area a source file (repository-relative) belongs to; undefined outside the layered tree (tests, bench). */
