@@ -12,7 +12,7 @@ import type { Caller } from '../auth/caller';
 import { groupCommitFor } from '../db/groupCommit';
 import type { Engine } from '../engine';
 import { invoke } from '../services/invoke';
-import { JsonText } from '../services/jsonText';
+import { JsonText } from '../services/common/jsonText';
 import { registry, siftServices } from './descriptors';
 import { binaryAnswer } from './jsonToBinary';
 import { bindingFor, operationMap, type OperationBinding } from './operationMap';
@@ -30,7 +30,14 @@ export interface GrpcFrontDoor {
 const ANONYMOUS: Caller = { userId: '', userName: '', organizations: [] };
 const originKey = createContextKey<string | undefined>(undefined);
 
-export function createGrpcFrontDoor(engine: Engine, originOf: (req: RpcRequest) => string): GrpcFrontDoor {
+export interface GrpcOptions {
+  /** `http://host:port` a request arrived at, for absolute URLs in answers (download URLs). */
+  readonly originOf: (req: RpcRequest) => string;
+  /** The largest request message accepted (RESOURCE_EXHAUSTED past it): the REST JSON body's limit. */
+  readonly readMaxBytes: number;
+}
+
+export function createGrpcFrontDoor(engine: Engine, { originOf, readMaxBytes }: GrpcOptions): GrpcFrontDoor {
   const map = operationMap(siftServices);
   const routes = (router: ConnectRouter) => {
     for (const [method, bindings] of map) router.rpc(method, rpcImpl(engine, method, bindings) as never);
@@ -38,6 +45,7 @@ export function createGrpcFrontDoor(engine: Engine, originOf: (req: RpcRequest) 
   const adapter = connectNodeAdapter({
     routes,
     jsonOptions: { registry, ignoreUnknownFields: true },
+    readMaxBytes,
     // Requests may come compressed; answers go uncompressed: on a laptop's loopback, CPU matters more than bytes.
     compressMinBytes: Number.MAX_SAFE_INTEGER,
     contextValues: (req) => createContextValues().set(originKey, originOf(req)),

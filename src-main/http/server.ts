@@ -13,7 +13,7 @@ import type { Engine } from '../engine';
 import type { BinaryResult } from '../services/common/handler';
 import { invoke } from '../services/invoke';
 import { JsonText } from '../services/common/jsonText';
-import { readJsonBody, readMultipart } from './readBody';
+import { MAX_JSON_BODY_BYTES, readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
 import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy';
 import { groupCommitFor } from '../db/groupCommit';
@@ -270,7 +270,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 export function createApiServer(engine: Engine, options: ServeOptions = {}): Server {
   useServingCheckpoints(engine.db);
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', ...(options.allowedHosts ?? []).map(hostName)]);
-  const grpc = createGrpcFrontDoor(engine, boundOrigin);
+  const grpc = createGrpcFrontDoor(engine, { originOf: boundOrigin, readMaxBytes: MAX_JSON_BODY_BYTES });
   const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES, requireHostHeader: false }, (req, res) => {
     // Read now, not from Node's per-second cache, which a busy event loop leaves seconds old: a sync client sets its
     // estimate of this server's clock by the Date header (sync/serverClock.ts), and a create's send window with it.

@@ -149,6 +149,15 @@ describe.each(protocols)('%s', (label, transportOf) => {
   });
 });
 
+it('refuses a request message larger than a REST body may be: RESOURCE_EXHAUSTED (Connect over HTTP/1.1)', async () => {
+  const annotations = clientOf(createConnectTransport({ baseUrl: s.url, httpVersion: '1.1' }), 'sift.annotations.v1.AnnotationService');
+  const e = await failure(annotations('listAnnotations', { filter: 'x'.repeat(16 * 1024 * 1024 + 1) }));
+  expect([e.code, e.rawMessage]).toEqual([
+    Code.ResourceExhausted,
+    `message size is larger than configured readMaxBytes ${16 * 1024 * 1024}`,
+  ]);
+});
+
 it('serves the REST API on the same port, HTTP/1.1 as before', async () => {
   const res = await fetch(`${s.url}/api/v1/ping`);
   expect([res.status, await res.json()]).toEqual([200, { response: 'pong' }]);
