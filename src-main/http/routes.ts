@@ -53,15 +53,18 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     if (route.op.method !== method) {
       // Only a route whose path values are well formed makes the path known: `/annotations/%zz` is no annotation's
       // path, so a POST of it is malformed, not a method GetAnnotation lacks.
-      if (route.params.every((_, i) => m[i + 1] !== '' && decodes(m[i + 1]))) pathKnown = true;
+      if (route.params.every((_, i) => m[i + 1] !== '' && decoded(m[i + 1]) !== undefined)) pathKnown = true;
       continue;
     }
     const pathParams: Record<string, string> = {};
     for (const [i, p] of route.params.entries()) {
       const raw = m[i + 1];
       if (raw === '') bad ??= { kind: 'bad-path', field: camelToSnake(p), description: 'is required (the path has an empty segment)' };
-      else if (!decodes(raw)) bad ??= { kind: 'bad-path', field: camelToSnake(p), description: 'is not percent-encoded UTF-8' };
-      else pathParams[p] = decodeURIComponent(raw);
+      else {
+        const value = decoded(raw);
+        if (value === undefined) bad ??= { kind: 'bad-path', field: camelToSnake(p), description: 'is not percent-encoded UTF-8' };
+        else pathParams[p] = value;
+      }
     }
     if (Object.keys(pathParams).length === route.params.length) return { kind: 'found', route, pathParams };
   }
@@ -69,11 +72,11 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   return bad ?? (pathKnown ? { kind: 'method-not-allowed' } : { kind: 'not-found' });
 }
 
-function decodes(raw: string): boolean {
+/** The decoded path value, or undefined when it is not percent-encoded UTF-8 (the value is used, so no bundler drops the call). */
+function decoded(raw: string): string | undefined {
   try {
-    decodeURIComponent(raw);
-    return true;
+    return decodeURIComponent(raw);
   } catch {
-    return false;
+    return undefined;
   }
 }

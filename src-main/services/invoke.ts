@@ -70,7 +70,7 @@ export async function invoke(requestCtx: RequestContext, name: OperationName, ra
 export function invokeInTransaction(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
   let result: unknown;
   try {
-    result = invokeOperation(requestCtx, name, raw);
+    result = dispatch(requestCtx, name, raw, (req) => parseRequest(name, req));
   } catch (e) {
     throw storageError(e) ?? e;
   }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { defaultPolicyRecord } from '../../src-main/auth/defaultPolicy';
 import { openDatabase } from '../../src-main/db/database';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { UUID, RFC3339, unarchivedMetadata } from '../support/assertions';
@@ -1027,7 +1028,7 @@ describe('Migration 0006 (keyset sequence for tags and users)', () => {
         "INSERT INTO tags(id, organization_id, name, created_by_user_id, created_date) VALUES ('t2', 'o', 'two', 'u1', 5), ('t1', 'o', 'one', 'u1', 5), ('t3', 'o', 'three', 'u1', 1)",
       );
       old.close();
-      const db = openDatabase(file);
+      const db = openDatabase(file, { migrationData: { defaultPolicy: defaultPolicyRecord } });
       expect(db.all('SELECT id, seq FROM tags ORDER BY seq')).toEqual([
         { id: 't3', seq: 1 },
         { id: 't1', seq: 2 },
