@@ -193,6 +193,15 @@ export interface FuzzRequest {
   readonly methodMayBeMissing: boolean;
 }
 
+function decodes(s: string): boolean {
+  try {
+    decodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** JSON text nested `depth` objects deep (written as text: JSON.stringify would overflow the test's own stack). */
 const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
@@ -204,18 +213,18 @@ export function drawRequest(random: () => number, server: Pick<FuzzServer, 'key'
   const op = (operations as Record<string, OperationDef>)[name];
   const param = () => (random() < 0.4 ? pick(server.ids) : random() < 0.5 ? pick(EVIL_STRINGS) : randomUUID());
   let wellFormed = true;
+  const segment = (s: string) => {
+    // An id the router can read: not empty, no slash, its escapes UTF-8.
+    if (s === '' || s.includes('/') || !decodes(s)) wellFormed = false;
+    return s;
+  };
   let path = op.path.replace(/\{[a-z_]+\}/g, () => {
     const v = param();
-    if (v === '') wellFormed = false;
-    if (random() < 0.15) {
-      wellFormed = false;
-      return v; // raw now and then: malformed escapes and slashes reach the router
-    }
+    if (random() < 0.15) return segment(v); // raw now and then: malformed escapes and slashes reach the router
     try {
-      return encodeURIComponent(v);
+      return segment(encodeURIComponent(v));
     } catch {
-      wellFormed = false;
-      return '%ED%A0%80'; // a lone surrogate: its UTF-8 escape, which no valid string decodes to
+      return segment('%ED%A0%80'); // a lone surrogate: its UTF-8 escape, which no valid string decodes to
     }
   });
   const replaced = random() < 0.05;
