@@ -53,8 +53,9 @@ function pathValues(route: Route, m: RegExpExecArray): { values: Record<string, 
     const raw = m[i + 1];
     const field = camelToSnake(p);
     if (raw === '') return { bad: { kind: 'bad-path', field, description: 'is required (the path has an empty segment)' } };
-    if (!decodes(raw)) return { bad: { kind: 'bad-path', field, description: 'is not percent-encoded UTF-8' } };
-    values[p] = decodeURIComponent(raw);
+    const value = decoded(raw);
+    if (value === undefined) return { bad: { kind: 'bad-path', field, description: 'is not percent-encoded UTF-8' } };
+    values[p] = value;
   }
   return { values };
 }
@@ -81,11 +82,12 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   return bad ?? (pathKnown ? { kind: 'method-not-allowed' } : { kind: 'not-found' });
 }
 
-function decodes(raw: string): boolean {
+/** The text of a percent-encoded value, or undefined when its escapes are not UTF-8. */
+export function decoded(raw: string): string | undefined {
+  // (The result is used: a bundler drops a bare decodeURIComponent call as side-effect free, and its check with it.)
   try {
-    decodeURIComponent(raw);
-    return true;
+    return decodeURIComponent(raw);
   } catch {
-    return false;
+    return undefined;
   }
 }
