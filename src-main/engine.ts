@@ -10,6 +10,7 @@ import { defaultPolicyRecord } from './auth/defaultPolicy';
 import { acquireDataDirLock, type DataDirLock } from './db/dataDirLock';
 import { defaultDataDir } from './db/dataDir';
 import { openDatabase, type Db } from './db/database';
+import { removeLeftoverTempFiles } from './db/tempFolder';
 
 export interface Engine {
   readonly db: Db;
@@ -146,6 +147,7 @@ export function openEngine(
     lock.release();
     throw e;
   }
+  removeLeftoverTempFiles(dataDir);
   return {
     db,
     dataDir,

@@ -2,9 +2,10 @@
 // a temporary file, never buffered whole).
 import busboy from 'busboy';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, Code } from '../../src-shared/errors';
 import { FilePartHeaders, multipartBoundary } from './partHeaders';
@@ -71,6 +72,20 @@ export async function readMultipart(
   const fields: Record<string, string> = {};
   const written: string[] = [];
   const cleanup = () => written.forEach((p) => rmSync(p, { force: true }));
+  // A temp file is removed only once its stream has let go of it: a write stream opens its file asynchronously, so
+  // one removed before that (a reset just after the file part began, a cut body) would be created after the removal.
+  const sources: Readable[] = [];
+  const sinks: WriteStream[] = [];
+  const letGo = async () => {
+    for (const s of sources) s.destroy();
+    await Promise.allSettled(writes);
+    await Promise.all(sinks.map((w) => (w.closed ? undefined : new Promise<void>((r) => w.once('close', () => r())))));
+  };
+  const failed = async (e: unknown): Promise<never> => {
+    await letGo();
+    cleanup();
+    throw uploadError(e);
+  };
   let file: UploadedFile | undefined;
   const boundary = multipartBoundary(type);
   const partHeaders = boundary === undefined ? undefined : new FilePartHeaders(boundary);
@@ -98,8 +113,11 @@ export async function readMultipart(
     stream.on('data', (c: Buffer) => (size += c.length));
     stream.on('limit', () => (tooLarge = true));
     const encoding = partHeaders?.headers?.['content-encoding'] ?? '';
+    const sink = createWriteStream(path);
+    sources.push(stream);
+    sinks.push(sink);
     writes.push(
-      pipeline(stream, createWriteStream(path)).then(
+      pipeline(stream, sink).then(
         () => {
           file = {
             path,
@@ -127,23 +145,21 @@ export async function readMultipart(
       bb.on('close', resolve);
       bb.on('error', reject);
       req.on('error', reject);
+      // A connection closed mid-body may end the request without an error: the parser would wait for ever.
+      req.on('close', () => {
+        if (!req.complete) reject(new Error('the connection closed before the upload was complete'));
+      });
       // Before the pipe's own listener: the part headers are scanned before busboy announces the file.
       if (partHeaders) req.on('data', (chunk: Buffer) => partHeaders.push(chunk));
       req.pipe(bb);
     });
     await Promise.all(writes);
   } catch (e) {
-    cleanup();
-    throw uploadError(e);
+    return failed(e);
   }
-  if (writeFailure !== undefined) {
-    cleanup();
-    throw uploadError(writeFailure);
-  }
+  if (writeFailure !== undefined) return failed(writeFailure);
   // (busboy stops a file at its fileSize limit: one byte past ours is enough to know it is too large.)
-  if (tooLarge || (file !== undefined && file.size > limit.bytes)) {
-    cleanup();
-    throw ApiError.invalid('file', limit.message);
-  }
+  if (tooLarge || (file !== undefined && file.size > limit.bytes)) return failed(ApiError.invalid('file', limit.message));
+  await letGo(); // every file closed before a handler moves it
   return { fields, file, cleanup };
 }

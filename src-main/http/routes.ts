@@ -44,36 +44,47 @@ export type RouteMatch =
   /** The path names an operation but one of its path values is empty or not percent-encoded UTF-8. */
   | { kind: 'bad-path'; field: string; description: string };
 
+/** Each path value of a match decoded, or what is wrong with the first one that cannot be. */
+type BadPath = Extract<RouteMatch, { kind: 'bad-path' }>;
+
+function pathValues(route: Route, m: RegExpExecArray): { values: Record<string, string> } | { bad: BadPath } {
+  const values: Record<string, string> = {};
+  for (const [i, p] of route.params.entries()) {
+    const raw = m[i + 1];
+    const field = camelToSnake(p);
+    if (raw === '') return { bad: { kind: 'bad-path', field, description: 'is required (the path has an empty segment)' } };
+    const value = decoded(raw);
+    if (value === undefined) return { bad: { kind: 'bad-path', field, description: 'is not percent-encoded UTF-8' } };
+    values[p] = value;
+  }
+  return { values };
+}
+
+/**
+ * The operation a request names. Routes are tried most specific first; the first whose path values are malformed
+ * (empty, not UTF-8) makes the request malformed (400) unless a route of its method reads the path cleanly: so
+ * `POST /annotations/:archive` is ArchiveAnnotation without an id, not a method GetAnnotation lacks.
+ */
 export function matchRoute(method: string, pathname: string): RouteMatch {
   let pathKnown = false;
   let bad: RouteMatch | undefined;
   for (const route of routes) {
     const m = route.pattern.exec(pathname);
     if (!m) continue;
-    if (route.op.method !== method) {
-      // Only a route whose path values are well formed makes the path known: `/annotations/%zz` is no annotation's
-      // path, so a POST of it is malformed, not a method GetAnnotation lacks.
-      if (route.params.every((_, i) => m[i + 1] !== '' && decoded(m[i + 1]) !== undefined)) pathKnown = true;
+    const read = pathValues(route, m);
+    if ('bad' in read) {
+      bad ??= read.bad;
       continue;
     }
-    const pathParams: Record<string, string> = {};
-    for (const [i, p] of route.params.entries()) {
-      const raw = m[i + 1];
-      if (raw === '') bad ??= { kind: 'bad-path', field: camelToSnake(p), description: 'is required (the path has an empty segment)' };
-      else {
-        const value = decoded(raw);
-        if (value === undefined) bad ??= { kind: 'bad-path', field: camelToSnake(p), description: 'is not percent-encoded UTF-8' };
-        else pathParams[p] = value;
-      }
-    }
-    if (Object.keys(pathParams).length === route.params.length) return { kind: 'found', route, pathParams };
+    if (route.op.method === method) return { kind: 'found', route, pathParams: read.values };
+    pathKnown = true;
   }
-  // An operation of this method whose path values are malformed is the request's error, before another method's.
   return bad ?? (pathKnown ? { kind: 'method-not-allowed' } : { kind: 'not-found' });
 }
 
-/** The decoded path value, or undefined when it is not percent-encoded UTF-8 (the value is used, so no bundler drops the call). */
-function decoded(raw: string): string | undefined {
+/** The text of a percent-encoded value, or undefined when its escapes are not UTF-8. */
+export function decoded(raw: string): string | undefined {
+  // (The result is used: a bundler drops a bare decodeURIComponent call as side-effect free, and its check with it.)
   try {
     return decodeURIComponent(raw);
   } catch {

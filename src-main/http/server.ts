@@ -20,7 +20,7 @@ import { groupCommitFor } from '../db/groupCommit';
 import { createGrpcFrontDoor, type RpcRequest } from '../grpc/handler';
 import { acceptHttp2 } from '../grpc/onePort';
 import { storageError } from '../db/storageErrors';
-import { matchRoute } from './routes';
+import { decoded, matchRoute } from './routes';
 import { uploadLimitFor } from './uploadLimits';
 
 export interface ServeOptions {
@@ -93,13 +93,8 @@ function queryObject(url: URL): Record<string, unknown> {
   for (const pair of url.search.slice(1).split('&')) {
     const eq = pair.indexOf('=');
     const [key, value] = (eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]).map((s) => s.replace(/\+/g, ' '));
-    for (const part of [key, value]) {
-      try {
-        decodeURIComponent(part);
-      } catch {
-        throw ApiError.invalid(safeFieldName(key), 'is not percent-encoded UTF-8');
-      }
-    }
+    if (decoded(key) === undefined || decoded(value) === undefined)
+      throw ApiError.invalid(safeFieldName(key), 'is not percent-encoded UTF-8');
   }
   const out: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
@@ -111,13 +106,7 @@ function queryObject(url: URL): Record<string, unknown> {
 
 /** A query key as an error may name it: decoded when it can be, its printable characters only, bounded. */
 function safeFieldName(key: string): string {
-  let name = key;
-  try {
-    name = decodeURIComponent(key);
-  } catch {
-    /* the raw key */
-  }
-  return name.replace(/[^\x20-\x7e]/g, '?').slice(0, 100) || 'query';
+  return (decoded(key) ?? key).replace(/[^\x20-\x7e]/g, '?').slice(0, 100) || 'query';
 }
 
 async function handleApi(engine: Engine, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

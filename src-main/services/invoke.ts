@@ -33,15 +33,37 @@ export function zodToApiError(error: z.ZodError): ApiError {
 /** A lone surrogate: text no UTF-8 can carry (Cedar, SQLite and the remote would each fail on it differently). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
-/** The path of the first string (value or key) of the request holding a lone surrogate, if any. */
-function illFormedText(value: unknown, path: PropertyKey[] = []): PropertyKey[] | undefined {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : undefined;
-  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const at = [...path, Array.isArray(value) ? Number(key) : key];
-    if (LONE_SURROGATE.test(key)) return at;
-    const bad = illFormedText(item, at);
-    if (bad) return bad;
+interface Visit {
+  readonly value: unknown;
+  readonly key?: PropertyKey;
+  readonly parent?: Visit;
+}
+
+const pathOf = (v: Visit): PropertyKey[] => {
+  const path: PropertyKey[] = [];
+  for (let at: Visit | undefined = v; at?.parent; at = at.parent) path.unshift(at.key!);
+  return path;
+};
+
+/**
+ * The path of the first string (value or key) of the request holding a lone surrogate, if any. Walked with a stack
+ * of its own: a body may nest thousands of levels deep (JSON allows it; the schema ignores what it does not know).
+ */
+function illFormedText(raw: unknown): PropertyKey[] | undefined {
+  const stack: Visit[] = [{ value: raw }];
+  for (let v = stack.pop(); v; v = stack.pop()) {
+    const value = v.value;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return pathOf(v);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || value instanceof Uint8Array) continue;
+    const list = Array.isArray(value);
+    for (const [key, item] of Object.entries(value)) {
+      const child: Visit = { value: item, key: list ? Number(key) : key, parent: v };
+      if (LONE_SURROGATE.test(key)) return pathOf(child);
+      stack.push(child);
+    }
   }
   return undefined;
 }

@@ -187,10 +187,33 @@ export interface FuzzRequest {
   readonly body?: Buffer;
   readonly label: string;
   /**
-   * Whether 501 is a right answer: a well-formed path of an operation asked with a method it lacks ("Method Not
-   * Allowed", as the platform's gateway answers). Anything else answered 501 is a client error mislabelled.
+   * Whether 501 is a right answer: a path some operation has (every id in it non-empty and UTF-8) asked with a
+   * method none of the operations reading it cleanly has ("Method Not Allowed", as the platform's gateway answers).
+   * Anything else answered 501 is a client error mislabelled. Worked out here from the operation table alone.
    */
   readonly methodMayBeMissing: boolean;
+}
+
+/** See FuzzRequest.methodMayBeMissing. */
+function methodMissing(method: string, path: string): boolean {
+  const pathname = path.split('?')[0];
+  const methods = new Set<string>();
+  for (const op of Object.values(operations) as OperationDef[]) {
+    const literal = op.path.split(/\{[a-z_]+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const pattern = new RegExp(`^${literal.join('([^/]*)')}$`);
+    const m = pattern.exec(pathname);
+    if (m && m.slice(1).every((id) => id !== '' && decodes(id))) methods.add(op.method);
+  }
+  return methods.size > 0 && !methods.has(method);
+}
+
+function decodes(s: string): boolean {
+  try {
+    decodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** JSON text nested `depth` objects deep (written as text: JSON.stringify would overflow the test's own stack). */
@@ -203,23 +226,16 @@ export function drawRequest(random: () => number, server: Pick<FuzzServer, 'key'
   const name = pick(names);
   const op = (operations as Record<string, OperationDef>)[name];
   const param = () => (random() < 0.4 ? pick(server.ids) : random() < 0.5 ? pick(EVIL_STRINGS) : randomUUID());
-  let wellFormed = true;
   let path = op.path.replace(/\{[a-z_]+\}/g, () => {
     const v = param();
-    if (v === '') wellFormed = false;
-    if (random() < 0.15) {
-      wellFormed = false;
-      return v; // raw now and then: malformed escapes and slashes reach the router
-    }
+    if (random() < 0.15) return v; // raw now and then: malformed escapes and slashes reach the router
     try {
       return encodeURIComponent(v);
     } catch {
-      wellFormed = false;
       return '%ED%A0%80'; // a lone surrogate: its UTF-8 escape, which no valid string decodes to
     }
   });
-  const replaced = random() < 0.05;
-  if (replaced)
+  if (random() < 0.05)
     path = pick(['/%', '/%E0%A4%A', '/api/v1/%', '/api/%zz/annotations', '/api/v1/annotations/%c0%ae%c0%ae', `/${'a/'.repeat(2000)}`]);
   const method = random() < 0.9 ? op.method : pick(['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
   const query = new URLSearchParams();
@@ -313,7 +329,7 @@ export function drawRequest(random: () => number, server: Pick<FuzzServer, 'key'
     headers,
     body,
     label: `${name}: ${method} ${(path + (qs ? `?${qs}` : '')).slice(0, 160)}`,
-    methodMayBeMissing: method !== op.method && wellFormed && !replaced,
+    methodMayBeMissing: methodMissing(method, path),
   };
 }
 

@@ -109,8 +109,9 @@ describe('malformed and empty path ids', () => {
     violation(await raw(method, path), field);
   });
 
-  test('a path no operation has is 404; a known path with a method it lacks stays 501 Method Not Allowed (the gateway’s answer)', async () => {
-    expect(await raw('POST', '/api/v1/annotations/%zz')).toMatchObject({ status: 404, body: { code: 5, message: 'Not Found' } });
+  test('a malformed id is 400 whatever the method, a path no operation has 404, and a known path with a method it lacks stays 501 Method Not Allowed (the gateway’s answer)', async () => {
+    violation(await raw('POST', '/api/v1/annotations/%zz'), 'annotation_id');
+    violation(await raw('OPTIONS', '/api/v1/artifacts/:unarchive'), 'artifact_id');
     expect(await raw('GET', '/api/v1/nothing-here')).toMatchObject({ status: 404 });
     expect(await raw('DELETE', '/api/v1/annotations')).toMatchObject({ status: 501, body: { code: 12, message: 'Method Not Allowed' } });
   });

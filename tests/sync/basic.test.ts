@@ -1,7 +1,7 @@
 // Offline edits on a replica reach the remote exactly once; remote edits reach
 // the replica; ids of offline-created records become the remote's everywhere.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { annotationRequest, comment, createReplica, startRemote, viewOf, type Replica } from './helpers';
+import { annotationRequest, closeProxiedPair, comment, createReplica, openProxiedPair, startRemote, viewOf, type Replica } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
 let a: Replica;
@@ -65,25 +65,39 @@ describe('sync: annotations and logs', () => {
     expect(viewOf(remote.engine.db)).toEqual(remoteView);
   });
 
-  test('an archive and a restore through the update mask (deleted_date) reach the remote as the documented mask', async () => {
-    const { annotation } = await remote.client.CreateAnnotation(annotationRequest('masked'));
-    await a.sync();
-    await a.call('UpdateAnnotation', {
-      annotation: { annotationId: annotation.annotationId, deletedDate: '2026-09-03T00:00:00Z' },
-      updateMask: 'deleted_date',
-    });
-    expect((await a.sync()).ok).toBe(true);
-    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({
-      isArchived: true,
-      deletedDate: '2026-09-03T00:00:00Z',
-    });
-    await a.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId }, updateMask: 'archived_date' });
-    expect((await a.sync()).ok).toBe(true);
-    expect((await remote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({
-      isArchived: false,
-      deletedDate: null,
-    });
-    expect(viewOf(a.engine.db)).toEqual(viewOf(remote.engine.db));
+  test('an archive and a restore through the update mask (deleted_date) reach the strict platform as ArchiveAnnotation and UnarchiveAnnotation', async () => {
+    // The strict stand-in refuses an UpdateAnnotation mask path the platform does not document (deleted_date among them).
+    const pair = await openProxiedPair();
+    try {
+      const { remote: strictRemote, proxy, a: b } = pair;
+      const { annotation } = await strictRemote.client.CreateAnnotation(annotationRequest('masked'));
+      await b.sync();
+      await b.call('UpdateAnnotation', {
+        annotation: { annotationId: annotation.annotationId, name: 'masked, renamed', deletedDate: '2026-09-03T00:00:00Z' },
+        updateMask: 'name,deleted_date',
+      });
+      const archived = await b.sync();
+      expect(archived).toMatchObject({ ok: true, failedEntries: 0 });
+      const there = (await strictRemote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation;
+      expect(there).toMatchObject({ name: 'masked, renamed', isArchived: true });
+      expect(there.deletedDate).not.toBeNull();
+      const sent = proxy.log.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.split('?')[0]} ${r.status}`);
+      expect(sent).toContain(`POST /api/v1/annotations/${annotation.annotationId}:archive 200`);
+      expect(proxy.log.filter((r) => r.fault === 'not-allowed')).toEqual([]);
+      await b.call('UpdateAnnotation', { annotation: { annotationId: annotation.annotationId }, updateMask: 'archived_date' });
+      expect(await b.sync()).toMatchObject({ ok: true, failedEntries: 0 });
+      expect((await strictRemote.client.GetAnnotation({ annotationId: annotation.annotationId })).annotation).toMatchObject({
+        isArchived: false,
+        deletedDate: null,
+      });
+      expect(proxy.log.some((r) => r.method === 'POST' && r.path === `/api/v1/annotations/${annotation.annotationId}:unarchive`)).toBe(
+        true,
+      );
+      expect(proxy.log.filter((r) => /deletedDate|archivedDate/.test(r.body) && r.method === 'PATCH')).toEqual([]);
+      expect(viewOf(b.engine.db)).toEqual(viewOf(strictRemote.engine.db));
+    } finally {
+      await closeProxiedPair(pair);
+    }
   });
 
   test('remote edits arrive: update, archive and new logs', async () => {

@@ -170,11 +170,6 @@ function encodePatch(
       case 'state':
         out.state = patch.state;
         break;
-      // One concept on the platform: sent as the documented `deleted_date` (a date archives, null restores).
-      case 'deleted_date':
-      case 'archived_date':
-        out.deletedDate = (patch.deletedDate ?? patch.archivedDate) ? ts(patch.deletedDate ?? patch.archivedDate) : null;
-        break;
       default:
         out[path] = (patch as Record<string, unknown>)[path];
     }
@@ -183,16 +178,40 @@ function encodePatch(
   return compact(out) as WireRequest<'UpdateAnnotation'>['annotation'];
 }
 
-export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLogs>({
+/**
+ * An UpdateAnnotation as the platform takes it: the documented mask paths as an UpdateAnnotation, an archive or
+ * restore through the mask (`deleted_date`/`archived_date`, not an updatable path there) as ArchiveAnnotation or
+ * UnarchiveAnnotation after it.
+ */
+interface EncodedUpdate {
+  readonly update?: WireRequest<'UpdateAnnotation'>;
+  readonly archive?: { readonly operation: 'ArchiveAnnotation' | 'UnarchiveAnnotation'; readonly annotationId: string };
+}
+
+export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLogs, StoredRequest<'UpdateAnnotation'>, EncodedUpdate>({
   operation: 'UpdateAnnotation',
   kind: 'write',
   // An archive through the mask is the record's `archived` field, as ArchiveAnnotation's is.
   targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask.map(fieldOfPath))])],
   encode: (req) => {
-    const paths = [...new Set(req.updateMask.map((p) => (p === 'archived_date' ? 'deleted_date' : p)))];
-    return { annotation: encodePatch(req.annotation, paths), updateMask: mask(paths) };
+    const paths = [...new Set(req.updateMask.filter((p) => fieldOfPath(p) !== 'archived'))];
+    const archives = req.updateMask.some((p) => fieldOfPath(p) === 'archived');
+    const patch = req.annotation;
+    return {
+      update: paths.length ? { annotation: encodePatch(patch, paths), updateMask: mask(paths) } : undefined,
+      archive: archives
+        ? {
+            operation: (patch.deletedDate ?? patch.archivedDate) ? 'ArchiveAnnotation' : 'UnarchiveAnnotation',
+            annotationId: patch.annotationId,
+          }
+        : undefined,
+    };
   },
-  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('UpdateAnnotation', request)).annotation),
+  async send(p, request, entry) {
+    let annotation = request.update && (await p.call('UpdateAnnotation', request.update)).annotation;
+    if (request.archive) annotation = (await p.call(request.archive.operation, { annotationId: request.archive.annotationId })).annotation;
+    return withHistoryLogs(p, entry, annotation!);
+  },
   applyResult(p, entry, res) {
     settleHistoryLogs(p, entry, res);
     applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
