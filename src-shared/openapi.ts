@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document, derived from the operation table.
 import { z } from 'zod';
+import { CHANGES_PATH, changesEvent } from './api/changes';
 import type { OperationDef } from './api/operation';
 import { documentedObject, snakeToCamel } from './api/wire';
 import { httpStatusFromCode } from './errors';
@@ -78,11 +79,37 @@ function operationObject(name: string, op: OperationDef): Json {
   return result;
 }
 
+/** The change feed's operationId in the document (a stream beside the operation table, not one of its operations). */
+export const CHANGE_FEED_OPERATION_ID = 'StreamChanges';
+
+/** `GET /api/v1/outpost/changes`, served by the HTTP server itself (src-main/http/changeStream.ts). */
+function changeFeedOperation(): Json {
+  return {
+    operationId: CHANGE_FEED_OPERATION_ID,
+    summary:
+      'Server-Sent Events telling which records changed (event `changes`; `ready` on connect), only those the caller may read, coalesced (at most 4 events a second) with a heartbeat comment every 15 s. Resume with Last-Event-ID; a position no longer held gets one change `{resource: "*", ids: "many", reason: "gap"}`: reload everything.',
+    tags: ['Sync'],
+    parameters: [{ name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }],
+    responses: {
+      '200': {
+        description: 'An event stream; each `changes` event carries this JSON as its data',
+        content: { 'text/event-stream': { schema: jsonSchema(changesEvent, 'output') } },
+      },
+      default: {
+        description: 'Error (google.rpc.Status; UNAUTHENTICATED → 401 without a valid key)',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } },
+      },
+    },
+    'x-outpost-extension': true,
+  };
+}
+
 export function buildOpenApiDocument(): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const [name, op] of Object.entries(operations) as [string, OperationDef][]) {
     (paths[openApiPath(op.path)] ??= {})[op.method.toLowerCase()] = operationObject(name, op);
   }
+  paths[CHANGES_PATH] = { get: changeFeedOperation() };
   return {
     openapi: '3.1.0',
     info: {

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { Readable, type Duplex } from 'node:stream';
+import { CHANGES_PATH } from '../../src-shared/api/changes';
 import { ApiError, Code } from '../../src-shared/errors';
 import { authenticate } from '../auth/apiKeys';
 import type { Caller } from '../auth/caller';
@@ -13,6 +14,7 @@ import type { Engine } from '../engine';
 import type { BinaryResult } from '../services/common/handler';
 import { invoke } from '../services/invoke';
 import { JsonText } from '../services/common/jsonText';
+import { serveChanges } from './changeStream';
 import { MAX_JSON_BODY_BYTES, readJsonBody, readMultipart } from './readBody';
 import { useServingCheckpoints } from './checkpoints';
 import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy';
@@ -33,6 +35,8 @@ export interface ServeOptions {
    * Host is refused, so a page on another site cannot reach this server through DNS rebinding.
    */
   readonly allowedHosts?: readonly string[];
+  /** How often the change feed (GET /api/v1/outpost/changes) sends a heartbeat comment (default 15 s). */
+  readonly changeHeartbeatMs?: number;
 }
 
 /**
@@ -291,6 +295,12 @@ export function createApiServer(engine: Engine, options: ServeOptions = {}): Ser
     }
     if (grpc.serves(url.pathname)) {
       grpc.handle(req, res); // gRPC-Web and Connect over HTTP/1.1
+    } else if (url.pathname === CHANGES_PATH && req.method === 'GET') {
+      try {
+        serveChanges(engine, req, res, { heartbeatMs: options.changeHeartbeatMs });
+      } catch (e) {
+        sendError(res, e);
+      }
     } else if (url.pathname.startsWith('/api/')) {
       handleApi(engine, req, res, url).catch((e) => sendError(res, e));
     } else if (options.staticDir && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -9,7 +9,9 @@ import { operations, type OperationName } from '../../src-shared/operations';
 import { authorizeOperation } from '../auth/cedar/authorize';
 import { storageError } from '../db/storageErrors';
 import { isReplica, type RequestContext } from '../engine';
+import { changeFeedFor } from './changeFeed';
 import { handlers } from './registry';
+import { changeOfWrite } from './writeChanges';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -192,7 +194,12 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
         `${name}: this data directory is a sync replica, but this process opened it without sync (openEngine's replica)`,
       );
     }
-    return gated(name, authorized(ctx, name, req), (c) => handler(c, req));
+    return announced(
+      ctx,
+      name,
+      req,
+      gated(name, authorized(ctx, name, req), (c) => handler(c, req)),
+    );
   }
   const replicated = recorder.records(name);
   // Any other platform write would change only this copy: never pushed, and a later pull may overwrite it.
@@ -204,8 +211,32 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
   const translated = recorder.translate(name, req);
   // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
   const authorizedCtx = authorized(ctx, name, translated);
-  if (!replicated) return gated(name, authorizedCtx, (c) => handler(c, translated));
-  return recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated));
+  if (!replicated)
+    return announced(
+      ctx,
+      name,
+      translated,
+      gated(name, authorizedCtx, (c) => handler(c, translated)),
+    );
+  return announced(
+    ctx,
+    name,
+    translated,
+    recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated)),
+  );
+}
+
+/**
+ * Every successful write tells the change feed what it changed (live views, the SSE stream): here, not per service.
+ * A synchronous answer stays synchronous (a batch item's write); a promise is announced once it resolves.
+ */
+function announced(ctx: RequestContext, name: OperationName, request: unknown, result: unknown): unknown {
+  const announce = (response: unknown) => {
+    const change = changeOfWrite(name, ctx.caller, request, response);
+    if (change) changeFeedFor(ctx.db).publish(change);
+    return response;
+  };
+  return result instanceof Promise ? result.then(announce) : announce(result);
 }
 
 /**

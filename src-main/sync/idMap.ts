@@ -4,6 +4,7 @@
 // other resources that point at it (each resource's rewriteId), the outbox
 // entries that target it, bases and conflicts. Stale local ids still held by
 // the UI are translated on the way in (translateIds, called by invoke's hook).
+import { changeFeedFor } from '../services/changeFeed';
 import { nowMicros } from '../../src-shared/api/time';
 import type { Db } from '../db/database';
 
@@ -135,5 +136,7 @@ export function mapLocalId(ctx: IdMapContext, resource: string, localId: string,
     }
     db.run('UPDATE sync_base SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
     db.run('UPDATE sync_conflicts SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
+    // A record made here now goes by its remote id: a view showing it by the old one reloads it.
+    changeFeedFor(db).publish({ resource, ids: [localId, remoteId], reason: 'sync' });
   });
 }

@@ -21,6 +21,7 @@ import type { OperationName } from '../../src-shared/operations';
 import type { WireRequest, WireResponse } from './wireTypes';
 import { widenCheckpoints } from './walCheckpoints';
 import { compact } from './wireEncode';
+import { changeFeedFor } from '../services/changeFeed';
 
 export interface Puller<T = unknown> {
   /** Cursor key and progress label. */
@@ -157,6 +158,11 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     if (bulk) withoutForeignKeyChecks(s.db.raw, () => withoutCommitSync(s.db.raw, apply));
     else apply();
     rows += applied;
+    // The one place a pull's writes pass: live views hear what arrived (`annotation_logs:deletions` -> `annotation_logs`).
+    if (applied > 0) {
+      const ids = p.idOf ? items.map((i) => p.idOf!(i)) : 'many';
+      changeFeedFor(s.db).publish({ resource: p.resource.replace(/:.*$/, ''), ids, reason: 'sync' });
+    }
     // What the puller says it applied (a listing that only checks, like the log-deletion scan, applies nothing).
     countPulled(s, p.resource, applied);
     s.tick();

@@ -2,6 +2,7 @@
 // a route, routes are unique, and the derived OpenAPI document is valid.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGE_FEED_OPERATION_ID } from '../../src-shared/openapi';
 import { operations } from '../../src-shared/operations';
 import { handlers } from '../../src-main/services/registry';
 import { matchRoute } from '../../src-main/http/routes';
@@ -47,7 +48,8 @@ describe('the operation table', () => {
     for (const methods of Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
       for (const o of Object.values(methods)) ids.push(o.operationId);
     }
-    expect(ids.sort()).toEqual(Object.keys(operations).sort());
+    // The operations, and the change feed documented beside them (a stream the server serves itself).
+    expect(ids.sort()).toEqual([...Object.keys(operations), CHANGE_FEED_OPERATION_ID].sort());
     const validator = new Validator();
     const result = await validator.validate(doc);
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);

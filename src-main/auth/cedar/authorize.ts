@@ -259,3 +259,20 @@ export function authorizeOperation(scope: AuthorizationScope, name: string, requ
   if (!isList || !type) return undefined;
   return rowGate(decider, action, type, organizations, scope);
 }
+
+/**
+ * Of these records, the ids the caller may read: the decision a `Get<Type>` of each would make (records outside
+ * the caller's organizations, or gone, are left out). The change feed's door (http/changeStream.ts).
+ */
+export function readableIds(scope: AuthorizationScope, type: RecordType, ids: readonly string[]): string[] {
+  const action = CEDAR_ACTIONS.get(`Get${type.entity}`);
+  if (!action) return [];
+  const records = recordPks(scope.db, type, ids, organizationIds(scope.caller));
+  if (scope.caller.owner === true && type.entity === 'Policy') return records.map((r) => r.id);
+  const decider = deciderFor(scope);
+  return records
+    .filter(
+      (r) => decider.decide(action, r.organizationId, () => recordEntities(scope.db, type, [r.pk])[0].entity, { type, pk: r.pk }).allowed,
+    )
+    .map((r) => r.id);
+}
