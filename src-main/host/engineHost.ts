@@ -3,6 +3,7 @@
 // background sync, and speaks the protocol of protocol.ts over a HostPort —
 // Electron's utilityProcess in the desktop app, a worker thread or a forked
 // Node process in tests. The Electron main process never opens the database.
+import { forwardChanges } from './changeEvents';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -46,6 +47,7 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
   let engine: ReplicaEngine | undefined;
   let caller: Caller | undefined;
   let backgroundSync: BackgroundSync | undefined;
+  let stopChanges: (() => void) | undefined;
   let shuttingDown: Promise<void> | undefined;
   let progressIntervalMs = 1_000;
 
@@ -98,6 +100,8 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
       return;
     }
     post({ kind: 'ready' });
+    // What changed (the window's writes, sync pulls, imports) goes to the window, which refreshes its views.
+    stopChanges = forwardChanges(engine.db, (event) => post({ kind: 'event', event }));
     if (init.backgroundSync) {
       // Runs while a remote is configured (now or later, from the Sync view); status and progress go to the parent.
       backgroundSync = new BackgroundSync({ engine, publishEvent: (event) => post({ kind: 'event', event }) });
@@ -136,6 +140,7 @@ export function runEngineHost(port: HostPort, options: EngineHostOptions): void 
   function shutdown(): Promise<void> {
     shuttingDown ??= (async () => {
       // Stop sync first (a run in progress is aborted; committed work stays), then close the database.
+      stopChanges?.();
       await backgroundSync?.stop().catch((error: unknown) => log('error', `stopping sync failed: ${describeError(error)}`));
       engine?.close();
       engine = undefined;

@@ -107,3 +107,10 @@ export function coalesce(changes: readonly Change[]): Change[] {
   }
   return [...merged.values()].map(({ change, ids }) => ({ ...change, ids: ids === 'many' ? 'many' : [...ids] }));
 }
+
+/** What a reader at `seq` is due, coalesced (one gap change when the ring no longer holds them), and its new position. */
+export function changesSince(feed: ChangeFeed, seq: number): { readonly changes: Change[]; readonly last: number } {
+  const since = feed.since(seq);
+  if (since === 'gap') return { changes: [GAP], last: feed.last };
+  return { changes: coalesce(since.entries.map((e) => e.change)), last: since.last };
+}
