@@ -7,8 +7,11 @@ import type { Db } from '../db/database';
 import { isUnmappedLocalId } from './idMap';
 import { hasPending } from './outbox';
 
-/** field: both sides changed it; remote_missing: gone from the remote; duplicate: a replayed create made a second copy. */
-export type ConflictKind = 'field' | 'remote_missing' | 'duplicate';
+/**
+ * field: both sides changed it; remote_missing: gone from the remote; duplicate: a replayed create made a second copy;
+ * id_collision: the remote sent another record under the id of one made here (collisions.ts).
+ */
+export type ConflictKind = 'field' | 'remote_missing' | 'duplicate' | 'id_collision';
 
 export interface NewConflict {
   readonly kind: ConflictKind;

@@ -109,6 +109,9 @@ export function remoteIdOf(db: Db, localId: string): string | undefined {
 }
 
 /** Records that the remote created `localId` as `remoteId`, and rewrites every local reference. Idempotent. */
+/** A record kind's table, as the change feed names resources (`saved_search` -> `saved_searches`, `policy` -> `policies`). */
+const tableOfKind = (kind: string) => kind.replace(/y$/, 'ie').replace(/(ch|sh|s)$/, '$1e') + 's';
+
 export function mapLocalId(ctx: IdMapContext, resource: string, localId: string, remoteId: string): void {
   const { db } = ctx;
   db.tx(() => {
@@ -137,6 +140,6 @@ export function mapLocalId(ctx: IdMapContext, resource: string, localId: string,
     db.run('UPDATE sync_base SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
     db.run('UPDATE sync_conflicts SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
     // A record made here now goes by its remote id: a view showing it by the old one reloads it.
-    changeFeedFor(db).publish({ resource, ids: [localId, remoteId], reason: 'sync' });
+    changeFeedFor(db).publish({ resource: tableOfKind(resource), ids: [localId, remoteId], reason: 'sync' });
   });
 }

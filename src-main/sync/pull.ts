@@ -21,6 +21,7 @@ import type { OperationName } from '../../src-shared/operations';
 import type { WireRequest, WireResponse } from './wireTypes';
 import { widenCheckpoints } from './walCheckpoints';
 import { compact } from './wireEncode';
+import { withoutIdCollisions } from './collisions';
 import { changeFeedFor } from '../services/changeFeed';
 
 export interface Puller<T = unknown> {
@@ -35,6 +36,11 @@ export interface Puller<T = unknown> {
   /** Whether the list accepts order_by on the cursor field (else its default order must be ascending by it). */
   readonly orderable: boolean;
   readonly maxPageSize?: number;
+  /**
+   * The table holding this puller's records by `id` and `organization_id`, and their record kind: a pulled id held
+   * there by a record the remote never sent is a collision, kept apart and logged (collisions.ts).
+   */
+  readonly collisions?: { readonly table: string; readonly kind: string };
   /** Tables filled by this puller: an initial pull into them, while empty, defers their secondary indexes (bulkLoad.ts). */
   readonly bulkTables?: readonly string[];
   /**
@@ -151,7 +157,18 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     let applied = 0;
     const apply = () =>
       s.db.tx(() => {
-        applied = p.apply(s, items, variant, loaded);
+        // A bulk load fills empty tables: nothing here to collide with.
+        const fresh =
+          p.collisions && p.idOf && !bulk
+            ? withoutIdCollisions(
+                s.db,
+                p.collisions,
+                items,
+                p.idOf,
+                s.identity.organizations.map((o) => o.id),
+              )
+            : items;
+        applied = p.apply(s, fresh, variant, loaded);
         if (saveNow && cursor) saveCursor(s, key, cursor);
       });
     // An initial bulk load: its pages reference parents the load itself wrote, and a lost page is pulled again.

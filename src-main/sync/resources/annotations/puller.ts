@@ -3,7 +3,7 @@ import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import type { Annotation } from '../../../../src-shared/api/annotations';
 import { changedBy } from '../../apply';
 import { callWithRetry, perOrganization, timeOfField, type Puller } from '../../pull';
-import { applyRemoteAnnotations, createAwaitingAdoption } from './apply';
+import { ANNOTATION, applyRemoteAnnotations, createAwaitingAdoption } from './apply';
 import { historyEchoes } from './specs';
 import { wireMicros } from '../../time';
 
@@ -12,6 +12,7 @@ const echoesOfPage = new WeakMap<readonly Annotation[], Map<string, AnnotationLo
 
 export const annotationsPuller: Puller<Annotation> = {
   resource: 'annotations',
+  collisions: { table: 'annotations', kind: ANNOTATION },
   operation: 'ListAnnotations',
   listField: 'annotations',
   mode: 'modified',

@@ -23,7 +23,7 @@ import { changedBy } from '../../apply';
 import { callWithRetry, perOrganization, retrying, type Puller } from '../../pull';
 import { isUnmappedLocalId, translateIds } from '../../idMap';
 import { archiveIfDuplicate } from './duplicates';
-import { applyRemoteArtifacts, markerOf } from './apply';
+import { applyRemoteArtifacts, ARTIFACT, markerOf } from './apply';
 import { storedContentPath } from './versions';
 import type { SyncSession } from '../../session';
 import { listEvery } from '../../remoteQuery';
@@ -85,6 +85,7 @@ async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: Art
 
 export const artifactsPuller: Puller<Artifact> = {
   resource: 'artifacts',
+  collisions: { table: 'artifacts', kind: ARTIFACT },
   operation: 'ListArtifacts',
   listField: 'artifacts',
   mode: 'full',

@@ -4,10 +4,11 @@
 import type { Policy } from '../../../../src-shared/api/policies';
 import { changedBy } from '../../apply';
 import { timeOfField, type Puller } from '../../pull';
-import { applyRemotePolicies } from './apply';
+import { applyRemotePolicies, POLICY } from './apply';
 
 export const policiesPuller: Puller<Policy> = {
   resource: 'policies',
+  collisions: { table: 'policies', kind: POLICY },
   operation: 'ListPolicies',
   listField: 'policies',
   mode: 'modified',

@@ -3,10 +3,11 @@
 import type { SavedSearch } from '../../../../src-shared/api/savedSearches';
 import { changedBy } from '../../apply';
 import { perOrganization, type Puller } from '../../pull';
-import { applyRemoteSavedSearches, reconcileSavedSearchDeletions } from './apply';
+import { applyRemoteSavedSearches, reconcileSavedSearchDeletions, SAVED_SEARCH } from './apply';
 
 export const savedSearchesPuller: Puller<SavedSearch> = {
   resource: 'saved_searches',
+  collisions: { table: 'saved_searches', kind: SAVED_SEARCH },
   operation: 'ListSavedSearches',
   listField: 'savedSearches',
   mode: 'full',

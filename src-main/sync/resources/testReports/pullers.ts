@@ -24,7 +24,7 @@ import { ApiError, Code } from '../../../../src-shared/errors';
 import { changedBy } from '../../apply';
 import { callWithRetry, countPulled, type Puller } from '../../pull';
 import { upsertMeasurements, upsertSteps } from './children';
-import { applyTestReports, observedNow, reconcileTestReportDeletions, testReportContext } from './apply';
+import { applyTestReports, observedNow, reconcileTestReportDeletions, TEST_REPORT, testReportContext } from './apply';
 import type { SyncSession } from '../../session';
 import { filterUnsupported, listEvery, quote } from '../../remoteQuery';
 import { createdReportFields, sameImport } from './specs';
@@ -65,6 +65,7 @@ function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
 
 export const testReportsPuller: Puller<TestReport> = {
   resource: 'test_reports',
+  collisions: { table: 'test_reports', kind: TEST_REPORT },
   operation: 'ListTestReports',
   listField: 'testReports',
   mode: 'full',

@@ -1,0 +1,56 @@
+// Ids never collide silently (issue #30): a pulled record whose id a record
+// here already holds, when that record is not one the remote sent (it lives in
+// an organization of this profile's own, made before the link; or it was made
+// here and the remote has not created it yet), is another record, not an
+// update. The local one stays as it is; the remote one is not applied, and an
+// open `id_collision` conflict names it (once, however often it is pulled).
+import type { Db } from '../db/database';
+import { recordConflict } from './conflicts';
+
+export const ID_COLLISION = 'id_collision';
+
+/** The ids of `ids` held in `table` by records the remote never sent. */
+function collidingIds(db: Db, table: string, ids: readonly string[], remoteOrganizations: readonly string[]): Set<string> {
+  return new Set(
+    db
+      .all<{ id: string }>(
+        `SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))
+           AND (organization_id NOT IN (SELECT value FROM json_each(?))
+                OR id IN (SELECT local_id FROM sync_id_map WHERE remote_id IS NULL))`,
+        [JSON.stringify(ids), JSON.stringify(remoteOrganizations)],
+      )
+      .map((r) => r.id),
+  );
+}
+
+/** Of a pulled page, the items to apply; each collision is logged as an open conflict (in the page's transaction). */
+export function withoutIdCollisions<T>(
+  db: Db,
+  { table, kind }: { readonly table: string; readonly kind: string },
+  items: readonly T[],
+  idOf: (item: T) => string,
+  remoteOrganizations: readonly string[],
+): T[] {
+  if (items.length === 0) return [...items];
+  const colliding = collidingIds(db, table, items.map(idOf), remoteOrganizations);
+  if (colliding.size === 0) return [...items];
+  for (const id of colliding) {
+    const logged = db.get("SELECT 1 FROM sync_conflicts WHERE kind = ? AND resource = ? AND record_id = ? AND state = 'open'", [
+      ID_COLLISION,
+      kind,
+      id,
+    ]);
+    if (logged) continue;
+    recordConflict(db, {
+      kind: ID_COLLISION,
+      resource: kind,
+      recordId: id,
+      field: '*',
+      winner: 'local',
+      localValue: null,
+      remoteValue: items.find((i) => idOf(i) === id),
+      message: `the remote sent a different record with the same id as one made here (${id}); the one here is kept as it is and the remote's is not copied`,
+    });
+  }
+  return items.filter((i) => !colliding.has(idOf(i)));
+}
