@@ -92,6 +92,20 @@ export class AnnotationDetailState {
     void this.#loadLogs(annotation.annotationId);
   }
 
+  /**
+   * The open annotation changed elsewhere: its current version and history are read again and shown. Nothing the
+   * user is typing lives here (the comment box and the editors keep their own text), so none of it is lost.
+   */
+  async refresh(): Promise<void> {
+    const id = this.annotationId;
+    if (!id || this.pending) return;
+    const selection = this.#selection;
+    const [annotation] = await Promise.all([getAnnotation(this.#client, id), this.#loadLogs(id, selection)]);
+    if (selection !== this.#selection || this.pending) return;
+    this.annotation = annotation;
+    this.#onChange(annotation);
+  }
+
   close(): void {
     this.#selection++;
     this.annotation = undefined;

@@ -21,6 +21,9 @@ export interface PagedListSource<T, Q> {
   filterOf?(query: Q): string;
 }
 
+/** A refresh reads at most this many rows again; a list scrolled further keeps the rest as they were. */
+export const REFRESH_MAX_ROWS = 1000;
+
 export class PagedList<T, Q = void> {
   // Raw: rows are replaced whole (an edit puts a new object in a new array); a deep proxy per row
   // would cost memory and time at the 100k rows a scrolled list can hold.
@@ -37,7 +40,17 @@ export class PagedList<T, Q = void> {
   /** The query of the last first page that arrived (a failed load leaves it): next pages continue it. */
   shownQuery = $state.raw<Q | undefined>();
 
+  /**
+   * Rows a refresh found changed (new values, new rows, or no longer listed by the query: those stay shown, in
+   * place, until the user moves on, i.e. the next load).
+   */
+  changed = $state.raw<ReadonlySet<string>>(new Set());
+
   readonly #source: PagedListSource<T, Q>;
+  #refreshing = false;
+  #refreshAgain = false;
+  /** A first page arrived (shownQuery alone cannot say so: a list without a query shows `undefined`). */
+  #shown = false;
   #generation = 0;
   /** Each row's position in `items` by key, kept with it: a next page is indexed (and checked for rows already
    * shown) at the cost of the page, not of every loaded row; lookups by key are O(1) at 100k rows. */
@@ -82,9 +95,15 @@ export class PagedList<T, Q = void> {
     this.items = items;
   }
 
+  /** Whether a refresh marked this row changed (reactive). */
+  isChanged(key: string): boolean {
+    return this.changed.has(key);
+  }
+
   /** Lists the first page of the query, replacing the rows (a rejected filter keeps them; any other failure clears them). */
   async load(query: Q): Promise<void> {
     const generation = ++this.#generation;
+    this.changed = new Set();
     this.loading = true;
     this.loadingMore = false;
     try {
@@ -93,6 +112,7 @@ export class PagedList<T, Q = void> {
       this.#setItems(page.items);
       this.nextPageToken = page.nextPageToken;
       this.shownQuery = query;
+      this.#shown = true;
       this.filterError = undefined;
       this.error = undefined;
     } catch (e) {
@@ -139,6 +159,66 @@ export class PagedList<T, Q = void> {
     } finally {
       if (generation === this.#generation) this.loadingMore = false;
     }
+  }
+
+  /**
+   * Reads the shown rows again, in place (the engine said records changed): the same query, as many rows as are
+   * shown (up to REFRESH_MAX_ROWS; rows past it keep their values). Rows stay where they are, so scroll, selection
+   * and focus stay; new and changed rows are marked, and rows the query no longer lists stay, marked, until the next
+   * load. A load started meanwhile wins (the refresh is dropped); refreshes asked for during one run once after it.
+   */
+  async refresh(): Promise<void> {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return;
+    }
+    if (!this.#shown || this.busy) return;
+    this.#refreshing = true;
+    try {
+      do {
+        this.#refreshAgain = false;
+        await this.#refreshOnce(this.shownQuery as Q);
+      } while (this.#refreshAgain && !this.busy);
+    } catch {
+      // A failed refresh leaves the rows as they were; the next change tries again.
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+
+  async #refreshOnce(query: Q): Promise<void> {
+    const generation = this.#generation;
+    const shown = this.items.length;
+    const want = Math.min(Math.max(shown, 1), REFRESH_MAX_ROWS);
+    const fresh: T[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.#source.fetchPage(query, token);
+      if (generation !== this.#generation) return;
+      fresh.push(...page.items);
+      token = page.nextPageToken || undefined;
+    } while (token && fresh.length < want);
+    if (generation !== this.#generation || this.busy) return;
+    const covered = this.items.slice(0, want);
+    const freshKeys = new Set(fresh.map((item) => this.keyOf(item)));
+    const changed = new Set(this.changed);
+    for (const item of fresh) {
+      const old = this.get(this.keyOf(item));
+      if (!old || JSON.stringify(old) !== JSON.stringify(item)) changed.add(this.keyOf(item));
+    }
+    // Rows gone from the query keep their place among the fresh ones (marked), until the user moves on.
+    const merged = [...fresh];
+    covered.forEach((item, i) => {
+      const key = this.keyOf(item);
+      if (freshKeys.has(key)) return;
+      changed.add(key);
+      merged.splice(Math.min(i, merged.length), 0, item);
+    });
+    const mergedKeys = new Set(merged.map((item) => this.keyOf(item)));
+    const rest = this.items.slice(want).filter((item) => !mergedKeys.has(this.keyOf(item)));
+    this.#setItems([...merged, ...rest]);
+    if (shown <= REFRESH_MAX_ROWS) this.nextPageToken = token ?? '';
+    this.changed = changed;
   }
 
   /** Puts a newer version of a shown row in its place (after an edit); a row not shown is ignored. */

@@ -53,6 +53,19 @@ export class PolicyWorkspace {
     return this.list.load(this.includeArchived);
   }
 
+  /**
+   * The list read again after policies changed elsewhere; the open policy shows its newer version, and its text
+   * too unless the user has edited the draft (typed text is never replaced).
+   */
+  async refresh(): Promise<void> {
+    await this.list.refresh();
+    const open = this.selected && this.list.get(this.selected.policyId);
+    if (!open || !this.selected || open === this.selected || this.pending) return;
+    const clean = !this.dirty;
+    this.selected = open;
+    if (clean) this.draft = open.configuration.cedarPolicy;
+  }
+
   setIncludeArchived(value: boolean): Promise<void> {
     this.includeArchived = value;
     return this.load();

@@ -3,6 +3,7 @@
 // renderer knows which one it is running on.
 import { createClient, type Client } from '../../../../src-shared/client';
 import type { BridgeEvent } from './bridge';
+import { electronChangeWatcher, type ChangeWatcher } from './changeWatchers';
 import { electronSyncWatcher, electronTransport } from './index.electron';
 import { pollingSyncWatcher, webTransport } from './index.web';
 import type { SyncWatcher } from './syncUpdates';
@@ -18,6 +19,8 @@ export interface Connection {
   onEvent(listener: (event: BridgeEvent) => void): () => void;
   /** Live sync status: pushed by the main process on the desktop, polled on the web. */
   readonly watchSync: SyncWatcher;
+  /** What changed in the engine (any window, `outpost serve` caller, sync pull or import): pushed on both platforms. */
+  readonly watchChanges: ChangeWatcher;
 }
 
 export function connect(win: Window = window): Connection {
@@ -29,9 +32,17 @@ export function connect(win: Window = window): Connection {
       hasKey: true,
       onEvent: (l) => bridge.onEvent(l),
       watchSync: electronSyncWatcher(bridge),
+      watchChanges: electronChangeWatcher(bridge),
     };
   }
   const web = webTransport(win);
   const client = createClient(web.transport);
-  return { platform: 'web', client, hasKey: web.hasKey, onEvent: () => () => {}, watchSync: pollingSyncWatcher(client) };
+  return {
+    platform: 'web',
+    client,
+    hasKey: web.hasKey,
+    onEvent: () => () => {},
+    watchSync: pollingSyncWatcher(client),
+    watchChanges: web.watchChanges,
+  };
 }

@@ -3,6 +3,7 @@
 // XMLHttpRequest, the one browser API that reports the bytes sent.
 import { httpTransport, type Client, type Transport } from '../../../../src-shared/client';
 import { adoptApiKey, API_KEY_STORAGE_KEY, type KeyStorage } from './apiKey';
+import { sseChangeWatcher, type ChangeWatcher } from './changeWatchers';
 import type { SyncWatcher } from './syncUpdates';
 import { xhrUpload } from './xhrUpload';
 
@@ -14,6 +15,8 @@ export interface WebTransport {
   /** False when the page was opened without `#key=...` and none is stored. */
   readonly hasKey: boolean;
   forgetKey(): void;
+  /** What changed in the engine: the server's change feed (Server-Sent Events). */
+  readonly watchChanges: ChangeWatcher;
 }
 
 /** What the browser transport uses of the page (XMLHttpRequest is the page's global; a spec hands in its own). */
@@ -44,6 +47,7 @@ export function webTransport(win: WebWindow): WebTransport {
     },
     hasKey: key !== undefined,
     forgetKey: () => storage.removeItem(API_KEY_STORAGE_KEY),
+    watchChanges: sseChangeWatcher(doFetch, baseUrl, apiKey),
   };
 }
 

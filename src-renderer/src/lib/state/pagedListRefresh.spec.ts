@@ -1,0 +1,69 @@
+// PagedList.refresh (issue #30): rows read again in place, changed ones marked,
+// rows the query no longer lists kept (marked) until the next load.
+import { describe, expect, test } from 'vitest';
+import { PagedList, type Page } from './pagedList.svelte';
+
+interface Row {
+  id: string;
+  label: string;
+}
+
+function listOver(pages: () => Record<string, Page<Row>>) {
+  return new PagedList<Row, string>({
+    fetchPage: async (_filter, token) => pages()[token ?? ''],
+    keyOf: (r) => r.id,
+  });
+}
+
+const row = (id: string, label = id): Row => ({ id, label });
+
+describe('PagedList.refresh', () => {
+  test('re-reads every shown page in place, marks new and changed rows, keeps rows gone from the query where they were', async () => {
+    let server: Record<string, Page<Row>> = {
+      '': { items: [row('a'), row('b')], nextPageToken: 'p2' },
+      p2: { items: [row('c'), row('d')], nextPageToken: '' },
+    };
+    const list = listOver(() => server);
+    await list.load('f');
+    await list.loadMore();
+    expect(list.items.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd']);
+
+    // b renamed, c no longer matches, e new.
+    server = {
+      '': { items: [row('a'), row('b', 'B!')], nextPageToken: 'p2' },
+      p2: { items: [row('d'), row('e')], nextPageToken: '' },
+    };
+    await list.refresh();
+    expect(list.items.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(list.get('b')?.label).toBe('B!');
+    expect([...list.changed].sort()).toEqual(['b', 'c', 'e']);
+    expect(list.isChanged('a')).toBe(false);
+
+    // The user moves on: the next load shows the query as it is, nothing marked.
+    await list.load('f');
+    await list.loadMore();
+    expect(list.items.map((r) => r.id)).toEqual(['a', 'b', 'd', 'e']);
+    expect(list.changed.size).toBe(0);
+  });
+
+  test('a load started during a refresh wins: the refresh result is dropped', async () => {
+    let release: () => void = () => {};
+    let slow = false;
+    const list = new PagedList<Row, string>({
+      fetchPage: async (filter) => {
+        if (slow) await new Promise<void>((r) => (release = r));
+        return { items: [row(`${filter}-1`)], nextPageToken: '' };
+      },
+      keyOf: (r) => r.id,
+    });
+    await list.load('old');
+    slow = true;
+    const refreshing = list.refresh();
+    slow = false;
+    await list.load('new');
+    release();
+    await refreshing;
+    expect(list.items.map((r) => r.id)).toEqual(['new-1']);
+    expect(list.changed.size).toBe(0);
+  });
+});
