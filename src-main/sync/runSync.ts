@@ -102,6 +102,8 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   let lastTick = 0;
   let error: string | undefined;
   let authError = false;
+  /** The run failed because the remote did not answer (no network, refused, timed out, 5xx): offline, not an error. */
+  let offline = false;
   writeStoredStatus(db, { state: 'syncing', phase: 'connecting', lastSyncStarted: started * 1000 });
   const setPhase = (phase: SyncProgress['phase']) => {
     progress.phase = phase;
@@ -182,6 +184,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       everyMs: options.pushRereadEveryMs ?? PUSH_REREAD_EVERY_MS,
       reread: () => rereadWaiting(duringPush),
     });
+    if (pushed.deferred) offline = true;
     if (pushed.deferred)
       error = `the remote is unreachable or failing (${session.lastTransient ?? 'retries exhausted'}); ${countOpen(db)} edits wait for the next sync`;
     // (Each resource says which of its lists are worth reading again now: ReplicatedResource.pullAfterPush.)
@@ -194,13 +197,14 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       authError = true;
       error = `the remote refused the API key (${httpStatusFromCode(failure.code)}): ${failure.message}; sync is stopped until the key is replaced`;
     } else {
+      offline = failure.kind === 'transient';
       error = (e as Error)?.message ?? String(e);
     }
   } finally {
     const finished = Date.now();
     const ok = error === undefined;
     writeStoredStatus(db, {
-      state: authError ? 'auth_error' : ok ? 'idle' : 'error',
+      state: authError ? 'auth_error' : ok ? 'idle' : offline ? 'offline' : 'error',
       phase: '',
       lastSyncFinished: finished * 1000,
       lastSuccess: ok ? finished * 1000 : readStoredStatus(db).lastSuccess,

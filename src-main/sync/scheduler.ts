@@ -13,6 +13,7 @@ import { runSync, type SyncOptions, type SyncSummary } from './runSync';
 import type { ReplicaEngine } from './replica';
 import type { SyncEvent, SyncProgress } from './session';
 import { SyncBusyError } from './lock';
+import { remoteAnswers } from './probe';
 
 /** What the scheduler publishes (the Electron bridge forwards these to the renderer). */
 export type SchedulerEvent =
@@ -29,6 +30,11 @@ export interface SchedulerOptions {
   readonly afterEditMs?: number;
   /** Backoff after failed runs (the cap bounds the wait while offline). */
   readonly backoff?: RetryPolicy;
+  /**
+   * While runs fail, how often the remote is asked whether it answers again (default 2 s): when it does, the backoff
+   * resets and a run starts at once, so queued edits go within seconds of the network coming back.
+   */
+  readonly probeMs?: number;
   /** Extra options for each run (retry policy, concurrency, ...). */
   readonly run?: Partial<Omit<SyncOptions, 'db' | 'catalog' | 'remote' | 'signal' | 'onEvent'>>;
 }
@@ -43,6 +49,7 @@ export class SyncScheduler {
   private nextRunAt: number | null = null;
   private lastPending = -1;
   private watch: NodeJS.Timeout | undefined;
+  private probe: NodeJS.Timeout | undefined;
   /** Bumped by profileChanged(): a run that started with the previous key must not stop sync for the new one. */
   private profileVersion = 0;
 
@@ -63,6 +70,7 @@ export class SyncScheduler {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.watch) clearInterval(this.watch);
+    this.stopProbing();
     this.timer = this.watch = undefined;
     this.abort?.abort(new Error('sync stopped'));
     await this.running?.catch(() => undefined);
@@ -79,6 +87,8 @@ export class SyncScheduler {
       this.running = undefined;
       // The key changed while this run was out: try the new one at once.
       if (!this.stopped) this.schedule(version !== this.profileVersion ? 0 : this.delayAfter());
+      if (this.failures > 0 && !this.authStopped && !this.stopped) this.startProbing();
+      else this.stopProbing();
       this.publish();
     });
     return this.running;
@@ -123,6 +133,36 @@ export class SyncScheduler {
     this.nextRunAt = Date.now() + delay;
     this.timer = setTimeout(() => void this.syncNow(), delay);
     this.timer.unref?.();
+  }
+
+  /** Asks the remote every probeMs whether it answers; the first answer resets the backoff and syncs now. */
+  private startProbing(): void {
+    if (this.probe) return;
+    const every = this.options.probeMs ?? 2_000;
+    let asking = false;
+    this.probe = setInterval(() => {
+      if (asking || this.running) return;
+      asking = true;
+      void (async () => {
+        try {
+          const profile = await loadProfile(this.options.engine.db, this.options.secrets);
+          if (!profile || !(await remoteAnswers(profile.baseUrl, every)) || this.stopped || this.running) return;
+          this.stopProbing();
+          this.failures = 0;
+          void this.syncNow();
+        } catch {
+          // The profile could not be read (its key store failing): the next probe tries again.
+        } finally {
+          asking = false;
+        }
+      })();
+    }, every);
+    this.probe.unref?.();
+  }
+
+  private stopProbing(): void {
+    if (this.probe) clearInterval(this.probe);
+    this.probe = undefined;
   }
 
   private noticeEdits(): void {

@@ -14,7 +14,7 @@ export const STATUS_SETTING = 'sync.status';
 
 /** What the sync run records about itself (the stored half of SyncStatus). */
 export interface StoredSyncStatus {
-  state: 'idle' | 'syncing' | 'error' | 'auth_error';
+  state: 'idle' | 'syncing' | 'error' | 'auth_error' | 'offline';
   phase: string;
   lastSyncStarted: number | null;
   lastSyncFinished: number | null;

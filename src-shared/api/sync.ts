@@ -26,7 +26,7 @@ export const SyncStatusOut = response({
   /** This database replicates with a remote. */
   replica: z.boolean(),
   remoteUrl: z.string(),
-  /** idle | syncing | error | auth_error */
+  /** idle | syncing | offline (the remote did not answer: edits wait here) | error | auth_error */
   state: z.string(),
   /** connecting | pull | push | done ('' when idle). */
   phase: z.string(),

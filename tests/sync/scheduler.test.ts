@@ -80,10 +80,38 @@ describe('SyncScheduler', () => {
     await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
     scheduler.start();
     await until('failed runs', () => proxy.log.filter((e) => e.fault === 'partition').length >= 3);
-    await until('the error state', () => scheduler!.status().state === 'error');
+    // An unreachable remote is offline, not an error: the edits wait here.
+    await until('the offline state', () => scheduler!.status().state === 'offline');
     expect(scheduler.status().lastError).toMatch(/fetch failed|socket|ECONNRESET|hang up|closed/i);
     proxy.heal();
     await until('recovery', () => scheduler!.status().state === 'idle' && scheduler!.status().lastSuccessDate !== null);
+  });
+
+  test('back online, queued edits go within 5 s of the remote answering again, however long the backoff (a probe resets it)', async () => {
+    scheduler = new SyncScheduler({
+      engine,
+      secrets: createMemorySecretStore(),
+      intervalMs: 600_000,
+      afterEditMs: 50,
+      probeMs: 200,
+      run: fast,
+      // Alone, this backoff would wait a minute after the first failure.
+      backoff: { maxAttempts: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, jitter: 0 },
+    });
+    await scheduler.setProfile({ baseUrl: proxy.url, apiKey: remote.token });
+    scheduler.start();
+    await until('the first sync', () => !!localCaller(engine.db) && scheduler!.status().lastSuccessDate !== null);
+    proxy.partition();
+    const ctx = { engine, db: engine.db, caller: { ...localCaller(engine.db)!, owner: true } };
+    await invoke(ctx, 'CreateAnnotation', annotationRequest('queued while offline'));
+    await until('the offline state', () => scheduler!.status().state === 'offline');
+    expect(scheduler.status().pendingCount).toBe(1);
+    proxy.heal();
+    await until(
+      'the queued edit to reach the remote',
+      () => !!remote.engine.db.get("SELECT 1 FROM annotations WHERE name = 'queued while offline'"),
+      5_000,
+    );
   });
 
   test('stops on an authentication error until the key is replaced', async () => {

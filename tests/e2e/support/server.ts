@@ -27,6 +27,10 @@ export interface E2eServer {
   readonly seeded: SeedCounts | undefined;
   /** Set when started with `backgroundSync: true`. */
   readonly sync: BackgroundSync | undefined;
+  /** Stops answering (the port closes, open connections drop): a remote gone offline. */
+  stopListening(): Promise<void>;
+  /** Answers again on the same port. */
+  listenAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,16 +40,24 @@ export interface E2eServerOptions {
   readonly seed?: boolean;
   /** Run the background sync as `outpost serve` does. */
   readonly backgroundSync?: boolean;
+  /** With background sync: how soon after a local edit it runs (default an hour: runs happen when the test asks). */
+  readonly afterEditMs?: number;
 }
 
 export async function startE2eServer(staticDir: string, options: E2eServerOptions = {}): Promise<E2eServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'outpost-e2e-'));
   const engine = openEngine(dataDir, { replica: syncReplica() });
   const seeded = options.seed === false ? undefined : seedDemoData(engine.db, { annotations: options.annotations });
-  const sync = options.backgroundSync ? new BackgroundSync({ engine, intervalMs: 3_600_000, afterEditMs: 3_600_000 }) : undefined;
+  const sync = options.backgroundSync
+    ? new BackgroundSync({ engine, intervalMs: 3_600_000, afterEditMs: options.afterEditMs ?? 3_600_000 })
+    : undefined;
   await sync?.start();
-  const server: Server = createApiServer(engine, { staticDir });
+  let server: Server = createApiServer(engine, { staticDir });
   const url = await listen(server, 0, '127.0.0.1');
+  const stopListening = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  };
   const { token } = createApiKey(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'e2e', { owner: true });
   return {
     url,
@@ -55,10 +67,14 @@ export async function startE2eServer(staticDir: string, options: E2eServerOption
     client: createClient(httpTransport({ baseUrl: url, apiKey: token })),
     seeded,
     sync,
+    stopListening,
+    async listenAgain() {
+      server = createApiServer(engine, { staticDir });
+      await listen(server, Number(new URL(url).port), '127.0.0.1');
+    },
     async close() {
       await sync?.stop();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      if (server.listening) await stopListening();
       engine.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

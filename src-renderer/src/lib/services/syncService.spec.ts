@@ -33,14 +33,27 @@ describe('syncService', () => {
     expect(badgeOf(syncStatus({ failedCount: 1, openConflictCount: 2, pendingCount: 5 }))).toMatchObject({ text: '3', tone: 'warn' });
     expect(badgeOf(syncStatus({ pendingCount: 5 }))).toMatchObject({ text: '5', tone: 'busy' });
     expect(badgeOf(syncStatus())).toMatchObject({ text: '✓', tone: 'ok' });
+    // Offline is calm: no error tone, no connection details, the edits waiting here; a run starting does not flip it.
+    const offline = syncStatus({ state: 'offline', pendingCount: 3, lastError: 'GET /api/v1/ping: connect ECONNREFUSED 127.0.0.1:4702' });
+    for (const running of [false, true]) {
+      expect(badgeOf(offline, running)).toEqual({
+        text: 'Offline',
+        tone: 'busy',
+        title: 'Offline: 3 edits saved here; will send when connected',
+      });
+    }
   });
 
   test('state labels', () => {
-    expect(stateLabel(syncStatus({ remoteUrl: '' }))).toBe('Not configured');
+    expect(stateLabel(syncStatus({ remoteUrl: '' }))).toBe('Not linked');
     expect(stateLabel(syncStatus({ state: 'syncing', phase: 'push' }))).toBe('Syncing (sending)');
     expect(stateLabel(syncStatus({ state: 'auth_error' }))).toBe('Stopped: API key refused');
     expect(stateLabel(syncStatus({ state: 'error' }))).toBe('Last sync failed');
-    expect(stateLabel(syncStatus())).toBe('Up to date');
+    expect(stateLabel(syncStatus({ lastSuccessDate: '2026-09-01T10:00:00Z' }))).toBe('Synced 2026-09-01 10:00:00 UTC');
+    expect(stateLabel(syncStatus({ state: 'offline', pendingCount: 1, lastError: 'connect ECONNREFUSED 127.0.0.1:4702' }))).toBe(
+      'Offline: 1 edit saved here; will send when connected',
+    );
+    expect(stateLabel(syncStatus({ failedCount: 1, openConflictCount: 2 }))).toBe('Needs attention: 1 refused edit, 2 conflicts');
     expect(stateLabel(syncStatus({ lastSuccessDate: null }))).toBe('Not synced yet');
   });
 

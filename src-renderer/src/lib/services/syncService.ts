@@ -3,7 +3,7 @@
 // states (pure helpers, tested in syncService.spec.ts).
 import type { SyncConflict, SyncRemote, SyncStatus } from '../../../../src-shared/api/sync';
 import type { Client } from '../../../../src-shared/client';
-import { counted, enumLabel } from '../format';
+import { counted, enumLabel, formatTime } from '../format';
 import { DEFAULT_SORT, type AnnotationQuery } from './annotationService';
 
 // Views that show sync counts import it from here with the rest of the sync words.
@@ -83,11 +83,18 @@ export interface SyncBadge {
   readonly title: string;
 }
 
+/** What an offline replica says: never the connection error itself (no URL, port or errno), only what waits here. */
+export const offlineTitle = (status: SyncStatus) =>
+  `Offline: ${counted(status.pendingCount, 'edits')} saved here; will send when connected`;
+
 /** The navigation badge: what needs attention first (auth stop, error, failures, pending), else "synced". */
 export function badgeOf(status: SyncStatus | undefined, running = false): SyncBadge | undefined {
   if (!status || !status.remoteUrl) return undefined;
   if (status.state === 'auth_error')
     return { text: 'Key refused', tone: 'error', title: status.lastError || 'The remote refused the API key: sync is stopped.' };
+  // A connection that fails is a normal state (no network, the remote restarting): not an error, and a probe
+  // finds the remote again; a run that starts meanwhile does not flip the badge back and forth.
+  if (status.state === 'offline') return { text: 'Offline', tone: 'busy', title: offlineTitle(status) };
   if (running || status.state === 'syncing') return { text: 'Syncing', tone: 'busy', title: `Syncing with ${status.remoteUrl}` };
   if (status.state === 'error') return { text: 'Error', tone: 'error', title: status.lastError || 'The last sync failed.' };
   const attention = status.failedCount + status.openConflictCount;
@@ -104,7 +111,8 @@ export function badgeOf(status: SyncStatus | undefined, running = false): SyncBa
 
 /** The state line of the status panel. */
 export function stateLabel(status: SyncStatus, running = false): string {
-  if (!status.remoteUrl) return 'Not configured';
+  if (!status.remoteUrl) return 'Not linked';
+  if (status.state === 'offline') return offlineTitle(status);
   if (running || status.state === 'syncing') return status.phase ? `Syncing (${phaseLabel(status.phase)})` : 'Syncing';
   switch (status.state) {
     case 'auth_error':
@@ -112,7 +120,9 @@ export function stateLabel(status: SyncStatus, running = false): string {
     case 'error':
       return 'Last sync failed';
     default:
-      return status.lastSuccessDate ? 'Up to date' : 'Not synced yet';
+      if (status.failedCount + status.openConflictCount > 0)
+        return `Needs attention: ${counted(status.failedCount, 'refused edits')}, ${counted(status.openConflictCount, 'conflicts')}`;
+      return status.lastSuccessDate ? `Synced ${formatTime(status.lastSuccessDate)}` : 'Not synced yet';
   }
 }
 
