@@ -145,7 +145,7 @@ export class SyncScheduler {
       asking = true;
       void (async () => {
         try {
-          const profile = await loadProfile(this.options.engine.db, this.options.secrets);
+          const profile = await loadProfile(this.options.engine.db, this.options.engine.replica.secrets);
           if (!profile || !(await remoteAnswers(profile.baseUrl, every)) || this.stopped || this.running) return;
           this.stopProbing();
           this.failures = 0;

@@ -13,7 +13,8 @@ import type { Caller } from '../../src-main/auth/caller';
 import { openEngine } from '../../src-main/engine';
 import { invoke } from '../../src-main/services/invoke';
 import { localCaller } from '../../src-main/sync/identity';
-import { attachReplica, type ReplicaEngine } from '../../src-main/sync/replica';
+import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
+import type { ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
 import { annotationRequest, ASSET, insertAsset, startRemote, type RemoteServer } from './helpers';
@@ -28,6 +29,7 @@ const call = (op: OperationName, request: unknown = {}): Promise<any> => invoke(
 const sync = () =>
   runSync({
     db: engine.db,
+    catalog: engine.replica.catalog,
     remote: { baseUrl: remote.url, apiKey: remote.token, timeoutMs: 5_000 },
     retry: { baseDelayMs: 5, maxAttempts: 3 },
   });
@@ -35,7 +37,7 @@ const sync = () =>
 beforeEach(async () => {
   remote = await startRemote();
   dir = mkdtempSync(join(tmpdir(), 'outpost-collision-'));
-  engine = attachReplica(openEngine(dir), { secrets: createMemorySecretStore() });
+  engine = openEngine(dir, { replica: syncReplica({ secrets: createMemorySecretStore() }) });
   localUser = ensureMember(engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME).userId;
 });
 afterEach(async () => {

@@ -90,7 +90,6 @@ describe('SyncScheduler', () => {
   test('back online, queued edits go within 5 s of the remote answering again, however long the backoff (a probe resets it)', async () => {
     scheduler = new SyncScheduler({
       engine,
-      secrets: createMemorySecretStore(),
       intervalMs: 600_000,
       afterEditMs: 50,
       probeMs: 200,
