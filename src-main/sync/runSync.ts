@@ -104,10 +104,12 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
   let authError = false;
   /** The run failed because the remote did not answer (no network, refused, timed out, 5xx): offline, not an error. */
   let offline = false;
-  writeStoredStatus(db, { state: 'syncing', phase: 'connecting', lastSyncStarted: started * 1000 });
+  // A run that starts while offline stays offline until it reaches the remote (no flipping to syncing and back).
+  const wasOffline = readStoredStatus(db).state === 'offline';
+  writeStoredStatus(db, { state: wasOffline ? 'offline' : 'syncing', phase: 'connecting', lastSyncStarted: started * 1000 });
   const setPhase = (phase: SyncProgress['phase']) => {
     progress.phase = phase;
-    writeStoredStatus(db, { phase });
+    writeStoredStatus(db, { phase, state: 'syncing' }); // past connecting: the remote answered
     emit({ type: 'phase', phase });
   };
   try {

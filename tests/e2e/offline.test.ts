@@ -67,4 +67,20 @@ describe('offline (outpost serve with a remote)', () => {
     await expect.poll(() => page.locator('#sync-state').textContent(), { timeout: TIMEOUT }).toMatch(/^Synced /);
     expect(pageErrors).toEqual([]);
   });
+
+  test('outpost serve itself stopped: the light goes out and one message stands for the errors; it recovers by itself', async () => {
+    await navigateTo(page, 'annotations', TIMEOUT);
+    expect(await page.getByTestId('engine-light').getAttribute('class')).not.toContain('down');
+    await local.stopListening();
+    await expect.poll(() => page.getByTestId('engine-light').getAttribute('class'), { timeout: TIMEOUT }).toContain('down');
+    await page.locator('nav a[href="#/policies"]').click(); // a view whose calls now fail
+    await expect
+      .poll(() => page.getByTestId('engine-status').textContent(), { timeout: TIMEOUT })
+      .toContain('outpost serve does not answer');
+    expect(await page.locator('main .error[role=alert]:visible').count()).toBe(0);
+    await screenshot(page, '44-serve-down');
+    await local.listenAgain();
+    await expect.poll(() => page.getByTestId('engine-light').getAttribute('class'), { timeout: TIMEOUT }).not.toContain('down');
+    await expect.poll(() => page.getByTestId('engine-status').count(), { timeout: TIMEOUT }).toBe(0);
+  });
 });

@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { BridgeEvent } from '../transport/bridge';
 import { EngineStatus } from './engineStatus.svelte';
 
@@ -36,4 +36,28 @@ test('a host that cannot run is an error naming why; other events and unknown st
   engine.event(status('failed', 'the profile could not be opened: database disk image is malformed'));
   expect(engine.notice).toMatchObject({ tone: 'error', title: 'The local database cannot be used' });
   expect(engine.notice?.detail).toMatch(/^the profile could not be opened: database disk image is malformed\. Quit and reopen Outpost/);
+});
+
+describe('EngineStatus.watchServer (the browser: outpost serve is the engine)', () => {
+  test('unreachable while the ping fails, one notice; ready again by itself when it answers, and says so once', async () => {
+    const status = new EngineStatus();
+    let up = false;
+    let backs = 0;
+    const stop = status.watchServer(
+      () => (up ? Promise.resolve({}) : Promise.reject(new Error('connect ECONNREFUSED'))),
+      () => backs++,
+      5,
+    );
+    await vi.waitFor(() => expect(status.state).toBe('unreachable'));
+    expect(status.answering).toBe(false);
+    expect(status.notice).toMatchObject({ tone: 'error', title: 'outpost serve does not answer' });
+    expect(JSON.stringify(status.notice)).not.toContain('ECONNREFUSED');
+    up = true;
+    await vi.waitFor(() => expect(status.state).toBe('ready'));
+    expect(status.answering).toBe(true);
+    expect(status.notice).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(backs).toBe(1);
+    stop();
+  });
 });

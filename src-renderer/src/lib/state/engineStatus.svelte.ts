@@ -5,8 +5,12 @@
 // made at that moment may need repeating (calls in flight failed UNAVAILABLE).
 import type { BridgeEvent } from '../transport/bridge';
 
-export type EngineState = 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
+/** `unreachable`: the browser's `outpost serve` does not answer (its ping fails); it is asked again until it does. */
+export type EngineState = 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped' | 'unreachable';
 const STATES: readonly string[] = ['starting', 'ready', 'restarting', 'failed', 'stopped'];
+
+/** How often the browser asks whether `outpost serve` answers. */
+export const PING_MS = 3_000;
 
 export interface EngineNotice {
   readonly tone: 'warning' | 'error' | 'info';
@@ -35,6 +39,38 @@ export class EngineStatus {
     this.detail = typeof event.detail === 'string' ? event.detail : '';
   }
 
+  /**
+   * The browser's engine is the server: asks `ping` every `everyMs` whether it answers. Unreachable while it does
+   * not; `onBack` runs when it answers again (views read what they show again). Returns the stop function.
+   */
+  watchServer(ping: () => Promise<unknown>, onBack: () => void, everyMs = PING_MS): () => void {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = async () => {
+      const answered = await ping().then(
+        () => true,
+        () => false,
+      );
+      if (stopped) return;
+      if (!answered) this.state = 'unreachable';
+      else if (this.state === 'unreachable') {
+        this.state = 'ready';
+        onBack();
+      }
+      timer = setTimeout(() => void ask(), everyMs);
+    };
+    void ask();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  /** Whether the engine answers (the sidebar's light). */
+  get answering(): boolean {
+    return this.state === 'ready';
+  }
+
   dismiss(): void {
     this.recovered = false;
   }
@@ -49,6 +85,13 @@ export class EngineStatus {
           tone: 'error',
           title: 'The local database cannot be used',
           detail: `${this.detail}. Quit and reopen Outpost; Help › Open Logs Folder shows what happened.`,
+          dismissible: false,
+        };
+      case 'unreachable':
+        return {
+          tone: 'error',
+          title: 'outpost serve does not answer',
+          detail: 'Trying again by itself; what is on screen may be out of date until it answers.',
           dismissible: false,
         };
       case 'stopped':
