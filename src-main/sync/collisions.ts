@@ -1,9 +1,11 @@
 // Ids never collide silently (issue #30): a pulled record whose id a record
 // here already holds, when that record is not one the remote sent (it lives in
 // an organization of this profile's own, made before the link; or it was made
-// here and the remote has not created it yet), is another record, not an
-// update. The local one stays as it is; the remote one is not applied, and an
-// open `id_collision` conflict names it (once, however often it is pulled).
+// here and its create has never been sent), is another record, not an
+// update. (A create that was sent and lost its answer may have made exactly
+// this record there: the pull's adoption decides that, not this check.) The
+// local one stays as it is; the remote one is not applied, and an open
+// `id_collision` conflict names it (once, however often it is pulled).
 import type { Db } from '../db/database';
 import { recordConflict } from './conflicts';
 
@@ -16,7 +18,8 @@ function collidingIds(db: Db, table: string, ids: readonly string[], remoteOrgan
       .all<{ id: string }>(
         `SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))
            AND (organization_id NOT IN (SELECT value FROM json_each(?))
-                OR id IN (SELECT local_id FROM sync_id_map WHERE remote_id IS NULL))`,
+                OR id IN (SELECT m.local_id FROM sync_id_map m JOIN sync_outbox o ON o.seq = m.created_by_seq
+                          WHERE m.remote_id IS NULL AND o.attempts = 0))`,
         [JSON.stringify(ids), JSON.stringify(remoteOrganizations)],
       )
       .map((r) => r.id),
@@ -27,13 +30,14 @@ function collidingIds(db: Db, table: string, ids: readonly string[], remoteOrgan
 export function withoutIdCollisions<T>(
   db: Db,
   { table, kind }: { readonly table: string; readonly kind: string },
-  items: readonly T[],
+  items: T[],
   idOf: (item: T) => string,
   remoteOrganizations: readonly string[],
 ): T[] {
-  if (items.length === 0) return [...items];
+  // The page itself when nothing collides: pullers key what they prepared for a page by the page's array.
+  if (items.length === 0) return items;
   const colliding = collidingIds(db, table, items.map(idOf), remoteOrganizations);
-  if (colliding.size === 0) return [...items];
+  if (colliding.size === 0) return items;
   for (const id of colliding) {
     const logged = db.get("SELECT 1 FROM sync_conflicts WHERE kind = ? AND resource = ? AND record_id = ? AND state = 'open'", [
       ID_COLLISION,

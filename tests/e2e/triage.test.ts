@@ -587,7 +587,8 @@ describe('keyboard triage (outpost serve)', () => {
       ] as const) {
         await press(...keys);
         await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/${view}`);
-        await page.waitForLoadState('networkidle');
+        // Loaded when no loading state shows ('networkidle' never comes: the change feed's stream stays open).
+        await expect.poll(() => page.locator('.loading, [aria-busy="true"]').count(), { timeout: TIMEOUT }).toBe(0);
         found.push(...(await seriousViolations()).map((v) => `${scheme} ${view}: ${v}`));
       }
       await shot(`48-sync-${scheme}`);

@@ -175,7 +175,8 @@ describe.each(RUNNERS)('engine host (%s) with a remote', (runner) => {
       ),
     );
     const types = new Set(host.events.map((e) => e.type));
-    expect(types).toEqual(new Set(['sync-status', 'sync-progress']));
+    // The pulled annotation is announced on the change feed too (the views refresh from it).
+    expect(types).toEqual(new Set(['sync-status', 'sync-progress', 'changes']));
     expect(host.events.some((e) => e.type === 'sync-status' && e.running === true)).toBe(true);
     // The run asked the parent for the key, and it worked: the remote's annotation is here.
     expect(secrets.asked).toContain(`get ${setName}`);

@@ -80,10 +80,14 @@ describe('engine host liveness and call deadlines (built host, real child proces
     dirs.push(dir);
     const file = join(dir, 'large_report.xml');
     await generateLargeReport(file, 12 * 1024 * 1024);
+    const started = performance.now();
     const imported = await host.supervisor.importFile(file);
+    const took = performance.now() - started;
     expect(imported).toMatchObject({ ok: true, data: { testReport: { name: expect.any(String) } } });
-    // Progress every 500 ms (a quarter of the deadline): four reports or more mean it ran past a deadline.
-    expect(progress).toBeGreaterThanOrEqual(4);
+    // It ran past its deadline and was not cut off, because progress kept arriving (how often depends on the
+    // machine's load: the heartbeat comes whenever the host's event loop comes round).
+    expect(took).toBeGreaterThan(2_000);
+    expect(progress).toBeGreaterThanOrEqual(1);
     expect(host.processes).toHaveLength(1);
     expect(host.states.map((s) => s.state)).toEqual(['starting', 'ready']);
   });

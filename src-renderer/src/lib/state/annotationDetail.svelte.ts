@@ -45,11 +45,12 @@ export class AnnotationDetailState {
   pending = $state<DetailAction | undefined>();
 
   readonly #client: Client;
-  readonly #onChange: (annotation: Annotation) => void;
+  /** `elsewhere`: the new version was written by someone else (a live refresh), not by this window's edit. */
+  readonly #onChange: (annotation: Annotation, elsewhere: boolean) => void;
   /** Bumped on every open(): results for a previously selected annotation are dropped. */
   #selection = 0;
 
-  constructor(client: Client, onChange: (annotation: Annotation) => void = () => {}) {
+  constructor(client: Client, onChange: (annotation: Annotation, elsewhere: boolean) => void = () => {}) {
     this.#client = client;
     this.#onChange = onChange;
   }
@@ -73,7 +74,7 @@ export class AnnotationDetailState {
       (a) => {
         if (selection !== this.#selection) return;
         this.annotation = a;
-        this.#onChange(a);
+        this.#onChange(a, false);
       },
       (e: unknown) => {
         if (selection === this.#selection) this.error = toErrorInfo(e);
@@ -103,7 +104,7 @@ export class AnnotationDetailState {
     const [annotation] = await Promise.all([getAnnotation(this.#client, id), this.#loadLogs(id, selection)]);
     if (selection !== this.#selection || this.pending) return;
     this.annotation = annotation;
-    this.#onChange(annotation);
+    this.#onChange(annotation, true);
   }
 
   close(): void {
@@ -145,7 +146,7 @@ export class AnnotationDetailState {
       if (selection !== this.#selection) return true;
       if (updated) {
         this.annotation = updated;
-        this.#onChange(updated);
+        this.#onChange(updated, false);
       }
       if (refreshLogs) await this.#loadLogs(id, selection);
       return true;

@@ -221,10 +221,13 @@ export class PagedList<T, Q = void> {
     this.changed = changed;
   }
 
-  /** Puts a newer version of a shown row in its place (after an edit); a row not shown is ignored. */
-  replace(item: T): void {
-    const i = this.#index.get(this.keyOf(item));
+  /** Puts a newer version of a shown row in its place (after an edit, or one made elsewhere); a row not shown is ignored. */
+  replace(item: T, changedElsewhere = false): void {
+    const key = this.keyOf(item);
+    const i = this.#index.get(key);
     if (i === undefined) return;
+    // A version someone else wrote is marked like a refresh's, whichever of the two read it first.
+    if (changedElsewhere && JSON.stringify(this.items[i]) !== JSON.stringify(item)) this.changed = new Set(this.changed).add(key);
     const next = this.items.slice();
     next[i] = item;
     this.items = next;

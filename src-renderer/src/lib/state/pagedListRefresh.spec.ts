@@ -67,3 +67,18 @@ describe('PagedList.refresh', () => {
     expect(list.changed.size).toBe(0);
   });
 });
+
+describe('PagedList.replace', () => {
+  test('a version written elsewhere is marked even when the open detail read it before the list refreshed; our own edit is not', async () => {
+    const list = listOver(() => ({ '': { items: [row('a'), row('b')], nextPageToken: '' } }));
+    await list.load('f');
+    list.replace(row('a', 'ours'));
+    expect(list.isChanged('a')).toBe(false);
+    list.replace(row('b', 'theirs'), true);
+    expect(list.get('b')?.label).toBe('theirs');
+    expect(list.isChanged('b')).toBe(true);
+    // The same version again (the list's own refresh right after) adds nothing new.
+    list.replace(row('a', 'ours'), true);
+    expect(list.isChanged('a')).toBe(false);
+  });
+});
