@@ -1,5 +1,6 @@
 // AnnotationService over real HTTP on loopback: every operation, the exact
 // JSON shapes of the reference (§3), and every error path of issue #2.
+import { parseTimestamp } from '../../src-shared/api/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/testServer';
@@ -304,7 +305,7 @@ describe('UpdateAnnotation', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.annotation).toMatchObject({ name: 'after', description: 'd', endTime: '2026-09-01T10:00:20Z', tags: ['t1'] });
-    expect(res.body.annotation.modifiedDate > a.modifiedDate).toBe(true);
+    expect(parseTimestamp(res.body.annotation.modifiedDate)!).toBeGreaterThan(parseTimestamp(a.modifiedDate)!); // by instant, not text (.123Z sorts after .123456Z)
     const camel = await s.api('PATCH', '/api/v1/annotations', {
       annotation: { annotationId: a.annotationId, legendConfig: 'L' },
       updateMask: 'legendConfig',

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseTimestamp } from '../../src-shared/api/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../../src-main/services/invoke';
 import { loadCaller } from '../../src-main/auth/identity';
@@ -346,7 +347,7 @@ describe('artifact versions', () => {
       createdDate: a1.createdDate,
     });
     expect(a2.artifactVersionId).not.toBe(a1.artifactVersionId);
-    expect(a2.versionCreatedDate > a1.versionCreatedDate).toBe(true);
+    expect(parseTimestamp(a2.versionCreatedDate)!).toBeGreaterThan(parseTimestamp(a1.versionCreatedDate)!); // by instant, not text (.123Z sorts after .123456Z)
     expect(a2.modifiedDate).toBe(a2.versionCreatedDate);
     // the existing link keeps pointing at the version it was made for
     expect(a2.links[0].artifactVersionId).toBe(a1.artifactVersionId);
@@ -445,7 +446,7 @@ describe('links', () => {
     const first = await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, link);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.artifact.links).toEqual([{ ...link, artifactVersionId: a.artifactVersionId }]);
-    expect(first.body.artifact.modifiedDate > a.modifiedDate).toBe(true);
+    expect(parseTimestamp(first.body.artifact.modifiedDate)!).toBeGreaterThan(parseTimestamp(a.modifiedDate)!); // by instant, not text (.123Z sorts after .123456Z)
     const again = await s.api('POST', `/api/v1/artifacts/${a.artifactId}:link`, {
       relation: 'ATTACHED_TO',
       entity_type: 'ANNOTATION',

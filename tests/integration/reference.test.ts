@@ -2,6 +2,7 @@
 // real HTTP on loopback: every operation, exact JSON shapes, uniqueness,
 // update masks, organization isolation, multi-organization callers, and name
 // resolution by annotations of entities created through these endpoints.
+import { parseTimestamp } from '../../src-shared/api/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -219,7 +220,7 @@ describe('Assets', () => {
     const u = (await ok('PATCH', '/api/v1/assets', { asset: { assetId: a.assetId, tags: [tag], metadata: [] }, updateMask: 'tags' })).asset;
     expect(u.tags).toEqual([tag]);
     expect(u.metadata).toEqual(a.metadata);
-    expect(u.modifiedDate > a.modifiedDate).toBe(true);
+    expect(parseTimestamp(u.modifiedDate)!).toBeGreaterThan(parseTimestamp(a.modifiedDate)!); // by instant, not text (.123Z sorts after .123456Z)
     expect(u.createdDate).toBe(a.createdDate);
     const tags = await listAll('/api/v2/tags', 'tags', 1000);
     expect(tags.map((t) => t.name)).toContain(tag);
@@ -510,7 +511,7 @@ describe('Runs', () => {
       tags: ['y', 'z'],
       metadata: [{ key: { name: 'k', type: 'METADATA_KEY_TYPE_BOOLEAN' }, booleanValue: false }],
     });
-    expect(u.modifiedDate > r.modifiedDate).toBe(true);
+    expect(parseTimestamp(u.modifiedDate)!).toBeGreaterThan(parseTimestamp(r.modifiedDate)!); // by instant, not text (.123Z sorts after .123456Z)
     const cleared = (await ok('PATCH', '/api/v2/runs', { run: { runId: r.runId }, updateMask: 'stop_time,description' })).run;
     expect(cleared.stopTime).toBeUndefined();
     expect(cleared.description).toBe('');

@@ -1,6 +1,7 @@
 // RuleService over real HTTP on loopback: the full rule model (reference §6),
 // create-or-update with versions and change messages, client keys, batch get,
 // archive state, literal-vs-variable routes and organization isolation.
+import { parseTimestamp } from '../../src-shared/api/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchRoute } from '../../src-main/http/routes';
 import { startTestServer, type TestServer } from '../support/testServer';
@@ -529,7 +530,7 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     expect(v2.currentVersionId).toBe(v2.ruleVersion.ruleVersionId);
     expect(v2.currentVersionId).not.toBe(v1.currentVersionId);
     expect(v2.createdDate).toBe(v1.createdDate);
-    expect(v2.modifiedDate > v1.modifiedDate).toBe(true);
+    expect(parseTimestamp(v2.modifiedDate)!).toBeGreaterThan(parseTimestamp(v1.modifiedDate)!); // by instant, not text (.123Z sorts after .123456Z)
 
     // ids survive; version ids change only where something changed
     const [n0, n1] = v2.conditions;
@@ -537,7 +538,7 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     expect(n0.ruleConditionVersionId).not.toBe(c0.ruleConditionVersionId);
     expect(n0.expression.singleChannelComparison.double).toBe(20);
     expect(n0.createdDate).toBe(c0.createdDate);
-    expect(n0.modifiedDate > c0.modifiedDate).toBe(true);
+    expect(parseTimestamp(n0.modifiedDate)!).toBeGreaterThan(parseTimestamp(c0.modifiedDate)!); // by instant, not text (.123Z sorts after .123456Z)
     expect(n0.actions[0].ruleActionId).toBe(c0.actions[0].ruleActionId);
     expect(n0.actions[0].ruleActionVersionId).toBe(c0.actions[0].ruleActionVersionId);
     expect(n1.ruleConditionId).toBe(c1.ruleConditionId);
@@ -692,7 +693,7 @@ describe('UpdateRule: full replacement, versions and change messages', () => {
     expect(archived.isArchived).toBe(true);
     expect(archived.archivedDate).toMatch(RFC3339);
     expect(archived.ruleVersion).toMatchObject({ version: '1', isArchived: true, archivedDate: archived.archivedDate });
-    expect(archived.modifiedDate > before.modifiedDate).toBe(true);
+    expect(parseTimestamp(archived.modifiedDate)!).toBeGreaterThan(parseTimestamp(before.modifiedDate)!); // by instant, not text (.123Z sorts after .123456Z)
     await s.api('PUT', '/api/v1/rules', restate(before, { isArchived: false }));
     const back = await getRule(ruleId);
     expect(back.isArchived).toBe(false);
