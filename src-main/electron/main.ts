@@ -24,6 +24,7 @@ import { APP_INDEX_URL, APP_ORIGIN, APP_SCHEME, CONTENT_SECURITY_POLICY, rendere
 import { createSafeStorageSecretStore } from './secretStore';
 import { loadUpdateSetting, readBuildFeedUrl, saveUpdateSetting, startUpdateChecks, type UpdateChecks } from './updates';
 import { hostEnvironment } from './hostEnvironment';
+import { appArmorRestrictsUserNamespaces, SANDBOX_REFUSAL_TITLE, sandboxRefusal } from './sandboxRefusal';
 import { utilityHostLauncher } from './utilityHost';
 import { loadWindowBounds, MIN_SIZE, saveWindowBounds } from './windowState';
 
@@ -280,7 +281,22 @@ function setUpdateChecks(on: boolean): void {
   void applyUpdateSetting();
 }
 
-if (!app.requestSingleInstanceLock()) {
+const refusal = sandboxRefusal({
+  isPackaged: app.isPackaged,
+  argv: process.argv,
+  env: process.env,
+  userNamespacesRestricted: () => appArmorRestrictsUserNamespaces(),
+});
+
+if (refusal) {
+  // Nothing starts: no engine, no window. The box needs `ready` (before it, Linux prints to stderr only).
+  appLog.error(`${SANDBOX_REFUSAL_TITLE}\n${refusal}`);
+  console.error(`${SANDBOX_REFUSAL_TITLE}\n${refusal}`);
+  void app.whenReady().then(() => {
+    dialog.showErrorBox(SANDBOX_REFUSAL_TITLE, refusal);
+    app.exit(1);
+  });
+} else if (!app.requestSingleInstanceLock()) {
   // One process per profile: a second window would be a second SQLite writer.
   app.quit();
 } else {

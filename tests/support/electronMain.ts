@@ -48,12 +48,14 @@ export interface ElectronMain {
   cleanup(): void;
 }
 
-export async function startElectronMain(options: { env?: NodeJS.ProcessEnv; dataDir?: string } = {}): Promise<ElectronMain> {
+export async function startElectronMain(
+  options: { env?: NodeJS.ProcessEnv; dataDir?: string; args?: string[] } = {},
+): Promise<ElectronMain> {
   await ensureMainBuilt();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'outpost-desktop-'));
   const paths = mkdtempSync(join(tmpdir(), 'outpost-electron-paths-'));
   const log = join(paths, 'modules.log');
-  const child = fork(BUILT_MAIN, [], {
+  const child = fork(BUILT_MAIN, options.args ?? [], {
     execArgv: ['--import', REGISTER],
     env: { ...process.env, OUTPOST_DATA_DIR: dataDir, FAKE_ELECTRON_LOG: log, FAKE_ELECTRON_PATHS: paths, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
