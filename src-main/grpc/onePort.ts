@@ -17,14 +17,22 @@ export function acceptHttp2(server: Server, handler: (req: Http2ServerRequest, r
     session.once('close', () => sessions.delete(session));
   });
   const http1 = server.listeners('connection') as ((socket: Socket) => void)[];
+  // Connections that have not sent their first bytes belong to neither server yet, so neither closes them nor
+  // times them out (a browser's preconnected socket may never speak): they are kept here until they do.
+  const undecided = new Set<Socket>();
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
     let head = Buffer.alloc(0);
+    undecided.add(socket);
+    socket.setTimeout(server.headersTimeout, () => socket.destroy());
+    socket.once('close', () => undecided.delete(socket));
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const n = Math.min(head.length, PREFACE.length);
       const h2 = head.subarray(0, n).equals(PREFACE.subarray(0, n));
       if (h2 && head.length < PREFACE.length) return; // a preface split across packets: read on
+      undecided.delete(socket);
+      socket.setTimeout(0);
       socket.off('data', onData);
       socket.off('error', onError);
       socket.pause();
@@ -39,9 +47,11 @@ export function acceptHttp2(server: Server, handler: (req: Http2ServerRequest, r
     socket.on('data', onData);
     socket.on('error', onError);
   });
-  // server.close() ends idle HTTP/1.1 connections itself; an HTTP/2 session ends once its calls in flight end.
+  // server.close() ends idle HTTP/1.1 connections itself; an HTTP/2 session ends once its calls in flight end;
+  // a connection that never spoke ends now.
   const close = server.close.bind(server);
   server.close = (callback?: (err?: Error) => void) => {
+    for (const socket of undecided) socket.destroy();
     for (const session of sessions) session.close();
     return close(callback);
   };
