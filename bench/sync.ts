@@ -24,7 +24,9 @@ import { Remote } from '../src-main/sync/remote';
 import { DEFAULT_PUSH_CONCURRENCY, runSync, type SyncSummary } from '../src-main/sync/runSync';
 import { createMemorySecretStore } from '../src-main/sync/secretStore';
 import type { SyncEvent } from '../src-main/sync/session';
+import { mask, ts } from '../src-main/sync/wireEncode';
 import { startFaultProxy } from '../tests/sync/faultProxy';
+import { sendPlain, type PlainCall } from './support/plainRequests';
 import { processCpuSeconds, serveOutpost } from './support/processes';
 
 /** CPU seconds used so far by this process (the client) and by the remote's process (Linux /proc; 0 elsewhere). */
@@ -230,6 +232,18 @@ export async function main(argv: string[] = []): Promise<void> {
       `\n${edits} offline edits recorded (${mix.update} updates, ${mix.comment} comments, ${mix.archive} archives, ${creates} creates): ${rate(edits, editMs)} edits/s with their outbox entries`,
     );
 
+    // What the floor sends: each queued edit's call as the user made it (read before the push settles them).
+    const queued: PlainCall[] = engine.db
+      .all<{ operation: string; request: string }>("SELECT operation, request FROM sync_outbox WHERE state = 'pending' ORDER BY seq")
+      .map((r) => {
+        // The outbox keeps the validated request (a mask as its paths, times as epoch micros): back to wire JSON.
+        const request = JSON.parse(r.request, (key, value: unknown) =>
+          /(Time|Date)$/.test(key) && typeof value === 'number' ? ts(value) : value,
+        ) as Record<string, unknown>;
+        if (Array.isArray(request.updateMask)) request.updateMask = mask(request.updateMask as string[]);
+        return { operation: r.operation, request };
+      });
+
     tl = timeline(cpu);
     t = performance.now();
     // The app's default window unless OUTPOST_BENCH_CONCURRENCY says otherwise.
@@ -247,6 +261,19 @@ export async function main(argv: string[] = []): Promise<void> {
     console.log(cpuBound('push', summary.progress.pushed, 'edits', tl.pushCpu(), pushMs));
     console.log(verdict('push target (10k edits in <= 5 s)', (5 * summary.progress.pushed) / 10_000, tl.pushCpu()));
     console.log(`  timeline: ${tl.steps.join('; ')}`);
+    // The floor (#33 goal 5), same run: the same calls sent straight to the remote by a plain client, same concurrency
+    // (after the push, so the remote's rows exist; creates and comments are made a second time).
+    const floorCpu0 = cpu();
+    t = performance.now();
+    const plain = await sendPlain(started.url, token, queued, concurrency);
+    const floorMs = performance.now() - t;
+    const floorCpu = cpuSince(floorCpu0, cpu());
+    console.log(
+      `  floor: the same ${plain.sent} calls sent straight to the remote by a plain HTTP client, ${concurrency} at once: ${(floorMs / 1000).toFixed(2)} s ` +
+        `(${plain.notOk} not 2xx; CPU client ${floorCpu.client.toFixed(2)} s, remote ${floorCpu.server.toFixed(2)} s)`,
+    );
+    for (const refusal of plain.firstRefusals) console.log(`    e.g. ${refusal}`);
+    console.log(`  push / floor: ${(pushMs / floorMs).toFixed(2)}x (goal <= 1.5x, issue #33 goal 5)`);
     console.log(`  (${load()})`);
 
     // The remote's own ceilings in this run: listing pages with no client work, and bare PATCHes with no bookkeeping.
