@@ -27,6 +27,7 @@ import type { SyncEvent } from '../src-main/sync/session';
 import { mask, ts } from '../src-main/sync/wireEncode';
 import { startFaultProxy } from '../tests/sync/faultProxy';
 import { sendPlain, type PlainCall } from './support/plainRequests';
+import { recordedRemote } from './support/recordedRemote';
 import { processCpuSeconds, serveOutpost } from './support/processes';
 
 /** CPU seconds used so far by this process (the client) and by the remote's process (Linux /proc; 0 elsewhere). */
@@ -194,6 +195,43 @@ export async function main(argv: string[] = []): Promise<void> {
     if (annCpu) console.log(cpuBound('annotations', pulledAnnotations, 'annotations', annCpu, annMs));
     if (logCpu) console.log(cpuBound('annotation logs', pulledLogs, 'logs', logCpu, logMs));
     console.log(`  (${load()})`);
+
+    // The floor (#33 goal 2), same run: the remote's answers recorded to files by one more initial sync, then an
+    // initial sync into an empty replica answered from those files, until the same filtered page is read.
+    const floorDirs = [mkdtempSync(join(tmpdir(), 'outpost-bench-pages-')), mkdtempSync(join(tmpdir(), 'outpost-bench-floor-'))];
+    try {
+      const pages = recordedRemote(floorDirs[0]);
+      const recording = openEngine(join(floorDirs[1], 'recording'), { replica: syncReplica({ replica: true }) });
+      const recorded = await runSync({
+        db: recording.db,
+        catalog: recording.replica.catalog,
+        remote: { ...remote, fetch: pages.recording },
+      });
+      recording.close();
+      if (!recorded.ok) throw new Error(`the recording sync failed: ${recorded.error}`);
+      const floor = openEngine(join(floorDirs[1], 'floor'), { replica: syncReplica({ replica: true }) });
+      const floorCpu0 = cpu();
+      const f0 = performance.now();
+      const fromFiles = await runSync({ db: floor.db, catalog: floor.replica.catalog, remote: { ...remote, fetch: pages.replaying() } });
+      if (!fromFiles.ok) throw new Error(`the sync from files failed: ${fromFiles.error}`);
+      const floorCaller = { ...localCaller(floor.db)!, owner: true };
+      await invoke({ engine: floor, db: floor.db, caller: floorCaller }, 'ListAnnotations', {
+        filter: `tag_name == ${JSON.stringify(tag)}`,
+        pageSize: 50,
+      });
+      const floorMs = performance.now() - f0;
+      const floorCpu = cpuSince(floorCpu0, cpu());
+      floor.close();
+      console.log(
+        `  floor: the same ${pages.answers()} answers read from local files, parsed and written by the same bulk path, indexes built, the same page read: ` +
+          `${(floorMs / 1000).toFixed(2)} s (client CPU ${floorCpu.client.toFixed(2)} s, ${perThousand(floorCpu.client)} s per 1k annotations)`,
+      );
+      console.log(
+        `  initial sync / floor: ${(endToEndMs / floorMs).toFixed(2)}x wall (goal <= 1.5x, issue #33 goal 2); client CPU ${(syncCpu.client / floorCpu.client).toFixed(2)}x`,
+      );
+    } finally {
+      for (const dir of floorDirs) rmSync(dir, { recursive: true, force: true });
+    }
 
     // (2) 10k offline edits, then push.
     const ids = engine.db
