@@ -260,6 +260,30 @@ describe('sync: test reports', () => {
     }
   });
 
+  test('an upload that reaches the remote only after it was looked up and sent again leaves one file once recovered', async () => {
+    const { entityId } = await importSample(a);
+    let release!: () => void;
+    proxy.once({ kind: 'late', release: new Promise<void>((r) => (release = r)) }, isUpload);
+    const first = await a.sync({ retry: { baseDelayMs: 5, maxDelayMs: 5, maxAttempts: 1 } });
+    expect(first.pending).toBe(2);
+    const second = await a.sync();
+    expect(second.error).toBeUndefined();
+    expect(second.pending).toBe(0);
+    release();
+    await vi.waitFor(() => expect(proxy.forwarded(isUpload)).toBe(2), { timeout: 30_000, interval: 50 });
+    expect(remote.engine.db.all('SELECT entity_id FROM remote_files')).toEqual([{ entity_id: entityId }, { entity_id: entityId }]);
+    const kept = a.engine.db.get<{ id: string }>('SELECT id FROM remote_files')!.id;
+
+    const third = await a.sync();
+    expect(third.error).toBeUndefined();
+    expect(remote.engine.db.all('SELECT id FROM remote_files')).toEqual([{ id: kept }]);
+    expect(Object.keys(reportsOf(remote.engine.db))).toHaveLength(1);
+    expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
+    expect(
+      a.engine.db.all<{ kind: string; resource: string; local_value: string }>('SELECT kind, resource, local_value FROM sync_conflicts'),
+    ).toEqual([{ kind: 'duplicate', resource: 'remote_file', local_value: JSON.stringify(kept) }]);
+  });
+
   test('a remote without a filter engine: lost responses are still resolved by scans, and changes still arrive', async () => {
     const { entityId } = await importSample(a);
     await a.sync(); // the first pull sets the step and measurement watermarks
