@@ -30,7 +30,6 @@ import type { PushContext } from './spec';
 import { typedCall } from './wireTypes';
 import { noteRefetch, refetchNoted } from './refetch';
 import { widenCheckpoints } from './walCheckpoints';
-import { removeLateCopies, watchFor, type Watch } from './lateCopies';
 
 /**
  * held: the remote lacks the operation (see hold); the entry stays pending and blocks nothing. settled: no longer
@@ -59,21 +58,13 @@ export function pushContext(s: SyncSession, c: ResourceCatalog): PushContext {
   };
 }
 
-function completeOne(
-  s: SyncSession,
-  c: ResourceCatalog,
-  p: PushContext,
-  entry: OutboxEntry,
-  response: unknown,
-  how: string,
-  lateCopies?: Watch,
-): void {
+function completeOne(s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, response: unknown, how: string): void {
   const spec = c.specFor(entry.operation)!;
   const current = loadEntry(s.db, entry.seq);
   if (!isOpen(current)) return; // a pull adopted it meanwhile
   spec.applyResult(p, current, response);
   if (entry.attempts !== current.attempts) s.db.run('UPDATE sync_outbox SET attempts = ? WHERE seq = ?', [entry.attempts, entry.seq]);
-  finishEntry(s.db, entry.seq, 'done', { result: { how, lateCopies } });
+  finishEntry(s.db, entry.seq, 'done', { result: { how } });
 }
 
 /**
@@ -82,15 +73,8 @@ function completeOne(
  * once its group committed; a crash before that leaves it open, and it is resent (writes) or looked up
  * (creates) by the next sync. A create is sent only once its in-flight mark committed.
  */
-const complete = (
-  s: SyncSession,
-  c: ResourceCatalog,
-  p: PushContext,
-  entry: OutboxEntry,
-  response: unknown,
-  how: string,
-  lateCopies?: Watch,
-): Promise<void> => groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, c, p, entry, response, how, lateCopies)));
+const complete = (s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> =>
+  groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, c, p, entry, response, how)));
 
 const markSent = (s: SyncSession, seq: number): Promise<void> =>
   groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow(), s.createQuietMs));
@@ -197,8 +181,6 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
   }
 
   let unknownOutcome = entry.attempts > 0;
-  // Set once a lookup found nothing and the create goes again: an earlier attempt may still land (lateCopies.ts).
-  let watch: Watch | undefined;
   for (let attempt = 0; ; attempt++) {
     s.throwIfAborted();
     const sentIn = s.pushWindow.epoch;
@@ -213,11 +195,10 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
         }
         const found = await spec.findExisting(p, entry);
         if (found) {
-          await complete(s, c, p, entry, found, 'found after unknown outcome', watch);
+          await complete(s, c, p, entry, found, 'found after unknown outcome');
           s.progress.recovered++;
           return 'done';
         }
-        watch ??= watchFor(p, spec, entry, entry.firstSentServerTime);
       }
       const request = spec.encode(replaceIds(entry.request, ids.mapped), entry);
       // A create is marked in flight (committed) before it leaves: after a crash its outcome is looked up, never
@@ -226,9 +207,7 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
       entry = { ...entry, attempts: entry.attempts + 1, firstSentServerTime: entry.firstSentServerTime ?? s.remote.serverNow() };
       // (A spec may send more than one request for its write: `send`, see types.ts.)
       const response = spec.send ? await spec.send(p, request, entry) : await p.call(entry.operation, request);
-      await complete(s, c, p, entry, response, watch ? 'sent again after a lookup found nothing' : 'sent', watch);
-      // (The earlier attempt may have landed while this one was on its way.)
-      if (watch) await removeLateCopies(s, c, p, entry.seq);
+      await complete(s, c, p, entry, response, 'sent');
       return 'done';
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
@@ -399,7 +378,6 @@ export async function push(s: SyncSession, c: ResourceCatalog, rereads?: PushRer
 async function pushAll(s: SyncSession, c: ResourceCatalog, rereads: PushRereads | undefined): Promise<PushResult> {
   const p = pushContext(s, c);
   const result: PushResult = { pushed: 0, failed: 0, deferred: 0, held: 0 };
-  await removeLateCopies(s, c, p);
   const running = new Map<number, { keys: string[]; promise: Promise<void> }>();
   const keyCache = new Map<number, string[]>();
   let stop: unknown;

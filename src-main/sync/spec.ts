@@ -56,21 +56,6 @@ export interface BatchForm<Stored = unknown, B extends OperationName = Operation
 }
 
 /**
- * How a create the remote may still be working on after its lookup found nothing (an import: parse, then copy) is
- * watched once it was sent again: a late copy of the earlier attempt is found and removed (lateCopies.ts).
- */
-export interface LateCopies {
-  /** The kind of record the create makes (the conflict's resource). */
-  readonly resource: string;
-  /** What identifies the create's copies (JSON), taken just before it is sent again. Undefined: nothing to watch. */
-  key(p: PushContext, entry: { readonly seq: number; readonly createdIds: readonly { id: string }[] }): unknown;
-  /** Our remote records with that key made at or after `since` (server micros) that no local record stands for. */
-  find(p: PushContext, key: unknown, since: number | null): Promise<string[]>;
-  /** Removes one from the remote (gone already: done). */
-  remove(p: PushContext, id: string): Promise<void>;
-}
-
-/**
  * How one replicated operation is recorded and pushed, as the generic core sees every spec (erased: the request and
  * response types of each operation are checked where its spec is written, by defineSpec).
  */
@@ -106,8 +91,6 @@ export interface OpSpec {
   send?(p: PushContext, request: Record<string, unknown>, entry: OutboxEntry): Promise<unknown>;
   /** For creates: finds what an earlier attempt whose outcome is unknown may have created. */
   findExisting?(p: PushContext, entry: OutboxEntry): Promise<unknown>;
-  /** For creates the remote may still be working on after findExisting found nothing: how a late copy is found and removed (lateCopies.ts). */
-  readonly lateCopies?: LateCopies;
   /** The remote accepted (or an earlier attempt was found): map ids, apply the remote state. Runs inside the local transaction that marks the entry done. */
   applyResult(p: PushContext, entry: OutboxEntry, response: unknown): void;
   /** A 404 from the remote: `done` when that is the desired end state (deletes), else a conflict is recorded. */
@@ -139,7 +122,6 @@ export interface Spec<K extends OperationName, Result = WireResponse<K>, Stored 
   encode(request: Stored, entry: EntryOf<Stored>): Encoded;
   send?(p: PushContext, request: Encoded, entry: EntryOf<Stored>): Promise<Result>;
   findExisting?(p: PushContext, entry: EntryOf<Stored>): Promise<Result | undefined>;
-  readonly lateCopies?: LateCopies;
   applyResult(p: PushContext, entry: EntryOf<Stored>, response: Result): void;
   readonly notFoundIsDone?: boolean;
   withoutMissing?(request: Stored, missing: readonly string[]): Stored | null;

@@ -7,11 +7,6 @@
 //   throttle   answer 429 with Retry-After: `seconds`, without forwarding
 //   lose       forward, let the remote commit, then close the connection (response lost)
 //   duplicate  forward twice (a replaying middlebox), answer with the first response
-//   late       close the connection at once (the client hears nothing) and forward only once `release`
-//              settles: a request the remote is still working on long after the client gave up on it
-//   crash      call `crash` (the test kills the client) at a named point of the request: `unsent` (never
-//              forwarded), `processing` (forwarded, the remote at work) or `answered` (the remote answered);
-//              the answer never reaches the client
 //   partition  (mode) every request is dropped until heal()
 // plus `rejectFilters`: list requests carrying a CEL filter get 501, like a
 // remote without a filter engine, `withoutRoutes`: matching requests get
@@ -31,9 +26,7 @@ export type Fault =
   | { kind: 'status'; status: 500 | 503 }
   | { kind: 'throttle'; seconds: number }
   | { kind: 'lose' }
-  | { kind: 'duplicate' }
-  | { kind: 'late'; release: Promise<unknown> }
-  | { kind: 'crash'; at: 'unsent' | 'processing' | 'answered'; crash: () => void };
+  | { kind: 'duplicate' };
 
 export interface RequestInfo {
   readonly method: string;
@@ -68,8 +61,8 @@ export interface ProxyLogEntry extends RequestInfo {
 export interface FaultProxy {
   readonly url: string;
   readonly log: ProxyLogEntry[];
-  /** Queue a one-shot fault for the next request matching `when` (default: any); the result takes it back if still queued. */
-  once(fault: Fault, when?: Matcher): () => void;
+  /** Queue a one-shot fault for the next request matching `when` (default: any). */
+  once(fault: Fault, when?: Matcher): void;
   random(config: RandomFaults | undefined): void;
   partition(): void;
   heal(): void;
@@ -227,32 +220,15 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
       case 'delay':
         await new Promise((r) => setTimeout(r, fault.ms));
         break;
-      case 'late':
-        req.socket.destroy();
-        await fault.release;
-        await forward(req, body).then(
-          () => void entry.forwarded++,
-          () => {},
-        );
-        return;
-      case 'crash':
-        if (fault.at === 'unsent') {
-          fault.crash();
-          req.socket.destroy();
-          return;
-        }
     }
     try {
-      const answered = forward(req, body);
-      if (fault?.kind === 'crash' && fault.at === 'processing') fault.crash();
-      const first = await answered;
+      const first = await forward(req, body);
       entry.forwarded++;
       if (fault?.kind === 'duplicate') {
         await forward(req, body);
         entry.forwarded++;
       }
-      if (fault?.kind === 'crash' && fault.at === 'answered') fault.crash();
-      if (fault?.kind === 'lose' || fault?.kind === 'crash') {
+      if (fault?.kind === 'lose') {
         req.socket.destroy();
         return;
       }
@@ -278,14 +254,7 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
   return {
     url: `http://127.0.0.1:${port}`,
     log,
-    once: (fault, when = () => true) => {
-      const queued = { fault, when };
-      queue.push(queued);
-      return () => {
-        const i = queue.indexOf(queued);
-        if (i >= 0) queue.splice(i, 1);
-      };
-    },
+    once: (fault, when = () => true) => void queue.push({ fault, when }),
     random: (config) => void (randomFaults = config),
     partition: () => {
       partitioned = true;

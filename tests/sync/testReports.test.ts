@@ -4,7 +4,7 @@
 // archives and deletes travel both ways; a field changed on both sides is a
 // logged conflict.
 import { rmSync, statSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type FaultProxy, type Matcher } from './faultProxy';
 import { contentFilePath } from '../../src-main/services/remoteFiles/contentStore';
 import { closeProxiedPair, createReplica, openProxiedPair, type RemoteServer, type Replica } from './helpers';
@@ -217,71 +217,6 @@ describe('sync: test reports', () => {
     expect(count(remote.engine.db, 'remote_files')).toBe(1);
     expect(count(remote.engine.db, 'test_reports')).toBe(1);
     expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
-  });
-
-  test('an import the remote makes only after it was looked up and sent again leaves one report once recovered', async () => {
-    await importSample(a);
-    // The import reaches the remote only after the client gave up on it (the connection closes at once; the remote
-    // works on it later, as one still parsing and copying a big file after a killed or timed-out client) ...
-    let release!: () => void;
-    proxy.once({ kind: 'late', release: new Promise<void>((r) => (release = r)) }, isImport);
-    const first = await a.sync({ retry: { baseDelayMs: 5, maxDelayMs: 5, maxAttempts: 1 } });
-    expect(first.pending).toBe(1);
-    expect(a.engine.db.all("SELECT operation, state FROM sync_outbox WHERE state IN ('pending', 'inflight')")).toEqual([
-      { operation: 'ImportTestReport', state: 'inflight' },
-    ]);
-    // ... so the next run's lookup finds nothing and sends it again ...
-    const second = await a.sync();
-    expect(second.error).toBeUndefined();
-    expect(second.pending).toBe(0);
-    expect(Object.keys(reportsOf(remote.engine.db))).toHaveLength(1);
-    // ... and then the first attempt lands too: a second report of the same file.
-    release();
-    await vi.waitFor(() => expect(proxy.forwarded(isImport)).toBe(2), { timeout: 30_000, interval: 50 });
-    expect(Object.keys(reportsOf(remote.engine.db))).toHaveLength(2);
-    const kept = a.engine.db.get<{ id: string }>('SELECT id FROM test_reports')!.id;
-
-    // The next run deletes that copy on the remote and says so; nobody keeps it.
-    const third = await a.sync();
-    expect(third.error).toBeUndefined();
-    expect(Object.keys(reportsOf(remote.engine.db))).toEqual([kept]);
-    expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
-    expect(count(remote.engine.db, 'remote_files')).toBe(1);
-    expect(
-      a.engine.db.all<{ kind: string; resource: string; local_value: string }>('SELECT kind, resource, local_value FROM sync_conflicts'),
-    ).toEqual([{ kind: 'duplicate', resource: 'test_report', local_value: JSON.stringify(kept) }]);
-    // A second replica that pulls now sees the one report.
-    const b = await createReplica('b', proxy.url, remote.token);
-    try {
-      expect((await b.sync()).error).toBeUndefined();
-      expect(reportsOf(b.engine.db)).toEqual(reportsOf(remote.engine.db));
-    } finally {
-      b.close();
-    }
-  });
-
-  test('an upload that reaches the remote only after it was looked up and sent again leaves one file once recovered', async () => {
-    const { entityId } = await importSample(a);
-    let release!: () => void;
-    proxy.once({ kind: 'late', release: new Promise<void>((r) => (release = r)) }, isUpload);
-    const first = await a.sync({ retry: { baseDelayMs: 5, maxDelayMs: 5, maxAttempts: 1 } });
-    expect(first.pending).toBe(2);
-    const second = await a.sync();
-    expect(second.error).toBeUndefined();
-    expect(second.pending).toBe(0);
-    release();
-    await vi.waitFor(() => expect(proxy.forwarded(isUpload)).toBe(2), { timeout: 30_000, interval: 50 });
-    expect(remote.engine.db.all('SELECT entity_id FROM remote_files')).toEqual([{ entity_id: entityId }, { entity_id: entityId }]);
-    const kept = a.engine.db.get<{ id: string }>('SELECT id FROM remote_files')!.id;
-
-    const third = await a.sync();
-    expect(third.error).toBeUndefined();
-    expect(remote.engine.db.all('SELECT id FROM remote_files')).toEqual([{ id: kept }]);
-    expect(Object.keys(reportsOf(remote.engine.db))).toHaveLength(1);
-    expect(reportsOf(a.engine.db)).toEqual(reportsOf(remote.engine.db));
-    expect(
-      a.engine.db.all<{ kind: string; resource: string; local_value: string }>('SELECT kind, resource, local_value FROM sync_conflicts'),
-    ).toEqual([{ kind: 'duplicate', resource: 'remote_file', local_value: JSON.stringify(kept) }]);
   });
 
   test('a remote without a filter engine: lost responses are still resolved by scans, and changes still arrive', async () => {

@@ -252,8 +252,6 @@ export const platformRequests = {
     filter: ['remote_file_id', 'entity_id', 'entity_type', 'metadata', 'file_name'],
   },
   UploadRemoteFile: { source: '§10.3' },
-  // (A late copy of an upload sent again: ../lateCopies.ts.)
-  DeleteRemoteFile: { source: '§10.2' },
 
   // §11 Reference data (pulled for name resolution)
   ListAssets: {

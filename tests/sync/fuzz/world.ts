@@ -322,10 +322,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
   };
 
   let partitioned = false;
-  // A child `outpost sync` killed with SIGKILL mid-run, with pending edits and the link up, at a point the seed names
-  // (not a timer): at its nth read, once answered (pages half applied), or at its nth write, either before it reaches
-  // the remote, while the remote works on it, or once the remote answered (the answer never arrives). A write the
-  // remote still works on lands after the kill, however long it takes (an import: parse and copy).
+  // A child `outpost sync` killed with SIGKILL mid-run: with pending edits, the link up and every request slowed a
+  // little so the kill lands inside the pull or the push (entries in flight, pages half applied).
   const syncKilled = async (r: Replica) => {
     if (partitioned) {
       proxy.heal();
@@ -335,11 +333,8 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
       log(`  step ${step}: ${r.name} ${await edit(r)}`);
       step++;
     }
-    const read = rand() < 0.3;
-    const nth = read ? 2 + Math.floor(rand() * 10) : Math.floor(rand() * 4);
-    const at = read ? 'answered' : pick(['unsent', 'processing', 'answered'] as const);
     const rate = faultRate;
-    proxy.random(undefined);
+    proxy.random({ rate: 1, kinds: ['delay'], random: faultRand });
     noteSync(r.name);
     syncs++;
     // The child is the data directory's one owner while it runs (the lock refuses a second): the replica lets go of it.
@@ -364,29 +359,25 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
         '--create-quiet-ms',
         '300',
       ],
-      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
+    const marker = rand() < 0.3 ? 'pull...' : 'push...';
+    const delay = Math.floor(rand() * (marker === 'pull...' ? 40 : 150));
+    let out = '';
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let seen = 0;
-    let victim: string | undefined;
-    let killed = false;
-    const cancel = proxy.once(
-      {
-        kind: 'crash',
-        at,
-        crash: () => {
-          killed = child.kill('SIGKILL');
-        },
-      },
-      (q) => {
-        if ((q.method === 'GET') !== read || seen++ !== nth) return false;
-        victim = `${q.method} ${q.path.split('?')[0]}`;
-        return true;
-      },
-    );
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    cancel();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const killed = await new Promise<boolean>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes(marker)) setTimeout(() => resolve(child.kill('SIGKILL')), delay);
+      });
+      void exited.then(() => resolve(false));
+    });
+    const code = await exited;
     r.reopen();
     setRate(rate);
     if (killed && code === null) kills++;
@@ -396,7 +387,7 @@ export async function runFuzz(seed: number, options: FuzzOptions = {}): Promise<
     const inflight = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'inflight'")!.n;
     const open = r.engine.db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state IN ('pending', 'inflight')")!.n;
     log(
-      `  step ${step}: ${r.name} child sync ${killed && code === null ? `SIGKILLed at its ${read ? 'read' : 'write'} #${nth} (${at}: ${victim}) (${open} edits open, ${inflight} in flight)` : `exited ${code}`}`,
+      `  step ${step}: ${r.name} child sync ${killed && code === null ? `SIGKILLed after '${marker}'+${delay}ms (${open} edits open, ${inflight} in flight)` : `exited ${code}`}`,
     );
   };
 

@@ -15,7 +15,6 @@
 // us at or after the first send, and not a file we already hold.
 import { dirname } from 'node:path';
 import type { RemoteFile } from '../../../../src-shared/api/remoteFiles';
-import { ApiError, Code } from '../../../../src-shared/errors';
 import { contentFilePath } from '../../../services/remoteFiles/contentStore';
 import { mapLocalId, unclaimed } from '../../idMap';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
@@ -23,7 +22,6 @@ import { REMOTE_FILE } from './ids';
 import {
   defineSpec,
   type EntryOf,
-  type LateCopies,
   type OpSpec,
   type PushContext,
   type StoredRequest,
@@ -44,92 +42,49 @@ type EncodedUpload = Omit<WireRequest<'UploadRemoteFile'>, 'file'> & {
 /** The replica's data directory: an engine always opens `<dataDir>/outpost.sqlite` (engine.ts). */
 const dataDirOf = (p: PushContext) => dirname(p.db.raw.name);
 
-/** What identifies an upload's copies on the remote: its client-chosen entity id, with its file's name and size. */
-interface UploadKey {
-  readonly entityId: string;
-  readonly fileName: string;
-  readonly size: number;
-  readonly organizationId?: string;
-}
-
-const keyOf = (req: StoredUpload): UploadKey => ({
-  entityId: req.entityId,
-  fileName: req.file.fileName.trim(),
-  size: req.file.size,
-  organizationId: req.organizationId,
-});
-
-/** Whether a remote file is a copy of that upload made by us at or after `since` (server micros) that no local file stands for. */
-function isOurUpload(p: PushContext, key: UploadKey, since: number | null, f: RemoteFile): boolean {
-  if (f.entityId !== key.entityId || f.fileName !== key.fileName || f.createdByUserId !== p.userId) return false;
-  if (Number(f.fileSize) !== key.size) return false;
-  if (since !== null && (wireMicros(f.createdDate) ?? 0) < since - SEND_TIME_SLACK) return false;
+function isOurUpload(p: PushContext, entry: EntryOf<StoredUpload>, f: RemoteFile): boolean {
+  const req = entry.request;
+  if (f.entityId !== req.entityId || f.fileName !== req.file.fileName.trim() || f.createdByUserId !== p.userId) return false;
+  if (Number(f.fileSize) !== req.file.size) return false;
+  if (entry.firstSentServerTime !== null && (wireMicros(f.createdDate) ?? 0) < entry.firstSentServerTime - SEND_TIME_SLACK) return false;
   // Not a file some local record already stands for.
   return unclaimed(p.db, 'remote_files', f.remoteFileId);
 }
 
-/** The copies of an upload on the remote (see isOurUpload), newest first. */
-async function uploadsLike(p: PushContext, key: UploadKey, since: number | null): Promise<RemoteFile[]> {
-  const organizationId = key.organizationId;
+async function findUpload(p: PushContext, entry: EntryOf<StoredUpload>): Promise<RemoteFile | undefined> {
+  const organizationId = entry.request.organizationId;
   const feature = 'ListRemoteFiles:entity_id';
   if (p.features.celFilter.get(feature) !== false) {
     try {
-      const found: RemoteFile[] = [];
       for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', {
-        filter: `entity_id == ${quote(key.entityId)}`,
+        filter: `entity_id == ${quote(entry.request.entityId)}`,
         pageSize: 1000,
         organizationId,
       })) {
         p.features.celFilter.set(feature, true);
-        found.push(...page.filter((f) => isOurUpload(p, key, since, f)));
+        const found = page.find((f) => isOurUpload(p, entry, f));
+        if (found) return found;
       }
-      return found;
+      return undefined;
     } catch (e) {
       if (!filterUnsupported(e)) throw e;
       p.features.celFilter.set(feature, false);
     }
   }
   // No filters: newest-created first (the list's default order), back to just before the first send.
-  const floor = since === null ? -Infinity : since - 60_000_000;
-  const found: RemoteFile[] = [];
+  const floor = entry.firstSentServerTime === null ? -Infinity : entry.firstSentServerTime - 60_000_000;
   for await (const page of listPages<RemoteFile>(p.call, 'ListRemoteFiles', 'remoteFiles', {
     orderBy: 'created_date desc',
     pageSize: 1000,
     organizationId,
   })) {
     for (const f of page) {
-      if ((wireMicros(f.createdDate) ?? 0) < floor) return found;
-      if (isOurUpload(p, key, since, f)) found.push(f);
+      if (isOurUpload(p, entry, f)) return f;
+      if ((wireMicros(f.createdDate) ?? 0) < floor) return undefined;
     }
   }
-  return found;
+  return undefined;
 }
-
-async function findUpload(p: PushContext, entry: EntryOf<StoredUpload>): Promise<RemoteFile | undefined> {
-  return (await uploadsLike(p, keyOf(entry.request), entry.firstSentServerTime))[0];
-}
-
-/**
- * An upload sent again after its lookup found nothing: the earlier attempt may still land (a big file still on its
- * way when the client gave up). A later copy with its entity id is deleted on the remote (see ../../lateCopies.ts).
- */
-const uploadLateCopies: LateCopies = {
-  resource: REMOTE_FILE,
-  key(p, entry) {
-    const row = p.db.get<{ request: string }>('SELECT request FROM sync_outbox WHERE seq = ?', [entry.seq]);
-    return row && keyOf(JSON.parse(row.request) as StoredUpload);
-  },
-  async find(p, key, since) {
-    return (await uploadsLike(p, key as UploadKey, since)).map((f) => f.remoteFileId);
-  },
-  async remove(p, id) {
-    try {
-      await p.call('DeleteRemoteFile', { remoteFileId: id });
-    } catch (e) {
-      if (!(e instanceof ApiError && e.code === Code.NOT_FOUND)) throw e;
-    }
-  },
-};
 
 export const uploadRemoteFileSpec = defineSpec<
   'UploadRemoteFile',
@@ -171,7 +126,6 @@ export const uploadRemoteFileSpec = defineSpec<
     >;
   },
   findExisting: findUpload,
-  lateCopies: uploadLateCopies,
   applyResult(p, entry, res) {
     const f = 'remoteFile' in res ? res.remoteFile : res;
     mapLocalId(p, REMOTE_FILE, entry.createdIds[0].id, f.remoteFileId);

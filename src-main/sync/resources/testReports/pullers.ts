@@ -32,7 +32,6 @@ import { sameMeasurement } from './measurementSpecs';
 import { sameStep } from './stepSpecs';
 import { translateIds } from '../../idMap';
 import { inflightSent } from '../../inflightCreates';
-import { watchedKeys } from '../../lateCopies';
 import type { OperationName } from '../../../../src-shared/operations';
 import type { StoredRequest } from '../../wireTypes';
 
@@ -41,13 +40,11 @@ const organizationOf = (s: SyncSession) => s.identity.organizations[0]?.id ?? ''
 /**
  * Remote reports that imports or report creates in flight (sent, outcome not known yet) may have created. Taken in
  * as reports of their own, they would be "held locally" when the entry's lookup runs, and it would send them again.
- * Likewise the late copies of those sent again after a lookup found nothing, which the push deletes (lateCopies.ts).
  */
 function inflightCreateMatcher(s: SyncSession): (r: TestReport) => boolean {
   const wanted = [...inflightSent(s.db, 'ImportTestReport'), ...inflightSent(s.db, 'CreateTestReport')]
     .map((e) => createdReportFields(s, e.localId))
-    .filter((f): f is Record<string, unknown> => f !== undefined)
-    .concat(watchedKeys(s.db, ['ImportTestReport', 'CreateTestReport']) as Record<string, unknown>[]);
+    .filter((f): f is Record<string, unknown> => f !== undefined);
   return (r) => wanted.some((w) => sameImport(w, r));
 }
 

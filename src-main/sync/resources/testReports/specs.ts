@@ -25,16 +25,7 @@ import { canonical } from '../../canonical';
 import { classify } from '../../retry';
 import type { Db } from '../../../db/database';
 import type { CreatedRef, OutboxEntry } from '../../types';
-import { inflightSent } from '../../inflightCreates';
-import {
-  defineSpec,
-  type LateCopies,
-  type OpSpec,
-  type PushContext,
-  type StoredRequest,
-  type WireRequest,
-  type WireResponse,
-} from '../../spec';
+import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 import { listAll, quote } from '../../remoteQuery';
 
@@ -85,49 +76,17 @@ export const createdSince = (entry: Pick<OutboxEntry, 'firstSentServerTime'>) =>
     ? ''
     : ` && created_date >= timestamp('${formatTimestamp(Math.max(0, entry.firstSentServerTime - SEND_TIME_SLACK))}')`;
 
-/** Our reports with `want`'s identity made at or after `since` (server micros), that no local record stands for. */
-async function reportsLike(p: PushContext, want: Record<string, unknown>, since: number | null): Promise<TestReport[]> {
-  const filter = `name == ${quote(String(want.name))} && created_by_user_id == ${quote(p.userId)}${createdSince({ firstSentServerTime: since })}`;
-  const candidates = await listAll<TestReport>(p, 'ListTestReports', 'testReports', filter, (r) => sameImport(want, r));
-  return candidates.filter((r) => unclaimed(p.db, 'test_reports', r.testReportId));
-}
-
 /** A report created by us at or after the first send with the created report's values, that no local record stands for. */
 async function findNewReport(
   p: PushContext,
   entry: Pick<OutboxEntry, 'createdIds' | 'firstSentServerTime'>,
 ): Promise<TestReport | undefined> {
   const want = createdReportFields(p, entry.createdIds[0].id);
-  return want && (await reportsLike(p, want, entry.firstSentServerTime))[0];
+  if (!want) return undefined;
+  const filter = `name == ${quote(String(want.name))} && created_by_user_id == ${quote(p.userId)}${createdSince(entry)}`;
+  const candidates = await listAll<TestReport>(p, 'ListTestReports', 'testReports', filter, (r) => sameImport(want, r));
+  return candidates.find((r) => unclaimed(p.db, 'test_reports', r.testReportId));
 }
-
-/**
- * An import (or report create) sent again after its lookup found nothing: the remote may still be working on the
- * earlier attempt (parsing, copying) and make its report later. Such a report (our identity, made since the first
- * send, held by no local record) is deleted, unless a create still in flight may have made it: that one's lookup
- * takes it (see ../../lateCopies.ts).
- */
-const reportLateCopies: LateCopies = {
-  resource: TEST_REPORT,
-  key: (p, entry) => {
-    const fields = createdReportFields(p, entry.createdIds[0]?.id ?? '');
-    return fields && Object.fromEntries(IDENTITY.map((f) => [f, fields[f]]));
-  },
-  async find(p, key, since) {
-    const want = key as Record<string, unknown>;
-    const inflight = [...inflightSent(p.db, 'ImportTestReport'), ...inflightSent(p.db, 'CreateTestReport')]
-      .map((e) => createdReportFields(p, e.localId))
-      .filter((f): f is Record<string, unknown> => f !== undefined);
-    return (await reportsLike(p, want, since)).filter((r) => !inflight.some((f) => sameImport(f, r))).map((r) => r.testReportId);
-  },
-  async remove(p, id) {
-    try {
-      await p.call('DeleteTestReport', { testReportId: id });
-    } catch (e) {
-      if (!(e instanceof ApiError && e.code === Code.NOT_FOUND)) throw e;
-    }
-  },
-};
 
 async function findImport(
   p: PushContext,
@@ -186,7 +145,6 @@ export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>
     }
   },
   findExisting: findImport,
-  lateCopies: reportLateCopies,
   applyResult(p, entry, res) {
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, res.testReport.testReportId);
     applyReport(p, entry, res.testReport);
@@ -224,7 +182,6 @@ export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<
       organizationId: req.organizationId,
     }),
   findExisting: findNewReport,
-  lateCopies: reportLateCopies,
   applyResult(p, entry, res) {
     const report = 'testReport' in res ? res.testReport : res;
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, report.testReportId);
