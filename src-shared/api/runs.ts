@@ -148,4 +148,18 @@ export const runOperations = {
     request: message(idPath),
     response: EmptyOut,
   }),
+  CreateAutomaticRunAssociationForAssets: defineOperation({
+    name: 'CreateAutomaticRunAssociationForAssets',
+    method: 'POST',
+    path: '/api/v2/runs/{run_id}:create-automatic-run-association-for-assets',
+    input: 'body',
+    tag: 'Runs',
+    summary:
+      "Associate assets (by name) with a run: they join the run's asset_ids; an asset already in another run whose period overlaps this run's is refused",
+    request: message({
+      ...idPath,
+      assetNames: z.array(z.string().min(1, 'must not be empty')).min(1, 'at least one asset name is required'),
+    }),
+    response: EmptyOut,
+  }),
 } as const;

@@ -45,6 +45,16 @@ export const userOperations = {
     request: listRequest({ organizationId: organizationIdIn }),
     response: response({ users: z.array(UserOut), nextPageToken: z.string() }),
   }),
+  ListUsers: defineOperation({
+    name: 'ListUsers',
+    method: 'GET',
+    path: '/api/v2/users:all',
+    input: 'query',
+    tag: 'Users',
+    summary: "List the users of the caller's organizations, active or not (default order created_date asc)",
+    request: listRequest(),
+    response: response({ users: z.array(UserOut), nextPageToken: z.string() }),
+  }),
   GetMe: defineOperation({
     name: 'GetMe',
     method: 'GET',

@@ -7,8 +7,9 @@ import { ApiError } from '../../../src-shared/errors';
 import { organizationIds, resolveOrganization, type Caller } from '../../auth/caller';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
-import { listPage, type ListParams } from '../../filter/listQuery';
-import { userListSpec } from './listSpecs';
+import { listPage, type ListParams, type Scope } from '../../filter/listQuery';
+import type { ListSpec } from '../../filter/resource';
+import { allUserListSpec, userListSpec } from './listSpecs';
 
 interface UserOut {
   userId: string;
@@ -48,7 +49,22 @@ export function listActiveUsers(ctx: RequestContext, req: ListParams & { organiz
     params: [organizationId],
     fingerprint: [organizationId],
   };
-  const page = listPage(ctx.db, userListSpec, req, scope, ctx.engine.pageTokenSecret);
+  return usersPage(ctx, userListSpec, req, scope);
+}
+
+/** ListUsers: every member, active or not, of any of the caller's organizations. */
+export function listUsers(ctx: RequestContext, req: ListParams) {
+  const organizations = JSON.stringify(organizationIds(ctx.caller));
+  const scope = {
+    sql: 'EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = t.id AND m.organization_id IN (SELECT value FROM json_each(?)))',
+    params: [organizations],
+    fingerprint: [organizations],
+  };
+  return usersPage(ctx, allUserListSpec, req, scope);
+}
+
+function usersPage(ctx: RequestContext, spec: ListSpec, req: ListParams, scope: Scope) {
+  const page = listPage(ctx.db, spec, req, scope, ctx.engine.pageTokenSecret);
   const rows = ctx.db.all<{ seq: number; id: string; user_name: string }>(
     'SELECT seq, id, user_name FROM users WHERE seq IN (SELECT value FROM json_each(?))',
     [JSON.stringify(page.keys)],
