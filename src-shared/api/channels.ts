@@ -4,7 +4,7 @@
 // `active` to false.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { EmptyOut, listRequest, organizationIdIn } from './common';
+import { EmptyOut, listRequest, organizationIdExtensionIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import { boolIn, fieldMaskIn, message, protoEnum, response, timestampOut } from './wire';
 
@@ -95,7 +95,7 @@ export const channelOperations = {
     input: 'query',
     tag: 'Channels',
     summary: 'List channels (default order created_date asc, up to 10 000 per page)',
-    request: listRequest({ organizationId: organizationIdIn }),
+    request: listRequest({ organizationId: organizationIdExtensionIn }),
     response: response({ channels: z.array(ChannelOut), nextPageToken: z.string() }),
   }),
   CreateChannel: defineOperation({

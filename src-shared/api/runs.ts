@@ -1,7 +1,7 @@
 // sift.runs.v2 (reference §11.2): the Run resource and RunService operations.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { EmptyOut, listRequest, organizationIdIn } from './common';
+import { EmptyOut, listRequest, organizationIdExtensionIn, organizationIdIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import { boolIn, fieldMaskIn, message, response, timestampIn, timestampOut } from './wire';
 
@@ -58,7 +58,7 @@ export const CreateAdhocRunRequest = message({
   metadata: z.array(MetadataValueIn).optional(),
   clientKey: z.string().optional(),
   /** Outpost extension: the organization (otherwise taken from the assets). */
-  organizationId: organizationIdIn,
+  organizationId: organizationIdExtensionIn,
 });
 export type CreateAdhocRunInput = z.output<typeof CreateAdhocRunRequest>;
 
@@ -95,7 +95,7 @@ export const runOperations = {
     input: 'query',
     tag: 'Runs',
     summary: 'List runs (default order created_date desc)',
-    request: listRequest({ organizationId: organizationIdIn }),
+    request: listRequest({ organizationId: organizationIdExtensionIn }),
     response: response({ runs: z.array(RunOut), nextPageToken: z.string() }),
   }),
   CreateRun: defineOperation({

@@ -2,7 +2,7 @@
 // the name it was created with, unique within an organization.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { listRequest, organizationIdIn } from './common';
+import { listRequest, organizationIdExtensionIn } from './common';
 import { message, response } from './wire';
 
 export const UnitOut = response({ unitId: z.string(), abbreviatedName: z.string() });
@@ -11,7 +11,7 @@ export type Unit = z.infer<typeof UnitOut>;
 export const CreateUnitRequest = message({
   name: z.string().trim().min(1, 'is required'),
   /** Outpost extension: the organization to create in (needed only by callers in several organizations). */
-  organizationId: organizationIdIn,
+  organizationId: organizationIdExtensionIn,
 });
 export type CreateUnitInput = z.output<typeof CreateUnitRequest>;
 
@@ -23,7 +23,7 @@ export const unitOperations = {
     input: 'query',
     tag: 'Units',
     summary: 'List units (default order created_date asc)',
-    request: listRequest({ organizationId: organizationIdIn }),
+    request: listRequest({ organizationId: organizationIdExtensionIn }),
     response: response({ units: z.array(UnitOut), nextPageToken: z.string() }),
   }),
   // The rule has no body: `name` travels in the query string.

@@ -2,10 +2,8 @@
 // to callers sharing an organization with them.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { listRequest, organizationIdIn, UserOut } from './common';
+import { listRequest, OrganizationOut, organizationIdIn, UserOut } from './common';
 import { message, response, timestampOut } from './wire';
-
-export const OrganizationOut = response({ organizationId: z.string(), organizationName: z.string() });
 
 export const GetMeResponse = response({
   userId: z.string(),

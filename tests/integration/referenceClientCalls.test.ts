@@ -75,7 +75,7 @@ describe('ListUsers', () => {
     expect(all.users[0]).toEqual({
       userId: o.userId,
       userName: expect.stringContaining('@outpost.test'),
-      organizations: [{ organizationId: o.organizationId, organizationName: expect.any(String) }],
+      organizations: [{ organizationId: o.organizationId, organizationName: expect.any(String), isAbacEnabled: true }],
     });
     expect(all.nextPageToken).toBe('');
     // An inactive member: gone from ListActiveUsers, still in ListUsers.

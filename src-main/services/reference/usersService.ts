@@ -14,7 +14,7 @@ import { allUserListSpec, userListSpec } from './listSpecs';
 interface UserOut {
   userId: string;
   userName: string;
-  organizations: { organizationId: string; organizationName: string }[];
+  organizations: { organizationId: string; organizationName: string; isAbacEnabled: boolean }[];
 }
 
 /** Each user's active organizations that the caller also belongs to. */
@@ -29,7 +29,7 @@ function sharedOrganizations(db: Db, caller: Caller, userIds: readonly string[])
   for (const r of rows) {
     let list = out.get(r.user_id);
     if (!list) out.set(r.user_id, (list = []));
-    list.push({ organizationId: r.id, organizationName: r.name });
+    list.push({ organizationId: r.id, organizationName: r.name, isAbacEnabled: true });
   }
   return out;
 }
@@ -89,7 +89,7 @@ export function getMe(ctx: RequestContext): GetMe {
   return {
     userId: caller.userId,
     userEmail: caller.userName,
-    organizations: caller.organizations.map((o) => ({ organizationId: o.id, organizationName: o.name })),
+    organizations: caller.organizations.map((o) => ({ organizationId: o.id, organizationName: o.name, isAbacEnabled: true })),
     // Outpost has no platform roles; access is decided by organization membership (and policies).
     isAdmin: false,
     permissions: { organizationPermissionResources: {} },
