@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CHANGES_PATH, changesEvent } from './api/changes';
 import type { OperationDef } from './api/operation';
-import { documentedObject, snakeToCamel } from './api/wire';
+import { documentedObject, OUTPOST_EXTENSION, snakeToCamel } from './api/wire';
 import { httpStatusFromCode } from './errors';
 import { operations } from './operations';
 
@@ -42,13 +42,20 @@ function operationObject(name: string, op: OperationDef): Json {
   if (op.input === 'query') {
     const props = (request.properties ?? {}) as Record<string, Json>;
     const required = new Set((request.required ?? []) as string[]);
-    for (const [field, schema] of Object.entries(props)) {
+    for (const [field, { [OUTPOST_EXTENSION]: extension, ...schema }] of Object.entries(props)) {
       if (params.includes(field)) continue;
-      parameters.push({ name: field, in: 'query', required: required.has(field), schema });
+      // A parameter the platform lacks is marked on the parameter itself.
+      parameters.push({
+        name: field,
+        in: 'query',
+        required: required.has(field),
+        schema,
+        ...(extension ? { [OUTPOST_EXTENSION]: extension } : {}),
+      });
     }
   }
   const result: Json = {
-    operationId: name,
+    operationId: op.operationId ?? name,
     summary: op.summary,
     tags: [op.tag],
     parameters,
@@ -66,13 +73,17 @@ function operationObject(name: string, op: OperationDef): Json {
       },
     },
   };
-  if (op.extension) result['x-outpost-extension'] = true;
+  if (op.extension) result[OUTPOST_EXTENSION] = true;
+  if (op.operationId) result['x-outpost-operation'] = name;
   if (op.effect) result['x-outpost-effect'] = op.effect;
   if (op.public) result.security = [];
   if (op.input === 'body') {
-    // Required when the request has required fields besides those the path carries.
-    const bodyRequired = ((request.required ?? []) as string[]).some((f) => !params.includes(f));
-    result.requestBody = { required: bodyRequired, content: { 'application/json': { schema: request } } };
+    // The path carries its fields (a body's copy would be overwritten): the body documents the others.
+    const required = ((request.required ?? []) as string[]).filter((f) => !params.includes(f));
+    const properties = Object.fromEntries(Object.entries((request.properties ?? {}) as Json).filter(([f]) => !params.includes(f)));
+    const schema: Json = { ...request, properties, required };
+    if (required.length === 0) delete schema.required;
+    result.requestBody = { required: required.length > 0, content: { 'application/json': { schema } } };
   } else if (op.input === 'multipart') {
     result.requestBody = { required: true, content: { 'multipart/form-data': { schema: request } } };
   }
@@ -100,7 +111,7 @@ function changeFeedOperation(): Json {
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } },
       },
     },
-    'x-outpost-extension': true,
+    [OUTPOST_EXTENSION]: true,
   };
 }
 

@@ -99,6 +99,7 @@ export const annotationLogOperations = {
   }),
   ListAllAnnotationLogs: defineOperation({
     name: 'ListAllAnnotationLogs',
+    operationId: 'ListAnnotationLogs2',
     method: 'GET',
     path: '/api/v1/annotation-logs',
     input: 'query',

@@ -16,6 +16,7 @@ import {
   int64Out,
   message,
   nullableTimestampOut,
+  outpostExtension,
   pageSizeIn,
   protoEnum,
   response,
@@ -230,9 +231,11 @@ export const artifactOperations = {
       'List artifacts (archived ones only with include_archived, in the filter or as a parameter, or an archived_date filter; conversationId scopes to one conversation)',
     request: message({
       ...listShape,
+      // modified_date is not among the seed spec's order_by fields (the sync's incremental pull pages by it).
+      orderBy: outpostExtension(z.string().optional(), 'the order_by field modified_date'),
       organizationId: organizationIdIn,
       conversationId: z.string().optional(),
-      includeArchived: boolIn.optional(),
+      includeArchived: outpostExtension(boolIn.optional()),
     }),
     response: response({ artifacts: z.array(ArtifactOut), nextPageToken: z.string() }),
   }),

@@ -1,7 +1,7 @@
 // sift.assets.v1 (reference §11.1): the Asset resource and AssetService operations.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { EmptyOut, listRequest, organizationIdIn } from './common';
+import { EmptyOut, listRequest, organizationIdExtensionIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import { boolIn, fieldMaskIn, message, nullableTimestampOut, response, timestampIn, timestampOut } from './wire';
 
@@ -29,7 +29,7 @@ export const CreateAssetRequest = message({
   tags: z.array(z.string()).optional(),
   metadata: z.array(MetadataValueIn).optional(),
   /** Outpost extension: the organization to create in (needed only by callers in several organizations). */
-  organizationId: organizationIdIn,
+  organizationId: organizationIdExtensionIn,
 });
 export type CreateAssetInput = z.output<typeof CreateAssetRequest>;
 
@@ -64,7 +64,7 @@ export const assetOperations = {
     input: 'query',
     tag: 'Assets',
     summary: 'List assets (default order created_date desc)',
-    request: listRequest({ organizationId: organizationIdIn }),
+    request: listRequest({ organizationId: organizationIdExtensionIn }),
     response: response({ assets: z.array(AssetOut), nextPageToken: z.string() }),
   }),
   CreateAsset: defineOperation({

@@ -1,11 +1,12 @@
 // sift.channels.v3 (reference §11.5). The platform creates channels through
 // data ingestion; CreateChannel is an Outpost extension so channels can be
-// made locally (annotations link to them by id).
+// made locally (annotations link to them by id). Archiving a channel sets
+// `active` to false.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { listRequest, organizationIdIn } from './common';
-import { MetadataValueOut } from './metadata';
-import { message, protoEnum, response, timestampOut } from './wire';
+import { EmptyOut, listRequest, organizationIdExtensionIn } from './common';
+import { MetadataValueIn, MetadataValueOut } from './metadata';
+import { boolIn, fieldMaskIn, message, protoEnum, response, timestampOut } from './wire';
 
 export const ChannelDataType = protoEnum('ChannelDataType', {
   CHANNEL_DATA_TYPE_UNSPECIFIED: 0,
@@ -56,6 +57,26 @@ export const CreateChannelRequest = message({
 });
 export type CreateChannelInput = z.output<typeof CreateChannelRequest>;
 
+/** The channel inside an UpdateChannelRequest: only mask-named fields are read. */
+export const ChannelPatchIn = message({
+  channelId: z.string().min(1, 'is required'),
+  displayDescription: z.string().optional(),
+  displayUnitId: z.string().optional(),
+  metadata: z.array(MetadataValueIn).optional(),
+  active: boolIn.optional(),
+});
+export type ChannelPatch = z.output<typeof ChannelPatchIn>;
+
+/** At most this many channels per batch archive or unarchive (the platform's batch limit elsewhere). */
+export const MAX_CHANNEL_BATCH = 1000;
+
+const channelIdsIn = message({
+  channelIds: z
+    .array(z.string().min(1, 'must not be empty'))
+    .min(1, 'at least one channel id is required')
+    .max(MAX_CHANNEL_BATCH, `at most ${MAX_CHANNEL_BATCH} channel ids per call`),
+});
+
 export const channelOperations = {
   GetChannel: defineOperation({
     name: 'GetChannel',
@@ -74,7 +95,7 @@ export const channelOperations = {
     input: 'query',
     tag: 'Channels',
     summary: 'List channels (default order created_date asc, up to 10 000 per page)',
-    request: listRequest({ organizationId: organizationIdIn }),
+    request: listRequest({ organizationId: organizationIdExtensionIn }),
     response: response({ channels: z.array(ChannelOut), nextPageToken: z.string() }),
   }),
   CreateChannel: defineOperation({
@@ -87,5 +108,36 @@ export const channelOperations = {
     summary: 'Create a channel of an asset (Outpost extension: the platform creates channels during ingestion); name unique per asset',
     request: CreateChannelRequest,
     response: response(channelBody),
+  }),
+  UpdateChannel: defineOperation({
+    name: 'UpdateChannel',
+    method: 'PATCH',
+    path: '/api/v3/channels',
+    input: 'body',
+    tag: 'Channels',
+    summary:
+      'Update the fields of a channel named by update_mask (display_description, display_unit_id or display_units, metadata, active)',
+    request: message({ channel: ChannelPatchIn, updateMask: fieldMaskIn }),
+    response: response(channelBody),
+  }),
+  BatchArchiveChannels: defineOperation({
+    name: 'BatchArchiveChannels',
+    method: 'POST',
+    path: '/api/v3/channels:batchArchive',
+    input: 'body',
+    tag: 'Channels',
+    summary: 'Archive channels (active = false); all or none',
+    request: channelIdsIn,
+    response: EmptyOut,
+  }),
+  BatchUnarchiveChannels: defineOperation({
+    name: 'BatchUnarchiveChannels',
+    method: 'POST',
+    path: '/api/v3/channels:batchUnarchive',
+    input: 'body',
+    tag: 'Channels',
+    summary: 'Unarchive channels (active = true); all or none',
+    request: channelIdsIn,
+    response: EmptyOut,
   }),
 } as const;

@@ -3,8 +3,8 @@
 // response (GenerateToken); it is stored only as a SHA-256 hash.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { listRequest, organizationIdIn } from './common';
-import { message, response, timestampOut } from './wire';
+import { listRequest, organizationIdExtensionIn } from './common';
+import { message, outpostExtension, response, SEED_SPEC_FIELD, timestampOut } from './wire';
 
 export const ExternalSyncOut = response({
   organizationId: z.string(),
@@ -15,8 +15,8 @@ export const ExternalSyncOut = response({
   tokenLifetimeSeconds: z.number().int().min(0),
   mostRecentTokenByUserId: z.string().optional(),
   /** The identity provider's realm and client (seed spec; plain strings: "" when unset, as the gateway emits them). */
-  realm: z.string(),
-  client: z.string(),
+  realm: outpostExtension(z.string(), SEED_SPEC_FIELD),
+  client: outpostExtension(z.string(), SEED_SPEC_FIELD),
 });
 export type ExternalSync = z.infer<typeof ExternalSyncOut>;
 
@@ -31,7 +31,7 @@ export type ExternalSyncToken = z.infer<typeof ExternalSyncTokenOut>;
 
 // The platform's requests are empty (the organization comes from the caller);
 // `organization_id` lets a caller in several organizations choose one.
-const orgOnly = message({ organizationId: organizationIdIn });
+const orgOnly = message({ organizationId: organizationIdExtensionIn });
 
 export const externalSyncOperations = {
   GetExternalSync: defineOperation({
@@ -61,7 +61,7 @@ export const externalSyncOperations = {
     input: 'query',
     tag: 'ExternalSync',
     summary: 'List the SCIM tokens ever generated (without their values), newest first',
-    request: listRequest({ organizationId: organizationIdIn }),
+    request: listRequest({ organizationId: organizationIdExtensionIn }),
     response: response({ externalSyncTokens: z.array(ExternalSyncTokenOut), nextPageToken: z.string() }),
   }),
 } as const;

@@ -21,6 +21,11 @@ export interface OperationDef<Req extends z.ZodType = z.ZodType, Res extends z.Z
   readonly output?: 'json' | 'binary';
   readonly tag: string;
   readonly summary: string;
+  /**
+   * The OpenAPI operationId when it is not the name: an additional HTTP binding of an RPC is that RPC's name and the
+   * binding's number, as grpc-gateway names it (`ListAnnotationLogs2`); the name stays the table's (typed client, IPC).
+   */
+  readonly operationId?: string;
   /** Not part of the platform API (documented as an Outpost extension). */
   readonly extension?: boolean;
   /** Reachable without an API key (health check, OpenAPI document). */

@@ -3,7 +3,7 @@
 // of every configuration change, for the history / diff view).
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { listRequest, organizationIdIn } from './common';
+import { listRequest, organizationIdExtensionIn } from './common';
 import { boolIn, fieldMaskIn, message, nullableTimestampOut, response, timestampOut } from './wire';
 
 /** Largest Cedar policy text we accept (a guard for the parser and the line diff). */
@@ -57,7 +57,7 @@ export const CreatePolicyRequest = message({
   versionNotes: text.optional(),
   // Not in the platform's message (it takes the organization from the caller):
   // lets a caller in several organizations choose one.
-  organizationId: organizationIdIn,
+  organizationId: organizationIdExtensionIn,
 });
 export type CreatePolicyInput = z.output<typeof CreatePolicyRequest>;
 

@@ -9,7 +9,7 @@
 // expression uses (`$1`), and map keys are never case-converted.
 import { z } from 'zod';
 import { AnnotationType } from './annotations';
-import { EmptyOut, listShape, organizationIdIn } from './common';
+import { EmptyOut, listShape, organizationIdExtensionIn, organizationIdIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import { defineOperation } from './operation';
 import { boolIn, doubleIn, message, nullableTimestampOut, pageSizeIn, protoEnum, response, timestampOut } from './wire';
@@ -385,7 +385,7 @@ export const ruleOperations = {
     input: 'query',
     tag: TAG,
     summary: 'List rules (default order created_date desc; order_by created_date, modified_date)',
-    request: message({ ...listShape, organizationId: organizationIdIn }),
+    request: message({ ...listShape, organizationId: organizationIdExtensionIn }),
     response: response({ rules: z.array(RuleOut), nextPageToken: z.string() }),
   }),
   ListRuleVersions: defineOperation({

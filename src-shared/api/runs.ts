@@ -1,7 +1,7 @@
 // sift.runs.v2 (reference §11.2): the Run resource and RunService operations.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { EmptyOut, listRequest, organizationIdIn } from './common';
+import { EmptyOut, listRequest, organizationIdExtensionIn, organizationIdIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import { boolIn, fieldMaskIn, message, response, timestampIn, timestampOut } from './wire';
 
@@ -58,7 +58,7 @@ export const CreateAdhocRunRequest = message({
   metadata: z.array(MetadataValueIn).optional(),
   clientKey: z.string().optional(),
   /** Outpost extension: the organization (otherwise taken from the assets). */
-  organizationId: organizationIdIn,
+  organizationId: organizationIdExtensionIn,
 });
 export type CreateAdhocRunInput = z.output<typeof CreateAdhocRunRequest>;
 
@@ -95,7 +95,7 @@ export const runOperations = {
     input: 'query',
     tag: 'Runs',
     summary: 'List runs (default order created_date desc)',
-    request: listRequest({ organizationId: organizationIdIn }),
+    request: listRequest({ organizationId: organizationIdExtensionIn }),
     response: response({ runs: z.array(RunOut), nextPageToken: z.string() }),
   }),
   CreateRun: defineOperation({
@@ -146,6 +146,20 @@ export const runOperations = {
     tag: 'Runs',
     summary: 'Delete (archive) a stopped run (deprecated; archives)',
     request: message(idPath),
+    response: EmptyOut,
+  }),
+  CreateAutomaticRunAssociationForAssets: defineOperation({
+    name: 'CreateAutomaticRunAssociationForAssets',
+    method: 'POST',
+    path: '/api/v2/runs/{run_id}:create-automatic-run-association-for-assets',
+    input: 'body',
+    tag: 'Runs',
+    summary:
+      "Associate assets (by name) with a run: they join the run's asset_ids; an asset already in another run whose period overlaps this run's is refused",
+    request: message({
+      ...idPath,
+      assetNames: z.array(z.string().min(1, 'must not be empty')).min(1, 'at least one asset name is required'),
+    }),
     response: EmptyOut,
   }),
 } as const;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineOperation } from './operation';
 import { listRequest, organizationIdIn, EmptyOut } from './common';
-import { boolIn, doubleIn, fieldMaskIn, message, response, timestampIn, timestampOut } from './wire';
+import { boolIn, doubleIn, fieldMaskIn, message, outpostExtension, response, SEED_SPEC_FIELD, timestampIn, timestampOut } from './wire';
 
 /** Longest name / free-text property we store (guards the database, not a platform limit). */
 export const MAX_SAVED_SEARCH_TEXT = 10_000;
@@ -75,8 +75,8 @@ const propertiesShape = {
   orderBy: text.optional(),
   metadataItems: items(SavedSearchMetadataItemIn).optional(),
   duration: text.optional(),
-  templateItems: items(SavedSearchTemplateItemIn).optional(),
-  reportType: text.optional(),
+  templateItems: outpostExtension(items(SavedSearchTemplateItemIn).optional(), SEED_SPEC_FIELD),
+  reportType: outpostExtension(text.optional(), SEED_SPEC_FIELD),
 };
 
 /** Properties in CreateSavedSearchRequest: overview_mode is required. */
@@ -122,8 +122,8 @@ export const SavedSearchPropertiesOut = response({
   orderBy: z.string().optional(),
   metadataItems: z.array(SavedSearchMetadataItemOut),
   duration: z.string().optional(),
-  templateItems: z.array(SavedSearchTemplateItemOut),
-  reportType: z.string().optional(),
+  templateItems: outpostExtension(z.array(SavedSearchTemplateItemOut), SEED_SPEC_FIELD),
+  reportType: outpostExtension(z.string().optional(), SEED_SPEC_FIELD),
 });
 export type SavedSearchProperties = z.infer<typeof SavedSearchPropertiesOut>;
 

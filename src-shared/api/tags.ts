@@ -2,7 +2,7 @@
 // assets and runs. There is no GetTag: resolve through ListTags.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { listRequest, organizationIdIn } from './common';
+import { listRequest, organizationIdExtensionIn } from './common';
 import { message, protoEnum, response, timestampOut } from './wire';
 
 export const TagType = protoEnum('TagType', {
@@ -26,7 +26,7 @@ export type Tag = z.infer<typeof TagOut>;
 export const CreateTagRequest = message({
   name: z.string().trim().min(1, 'is required'),
   /** Outpost extension: the organization to create in (needed only by callers in several organizations). */
-  organizationId: organizationIdIn,
+  organizationId: organizationIdExtensionIn,
 });
 
 export const tagOperations = {
@@ -47,7 +47,7 @@ export const tagOperations = {
     input: 'query',
     tag: 'Tags',
     summary: 'List tags (default order created_date asc); tag_type is validated and has no effect (tags are shared by every type)',
-    request: listRequest({ tagType: TagType.in.optional(), organizationId: organizationIdIn }),
+    request: listRequest({ tagType: TagType.in.optional(), organizationId: organizationIdExtensionIn }),
     response: response({ tags: z.array(TagOut), nextPageToken: z.string() }),
   }),
 } as const;

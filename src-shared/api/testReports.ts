@@ -2,7 +2,7 @@
 // measurements, and the import of an uploaded TestStand ATML file.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { EmptyOut, listRequest, organizationIdIn } from './common';
+import { EmptyOut, listRequest, organizationIdExtensionIn } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
 import {
   boolIn,
@@ -12,8 +12,10 @@ import {
   int64Out,
   message,
   nullableTimestampOut,
+  outpostExtension,
   protoEnum,
   response,
+  SEED_SPEC_FIELD,
   stringListIn,
   timestampIn,
   timestampOut,
@@ -78,7 +80,7 @@ export const TestReportOut = response({
   isArchived: z.boolean(),
   runId: z.string(),
   /** The latest modification of the report, its steps and measurements (seed spec). */
-  overallModifiedDate: timestampOut,
+  overallModifiedDate: outpostExtension(timestampOut, SEED_SPEC_FIELD),
 });
 export type TestReport = z.infer<typeof TestReportOut>;
 
@@ -139,7 +141,7 @@ export const CreateTestReportRequest = message({
   systemOperator: z.string().optional(),
   runId: z.string().optional(),
   /** Outpost: only needed when the caller belongs to several organizations (the platform request has no such field). */
-  organizationId: organizationIdIn,
+  organizationId: organizationIdExtensionIn,
 });
 export type CreateTestReportInput = z.output<typeof CreateTestReportRequest>;
 

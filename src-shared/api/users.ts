@@ -2,10 +2,8 @@
 // to callers sharing an organization with them.
 import { z } from 'zod';
 import { defineOperation } from './operation';
-import { listRequest, organizationIdIn, UserOut } from './common';
+import { listRequest, OrganizationOut, organizationIdIn, UserOut } from './common';
 import { message, response, timestampOut } from './wire';
-
-export const OrganizationOut = response({ organizationId: z.string(), organizationName: z.string() });
 
 export const GetMeResponse = response({
   userId: z.string(),
@@ -43,6 +41,16 @@ export const userOperations = {
     tag: 'Users',
     summary: 'List the active users of an organization (default order name asc)',
     request: listRequest({ organizationId: organizationIdIn }),
+    response: response({ users: z.array(UserOut), nextPageToken: z.string() }),
+  }),
+  ListUsers: defineOperation({
+    name: 'ListUsers',
+    method: 'GET',
+    path: '/api/v2/users:all',
+    input: 'query',
+    tag: 'Users',
+    summary: "List the users of the caller's organizations, active or not (default order created_date asc)",
+    request: listRequest(),
     response: response({ users: z.array(UserOut), nextPageToken: z.string() }),
   }),
   GetMe: defineOperation({

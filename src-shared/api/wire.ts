@@ -34,6 +34,20 @@ export function message<S extends Shape>(shape: S) {
   return schema;
 }
 
+/** The OpenAPI key that marks what Outpost adds to the platform's public API (an operation, a field, a value). */
+export const OUTPOST_EXTENSION = 'x-outpost-extension';
+
+/**
+ * Marks a field that the platform's message lacks as an Outpost extension in the OpenAPI document; `what` says what
+ * is extended when it is not the whole field (an order_by value). tests/contract/openapiExtensions.test.ts checks
+ * every mark against the vendored protos.
+ */
+export const outpostExtension = <T extends z.ZodType>(schema: T, what: string | true = true): T =>
+  schema.meta({ [OUTPOST_EXTENSION]: what }) as T;
+
+/** The mark of a field the seed spec has and the public protos lack (not on the gRPC wire; README "Use your Sift scripts offline"). */
+export const SEED_SPEC_FIELD = 'a seed spec field the public protos lack';
+
 /** A protobuf message in a response: every field always present (EmitUnpopulated). */
 export const response = <S extends Shape>(shape: S) => z.object(shape);
 

@@ -15,10 +15,19 @@ export const STORES: Readonly<Record<string, string>> = {
   remote_files: 'src-main/services/remoteFiles/remoteFileStore.ts',
   remote_file_metadata: 'src-main/services/remoteFiles/remoteFileStore.ts',
   ...Object.fromEntries(
-    ['tags', 'assets', 'asset_tags', 'asset_metadata', 'runs', 'run_assets', 'run_tags', 'run_metadata', 'channels'].map((t) => [
-      t,
-      'src-main/services/reference/referenceStores.ts',
-    ]),
+    [
+      'tags',
+      'assets',
+      'asset_tags',
+      'asset_metadata',
+      'runs',
+      'run_assets',
+      'run_tags',
+      'run_metadata',
+      'channels',
+      'channel_metadata',
+      'units',
+    ].map((t) => [t, 'src-main/services/reference/referenceStores.ts']),
   ),
   ...Object.fromEntries(
     [

@@ -46,6 +46,18 @@ describe('the gRPC mapping', () => {
     expect(names.filter((n) => !operations[n].extension && !servedBy.has(n)).sort()).toEqual(['ListArtifacts', 'UploadRemoteFile']);
   });
 
+  it("names each operation in the OpenAPI document as its RPC: the RPC's name, with the binding's number after the first", () => {
+    for (const [method, bindings] of map) {
+      const rules = httpBindings(method).map((r) => `${r.method} ${r.path}`);
+      for (const b of bindings) {
+        const op = operations[b.operation];
+        const index = rules.indexOf(`${op.method} ${op.path}`);
+        const expected = index === 0 ? method.name : `${method.name}${index + 1}`;
+        expect(('operationId' in op && op.operationId) || b.operation, rpcName(method)).toBe(expected);
+      }
+    }
+  });
+
   it('takes an additional binding when the request leaves the primary path field empty', () => {
     const logs = [...map].find(([m]) => rpcName(m) === 'sift.annotation_logs.v1.AnnotationLogService/ListAnnotationLogs')!;
     expect(logs[1].map((b) => b.operation)).toEqual(['ListAnnotationLogs', 'ListAllAnnotationLogs']);

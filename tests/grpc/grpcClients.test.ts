@@ -144,8 +144,44 @@ describe.each(protocols)('%s', (label, transportOf) => {
   });
 
   it('answers an RPC that has no operation UNIMPLEMENTED, naming it', async () => {
-    const e = await failure(clientOf(transportOf(), 'sift.unit.v2.UnitService')('listUnits', {}));
-    expect([e.code, e.rawMessage]).toEqual([Code.Unimplemented, 'sift.unit.v2.UnitService/ListUnits is not implemented by Outpost']);
+    const e = await failure(clientOf(transportOf(), 'sift.roles.v2.RoleService')('listRoles', {}));
+    expect([e.code, e.rawMessage]).toEqual([Code.Unimplemented, 'sift.roles.v2.RoleService/ListRoles is not implemented by Outpost']);
+  });
+
+  it('serves what sift_client calls at start or commonly: units, all users, a channel update and archive, a run association', async () => {
+    const units = clientOf(transportOf(), 'sift.unit.v2.UnitService');
+    const { unit } = await units('createUnit', { name: `${prefix}-V` });
+    expect((await units('listUnits', { filter: `name == '${prefix}-V'` })).units).toEqual([unit]);
+    const bad = await failure(units('createUnit', { name: '' }));
+    expect([bad.code, bad.findDetails(BadRequest).map((d: any) => d.fieldViolations[0].field)]).toEqual([Code.InvalidArgument, ['name']]);
+
+    const me = (await s.api('GET', '/api/v2/me')).body;
+    const users = await clientOf(transportOf(), 'sift.users.v2.UserService')('listUsers', {});
+    expect(users.users.map((u: any) => u.userId)).toContain(me.userId);
+
+    const assetId = (await s.api('GET', `/api/v1/assets?filter=${encodeURIComponent(`name == '${asset}'`)}`)).body.assets[0].assetId;
+    const made = (await s.api('POST', '/api/v3/channels', { assetId, name: `${prefix}.temp`, description: 'kept' })).body.channel;
+    const channels = clientOf(transportOf(), 'sift.channels.v3.ChannelService');
+    const updated = await channels('updateChannel', {
+      channel: { channelId: made.channelId, displayUnitId: unit.unitId, displayDescription: 'not in the mask' },
+      updateMask: { paths: ['display_unit_id'] },
+    });
+    expect([updated.channel.displayUnitId, updated.channel.displayDescription, updated.channel.description]).toEqual([
+      unit.unitId,
+      '',
+      'kept',
+    ]);
+    await channels('batchArchiveChannels', { channelIds: [made.channelId] });
+    expect((await s.api('GET', `/api/v3/channels/${made.channelId}`)).body.channel.active).toBe(false);
+    await channels('batchUnarchiveChannels', { channelIds: [made.channelId] });
+    expect((await s.api('GET', `/api/v3/channels/${made.channelId}`)).body.channel.active).toBe(true);
+
+    const run = (await s.api('POST', '/api/v2/runs', { name: `${prefix} run` })).body.run;
+    await clientOf(transportOf(), 'sift.runs.v2.RunService')('createAutomaticRunAssociationForAssets', {
+      runId: run.runId,
+      assetNames: [asset],
+    });
+    expect((await s.api('GET', `/api/v2/runs/${run.runId}`)).body.run.assetIds).toEqual([assetId]);
   });
 });
 

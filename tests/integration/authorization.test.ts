@@ -143,6 +143,35 @@ describe('deny, forbid over permit, policy changes', () => {
     expect((await ok('POST', `/api/v1/annotations/${a.annotationId}:archive`, {}, alice)).annotation.archivedDate).not.toBeNull();
   });
 
+  it('a channel is archived by `active`: a forbid on BatchArchiveChannels refuses UpdateChannel with active in its mask too', async () => {
+    const assetId = (await ok('GET', `/api/v1/assets?filter=${encodeURIComponent("name == 'bench-1'")}`, undefined, alice)).assets[0]
+      .assetId;
+    const { channel } = await ok('POST', '/api/v3/channels', { assetId, name: 'guarded.channel' }, alice);
+    const noArchive = await createPolicy('No channel archiving', 'forbid(principal, action == Action::"BatchArchiveChannels", resource);');
+    try {
+      expectDenied(
+        await server.api('POST', '/api/v3/channels:batchArchive', { channelIds: [channel.channelId] }, alice),
+        'BatchArchiveChannels',
+      );
+      const viaMask = await server.api(
+        'PATCH',
+        '/api/v3/channels',
+        { channel: { channelId: channel.channelId }, updateMask: 'active' },
+        alice,
+      );
+      expectDenied(viaMask, 'BatchArchiveChannels');
+      const described = await ok(
+        'PATCH',
+        '/api/v3/channels',
+        { channel: { channelId: channel.channelId, displayDescription: 'still editable' }, updateMask: 'display_description' },
+        alice,
+      );
+      expect(described.channel).toMatchObject({ displayDescription: 'still editable', active: true });
+    } finally {
+      await retire(noArchive.policyId);
+    }
+  });
+
   it('without any permit the default is deny; roles grant what a permit names (policy edits decide the next request)', async () => {
     const own = await startTestServer();
     try {

@@ -126,16 +126,24 @@ const PROBES: Record<OperationName, Probe> = {
   UpdateRun: refused((s) => ({ run: { runId: s.runId, description: 'peek' }, updateMask: 'description' })),
   StopRun: refused((s) => ({ runId: s.runId })),
   DeleteRun: refused((s) => ({ runId: s.runId })),
+  CreateAutomaticRunAssociationForAssets: refused((s) => ({ runId: s.runId, assetNames: ['bench-1'] })),
 
   CreateTag: noRecord('a tag is a name, not a record a policy decides', () => ({ name: 'alice-tag' })),
   ListTags: noRecord('tags are names, not records a policy decides'),
   GetUser: noRecord('users are not records a policy decides', () => ({ userId: 'nobody' })),
   ListActiveUsers: noRecord('users are not records a policy decides'),
+  ListUsers: noRecord('users are not records a policy decides'),
   GetMe: noRecord('the caller itself'),
 
   GetChannel: shows((s) => ({ channelId: s.channelId })),
   ListChannels: shows(() => ({ pageSize: 1000 })),
   CreateChannel: noRecord('shows only the channel Alice creates', () => ({ assetId: benchId(), name: 'alice.channel' })),
+  UpdateChannel: refused((s) => ({ channel: { channelId: s.channelId, displayDescription: 'peek' }, updateMask: 'display_description' })),
+  BatchArchiveChannels: refused((s) => ({ channelIds: [s.channelId] })),
+  BatchUnarchiveChannels: refused((s) => ({ channelIds: [s.channelId] })),
+
+  ListUnits: noRecord('units are names, not records a policy decides'),
+  CreateUnit: noRecord('a unit is a name, not a record a policy decides', () => ({ name: 'alice-unit' })),
 
   GetSavedSearch: shows((s) => ({ savedSearchId: s.savedSearchId })),
   CreateSavedSearch: noRecord('shows only the search Alice creates', () => ({

@@ -669,7 +669,7 @@ describe('Users', () => {
     expect(me).toEqual({
       userId: expect.stringMatching(UUID),
       userEmail: 'engineer@outpost.local',
-      organizations: [{ organizationId: orgId, organizationName: 'Field Team' }],
+      organizations: [{ organizationId: orgId, organizationName: 'Field Team', isAbacEnabled: true }],
       isAdmin: false,
       permissions: { organizationPermissionResources: {} },
       createdDate: expect.stringMatching(RFC3339),
@@ -685,14 +685,14 @@ describe('Users', () => {
       user: {
         userId: peer.userId,
         userName: 'peer@outpost.local',
-        organizations: [{ organizationId: orgId, organizationName: 'Field Team' }],
+        organizations: [{ organizationId: orgId, organizationName: 'Field Team', isAbacEnabled: true }],
       },
     });
     expect((await ok('GET', `/api/v2/users/${meId}`)).user.userName).toBe('engineer@outpost.local');
     // The peer also joins an organization the default caller is not in: that one is not shown to the default caller.
     s.newToken('peer@outpost.local', uniq('Peer private'));
     expect((await ok('GET', `/api/v2/users/${peer.userId}`)).user.organizations).toEqual([
-      { organizationId: orgId, organizationName: 'Field Team' },
+      { organizationId: orgId, organizationName: 'Field Team', isAbacEnabled: true },
     ]);
     const stranger = await freshOrg('stranger');
     expectError(await s.api('GET', `/api/v2/users/${stranger.userId}`), 404, 5);

@@ -170,13 +170,15 @@ const READ_ACTIONS: ReadonlyMap<string, CedarAction> = new Map(
   [...CEDAR_ACTIONS.values()].filter((a) => a.recordType && a.name === `Get${a.recordType.entity}`).map((a) => [a.recordType!.entity, a]),
 );
 
-const ARCHIVE_MASK_PATHS = new Set(['archived_date', 'deleted_date', 'is_archived']);
+// A channel is archived by `active` (false = archived).
+const ARCHIVE_MASK_PATHS = new Set(['archived_date', 'deleted_date', 'is_archived', 'active']);
 
+/** The archive action an update with an archiving mask path also needs: Archive<Type>, else BatchArchive<Type>s (channels). */
 function archivingUpdate(name: string, req: Record<string, unknown>): CedarAction | undefined {
   if (!name.startsWith('Update')) return undefined;
   const mask = req.updateMask;
   if (!Array.isArray(mask) || !mask.some((p) => ARCHIVE_MASK_PATHS.has(String(p)))) return undefined;
-  return CEDAR_ACTIONS.get(name.replace(/^Update/, 'Archive'));
+  return CEDAR_ACTIONS.get(name.replace(/^Update/, 'Archive')) ?? CEDAR_ACTIONS.get(name.replace(/^Update(\w+)$/, 'BatchArchive$1s'));
 }
 
 /** The organizations the request acts in: the one it names (if the caller is in it), else all of the caller's. */

@@ -17,6 +17,7 @@ import { migration0013 } from './0013-step-path-keys';
 import { migration0014 } from './0014-metadata-archive-overall-modified';
 import { migration0015 } from './0015-authorization';
 import { migration0016 } from './0016-policy-version-pulled';
+import { migration0017 } from './0017-units-channel-metadata';
 
 export const migrations: readonly Migration[] = [
   migration0001,
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   migration0014,
   migration0015,
   migration0016,
+  migration0017,
 ];

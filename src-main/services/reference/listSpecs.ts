@@ -1,6 +1,6 @@
 // order_by fields, default orders and page sizes of the reference lists
 // (reference §1.6), and their CEL filter fields (reference §11), each read
-// from the local schema (migrations 0001, 0006).
+// from the local schema (migrations 0001, 0006, 0017).
 import { AnnotationState } from '../../../src-shared/api/annotations';
 import { AnnotationLogKind } from '../../../src-shared/api/annotationLogs';
 import type { RelatedRows, ScalarField } from '../../filter/fields';
@@ -261,5 +261,38 @@ export const channelListSpec: ListSpec = {
     modified_date: time('t.modified_date'),
     created_by_user_id: str('t.created_by_user_id'),
     modified_by_user_id: str('t.modified_by_user_id'),
+  },
+};
+
+/** ListUsers (`/api/v2/users:all`): the documented orders only; the platform states no default (created_date asc here). */
+export const allUserListSpec: ListSpec = {
+  ...userListSpec,
+  resource: 'users (all)',
+  orderFields: {
+    created_date: { sql: 't.created_date', type: 'number' },
+    modified_date: { sql: 't.modified_date', type: 'number' },
+  },
+  defaultOrder: [{ field: 'created_date', desc: false }],
+};
+
+export const unitListSpec: ListSpec = {
+  resource: 'units',
+  from: 'units t',
+  tieBreak: 't.pk',
+  // A unit's name is its abbreviated name.
+  orderFields: {
+    name: { sql: 't.name', type: 'text' },
+    abbreviated_name: { sql: 't.name', type: 'text' },
+    created_date: { sql: 't.created_date', type: 'number' },
+  },
+  defaultOrder: [{ field: 'created_date', desc: false }],
+  defaultPageSize: 50,
+  maxPageSize: 1000,
+  // Filter fields (§11.6).
+  filterFields: {
+    unit_id: str('t.id'),
+    name: str('t.name'),
+    abbreviated_name: str('t.name'),
+    created_date: time('t.created_date'),
   },
 };

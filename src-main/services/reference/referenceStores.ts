@@ -1,5 +1,5 @@
-// The reference tables' rows — tags, assets, runs, channels and their child
-// lists — are written here and nowhere else: by the API's services (create,
+// The reference tables' rows — tags, assets, runs, channels, units and their
+// child lists — are written here and nowhere else: by the API's services (create,
 // update, archive, stop), by sync (the reference data pulled from the remote,
 // upserted so that a re-read of an unchanged record writes nothing) and by the
 // demo seed. Values are as stored (epoch micros, enum numbers).
@@ -228,4 +228,31 @@ export function upsertRemoteChannel(db: Db, channel: Values<ChannelColumn> & { i
       valuesOf(channel, columns),
     ).changes > 0
   );
+}
+
+export function setChannelColumns(
+  db: Db,
+  pk: number,
+  values: Values<'display_description' | 'display_unit_id' | 'active' | 'modified_date' | 'modified_by_user_id'>,
+): void {
+  const columns = columnsOf(values);
+  if (columns.length)
+    db.run(`UPDATE channels SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`, [...valuesOf(values, columns), pk]);
+}
+
+export const replaceChannelMetadata = (db: Db, pk: number, metadata: readonly MetadataValueInput[], field = 'metadata'): boolean =>
+  replaceMetadata(db, 'channel_metadata', 'channel_pk', pk, metadata, field);
+
+// ---- units ---------------------------------------------------------------------------
+
+type UnitColumn = 'id' | 'organization_id' | 'name' | 'created_date' | 'created_by_user_id';
+
+/** Inserts a unit; returns its pk, or undefined when its organization already has a unit of that name. */
+export function insertUnit(db: Db, unit: Values<UnitColumn>): number | undefined {
+  const columns = columnsOf(unit);
+  const info = db.run(
+    `INSERT OR IGNORE INTO units(${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    valuesOf(unit, columns),
+  );
+  return info.changes ? Number(info.lastInsertRowid) : undefined;
 }

@@ -12,7 +12,7 @@ import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
 import { listPage, type ListParams } from '../../filter/listQuery';
 import { runListSpec } from './listSpecs';
-import { ensureTags } from './resolve';
+import { ensureTags, resolveAssetNames } from './resolve';
 import { organizationScope } from './scope';
 import { checkMask } from './updateMask';
 import { insertRun as insertRunRow, replaceRunAssets, replaceRunMetadata, replaceRunTags, setRunColumns } from './referenceStores';
@@ -284,4 +284,35 @@ export function listRuns(ctx: RequestContext, req: ListParams & { organizationId
   const scope = organizationScope(ctx.caller, req.organizationId);
   const page = listPage(ctx.db, runListSpec, req, { ...scope, gate: ctx.rowGate }, ctx.engine.pageTokenSecret);
   return { runs: loadRuns(ctx.db, page.keys), nextPageToken: page.nextPageToken };
+}
+
+/**
+ * CreateAutomaticRunAssociationForAssets: the named assets (of the run's organization) join the run's asset_ids. An
+ * asset already in another run whose period (start_time to stop_time, open while running) overlaps this run's is
+ * refused, as the platform documents; a run without a start time has no period and overlaps nothing.
+ */
+export function associateAssetsWithRun(ctx: RequestContext, runId: string, assetNames: readonly string[]): Record<string, never> {
+  const { db, caller } = ctx;
+  return db.tx(() => {
+    const row = findVisibleRun(ctx, runId);
+    const assetIds = resolveAssetNames(db, row.organization_id, assetNames, 'asset_names');
+    if (row.start_time !== null) {
+      const clash = db.get<{ asset_name: string; run_id: string }>(
+        `SELECT a.name AS asset_name, r.id AS run_id FROM run_assets ra JOIN runs r ON r.pk = ra.run_pk JOIN assets a ON a.id = ra.asset_id
+         WHERE ra.asset_id IN (SELECT value FROM json_each(?)) AND r.pk != ? AND r.archived_date IS NULL AND r.start_time IS NOT NULL
+           AND r.start_time < COALESCE(?, 9223372036854775807) AND ? < COALESCE(r.stop_time, 9223372036854775807)
+         ORDER BY a.name LIMIT 1`,
+        [JSON.stringify(assetIds), row.pk, row.stop_time, row.start_time],
+      );
+      if (clash)
+        throw ApiError.invalid(
+          'asset_names',
+          `asset '${clash.asset_name}' is already associated with run '${clash.run_id}', whose period overlaps this run's`,
+        );
+    }
+    const current = loadLists(db, 'run_assets', 'run_pk', 'asset_id', [row.pk]).get(row.pk) ?? [];
+    if (replaceRunAssets(db, row.pk, [...new Set([...current, ...assetIds])]))
+      setRunColumns(db, row.pk, { modified_date: nowMicros(), modified_by_user_id: caller.userId });
+    return {};
+  });
 }

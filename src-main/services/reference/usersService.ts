@@ -7,13 +7,14 @@ import { ApiError } from '../../../src-shared/errors';
 import { organizationIds, resolveOrganization, type Caller } from '../../auth/caller';
 import type { Db } from '../../db/database';
 import type { RequestContext } from '../../engine';
-import { listPage, type ListParams } from '../../filter/listQuery';
-import { userListSpec } from './listSpecs';
+import { listPage, type ListParams, type Scope } from '../../filter/listQuery';
+import type { ListSpec } from '../../filter/resource';
+import { allUserListSpec, userListSpec } from './listSpecs';
 
 interface UserOut {
   userId: string;
   userName: string;
-  organizations: { organizationId: string; organizationName: string }[];
+  organizations: { organizationId: string; organizationName: string; isAbacEnabled: boolean }[];
 }
 
 /** Each user's active organizations that the caller also belongs to. */
@@ -28,7 +29,7 @@ function sharedOrganizations(db: Db, caller: Caller, userIds: readonly string[])
   for (const r of rows) {
     let list = out.get(r.user_id);
     if (!list) out.set(r.user_id, (list = []));
-    list.push({ organizationId: r.id, organizationName: r.name });
+    list.push({ organizationId: r.id, organizationName: r.name, isAbacEnabled: true });
   }
   return out;
 }
@@ -48,7 +49,22 @@ export function listActiveUsers(ctx: RequestContext, req: ListParams & { organiz
     params: [organizationId],
     fingerprint: [organizationId],
   };
-  const page = listPage(ctx.db, userListSpec, req, scope, ctx.engine.pageTokenSecret);
+  return usersPage(ctx, userListSpec, req, scope);
+}
+
+/** ListUsers: every member, active or not, of any of the caller's organizations. */
+export function listUsers(ctx: RequestContext, req: ListParams) {
+  const organizations = JSON.stringify(organizationIds(ctx.caller));
+  const scope = {
+    sql: 'EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = t.id AND m.organization_id IN (SELECT value FROM json_each(?)))',
+    params: [organizations],
+    fingerprint: [organizations],
+  };
+  return usersPage(ctx, allUserListSpec, req, scope);
+}
+
+function usersPage(ctx: RequestContext, spec: ListSpec, req: ListParams, scope: Scope) {
+  const page = listPage(ctx.db, spec, req, scope, ctx.engine.pageTokenSecret);
   const rows = ctx.db.all<{ seq: number; id: string; user_name: string }>(
     'SELECT seq, id, user_name FROM users WHERE seq IN (SELECT value FROM json_each(?))',
     [JSON.stringify(page.keys)],
@@ -73,7 +89,7 @@ export function getMe(ctx: RequestContext): GetMe {
   return {
     userId: caller.userId,
     userEmail: caller.userName,
-    organizations: caller.organizations.map((o) => ({ organizationId: o.id, organizationName: o.name })),
+    organizations: caller.organizations.map((o) => ({ organizationId: o.id, organizationName: o.name, isAbacEnabled: true })),
     // Outpost has no platform roles; access is decided by organization membership (and policies).
     isAdmin: false,
     permissions: { organizationPermissionResources: {} },
