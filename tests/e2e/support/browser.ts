@@ -32,14 +32,29 @@ export async function launchChromium(): Promise<Browser> {
 /** Where e2e screenshots go (OUTPOST_E2E_SHOTS, else a temp folder); look at them after a run. */
 export const SHOTS = process.env.OUTPOST_E2E_SHOTS ?? join(tmpdir(), 'outpost-e2e-shots');
 
+/** A window: its size in CSS px and how many device pixels make one (1.5 = a laptop at 150% scaling). */
+export interface WindowSize {
+  readonly width: number;
+  readonly height: number;
+  readonly deviceScaleFactor?: number;
+}
+
 /**
- * A page of the app at `url` (a desktop-sized window) and the errors it reports: uncaught exceptions and
- * console errors. Chromium logs every 4xx response as "Failed to load resource" (tests provoke some on
- * purpose), so those are not counted; anything else is a bug the test should fail on.
+ * A page of the app at `url` (a desktop-sized window unless `size` says otherwise) and the errors it reports:
+ * uncaught exceptions and console errors. Chromium logs every 4xx response as "Failed to load resource" (tests
+ * provoke some on purpose), so those are not counted; anything else is a bug the test should fail on.
  */
-export async function openAppPage(browser: Browser, url: string, timeoutMs: number): Promise<{ page: Page; pageErrors: string[] }> {
+export async function openAppPage(
+  browser: Browser,
+  url: string,
+  timeoutMs: number,
+  size: WindowSize = { width: 1440, height: 900 },
+): Promise<{ page: Page; pageErrors: string[] }> {
   mkdirSync(SHOTS, { recursive: true });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await browser.newPage({
+    viewport: { width: size.width, height: size.height },
+    deviceScaleFactor: size.deviceScaleFactor ?? 1,
+  });
   page.setDefaultTimeout(timeoutMs);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
