@@ -1,31 +1,66 @@
 import { expect, test } from 'vitest';
-import { hashOf, NavigationState, viewFromHash } from './navigation.svelte';
+import { NavigationState } from './navigation.svelte';
+import { formatRoute, parseRoute } from './route';
 
 test('views round-trip through the fragment; anything else is the annotations view', () => {
-  expect(viewFromHash(hashOf('policies'))).toBe('policies');
-  expect(viewFromHash('#/test-reports')).toBe('test-reports');
-  expect(viewFromHash('#/sync')).toBe('sync');
-  expect(viewFromHash('')).toBe('annotations');
-  expect(viewFromHash('#/nope')).toBe('annotations');
+  expect(parseRoute(formatRoute({ view: 'policies', annotations: parseRoute('').annotations })).view).toBe('policies');
+  expect(parseRoute('#/test-reports').view).toBe('test-reports');
+  expect(parseRoute('#/sync').view).toBe('sync');
+  expect(parseRoute('').view).toBe('annotations');
+  expect(parseRoute('#/nope').view).toBe('annotations');
   const nav = new NavigationState('#/artifacts');
   expect(nav.view).toBe('artifacts');
   nav.go('saved-searches');
   expect(nav.view).toBe('saved-searches');
+  expect(nav.hash).toBe('#/saved-searches');
 });
 
-test('openAnnotations hands a query to the annotations view once', () => {
-  const nav = new NavigationState('#/saved-searches');
-  nav.openAnnotations({ filter: 'name == "x"', sort: { field: 'name', desc: false } });
-  expect(nav.view).toBe('annotations');
-  expect(nav.takeAnnotationQuery()).toEqual({ filter: 'name == "x"', sort: { field: 'name', desc: false } });
-  expect(nav.takeAnnotationQuery()).toBeUndefined();
+test('the annotations route round-trips filter, sort, the Archived chip and the open record; defaults stay out', () => {
+  const route = {
+    view: 'annotations' as const,
+    annotations: {
+      filter: 'name.contains("a & b") && state == ANNOTATION_STATE_OPEN',
+      sort: { field: 'name' as const, desc: false },
+      showArchived: true,
+      open: 'a1',
+    },
+  };
+  const hash = formatRoute(route);
+  expect(hash).toBe(
+    '#/annotations?q=name.contains%28%22a%20%26%20b%22%29%20%26%26%20state%20%3D%3D%20ANNOTATION_STATE_OPEN&order=name&archived=1&open=a1',
+  );
+  expect(parseRoute(hash)).toEqual(route);
+  expect(formatRoute(parseRoute('#/annotations'))).toBe('#/annotations');
+  expect(parseRoute('#/annotations?order=start_time%20desc').annotations.sort).toEqual({ field: 'start_time', desc: true });
+  // An order the list cannot sort by falls back to the default.
+  expect(parseRoute('#/annotations?order=bogus').annotations.sort).toEqual({ field: 'created_date', desc: true });
 });
 
-test('an annotation to open goes with the query, once; a saved search opens none', () => {
+test('a new query is a new history entry; another open record replaces the entry', () => {
+  const nav = new NavigationState('#/annotations');
+  const query = { filter: 'name == "x"', sort: { field: 'name' as const, desc: false }, showArchived: false };
+  nav.showAnnotations(query);
+  expect(nav.historyMode).toBe('push');
+  expect(nav.hash).toBe('#/annotations?q=name%20%3D%3D%20%22x%22&order=name');
+  nav.showAnnotations({ ...query, open: 'a1' });
+  expect(nav.historyMode).toBe('replace');
+  expect(nav.hash).toContain('&open=a1');
+});
+
+test('openAnnotations shows the query and the record, and counts as an arrival; other views keep the last route', () => {
   const nav = new NavigationState('#/sync');
+  const before = nav.arrivals;
   nav.openAnnotations({ filter: "annotation_id == 'a1'", sort: { field: 'created_date', desc: true } }, 'a1');
-  expect(nav.takeAnnotationToOpen()).toBe('a1');
-  expect(nav.takeAnnotationToOpen()).toBeUndefined();
-  nav.openAnnotations({ filter: '', sort: { field: 'name', desc: false } });
-  expect(nav.takeAnnotationToOpen()).toBeUndefined();
+  expect(nav.view).toBe('annotations');
+  expect(nav.annotations).toEqual({
+    filter: "annotation_id == 'a1'",
+    sort: { field: 'created_date', desc: true },
+    showArchived: false,
+    open: 'a1',
+  });
+  expect(nav.arrivals).toBe(before + 1);
+  nav.go('policies');
+  nav.fromHash('#/rules');
+  nav.go('annotations');
+  expect(nav.annotations.open).toBe('a1');
 });

@@ -1,65 +1,75 @@
-// Which view is shown, kept in the URL fragment (`#/policies`) so reload and
-// back/forward work. The API key fragment (`#key=`) is consumed before this runs.
+// Where the app is: the view shown and the annotations view's route (see
+// route.ts), kept in the URL fragment by App.svelte. A change of view or of
+// the listed query is a new history entry; moving the open record along the
+// list replaces the current one (j/k would otherwise fill the history).
 import type { AnnotationQuery } from '../services/annotationService';
 import type { Rule } from '../services/ruleService';
+import { DEFAULT_VIEW, EMPTY_ANNOTATION_ROUTE, formatRoute, parseRoute, sameQuery, type AnnotationRoute, type ViewId } from './route';
 
-export const VIEWS = [
-  { id: 'annotations', label: 'Annotations' },
-  { id: 'artifacts', label: 'Artifacts' },
-  { id: 'policies', label: 'Policies' },
-  { id: 'test-reports', label: 'Test reports' },
-  { id: 'saved-searches', label: 'Saved searches' },
-  { id: 'rules', label: 'Rules' },
-  { id: 'sync', label: 'Sync' },
-] as const;
-export type ViewId = (typeof VIEWS)[number]['id'];
-
-export const DEFAULT_VIEW: ViewId = 'annotations';
-
-export function viewFromHash(hash: string): ViewId {
-  const id = hash.replace(/^#\/?/, '').split(/[/?&]/)[0];
-  return (VIEWS.find((v) => v.id === id)?.id ?? DEFAULT_VIEW) as ViewId;
-}
-
-export function hashOf(view: ViewId): string {
-  return `#/${view}`;
-}
+export { VIEWS, type ViewId } from './route';
 
 export class NavigationState {
   view = $state<ViewId>(DEFAULT_VIEW);
-  /** A query for the annotations view to apply when it opens (from a saved search). */
-  pendingAnnotationQuery = $state<AnnotationQuery | undefined>();
-  /** An annotation for that view to open in its detail pane (from the Sync view). */
-  pendingAnnotationId = $state<string | undefined>();
+  annotations = $state.raw<AnnotationRoute>(EMPTY_ANNOTATION_ROUTE);
+  /** How the next address goes into the history. */
+  historyMode: 'push' | 'replace' = 'push';
+  /**
+   * Counts routes that came from outside the annotations view while it may be on screen (back/forward): the view
+   * applies `annotations` to its list and detail when this changes.
+   */
+  arrivals = $state(0);
 
   /** A rule for the rules view to show, and the condition to point at (from an annotation a rule made). */
   pendingRule = $state.raw<{ rule: Rule; conditionId: string } | undefined>();
 
   constructor(hash = '') {
-    this.view = viewFromHash(hash);
+    this.fromHash(hash);
+  }
+
+  /** The address of what is shown. */
+  get hash(): string {
+    return formatRoute({ view: this.view, annotations: this.annotations });
+  }
+
+  /** Back/forward (or a reload) landed on `hash`. */
+  fromHash(hash: string): void {
+    const route = parseRoute(hash);
+    this.view = route.view;
+    // Another view's address keeps the annotations view's last route (coming back shows the same list).
+    if (route.view === 'annotations') this.annotations = route.annotations;
+    this.arrivals++;
   }
 
   go(view: ViewId): void {
+    this.historyMode = 'push';
     this.view = view;
+  }
+
+  /** The annotations view reports what it shows: a new query is a new history entry, another open record is not. */
+  showAnnotations(route: AnnotationRoute): void {
+    const current = this.annotations;
+    if (sameQuery(current, route) && current.open === route.open) return;
+    this.historyMode = sameQuery(current, route) ? 'replace' : 'push';
+    this.annotations = route;
   }
 
   /** Shows the annotations view listing `query`, with annotation `annotationId` open in its detail pane if given. */
   openAnnotations(query: AnnotationQuery, annotationId?: string): void {
-    this.pendingAnnotationQuery = query;
-    this.pendingAnnotationId = annotationId;
+    this.historyMode = 'push';
+    this.annotations = {
+      filter: query.filter,
+      sort: query.sort,
+      showArchived: query.showArchived ?? false,
+      ...(annotationId ? { open: annotationId } : {}),
+    };
     this.view = 'annotations';
-  }
-
-  /** The pending query, once (the annotations view applies it). */
-  takeAnnotationQuery(): AnnotationQuery | undefined {
-    const query = this.pendingAnnotationQuery;
-    this.pendingAnnotationQuery = undefined;
-    return query;
+    this.arrivals++;
   }
 
   /** Shows the rules view with `rule` open and `conditionId` marked. */
   openRule(rule: Rule, conditionId: string): void {
     this.pendingRule = { rule, conditionId };
+    this.historyMode = 'push';
     this.view = 'rules';
   }
 
@@ -67,12 +77,5 @@ export class NavigationState {
     const pending = this.pendingRule;
     this.pendingRule = undefined;
     return pending;
-  }
-
-  /** The annotation to open, once (the annotations view opens it). */
-  takeAnnotationToOpen(): string | undefined {
-    const id = this.pendingAnnotationId;
-    this.pendingAnnotationId = undefined;
-    return id;
   }
 }
