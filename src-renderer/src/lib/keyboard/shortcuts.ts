@@ -5,6 +5,7 @@
 
 export type Command =
   | 'help'
+  | 'palette'
   | 'next'
   | 'previous'
   | 'open'
@@ -40,6 +41,7 @@ export interface Shortcut {
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['?'], command: 'help', label: 'Show these shortcuts', group: 'Anywhere' },
+  { keys: ['Ctrl', 'k'], command: 'palette', label: 'Command palette: actions, views, saved searches, recent records', group: 'Anywhere' },
   { keys: ['/'], command: 'focus-filter', label: 'Focus the filter', group: 'Anywhere' },
   { keys: ['Esc'], command: 'back', label: 'Back to the list (leave a field, close a dialog)', group: 'Anywhere' },
   { keys: ['j'], command: 'next', label: 'Next row', group: 'List' },

@@ -4,6 +4,7 @@
 // list replaces the current one (j/k would otherwise fill the history).
 import type { AnnotationQuery } from '../services/annotationService';
 import type { Rule } from '../services/ruleService';
+import { RecentRecords } from '../palette/recentRecords.svelte';
 import { DEFAULT_VIEW, EMPTY_ANNOTATION_ROUTE, formatRoute, parseRoute, sameQuery, type AnnotationRoute, type ViewId } from './route';
 
 export { VIEWS, type ViewId } from './route';
@@ -21,8 +22,11 @@ export class NavigationState {
 
   /** A rule for the rules view to show, and the condition to point at (from an annotation a rule made). */
   pendingRule = $state.raw<{ rule: Rule; conditionId: string } | undefined>();
+  /** The annotations opened lately (the command palette offers them). */
+  readonly recent: RecentRecords;
 
-  constructor(hash = '') {
+  constructor(hash = '', storage?: ConstructorParameters<typeof RecentRecords>[0]) {
+    this.recent = new RecentRecords(storage);
     this.fromHash(hash);
   }
 
