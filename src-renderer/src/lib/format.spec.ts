@@ -77,6 +77,10 @@ describe('format', () => {
 describe('counted', () => {
   test('singular and plural of the API words', () => {
     expect(counted(1, 'policies')).toBe('1 policy');
+    expect(counted(1, 'statuses')).toBe('1 status');
+    expect(counted(1, 'users')).toBe('1 user');
+    expect(counted(1, 'lines')).toBe('1 line');
+    expect(counted(0, 'lines')).toBe('0 lines');
     expect(counted(2, 'policies')).toBe('2 policies');
     expect(counted(1, 'saved searches')).toBe('1 saved search');
     expect(counted(1, 'annotation logs')).toBe('1 annotation log');

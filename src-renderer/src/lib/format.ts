@@ -90,9 +90,12 @@ export function percentOf(done: number, total: number): number {
   return Math.min(99, Math.max(0, Math.floor((done / total) * 100)));
 }
 
-/** `1 run`, `3 runs`, `1 policy`, `2 saved searches` (`plural` is the word as the API names resources: plural). */
+/**
+ * `1 run`, `3 runs`, `1 policy`, `2 saved searches`, `1 status`: the app's one plural (`plural` is the word as the API
+ * names resources: plural). Every count in words goes through it.
+ */
 export function counted(n: number, plural: string): string {
   if (n !== 1) return `${n.toLocaleString()} ${plural}`;
-  const one = plural.replace(/ies$/, 'y').replace(/(ch|sh|x|ss)es$/, '$1');
+  const one = plural.replace(/ies$/, 'y').replace(/(ch|sh|x|ss|us)es$/, '$1');
   return `1 ${one === plural ? plural.replace(/s$/, '') : one}`;
 }

@@ -4,6 +4,7 @@
 // (BatchUpdateAnnotations, an Outpost extension: the platform has no batch
 // update, so each item is recorded for sync as its own UpdateAnnotation).
 import type { Client } from '../../../../src-shared/client';
+import { counted } from '../format';
 import {
   assignUpdate,
   stateUpdate,
@@ -25,7 +26,7 @@ const BATCH_LIMIT = 1000;
 
 /** What a batch action on `count` annotations did, in words (the toast). */
 export function describeAction(action: BatchAction, count: number, userName = (id: string) => id): string {
-  const n = `${count} annotation${count === 1 ? '' : 's'}`;
+  const n = counted(count, 'annotations');
   switch (action.kind) {
     case 'archive':
       return `${action.archived ? 'Archived' : 'Unarchived'} ${n}`;
@@ -58,7 +59,7 @@ export function doingOf(action: BatchAction): string {
 
 /** The annotations acted on as the user knows them: `'Chamber pressure dip'`, or `3 annotations`. */
 export function subjectOf(annotations: readonly Pick<Annotation, 'name'>[]): string {
-  return annotations.length === 1 ? `'${annotations[0].name}'` : `${annotations.length.toLocaleString()} annotations`;
+  return annotations.length === 1 ? `'${annotations[0].name}'` : counted(annotations.length, 'annotations');
 }
 
 /** The annotations an action would change (the others are left alone, and not undone either). */

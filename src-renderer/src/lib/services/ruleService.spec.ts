@@ -37,7 +37,7 @@ describe('rule texts', () => {
     };
     expect(actionText(annotate as never)).toBe('Annotate (data review), tags overpressure');
     expect(actionText({ actionType: 'NOTIFICATION', configuration: { notification: { recipientUserIds: ['a', 'b'] } } } as never)).toBe(
-      'Notify 2 user(s)',
+      'Notify 2 users',
     );
   });
 });

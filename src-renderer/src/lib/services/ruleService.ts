@@ -3,6 +3,7 @@
 // belongs to (an annotation made by a rule names only the condition).
 import type { Rule, RuleCondition, RuleVersion } from '../../../../src-shared/api/rules';
 import type { Client } from '../../../../src-shared/client';
+import { counted } from '../format';
 
 export type { Rule, RuleCondition, RuleVersion };
 
@@ -64,7 +65,7 @@ export function actionText(a: RuleCondition['actions'][number]): string {
   const c = a.configuration;
   if (c.annotation)
     return `Annotate (${c.annotation.annotationType.replace('ANNOTATION_TYPE_', '').toLowerCase().replace('_', ' ')})${c.annotation.tagIds.length ? `, tags ${c.annotation.tagIds.join(', ')}` : ''}`;
-  if (c.notification) return `Notify ${c.notification.recipientUserIds.length} user(s)`;
+  if (c.notification) return `Notify ${counted(c.notification.recipientUserIds.length, 'users')}`;
   if (c.webhook) return `Webhook ${c.webhook.webhookId}`;
   return String(a.actionType);
 }

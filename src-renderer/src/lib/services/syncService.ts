@@ -102,10 +102,10 @@ export function badgeOf(status: SyncStatus | undefined, running = false): SyncBa
     return {
       text: String(attention),
       tone: 'warn',
-      title: `${status.failedCount} refused edits, ${status.openConflictCount} open conflicts`,
+      title: `${counted(status.failedCount, 'refused edits')}, ${counted(status.openConflictCount, 'open conflicts')}`,
     };
   if (status.pendingCount > 0)
-    return { text: String(status.pendingCount), tone: 'busy', title: `${status.pendingCount} edits waiting to be sent` };
+    return { text: String(status.pendingCount), tone: 'busy', title: `${counted(status.pendingCount, 'edits')} waiting to be sent` };
   return { text: '✓', tone: 'ok', title: `In sync with ${status.remoteUrl}` };
 }
 

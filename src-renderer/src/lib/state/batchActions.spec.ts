@@ -121,6 +121,35 @@ describe('BatchActions', () => {
     expect(batch.message).toBe('');
   });
 
+  test('the toast stays while the pointer or focus is on it, and goes UNDO_MS after they leave; an error stays', async () => {
+    vi.useFakeTimers();
+    const rows = [annotationFactory.build()];
+    const { fake } = engine(rows);
+    const batch = new BatchActions(fake.client, () => {});
+    await batch.run({ kind: 'archive', archived: true }, rows);
+    vi.advanceTimersByTime(UNDO_MS - 100);
+    batch.hold();
+    vi.advanceTimersByTime(UNDO_MS * 3);
+    expect(batch.message).toBe('Archived 1 annotation');
+    expect(batch.canUndo).toBe(true);
+    batch.release();
+    vi.advanceTimersByTime(UNDO_MS - 1);
+    expect(batch.canUndo).toBe(true);
+    vi.advanceTimersByTime(2);
+    expect(batch.message).toBe('');
+    expect(batch.canUndo).toBe(false);
+
+    const refusing = fakeClient().on('BatchArchiveAnnotations', () => {
+      throw new ApiError(Code.PERMISSION_DENIED, 'denied');
+    });
+    const refused = new BatchActions(refusing.client, () => {});
+    await refused.run({ kind: 'archive', archived: true }, rows);
+    vi.advanceTimersByTime(UNDO_MS * 10);
+    expect(refused.error?.message).toBe('denied');
+    refused.dismiss();
+    expect(refused.error).toBeUndefined();
+  });
+
   test('a refused batch keeps the API error and changes nothing to undo', async () => {
     const fake = fakeClient().on('BatchArchiveAnnotations', () => {
       throw new ApiError(Code.NOT_FOUND, 'annotation not found');

@@ -1,6 +1,7 @@
 // The batch action just run and its undo: the action's words and count for
 // the toast, and for a few seconds the inverse batch. A new action replaces
-// the undo of the last one. A toast goes after UNDO_MS (with its undo); an error stays until dismissed.
+// the undo of the last one. A toast goes after UNDO_MS (with its undo), counted again from when the pointer or
+// the focus leaves it (no one loses an undo while reaching for it); an error stays until dismissed.
 import type { Client } from '../../../../src-shared/client';
 import { failedWhile, type ErrorInfo } from '../errors';
 import { affected, applyBatch, describeAction, doingOf, subjectOf, undoBatch, type BatchAction } from '../services/batchService';
@@ -31,6 +32,8 @@ export class BatchActions {
   readonly #userName: (id: string) => string;
   #done: Done | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The pointer or the focus is on the toast. */
+  #held = false;
 
   constructor(client: Client, onUpdated: (a: Annotation) => void, userName: (id: string) => string = (id) => id) {
     this.#client = client;
@@ -106,6 +109,19 @@ export class BatchActions {
     }
   }
 
+  /** The pointer or the focus came onto the toast: it stays while they are there. */
+  hold(): void {
+    this.#held = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** They left: the toast goes UNDO_MS from now. */
+  release(): void {
+    this.#held = false;
+    if (this.message || this.canUndo) this.#expire();
+  }
+
   dismiss(): void {
     this.#forgetUndo();
     this.message = '';
@@ -115,6 +131,8 @@ export class BatchActions {
   /** The toast (and its undo) goes after UNDO_MS. */
   #expire(): void {
     if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#held) return;
     this.#timer = setTimeout(() => {
       this.#forgetUndo();
       this.message = '';
