@@ -198,7 +198,13 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     await page.locator(`.row[data-annotation-id="${refused.annotationId}"]`).waitFor({ timeout: TIMEOUT });
     expect(await page.inputValue('#annotation-filter')).toBe(`annotation_id == '${refused.annotationId}'`);
     expect(await page.locator('.row[data-annotation-id]').count()).toBe(1);
-    expect(await page.evaluate(() => location.hash)).toBe('#/annotations');
+    // The address says so too (the route: the query and the open record).
+    const [path, query] = (await page.evaluate(() => location.hash)).split('?');
+    expect(path).toBe('#/annotations');
+    expect(Object.fromEntries(new URLSearchParams(query))).toEqual({
+      q: `annotation_id == '${refused.annotationId}'`,
+      open: refused.annotationId,
+    });
     // ... and open in the detail pane, where it can be corrected.
     await expect
       .poll(() => page.getAttribute(`.row[data-annotation-id="${refused.annotationId}"]`, 'aria-current'), { timeout: TIMEOUT })
