@@ -1,7 +1,7 @@
 // The command palette (Ctrl/Cmd+K), driven by the keyboard only, in Chromium
 // against `outpost serve` on the demo data: it opens from anywhere (a text
-// field included, whose text stays), fuzzy-matches views, actions, saved
-// searches and recent records, runs the chosen one with Enter (an action as
+// field included, whose text stays), fuzzy-matches views, actions, the list's
+// own actions, saved searches and recent records, runs the chosen one with Enter (an action as
 // its own key would, on the row under the cursor), closes with Esc giving the
 // focus back, and passes axe in light and dark.
 import type { Browser, Page } from 'playwright-core';
@@ -100,6 +100,16 @@ describe('command palette, keyboard only (outpost serve)', () => {
     await press('Enter');
     await expect.poll(appliedFilter, { timeout: TIMEOUT }).toBe(FLAGGED);
     expect(await page.inputValue('#annotation-sort')).toBe('name');
+  });
+
+  test("the list's own actions: a state only, a sort", async () => {
+    await choose('only resol', 'Only resolved annotations', 'list');
+    await press('Enter');
+    await expect.poll(appliedFilter, { timeout: TIMEOUT }).toBe('state == ANNOTATION_STATE_RESOLVED');
+    await choose('sort by start', 'Sort by start time', 'list');
+    await press('Enter');
+    await expect.poll(() => page.inputValue('#annotation-sort'), { timeout: TIMEOUT }).toBe('start_time');
+    expect(await appliedFilter()).toBe('state == ANNOTATION_STATE_RESOLVED');
   });
 
   test('an action runs on the row under the cursor, as its key would; undo too', async () => {
