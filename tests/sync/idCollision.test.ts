@@ -85,3 +85,32 @@ test('a pulled record with the id of a record made here before the link keeps th
   expect(engine.db.get<{ name: string }>('SELECT name FROM annotations WHERE id = ?', [mine.annotationId])!.name).toBe('GPS glitch (mine)');
   expect(engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_conflicts')!.n).toBe(1);
 });
+
+test('a pulled rule with the id of a rule made here before the link keeps the local one and logs a conflict', async () => {
+  const { ruleId } = await call('CreateRule', { update: { name: 'Overpressure (mine)', description: 'made offline', conditions: [] } });
+  const theirs = await remote.client.CreateRule({
+    update: { name: 'Overpressure (theirs)', description: 'the remote one', conditions: [] },
+  });
+  remote.engine.db.run('UPDATE rules SET id = ? WHERE id = ?', [ruleId, theirs.ruleId]);
+
+  await sync();
+
+  const kept = () =>
+    engine.db.get<{ name: string; description: string; organization_id: string }>(
+      'SELECT name, description, organization_id FROM rules WHERE id = ?',
+      [ruleId],
+    )!;
+  const localOrganization = kept().organization_id;
+  expect(kept()).toEqual({ name: 'Overpressure (mine)', description: 'made offline', organization_id: localOrganization });
+  expect(localOrganization).not.toBe((await remote.client.GetMe({})).organizations[0].organizationId);
+  const conflicts = engine.db.all<{ kind: string; resource: string; record_id: string; winner: string }>(
+    'SELECT kind, resource, record_id, winner FROM sync_conflicts',
+  );
+  expect(conflicts).toEqual([{ kind: 'id_collision', resource: 'rule', record_id: ruleId, winner: 'local' }]);
+
+  // Changed on the remote and pulled again: still the local rule, still one conflict.
+  await remote.client.UpdateRule({ ruleId, name: 'Overpressure (theirs, renamed)', description: '', conditions: [] });
+  await sync();
+  expect(kept().name).toBe('Overpressure (mine)');
+  expect(engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_conflicts')!.n).toBe(1);
+});
