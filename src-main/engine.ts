@@ -65,8 +65,20 @@ export interface SyncController {
 /** The remote profile as the sync operations see it. */
 export interface RemoteProfileStore {
   read(): Promise<{ baseUrl: string; hasApiKey: boolean } | undefined>;
-  /** Links the database (it becomes a replica) or replaces the key; `apiKey` undefined keeps the stored one. */
-  save(baseUrl: string, apiKey: string | undefined): Promise<{ baseUrl: string; hasApiKey: boolean }>;
+  /**
+   * The URL (normalized) and key a link to `baseUrl` would use (`apiKey` undefined: the stored one); refuses what
+   * save would refuse before any check (a demo profile, another remote while one is linked, no key).
+   */
+  candidate(baseUrl: string, apiKey: string | undefined): Promise<{ baseUrl: string; apiKey: string }>;
+  /**
+   * Links the database (it becomes a replica) or replaces the key; `apiKey` undefined keeps the stored one. `verify`
+   * runs on the candidate before anything is stored: its failure stores nothing.
+   */
+  save(
+    baseUrl: string,
+    apiKey: string | undefined,
+    verify?: (candidate: { baseUrl: string; apiKey: string }) => Promise<unknown>,
+  ): Promise<{ baseUrl: string; hasApiKey: boolean }>;
   /** Forgets the URL and the key; the replica's data, outbox and identity stay. */
   remove(): Promise<void>;
 }

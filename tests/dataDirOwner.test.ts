@@ -172,7 +172,7 @@ describe('outpost sync beside a running serve', () => {
     await started('--no-sync');
     const bad = await failed('sync', '--data', dir, '--remote', remote.url, '--token', 'op_wrong');
     expect(bad.code).toBe(3);
-    expect(bad.stdout).toMatch(/refused the API key \(401\)/);
+    expect(bad.stderr).toMatch(/not linked: .* refused the API key/);
     const good = await failed('sync', '--data', dir, '--remote', remote.url, '--token', remote.token, '--json');
     expect(good.code).toBe(0);
     expect(JSON.parse(good.stdout)).toMatchObject({ ok: true, authError: false });

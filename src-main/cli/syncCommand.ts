@@ -2,9 +2,10 @@
 // progress and a summary. --remote/--token link the directory (the key is
 // stored in the data directory with 0600 permissions); later runs reuse them.
 import { type Command, Option } from 'commander';
-import type { PreLinkRecords } from '../../src-shared/api/sync';
+import { LinkCheckFailure, linkCheckFailureOf, type PreLinkRecords } from '../../src-shared/api/sync';
 import { ApiError } from '../../src-shared/errors';
 import { currentHolder, DataDirBusyError } from '../db/dataDirLock';
+import { refuseLinkingDemoProfile } from '../db/demoProfile';
 import { defaultDataDir, openEngine } from '../engine';
 import { invoke } from '../services/invoke';
 import { syncReplica } from '../sync/assembly/syncReplica';
@@ -14,7 +15,8 @@ import { preLinkRecords } from '../sync/operations/preLink';
 import { describeAdoption, describePreLink } from '../sync/preLinkNotice';
 import type { ReplicaEngine } from '../sync/replica';
 import type { AdoptionResult } from '../sync/resource';
-import { loadProfile, REMOTE_URL_SETTING, saveProfile } from '../sync/profile';
+import { checkLink } from '../sync/linkCheck';
+import { loadProfile, normalizeUrl, REMOTE_URL_SETTING, saveProfile } from '../sync/profile';
 import { runSync, type SyncSummary } from '../sync/runSync';
 import { plainProgressView, terminalProgressView } from '../sync/syncProgressView';
 
@@ -136,7 +138,7 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
     });
     if (result.kind === 'refused') {
       process.stderr.write(`outpost: ${result.message}\n`);
-      return 2;
+      return result.authError ? 3 : 2;
     }
     const { summary } = result;
     process.stdout.write(report(summary, result.baseUrl, result.preLink, result.adoption, values.json === true));
@@ -152,8 +154,17 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
         return 2;
       }
       try {
+        // A new link or a new key is checked before it is saved (linkCheck.ts): nothing is stored when it fails.
+        refuseLinkingDemoProfile(engine.db); // before the check: a demo profile is never linked, wherever the remote is
+        const stored = await loadProfile(engine.db, secrets);
+        if (stored?.baseUrl !== normalizeUrl(values.remote) || stored.apiKey !== apiKey)
+          await checkLink(engine.db, { baseUrl: normalizeUrl(values.remote), apiKey });
         await saveProfile(engine.db, secrets, { baseUrl: values.remote, apiKey });
       } catch (e) {
+        if (e instanceof ApiError && linkCheckFailureOf(e.details)) {
+          process.stderr.write(`outpost: ${e.message}\n`);
+          return linkCheckFailureOf(e.details) === LinkCheckFailure.keyRefused ? 3 : 2;
+        }
         process.stderr.write(`outpost: ${(e as Error).message} (use --relink to switch remotes)\n`);
         return 2;
       }

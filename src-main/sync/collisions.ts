@@ -26,10 +26,21 @@ function collidingIds(db: Db, table: string, ids: readonly string[], remoteOrgan
   );
 }
 
+/** Where a puller's records collide: their own table, and (for records that belong to another) their parent's. */
+export interface CollisionCheck<T = unknown> {
+  readonly table: string;
+  readonly kind: string;
+  /**
+   * The record each item belongs to (a comment's annotation): an item whose parent id is held here by a record the
+   * remote never sent belongs to that other record, not to ours; it is not applied (the parent's conflict names it).
+   */
+  readonly parent?: { readonly table: string; idOf(item: T): string };
+}
+
 /** Of a pulled page, the items to apply; each collision is logged as an open conflict (in the page's transaction). */
 export function withoutIdCollisions<T>(
   db: Db,
-  { table, kind }: { readonly table: string; readonly kind: string },
+  { table, kind, parent }: CollisionCheck<T>,
   items: T[],
   idOf: (item: T) => string,
   remoteOrganizations: readonly string[],
@@ -37,7 +48,8 @@ export function withoutIdCollisions<T>(
   // The page itself when nothing collides: pullers key what they prepared for a page by the page's array.
   if (items.length === 0) return items;
   const colliding = collidingIds(db, table, items.map(idOf), remoteOrganizations);
-  if (colliding.size === 0) return items;
+  const foreignParents = parent ? collidingIds(db, parent.table, [...new Set(items.map(parent.idOf))], remoteOrganizations) : new Set();
+  if (colliding.size === 0 && foreignParents.size === 0) return items;
   for (const id of colliding) {
     const logged = db.get("SELECT 1 FROM sync_conflicts WHERE kind = ? AND resource = ? AND record_id = ? AND state = 'open'", [
       ID_COLLISION,
@@ -56,5 +68,5 @@ export function withoutIdCollisions<T>(
       message: `the remote sent a different record with the same id as one made here (${id}); the one here is kept as it is and the remote's is not copied`,
     });
   }
-  return items.filter((i) => !colliding.has(idOf(i)));
+  return items.filter((i) => !colliding.has(idOf(i)) && !(parent && foreignParents.has(parent.idOf(i))));
 }

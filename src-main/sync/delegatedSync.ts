@@ -7,7 +7,7 @@
 import { keptOwnerSessionKey } from '../auth/apiKeys';
 import type { HolderInfo } from '../db/dataDirLock';
 import { describeHolder } from '../db/dataDirLock';
-import type { PreLinkRecords, SyncStatus } from '../../src-shared/api/sync';
+import { LinkCheckFailure, linkCheckFailureOf, type PreLinkRecords, type SyncStatus } from '../../src-shared/api/sync';
 import type { AdoptionResult } from './resource';
 import { createClient, httpTransport } from '../../src-shared/client';
 import { ApiError } from '../../src-shared/errors';
@@ -28,7 +28,8 @@ export interface DelegatedSyncOptions {
 
 export type DelegatedSyncResult =
   | { kind: 'done'; summary: SyncSummary; baseUrl: string; preLink: PreLinkRecords; adoption?: AdoptionResult }
-  | { kind: 'refused'; message: string };
+  /** `authError`: the remote refused the key (the link check: nothing was stored). */
+  | { kind: 'refused'; message: string; authError?: boolean };
 
 /** The run's summary as the server recorded it, in the shape a run here returns. */
 function summaryOf(status: SyncStatus): SyncSummary {
@@ -111,6 +112,9 @@ export async function syncThroughServer(dataDir: string, holder: HolderInfo, opt
       ...(adoption ? { adoption } : {}),
     };
   } catch (e) {
+    if (e instanceof ApiError && linkCheckFailureOf(e.details)) {
+      return { kind: 'refused', message: e.message, authError: linkCheckFailureOf(e.details) === LinkCheckFailure.keyRefused };
+    }
     if (e instanceof ApiError) return { kind: 'refused', message: `${who} refused the sync: ${e.message}` };
     return { kind: 'refused', message: `${who} did not answer at ${holder.url}: ${(e as Error).message}` };
   }

@@ -15,24 +15,30 @@ export function createRemoteProfileStore(db: Db, secrets: SecretStore): RemotePr
     if (!baseUrl) return undefined;
     return { baseUrl, hasApiKey: (await secrets.get(secretName(baseUrl))) !== undefined };
   };
+  const candidate = async (baseUrl: string, apiKey: string | undefined) => {
+    // Before the key is stored: a demo profile keeps nothing of a refused link.
+    refuseLinkingDemoProfile(db);
+    const url = normalizeUrl(baseUrl);
+    const linked = db.setting(REMOTE_URL_SETTING);
+    if (linked && linked !== url) {
+      // A replica holds one remote's ids and cursors: switching silently would mix two servers' data.
+      const description = `this database syncs with ${linked}; remove that remote first to link another`;
+      throw new ApiError(Code.FAILED_PRECONDITION, `base_url: ${description}`, [
+        { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'base_url', description }] },
+      ]);
+    }
+    const key = apiKey ?? (await loadProfile(db, secrets))?.apiKey;
+    if (!key) throw ApiError.invalid('api_key', 'is required: no key is stored for this remote yet');
+    return { baseUrl: url, apiKey: key };
+  };
   return {
     read,
-    async save(baseUrl, apiKey) {
-      // Before the key is stored: a demo profile keeps nothing of a refused link.
-      refuseLinkingDemoProfile(db);
-      const url = normalizeUrl(baseUrl);
-      const linked = db.setting(REMOTE_URL_SETTING);
-      if (linked && linked !== url) {
-        // A replica holds one remote's ids and cursors: switching silently would mix two servers' data.
-        const description = `this database syncs with ${linked}; remove that remote first to link another`;
-        throw new ApiError(Code.FAILED_PRECONDITION, `base_url: ${description}`, [
-          { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'base_url', description }] },
-        ]);
-      }
-      const key = apiKey ?? (await loadProfile(db, secrets))?.apiKey;
-      if (!key) throw ApiError.invalid('api_key', 'is required: no key is stored for this remote yet');
+    candidate,
+    async save(baseUrl, apiKey, verify) {
+      const link = await candidate(baseUrl, apiKey);
+      await verify?.(link);
       try {
-        await saveProfile(db, secrets, { baseUrl: url, apiKey: key });
+        await saveProfile(db, secrets, link);
       } catch (e) {
         // E.g. no OS keyring for Electron's safeStorage: say so rather than a bare INTERNAL.
         throw ApiError.failedPrecondition(`the API key could not be stored: ${(e as Error).message}`);

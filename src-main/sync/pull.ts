@@ -21,7 +21,7 @@ import type { OperationName } from '../../src-shared/operations';
 import type { WireRequest, WireResponse } from './wireTypes';
 import { widenCheckpoints } from './walCheckpoints';
 import { compact } from './wireEncode';
-import { withoutIdCollisions } from './collisions';
+import { withoutIdCollisions, type CollisionCheck } from './collisions';
 import { changeFeedFor } from '../services/changeFeed';
 
 export interface Puller<T = unknown> {
@@ -40,7 +40,7 @@ export interface Puller<T = unknown> {
    * The table holding this puller's records by `id` and `organization_id`, and their record kind: a pulled id held
    * there by a record the remote never sent is a collision, kept apart and logged (collisions.ts).
    */
-  readonly collisions?: { readonly table: string; readonly kind: string };
+  readonly collisions?: CollisionCheck<T>;
   /** Tables filled by this puller: an initial pull into them, while empty, defers their secondary indexes (bulkLoad.ts). */
   readonly bulkTables?: readonly string[];
   /**

@@ -3,6 +3,7 @@
 // the remote profile (configure, read, remove; the API key is write-only) and
 // "sync now".
 import { z } from 'zod';
+import type { ErrorDetail } from '../errors';
 import { defineOperation } from './operation';
 import { boolIn, message, nullableTimestampOut, pageSizeIn, response, timestampOut } from './wire';
 
@@ -128,6 +129,49 @@ export const PreLinkRecordsOut = response({
   kinds: z.array(PreLinkKindOut),
 });
 export type PreLinkRecords = z.infer<typeof PreLinkRecordsOut>;
+
+/**
+ * Why a link was not made: which of the link check's three steps failed (the `reason` of a google.rpc.ErrorInfo
+ * detail in domain LINK_CHECK_DOMAIN, on a FAILED_PRECONDITION). Nothing is stored when one does.
+ */
+export const LinkCheckFailure = {
+  /** Nothing answered at the URL as an Outpost or Sift API (no connection, a timeout, another kind of server). */
+  unreachable: 'REMOTE_UNREACHABLE',
+  /** The remote answered but refused the API key (401/403). */
+  keyRefused: 'REMOTE_KEY_REFUSED',
+  /** The key was accepted, but the remote did not say which user and organization it belongs to (or not one this profile can use). */
+  identity: 'REMOTE_IDENTITY_UNKNOWN',
+} as const;
+export type LinkCheckFailureReason = (typeof LinkCheckFailure)[keyof typeof LinkCheckFailure];
+export const LINK_CHECK_DOMAIN = 'outpost.sync.link';
+
+/** Which step of a link check an error's details say failed (undefined: not a link check's refusal). */
+export function linkCheckFailureOf(details: readonly ErrorDetail[]): LinkCheckFailureReason | undefined {
+  const reasons: readonly string[] = Object.values(LinkCheckFailure);
+  for (const d of details) {
+    if (d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo' && d.domain === LINK_CHECK_DOMAIN && reasons.includes(String(d.reason)))
+      return d.reason as LinkCheckFailureReason;
+  }
+  return undefined;
+}
+
+/** What a link check found: the remote answers, accepts the key, and whose it is; and what stays local after linking. */
+export const SyncRemoteCheckOut = response({
+  /** The normalized base URL that was checked. */
+  baseUrl: z.string(),
+  userId: z.string(),
+  userEmail: z.string(),
+  /** The remote user's organizations. */
+  organizations: z.array(response({ organizationId: z.string(), name: z.string() })),
+  /** Whether this database is linked already (saving then replaces the key; nothing new is left behind). */
+  linked: z.boolean(),
+  /**
+   * The records made here that stay local once linked: on a first link, those outside the remote user's organizations
+   * (after the link the owner works as the remote user); they can be adopted (AdoptPreLinkRecords) after the first sync.
+   */
+  staysLocal: PreLinkRecordsOut,
+});
+export type SyncRemoteCheck = z.infer<typeof SyncRemoteCheckOut>;
 
 /** A record adoption left here, and why (e.g. its asset has no namesake in the remote organization). */
 export const LeftBehindOut = response({ resource: z.string(), recordId: z.string(), name: z.string(), reason: z.string() });
@@ -278,9 +322,22 @@ export const syncOperations = {
     extension: true,
     effect: 'local',
     summary:
-      'Link this database to a remote (base URL + API key, kept in the secret store) or replace its key; api_key may be omitted to keep the stored one',
+      'Link this database to a remote (base URL + API key, kept in the secret store) or replace its key; api_key may be omitted to keep the stored one. The link is checked first as TestSyncRemote does, and nothing is stored when the check fails',
     request: message({ baseUrl: remoteUrlIn, apiKey: apiKeyIn.optional() }),
     response: response({ remote: SyncRemoteOut }),
+  }),
+  TestSyncRemote: defineOperation({
+    name: 'TestSyncRemote',
+    method: 'POST',
+    path: '/api/v1/outpost/sync/remote:test',
+    input: 'body',
+    tag: 'Sync',
+    extension: true,
+    effect: 'read',
+    summary:
+      'Check a remote before linking it, storing nothing: it answers (Ping), accepts the key and says whose it is (GetMe); a failed step is FAILED_PRECONDITION with a google.rpc.ErrorInfo reason (REMOTE_UNREACHABLE, REMOTE_KEY_REFUSED, REMOTE_IDENTITY_UNKNOWN). Also says how many records made here stay local after a first link. ConfigureSyncRemote runs the same check before it saves; api_key may be omitted to check the stored one',
+    request: message({ baseUrl: remoteUrlIn, apiKey: apiKeyIn.optional() }),
+    response: SyncRemoteCheckOut,
   }),
   DeleteSyncRemote: defineOperation({
     name: 'DeleteSyncRemote',

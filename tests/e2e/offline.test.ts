@@ -82,5 +82,7 @@ describe('offline (outpost serve with a remote)', () => {
     await local.listenAgain();
     await expect.poll(() => page.getByTestId('engine-light').getAttribute('class'), { timeout: TIMEOUT }).not.toContain('down');
     await expect.poll(() => page.getByTestId('engine-status').count(), { timeout: TIMEOUT }).toBe(0);
+    // The view whose calls failed meanwhile read again by itself: no error is left behind the message.
+    await expect.poll(() => page.locator('main .error[role=alert]').count(), { timeout: TIMEOUT }).toBe(0);
   });
 });

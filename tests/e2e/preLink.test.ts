@@ -44,6 +44,9 @@ test('after connecting, the Sync view shows what was made before the link and se
   await page.fill('#sync-url', remote.url);
   await page.fill('#sync-key', remote.token);
   await page.click('button[type=submit]:has-text("Connect")');
+  // Before linking, the check says what will stay here; keeping them links without sending them.
+  await expect.poll(() => page.getByTestId('stays-local-total').textContent(), { timeout: TIMEOUT }).toBe('2 records');
+  await page.getByRole('button', { name: 'Link and keep them here' }).click();
   await expect.poll(() => page.locator('#sync-state').textContent(), { timeout: TIMEOUT }).toMatch(/^Synced /);
 
   const card = page.getByTestId('prelink');

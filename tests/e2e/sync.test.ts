@@ -3,7 +3,8 @@
 // first: the field says why, nothing is stored), edit an annotation, press
 // "Sync now" and find the edit on the remote through its API; then a conflict
 // (the same field changed on both sides) is listed and undone from the UI;
-// a refused key stops sync visibly until a good key is saved; an edit the
+// a key the remote refuses is not saved (the form says it was the key), one
+// it revokes later stops sync visibly until a good key is saved; an edit the
 // remote refuses is listed by its record's name with the remote's reason (the
 // name opens the annotation), one that created nothing here can be dismissed,
 // a refused create corrected in the Annotations view lands on Retry, and one
@@ -11,6 +12,8 @@
 // axe-core finds no serious violation in those states, light or dark.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApiKey } from '../../src-main/auth/apiKeys';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../../src-main/auth/identity';
 import { violationsLightAndDark } from './support/axe';
 import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
@@ -149,10 +152,30 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     expect(conflicts.map((c) => [c.field, c.winner, c.state])).toEqual([['state', 'local', 'undone']]);
   });
 
-  test('a refused key stops sync and says so; saving the right key resumes it', async () => {
+  test('a key the remote refuses is not saved, and the form says it was the key; sync goes on with the stored one', async () => {
     await goTo('sync');
     await page.fill('#sync-key', 'op_not_a_valid_key');
     await page.click('button[type=submit]:has-text("Save")');
+    const refusal = page.locator('.remote .error', { hasText: 'Not linked: the server answered, but refused the API key.' });
+    await refusal.waitFor();
+    expect(await page.getByText('Saved. A sync with').count()).toBe(0);
+    await shot('32-sync-key-refused');
+    // The stored key is still the good one: a run now succeeds.
+    const before = (await local.client.GetSyncStatus({})).lastSyncFinishedDate;
+    await page.locator('button:has-text("Sync now"):not([disabled])').click();
+    await expect.poll(async () => (await local.client.GetSyncStatus({})).lastSyncFinishedDate, { timeout: TIMEOUT }).not.toBe(before);
+    await expect.poll(stateText, { timeout: TIMEOUT }).toMatch(/^Synced /);
+  });
+
+  test('a key the remote revokes later stops sync and says so; saving a good key resumes it', async () => {
+    // Accepted when it is saved (the link is checked), revoked on the remote afterwards.
+    const { token } = createApiKey(remote.engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'revoked later');
+    await page.fill('#sync-key', token);
+    await page.click('button[type=submit]:has-text("Save")');
+    await page.getByText('Saved. A sync with').waitFor();
+    await expect.poll(stateText, { timeout: TIMEOUT }).toMatch(/^Synced /);
+    remote.engine.db.run("UPDATE api_keys SET revoked_date = 1 WHERE name = 'revoked later'");
+    await page.locator('button:has-text("Sync now"):not([disabled])').click();
     await expect.poll(stateText, { timeout: TIMEOUT }).toBe('Stopped: API key refused');
     await page.locator('.last-error', { hasText: 'refused the API key (401)' }).waitFor();
     expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('error');

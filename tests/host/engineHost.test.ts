@@ -189,13 +189,17 @@ describe.each(RUNNERS)('engine host (%s) with a remote', (runner) => {
 describe.each(RUNNERS)('a killed engine host (%s)', (runner) => {
   let host: TestHost;
   let secrets: ReturnType<typeof watchedSecrets>;
+  /** A real remote: a link is checked (it answers, takes the key) before its key is stored. */
+  let remote: RemoteServer;
 
   beforeAll(async () => {
     secrets = watchedSecrets();
+    remote = await startRemote();
     host = await startTestHost({ runner, secrets });
   });
   afterAll(async () => {
     await host?.close();
+    await remote?.close();
   });
 
   /** kill -9 of a forked host; a worker thread is terminated (the nearest a thread has). */
@@ -210,7 +214,7 @@ describe.each(RUNNERS)('a killed engine host (%s)', (runner) => {
     const acknowledged = data(await host.supervisor.call('CreateAsset', { name: 'Written before the crash' }));
     // A call held inside the host: it waits for the parent's secret store, which never answers.
     secrets.holdSets = true;
-    const pending = host.supervisor.call('ConfigureSyncRemote', { baseUrl: 'http://127.0.0.1:9', apiKey: 'k-1' });
+    const pending = host.supervisor.call('ConfigureSyncRemote', { baseUrl: remote.url, apiKey: remote.token });
     await waitFor('the host to ask for the secret', () => secrets.asked.some((a) => a.startsWith('set ')));
     killHost();
     const failed = await pending;

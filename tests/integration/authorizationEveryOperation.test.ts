@@ -295,6 +295,7 @@ const PROBES: Record<OperationName, Probe> = {
   RetrySyncEntry: owner,
   DismissSyncEntry: owner,
   GetSyncRemote: owner,
+  TestSyncRemote: owner,
   ConfigureSyncRemote: owner,
   DeleteSyncRemote: owner,
   SyncNow: owner,

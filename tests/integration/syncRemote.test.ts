@@ -6,11 +6,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src-main/auth/apiKeys';
+import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../../src-main/auth/identity';
 import { BackgroundSync } from '../../src-main/sync/backgroundSync';
 import { dataDirSecretStore, SECRETS_FILE } from '../../src-main/sync/secretStore';
 import { startTestServer, type TestServer } from '../support/testServer';
 import { expectViolation } from '../support/assertions';
-import { annotationRequest, startRemote } from '../sync/helpers';
+import { annotationRequest, startRemote, type RemoteServer } from '../sync/helpers';
 
 const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 20_000) => {
   const end = Date.now() + ms;
@@ -25,14 +27,23 @@ const RUN = '/api/v1/outpost/sync:run';
 
 describe('remote profile without a host scheduler', () => {
   let server: TestServer;
+  // Real remotes: a link is checked before it is saved (syncLinkCheck.test.ts).
+  let first: RemoteServer;
+  let elsewhere: RemoteServer;
   const secretsFile = () => join(server.dataDir, SECRETS_FILE);
   const settings = () =>
     server.engine.db.all<{ key: string; value: string }>("SELECT key, value FROM settings WHERE key LIKE 'sync.%' ORDER BY key");
 
   beforeAll(async () => {
     server = await startTestServer();
+    first = await startRemote();
+    elsewhere = await startRemote();
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    await first?.close();
+    await elsewhere?.close();
+  });
 
   it('starts with no remote', async () => {
     expect(await server.api('GET', REMOTE)).toMatchObject({ status: 200, body: { remote: null } });
@@ -58,16 +69,16 @@ describe('remote profile without a host scheduler', () => {
   });
 
   it('configures a remote: the key goes to the 0600 secret file and is never returned', async () => {
-    const key = 'op_remote_key_123';
-    const res = await server.api('PUT', REMOTE, { baseUrl: 'http://127.0.0.1:9/outpost/', apiKey: key });
-    expect(res).toMatchObject({ status: 200, body: { remote: { baseUrl: 'http://127.0.0.1:9/outpost', hasApiKey: true } } });
+    const key = first.token;
+    const res = await server.api('PUT', REMOTE, { baseUrl: `${first.url}/`, apiKey: key });
+    expect(res).toMatchObject({ status: 200, body: { remote: { baseUrl: first.url, hasApiKey: true } } });
     expect(JSON.stringify(res.body)).not.toContain(key);
     expect(statSync(secretsFile()).mode & 0o777).toBe(0o600);
-    expect(await dataDirSecretStore(server.dataDir).get('remote:http://127.0.0.1:9/outpost')).toBe(key);
+    expect(await dataDirSecretStore(server.dataDir).get(`remote:${first.url}`)).toBe(key);
     const read = await server.api('GET', REMOTE);
-    expect(read.body).toEqual({ remote: { baseUrl: 'http://127.0.0.1:9/outpost', hasApiKey: true } });
+    expect(read.body).toEqual({ remote: { baseUrl: first.url, hasApiKey: true } });
     expect(JSON.stringify(read.body)).not.toContain(key);
-    expect((await server.client.GetSyncStatus({})).remoteUrl).toBe('http://127.0.0.1:9/outpost');
+    expect((await server.client.GetSyncStatus({})).remoteUrl).toBe(first.url);
     expect((await server.client.GetSyncStatus({})).replica).toBe(true);
   });
 
@@ -78,17 +89,17 @@ describe('remote profile without a host scheduler', () => {
   });
 
   it('keeps the stored key when the same remote is configured without one', async () => {
-    const res = await server.api('PUT', REMOTE, { baseUrl: 'http://127.0.0.1:9/outpost' });
-    expect(res.body).toEqual({ remote: { baseUrl: 'http://127.0.0.1:9/outpost', hasApiKey: true } });
-    expect(await dataDirSecretStore(server.dataDir).get('remote:http://127.0.0.1:9/outpost')).toBe('op_remote_key_123');
+    const res = await server.api('PUT', REMOTE, { baseUrl: first.url });
+    expect(res.body).toEqual({ remote: { baseUrl: first.url, hasApiKey: true } });
+    expect(await dataDirSecretStore(server.dataDir).get(`remote:${first.url}`)).toBe(first.token);
   });
 
   it('refuses a second remote while one is linked, naming base_url, and keeps the first', async () => {
     const before = settings();
     const secrets = readFileSync(secretsFile(), 'utf8');
-    const res = await server.api('PUT', REMOTE, { baseUrl: 'https://elsewhere.example', apiKey: 'op_other' });
+    const res = await server.api('PUT', REMOTE, { baseUrl: elsewhere.url, apiKey: elsewhere.token });
     expectViolation(res, 'base_url', 400, 9);
-    expect(res.body.message).toMatch(/syncs with http:\/\/127\.0\.0\.1:9\/outpost; remove that remote first/);
+    expect(res.body.message).toContain(`syncs with ${first.url}; remove that remote first`);
     expect(settings()).toEqual(before);
     expect(readFileSync(secretsFile(), 'utf8')).toBe(secrets);
   });
@@ -107,8 +118,8 @@ describe('remote profile without a host scheduler', () => {
     expect(existsSync(secretsFile())).toBe(false);
     expect((await server.client.ListSyncOutbox({})).entries).toHaveLength(1);
     // Another remote may be linked now.
-    const res = await server.api('PUT', REMOTE, { baseUrl: 'https://elsewhere.example', apiKey: 'op_other' });
-    expect(res.body).toEqual({ remote: { baseUrl: 'https://elsewhere.example', hasApiKey: true } });
+    const res = await server.api('PUT', REMOTE, { baseUrl: elsewhere.url, apiKey: elsewhere.token });
+    expect(res.body).toEqual({ remote: { baseUrl: elsewhere.url, hasApiKey: true } });
   });
 });
 
@@ -160,8 +171,12 @@ describe('remote profile with background sync (as `outpost serve` runs it)', () 
     expect(onRemote.annotations.map((a) => a.createdByUserId)).toEqual([remoteMe.userId]);
   });
 
-  it('a refused key stops sync; configuring the right key again resumes it', async () => {
-    await local.api('PUT', REMOTE, { baseUrl: remote.url, apiKey: 'op_wrong' });
+  it('a key the remote revokes stops sync; configuring the right key again resumes it', async () => {
+    // A key the remote accepted when it was linked (the link is checked first), revoked there since.
+    const { token } = createApiKey(remote.engine.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'revoked later');
+    expect((await local.api('PUT', REMOTE, { baseUrl: remote.url, apiKey: token })).status).toBe(200);
+    remote.engine.db.run("UPDATE api_keys SET revoked_date = 1 WHERE name = 'revoked later'");
+    await local.api('POST', RUN, {});
     await until('the auth stop', async () => (await local.client.GetSyncStatus({})).state === 'auth_error');
     expect((await local.client.GetSyncStatus({})).lastError).toMatch(/refused the API key \(401\).*stopped until the key is replaced/);
     await local.api('PUT', REMOTE, { baseUrl: remote.url, apiKey: remote.token });

@@ -65,11 +65,12 @@ describe('outpost sync', () => {
     }
   });
 
-  test('a refused key exits 3 and says so; no remote configured exits 2', async () => {
+  test('a refused key exits 3 and says so, storing nothing (the link is checked first); no remote configured exits 2', async () => {
     await expect(outpost('sync', '--data', dir)).rejects.toMatchObject({ code: 2 });
     const bad = await outpost('sync', '--data', dir, '--remote', remote.url, '--token', 'op_wrong').catch((e) => e);
     expect(bad.code).toBe(3);
-    expect(bad.stdout).toMatch(/refused the API key \(401\)/);
+    expect(bad.stderr).toMatch(/not linked: .* refused the API key/);
+    expect(existsSync(join(dir, SECRETS_FILE))).toBe(false);
   });
 
   test('a numeric option that is not a whole number in range exits 2 naming it, before anything is opened', async () => {

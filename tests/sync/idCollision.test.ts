@@ -17,7 +17,7 @@ import { syncReplica } from '../../src-main/sync/assembly/syncReplica';
 import type { ReplicaEngine } from '../../src-main/sync/replica';
 import { runSync } from '../../src-main/sync/runSync';
 import { createMemorySecretStore } from '../../src-main/sync/secretStore';
-import { annotationRequest, ASSET, insertAsset, startRemote, type RemoteServer } from './helpers';
+import { annotationRequest, ASSET, comment, insertAsset, startRemote, type RemoteServer } from './helpers';
 
 let remote: RemoteServer;
 let dir: string;
@@ -84,4 +84,72 @@ test('a pulled record with the id of a record made here before the link keeps th
   await sync();
   expect(engine.db.get<{ name: string }>('SELECT name FROM annotations WHERE id = ?', [mine.annotationId])!.name).toBe('GPS glitch (mine)');
   expect(engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_conflicts')!.n).toBe(1);
+});
+
+test('a pulled rule with the id of a rule made here before the link keeps the local one and logs a conflict', async () => {
+  const { ruleId } = await call('CreateRule', { update: { name: 'Overpressure (mine)', description: 'made offline', conditions: [] } });
+  const theirs = await remote.client.CreateRule({
+    update: { name: 'Overpressure (theirs)', description: 'the remote one', conditions: [] },
+  });
+  remote.engine.db.run('UPDATE rules SET id = ? WHERE id = ?', [ruleId, theirs.ruleId]);
+
+  await sync();
+
+  const kept = () =>
+    engine.db.get<{ name: string; description: string; organization_id: string }>(
+      'SELECT name, description, organization_id FROM rules WHERE id = ?',
+      [ruleId],
+    )!;
+  const localOrganization = kept().organization_id;
+  expect(kept()).toEqual({ name: 'Overpressure (mine)', description: 'made offline', organization_id: localOrganization });
+  expect(localOrganization).not.toBe((await remote.client.GetMe({})).organizations[0].organizationId);
+  const conflicts = engine.db.all<{ kind: string; resource: string; record_id: string; winner: string }>(
+    'SELECT kind, resource, record_id, winner FROM sync_conflicts',
+  );
+  expect(conflicts).toEqual([{ kind: 'id_collision', resource: 'rule', record_id: ruleId, winner: 'local' }]);
+
+  // Changed on the remote and pulled again: still the local rule, still one conflict.
+  await remote.client.UpdateRule({ ruleId, name: 'Overpressure (theirs, renamed)', description: '', conditions: [] });
+  await sync();
+  expect(kept().name).toBe('Overpressure (mine)');
+  expect(engine.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_conflicts')!.n).toBe(1);
+});
+
+test('the comments of a colliding record stay apart: neither a log with the id of one made here nor the remote record’s own logs reach it', async () => {
+  insertAsset(engine.db, 'a0000000-0000-4000-a000-00000000000a', ASSET);
+  const { annotation: mine } = await call('CreateAnnotation', annotationRequest('Strut crack (mine)'));
+  const { annotationLog: myComment } = await call('CreateAnnotationLog', comment(mine.annotationId, 'seen on the left strut'));
+  // On the remote: another record under the same id, with a comment of its own ...
+  const theirs = await remote.client.CreateAnnotation(annotationRequest('Strut crack (theirs)'));
+  remote.engine.db.run('UPDATE annotations SET id = ? WHERE id = ?', [mine.annotationId, theirs.annotation.annotationId]);
+  remote.engine.db.run('UPDATE annotation_logs SET annotation_id = ? WHERE annotation_id = ?', [
+    mine.annotationId,
+    theirs.annotation.annotationId,
+  ]);
+  await remote.client.CreateAnnotationLog(comment(mine.annotationId, 'their comment'));
+  // ... and, on a record of its own, a comment under the id of the one made here.
+  const { annotation: other } = await remote.client.CreateAnnotation(annotationRequest('Other'));
+  const { annotationLog: clash } = await remote.client.CreateAnnotationLog(comment(other.annotationId, 'a clashing comment'));
+  remote.engine.db.run('UPDATE annotation_logs SET id = ? WHERE id = ?', [myComment.annotationLogId, clash.annotationLogId]);
+
+  await sync();
+
+  const logsOf = (annotationId: string) =>
+    engine.db
+      .all<{ comment_body: string | null }>('SELECT comment_body FROM annotation_logs WHERE annotation_id = ? AND kind = 1 ORDER BY pk', [
+        annotationId,
+      ])
+      .map((l) => JSON.stringify(l.comment_body));
+  expect(logsOf(mine.annotationId).join()).toContain('seen on the left strut');
+  expect(logsOf(mine.annotationId).join()).not.toContain('their comment');
+  expect(
+    engine.db.get<{ annotation_id: string }>('SELECT annotation_id FROM annotation_logs WHERE id = ?', [myComment.annotationLogId]),
+  ).toEqual({ annotation_id: mine.annotationId });
+  const conflicts = engine.db.all<{ kind: string; resource: string; record_id: string }>(
+    'SELECT kind, resource, record_id FROM sync_conflicts ORDER BY resource',
+  );
+  expect(conflicts).toEqual([
+    { kind: 'id_collision', resource: 'annotation', record_id: mine.annotationId },
+    { kind: 'id_collision', resource: 'annotation_log', record_id: myComment.annotationLogId },
+  ]);
 });

@@ -4,7 +4,7 @@ import type { HandlerMap } from '../../services/common/handler';
 import type { ResourceCatalog } from '../catalog';
 import { syncStatus } from '../status';
 import { adoptPreLinkRecords, preLinkRecords } from './preLink';
-import { configureRemote, getRemote, removeRemote, syncNow } from './remoteService';
+import { configureRemote, getRemote, removeRemote, syncNow, testRemote } from './remoteService';
 import { dismissConflict, dismissEntry, listConflicts, listOutbox, retryEntry, undoConflict } from './syncService';
 
 export function syncHandlers(catalog: ResourceCatalog): HandlerMap<typeof syncOperations> {
@@ -17,6 +17,7 @@ export function syncHandlers(catalog: ResourceCatalog): HandlerMap<typeof syncOp
     RetrySyncEntry: (ctx, req) => retryEntry(catalog, ctx, req.seq),
     DismissSyncEntry: (ctx, req) => dismissEntry(catalog, ctx, req.seq, req.discardRecord === true),
     GetSyncRemote: (ctx) => getRemote(ctx),
+    TestSyncRemote: (ctx, req) => testRemote(catalog, ctx, req),
     ConfigureSyncRemote: (ctx, req) => configureRemote(ctx, req),
     DeleteSyncRemote: (ctx) => removeRemote(ctx),
     SyncNow: (ctx) => syncNow(ctx),

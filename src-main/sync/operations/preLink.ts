@@ -46,7 +46,36 @@ export function localOrganizations(db: Db): Organization[] {
 
 export function preLinkRecords(catalog: ResourceCatalog, db: Db): PreLinkRecords {
   const identity = storedIdentity(db);
-  const local = localOrganizations(db);
+  return countedIn(
+    catalog,
+    db,
+    localOrganizations(db),
+    identity !== undefined,
+    (identity?.organizations ?? []).map((o) => ({ organizationId: o.id, name: o.name })),
+  );
+}
+
+/**
+ * Before the first link: what would stay local once linked to a remote whose user belongs to `remoteOrganizations`
+ * (every organization here but those; identity not yet known here, so nothing can be adopted before a first sync).
+ */
+export function preLinkRecordsOnLinking(
+  catalog: ResourceCatalog,
+  db: Db,
+  remoteOrganizations: readonly { organizationId: string; name: string }[],
+): PreLinkRecords {
+  const remote = new Set(remoteOrganizations.map((o) => o.organizationId));
+  const here = db.all<Organization>('SELECT id, name FROM organizations ORDER BY created_date, id').filter((o) => !remote.has(o.id));
+  return countedIn(catalog, db, here, false, remoteOrganizations);
+}
+
+function countedIn(
+  catalog: ResourceCatalog,
+  db: Db,
+  local: readonly Organization[],
+  identityKnown: boolean,
+  remoteOrganizations: readonly { organizationId: string; name: string }[],
+): PreLinkRecords {
   const ids = local.map((o) => o.id);
   const kinds =
     ids.length === 0
@@ -59,9 +88,9 @@ export function preLinkRecords(catalog: ResourceCatalog, db: Db): PreLinkRecords
           })
           .filter((k) => k.count > 0);
   return {
-    identityKnown: identity !== undefined,
+    identityKnown,
     localOrganizations: local.map((o) => ({ organizationId: o.id, name: o.name })),
-    remoteOrganizations: (identity?.organizations ?? []).map((o) => ({ organizationId: o.id, name: o.name })),
+    remoteOrganizations: [...remoteOrganizations],
     total: kinds.reduce((n, k) => n + k.count, 0),
     adoptable: kinds.reduce((n, k) => n + (k.adoptable ? k.count : 0), 0),
     kinds,

@@ -2,10 +2,13 @@
 // replica's remoteProfile (URL setting + key in the SecretStore), the
 // background scheduler through its syncController, present while a host (the
 // desktop app, `outpost serve`) runs background sync.
-import type { SyncRemote, SyncStatus } from '../../../src-shared/api/sync';
+import type { SyncRemote, SyncRemoteCheck, SyncStatus } from '../../../src-shared/api/sync';
 import { ApiError } from '../../../src-shared/errors';
-import type { RemoteProfileStore, RequestContext } from '../../engine';
+import { isReplica, type RemoteProfileStore, type RequestContext } from '../../engine';
+import type { ResourceCatalog } from '../catalog';
+import { checkLink } from '../linkCheck';
 import { syncStatus } from '../status';
+import { preLinkRecords, preLinkRecordsOnLinking } from './preLink';
 
 /** The store of the replica these operations came with. */
 function profileOf(ctx: RequestContext): RemoteProfileStore {
@@ -17,8 +20,28 @@ export async function getRemote(ctx: RequestContext): Promise<{ remote: SyncRemo
   return { remote: (await profileOf(ctx).read()) ?? null };
 }
 
+/** The link check alone (linkCheck.ts), storing nothing; with what a first link would leave local. */
+export async function testRemote(
+  catalog: ResourceCatalog,
+  ctx: RequestContext,
+  req: { baseUrl: string; apiKey?: string },
+): Promise<SyncRemoteCheck> {
+  const store = profileOf(ctx);
+  const link = await store.candidate(req.baseUrl, req.apiKey);
+  const who = await checkLink(ctx.db, link);
+  return {
+    baseUrl: link.baseUrl,
+    userId: who.userId,
+    userEmail: who.userEmail,
+    organizations: [...who.organizations],
+    linked: (await store.read()) !== undefined,
+    staysLocal: isReplica(ctx.db) ? preLinkRecords(catalog, ctx.db) : preLinkRecordsOnLinking(catalog, ctx.db, who.organizations),
+  };
+}
+
 export async function configureRemote(ctx: RequestContext, req: { baseUrl: string; apiKey?: string }): Promise<{ remote: SyncRemote }> {
-  const remote = await profileOf(ctx).save(req.baseUrl, req.apiKey);
+  // Checked before anything is stored: a link that cannot work is refused, saying which step failed.
+  const remote = await profileOf(ctx).save(req.baseUrl, req.apiKey, (link) => checkLink(ctx.db, link));
   // A new key lifts an authentication stop; a first remote starts background sync.
   await ctx.engine.replica?.syncController()?.remoteChanged();
   return { remote };

@@ -3,6 +3,7 @@
 // ids or API field names). Every view shows errors through ErrorMessage, which
 // puts this sentence first and the code, the server's message and the ids
 // behind a "Details" toggle.
+import { LinkCheckFailure, type LinkCheckFailureReason } from '../../../src-shared/api/sync';
 import type { Doing, ErrorInfo } from './errors';
 
 /** Looks a record's or user's id up to its name, if the view has it. */
@@ -65,8 +66,21 @@ function violationWords(field: string, description: string, nameOf: NameOf): str
   return what ? `${what}: ${why}` : why;
 }
 
+/**
+ * A link the engine checked and refused (TestSyncRemote, ConfigureSyncRemote): which of the three steps failed. Said of
+ * the remote, never of this tab's key or the engine (which answered).
+ */
+const LINK_CHECK_SENTENCES: Readonly<Record<LinkCheckFailureReason, string>> = {
+  [LinkCheckFailure.unreachable]:
+    'Not linked: nothing answered at that address as an Outpost or Sift server. Check the URL, and that the server is running and reachable from here.',
+  [LinkCheckFailure.keyRefused]: 'Not linked: the server answered, but refused the API key. Check the key (it may have been revoked).',
+  [LinkCheckFailure.identity]:
+    'Not linked: the server accepted the key, but it could not say which user and organization the key belongs to, or they cannot be used here.',
+};
+
 /** The one sentence for an error, naming what was being done when `doing` is given. */
 export function sentenceOf(error: ErrorInfo, nameOf: NameOf = () => undefined, doing: Doing | undefined = error.doing): string {
+  if (error.linkCheck) return LINK_CHECK_SENTENCES[error.linkCheck];
   const act = doing ? `${doing.verb} ${doing.subject}` : '';
   const what = act || 'this';
   switch (error.code) {

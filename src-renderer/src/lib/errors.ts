@@ -1,5 +1,6 @@
 // How API failures are shown: always with the server's message, never
 // swallowed. Turns whatever a client call threw into something a view can print.
+import { linkCheckFailureOf, type LinkCheckFailureReason } from '../../../src-shared/api/sync';
 import { TransportError } from '../../../src-shared/httpRequest';
 import { ApiError, Code, type FieldViolation } from '../../../src-shared/errors';
 
@@ -17,6 +18,8 @@ export interface ErrorInfo {
   /** The message to show: the server's own message for API errors. */
   readonly message: string;
   readonly fieldViolations: readonly FieldViolation[];
+  /** Which step of a link check failed (LinkCheckFailure), when the error is a link check's refusal. */
+  readonly linkCheck?: LinkCheckFailureReason;
   /** The action that failed, for the sentence shown (errorSentences.ts). */
   readonly doing?: Doing;
 }
@@ -39,7 +42,13 @@ export function toErrorInfo(error: unknown): ErrorInfo {
         ? ((d as { fieldViolations: FieldViolation[] }).fieldViolations ?? [])
         : [],
     );
-    return { code: codeName(error.code), message: error.message || codeName(error.code), fieldViolations: violations };
+    const linkCheck = linkCheckFailureOf(error.details);
+    return {
+      code: codeName(error.code),
+      message: error.message || codeName(error.code),
+      fieldViolations: violations,
+      ...(linkCheck ? { linkCheck } : {}),
+    };
   }
   if (error instanceof TransportError) {
     return { code: 'TRANSPORT', message: `Could not reach the Outpost engine: ${error.message}`, fieldViolations: [] };

@@ -9,9 +9,12 @@ import { callWithRetry, countPulled, timeOfField, type Puller } from '../../pull
 import { classify } from '../../retry';
 import { applyRemoteAnnotations } from '../annotations/apply';
 import { applyRemoteLogs } from './apply';
+import { ANNOTATION_LOG } from '../annotations/historyLogs';
 
 export const annotationLogsPuller: Puller<AnnotationLog> = {
   resource: 'annotation_logs',
+  // A log under the id of one made here, or on a record made here under the remote's id, is another record's.
+  collisions: { table: 'annotation_logs', kind: ANNOTATION_LOG, parent: { table: 'annotations', idOf: (l) => l.annotationId } },
   operation: 'ListAllAnnotationLogs',
   listField: 'annotationLogs',
   mode: 'created',

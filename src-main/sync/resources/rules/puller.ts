@@ -134,6 +134,7 @@ function upsertRemoteRule(db: Db, r: Rule): void {
 
 export const rulesPuller: Puller<Rule> = {
   resource: 'rules',
+  collisions: { table: 'rules', kind: 'rule' },
   operation: 'ListRules',
   listField: 'rules',
   mode: 'modified',

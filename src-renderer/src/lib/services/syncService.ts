@@ -1,7 +1,7 @@
 // Sync as the Sync view and the navigation badge use it: the remote profile,
 // "sync now", failed outbox entries and open conflicts, plus the wording of
 // states (pure helpers, tested in syncService.spec.ts).
-import type { SyncConflict, SyncRemote, SyncStatus } from '../../../../src-shared/api/sync';
+import type { SyncConflict, SyncRemote, SyncRemoteCheck, SyncStatus } from '../../../../src-shared/api/sync';
 import type { Client } from '../../../../src-shared/client';
 import { counted, enumLabel, formatTime } from '../format';
 import { DEFAULT_SORT, type AnnotationQuery } from './annotationService';
@@ -9,11 +9,17 @@ import { DEFAULT_SORT, type AnnotationQuery } from './annotationService';
 // Views that show sync counts import it from here with the rest of the sync words.
 export { counted };
 
-export type { SyncConflict, SyncRemote, SyncStatus };
+export type { SyncConflict, SyncRemote, SyncRemoteCheck, SyncStatus };
 export type SyncOutboxEntry = Awaited<ReturnType<Client['ListSyncOutbox']>>['entries'][number];
 
 export async function getRemote(client: Client): Promise<SyncRemote | null> {
   return (await client.GetSyncRemote({})).remote;
+}
+
+/** Checks a link without storing anything (an empty key: the stored one); refused with the failed step (errors.ts linkCheck). */
+export async function testRemote(client: Client, baseUrl: string, apiKey: string): Promise<SyncRemoteCheck> {
+  const key = apiKey.trim();
+  return await client.TestSyncRemote({ baseUrl: baseUrl.trim(), ...(key ? { apiKey: key } : {}) });
 }
 
 /** An empty key keeps the stored one (the key is write-only: the form never shows it). */

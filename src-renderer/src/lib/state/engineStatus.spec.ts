@@ -28,6 +28,28 @@ test('says nothing while the engine runs; says it is down while it restarts, the
   expect(engine.state).toBe('ready');
 });
 
+test('the desktop light: down while the host restarts or cannot run; back by itself, and the views read again once', () => {
+  const engine = new EngineStatus();
+  let push: (event: BridgeEvent) => void = () => {};
+  const readAgain = vi.fn();
+  engine.start((listener) => ((push = listener), () => {}), readAgain);
+  push(status('starting', 'opening the profile'));
+  expect(engine.down).toBe(false); // starting is not a failure: calls wait for it
+  push(status('ready', 'the profile is open'));
+  expect([engine.answering, engine.down]).toEqual([true, false]);
+  expect(readAgain).not.toHaveBeenCalled();
+
+  push(status('restarting', 'the engine stopped answering; restarting it'));
+  push(status('restarting', 'the engine stopped answering; starting a new one'));
+  expect([engine.answering, engine.down]).toEqual([false, true]);
+  push(status('ready', 'the profile is open'));
+  expect([engine.answering, engine.down]).toEqual([true, false]);
+  expect(readAgain).toHaveBeenCalledTimes(1);
+
+  push(status('failed', 'the engine stopped 6 times within 60 s'));
+  expect([engine.answering, engine.down]).toEqual([false, true]);
+});
+
 test('a host that cannot run is an error naming why; other events and unknown states are ignored', () => {
   const engine = new EngineStatus();
   engine.event({ type: 'sync-status', state: 'failed' });

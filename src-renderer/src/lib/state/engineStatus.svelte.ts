@@ -25,18 +25,31 @@ export class EngineStatus {
   /** The host died since the window opened and is back: the user is told once, until dismissed. */
   recovered = $state(false);
 
-  /** Follows the main process's events; returns the unsubscribe function. */
-  start(onEvent: (listener: (event: BridgeEvent) => void) => () => void): () => void {
-    return onEvent((event) => this.event(event));
+  /** Runs when a restarted engine answers again (views read what they show again: calls failed meanwhile). */
+  #onBack: () => void = () => {};
+
+  /**
+   * Follows the main process's events; `onBack` runs when the engine host is back after a restart (the desktop
+   * supervisor pings it and replaces one that stops answering). Returns the unsubscribe function.
+   */
+  start(onEvent: (listener: (event: BridgeEvent) => void) => () => void, onBack: () => void = () => {}): () => void {
+    this.#onBack = onBack;
+    const stop = onEvent((event) => this.event(event));
+    return () => {
+      this.#onBack = () => {};
+      stop();
+    };
   }
 
   event(event: BridgeEvent): void {
     if (event.type !== 'engine-status' || typeof event.state !== 'string' || !STATES.includes(event.state)) return;
     const next = event.state as EngineState;
-    if (next === 'ready' && this.state === 'restarting') this.recovered = true;
+    const back = next === 'ready' && this.state === 'restarting';
+    if (back) this.recovered = true;
     if (next === 'restarting' || next === 'failed') this.recovered = false;
     this.state = next;
     this.detail = typeof event.detail === 'string' ? event.detail : '';
+    if (back) this.#onBack();
   }
 
   /**
@@ -69,6 +82,11 @@ export class EngineStatus {
   /** Whether the engine answers (the sidebar's light). */
   get answering(): boolean {
     return this.state === 'ready';
+  }
+
+  /** The engine stopped answering (not merely starting): its one notice stands for the views' failed calls. */
+  get down(): boolean {
+    return this.state === 'restarting' || this.state === 'failed' || this.state === 'unreachable' || this.state === 'stopped';
   }
 
   dismiss(): void {

@@ -51,6 +51,8 @@ export class PagedList<T, Q = void> {
   #refreshAgain = false;
   /** A first page arrived (shownQuery alone cannot say so: a list without a query shows `undefined`). */
   #shown = false;
+  /** The query of a first page that failed (not a rejected filter): a refresh lists it again, whole. */
+  #failed: { query: Q } | undefined;
   #generation = 0;
   /** Each row's position in `items` by key, kept with it: a next page is indexed (and checked for rows already
    * shown) at the cost of the page, not of every loaded row; lookups by key are O(1) at 100k rows. */
@@ -113,12 +115,14 @@ export class PagedList<T, Q = void> {
       this.nextPageToken = page.nextPageToken;
       this.shownQuery = query;
       this.#shown = true;
+      this.#failed = undefined;
       this.filterError = undefined;
       this.error = undefined;
     } catch (e) {
       if (generation !== this.#generation) return;
       const info = toErrorInfo(e);
       const rejectedFilter = Boolean(this.#source.filterOf?.(query).trim()) && isFilterError(info);
+      this.#failed = rejectedFilter ? undefined : { query };
       // A typo in the filter keeps the rows shown before it (and their query): the error is shown at the box.
       if (!rejectedFilter) {
         this.#setItems([]);
@@ -166,13 +170,17 @@ export class PagedList<T, Q = void> {
    * shown (up to REFRESH_MAX_ROWS; rows past it keep their values). Rows stay where they are, so scroll, selection
    * and focus stay; new and changed rows are marked, and rows the query no longer lists stay, marked, until the next
    * load. A load started meanwhile wins (the refresh is dropped); refreshes asked for during one run once after it.
+   * A list whose load failed is loaded again instead (its error goes when that succeeds).
    */
   async refresh(): Promise<void> {
     if (this.#refreshing) {
       this.#refreshAgain = true;
       return;
     }
-    if (!this.#shown || this.busy) return;
+    if (this.busy) return;
+    // The list failed to load (the engine did not answer, say): nothing is shown to keep in place, so it loads again.
+    if (this.#failed) return await this.load(this.#failed.query);
+    if (!this.#shown) return;
     this.#refreshing = true;
     try {
       do {

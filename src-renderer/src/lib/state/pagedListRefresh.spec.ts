@@ -1,6 +1,7 @@
 // PagedList.refresh (issue #30): rows read again in place, changed ones marked,
 // rows the query no longer lists kept (marked) until the next load.
 import { describe, expect, test } from 'vitest';
+import { ApiError, Code } from '../../../../src-shared/errors';
 import { PagedList, type Page } from './pagedList.svelte';
 
 interface Row {
@@ -80,5 +81,25 @@ describe('PagedList.replace', () => {
     // The same version again (the list's own refresh right after) adds nothing new.
     list.replace(row('a', 'ours'), true);
     expect(list.isChanged('a')).toBe(false);
+  });
+
+  test('a list whose load failed (the engine did not answer) loads again on a refresh, and its error goes', async () => {
+    let answering = false;
+    const list = new PagedList<Row, string>({
+      fetchPage: async (filter) => {
+        if (!answering) throw new ApiError(Code.UNAVAILABLE, 'the engine stopped unexpectedly');
+        return { items: [row(`for ${filter}`)], nextPageToken: '' };
+      },
+      keyOf: (r) => r.id,
+    });
+    await list.load('f');
+    expect(list.error).toMatchObject({ code: 'UNAVAILABLE' });
+    await list.refresh(); // still down: still the error, nothing shown
+    expect(list.error).toMatchObject({ code: 'UNAVAILABLE' });
+    answering = true;
+    await list.refresh();
+    expect(list.error).toBeUndefined();
+    expect(list.items.map((r) => r.id)).toEqual(['for f']);
+    expect(list.shownQuery).toBe('f');
   });
 });

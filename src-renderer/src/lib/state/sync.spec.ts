@@ -1,15 +1,46 @@
 import { expect, test } from 'vitest';
 import { ApiError, Code } from '../../../../src-shared/errors';
+import { sentenceOf } from '../errorSentences';
 import { fakeClient } from '../testing/fakeClient';
 import { outboxEntry, syncConflict, syncStatus } from '../testing/syncFactories';
 import { SyncMonitor } from './syncMonitor.svelte';
 import { SyncWorkspace } from './sync.svelte';
 
-function setup() {
+/** The engine's link check: a bad URL names the field, `op_wrong` is refused; `staysLocal` records made here stay. */
+function linkCheck(req: Record<string, unknown>, remote: { baseUrl: string } | null, staysLocal = 0) {
+  if (!String(req.baseUrl).startsWith('http')) throw ApiError.invalid('base_url', 'must use http or https, not ftp');
+  if (req.apiKey === 'op_wrong')
+    throw new ApiError(Code.FAILED_PRECONDITION, `not linked: ${String(req.baseUrl)} refused the API key (missing or invalid API key)`, [
+      { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'REMOTE_KEY_REFUSED', domain: 'outpost.sync.link', metadata: {} },
+    ]);
+  return {
+    baseUrl: String(req.baseUrl).replace(/\/$/, ''),
+    userId: 'u-1',
+    userEmail: 'ana@remote.example',
+    organizations: [{ organizationId: 'org-r', name: 'Remote Org' }],
+    linked: remote !== null,
+    staysLocal: {
+      identityKnown: false,
+      localOrganizations: [{ organizationId: 'org-l', name: 'Field Team' }],
+      remoteOrganizations: [{ organizationId: 'org-r', name: 'Remote Org' }],
+      total: staysLocal,
+      adoptable: staysLocal,
+      kinds: staysLocal ? [{ resource: 'annotation', label: 'annotations', count: staysLocal, adoptable: true, reason: '' }] : [],
+    },
+  };
+}
+
+function setup(staysLocal = 0) {
   let remote: { baseUrl: string; hasApiKey: boolean } | null = null;
   let failed = ['7', '8'];
   const fake = fakeClient()
     .on('GetSyncRemote', () => ({ remote }))
+    .on('TestSyncRemote', (req) => linkCheck(req, remote, staysLocal))
+    .on('AdoptPreLinkRecords', () => ({
+      adopted: [{ resource: 'annotation', label: 'annotations', count: staysLocal }],
+      leftBehind: [],
+      remaining: { ...linkCheck({ baseUrl: 'http://x' }, remote).staysLocal, identityKnown: true },
+    }))
     .on('ConfigureSyncRemote', (req) => {
       if (!String(req.baseUrl).startsWith('http')) throw ApiError.invalid('base_url', 'must use http or https, not ftp');
       remote = { baseUrl: String(req.baseUrl).replace(/\/$/, ''), hasApiKey: true };
@@ -61,9 +92,68 @@ test('configure the remote: a rejected URL names the field; the key is sent once
   expect(monitor.status?.remoteUrl).toBe('https://remote.example');
   expect(fake.callsTo('ConfigureSyncRemote').at(-1)).toEqual({ baseUrl: 'https://remote.example/', apiKey: 'op_key' });
 
+  expect(ws.notice).toBe('Saved. A sync with https://remote.example has started. You work there as ana@remote.example (Remote Org).');
+
   expect(await ws.removeRemote()).toBe(true);
   expect(ws.remote).toBeNull();
   expect(monitor.status?.remoteUrl).toBe('');
+});
+
+test('a link the check refuses saves nothing and says which step failed, in words', async () => {
+  const { fake, ws } = setup();
+  await ws.load();
+  ws.baseUrl = 'https://remote.example';
+  ws.apiKey = 'op_wrong';
+  expect(await ws.saveRemote()).toBe(false);
+  expect(ws.formError).toMatchObject({ code: 'FAILED_PRECONDITION', linkCheck: 'REMOTE_KEY_REFUSED' });
+  expect(sentenceOf(ws.formError!)).toBe(
+    'Not linked: the server answered, but refused the API key. Check the key (it may have been revoked).',
+  );
+  expect(fake.callsTo('ConfigureSyncRemote')).toEqual([]);
+  expect(ws.notice).toBe('');
+  expect(ws.remote).toBeNull();
+});
+
+test('a first link that leaves records here asks first: keep them, or send them once the first sync has run', async () => {
+  const { fake, monitor, ws } = setup(3);
+  await ws.load();
+  ws.baseUrl = 'https://remote.example';
+  ws.apiKey = 'op_key';
+  expect(await ws.saveRemote()).toBe(false);
+  expect(ws.linkCheck?.staysLocal.total).toBe(3);
+  expect(ws.adoptTo).toBe('org-r');
+  expect(fake.callsTo('ConfigureSyncRemote')).toEqual([]);
+  ws.cancelLink();
+  expect(ws.linkCheck).toBeUndefined();
+
+  expect(await ws.saveRemote()).toBe(false);
+  expect(await ws.saveRemote('adopt')).toBe(true);
+  expect(fake.callsTo('TestSyncRemote')).toHaveLength(2); // the choice reuses the check it answers
+  expect(fake.callsTo('ConfigureSyncRemote')).toEqual([{ baseUrl: 'https://remote.example', apiKey: 'op_key' }]);
+  expect(ws.notice).toMatch(/The 3 records made here go to the remote once it has run\.$/);
+  expect(ws.adoptAfterFirstSync).toEqual({ organizationId: 'org-r' });
+  expect(fake.callsTo('AdoptPreLinkRecords')).toEqual([]);
+
+  await ws.adoptIfChosen();
+  expect(fake.callsTo('AdoptPreLinkRecords')).toEqual([{ organizationId: 'org-r' }]);
+  expect(fake.calls.at(-1)?.name).toBe('SyncNow');
+  expect(monitor.running).toBe(true);
+  expect(ws.notice).toBe('Queued 3 records made before the link as offline creates; they are being sent.');
+  await ws.adoptIfChosen(); // once only
+  expect(fake.callsTo('AdoptPreLinkRecords')).toHaveLength(1);
+});
+
+test('keeping the records here links without adopting them', async () => {
+  const { fake, ws } = setup(2);
+  await ws.load();
+  ws.baseUrl = 'https://remote.example';
+  ws.apiKey = 'op_key';
+  await ws.saveRemote();
+  expect(await ws.saveRemote('keep')).toBe(true);
+  expect(ws.adoptAfterFirstSync).toBeUndefined();
+  expect(ws.notice).toMatch(/The 2 records made here stay on this machine; they can still be sent from this page\.$/);
+  await ws.adoptIfChosen();
+  expect(fake.callsTo('AdoptPreLinkRecords')).toEqual([]);
 });
 
 test('sync now shows the run at once; retry, undo and dismiss update the lists; a refusal is shown', async () => {

@@ -3,6 +3,7 @@
 // itself is the shared SyncMonitor's.
 import type { Client } from '../../../../src-shared/client';
 import { toErrorInfo, type ErrorInfo } from '../errors';
+import { counted } from '../format';
 import {
   configureRemote,
   dismissConflict,
@@ -13,16 +14,22 @@ import {
   removeRemote,
   retryEntry,
   syncNow,
+  testRemote,
   undoConflict,
   type SyncConflict,
   type SyncOutboxEntry,
   type SyncRemote,
+  type SyncRemoteCheck,
 } from '../services/syncService';
 import type { SyncMonitor } from './syncMonitor.svelte';
+
+/** What becomes of the records made here before a first link: sent to the remote organization, or kept on this machine. */
+export type StaysLocalChoice = 'adopt' | 'keep';
 
 /** What is in progress: the form, the run, or one row (`retry:7`, `dismiss-entry:7`, `undo:<id>`, `dismiss:<id>`). */
 export type SyncAction =
   | 'save'
+  | 'adopt'
   | 'remove'
   | 'sync'
   | `retry:${string}`
@@ -45,6 +52,12 @@ export class SyncWorkspace {
   formError = $state<ErrorInfo | undefined>();
   actionError = $state<ErrorInfo | undefined>();
   notice = $state('');
+  /** A first link that checked out and leaves records here: it waits for the user's choice (adopt or keep). */
+  linkCheck = $state<SyncRemoteCheck | undefined>();
+  /** The remote organization the records go to when adopted (chosen when the remote user has several). */
+  adoptTo = $state('');
+  /** Chosen "send them": adopted once the first sync has read the remote user (adoptIfChosen). */
+  adoptAfterFirstSync = $state<{ organizationId: string } | undefined>();
 
   readonly #client: Client;
   readonly #monitor: SyncMonitor;
@@ -91,16 +104,36 @@ export class SyncWorkspace {
     return this.formError?.fieldViolations.find((v) => v.field === field)?.description;
   }
 
-  async saveRemote(): Promise<boolean> {
+  /**
+   * Checks the link (TestSyncRemote: it answers, takes the key, whose it is), then saves it. A failed check saves
+   * nothing and says which step failed. A first link that leaves records made here waits for `choice` (see linkCheck).
+   */
+  async saveRemote(choice?: StaysLocalChoice): Promise<boolean> {
     if (this.pending) return false;
     this.pending = 'save';
     this.formError = undefined;
     this.notice = '';
     try {
+      const check = choice && this.linkCheck ? this.linkCheck : await testRemote(this.#client, this.baseUrl, this.apiKey);
+      if (!check.linked && check.staysLocal.total > 0 && !choice) {
+        this.linkCheck = check;
+        this.adoptTo = check.organizations.length === 1 ? check.organizations[0].organizationId : '';
+        return false;
+      }
       this.remote = await configureRemote(this.#client, this.baseUrl, this.apiKey);
+      this.linkCheck = undefined;
       this.baseUrl = this.remote.baseUrl;
       this.apiKey = '';
-      this.notice = `Saved. A sync with ${this.remote.baseUrl} has started.`;
+      const orgs = check.organizations.map((o) => o.name).join(', ');
+      const records = counted(check.staysLocal.total, 'records');
+      const then =
+        choice === 'adopt'
+          ? ` The ${records} made here go to the remote once it has run.`
+          : choice === 'keep'
+            ? ` The ${records} made here stay on this machine; they can still be sent from this page.`
+            : '';
+      if (choice === 'adopt') this.adoptAfterFirstSync = { organizationId: this.adoptTo };
+      this.notice = `Saved. A sync with ${this.remote.baseUrl} has started. You work there as ${check.userEmail} (${orgs}).${then}`;
       await this.#monitor.refresh();
       return true;
     } catch (e) {
@@ -109,6 +142,26 @@ export class SyncWorkspace {
     } finally {
       this.pending = undefined;
     }
+  }
+
+  /** Back to the form without linking (the choice of what stays local was not made). */
+  cancelLink(): void {
+    this.linkCheck = undefined;
+  }
+
+  /** After a successful sync: sends the records made before the link if the user chose so when linking, then syncs them. */
+  async adoptIfChosen(): Promise<void> {
+    const target = this.adoptAfterFirstSync;
+    if (!target || this.pending) return;
+    this.adoptAfterFirstSync = undefined;
+    const done = await this.#run('adopt', () =>
+      this.#client.AdoptPreLinkRecords(target.organizationId ? { organizationId: target.organizationId } : {}),
+    );
+    if (!done) return;
+    await this.syncNow(); // they go now, not at the next background run
+    const sent = done.value.adopted.reduce((n, a) => n + a.count, 0);
+    const left = done.value.leftBehind.length;
+    this.notice = `Queued ${counted(sent, 'records')} made before the link as offline creates; they are being sent${left ? `. ${counted(left, 'records')} stay here (listed below with why)` : ''}.`;
   }
 
   async removeRemote(): Promise<boolean> {
