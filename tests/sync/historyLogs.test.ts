@@ -176,7 +176,10 @@ describe('sync: history logs of our own writes', () => {
     });
     // More than a page (1000) of a colleague's comments on each.
     for (const id of [x, y])
-      for (let i = 0; i < 1000; i++) await colleague.CreateAnnotationLog({ annotationId: id, ...comment(`${id} ${i}`) });
+      for (let i = 0; i < 1000; i += 50)
+        await Promise.all(
+          Array.from({ length: 50 }, (_, j) => colleague.CreateAnnotationLog({ annotationId: id, ...comment(`${id} ${i + j}`) })),
+        );
     expect((await a.sync()).progress.pulled).toEqual({ annotation_logs: 2000 });
     const lookup =
       (id: string): Matcher =>
