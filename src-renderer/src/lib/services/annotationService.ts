@@ -129,6 +129,11 @@ export async function setAnnotationTags(client: Client, annotationId: string, ta
   return (await client.UpdateAnnotation(tagsUpdate(annotationId, tags))).annotation;
 }
 
+/** One UpdateAnnotation request as given (the editor's: the mask names what it changed). */
+export async function updateAnnotation(client: Client, update: AnnotationUpdate): Promise<Annotation> {
+  return (await client.UpdateAnnotation(update)).annotation;
+}
+
 /** Many updates as one engine call per BATCH_UPDATE_LIMIT (one transaction each; all or none). */
 export async function updateMany(client: Client, updates: readonly AnnotationUpdate[]): Promise<Annotation[]> {
   const out: Annotation[] = [];
