@@ -22,6 +22,7 @@ const press = (...keys: string[]) => keys.reduce((p, k) => p.then(() => page.key
 const cursorId = () => page.evaluate(() => document.querySelector('.row.cursor')?.getAttribute('data-annotation-id') ?? null);
 const activeId = () => page.evaluate(() => document.activeElement?.id ?? '');
 const focusIsList = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'annotation-list');
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const get = async (annotationId: string) => (await server.client.GetAnnotation({ annotationId })).annotation;
 
 /** Lists the annotations the filter matches and puts the cursor on the first (the detail opens it). */
@@ -177,6 +178,41 @@ describe('editing an annotation in the detail', () => {
     await page.getByTestId('annotation-editor').waitFor({ state: 'detached' });
     await expect.poll(focusIsList, { timeout: TIMEOUT }).toBe(true);
     expect(await get(target.annotationId)).toEqual(before);
+  });
+
+  test("a refused edit names the annotation, keeps the editor and what was typed, the code behind 'Details'", async () => {
+    const { policy } = await server.client.CreatePolicy({
+      name: 'Annotations are read-only',
+      configuration: { cedarPolicy: 'forbid(principal, action == Action::"UpdateAnnotation", resource is Annotation);' },
+    });
+    try {
+      await page.getByTestId('annotation-list').focus();
+      const before = await get(target.annotationId);
+      await press('r');
+      await expect.poll(activeId, { timeout: TIMEOUT }).toBe('edit-name');
+      await page.keyboard.type('Renamed while forbidden');
+      await press('Control+Enter');
+      const alert = page.locator('aside.detail [role="alert"]', { has: page.getByTestId('error-sentence') });
+      await expect
+        .poll(() => alert.getByTestId('error-sentence').innerText(), { timeout: TIMEOUT })
+        .toMatch(
+          new RegExp(
+            `^Your organization's policy does not allow saving the changes to '${escape(before.name)}' \\(policy “Annotations are read-only[^”]*”\\)\\.$`,
+          ),
+        );
+      expect(await alert.innerText()).not.toMatch(/PERMISSION_DENIED|UpdateAnnotation|[0-9a-f]{8}-[0-9a-f]{4}-/);
+      await alert.locator('summary').click();
+      expect(await alert.innerText()).toContain('PERMISSION_DENIED');
+      // Nothing moved on: the editor holds the typed name, the cursor stays, the record is as it was.
+      expect(await page.inputValue('#edit-name')).toBe('Renamed while forbidden');
+      expect(await cursorId()).toBe(target.annotationId);
+      expect(await get(target.annotationId)).toEqual(before);
+      await screenshot(page, '84-edit-refused');
+      await page.locator('#edit-name').press('Escape');
+      await page.getByTestId('annotation-editor').waitFor({ state: 'detached' });
+    } finally {
+      await server.client.ArchivePolicy({ policyId: policy.policyId });
+    }
   });
 
   test('"filter by this value" lists the annotations with the same metadata value', async () => {
