@@ -93,6 +93,19 @@ export async function listAnnotations(
   }
 }
 
+/** How many annotations a query matches: exact, or (past the engine's cap) at least `count`. */
+export interface MatchCount {
+  readonly count: number;
+  readonly exact: boolean;
+}
+
+/** The engine's count of what `listAnnotations` lists for the query (the same filter, archived hidden alike). */
+export async function countAnnotations(client: Client, query: AnnotationQuery): Promise<MatchCount> {
+  const filter = listedFilter(query.filter.trim(), query.showArchived);
+  const res = await client.CountAnnotations(filter ? { filter } : {});
+  return { count: Number(res.count), exact: res.exact };
+}
+
 export async function getAnnotation(client: Client, annotationId: string): Promise<Annotation> {
   return (await client.GetAnnotation({ annotationId })).annotation;
 }
