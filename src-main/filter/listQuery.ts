@@ -210,3 +210,35 @@ export function listPage(db: Db, spec: ListSpec, req: ListParams, scope: Scope, 
   }
   return { keys, nextPageToken };
 }
+
+export interface Count {
+  readonly count: number;
+  /** False when more than the cap matched: `count` is then the cap, a lower bound. */
+  readonly exact: boolean;
+}
+
+/**
+ * How many rows the list of this filter and scope shows: the same compiled filter, plan and policy gate a page
+ * uses, counted in SQL; past `cap` rows it stops and says so (`exact: false`).
+ */
+export function countMatching(db: Db, spec: ListSpec, filterText: string | undefined, scope: Scope, cap: number): Count {
+  const filter = compileFilter(spec.filterFields, filterText);
+  const planned = planSemiJoins(db, filter, spec, cap);
+  const where: string[] = [`(${scope.sql})`, `(${planned.sql})`];
+  const params: unknown[] = [...scope.params, ...filter.params];
+  const gate = scope.gate && gateOfList(db, spec, scope.gate);
+  if (gate?.sql) {
+    where.push(`(${gate.sql.sql})`);
+    params.push(...gate.sql.params);
+  }
+  const rows = `SELECT t.pk AS pk FROM ${planned.from} WHERE ${where.join(' AND ')}`;
+  let n: number;
+  if (gate && !gate.sql) {
+    // Policies that do not compile to SQL decide each counted row, as a list's page would.
+    const pks = db.all<{ pk: number }>(rows, params as SqlValue[]).map((r) => r.pk);
+    n = gate.keep(pks).filter(Boolean).length;
+  } else {
+    n = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${rows} LIMIT ${Math.trunc(cap) + 1})`, params as SqlValue[])!.n;
+  }
+  return n > cap ? { count: cap, exact: false } : { count: n, exact: true };
+}

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from './operation';
 import { listRequest, organizationIdIn, EmptyOut, UserOut } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
-import { fieldMaskIn, message, nullableTimestampOut, protoEnum, response, timestampIn, timestampOut } from './wire';
+import { fieldMaskIn, int64Out, message, nullableTimestampOut, protoEnum, response, timestampIn, timestampOut } from './wire';
 
 export const AnnotationState = protoEnum('AnnotationState', {
   ANNOTATION_STATE_UNSPECIFIED: 0,
@@ -119,6 +119,9 @@ export type AnnotationPatch = z.output<typeof AnnotationPatchIn>;
 
 export const UpdateAnnotationRequest = message({ annotation: AnnotationPatchIn, updateMask: fieldMaskIn });
 
+/** CountAnnotations counts exactly up to this many; a count above it is this number with `exact: false`. */
+export const COUNT_EXACT_LIMIT = 100_000;
+
 /** The most UpdateAnnotation requests one BatchUpdateAnnotations runs (the renderer's "all 3,218 matching" fits). */
 export const BATCH_UPDATE_LIMIT = 10_000;
 
@@ -202,6 +205,17 @@ export const annotationOperations = {
     summary: 'List annotations (CEL filter, AIP-132 order_by, keyset paging)',
     request: listRequest({ organizationId: organizationIdIn }),
     response: response({ annotations: z.array(AnnotationOut), nextPageToken: z.string() }),
+  }),
+  CountAnnotations: defineOperation({
+    name: 'CountAnnotations',
+    method: 'GET',
+    path: '/api/v1/annotations:count',
+    input: 'query',
+    tag: 'Annotations',
+    extension: true,
+    summary: `How many annotations ListAnnotations lists for a filter, counted by the same query; exact up to ${COUNT_EXACT_LIMIT.toLocaleString('en-US')} (above: that many and exact false)`,
+    request: message({ filter: z.string().optional(), organizationId: organizationIdIn }),
+    response: response({ count: int64Out, exact: z.boolean() }),
   }),
   GetAnnotation: defineOperation({
     name: 'GetAnnotation',

@@ -209,6 +209,19 @@ export const TestMeasurementIn = message({
   .superRefine(oneOf(['numericBounds', 'stringBounds'], 'bounds'));
 export type TestMeasurementInput = z.output<typeof TestMeasurementIn>;
 
+/** Where a report came from (an Outpost extension: the platform's TestReport does not say). */
+export const TestReportSourceOut = response({
+  testReportId: z.string(),
+  /** The uploaded ATML file it was imported from; '' when it was created through the API or pulled from a remote. */
+  remoteFileId: z.string(),
+  /** When this Outpost stored it: the time of the import for an imported report. */
+  createdDate: timestampOut,
+});
+export type TestReportSource = z.infer<typeof TestReportSourceOut>;
+
+/** The most reports one GetTestReportSources names (a page of the report list is 50). */
+export const TEST_REPORT_SOURCES_LIMIT = 200;
+
 const reportBody = { testReport: TestReportOut };
 const stepBody = { testStep: TestStepOut };
 const measurementBody = { testMeasurement: TestMeasurementOut };
@@ -254,6 +267,24 @@ export const testReportOperations = {
     summary: 'List test reports (default order start_time desc)',
     request: listRequest(),
     response: response({ testReports: z.array(TestReportOut), nextPageToken: z.string() }),
+  }),
+  GetTestReportSources: defineOperation({
+    name: 'GetTestReportSources',
+    method: 'GET',
+    path: '/api/v1/test-reports:sources',
+    input: 'query',
+    tag: 'Test reports',
+    extension: true,
+    summary: `Where each of up to ${TEST_REPORT_SOURCES_LIMIT} test reports came from: the uploaded file it was imported from (its id) and when it was stored here`,
+    request: message({
+      testReportIds: stringListIn.pipe(
+        z
+          .array(z.string().min(1, 'must not be empty'))
+          .min(1, 'name at least one test report')
+          .max(TEST_REPORT_SOURCES_LIMIT, `at most ${TEST_REPORT_SOURCES_LIMIT} test reports`),
+      ),
+    }),
+    response: response({ sources: z.array(TestReportSourceOut) }),
   }),
   UpdateTestReport: defineOperation({
     name: 'UpdateTestReport',

@@ -60,7 +60,7 @@ describe('accessibility, light and dark (axe-core, outpost serve)', () => {
     expect(dark).toBe('rgb(20, 23, 27)');
   });
 
-  test("the create-annotation dialog, empty and with the engine's association error", async () => {
+  test('the create-annotation dialog, empty and with its association problem', async () => {
     await toAnnotationList();
     await press('n');
     await page.getByTestId('create-annotation').waitFor();

@@ -333,7 +333,7 @@ describe('keyboard triage (outpost serve)', () => {
     expect(await page.inputValue('#quick-time')).toBe('custom');
   });
 
-  test("n opens the create form; the engine's association rule shows by the fields; Ctrl+Enter creates", async () => {
+  test('n opens the create form; the association rule shows by the fields in words; Ctrl+Enter creates', async () => {
     await page.getByTestId('annotation-list').focus();
     await press('n');
     const form = page.getByTestId('create-annotation');
@@ -341,11 +341,12 @@ describe('keyboard triage (outpost serve)', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-name');
     await page.keyboard.type('Hand-made: chamber pressure dip');
     await press('Control+Enter');
-    // The engine's own words for the rule.
-    const refused = await server.client
-      .CreateAnnotation({ name: 'x', startTime: '2026-11-01T00:00:00Z', endTime: '2026-11-01T00:01:00Z' })
-      .catch((e: { details: Array<{ fieldViolations?: Array<{ description: string }> }> }) => e.details[0].fieldViolations![0].description);
-    await expect.poll(() => page.getByTestId('association-error').textContent(), { timeout: TIMEOUT }).toBe(refused);
+    // The rule in words, said before anything is sent (no API field names), with the focus on the run field.
+    await page.getByTestId('association-error').waitFor();
+    const said = (await page.getByTestId('association-error').textContent())?.trim();
+    expect(said).toBe('Choose a run, an asset or a channel: an annotation belongs to at least one (tags alone are not enough).');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: TIMEOUT }).toBe('new-run');
+    expect((await server.client.ListAnnotations({ filter: 'name == "Hand-made: chamber pressure dip"' })).annotations).toEqual([]);
     await shot('49-create-refused');
 
     const { runs } = await server.client.ListRuns({ pageSize: 1 });

@@ -196,6 +196,8 @@ const PROBES: Record<OperationName, Probe> = {
   })),
   GetTestReport: shows((s) => ({ testReportId: s.testReportId })),
   ListTestReports: shows(() => ({ pageSize: 1000 })),
+  CountAnnotations: shows(() => ({})),
+  GetTestReportSources: shows((s) => ({ testReportIds: [s.testReportId] })),
   UpdateTestReport: refused((s) => ({ testReport: { testReportId: s.testReportId, name: 'peek' }, updateMask: 'name' })),
   DeleteTestReport: refused((s) => ({ testReportId: s.testReportId })),
   CreateTestStep: refused((s) => ({

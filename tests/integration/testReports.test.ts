@@ -1100,3 +1100,58 @@ describe('ImportTestReport: a big import leaves the server answering, and appear
     }
   });
 });
+
+describe('GetTestReportSources (extension): the file a report was imported from, and when', () => {
+  test('an imported report names its uploaded file; one made through the API names none; both say when they were stored', async () => {
+    const org = inNewOrg('Sources');
+    const before = Date.now();
+    const remoteFileId = await uploadFile(org.token, SAMPLE, 'bench_B_second_try.xml');
+    const imported = (await org.api('POST', '/api/v1/test-reports:import', { remoteFileId })).body.testReport;
+    const made = (
+      await org.api('POST', '/api/v1/test-reports', {
+        status: 'TEST_STATUS_FAILED',
+        name: imported.name,
+        testSystemName: 'rig',
+        testCase: 'case',
+        startTime: '2026-02-01T10:00:00Z',
+        endTime: '2026-02-01T10:01:00Z',
+      })
+    ).body.testReport;
+    const res = await org.api(
+      'GET',
+      `/api/v1/test-reports:sources?test_report_ids=${imported.testReportId}&test_report_ids=${made.testReportId}`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.sources.map((x: any) => [x.testReportId, x.remoteFileId])).toEqual([
+      [imported.testReportId, remoteFileId],
+      [made.testReportId, ''],
+    ]);
+    for (const x of res.body.sources) {
+      expect(Date.parse(x.createdDate)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(x.createdDate)).toBeLessThanOrEqual(Date.now());
+    }
+    // The file's name is the remote file's, read through its own (authorized) list.
+    const files = await org.api('GET', `/api/v1/remote-files?filter=${encodeURIComponent(`remote_file_id == "${remoteFileId}"`)}`);
+    expect(files.body.remoteFiles.map((f: any) => f.fileName)).toEqual(['bench_B_second_try.xml']);
+  });
+
+  test('no report named is INVALID_ARGUMENT naming the field; a report of another organization is NOT_FOUND', async () => {
+    const org = inNewOrg('Sources none');
+    const empty = await org.api('GET', '/api/v1/test-reports:sources');
+    expectInvalid(empty, 'test_report_ids');
+    const other = inNewOrg('Sources other');
+    const theirs = (
+      await other.api('POST', '/api/v1/test-reports', {
+        status: 'TEST_STATUS_PASSED',
+        name: 'Theirs',
+        testSystemName: 'rig',
+        testCase: 'case',
+        startTime: '2026-02-01T10:00:00Z',
+        endTime: '2026-02-01T10:01:00Z',
+      })
+    ).body.testReport;
+    const res = await org.api('GET', `/api/v1/test-reports:sources?test_report_ids=${theirs.testReportId}`);
+    expect(res.status).toBe(404);
+    expect(res.body.message).toContain(theirs.testReportId);
+  });
+});

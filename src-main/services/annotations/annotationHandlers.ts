@@ -1,7 +1,7 @@
 // AnnotationService operations -> annotationsService.
 import type { annotationOperations } from '../../../src-shared/api/annotations';
 import type { HandlerMap } from '../common/handler';
-import { listAnnotations, listAnnotationsJson } from './annotationListing';
+import { countAnnotations, listAnnotations, listAnnotationsJson } from './annotationListing';
 import { archiveAnnotations, createAnnotation, getAnnotation, unarchiveAnnotations, updateAnnotation } from './annotationsService';
 
 // (BatchUpdateAnnotations has no handler: invoke runs each of its requests as UpdateAnnotation, `eachAs`.)
@@ -10,6 +10,7 @@ export const annotationHandlers: HandlerMap<Omit<typeof annotationOperations, 'B
   GetAnnotation: (ctx, req) => getAnnotation(ctx, req.annotationId),
   UpdateAnnotation: (ctx, req) => updateAnnotation(ctx, req.annotation, req.updateMask),
   // HTTP writes the page's JSON text as built from the rows; other transports want wire objects.
+  CountAnnotations: (ctx, req) => countAnnotations(ctx, req),
   ListAnnotations: (ctx, req) => (ctx.acceptsJsonText ? listAnnotationsJson(ctx, req) : listAnnotations(ctx, req)),
   ArchiveAnnotation: (ctx, req) => ({ annotation: archiveAnnotations(ctx, [req.annotationId])[0] }),
   UnarchiveAnnotation: (ctx, req) => ({ annotation: unarchiveAnnotations(ctx, [req.annotationId])[0] }),

@@ -10,7 +10,14 @@ import {
   listTestMeasurements,
   updateTestMeasurement,
 } from './testMeasurementsService';
-import { createTestReport, deleteTestReport, getTestReport, listTestReports, updateTestReport } from './testReportsService';
+import {
+  createTestReport,
+  deleteTestReport,
+  getTestReport,
+  getTestReportSources,
+  listTestReports,
+  updateTestReport,
+} from './testReportsService';
 import { countTestSteps, createTestStep, deleteTestStep, listTestSteps, updateTestStep } from './testStepsService';
 
 export const testReportHandlers: HandlerMap<typeof testReportOperations> = {
@@ -18,6 +25,7 @@ export const testReportHandlers: HandlerMap<typeof testReportOperations> = {
   CreateTestReport: (ctx, req) => createTestReport(ctx, req),
   GetTestReport: (ctx, req) => getTestReport(ctx, req.testReportId),
   ListTestReports: (ctx, req) => listTestReports(ctx, req),
+  GetTestReportSources: (ctx, req) => getTestReportSources(ctx, req.testReportIds),
   UpdateTestReport: (ctx, req) => updateTestReport(ctx, req.testReport, req.updateMask),
   DeleteTestReport: (ctx, req) => (deleteTestReport(ctx, req.testReportId), {}),
   CreateTestStep: (ctx, req) => createTestStep(ctx, req.testStep),

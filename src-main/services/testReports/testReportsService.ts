@@ -1,8 +1,14 @@
 // Test reports: create, get, list, update (by mask; archive = is_archived),
 // hard delete (steps and measurements go with the report).
 import { randomUUID } from 'node:crypto';
-import { TestStatus, type CreateTestReportInput, type TestReport, type TestReportPatch } from '../../../src-shared/api/testReports';
-import { nowMicros } from '../../../src-shared/api/time';
+import {
+  TestStatus,
+  type CreateTestReportInput,
+  type TestReport,
+  type TestReportPatch,
+  type TestReportSource,
+} from '../../../src-shared/api/testReports';
+import { formatTimestamp, nowMicros } from '../../../src-shared/api/time';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization } from '../../auth/caller';
 import type { RequestContext } from '../../engine';
@@ -45,6 +51,15 @@ export function createTestReport(ctx: RequestContext, req: CreateTestReportInput
 
 export function getTestReport(ctx: RequestContext, testReportId: string): { testReport: TestReport } {
   return { testReport: loadReports(ctx.db, [findVisibleReport(ctx, testReportId).pk])[0] };
+}
+
+/** Where each named report came from (its import's file and time); a report not found here is NOT_FOUND. */
+export function getTestReportSources(ctx: RequestContext, testReportIds: readonly string[]): { sources: TestReportSource[] } {
+  const sources = [...new Set(testReportIds)].map((id) => {
+    const row = findVisibleReport(ctx, id);
+    return { testReportId: row.id, remoteFileId: row.source_remote_file_id ?? '', createdDate: formatTimestamp(row.created_date) };
+  });
+  return { sources };
 }
 
 export function listTestReports(ctx: RequestContext, req: ListParams) {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { ApiError, Code } from '../../../src-shared/errors';
 import { TransportError } from '../../../src-shared/httpRequest';
 import { failedWhile, toErrorInfo } from './errors';
-import { fieldWords, inWords, sentenceOf } from './errorSentences';
+import { fieldSentence, fieldWords, inWords, sentenceOf } from './errorSentences';
 
 const CODES = /INVALID_ARGUMENT|PERMISSION_DENIED|NOT_FOUND|FAILED_PRECONDITION|TRANSPORT|UNAVAILABLE|INTERNAL/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-/;
@@ -52,6 +52,16 @@ describe('sentenceOf', () => {
     }
     expect(sentenceOf(toErrorInfo(new TransportError('GET /x: fetch failed')))).toBe(
       'The Outpost engine did not answer. Is it still running?',
+    );
+  });
+});
+
+describe('fieldSentence', () => {
+  test("a field's problem as the engine words it becomes a sentence without API names", () => {
+    expect(fieldSentence("unknown run 'Bench 3'")).toBe("Unknown run 'Bench 3'.");
+    expect(fieldSentence('must not be before start_time')).toBe('Must not be before start time.');
+    expect(fieldSentence('an annotation needs at least one of run_id, assets or linked_channels')).toBe(
+      'An annotation needs at least one of run, assets or linked channels.',
     );
   });
 });

@@ -52,6 +52,11 @@ const sentence = (text: string) => {
   return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[?!]$/.test(t) ? '' : '.'}`;
 };
 
+/** A field violation's description shown beside its field, as a sentence in words ("Unknown run 'Bench 3'."). */
+export function fieldSentence(description: string, nameOf: NameOf = () => undefined): string {
+  return sentence(inWords(description, nameOf));
+}
+
 /** The policy names a Cedar refusal gives (`forbidden by "no archive"`), if any. */
 function decidingPolicies(message: string): string[] {
   const at = message.indexOf('forbidden by ');

@@ -18,6 +18,7 @@ export type Command =
   | 'assign'
   | 'assign-me'
   | 'comment'
+  | 'edit'
   | 'tags'
   | 'archive'
   | 'undo'
@@ -58,6 +59,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['i'], command: 'assign-me', label: 'Assign to me', group: 'Review' },
   { keys: ['c'], command: 'comment', label: 'Comment (Ctrl/Cmd+Enter sends)', group: 'Review' },
   { keys: ['t'], command: 'tags', label: 'Add tags', group: 'Review' },
+  { keys: ['r'], command: 'edit', label: 'Edit name, description, times, metadata (Ctrl/Cmd+Enter saves)', group: 'Review' },
   { keys: ['e'], command: 'archive', label: 'Archive / unarchive', group: 'Review' },
   { keys: ['n'], command: 'create', label: 'New annotation (Ctrl/Cmd+Enter creates)', group: 'Review' },
   { keys: ['z'], command: 'undo', label: 'Undo the last batch action', group: 'Review' },
@@ -71,7 +73,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
 ];
 
 /** Commands that open a text field: the keys typed right after them are held for it (keyHold.ts). */
-export const OPENS_INPUT: ReadonlySet<Command> = new Set<Command>(['focus-filter', 'assign', 'comment', 'tags', 'create']);
+export const OPENS_INPUT: ReadonlySet<Command> = new Set<Command>(['focus-filter', 'assign', 'comment', 'tags', 'create', 'edit']);
 
 /** Commands that change data: never run while a text field, picker or dialog is open or opening. */
 export const CHANGES_DATA: ReadonlySet<Command> = new Set<Command>(['cycle-state', 'assign-me', 'archive', 'undo']);

@@ -93,6 +93,19 @@ export async function listAnnotations(
   }
 }
 
+/** How many annotations a query matches: exact, or (past the engine's cap) at least `count`. */
+export interface MatchCount {
+  readonly count: number;
+  readonly exact: boolean;
+}
+
+/** The engine's count of what `listAnnotations` lists for the query (the same filter, archived hidden alike). */
+export async function countAnnotations(client: Client, query: AnnotationQuery): Promise<MatchCount> {
+  const filter = listedFilter(query.filter.trim(), query.showArchived);
+  const res = await client.CountAnnotations(filter ? { filter } : {});
+  return { count: Number(res.count), exact: res.exact };
+}
+
 export async function getAnnotation(client: Client, annotationId: string): Promise<Annotation> {
   return (await client.GetAnnotation({ annotationId })).annotation;
 }
@@ -127,6 +140,11 @@ export async function assignAnnotation(client: Client, annotationId: string, use
 
 export async function setAnnotationTags(client: Client, annotationId: string, tags: readonly string[]): Promise<Annotation> {
   return (await client.UpdateAnnotation(tagsUpdate(annotationId, tags))).annotation;
+}
+
+/** One UpdateAnnotation request as given (the editor's: the mask names what it changed). */
+export async function updateAnnotation(client: Client, update: AnnotationUpdate): Promise<Annotation> {
+  return (await client.UpdateAnnotation(update)).annotation;
 }
 
 /** Many updates as one engine call per BATCH_UPDATE_LIMIT (one transaction each; all or none). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createRequestOf, emptyDraft, idOf } from './createAnnotation';
+import { checkCreateDraft, createRequestOf, emptyDraft, idOf } from './createAnnotation';
 
 const runs = new Map([['run-1', 'Bench run 030']]);
 const channels = new Map([['ch-1', 'battery.voltage']]);
@@ -48,5 +48,24 @@ describe('create annotation request', () => {
     expect(idOf('run-1', runs)).toBe('run-1');
     expect(idOf('Bench run 030', runs)).toBe('run-1');
     expect(idOf('nope', runs)).toBeUndefined();
+  });
+
+  test('what the engine would refuse is said in words before sending', () => {
+    expect(checkCreateDraft({ ...emptyDraft(), startTime: 'yesterday' })).toEqual([
+      { field: 'name', message: 'Give the annotation a name.' },
+      {
+        field: 'start_time',
+        message: 'The start is not a date and time: write it as 2026-03-01T14:05:00Z (UTC) or with an offset, 2026-03-01T15:05:00+01:00.',
+      },
+      {
+        field: 'assets',
+        message: 'Choose a run, an asset or a channel: an annotation belongs to at least one (tags alone are not enough).',
+      },
+    ]);
+    const d = { ...emptyDraft(new Date('2026-11-01T00:01:00Z')), name: 'x', assets: 'Bench-A' };
+    expect(checkCreateDraft(d)).toEqual([]);
+    expect(checkCreateDraft({ ...d, endTime: '2026-10-31T23:00:00Z' })).toEqual([
+      { field: 'end_time', message: 'The end must not be before the start.' },
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import type { CreateAnnotationInput } from '../../../../src-shared/api/annotatio
 import type { Client } from '../../../../src-shared/client';
 import type { Annotation, ReviewState } from './annotationService';
 import { parseTags } from './annotationService';
+import { parseTimestamp } from '../../../../src-shared/api/time';
 
 export interface AnnotationDraft {
   name: string;
@@ -61,6 +62,30 @@ function metadataOf(text: string): Metadata[] {
         return { key: { name, type: 'METADATA_KEY_TYPE_NUMBER' }, numberValue: Number(raw) } as Metadata;
       return { key: { name, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: raw } as Metadata;
     });
+}
+
+/** A problem of a draft found before sending, by the request field the form shows it at, in words. */
+export interface DraftProblem {
+  readonly field: 'name' | 'start_time' | 'end_time' | 'assets';
+  readonly message: string;
+}
+
+/** What the engine would refuse, said in words before anything is sent (the engine still decides). */
+export function checkCreateDraft(d: AnnotationDraft): DraftProblem[] {
+  const problems: DraftProblem[] = [];
+  if (!d.name.trim()) problems.push({ field: 'name', message: 'Give the annotation a name.' });
+  const start = parseTimestamp(d.startTime.trim());
+  const end = parseTimestamp(d.endTime.trim());
+  const example = 'write it as 2026-03-01T14:05:00Z (UTC) or with an offset, 2026-03-01T15:05:00+01:00';
+  if (start === null) problems.push({ field: 'start_time', message: `The start is not a date and time: ${example}.` });
+  if (end === null) problems.push({ field: 'end_time', message: `The end is not a date and time: ${example}.` });
+  if (start !== null && end !== null && end < start) problems.push({ field: 'end_time', message: 'The end must not be before the start.' });
+  if (!d.run.trim() && parseTags(d.assets).length === 0 && parseTags(d.channels).length === 0)
+    problems.push({
+      field: 'assets',
+      message: 'Choose a run, an asset or a channel: an annotation belongs to at least one (tags alone are not enough).',
+    });
+  return problems;
 }
 
 /** Finds the id of a name (or accepts an id) in an id -> name map; undefined when it is neither. */

@@ -4,6 +4,7 @@ import { measurement, testStep } from '../testing/moreFactories';
 import {
   buildStepTree,
   celString,
+  innermostFailingSteps,
   listAllSteps,
   listStepMeasurements,
   measurementBounds,
@@ -25,6 +26,17 @@ describe('testReportService', () => {
     await listStepMeasurements(fake.client, 's-1');
     expect(fake.callsTo('ListTestSteps')).toEqual([{ filter: 'test_report_id == "r-1"', orderBy: 'step_path', pageSize: 1000 }]);
     expect(fake.callsTo('ListTestMeasurements')).toEqual([{ filter: 'test_step_id == "s-1"', orderBy: 'timestamp', pageSize: 1000 }]);
+  });
+
+  test('the steps where a report failed: failing ones with no failing step inside, in order', () => {
+    const root = testStep({ testStepId: 'a', stepPath: '1', status: 'TEST_STATUS_FAILED' });
+    const group = testStep({ testStepId: 'b', parentStepId: 'a', stepPath: '1.1', status: 'TEST_STATUS_FAILED' });
+    const leaf = testStep({ testStepId: 'c', parentStepId: 'b', stepPath: '1.1.1', status: 'TEST_STATUS_ERROR' });
+    const passed = testStep({ testStepId: 'd', parentStepId: 'a', stepPath: '1.2' });
+    const aborted = testStep({ testStepId: 'e', parentStepId: 'a', stepPath: '1.3', status: 'TEST_STATUS_ABORTED' });
+    const skipped = testStep({ testStepId: 'f', parentStepId: 'a', stepPath: '1.4', status: 'TEST_STATUS_SKIPPED' });
+    expect(innermostFailingSteps([root, group, leaf, passed, aborted, skipped]).map((s) => s.testStepId)).toEqual(['c', 'e']);
+    expect(innermostFailingSteps([passed, skipped])).toEqual([]);
   });
 
   test('buildStepTree nests by parent, keeps order, and treats orphans as roots', () => {

@@ -122,3 +122,64 @@ export function measurementBounds(m: TestMeasurement): string {
   if (m.stringBounds) return `= ${JSON.stringify(m.stringBounds.expectedValue)}`;
   return '';
 }
+
+/** Where a report came from, as the report list tells two reports of the same title apart. */
+export interface ReportSource {
+  /** The ATML file it was imported from; undefined when made through the API, pulled, or the file is not readable here. */
+  readonly fileName?: string;
+  /** When this Outpost stored it: the import's time for an imported report. */
+  readonly storedDate: string;
+}
+
+/** The source of each report (one GetTestReportSources, then one ListRemoteFiles for the files' names). */
+export async function listReportSources(client: Client, testReportIds: readonly string[]): Promise<Map<string, ReportSource>> {
+  const out = new Map<string, ReportSource>();
+  if (testReportIds.length === 0) return out;
+  const { sources } = await client.GetTestReportSources({ testReportIds: [...testReportIds] });
+  const fileIds = [...new Set(sources.map((x) => x.remoteFileId).filter(Boolean))];
+  const names = new Map<string, string>();
+  if (fileIds.length) {
+    const { remoteFiles } = await client.ListRemoteFiles({
+      filter: `remote_file_id in [${fileIds.map(celString).join(', ')}]`,
+      pageSize: fileIds.length,
+    });
+    for (const f of remoteFiles) names.set(f.remoteFileId, f.fileName);
+  }
+  for (const x of sources) out.set(x.testReportId, { fileName: names.get(x.remoteFileId), storedDate: x.createdDate });
+  return out;
+}
+
+/** Statuses that mean a step failed. */
+const FAILING: ReadonlySet<TestStep['status']> = new Set(['TEST_STATUS_FAILED', 'TEST_STATUS_ERROR', 'TEST_STATUS_ABORTED']);
+
+export const isFailingStep = (step: TestStep): boolean => FAILING.has(step.status);
+
+/**
+ * The steps where a report failed: failing steps none of whose descendants failed (a group fails because a step in
+ * it did; the step is where to look), in the given (step_path) order.
+ */
+export function innermostFailingSteps(steps: readonly TestStep[]): TestStep[] {
+  const failingParents = new Set(steps.filter(isFailingStep).map((s) => s.parentStepId));
+  return steps.filter((s) => isFailingStep(s) && !failingParents.has(s.testStepId));
+}
+
+/** A report's failed measurements, in step order then time (at most `limit`). */
+export async function listFailedMeasurements(
+  client: Client,
+  testReportId: string,
+  limit = 1000,
+): Promise<{ measurements: TestMeasurement[]; truncated: boolean }> {
+  const measurements: TestMeasurement[] = [];
+  let pageToken: string | undefined;
+  do {
+    const res = await client.ListTestMeasurements({
+      filter: `test_report_id == ${celString(testReportId)} && passed == false`,
+      orderBy: 'timestamp',
+      pageSize: Math.min(1000, limit),
+      ...(pageToken ? { pageToken } : {}),
+    });
+    measurements.push(...res.testMeasurements);
+    pageToken = res.nextPageToken || undefined;
+  } while (pageToken && measurements.length < limit);
+  return { measurements, truncated: !!pageToken };
+}

@@ -12,12 +12,14 @@ import {
   setAnnotationState,
   setAnnotationTags,
   setArchived,
+  updateAnnotation,
   type Annotation,
   type AnnotationLog,
   type ReviewState,
 } from '../services/annotationService';
+import type { AnnotationEdit } from '../services/annotationEdit';
 
-export type DetailAction = 'state' | 'assign' | 'tags' | 'archive' | 'unarchive' | 'comment';
+export type DetailAction = 'state' | 'assign' | 'tags' | 'archive' | 'unarchive' | 'comment' | 'edit';
 
 /** Each action as the sentence of its failure names it ("… does not allow archiving 'Chamber pressure dip'"). */
 const DOING: Record<DetailAction, string> = {
@@ -27,6 +29,7 @@ const DOING: Record<DetailAction, string> = {
   archive: 'archiving',
   unarchive: 'unarchiving',
   comment: 'commenting on',
+  edit: 'saving the changes to',
 };
 
 export class AnnotationDetailState {
@@ -43,6 +46,8 @@ export class AnnotationDetailState {
   actionError = $state<ErrorInfo | undefined>();
   /** The action in flight, if any. */
   pending = $state<DetailAction | undefined>();
+  /** The editor of name, description, times and metadata is open (closed when another annotation opens). */
+  editing = $state(false);
 
   readonly #client: Client;
   /** `elsewhere`: the new version was written by someone else (a live refresh), not by this window's edit. */
@@ -69,6 +74,7 @@ export class AnnotationDetailState {
     this.logsError = undefined;
     this.actionError = undefined;
     this.pending = undefined;
+    this.editing = false;
     this.loading = true;
     const loadAnnotation = getAnnotation(this.#client, annotationId).then(
       (a) => {
@@ -115,6 +121,7 @@ export class AnnotationDetailState {
     this.logsError = undefined;
     this.actionError = undefined;
     this.pending = undefined;
+    this.editing = false;
     this.loading = false;
     this.logsLoading = false;
   }
@@ -188,6 +195,15 @@ export class AnnotationDetailState {
 
   setArchived(archived: boolean): Promise<boolean> {
     return this.#act(archived ? 'archive' : 'unarchive', (id) => setArchived(this.#client, id, archived), false);
+  }
+
+  /** Saves an edit (the editor's request: its mask names the fields that changed); true when saved. */
+  edit(update: AnnotationEdit): Promise<boolean> {
+    return this.#act(
+      'edit',
+      (id) => updateAnnotation(this.#client, { ...update, annotation: { ...update.annotation, annotationId: id } }),
+      false,
+    );
   }
 
   /** Posts a comment; true when it was saved (the caller clears its box). */

@@ -5,7 +5,9 @@ import type { Client } from '../../../../src-shared/client';
 import {
   DEFAULT_SORT,
   LIST_PAGE_SIZE,
+  countAnnotations,
   listAnnotations,
+  type MatchCount,
   type Annotation,
   type AnnotationQuery,
   type Sort,
@@ -21,9 +23,15 @@ export class AnnotationListState {
   showArchived = $state(false);
   /** The filter of the latest list request (the rows may still be those of an earlier one). */
   requestedFilter = $state('');
+  /** How many annotations the shown query matches, counted by the engine (undefined until counted, or if counting failed). */
+  total = $state<MatchCount | undefined>();
+  #countGeneration = 0;
   readonly pages: PagedList<Annotation, AnnotationQuery>;
 
+  readonly #client: Client;
+
   constructor(client: Client) {
+    this.#client = client;
     // The rows of one list (a first page and the pages after it) share their repeated parts.
     let shared = new SharedParts();
     this.pages = new PagedList({
@@ -45,7 +53,18 @@ export class AnnotationListState {
   /** Lists the first page for the current filter text and sort. */
   load(): Promise<void> {
     this.requestedFilter = this.filterText.trim();
-    return this.pages.load({ filter: this.requestedFilter, sort: { ...this.sort }, showArchived: this.showArchived });
+    const query = { filter: this.requestedFilter, sort: { ...this.sort }, showArchived: this.showArchived };
+    const generation = ++this.#countGeneration;
+    const counted = countAnnotations(this.#client, query).then(
+      (total) => {
+        if (generation === this.#countGeneration) this.total = total;
+      },
+      () => {
+        // A filter's error shows at the box; without a count the list says how many it has loaded.
+        if (generation === this.#countGeneration) this.total = undefined;
+      },
+    );
+    return Promise.all([this.pages.load(query), counted]).then(() => undefined);
   }
 
   applyFilter(text: string): Promise<void> {

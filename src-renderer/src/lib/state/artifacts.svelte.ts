@@ -1,7 +1,7 @@
 // The artifact view: filtered list with paging, the selected artifact with its
 // versions and a text/JSON preview, download, upload and archive.
 import type { Client } from '../../../../src-shared/client';
-import { toErrorInfo, type ErrorInfo } from '../errors';
+import { failedWhile, toErrorInfo, type ErrorInfo } from '../errors';
 import {
   downloadArtifact,
   isPreviewable,
@@ -79,14 +79,15 @@ export class ArtifactWorkspace {
     await Promise.all([versions, preview]);
   }
 
-  async #run<T>(action: ArtifactAction, run: () => Promise<T>): Promise<T | undefined> {
+  /** Runs one action; its failure names what was being done to which artifact (`doing`: "archiving", "'Pressure trace'"). */
+  async #run<T>(action: ArtifactAction, run: () => Promise<T>, doing: readonly [verb: string, subject: string]): Promise<T | undefined> {
     if (this.pending) return undefined;
     this.pending = action;
     this.actionError = undefined;
     try {
       return await run();
     } catch (e) {
-      this.actionError = toErrorInfo(e);
+      this.actionError = failedWhile(e, ...doing);
       return undefined;
     } finally {
       this.pending = undefined;
@@ -97,11 +98,14 @@ export class ArtifactWorkspace {
   download(version?: number): Promise<Uint8Array | undefined> {
     const artifact = this.selected;
     if (!artifact) return Promise.resolve(undefined);
-    return this.#run('download', () => downloadArtifact(this.#client, artifact.artifactId, version));
+    return this.#run('download', () => downloadArtifact(this.#client, artifact.artifactId, version), [
+      'downloading',
+      `'${artifact.title || artifact.fileName}'`,
+    ]);
   }
 
   async upload(file: File, title: string): Promise<boolean> {
-    const created = await this.#run('upload', () => uploadArtifact(this.#client, file, title));
+    const created = await this.#run('upload', () => uploadArtifact(this.#client, file, title), ['uploading', `'${file.name}'`]);
     if (!created) return false;
     this.list.insert(created);
     await this.select(created);
@@ -111,7 +115,10 @@ export class ArtifactWorkspace {
   async setArchived(archived: boolean): Promise<void> {
     const artifact = this.selected;
     if (!artifact) return;
-    const updated = await this.#run('archive', () => setArtifactArchived(this.#client, artifact.artifactId, archived));
+    const updated = await this.#run('archive', () => setArtifactArchived(this.#client, artifact.artifactId, archived), [
+      archived ? 'archiving' : 'unarchiving',
+      `'${artifact.title || artifact.fileName}'`,
+    ]);
     if (!updated) return;
     this.list.replace(updated);
     if (this.selected?.artifactId === updated.artifactId) this.selected = updated;

@@ -1,7 +1,7 @@
 // The policy view: the list, the selected policy's Cedar editor (draft,
 // validation, save as a new version, revert) and its version history.
 import type { Client } from '../../../../src-shared/client';
-import { toErrorInfo, type ErrorInfo } from '../errors';
+import { failedWhile, toErrorInfo, type ErrorInfo } from '../errors';
 import {
   createPolicy,
   listPolicies,
@@ -117,14 +117,15 @@ export class PolicyWorkspace {
     this.versionNotes = `Restore version ${version.version}`;
   }
 
-  async #run<T>(action: PolicyAction, run: () => Promise<T>): Promise<T | undefined> {
+  /** Runs one action; its failure names what was being done to which policy (`doing`: "archiving", "'No archiving'"). */
+  async #run<T>(action: PolicyAction, run: () => Promise<T>, doing: readonly [verb: string, subject: string]): Promise<T | undefined> {
     if (this.pending) return undefined;
     this.pending = action;
     this.actionError = undefined;
     try {
       return await run();
     } catch (e) {
-      this.actionError = toErrorInfo(e);
+      this.actionError = failedWhile(e, ...doing);
       return undefined;
     } finally {
       this.pending = undefined;
@@ -133,7 +134,10 @@ export class PolicyWorkspace {
 
   async validate(): Promise<void> {
     const text = this.draft;
-    const result = await this.#run('validate', () => validatePolicyText(this.#client, text));
+    const result = await this.#run('validate', () => validatePolicyText(this.#client, text), [
+      'checking',
+      `the text of '${this.selected?.name ?? 'the policy'}'`,
+    ]);
     if (result && this.draft === text) this.validation = result;
   }
 
@@ -142,7 +146,10 @@ export class PolicyWorkspace {
     const policy = this.selected;
     if (!policy || !this.dirty) return false;
     const selection = this.#selection;
-    const saved = await this.#run('save', () => savePolicyText(this.#client, policy.policyId, this.draft, this.versionNotes));
+    const saved = await this.#run('save', () => savePolicyText(this.#client, policy.policyId, this.draft, this.versionNotes), [
+      'saving',
+      `'${policy.name}'`,
+    ]);
     if (!saved || selection !== this.#selection) return false;
     this.list.replace(saved);
     this.selected = saved;
@@ -156,7 +163,10 @@ export class PolicyWorkspace {
   async setArchived(archived: boolean): Promise<void> {
     const policy = this.selected;
     if (!policy) return;
-    const updated = await this.#run('archive', () => setPolicyArchived(this.#client, policy.policyId, archived));
+    const updated = await this.#run('archive', () => setPolicyArchived(this.#client, policy.policyId, archived), [
+      archived ? 'archiving' : 'unarchiving',
+      `'${policy.name}'`,
+    ]);
     if (!updated) return;
     this.list.replace(updated);
     if (this.selected?.policyId === updated.policyId) this.selected = updated;
@@ -171,7 +181,7 @@ export class PolicyWorkspace {
     try {
       created = await createPolicy(this.#client, name.trim(), cedarPolicy);
     } catch (e) {
-      this.createError = toErrorInfo(e);
+      this.createError = failedWhile(e, 'creating', `'${name.trim()}'`);
       return false;
     } finally {
       this.pending = undefined;

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { ApiError } from '../../../../src-shared/errors';
+import { sentenceOf } from '../errorSentences';
 import { fakeClient } from '../testing/fakeClient';
 import { savedSearch } from '../testing/moreFactories';
 import { SavedSearchList } from './savedSearches.svelte';
@@ -21,6 +22,8 @@ test('load, rename, delete; a failed action keeps the list and shows why', async
   expect(list.searches.map((s) => s.name)).toEqual(['A2', 'B']);
   expect(await list.rename(a.savedSearchId, '')).toBe(false);
   expect(list.actionError?.message).toBe('saved_search.name: must not be empty');
+  // The sentence names the search by its name, the field in words.
+  expect(sentenceOf(list.actionError!)).toBe("Renaming 'A2' was refused: the name: must not be empty.");
   expect(await list.remove(b.savedSearchId)).toBe(true);
   expect(list.searches.map((s) => s.name)).toEqual(['A2']);
   expect(list.pendingId).toBeUndefined();

@@ -1,6 +1,6 @@
 // The saved-search view: list, rename, delete.
 import type { Client } from '../../../../src-shared/client';
-import { toErrorInfo, type ErrorInfo } from '../errors';
+import { failedWhile, toErrorInfo, type ErrorInfo } from '../errors';
 import { deleteSavedSearch, listSavedSearches, renameSavedSearch, type SavedSearch } from '../services/savedSearchService';
 
 export class SavedSearchList {
@@ -31,7 +31,8 @@ export class SavedSearchList {
     }
   }
 
-  async #act(id: string, run: () => Promise<void>): Promise<boolean> {
+  /** Runs one action on a search; its failure names what was being done to which search. */
+  async #act(id: string, verb: string, run: () => Promise<void>): Promise<boolean> {
     if (this.pendingId) return false;
     this.pendingId = id;
     this.actionError = undefined;
@@ -39,7 +40,8 @@ export class SavedSearchList {
       await run();
       return true;
     } catch (e) {
-      this.actionError = toErrorInfo(e);
+      const name = this.searches.find((s) => s.savedSearchId === id)?.name;
+      this.actionError = failedWhile(e, verb, name ? `'${name}'` : 'the saved search');
       return false;
     } finally {
       this.pendingId = undefined;
@@ -47,14 +49,14 @@ export class SavedSearchList {
   }
 
   rename(id: string, name: string): Promise<boolean> {
-    return this.#act(id, async () => {
+    return this.#act(id, 'renaming', async () => {
       const updated = await renameSavedSearch(this.#client, id, name);
       this.searches = this.searches.map((s) => (s.savedSearchId === id ? updated : s));
     });
   }
 
   remove(id: string): Promise<boolean> {
-    return this.#act(id, async () => {
+    return this.#act(id, 'deleting', async () => {
       await deleteSavedSearch(this.#client, id);
       this.searches = this.searches.filter((s) => s.savedSearchId !== id);
     });
