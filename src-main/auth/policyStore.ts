@@ -6,6 +6,7 @@
 // Only the SQL: what a version is and when one is made stay with their callers.
 import type { Database } from 'better-sqlite3';
 import type { Db, SqlValue } from '../db/database';
+import { recordTable } from '../db/recordTable';
 
 type Values<K extends string> = Readonly<Partial<Record<K, SqlValue>>>;
 
@@ -77,9 +78,7 @@ export function setPolicyColumns(db: Db, pk: number, values: Values<Exclude<Poli
 }
 
 /** A policy made offline takes the id the remote gave it. */
-export function renamePolicy(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE policies SET id = ? WHERE id = ?', [toId, fromId]);
-}
+export const policyRows = recordTable('policies');
 
 /** Inserts a version (`ifAbsent`: unless one with its id or number is there). */
 export function insertPolicyVersionRow(db: Db, row: Values<VersionColumn>, options: { ifAbsent?: boolean } = {}): void {

@@ -7,7 +7,7 @@
 import type { Db } from '../db/database';
 import type { ApplyResources } from './apply';
 import type { Puller } from './pull';
-import type { PreLinkRecords, RecordKind, RefusedCreate, ReplicatedResource, Snapshot } from './resource';
+import type { PreLinkRecords, RecordKind, Reference, RefusedCreate, ReplicatedResource, Snapshot } from './resource';
 import type { SyncSession } from './session';
 import type { OpSpec } from './spec';
 import type { OutboxEntry } from './types';
@@ -26,6 +26,8 @@ export class ResourceCatalog implements ApplyResources {
   private readonly specs: Map<string, OpSpec>;
   private readonly kinds: Map<string, RecordKind>;
   private readonly refused: Map<string, RefusedCreate>;
+  /** By the kind referred to: every declared column holding its ids. */
+  private readonly referencesTo = new Map<string, Reference[]>();
 
   constructor(readonly resources: readonly ReplicatedResource[]) {
     this.specs = indexBy(
@@ -44,6 +46,10 @@ export class ResourceCatalog implements ApplyResources {
       'a refused create of',
     );
     this.refused = new Map([...refused].map(([operation, [, what]]) => [operation, what]));
+    for (const ref of resources.flatMap((r) => r.records.flatMap((k) => k.references ?? []))) {
+      if (!this.kinds.has(ref.to)) throw new Error(`sync: ${ref.column} references ${ref.to}, a kind no replicated resource keeps`);
+      this.referencesTo.set(ref.to, [...(this.referencesTo.get(ref.to) ?? []), ref]);
+    }
   }
 
   /** The spec of a replicated operation (a platform write without one is refused on a replica: invoke.ts). */
@@ -69,8 +75,15 @@ export class ResourceCatalog implements ApplyResources {
     return this.kind(resource)?.snapshot?.(db, id);
   }
 
+  /** A record made here took the remote's id: its row, and every declared reference to it, each through its store. */
   rewriteId(db: Db, resource: string, localId: string, remoteId: string): void {
-    this.kind(resource)?.rewriteId?.(db, localId, remoteId);
+    this.kind(resource)?.rows.rename(db, localId, remoteId);
+    for (const ref of this.referencesTo.get(resource) ?? []) ref.rewrite(db, localId, remoteId);
+  }
+
+  /** The local table of a kind of record (the change feed names records by it). */
+  tableOf(resource: string): string | undefined {
+    return this.kind(resource)?.rows.table;
   }
 
   /** The kinds of record made before the first link, in the descriptors' order (adoption follows it). */
@@ -120,7 +133,7 @@ export class ResourceCatalog implements ApplyResources {
     for (const c of entry.createdIds) {
       const kind = this.kind(c.resource);
       if (!kind?.dropWithSupersededEntry) continue;
-      db.run(`DELETE FROM ${kind.table} WHERE id = ?`, [c.id]);
+      kind.rows.deleteByIds(db, [c.id]);
       db.run('DELETE FROM sync_id_map WHERE local_id = ?', [c.id]);
     }
   }

@@ -16,6 +16,7 @@
 // the listing could be missed and a live record removed here.
 import { ApiError, Code, type FieldViolation } from '../../src-shared/errors';
 import type { Db } from '../db/database';
+import type { RecordTable } from '../db/recordTable';
 import type { Puller } from './pull';
 import type { SyncSession } from './session';
 import type { RemoteFeatures } from './spec';
@@ -37,8 +38,8 @@ export interface DeletionReconcilerOptions<T> {
   readonly orderBy?: string;
   readonly maxPageSize?: number;
   idOf(item: T): string;
-  /** Local table (pk, id, organization_id). */
-  readonly table: string;
+  /** Local table (pk, id, organization_id), from its store: records the remote no longer lists are deleted through it. */
+  readonly rows: RecordTable;
   /** The records' resource in outbox created ids. */
   readonly createdResource: string;
   /** Further records to keep although the remote no longer lists them; asked only about those. */
@@ -115,7 +116,7 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
     finish(s, _variant, seen) {
       const organizations = s.identity.organizations.map((org) => org.id);
       const missing = s.db
-        .all<LocalRecord>(`SELECT pk, id FROM ${o.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
+        .all<LocalRecord>(`SELECT pk, id FROM ${o.rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
           JSON.stringify(organizations),
         ])
         .filter((r) => !seen.has(r.id));
@@ -125,7 +126,7 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
         const stays = o.stays?.(s.db);
         for (const r of missing) {
           if (created.has(r.id) || kept.has(r.id) || stays?.(r)) continue;
-          s.db.run(`DELETE FROM ${o.table} WHERE pk = ?`, [r.pk]);
+          o.rows.deleteByIds(s.db, [r.id]);
           s.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [o.createdResource, r.id]);
         }
       }

@@ -1,7 +1,7 @@
 // Offline-created records get local ids (UUIDs, like every id). Once the
 // remote creates one, the mapping local -> remote is stored and every local
-// reference is rewritten to the remote id: the record itself, its children,
-// other resources that point at it (each resource's rewriteId), the outbox
+// reference is rewritten to the remote id: the record itself and its children
+// (its table's store), the columns declared as referencing it, the outbox
 // entries that target it, bases and conflicts. Stale local ids still held by
 // the UI are translated on the way in (translateIds, called by invoke's hook).
 import { changeFeedFor } from '../services/changeFeed';
@@ -10,20 +10,17 @@ import type { Db } from '../db/database';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** How the local tables of (or pointing at) a record are rewritten when its id changes (the resources' rewriteId; catalog.ts). */
+/** How the local tables of (or pointing at) a record are rewritten when its id changes (its store and declared references; catalog.ts). */
 export interface IdRewriters {
   rewriteId(db: Db, resource: string, localId: string, remoteId: string): void;
+  /** The kind's local table, as the change feed names records. */
+  tableOf(resource: string): string | undefined;
 }
 
 /** Where mapLocalId runs: the push's or the apply's context. */
 export interface IdMapContext {
   readonly db: Db;
   readonly idRewriters: IdRewriters;
-}
-
-/** Whether a table exists (resources of other engineers land over time). */
-export function tableExists(db: Db, name: string): boolean {
-  return !!db.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]);
 }
 
 /** Every UUID-shaped string inside a JSON value. */
@@ -109,9 +106,6 @@ export function remoteIdOf(db: Db, localId: string): string | undefined {
 }
 
 /** Records that the remote created `localId` as `remoteId`, and rewrites every local reference. Idempotent. */
-/** A record kind's table, as the change feed names resources (`saved_search` -> `saved_searches`, `policy` -> `policies`). */
-const tableOfKind = (kind: string) => kind.replace(/y$/, 'ie').replace(/(ch|sh|s)$/, '$1e') + 's';
-
 export function mapLocalId(ctx: IdMapContext, resource: string, localId: string, remoteId: string): void {
   const { db } = ctx;
   db.tx(() => {
@@ -140,6 +134,6 @@ export function mapLocalId(ctx: IdMapContext, resource: string, localId: string,
     db.run('UPDATE sync_base SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
     db.run('UPDATE sync_conflicts SET record_id = ? WHERE resource = ? AND record_id = ?', [remoteId, resource, localId]);
     // A record made here now goes by its remote id: a view showing it by the old one reloads it.
-    changeFeedFor(db).publish({ resource: tableOfKind(resource), ids: [localId, remoteId], reason: 'sync' });
+    changeFeedFor(db).publish({ resource: ctx.idRewriters.tableOf(resource) ?? resource, ids: [localId, remoteId], reason: 'sync' });
   });
 }

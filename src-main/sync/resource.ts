@@ -5,6 +5,7 @@
 // (catalog.ts); it names no resource itself.
 import type { PreLinkRecords as PreLinkRecordCounts } from '../../src-shared/api/sync';
 import type { Db } from '../db/database';
+import type { RecordTable } from '../db/recordTable';
 import type { RequestContext } from '../engine';
 import type { Puller } from './pull';
 import type { SyncSession } from './session';
@@ -31,18 +32,32 @@ export interface UndoWrite {
   readonly request: unknown;
 }
 
+/**
+ * A column of a kind's rows that holds ids of another kind's records, declared by the kind that holds it
+ * ("saved_searches.properties references annotation ids"). When one of those records, made here, gets its remote
+ * id, the id map rewrites every declared reference to it (idMap.ts), each through its own table's store.
+ */
+export interface Reference {
+  /** The kind referred to, as the sync tables name it (`annotation`). */
+  readonly to: string;
+  /** Where the ids are, `table.column`, for people. */
+  readonly column: string;
+  /** The column's store: rows holding `fromId` hold `toId` instead. */
+  rewrite(db: Db, fromId: string, toId: string): void;
+}
+
 /** One kind of record the sync tables name (outbox targets, id map, bases, conflicts, refetch notes). */
 export interface RecordKind {
   /** Its name in those tables, e.g. `annotation`. */
   readonly resource: string;
-  /** The local table holding it (keyed by an `id` column). */
-  readonly table: string;
+  /** Its local table, from the table's one store: read by id; renamed and deleted only through it. */
+  readonly rows: RecordTable;
   /** The column the sync view shows for it (a conflict or a refused edit reads "annotation Pump 3", not an id). */
   readonly nameColumn?: string;
   /** The merge base of a record about to be edited: absent for kinds without a three-way merge. */
   snapshot?(db: Db, id: string): Snapshot | undefined;
-  /** Rewrites every local reference to a record created here once the remote has created it as `remoteId` (idMap.ts). */
-  rewriteId?(db: Db, localId: string, remoteId: string): void;
+  /** The columns of its rows that hold other kinds' ids. */
+  readonly references?: readonly Reference[];
   /**
    * The list read again right before the push, and during a long one, while edits of these records wait: the API
    * has no conditional update, so a remote edit made since the last read would be overwritten without a conflict.

@@ -6,6 +6,7 @@
 // AnnotationLog is annotationLogsService.ts.
 import type { Statement } from 'better-sqlite3';
 import type { Db, SqlValue } from '../../db/database';
+import { recordTable } from '../../db/recordTable';
 
 const COLUMN_NAMES = [
   'id',
@@ -64,9 +65,7 @@ export function setAnnotationLogRemoteDetails(
 }
 
 /** An offline-created log takes the id the remote gave it. */
-export function renameAnnotationLog(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE annotation_logs SET id = ? WHERE id = ?', [toId, fromId]);
-}
+export const annotationLogRows = recordTable('annotation_logs');
 
 /** The logs of an offline-created annotation follow it to the id the remote gave it. */
 export function moveAnnotationLogs(db: Db, fromAnnotationId: string, toAnnotationId: string): void {

@@ -12,6 +12,7 @@ import { METADATA_COLUMNS, metadataColumnValues, replaceList, replaceMetadata } 
 import type { Db, SqlValue } from '../../db/database';
 import { ANNOTATION_COLUMNS, type AnnotationColumn } from './annotationFields';
 import { LINKED_CHANNEL_KIND } from './annotationRows';
+import { recordTable } from '../../db/recordTable';
 
 /** A whole annotation row as stored (times in epoch micros, state and type as enum numbers). */
 export type AnnotationRowValues = Readonly<Record<AnnotationColumn, SqlValue>>;
@@ -90,9 +91,7 @@ export function setAnnotationArchivedDate(db: Db, pk: number, archivedDate: numb
 }
 
 /** An offline-created annotation takes the id the remote gave it. */
-export function renameAnnotation(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE annotations SET id = ? WHERE id = ?', [toId, fromId]);
-}
+export const annotationRows = recordTable('annotations');
 
 export const replaceAnnotationTags = (db: Db, pk: number, tags: readonly string[]): boolean =>
   replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);

@@ -13,6 +13,7 @@ import {
 import type { MetadataValueInput } from '../../../src-shared/api/metadata';
 import { replaceMetadata } from '../../db/childRows';
 import type { Db, SqlValue } from '../../db/database';
+import { recordTable } from '../../db/recordTable';
 
 type Values<K extends string> = Readonly<Partial<Record<K, SqlValue>>>;
 
@@ -93,9 +94,7 @@ export const replaceArtifactMetadata = (db: Db, pk: number, metadata: readonly M
   replaceMetadata(db, 'artifact_metadata', 'artifact_pk', pk, metadata, field);
 
 /** An artifact made offline takes the id the remote gave it. */
-export function renameArtifact(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE artifacts SET id = ? WHERE id = ?', [toId, fromId]);
-}
+export const artifactRows = recordTable('artifacts');
 
 // ---- versions -------------------------------------------------------------------
 
@@ -146,11 +145,12 @@ export function renumberArtifactVersion(
 }
 
 /** A version made offline takes the id the remote gave it; the artifact and links naming it follow. */
-export function renameArtifactVersion(db: Db, fromId: string, toId: string): void {
+/** A version's id is held by its artifact (the current version) and by the links to it too. */
+export const artifactVersionRows = recordTable('artifact_versions', (db, fromId, toId) => {
   db.run('UPDATE artifact_versions SET id = ? WHERE id = ?', [toId, fromId]);
   db.run('UPDATE artifacts SET artifact_version_id = ? WHERE artifact_version_id = ?', [toId, fromId]);
   db.run('UPDATE artifact_links SET artifact_version_id = ? WHERE artifact_version_id = ?', [toId, fromId]);
-}
+});
 
 // ---- links ----------------------------------------------------------------------
 

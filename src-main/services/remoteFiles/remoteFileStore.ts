@@ -4,6 +4,7 @@
 import type { MetadataValueInput } from '../../../src-shared/api/metadata';
 import { replaceMetadata } from '../../db/childRows';
 import type { Db, SqlValue } from '../../db/database';
+import { recordTable } from '../../db/recordTable';
 
 const COLUMN_NAMES = [
   'id',
@@ -65,6 +66,4 @@ export function deleteRemoteFileRows(db: Db, pks: readonly number[]): void {
 }
 
 /** An upload made offline takes the id the remote gave it. */
-export function renameRemoteFile(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE remote_files SET id = ? WHERE id = ?', [toId, fromId]);
-}
+export const remoteFileRows = recordTable('remote_files');

@@ -3,6 +3,7 @@
 // remote made, ids the remote gave offline creates). Properties are stored as
 // the JSON text of their stored document (savedSearchProperties.ts).
 import type { Db } from '../../db/database';
+import { recordTable } from '../../db/recordTable';
 
 /** A whole saved-search row as stored (its pk aside). */
 export interface SavedSearchRowValues {
@@ -67,9 +68,7 @@ export function deleteSavedSearchById(db: Db, id: string): void {
 }
 
 /** An offline-created saved search takes the id the remote gave it. */
-export function renameSavedSearch(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE saved_searches SET id = ? WHERE id = ?', [toId, fromId]);
-}
+export const savedSearchRows = recordTable('saved_searches');
 
 /** Saved searches that name a record by an id it no longer has (an offline create that got its remote id) name the new one. */
 export function replaceIdInSavedSearches(db: Db, fromId: string, toId: string): void {

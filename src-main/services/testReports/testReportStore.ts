@@ -9,6 +9,7 @@
 import type { MetadataValueInput } from '../../../src-shared/api/metadata';
 import { replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db, SqlValue } from '../../db/database';
+import { recordTable } from '../../db/recordTable';
 
 type Values<K extends string> = Readonly<Partial<Record<K, SqlValue>>>;
 
@@ -93,11 +94,12 @@ export function deleteTestReportRow(db: Db, pk: number): void {
 }
 
 /** A report made offline takes the id the remote gave it; its steps and measurements name it. */
-export function renameTestReport(db: Db, fromId: string, toId: string): void {
+/** A report's id is held by its steps and measurements too. */
+export const testReportRows = recordTable('test_reports', (db, fromId, toId) => {
   db.run('UPDATE test_reports SET id = ? WHERE id = ?', [toId, fromId]);
   db.run('UPDATE test_steps SET test_report_id = ? WHERE test_report_id = ?', [toId, fromId]);
   db.run('UPDATE test_measurements SET test_report_id = ? WHERE test_report_id = ?', [toId, fromId]);
-}
+});
 
 /** An uploaded file made offline took the id the remote gave it: the reports imported from it name that id. */
 export function renameTestReportSourceFile(db: Db, fromId: string, toId: string): void {
@@ -183,6 +185,8 @@ export function renameTestStep(db: Db, fromId: string, toId: string, reportPk?: 
   }
 }
 
+export const testStepRows = recordTable('test_steps', (db, fromId, toId) => renameTestStep(db, fromId, toId));
+
 // ---- measurements ------------------------------------------------------------------
 
 /** The columns of a measurement's own values (its parents, authors and dates aside). */
@@ -241,9 +245,7 @@ export function deleteTestMeasurementRow(db: Db, pk: number): void {
 }
 
 /** A measurement takes the id the remote gave it. */
-export function renameTestMeasurement(db: Db, fromId: string, toId: string): void {
-  db.run('UPDATE test_measurements SET id = ? WHERE id = ?', [toId, fromId]);
-}
+export const testMeasurementRows = recordTable('test_measurements');
 
 // ---- ATML imports: copies from the staging file, behind the pending mark -------------------
 

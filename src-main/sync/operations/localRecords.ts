@@ -4,31 +4,31 @@
 // reads "annotation Pump 3 overheat" rather than a bare id; tell whether it is
 // still held here; and delete it (a refused create given up: refusedCreates.ts).
 import type { Db } from '../../db/database';
-import type { HeldRecords } from '../resource';
+import type { HeldRecords, RecordKind } from '../resource';
 import type { ResourceCatalog } from '../catalog';
 
 /** The record's name here; '' when it is not held here (deleted, never pulled) or its kind has none. */
 export function recordName(catalog: ResourceCatalog, db: Db, resource: string, id: string): string {
   const t = catalog.kind(resource);
   return (
-    (t?.nameColumn && db.get<{ name: string | null }>(`SELECT ${t.nameColumn} AS name FROM ${t.table} WHERE id = ?`, [id])?.name) || ''
+    (t?.nameColumn && db.get<{ name: string | null }>(`SELECT ${t.nameColumn} AS name FROM ${t.rows.table} WHERE id = ?`, [id])?.name) || ''
   );
 }
 
-/** Deletes the records `refs` names that are held here; their child rows go with them (ON DELETE CASCADE). */
+/** Deletes the records `refs` names that are held here, through their stores; their child rows go with them (ON DELETE CASCADE). */
 export function deleteHeld(catalog: ResourceCatalog, db: Db, refs: readonly { resource: string; id: string }[]): void {
-  const byTable = new Map<string, string[]>();
+  const byKind = new Map<RecordKind, string[]>();
   for (const r of refs) {
-    const t = catalog.kind(r.resource);
-    if (t) byTable.set(t.table, [...(byTable.get(t.table) ?? []), r.id]);
+    const kind = catalog.kind(r.resource);
+    if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), r.id]);
   }
-  for (const [table, ids] of byTable) db.run(`DELETE FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]);
+  for (const [kind, ids] of byKind) kind.rows.deleteByIds(db, ids);
 }
 
 /** Whether record `id` of `resource` is held here (a kind no descriptor keeps is not). */
 export function heldHere(catalog: ResourceCatalog, db: Db, resource: string, id: string): boolean {
   const t = catalog.kind(resource);
-  return t !== undefined && db.get(`SELECT 1 FROM ${t.table} WHERE id = ?`, [id]) !== undefined;
+  return t !== undefined && db.get(`SELECT 1 FROM ${t.rows.table} WHERE id = ?`, [id]) !== undefined;
 }
 
 /** The same, as the descriptors' discard functions receive it. */

@@ -10,7 +10,7 @@ import type { Db } from '../../../db/database';
 import { cachedPerDb, type Applier, type ApplyContext } from '../../apply';
 import { finishEntry } from '../../outbox';
 import { adoptLog, logContent } from '../annotations/historyLogs';
-import { AnnotationLogRowWriter, renameAnnotationLog, type AnnotationLogRowValues } from '../../../services/annotations/annotationLogStore';
+import { AnnotationLogRowWriter, type AnnotationLogRowValues } from '../../../services/annotations/annotationLogStore';
 
 export interface InflightLogCreate {
   seq: number;
@@ -179,10 +179,6 @@ export function applyAnnotationLogs(
     else missing.add(log.annotationId);
   }
   return [...missing];
-}
-
-export function rewriteLogId(db: Db, localId: string, remoteId: string): void {
-  renameAnnotationLog(db, localId, remoteId);
 }
 
 const logWriterOf = cachedPerDb((db) => new LogWriter(db));

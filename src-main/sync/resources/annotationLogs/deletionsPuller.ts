@@ -6,6 +6,7 @@
 // (CREATED, STATE_UPDATE...) are on their way too: the remote writes its own,
 // and they adopt those (or are removed) when the write's entry is done.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
+import { annotationLogRows } from '../../../services/annotations/annotationLogStore';
 import { ANNOTATION_LOG } from '../annotations/historyLogs';
 import { deletionReconciler } from '../../deletions';
 import { openSideEffectIds } from '../../outbox';
@@ -15,7 +16,7 @@ export const annotationLogDeletionsPuller = deletionReconciler<AnnotationLog>({
   operation: 'ListAllAnnotationLogs',
   listField: 'annotationLogs',
   idOf: (l) => l.annotationLogId,
-  table: 'annotation_logs',
+  rows: annotationLogRows,
   createdResource: ANNOTATION_LOG,
   stays(db) {
     const pending = openSideEffectIds(db);

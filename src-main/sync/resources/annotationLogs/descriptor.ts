@@ -3,7 +3,8 @@
 // create or update appends, which the remote writes its own of.
 import type { ReplicatedResource } from '../../resource';
 import { ANNOTATION_LOG, deleteSideEffectLogs } from '../annotations/historyLogs';
-import { rewriteLogId } from './apply';
+import { annotationLogRows, moveAnnotationLogs } from '../../../services/annotations/annotationLogStore';
+import { ANNOTATION } from '../annotations/apply';
 import { annotationLogDeletionsPuller } from './deletionsPuller';
 import { annotationLogsPuller } from './puller';
 import { annotationLogSpecs } from './specs';
@@ -13,7 +14,12 @@ export const annotationLogs: ReplicatedResource = {
   records: [
     // (No name column: the writes that target a log target its annotation too. A log an entry made goes with the
     // entry when it is superseded: it told of a change that lost.)
-    { resource: ANNOTATION_LOG, table: 'annotation_logs', rewriteId: rewriteLogId, dropWithSupersededEntry: true },
+    {
+      resource: ANNOTATION_LOG,
+      rows: annotationLogRows,
+      references: [{ to: ANNOTATION, column: 'annotation_logs.annotation_id', rewrite: moveAnnotationLogs }],
+      dropWithSupersededEntry: true,
+    },
   ],
   specs: annotationLogSpecs,
   pullers: [annotationLogsPuller, annotationLogDeletionsPuller],

@@ -2,17 +2,13 @@
 // becomes a merge base, the per-field merge of a remote version into the local
 // record, and the bulk upsert path used when no local edit is pending.
 import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../../src-shared/api/annotations';
-import { renameLinkedAnnotation } from '../../../services/artifacts/artifactStore';
 import type { MetadataValue, MetadataValueInput } from '../../../../src-shared/api/metadata';
 import { wireMicros } from '../../time';
 import type { LoadedIds } from '../../../db/bulkLoad';
 import type { Db, SqlValue } from '../../../db/database';
 import { loadAnnotations } from '../../../services/annotations/annotationRows';
-import { moveAnnotationLogs } from '../../../services/annotations/annotationLogStore';
-import { replaceIdInSavedSearches } from '../../../services/savedSearches/savedSearchStore';
 import {
   AnnotationRowWriter,
-  renameAnnotation,
   replaceAnnotationLinkedChannels,
   replaceAnnotationMetadata,
   replaceAnnotationTags,
@@ -24,7 +20,7 @@ import {
 import { ANNOTATION_EDITABLE_PATHS, type AnnotationColumn } from '../../../services/annotations/annotationFields';
 import { sameValue } from '../../canonical';
 import { recordConflict } from '../../conflicts';
-import { isUnmappedLocalId, mapLocalId, tableExists } from '../../idMap';
+import { isUnmappedLocalId, mapLocalId } from '../../idMap';
 import { finishEntry, hasPending, isOpen, loadEntry, ownFields, pendingFields } from '../../outbox';
 import type { OutboxEntry } from '../../types';
 import { settleSideEffectLogs } from './historyLogs';
@@ -482,16 +478,6 @@ export function applyAnnotations(
 
 /** Whether a local id is an offline-created annotation the remote does not have yet. */
 export const isLocalOnly = (db: Db, id: string) => isUnmappedLocalId(db, id);
-
-// Local references to an annotation id, rewritten when an offline-created one gets its remote id.
-export function rewriteAnnotationId(db: Db, localId: string, remoteId: string): void {
-  renameAnnotation(db, localId, remoteId);
-  moveAnnotationLogs(db, localId, remoteId);
-  if (tableExists(db, 'artifact_links')) renameLinkedAnnotation(db, localId, remoteId);
-  if (tableExists(db, 'saved_searches')) {
-    replaceIdInSavedSearches(db, localId, remoteId);
-  }
-}
 
 const annotationWriterOf = cachedPerDb((db) => new AnnotationWriter(db));
 

@@ -3,7 +3,8 @@
 import { CreateAnnotationRequest, type Annotation } from '../../../../src-shared/api/annotations';
 import { getAnnotation } from '../../../services/annotations/annotationsService';
 import type { RecordKind, ReplicatedResource } from '../../resource';
-import { ANNOTATION, applyRemoteAnnotations, rewriteAnnotationId, snapshotAnnotation } from './apply';
+import { annotationRows } from '../../../services/annotations/annotationStore';
+import { ANNOTATION, applyRemoteAnnotations, snapshotAnnotation } from './apply';
 import { archiveDuplicates } from './duplicates';
 import { annotationsPuller } from './puller';
 import { annotationSpecs } from './specs';
@@ -12,10 +13,9 @@ import { preLinkAnnotations } from './preLink';
 
 const annotation: RecordKind = {
   resource: ANNOTATION,
-  table: 'annotations',
+  rows: annotationRows,
   nameColumn: 'name',
   snapshot: snapshotAnnotation,
-  rewriteId: rewriteAnnotationId,
   rereadBeforePush: annotationsPuller,
   refetch: {
     read: async (_s, call, id) => (await call('GetAnnotation', { annotationId: id })).annotation,

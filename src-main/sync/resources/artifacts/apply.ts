@@ -14,7 +14,6 @@ import type { Db } from '../../../db/database';
 import {
   deleteArtifactLinks,
   deleteLink,
-  renameArtifact,
   replaceArtifactMetadata,
   setArtifactColumns,
   upsertLink,
@@ -231,10 +230,6 @@ export function applyArtifacts(
     if (!stillPending) setArtifactColumns(db, pk, { modified_date: wireMicros(a.modifiedDate) });
     counted();
   }
-}
-
-export function rewriteArtifactId(db: Db, localId: string, remoteId: string): void {
-  renameArtifact(db, localId, remoteId);
 }
 
 /** Applies remote artifacts in their own transaction. `versionsOf`: the versions fetched for an artifact (content already stored), if any. */

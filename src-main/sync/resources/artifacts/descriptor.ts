@@ -3,10 +3,12 @@
 import type { Artifact } from '../../../../src-shared/api/artifacts';
 import { removeFromStore } from '../../../services/artifacts/artifactStorage';
 import type { AfterCommit, RecordKind, RefusedCreate, ReplicatedResource, UndoWrite } from '../../resource';
-import { ARTIFACT, rewriteArtifactId, snapshotArtifact } from './apply';
+import { artifactRows, artifactVersionRows, renameLinkedAnnotation } from '../../../services/artifacts/artifactStore';
+import { ANNOTATION } from '../annotations/apply';
+import { ARTIFACT, snapshotArtifact } from './apply';
 import { applyPrepared, artifactsPuller } from './puller';
 import { artifactSpecs } from './specs';
-import { ARTIFACT_VERSION, rewriteArtifactVersionId } from './versions';
+import { ARTIFACT_VERSION } from './versions';
 import { keptPreLink } from '../../preLinkCount';
 
 /** The losing archive state, or link (`link:<RELATION>:<ENTITY_TYPE>:<entity id>`, valued by the linked version id, null when absent). */
@@ -27,10 +29,10 @@ function undo(artifactId: string, field: string, value: unknown): UndoWrite | un
 
 const artifact: RecordKind = {
   resource: ARTIFACT,
-  table: 'artifacts',
+  rows: artifactRows,
   nameColumn: 'file_name',
   snapshot: snapshotArtifact,
-  rewriteId: rewriteArtifactId,
+  references: [{ to: ANNOTATION, column: 'artifact_links.entity_id', rewrite: renameLinkedAnnotation }],
   // With the versions and content the pull would fetch for it: its current version may be one added there since.
   refetch: {
     read: async (s, call, id) => {
@@ -57,10 +59,7 @@ const discardArtifact: RefusedCreate['discard'] = (ctx, made, held): AfterCommit
 
 export const artifacts: ReplicatedResource = {
   name: 'artifacts',
-  records: [
-    artifact,
-    { resource: ARTIFACT_VERSION, table: 'artifact_versions', nameColumn: 'file_name', rewriteId: rewriteArtifactVersionId },
-  ],
+  records: [artifact, { resource: ARTIFACT_VERSION, rows: artifactVersionRows, nameColumn: 'file_name' }],
   specs: artifactSpecs,
   pullers: [artifactsPuller],
   pullAfterPush: [artifactsPuller],

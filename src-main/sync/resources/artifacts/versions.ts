@@ -6,7 +6,7 @@
 // keeps its storage_path when its id changes from local to remote.
 import type { ArtifactVersion } from '../../../../src-shared/api/artifacts';
 import type { Db } from '../../../db/database';
-import { renameArtifactVersion, renumberArtifactVersion, upsertRemoteArtifactVersion } from '../../../services/artifacts/artifactStore';
+import { renumberArtifactVersion, upsertRemoteArtifactVersion } from '../../../services/artifacts/artifactStore';
 import { storagePathFor } from '../../../services/artifacts/artifactStorage';
 import { wireMicros } from '../../time';
 
@@ -69,7 +69,3 @@ export function upsertVersions(db: Db, artifactPk: number, list: readonly Artifa
 
 /** Whether `artifactPk` has offline versions still to push (its current version is then the local one). */
 export const hasUnpushedVersions = (db: Db, artifactPk: number) => unpushedVersions(db, artifactPk).length > 0;
-
-export function rewriteArtifactVersionId(db: Db, localId: string, remoteId: string): void {
-  renameArtifactVersion(db, localId, remoteId);
-}

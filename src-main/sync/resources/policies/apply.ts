@@ -12,7 +12,6 @@ import {
   deletePolicyVersionsAbove,
   deleteStandInPolicyVersions,
   insertPolicyVersionRow,
-  renamePolicy,
   renumberCurrentPolicyVersion,
   setPolicyColumns,
   upsertRemotePolicy,
@@ -195,10 +194,6 @@ export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void 
     if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }
-}
-
-export function rewritePolicyId(db: Db, localId: string, remoteId: string): void {
-  renamePolicy(db, localId, remoteId);
 }
 
 /** Applies remote policies in their own transaction (pull pages, push results). */

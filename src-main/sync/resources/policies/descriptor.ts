@@ -1,7 +1,8 @@
 // Policies as a replicated resource (see NOTES.md here).
 import type { Policy } from '../../../../src-shared/api/policies';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
-import { applyRemotePolicies, POLICY, rewritePolicyId, snapshotPolicy } from './apply';
+import { policyRows } from '../../../auth/policyStore';
+import { applyRemotePolicies, POLICY, snapshotPolicy } from './apply';
 import { policiesPuller } from './puller';
 import { policySpecs } from './specs';
 import { keptPreLink } from '../../preLinkCount';
@@ -21,10 +22,9 @@ function undo(policyId: string, field: string, value: unknown): UndoWrite | unde
 
 const policy: RecordKind = {
   resource: POLICY,
-  table: 'policies',
+  rows: policyRows,
   nameColumn: 'name',
   snapshot: snapshotPolicy,
-  rewriteId: rewritePolicyId,
   rereadBeforePush: policiesPuller,
   refetch: {
     read: async (_s, call, id) => (await call('GetPolicy', { policyId: id })).policy,

@@ -1,13 +1,14 @@
 // Remote files as a replicated resource: uploads only (see NOTES.md here).
 import { removeContent } from '../../../services/remoteFiles/contentStore';
 import type { ReplicatedResource } from '../../resource';
-import { REMOTE_FILE, rewriteRemoteFileId } from './ids';
+import { remoteFileRows } from '../../../services/remoteFiles/remoteFileStore';
+import { REMOTE_FILE } from './ids';
 import { remoteFileSpecs } from './specs';
 import { keptPreLink } from '../../preLinkCount';
 
 export const remoteFiles: ReplicatedResource = {
   name: 'remote_files',
-  records: [{ resource: REMOTE_FILE, table: 'remote_files', nameColumn: 'file_name', rewriteId: rewriteRemoteFileId }],
+  records: [{ resource: REMOTE_FILE, rows: remoteFileRows, nameColumn: 'file_name' }],
   specs: remoteFileSpecs,
   refusedCreates: {
     UploadRemoteFile: {

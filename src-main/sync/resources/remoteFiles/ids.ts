@@ -3,13 +3,5 @@
 // When the remote creates an upload, the local row and the reports imported
 // from it take the remote id (the content store path is kept in content_path,
 // so the bytes stay where they are).
-import type { Db } from '../../../db/database';
-import { renameRemoteFile } from '../../../services/remoteFiles/remoteFileStore';
-import { renameTestReportSourceFile } from '../../../services/testReports/testReportStore';
 
 export const REMOTE_FILE = 'remote_file';
-
-export function rewriteRemoteFileId(db: Db, localId: string, remoteId: string): void {
-  renameRemoteFile(db, localId, remoteId);
-  renameTestReportSourceFile(db, localId, remoteId);
-}

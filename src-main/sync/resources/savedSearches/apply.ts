@@ -20,12 +20,7 @@ import { adoptInflightCreate, madeSince } from '../../inflightCreates';
 import { mergeFields } from '../../merge';
 import { hasPending } from '../../outbox';
 import { wireMicros } from '../../time';
-import {
-  deleteSavedSearchById,
-  renameSavedSearch,
-  setSavedSearchColumns,
-  upsertSavedSearch,
-} from '../../../services/savedSearches/savedSearchStore';
+import { deleteSavedSearchById, setSavedSearchColumns, upsertSavedSearch } from '../../../services/savedSearches/savedSearchStore';
 import { ensureOrganization } from '../../identity';
 
 export const SAVED_SEARCH = 'saved_search';
@@ -170,10 +165,6 @@ export function reconcileSavedSearchDeletions(db: Db, organizationId: string, se
     removed++;
   }
   return removed;
-}
-
-export function rewriteSavedSearchId(db: Db, localId: string, remoteId: string): void {
-  renameSavedSearch(db, localId, remoteId);
 }
 
 /** Applies remote saved searches in their own transaction (pull pages, push results). */

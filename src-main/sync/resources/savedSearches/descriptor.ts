@@ -2,7 +2,9 @@
 import { CreateSavedSearchRequest } from '../../../../src-shared/api/savedSearches';
 import { getSavedSearch } from '../../../services/savedSearches/savedSearchesService';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
-import { rewriteSavedSearchId, SAVED_SEARCH, snapshotSavedSearch } from './apply';
+import { replaceIdInSavedSearches, savedSearchRows } from '../../../services/savedSearches/savedSearchStore';
+import { ANNOTATION } from '../annotations/apply';
+import { SAVED_SEARCH, snapshotSavedSearch } from './apply';
 import { savedSearchesPuller } from './puller';
 import { savedSearchSpecs } from './specs';
 import { preLinkSavedSearches } from './preLink';
@@ -23,10 +25,10 @@ function undo(savedSearchId: string, field: string, value: unknown): UndoWrite |
 
 const savedSearch: RecordKind = {
   resource: SAVED_SEARCH,
-  table: 'saved_searches',
+  rows: savedSearchRows,
   nameColumn: 'name',
   snapshot: snapshotSavedSearch,
-  rewriteId: rewriteSavedSearchId,
+  references: [{ to: ANNOTATION, column: 'saved_searches.properties', rewrite: replaceIdInSavedSearches }],
   rereadBeforePush: savedSearchesPuller,
   undo,
 };

@@ -22,7 +22,6 @@ import {
   deleteTestReportRow,
   insertTestReportRow,
   keepOverallModifiedDate,
-  renameTestReport,
   replaceTestReportMetadata,
   setTestReportColumns,
 } from '../../../services/testReports/testReportStore';
@@ -217,10 +216,6 @@ export function reconcileTestReportDeletions(db: Db, seen: ReadonlySet<string>, 
     removed++;
   }
   return removed;
-}
-
-export function rewriteTestReportId(db: Db, localId: string, remoteId: string): void {
-  renameTestReport(db, localId, remoteId);
 }
 
 /** The apply context for test reports (they are applied outside the shared Applier). */

@@ -20,7 +20,7 @@ import { BOUNDS_FIELD, loadMeasurements, loadSteps, VALUE_FIELD } from '../../..
 import {
   deleteReportSteps,
   MEASUREMENT_VALUE_COLUMNS,
-  renameTestMeasurement,
+  testMeasurementRows,
   renameTestStep,
   replaceTestMeasurementChannelNames,
   replaceTestMeasurementMetadata,
@@ -372,7 +372,7 @@ export function adoptImportedChildren(
       if (localId === remoteId) continue;
       const isStep = stepIds.has(localId);
       if (isStep) renameTestStep(db, localId, remoteId, report.pk);
-      else renameTestMeasurement(db, localId, remoteId);
+      else testMeasurementRows.rename(db, localId, remoteId);
       db.run(
         `INSERT INTO sync_id_map(local_id, resource, remote_id, created_by_seq, mapped_date) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT(local_id) DO UPDATE SET remote_id = excluded.remote_id, mapped_date = excluded.mapped_date`,
@@ -415,12 +415,4 @@ export function adoptImportedChildren(
   }
   upsertSteps(ctx, steps, now);
   upsertMeasurements(ctx, measurements, now);
-}
-
-export function rewriteTestStepId(db: Db, localId: string, remoteId: string): void {
-  renameTestStep(db, localId, remoteId);
-}
-
-export function rewriteTestMeasurementId(db: Db, localId: string, remoteId: string): void {
-  renameTestMeasurement(db, localId, remoteId);
 }

@@ -24,6 +24,7 @@
 // order gets no check (deletions.ts).
 import type { TestMeasurement, TestStep } from '../../../../src-shared/api/testReports';
 import type { Db } from '../../../db/database';
+import { testMeasurementRows, testStepRows } from '../../../services/testReports/testReportStore';
 import { remoteDeletionStays } from '../../conflicts';
 import { TEST_MEASUREMENT, TEST_STEP } from './children';
 import { TEST_REPORT } from './apply';
@@ -58,7 +59,7 @@ export const testStepDeletionsPuller = deletionReconciler<TestStep>({
   orderBy: 'test_step_id',
   maxPageSize: 1000,
   idOf: (s) => s.testStepId,
-  table: 'test_steps',
+  rows: testStepRows,
   createdResource: TEST_STEP,
   stays: (db) => {
     const stays = remoteDeletionStays(db);
@@ -73,7 +74,7 @@ export const testMeasurementDeletionsPuller = deletionReconciler<TestMeasurement
   orderBy: 'measurement_id',
   maxPageSize: 1000,
   idOf: (m) => m.measurementId,
-  table: 'test_measurements',
+  rows: testMeasurementRows,
   createdResource: TEST_MEASUREMENT,
   stays: (db) => {
     const stays = remoteDeletionStays(db);

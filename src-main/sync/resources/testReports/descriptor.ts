@@ -3,15 +3,15 @@
 import { formatTimestamp } from '../../../../src-shared/api/time';
 import { deleteTestStep } from '../../../services/testReports/testStepsService';
 import type { ReplicatedResource, UndoWrite } from '../../resource';
-import { rewriteTestReportId, snapshotTestReport, TEST_REPORT } from './apply';
 import {
-  rewriteTestMeasurementId,
-  rewriteTestStepId,
-  snapshotTestMeasurement,
-  snapshotTestStep,
-  TEST_MEASUREMENT,
-  TEST_STEP,
-} from './children';
+  renameTestReportSourceFile,
+  testMeasurementRows,
+  testReportRows,
+  testStepRows,
+} from '../../../services/testReports/testReportStore';
+import { REMOTE_FILE } from '../remoteFiles/ids';
+import { snapshotTestReport, TEST_REPORT } from './apply';
+import { snapshotTestMeasurement, snapshotTestStep, TEST_MEASUREMENT, TEST_STEP } from './children';
 import { testReportDeletionPullers } from './deletionPullers';
 import { testMeasurementSpecs } from './measurementSpecs';
 import { testReportPullers } from './pullers';
@@ -50,20 +50,14 @@ export const testReports: ReplicatedResource = {
   records: [
     {
       resource: TEST_REPORT,
-      table: 'test_reports',
+      rows: testReportRows,
       nameColumn: 'name',
       snapshot: snapshotTestReport,
-      rewriteId: rewriteTestReportId,
+      references: [{ to: REMOTE_FILE, column: 'test_reports.source_remote_file_id', rewrite: renameTestReportSourceFile }],
       undo: undoReportField,
     },
-    { resource: TEST_STEP, table: 'test_steps', nameColumn: 'name', snapshot: snapshotTestStep, rewriteId: rewriteTestStepId },
-    {
-      resource: TEST_MEASUREMENT,
-      table: 'test_measurements',
-      nameColumn: 'name',
-      snapshot: snapshotTestMeasurement,
-      rewriteId: rewriteTestMeasurementId,
-    },
+    { resource: TEST_STEP, rows: testStepRows, nameColumn: 'name', snapshot: snapshotTestStep },
+    { resource: TEST_MEASUREMENT, rows: testMeasurementRows, nameColumn: 'name', snapshot: snapshotTestMeasurement },
   ],
   specs: [...testReportSpecs, ...testStepSpecs, ...testMeasurementSpecs],
   pullers: [...testReportPullers, ...testReportDeletionPullers],
