@@ -9,6 +9,7 @@ import { operations, type OperationName } from '../../src-shared/operations';
 import { authorizeOperation } from '../auth/cedar/authorize';
 import { storageError } from '../db/storageErrors';
 import { isReplica, type RequestContext } from '../engine';
+import { isPromise } from './common/handler';
 import { changeFeedFor } from './changeFeed';
 import { handlers } from './registry';
 import { changeOfWrite } from './writeChanges';
@@ -118,8 +119,6 @@ async function invokeOperation(requestCtx: RequestContext, name: OperationName, 
   if (eachAs) return runEach(requestCtx, name, eachAs, raw);
   return await dispatch(requestCtx, name, raw, (req) => parseRequest(name, req));
 }
-
-const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';
 
 /**
  * A batch of one operation (`eachAs` in the table): the batch request is validated as a whole, then each item runs

@@ -45,7 +45,6 @@ export function withoutIdCollisions<T>(
   idOf: (item: T) => string,
   remoteOrganizations: readonly string[],
 ): T[] {
-  // The page itself when nothing collides: pullers key what they prepared for a page by the page's array.
   if (items.length === 0) return items;
   const colliding = collidingIds(db, table, items.map(idOf), remoteOrganizations);
   const foreignParents = parent ? collidingIds(db, parent.table, [...new Set(items.map(parent.idOf))], remoteOrganizations) : new Set();

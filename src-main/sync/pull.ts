@@ -24,7 +24,7 @@ import { compact } from './wireEncode';
 import { withoutIdCollisions, type CollisionCheck } from './collisions';
 import { changeFeedFor } from '../services/changeFeed';
 
-export interface Puller<T = unknown> {
+export interface Puller<T = unknown, Prepared = unknown> {
   /** Cursor key and progress label. */
   readonly resource: string;
   /** The list operation of the operation table. */
@@ -58,8 +58,8 @@ export interface Puller<T = unknown> {
   idOf?(item: T): string;
   /** Request variants (e.g. one per organization); each keeps its own cursor. */
   variants(s: SyncSession): Record<string, unknown>[];
-  /** Remote lookups a page needs before its transaction (parents of logs). */
-  prepare?(s: SyncSession, items: T[]): Promise<void>;
+  /** Remote lookups a page needs before its transaction (parents of logs); what it returns travels to `apply` with the page. */
+  prepare?(s: SyncSession, items: T[]): Promise<Prepared>;
   /**
    * A failed listing the run can do without (e.g. a deletion check whose order the remote refuses): the warning
    * to give; the variant is skipped (finish does not run). Undefined: the failure is the run's.
@@ -70,8 +70,9 @@ export interface Puller<T = unknown> {
   /**
    * Applies one page; runs inside the page's transaction. Returns the records inserted or changed here (an
    * unchanged re-read, e.g. in the overlap window, counts 0): what progress reports as pulled. `loaded`: see tracksLoadedIds.
+   * `prepared`: what `prepare` returned for the page (whose items may since have lost id collisions: collisions.ts).
    */
-  apply(s: SyncSession, items: T[], variant: Record<string, unknown>, loaded?: LoadedIds): number;
+  apply(s: SyncSession, items: T[], variant: Record<string, unknown>, loaded?: LoadedIds, prepared?: Prepared): number;
 }
 
 interface Cursor {
@@ -153,7 +154,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   let bulk = false;
   let loaded: LoadedIds | undefined;
   const applyPage = async (items: unknown[], cursor: Cursor | undefined, saveNow: boolean) => {
-    if (p.prepare && items.length) await p.prepare(s, items);
+    const prepared = p.prepare && items.length ? await p.prepare(s, items) : undefined;
     let applied = 0;
     const apply = () =>
       s.db.tx(() => {
@@ -168,7 +169,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
                 s.identity.organizations.map((o) => o.id),
               )
             : items;
-        applied = p.apply(s, fresh, variant, loaded);
+        applied = p.apply(s, fresh, variant, loaded, prepared);
         if (saveNow && cursor) saveCursor(s, key, cursor);
       });
     // An initial bulk load: its pages reference parents the load itself wrote, and a lost page is pulled again.

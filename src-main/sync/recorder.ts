@@ -5,14 +5,13 @@
 import { ApiError } from '../../src-shared/errors';
 import type { Db } from '../db/database';
 import type { RequestContext, WriteRecorder } from '../engine';
+import { isPromise } from '../services/common/handler';
 import { withWriteListener } from '../services/common/writeScope';
 import type { ResourceCatalog } from './catalog';
 import { isUnmappedLocalId, translateIds } from './idMap';
 import { hasPending, localClock } from './outbox';
 import type { OpSpec } from './spec';
 import type { CreatedRef, Target } from './types';
-
-const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';
 
 /** The remote state of a record about to be edited, kept while it has pending edits (the merge base). */
 function ensureBase(catalog: ResourceCatalog, db: Db, t: Target): number | null {

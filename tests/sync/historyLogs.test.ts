@@ -118,6 +118,54 @@ describe('sync: history logs of our own writes', () => {
     expect((await a.sync()).progress.pulled).toEqual({});
   });
 
+  test('the same when that page also holds an id collision: the page applied without it still adopts the history logs looked up for it', async () => {
+    const me = a.caller().userId;
+    const { annotation: lost } = await a.call('CreateAnnotation', annotationRequest('found offline', { assignToUserId: me }));
+    // A record of an organization of this profile's own (never the remote's) under the id of a remote one: a collision in
+    // every page that lists that remote record, the pull after the push's included (its overlap re-reads it).
+    const db = a.engine.db;
+    const theirs = (await remote.client.CreateAnnotation(annotationRequest('theirs'))).annotation.annotationId;
+    remote.engine.db.run('DELETE FROM annotation_logs WHERE annotation_id = ?', [theirs]);
+    const orgColumns = db.all<{ name: string }>('SELECT name FROM pragma_table_info(?) WHERE name NOT IN (?, ?, ?)', [
+      'organizations',
+      'pk',
+      'id',
+      'name',
+    ]);
+    const copy = orgColumns.map((c) => c.name).join(', ');
+    db.run(
+      `INSERT INTO organizations(id, name${copy ? `, ${copy}` : ''}) SELECT 'own-org', 'own organization'${copy ? `, ${copy}` : ''} FROM organizations LIMIT 1`,
+    );
+    const columns = db
+      .all<{ name: string }>('SELECT name FROM pragma_table_info(?) WHERE name NOT IN (?, ?, ?)', [
+        'annotations',
+        'pk',
+        'id',
+        'organization_id',
+      ])
+      .map((c) => c.name)
+      .join(', ');
+    db.run(`INSERT INTO annotations(id, organization_id, ${columns}) SELECT ?, 'own-org', ${columns} FROM annotations WHERE id = ?`, [
+      theirs,
+      lost.annotationId,
+    ]);
+    proxy.once({ kind: 'lose' }, (r) => r.method === 'POST' && r.path === '/api/v1/annotations');
+
+    const s = await a.sync({ retry: { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 1 } });
+    expect(s.pending).toBe(0);
+    expect(db.get<{ result: string }>("SELECT result FROM sync_outbox WHERE operation = 'CreateAnnotation'")!.result).toContain(
+      '"adoptedBy":"pull"',
+    );
+    expect(db.get("SELECT 1 FROM sync_conflicts WHERE kind = 'id_collision' AND record_id = ?", [theirs])).toBeDefined();
+    // The create's logs are the remote's ones, adopted: nothing received, none twice.
+    expect(s.progress.pulled).toEqual({});
+    const logsOf = (d: typeof db, id: string) =>
+      d.all<{ id: string }>('SELECT id FROM annotation_logs WHERE annotation_id = ? ORDER BY id', [id]).map((r) => r.id);
+    const remoteId = remote.engine.db.get<{ id: string }>("SELECT id FROM annotations WHERE name = 'found offline'")!.id;
+    expect(logsOf(db, remoteId)).toEqual(logsOf(remote.engine.db, remoteId));
+    expect(logsOf(db, remoteId).length).toBeGreaterThan(0);
+  });
+
   test("a colleague's state change still arrives and counts; ours, made moot by theirs, leaves no second log", async () => {
     const [x, y, z] = await remoteAnnotations('x', 'y', 'z');
     await flag(x);

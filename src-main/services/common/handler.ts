@@ -23,3 +23,6 @@ export type Handler<O extends OperationDef> = (
   : ResponseInput<O> | JsonText | Promise<ResponseInput<O> | JsonText>;
 
 export type HandlerMap<Ops extends Record<string, OperationDef>> = { readonly [K in keyof Ops]: Handler<Ops[K]> };
+
+/** Whether a handler answered asynchronously (a write that must run inside a transaction cannot). */
+export const isPromise = (v: unknown): v is Promise<unknown> => !!v && typeof (v as { then?: unknown }).then === 'function';

@@ -7,10 +7,10 @@ import { ANNOTATION, applyRemoteAnnotations, createAwaitingAdoption } from './ap
 import { historyEchoes } from './specs';
 import { wireMicros } from '../../time';
 
-/** A page's history-log lookups (prepare), for its apply: keyed by the page's item list, which both receive. */
-const echoesOfPage = new WeakMap<readonly Annotation[], Map<string, AnnotationLog[]>>();
+/** A page's history-log lookups (prepare), for its apply: by annotation id. */
+type Echoes = Map<string, AnnotationLog[]>;
 
-export const annotationsPuller: Puller<Annotation> = {
+export const annotationsPuller: Puller<Annotation, Echoes | undefined> = {
   resource: 'annotations',
   collisions: { table: 'annotations', kind: ANNOTATION },
   operation: 'ListAnnotations',
@@ -35,15 +35,15 @@ export const annotationsPuller: Puller<Annotation> = {
       userId: s.identity.userId,
       clockOffset: s.remote.clockOffset(),
     };
-    const echoes = new Map<string, AnnotationLog[]>();
+    const echoes: Echoes = new Map();
     for (const a of items) {
       const entry = createAwaitingAdoption(s.db, a);
       if (entry) echoes.set(a.annotationId, await historyEchoes(ctx, entry, a.annotationId, wireMicros(a.modifiedDate) ?? Infinity));
     }
-    if (echoes.size > 0) echoesOfPage.set(items, echoes);
+    return echoes.size > 0 ? echoes : undefined;
   },
   /** Counts annotations inserted or changed here (an unchanged re-read, e.g. in the overlap window, counts 0). */
-  apply(s, items, _variant, loaded) {
-    return changedBy(s.applier.stats, () => applyRemoteAnnotations(s.applier, items, { loaded, echoes: echoesOfPage.get(items) }));
+  apply(s, items, _variant, loaded, echoes) {
+    return changedBy(s.applier.stats, () => applyRemoteAnnotations(s.applier, items, { loaded, echoes }));
   },
 };
