@@ -45,5 +45,10 @@ export const ANNOTATION_EDITABLE_PATHS = [
   'metadata',
 ] as const;
 
+/** The editable fields stored in a column of the same name (the others live in child tables). */
+export const ANNOTATION_EDITABLE_COLUMNS = ANNOTATION_EDITABLE_PATHS.filter(
+  (p): p is Extract<(typeof ANNOTATION_EDITABLE_PATHS)[number], AnnotationColumn> => (ANNOTATION_COLUMNS as readonly string[]).includes(p),
+);
+
 /** update_mask paths UpdateAnnotation may change: the edits, and the archive (a date archives at that date, none restores). */
 export const ANNOTATION_UPDATABLE_PATHS = [...ANNOTATION_EDITABLE_PATHS, 'deleted_date', 'archived_date'] as const;

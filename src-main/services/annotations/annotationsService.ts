@@ -25,19 +25,9 @@ import {
   setAnnotationArchivedDate,
   setAnnotationColumns,
 } from './annotationStore';
-import { ANNOTATION_UPDATABLE_PATHS } from './annotationFields';
+import { ANNOTATION_EDITABLE_COLUMNS, ANNOTATION_UPDATABLE_PATHS } from './annotationFields';
 
 type UpdatablePath = (typeof ANNOTATION_UPDATABLE_PATHS)[number];
-/** Updatable paths stored in a column of the same name. */
-const SCALAR_PATHS = [
-  'name',
-  'description',
-  'start_time',
-  'end_time',
-  'assigned_to_user_id',
-  'state',
-  'legend_config',
-] as const satisfies readonly UpdatablePath[];
 const IMMUTABLE_PATHS = new Set([
   'annotation_id',
   'organization_id',
@@ -205,7 +195,7 @@ export function updateAnnotation(ctx: RequestContext, patch: AnnotationPatch, ma
     // Only the masked columns: SQLite rewrites the entries of every index on a column the SET names, changed or not
     // (a name edit would otherwise rewrite the start, end, state and assignee indexes too).
     setAnnotationColumns(db, row.pk, {
-      ...Object.fromEntries(SCALAR_PATHS.filter(has).map((c) => [c, next[c]])),
+      ...Object.fromEntries(ANNOTATION_EDITABLE_COLUMNS.filter(has).map((c) => [c, next[c]])),
       modified_date: now,
       modified_by_user_id: caller.userId,
     });
