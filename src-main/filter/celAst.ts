@@ -2,7 +2,8 @@
 // source text for messages and for folding.
 import { serialize, type ASTNode } from '@marcbachmann/cel-js';
 
-const COMPREHENSIONS = new Set(['exists', 'all', 'exists_one', 'map', 'filter']);
+/** The macros that bind a variable over a list (`links.exists(l, ...)`). */
+export const COMPREHENSIONS: ReadonlySet<string> = new Set(['exists', 'all', 'exists_one', 'map', 'filter']);
 
 // The library's serializer escapes astral characters as UTF-16 surrogate pairs
 // (\ud83d\ude00), which its own parser rejects; CEL spells them \U0001f600.

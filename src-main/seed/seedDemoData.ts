@@ -13,7 +13,7 @@ import { beginBulkLoad, restoreIndexes } from '../db/bulkLoad';
 import { withoutForeignKeyChecks, type Db } from '../db/database';
 import { markDemoProfile } from '../db/demoProfile';
 import { isReplica } from '../engine';
-import { withAnnotationBulkInserter } from '../services/annotations/annotationStore';
+import { ANNOTATION_TABLES, withAnnotationBulkInserter } from '../services/annotations/annotationStore';
 import { AnnotationLogRowWriter } from '../services/annotations/annotationLogStore';
 import { insertAsset, insertChannel, insertRun, insertTag, replaceRunAssets } from '../services/reference/referenceStores';
 
@@ -122,11 +122,7 @@ export function seedDemoData(db: Db, options: SeedOptions = {}): SeedCounts {
   // Into an empty database, build the annotation indexes once at the end (one sort each). The unique id indexes
   // too: the ids one seed makes are distinct (stable per index, or random UUIDs), and a second seed, into filled
   // tables, keeps every index (its OR IGNORE needs them).
-  const bulk = beginBulkLoad(
-    db,
-    ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata', 'annotation_logs'],
-    { deferUnique: true },
-  );
+  const bulk = beginBulkLoad(db, [...ANNOTATION_TABLES, 'annotation_logs'], { deferUnique: true });
   let counts: SeedCounts;
   try {
     // During a bulk load the rows refer only to parents this transaction just wrote or found: no per-row probes (as a bulk pull).

@@ -1,6 +1,6 @@
 // The measures of the sync redraw hold (`npm run measures` prints them).
 import { expect, test } from 'vitest';
-import { anyInSync, filesNamingResourceFolders } from './measures';
+import { anyInSync, fieldListCopies, filesNamingResourceFolders } from './measures';
 
 test('adding a replicated resource takes its folder and one line in the list of descriptors', () => {
   expect(filesNamingResourceFolders()).toEqual(['src-main/sync/resources/index.ts']);
@@ -12,4 +12,8 @@ test('every `any` in sync says why in a comment', () => {
       .filter((a) => !a.explained)
       .map((a) => `${a.file}:${a.line}`),
   ).toEqual([]);
+});
+
+test('no list of field names is written twice: each is derived from its one declaration', () => {
+  expect(fieldListCopies().map((c) => `${c.copy} repeats ${c.list}`)).toEqual([]);
 });

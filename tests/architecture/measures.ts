@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { folderGraph, importCycles, importGraph, ROOT, sourceFiles } from './importGraph';
 import { resourceNamesInCore } from './resourceNames';
+import { addThrowawayResource } from './addResource';
 
 export interface AnyUse {
   readonly file: string;
@@ -98,6 +99,51 @@ export function extensionMembers(): Record<string, { required: number; optional:
   return out;
 }
 
+export interface FieldListCopy {
+  readonly list: string;
+  readonly copy: string;
+  readonly shared: readonly string[];
+}
+
+/**
+ * Lists of field names (string-array literals of snake_case names) written again elsewhere: a literal whose names
+ * (at least five: fewer match by chance, `name, created_date, modified_date`), and most of them (four in five: a list
+ * of filter fields that holds the updatable ones is another fact) all appear, in the same order, in another literal of src-main. A list derived from the one
+ * declaration (a filter of it, a spread) is no literal and is not counted.
+ */
+export function fieldListCopies(): FieldListCopy[] {
+  const lists: { where: string; names: string[] }[] = [];
+  for (const file of sourceFiles(['src-main']).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const visit = (node: ts.Node) => {
+      if (ts.isArrayLiteralExpression(node) && node.elements.length >= 5 && node.elements.every((e) => ts.isStringLiteral(e))) {
+        const names = node.elements.map((e) => (e as ts.StringLiteral).text);
+        if (names.every((n) => /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(n)))
+          lists.push({ where: `${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`, names });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  const inOrder = (part: string[], whole: string[]) => {
+    let i = 0;
+    for (const n of whole) if (n === part[i]) i++;
+    return i === part.length;
+  };
+  const out: FieldListCopy[] = [];
+  for (const a of lists)
+    for (const b of lists)
+      if (
+        a !== b &&
+        a.names.length >= 0.8 * b.names.length &&
+        inOrder(a.names, b.names) &&
+        (a.names.length < b.names.length || a.where > b.where)
+      )
+        out.push({ list: b.where, copy: a.where, shared: a.names });
+  return out;
+}
+
 export function measures() {
   const edges = importGraph(['src-shared', 'src-main', 'src-renderer/src']);
   const anys = anyInSync();
@@ -111,6 +157,7 @@ export function measures() {
     filesOutsideTheFolderToAddAResource: filesNamingResourceFolders(),
     anyInSync: anys.length,
     anyInSyncWithoutReason: anys.filter((a) => !a.explained).length,
+    fieldListCopies: fieldListCopies(),
   };
 }
 
@@ -138,4 +185,12 @@ export function main(): void {
     `adding a replicated resource: its folder sync/resources/<resource>/ + ${m.filesOutsideTheFolderToAddAResource.length} line(s) in ${m.filesOutsideTheFolderToAddAResource.join(', ')}`,
   );
   console.log(`any in sync: ${m.anyInSync} (${m.anyInSyncWithoutReason} without a comment saying why)`);
+  console.log(
+    `copies of a field list: ${m.fieldListCopies.length}${m.fieldListCopies.map((c) => `\n  ${c.copy} repeats ${c.list} (${c.shared.join(', ')})`).join('')}`,
+  );
+  // The walk-through of docs/ARCHITECTURE.md performed in a temporary copy (a resource that refers to annotations).
+  const added = addThrowawayResource();
+  console.log(
+    `adding a replicated resource with a reference to annotations (docs/ARCHITECTURE.md, done in a copy): ${added.changed.length} files (${added.changed.join(', ')}); ${added.typeErrors.length} type errors; its catalog: ${added.catalog}`,
+  );
 }

@@ -93,6 +93,11 @@ export function setAnnotationArchivedDate(db: Db, pk: number, archivedDate: numb
 /** An offline-created annotation takes the id the remote gave it. */
 export const annotationRows = recordTable('annotations');
 
+/** The tables of an annotation's repeated fields, keyed by its pk. */
+const ANNOTATION_CHILD_TABLES = ['annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'] as const;
+/** Every table holding annotations (a bulk load defers their indexes: db/bulkLoad.ts). */
+export const ANNOTATION_TABLES = ['annotations', ...ANNOTATION_CHILD_TABLES] as const;
+
 export const replaceAnnotationTags = (db: Db, pk: number, tags: readonly string[]): boolean =>
   replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);
 
@@ -128,9 +133,7 @@ export class AnnotationRowWriter {
     const raw = db.raw;
     this.insertRow = raw.prepare(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${ANNOTATION_COLUMNS.map(() => '?').join(', ')})`);
     this.updateRow = raw.prepare(`UPDATE annotations SET ${ANNOTATION_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`);
-    this.deleteChildren = ['annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'].map((t) =>
-      raw.prepare(`DELETE FROM ${t} WHERE annotation_pk = ?`),
-    );
+    this.deleteChildren = ANNOTATION_CHILD_TABLES.map((t) => raw.prepare(`DELETE FROM ${t} WHERE annotation_pk = ?`));
     this.tag = raw.prepare('INSERT OR IGNORE INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
     this.asset = raw.prepare('INSERT OR IGNORE INTO annotation_assets(annotation_pk, asset_id, position) VALUES (?, ?, ?)');
     this.channel = raw.prepare(LINKED_CHANNEL_INSERT);

@@ -9,6 +9,7 @@
 // (parseAndCheck, the same step compileFilter starts with), and the checked
 // AST decides which of the two declarations the list compiles against.
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { COMPREHENSIONS } from '../../filter/celAst';
 import { parseAndCheck } from '../../filter/parseFilter';
 import type { ListSpec } from '../../filter/resource';
 import { ApiError } from '../../../src-shared/errors';
@@ -19,8 +20,6 @@ const GOVERNING_FIELD = 'archived_date';
 
 // The AST walk is written against the CEL library's node shape (op + args),
 // not the engine's internal helpers, which are still moving.
-const COMPREHENSIONS = new Set(['exists', 'all', 'exists_one', 'map', 'filter']);
-
 function children(node: ASTNode): ASTNode[] {
   const out: ASTNode[] = [];
   const visit = (x: unknown) => {

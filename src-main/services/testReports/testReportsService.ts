@@ -67,8 +67,8 @@ export function listTestReports(ctx: RequestContext, req: ListParams) {
   return { testReports: loadReports(ctx.db, page.keys), nextPageToken: page.nextPageToken };
 }
 
-/** update_mask paths UpdateTestReport may change (reference §8 "Updatable"). */
-const UPDATABLE = [
+/** update_mask paths UpdateTestReport may change (reference §8 "Updatable"); sync merges and pushes these, the platform's request gate checks them. */
+export const TEST_REPORT_UPDATABLE_PATHS = [
   'status',
   'name',
   'test_system_name',
@@ -81,7 +81,7 @@ const UPDATABLE = [
   'run_id',
   'is_archived',
 ] as const;
-type Updatable = (typeof UPDATABLE)[number];
+type Updatable = (typeof TEST_REPORT_UPDATABLE_PATHS)[number];
 const IMMUTABLE = new Set(['test_report_id', 'metadata', 'archived_date']);
 
 export function checkMask<P extends string>(
@@ -105,7 +105,7 @@ export function updateTestReport(
   mask: readonly string[] | undefined,
 ): { testReport: TestReport } {
   const { db, caller } = ctx;
-  const paths = checkMask<Updatable>(mask, UPDATABLE, IMMUTABLE);
+  const paths = checkMask<Updatable>(mask, TEST_REPORT_UPDATABLE_PATHS, IMMUTABLE);
   const has = (p: Updatable) => paths.includes(p);
   return db.tx(() => {
     const row = findVisibleReport(ctx, patch.testReportId);

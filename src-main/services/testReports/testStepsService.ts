@@ -73,7 +73,7 @@ export function countTestSteps(ctx: RequestContext, filter: string | undefined) 
 }
 
 /** update_mask paths (reference §8); `test_case` is listed by the platform although TestStep has no such field: accepted, no effect. */
-const UPDATABLE = [
+export const TEST_STEP_UPDATABLE_PATHS = [
   'name',
   'description',
   'step_type',
@@ -85,12 +85,12 @@ const UPDATABLE = [
   'error_info',
   'metadata',
 ] as const;
-type Updatable = (typeof UPDATABLE)[number];
+type Updatable = (typeof TEST_STEP_UPDATABLE_PATHS)[number];
 const IMMUTABLE = new Set(['test_step_id', 'test_report_id', 'parent_step_id']);
 
 export function updateTestStep(ctx: RequestContext, patch: TestStepInput, mask: readonly string[] | undefined): { testStep: TestStep } {
   const { db, caller } = ctx;
-  const paths = checkMask<Updatable>(mask, UPDATABLE, IMMUTABLE);
+  const paths = checkMask<Updatable>(mask, TEST_STEP_UPDATABLE_PATHS, IMMUTABLE);
   const has = (p: Updatable) => paths.includes(p);
   if (!patch.testStepId) throw ApiError.invalid('test_step.test_step_id', 'is required');
   return db.tx(() => {

@@ -14,6 +14,8 @@
 import type { OperationName } from '../../../src-shared/operations';
 import { ANNOTATION_EDITABLE_PATHS } from '../../services/annotations/annotationFields';
 import { TEST_MEASUREMENT_UPDATABLE_PATHS } from '../../services/testReports/testMeasurementsService';
+import { TEST_REPORT_UPDATABLE_PATHS } from '../../services/testReports/testReportsService';
+import { TEST_STEP_UPDATABLE_PATHS } from '../../services/testReports/testStepsService';
 
 export interface PlatformRequest {
   /** Where it is documented: `§n` of the wire reference, `seed spec`, or `Outpost extension`. */
@@ -204,22 +206,7 @@ export const platformRequests = {
   GetTestReport: { source: '§8' },
   CreateTestReport: { source: '§8' },
   ImportTestReport: { source: '§8, §10.3' },
-  UpdateTestReport: {
-    source: '§8',
-    mask: [
-      'status',
-      'name',
-      'test_system_name',
-      'test_case',
-      'start_time',
-      'end_time',
-      'serial_number',
-      'part_number',
-      'system_operator',
-      'run_id',
-      'is_archived',
-    ],
-  },
+  UpdateTestReport: { source: '§8', mask: TEST_REPORT_UPDATABLE_PATHS },
   DeleteTestReport: { source: '§8' },
   ListTestSteps: {
     source: '§8',
@@ -228,10 +215,7 @@ export const platformRequests = {
     filter: [...TEST_STEP_FIELDS, 'test_report_id', 'parent_step_id', 'description', 'error_code', 'error_message', 'metadata'],
   },
   CreateTestStep: { source: '§8' },
-  UpdateTestStep: {
-    source: '§8',
-    mask: ['name', 'description', 'step_type', 'step_path', 'test_case', 'status', 'start_time', 'end_time', 'error_info', 'metadata'],
-  },
+  UpdateTestStep: { source: '§8', mask: TEST_STEP_UPDATABLE_PATHS },
   DeleteTestStep: { source: '§8' },
   ListTestMeasurements: {
     source: '§8',

@@ -4,6 +4,7 @@ import type { Annotation } from '../../../../src-shared/api/annotations';
 import { changedBy } from '../../apply';
 import { callWithRetry, perOrganization, timeOfField, type Puller } from '../../pull';
 import { ANNOTATION, applyRemoteAnnotations, createAwaitingAdoption } from './apply';
+import { ANNOTATION_TABLES } from '../../../services/annotations/annotationStore';
 import { historyEchoes } from './specs';
 import { wireMicros } from '../../time';
 
@@ -16,7 +17,7 @@ export const annotationsPuller: Puller<Annotation, Echoes | undefined> = {
   operation: 'ListAnnotations',
   listField: 'annotations',
   mode: 'modified',
-  bulkTables: ['annotations', 'annotation_tags', 'annotation_assets', 'annotation_linked_channels', 'annotation_metadata'],
+  bulkTables: ANNOTATION_TABLES,
   liveIndexes: ['annotations_org_modified'],
   tracksLoadedIds: true,
   orderable: true,

@@ -15,6 +15,7 @@
 // pull reads every report and reconciles deletions, like saved searches.
 import type { TestReport } from '../../../../src-shared/api/testReports';
 import { TestStatus } from '../../../../src-shared/api/testReports';
+import { TEST_REPORT_UPDATABLE_PATHS } from '../../../services/testReports/testReportsService';
 import { loadMetadata } from '../../../db/childRows';
 import type { Db } from '../../../db/database';
 import { statusName, type TestReportRow } from '../../../services/testReports/testReportRows';
@@ -35,19 +36,8 @@ import { ensureOrganization } from '../../identity';
 
 export const TEST_REPORT = 'test_report';
 
-export const TEST_REPORT_FIELDS = [
-  'status',
-  'name',
-  'test_system_name',
-  'test_case',
-  'start_time',
-  'end_time',
-  'serial_number',
-  'part_number',
-  'system_operator',
-  'run_id',
-  'is_archived',
-] as const;
+/** Its synced fields: the paths UpdateTestReport changes. */
+export const TEST_REPORT_FIELDS = TEST_REPORT_UPDATABLE_PATHS;
 
 /** Synced fields of a wire report (times as epoch micros). */
 export function reportFields(r: TestReport): Record<string, unknown> {

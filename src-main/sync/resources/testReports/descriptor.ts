@@ -10,7 +10,7 @@ import {
   testStepRows,
 } from '../../../services/testReports/testReportStore';
 import { REMOTE_FILE } from '../remoteFiles/ids';
-import { snapshotTestReport, TEST_REPORT } from './apply';
+import { snapshotTestReport, TEST_REPORT, TEST_REPORT_FIELDS } from './apply';
 import { snapshotTestMeasurement, snapshotTestStep, TEST_MEASUREMENT, TEST_STEP } from './children';
 import { testReportDeletionPullers } from './deletionPullers';
 import { testMeasurementSpecs } from './measurementSpecs';
@@ -21,17 +21,7 @@ import { preLinkTestReports } from './preLink';
 
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const TIMES = new Set(['start_time', 'end_time']);
-const TEXT = new Set([
-  'status',
-  'name',
-  'test_system_name',
-  'test_case',
-  'serial_number',
-  'part_number',
-  'system_operator',
-  'run_id',
-  'is_archived',
-]);
+const TEXT: ReadonlySet<string> = new Set(TEST_REPORT_FIELDS.filter((f) => !TIMES.has(f)));
 
 /** A report's losing field written again through UpdateTestReport (steps and measurements have no automatic undo). */
 function undoReportField(testReportId: string, field: string, value: unknown): UndoWrite | undefined {

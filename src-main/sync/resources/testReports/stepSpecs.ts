@@ -5,6 +5,7 @@
 // that no local record stands for. Updates are idempotent and resent; a delete
 // that finds nothing is done (the remote deletes the subtree, as here).
 import type { TestStep } from '../../../../src-shared/api/testReports';
+import { TEST_STEP_UPDATABLE_PATHS } from '../../../services/testReports/testStepsService';
 import { mapLocalId, translateIds, unclaimed } from '../../idMap';
 import { TEST_STEP, upsertSteps } from './children';
 import { observedNow, TEST_REPORT, testReportContext } from './apply';
@@ -54,7 +55,8 @@ function stepMember(step: StepFields, path: string): [string, unknown] | undefin
   }
 }
 
-const STEP_PATHS = ['name', 'description', 'step_type', 'step_path', 'status', 'start_time', 'end_time', 'error_info', 'metadata'];
+/** The paths a step update pushes (`test_case`, which the platform lists but TestStep lacks, has no effect). */
+const STEP_PATHS: readonly string[] = TEST_STEP_UPDATABLE_PATHS.filter((p) => p !== 'test_case');
 const pathsOf = (req: StoredRequest<'UpdateTestStep'>): string[] =>
   [...new Set(req.updateMask ?? [])].filter((p) => STEP_PATHS.includes(p));
 
