@@ -86,6 +86,8 @@ async function serve(values: ServeOptions): Promise<number> {
   // reused by the next start, not minted anew each time.
   const token = await ownerSessionKey(engine.db, dataDirSecretStore(engine.dataDir));
   process.stdout.write(`Outpost serving ${engine.dataDir}\n  API: ${url}/api/v1\n  gRPC, gRPC-Web, Connect: ${url}\n`);
+  // The key also on its own line: a script (sift_py, sift_client, curl) needs it whether or not the app is served.
+  process.stdout.write(`  API key: ${token}\n`);
   process.stdout.write(staticDir ? `  App: ${url}/#key=${token}\n` : '  (renderer not built: run `npm run build` to serve the app)\n');
   // Sync with the data directory's remote: in the background unless --no-sync, and on request (SyncNow, which
   // an `outpost sync` of this directory sends here) either way.

@@ -16,16 +16,17 @@ const outpost = (...args: string[]) =>
 /** `outpost serve` on `dir` and a free port: the child and its URL once it listens. */
 async function serve(dir: string, ...extra: string[]) {
   const child = spawn(process.execPath, [bin, 'serve', '--data', dir, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, key] = await new Promise<[string, string]>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /API: (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-      if (m) resolve(m[1]);
+      const k = /API key: (\S+)\n/.exec(out);
+      if (m && k) resolve([m[1], k[1]]);
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
-  return { child, url };
+  return { child, url, key };
 }
 
 describe('outpost CLI', () => {
@@ -75,6 +76,17 @@ describe('outpost CLI', () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as { annotations: unknown[] };
       expect(body.annotations).toHaveLength(5);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it("prints the owner's API key on its own line, for a script's calls (with or without the app built)", async () => {
+    const { child, url, key } = await serve(data);
+    try {
+      expect(key).toMatch(/^op_[A-Za-z0-9_-]{43}$/);
+      const me = await fetch(`${url}/api/v2/me`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
     } finally {
       child.kill('SIGTERM');
     }
