@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { violationsLightAndDark } from './support/axe';
-import { launchChromium, navigateTo, openAppPage } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -40,13 +40,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  // Bounded: once, under a full parallel run, closing hung past the hook's 60 s after every test had passed
-  // (the page's open change stream is the suspect; see the closing note).
-  const within = (p: Promise<void> | undefined) => Promise.race([p, new Promise<void>((r) => setTimeout(r, 20_000))]);
-  await within(browser?.close());
-  await within(server?.close());
-});
+afterAll(() => closeAll(browser, server));
 
 describe('accessibility, light and dark (axe-core, outpost serve)', () => {
   test('the color scheme follows prefers-color-scheme', async () => {

@@ -7,7 +7,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openAppPage, screenshot } from './support/browser';
+import { launchChromium, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -30,10 +30,7 @@ beforeAll(async () => {
   ({ page, pageErrors } = await openAppPage(browser, server.appUrl, TIMEOUT));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(browser, server));
 
 describe('annotations in the browser (outpost serve)', () => {
   test('the list shows the seeded annotations, newest first, and the key leaves the address bar', async () => {

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Annotation } from '../../src-shared/api/annotations';
 import { violationsLightAndDark } from './support/axe';
-import { launchChromium, openAppPage, screenshot } from './support/browser';
+import { launchChromium, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -63,10 +63,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(browser, server));
 
 describe('editing an annotation in the detail', () => {
   test('metadata entered at creation is shown in the detail', async () => {

@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { violationsLightAndDark } from './support/axe';
-import { launchChromium, navigateTo, openAppPage, type WindowSize } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, type WindowSize, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -44,11 +44,7 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 
-afterAll(async () => {
-  const within = (p: Promise<void> | undefined) => Promise.race([p, new Promise<void>((r) => setTimeout(r, 20_000))]);
-  await within(browser?.close());
-  await within(server?.close());
-});
+afterAll(() => closeAll(browser, server));
 
 async function openIn(size: WindowSize): Promise<{ page: Page; pageErrors: string[] }> {
   const opened = await openAppPage(browser, server.appUrl, TIMEOUT, size);

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listen } from '../../src-main/http/server';
 import { violationsLightAndDark } from './support/axe';
-import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -31,11 +31,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   ({ page, pageErrors } = await openAppPage(browser, local.appUrl, TIMEOUT));
 });
-afterAll(async () => {
-  await browser?.close();
-  await local?.close();
-  await remote?.close();
-});
+afterAll(() => closeAll(browser, local, remote));
 
 const range = { startTime: '2026-10-01T08:00:00Z', endTime: '2026-10-01T08:05:00Z' };
 const formError = () => page.locator('.remote [data-testid="error-sentence"]');

@@ -5,7 +5,7 @@
 // policy's half-typed text left as the user typed it.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
+import { launchChromium, openAppPage, navigateTo, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -49,10 +49,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(browser, server));
 
 describe('live views (outpost serve)', () => {
   test('Annotations: a row changed over the API shows its new name, marked, within 2 s; scroll and the open detail stay', async () => {

@@ -5,7 +5,7 @@
 // the queued edit reaches it within 10 s, with no click.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
+import { launchChromium, openAppPage, navigateTo, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -33,11 +33,7 @@ beforeAll(async () => {
   ({ page, pageErrors } = await openAppPage(browser, local.appUrl, TIMEOUT));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await local?.close();
-  await remote?.close();
-});
+afterAll(() => closeAll(browser, local, remote));
 
 describe('offline (outpost serve with a remote)', () => {
   test('the remote stopped: "Offline" with the queued edit, no error; started again: the edit goes within 10 s, no click', async () => {

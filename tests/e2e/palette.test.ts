@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { violationsLightAndDark } from './support/axe';
-import { launchChromium, openAppPage } from './support/browser';
+import { launchChromium, openAppPage, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -54,11 +54,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  const within = (p: Promise<void> | undefined) => Promise.race([p, new Promise<void>((r) => setTimeout(r, 20_000))]);
-  await within(browser?.close());
-  await within(server?.close());
-});
+afterAll(() => closeAll(browser, server));
 
 describe('command palette, keyboard only (outpost serve)', () => {
   test('views: fuzzy-matched, Enter goes there; Esc closes and gives the focus back', async () => {

@@ -5,7 +5,7 @@
 // lists the one that stays with its reason, and "Sync now" delivers them.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -23,11 +23,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   ({ page, pageErrors } = await openAppPage(browser, local.appUrl, TIMEOUT));
 });
-afterAll(async () => {
-  await browser?.close();
-  await local?.close();
-  await remote?.close();
-});
+afterAll(() => closeAll(browser, local, remote));
 
 const range = { startTime: '2026-10-01T08:00:00Z', endTime: '2026-10-01T08:05:00Z' };
 

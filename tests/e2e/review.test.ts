@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Annotation } from '../../src-shared/api/annotations';
 import { violationsIn } from './support/axe';
-import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -41,10 +41,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(browser, server));
 
 describe('shortcuts that cannot misfire', () => {
   // Every letter a triage shortcut uses (i assign-me, t tags, e archive, s state, x select, z undo, j/k, a, c, n).

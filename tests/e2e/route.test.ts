@@ -6,7 +6,7 @@
 // list, one click away.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -38,11 +38,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  const within = (p: Promise<void> | undefined) => Promise.race([p, new Promise<void>((r) => setTimeout(r, 20_000))]);
-  await within(browser?.close());
-  await within(server?.close());
-});
+afterAll(() => closeAll(browser, server));
 
 describe('the address keeps the place (outpost serve)', () => {
   test('filter, sort and the open annotation are in the URL and survive a reload', async () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiKey } from '../../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../../src-main/auth/identity';
 import { violationsLightAndDark } from './support/axe';
-import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
+import { launchChromium, openAppPage, navigateTo, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -58,11 +58,7 @@ beforeAll(async () => {
   ({ page, pageErrors } = await openAppPage(browser, local.appUrl, TIMEOUT));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await local?.close();
-  await remote?.close();
-});
+afterAll(() => closeAll(browser, local, remote));
 
 describe('sync in the browser (outpost serve replica + a remote)', () => {
   test('a bad URL is refused next to its field and nothing is stored', async () => {

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestMeasurement, TestReport, TestStep } from '../../src-shared/api/testReports';
 import { violationsLightAndDark } from './support/axe';
-import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -68,10 +68,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(browser, server));
 
 const reportRow = (fileName: string) => page.getByRole('button', { name: new RegExp(fileName) });
 

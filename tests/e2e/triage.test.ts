@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateLargeReport } from '../../bench/testReportImport';
 import type { Annotation } from '../../src-shared/api/annotations';
 import { seriousViolations as axeViolations } from './support/axe';
-import { launchChromium, navigateTo, openAppPage, screenshot } from './support/browser';
+import { launchChromium, navigateTo, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -41,10 +41,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(browser, server));
 
 describe('keyboard triage (outpost serve)', () => {
   test('j/k move the cursor and show the row; focus stays on the list', async () => {

@@ -4,7 +4,7 @@
 // Each flow is checked against the API.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openAppPage, navigateTo, screenshot } from './support/browser';
+import { launchChromium, openAppPage, navigateTo, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -26,10 +26,7 @@ beforeAll(async () => {
   await page.locator('.row').first().waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => closeAll(browser, server));
 
 describe('views in the browser (outpost serve)', () => {
   test('save a search from Annotations, then open it from Saved searches', async () => {

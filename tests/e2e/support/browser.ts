@@ -77,3 +77,19 @@ export async function navigateTo(page: Page, view: string, timeoutMs: number): P
   await page.click(`nav a[href="#/${view}"]`);
   await expect.poll(() => page.url(), { timeout: timeoutMs }).toContain(`#/${view}`);
 }
+
+/**
+ * Closes what a test file opened, in order (the browser before the servers it talks to), each given 20 s: a close
+ * still pending then is reported on stderr and left behind (vitest ends the worker), so one hung close neither
+ * fails a file whose tests passed nor keeps the rest open. (Once, a server's close waited on a browser's
+ * preconnected socket that never spoke: src-main/grpc/onePort.ts now ends those.)
+ */
+export async function closeAll(...parts: ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+  for (const part of parts) {
+    if (!part) continue;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 20_000)));
+    const outcome = await Promise.race([part.close().then(() => 'closed' as const), late]).finally(() => clearTimeout(timer));
+    if (outcome === 'late') console.warn(`e2e: closing ${part.constructor.name} took over 20 s; left to the worker's exit`);
+  }
+}
