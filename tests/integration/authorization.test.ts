@@ -366,9 +366,9 @@ describe.each([
 });
 
 describe('policies are validated against the Cedar schema', () => {
-  it("the README's examples are valid against the schema", async () => {
-    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
-    const examples = [...readme.matchAll(/```cedar\n([\s\S]*?)```/g)].map((m) => m[1]);
+  it("the API decisions' examples (docs/API.md) are valid against the schema", async () => {
+    const decisions = readFileSync(join(__dirname, '../../docs/API.md'), 'utf8');
+    const examples = [...decisions.matchAll(/```cedar\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(examples.length).toBeGreaterThanOrEqual(2);
     for (const cedarPolicy of examples) expect(await ok('POST', '/api/v1/policies:validate', { cedarPolicy })).toEqual({ valid: true });
   });

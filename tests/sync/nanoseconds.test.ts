@@ -1,5 +1,5 @@
 // Timestamps with nanoseconds (the platform may send 9 fractional digits,
-// reference §1.3) are kept to the microsecond here (README, API decisions). The
+// reference §1.3) are kept to the microsecond here (docs/API.md). The
 // sync must not take that truncation for a change: a remote answering every
 // timestamp with nanoseconds (a proxy adds them to each JSON response) is
 // pulled once, edits go once, and later runs pull nothing, push nothing and

@@ -9,7 +9,7 @@
 // fields, steps, measurements), each import (and its uploaded file) exist once
 // on the remote with the sample's step and measurement counts, and field values obey the "nothing
 // lost" rule. A field changed on both sides goes to the remote (the wire report
-// has no modified_date to compare, see README), the local value to the conflict
+// has no modified_date to compare, see docs/API.md), the local value to the conflict
 // log; the rule already accepts a value that is in a conflict log, whichever
 // side won.
 import { randomUUID } from 'node:crypto';
