@@ -10,11 +10,16 @@
 //   - memory: the renderer process's resident memory (/proc) and its JS
 //     heap (CDP), after the scroll and again after scrolling to the very end
 //     (every result loaded), read at once and once the tab has been idle for
-//     15 s (the goal is judged on the latter: no GC is forced).
+//     15 s (the goal is judged on the latter: no GC is forced);
+//   - open (#33 goal 6): a fresh tab opened on the 100k database -> its first
+//     rows painted, against the floor of the same page opened on an empty
+//     database (its list loaded and painted empty) plus one list call: the
+//     app's own first ListAnnotations request, sent again by fetch from the
+//     page. Each a median of --repeat fresh tabs, alternating.
 // Prints medians with the goals beside them and the machine's load; never
 // asserts times. Options: --rows N (100000), --repeat N (5), --data DIR
 // (keep the seeded database between runs), --scroll-seconds N (10),
-// --scroll-repeat N (3), --parts filter,scroll,memory (which measurements to
+// --scroll-repeat N (3), --parts open,filter,scroll,memory (which measurements to
 // take; all by default).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +27,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { createApiKey } from '../src-main/auth/apiKeys';
 import { DEFAULT_ORGANIZATION_NAME, DEFAULT_USER_NAME } from '../src-main/auth/identity';
 import { openEngine } from '../src-main/engine';
@@ -191,6 +196,69 @@ async function rendererMemory(page: Page): Promise<RendererMemory> {
   return { ...memory, heapMb: heap / 1024 / 1024 };
 }
 
+/**
+ * Installed before the app loads: the page's clock (ms since navigation) at the frame that painted the annotation
+ * list loaded, whether with rows or empty (not busy, its count shown).
+ */
+const LIST_SHOWN_PROBE = () => {
+  const w = window as unknown as { __listShownAt?: number; __listRows?: number };
+  const check = () => {
+    const list = document.querySelector('.list');
+    const count = document.querySelector('[data-testid="result-count"]')?.textContent ?? '';
+    if (list?.getAttribute('aria-busy') === 'false' && count.trim() !== '') {
+      const rows = document.querySelectorAll('.row').length;
+      // In the DOM now: the next frame paints it; a task queued from that frame's rAF runs after the paint.
+      requestAnimationFrame(() => setTimeout(() => ((w.__listRows = rows), (w.__listShownAt = performance.now()))));
+    } else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+};
+
+/** A fresh tab (its own context: nothing cached) opened at `url`: ms from navigation to the list painted, and its rows. */
+async function openToList(browser: Browser, url: string, onRequest?: (r: Request) => void): Promise<{ ms: number; rows: number }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+    await page.addInitScript(LIST_SHOWN_PROBE);
+    if (onRequest) page.on('request', onRequest);
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { __listShownAt?: number }).__listShownAt !== undefined, undefined, {
+      timeout: 60_000,
+    });
+    return await page.evaluate(() => {
+      const w = window as unknown as { __listShownAt: number; __listRows: number };
+      return { ms: w.__listShownAt, rows: w.__listRows };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+/** The app's first ListAnnotations request, sent again by fetch from a page of the app: ms until its JSON is parsed. */
+interface SentRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+async function listCall(browser: Browser, origin: string, request: SentRequest): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${origin}/api/v1/ping`);
+    return await page.evaluate(async ({ url, method, headers, body }) => {
+      const t0 = performance.now();
+      const res = await fetch(url, { method, headers, body });
+      await res.json();
+      return performance.now() - t0;
+    }, request);
+  } finally {
+    await context.close();
+  }
+}
+
 export async function main(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -199,7 +267,7 @@ export async function main(argv: string[] = []): Promise<void> {
       repeat: { type: 'string', default: '5' },
       data: { type: 'string' },
       'scroll-seconds': { type: 'string', default: '10' },
-      parts: { type: 'string', default: 'filter,scroll,memory' },
+      parts: { type: 'string', default: 'open,filter,scroll,memory' },
       'scroll-repeat': { type: 'string', default: '3' },
     },
     strict: false,
@@ -226,6 +294,64 @@ export async function main(argv: string[] = []): Promise<void> {
     const started = await serveOutpost(dataDir);
     server = started.child;
 
+    const summary: string[] = [];
+
+    if (parts.has('open')) {
+      // The floor's page: the same app on an empty database (its own server, so nothing of the 100k is warm there).
+      const emptyDir = mkdtempSync(join(tmpdir(), 'outpost-bench-renderer-empty-'));
+      let emptyServer: ChildProcess | undefined;
+      try {
+        const empty = openEngine(emptyDir);
+        const emptyToken = createApiKey(empty.db, DEFAULT_USER_NAME, DEFAULT_ORGANIZATION_NAME, 'bench').token;
+        empty.close();
+        const startedEmpty = await serveOutpost(emptyDir);
+        emptyServer = startedEmpty.child;
+        let firstList: SentRequest | undefined;
+        const watch = (r: Request) => {
+          if (!firstList && /\/api\/v1\/annotations(\?|$)/.test(r.url()) && r.method() === 'GET')
+            firstList = { url: r.url(), method: r.method(), headers: r.headers(), body: r.postData() ?? undefined };
+        };
+        // One of each first (both servers' statements and code warm), then alternating.
+        await openToList(browser, `${started.url}/#key=${token}`, watch);
+        await openToList(browser, `${startedEmpty.url}/#key=${emptyToken}`);
+        if (!firstList) throw new Error('the app sent no ListAnnotations request when it opened');
+        const full: number[] = [];
+        const bare: number[] = [];
+        const calls: number[] = [];
+        let shownRows = 0;
+        for (let r = 0; r < repeat; r++) {
+          const opened = await openToList(browser, `${started.url}/#key=${token}`);
+          full.push(opened.ms);
+          shownRows = opened.rows;
+          const emptyOpen = await openToList(browser, `${startedEmpty.url}/#key=${emptyToken}`);
+          if (emptyOpen.rows !== 0) throw new Error(`the empty database's list showed ${emptyOpen.rows} rows`);
+          bare.push(emptyOpen.ms);
+          calls.push(await listCall(browser, started.url, firstList));
+        }
+        const floor = median(bare) + median(calls);
+        const ratio = median(full) / floor;
+        console.log(`\nopen: a fresh tab -> the annotation list painted, ms, median of ${repeat} (issue #33 goal 6); ${load()}`);
+        console.log(
+          `  ${annotations} annotations: ${median(full).toFixed(0)} ms to ${shownRows} rows painted (runs: ${full.map((t) => t.toFixed(0)).join(', ')})`,
+        );
+        console.log(
+          `  floor: the page on an empty database ${median(bare).toFixed(0)} ms (runs: ${bare.map((t) => t.toFixed(0)).join(', ')}) ` +
+            `+ the app's first list call alone ${median(calls).toFixed(0)} ms (runs: ${calls.map((t) => t.toFixed(0)).join(', ')}) = ${floor.toFixed(0)} ms`,
+        );
+        console.log(`  first rows / floor: ${ratio.toFixed(2)}x (goal <= 1.5x) -> ${verdict(ratio <= 1.5)}`);
+        summary.push(
+          `open -> first rows painted: ${median(full).toFixed(0)} ms, floor ${floor.toFixed(0)} ms, ${ratio.toFixed(2)}x (goal <= 1.5x) -> ${verdict(ratio <= 1.5)}`,
+        );
+      } finally {
+        if (emptyServer) {
+          const exited = new Promise((r) => emptyServer!.once('exit', r));
+          emptyServer.kill('SIGTERM');
+          await exited;
+        }
+        rmSync(emptyDir, { recursive: true, force: true });
+      }
+    }
+
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     // tsx (esbuild keepNames) wraps named closures in __name(); the page's functions run without it.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
@@ -233,8 +359,6 @@ export async function main(argv: string[] = []): Promise<void> {
     await page.goto(`${started.url}/#key=${token}`);
     await page.locator('.row').first().waitFor({ timeout: 60_000 });
     console.log(`dataset: ${annotations} annotations; Chromium ${browser.version()}; ${availableParallelism()} CPUs; ${load()}`);
-
-    const summary: string[] = [];
 
     if (parts.has('filter')) {
       // Warm-up: each filter once (statement caches, JIT in both processes).

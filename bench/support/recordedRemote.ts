@@ -5,6 +5,7 @@
 // building the indexes. Network and the remote's listing are gone.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 interface Recorded {
   readonly file: string;
@@ -24,6 +25,8 @@ export interface RecordedRemote {
   /** A fetch that answers from those files (the same question, the same answer, in order). */
   replaying(): typeof fetch;
   readonly answers: () => number;
+  /** Reads every recorded answer and parses its JSON, as the sync does: the milliseconds it took, and the CPU's. */
+  readAndParse(): { ms: number; cpuMs: number };
 }
 
 export function recordedRemote(dir: string): RecordedRemote {
@@ -32,6 +35,13 @@ export function recordedRemote(dir: string): RecordedRemote {
   let count = 0;
   return {
     answers: () => count,
+    readAndParse() {
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      for (const list of answers.values()) for (const r of list) JSON.parse(readFileSync(r.file, 'utf8'));
+      const cpu = process.cpuUsage(cpu0);
+      return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 };
+    },
     recording: async (input, init) => {
       const key = await keyOf(input, init);
       const res = await fetch(input, init);
