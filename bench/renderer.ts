@@ -198,15 +198,19 @@ async function rendererMemory(page: Page): Promise<RendererMemory> {
 
 /**
  * Installed before the app loads: the page's clock (ms since navigation) at the frame that painted the annotation
- * list loaded, whether with rows or empty (not busy, its count shown).
+ * list loaded (not busy, its count shown), empty or with a screenful of rows (the list's first frame may hold fewer,
+ * before it has measured its height).
  */
 const LIST_SHOWN_PROBE = () => {
   const w = window as unknown as { __listShownAt?: number; __listRows?: number };
   const check = () => {
     const list = document.querySelector('.list');
     const count = document.querySelector('[data-testid="result-count"]')?.textContent ?? '';
-    if (list?.getAttribute('aria-busy') === 'false' && count.trim() !== '') {
-      const rows = document.querySelectorAll('.row').length;
+    const viewport = document.querySelector<HTMLElement>('[data-testid="annotation-list"]');
+    const row = document.querySelector<HTMLElement>('.row');
+    const rows = document.querySelectorAll('.row').length;
+    const screenful = !row || !viewport || rows * row.offsetHeight >= viewport.clientHeight || /^\d+ results?$/.test(count.trim());
+    if (list?.getAttribute('aria-busy') === 'false' && count.trim() !== '' && screenful) {
       // In the DOM now: the next frame paints it; a task queued from that frame's rAF runs after the paint.
       requestAnimationFrame(() => setTimeout(() => ((w.__listRows = rows), (w.__listShownAt = performance.now()))));
     } else requestAnimationFrame(check);

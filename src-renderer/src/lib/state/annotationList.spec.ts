@@ -20,6 +20,16 @@ describe('AnnotationListState', () => {
     expect(fake.callsTo('ListAnnotations')).toEqual([{ pageSize: 200, orderBy: 'created_date desc', filter: 'is_archived == false' }]);
   });
 
+  test('load asks for the rows before the count (one engine answers in order; the count of 100k costs more)', async () => {
+    const fake = fakeClient()
+      .on('ListAnnotations', () => ({ annotations: annotationFactory.buildList(1), nextPageToken: '' }))
+      .on('CountAnnotations', () => ({ count: '1', exact: true }));
+    const list = new AnnotationListState(fake.client);
+    await list.load();
+    expect(fake.calls.map((c) => c.name)).toEqual(['ListAnnotations', 'CountAnnotations']);
+    expect(list.total).toEqual({ count: 1, exact: true });
+  });
+
   test('loadMore appends the next page and stops when there is no token', async () => {
     const [p1, p2] = [annotationFactory.buildList(2), annotationFactory.buildList(2)];
     const fake = fakeClient().on('ListAnnotations', (req) =>
