@@ -239,7 +239,7 @@ async function openToList(browser: Browser, url: string, onRequest?: (r: Request
   }
 }
 
-/** The app's first ListAnnotations request, sent again by fetch from a page of the app: ms until its JSON is parsed. */
+/** A request as the app sent it (read from Chromium's request event). */
 interface SentRequest {
   readonly url: string;
   readonly method: string;
@@ -247,6 +247,7 @@ interface SentRequest {
   readonly body?: string;
 }
 
+/** The app's first ListAnnotations request, sent again by fetch from a page of the app: ms until its JSON is parsed. */
 async function listCall(browser: Browser, origin: string, request: SentRequest): Promise<number> {
   const context = await browser.newContext();
   try {
