@@ -7,7 +7,8 @@
 // a third of an UpdateAnnotation's system time. A larger threshold copies each
 // hot page (the modified_date index leaves, the table's last pages) once per
 // checkpoint instead of once per 4 MB of WAL, at the price of a WAL file of up
-// to ~40 MB. Durability is unchanged (synchronous=NORMAL in WAL mode either way).
+// to ~40 MB. Durability is unchanged (a checkpoint only moves committed pages;
+// every commit syncs the WAL either way, database.ts).
 import type { Db } from '../db/database';
 
 export const SERVE_WAL_AUTOCHECKPOINT_PAGES = 10_000;

@@ -7,8 +7,8 @@
 // commits pays a checkpoint that copies the same hot pages again. Measured in
 // bench/sync.ts: about a third of the annotation logs' apply time and of the
 // push's commit time. For the duration of a sync the threshold is widened, so
-// each page is copied once per 40 MB of WAL; durability is unchanged
-// (synchronous=NORMAL in WAL mode either way).
+// each page is copied once per 40 MB of WAL; durability is unchanged (a
+// checkpoint only moves committed pages; every commit syncs the WAL either way).
 import type { Db } from '../db/database';
 
 export const SYNC_WAL_AUTOCHECKPOINT_PAGES = 10_000;
