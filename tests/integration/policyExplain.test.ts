@@ -223,4 +223,11 @@ describe('ExplainPolicyDecision', () => {
     expect((await ok('GET', `/api/v1/policies/${defaultPolicyId}/versions`)).policyVersions).toHaveLength(versions);
     expect((await ok('GET', `/api/v1/annotations/${a.annotationId}`)).annotation.modifiedDate).toBe(a.modifiedDate);
   });
+
+  it('is one operation of the table: an Outpost extension in the served OpenAPI document', async () => {
+    const doc = await ok('GET', '/api/v1/openapi.json');
+    const op = doc.paths['/api/v1/policies:explain'].post;
+    expect(op['x-outpost-extension']).toBe(true);
+    expect(op.operationId).toBe('ExplainPolicyDecision');
+  });
 });
