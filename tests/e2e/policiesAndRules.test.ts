@@ -1,8 +1,9 @@
 // Policies and rules for a reviewer (#31 item 12), in Chromium against `outpost serve` on the demo data, by keyboard:
 // "Try it" answers who may do what to an annotation as the engine decides it (checked against the user's real call),
 // names the statement that decided and opens its policy; two versions of a policy show their line diff; a rule reads
-// in words and its annotations are one link away. axe finds no serious or critical violation in light or dark, at
-// 1440×900 and 1024×640. Screenshots: SHOTS/90-policies-*, 91-rules-*.
+// in words and its annotations are one link away. Nothing spills sideways, and axe finds no serious or critical
+// violation in light or dark, at 1440×900, 1024×640 and 1024×640 at 200% zoom. Screenshots: SHOTS/90-policies-*,
+// 91-rules-*.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiKey } from '../../src-main/auth/apiKeys';
@@ -17,7 +18,12 @@ const ANA = 'ana.ruiz@outpost.local';
 const WINDOWS: readonly (WindowSize & { name: string })[] = [
   { name: '1440x900', width: 1440, height: 900 },
   { name: '1024x640', width: 1024, height: 640 },
+  // 1024×640 at 200% zoom: the views stack (list above, record below) and scroll as one page.
+  { name: '1024x640-zoom200', width: 512, height: 320, deviceScaleFactor: 2 },
 ];
+
+/** How far the page reaches past the window sideways (0: nothing spills). */
+const sidewaysSpill = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 let server: E2eServer;
 let browser: Browser;
@@ -149,6 +155,7 @@ describe('policies: try it and a diff between versions (keyboard)', () => {
         body: '{}',
       });
       expect(archive.status).toBe(403);
+      expect(await sidewaysSpill(page)).toBe(0);
       found.push(...(await violationsLightAndDark(page, `${win.name} try it denied`, `90-policies-${win.name}-try-denied`)));
 
       // Reading: permitted by the default policy, and her real read succeeds.
@@ -183,6 +190,7 @@ describe('policies: try it and a diff between versions (keyboard)', () => {
         ['removed', `forbid(principal == User::"${anaId}", action == Action::"DeleteAnnotation", resource);`],
         ['added', `forbid(principal == User::"${anaId}", action in Action::"archive", resource);`],
       ]);
+      expect(await sidewaysSpill(page)).toBe(0);
       found.push(...(await violationsLightAndDark(page, `${win.name} diff`, `90-policies-${win.name}-diff`)));
       // Picked the other way round by keyboard: the same lines, removed and added swapped.
       await page.keyboard.press('ArrowUp'); // From: version 2 (the newest is first)
@@ -214,6 +222,7 @@ describe('rules in words (keyboard)', () => {
       );
       const link = page.getByTestId('rule-annotations');
       await expect.poll(() => link.textContent(), { timeout: TIMEOUT }).toBe('Show the annotations it made (2 annotations)');
+      expect(await sidewaysSpill(page)).toBe(0);
       const found = await violationsLightAndDark(page, `${win.name} rule`, `91-rules-${win.name}`);
       await link.focus();
       await page.keyboard.press('Enter');
