@@ -9,6 +9,7 @@ import { operations, type OperationName } from '../../src-shared/operations';
 import { authorizeOperation } from '../auth/cedar/authorize';
 import { storageError } from '../db/storageErrors';
 import { isReplica, type RequestContext } from '../engine';
+import { authorizationScope } from './common/authorizationScope';
 import { isPromise } from './common/handler';
 import { changeFeedFor } from './changeFeed';
 import { handlers } from './registry';
@@ -254,10 +255,6 @@ function gated(name: OperationName, ctx: RequestContext, run: (ctx: RequestConte
 
 /** The organization's Cedar policies decide the operation (PERMISSION_DENIED), and for lists which rows it shows. */
 function authorized(ctx: RequestContext, name: OperationName, req: unknown): RequestContext {
-  const rowGate = authorizeOperation(
-    { db: ctx.db, caller: ctx.caller, replica: ctx.engine.replica?.writeRecorder() !== undefined },
-    name,
-    req,
-  );
+  const rowGate = authorizeOperation(authorizationScope(ctx), name, req);
   return rowGate ? { ...ctx, rowGate } : ctx;
 }

@@ -1,6 +1,7 @@
 // sift.policies.v1 (reference §7): ABAC policies in Cedar syntax, their 7
-// operations, and the Outpost extension ListPolicyVersions (the stored history
-// of every configuration change, for the history / diff view).
+// operations, and two Outpost extensions: ListPolicyVersions (the stored history
+// of every configuration change, for the history / diff view) and
+// ExplainPolicyDecision (what the policies decide for one user, action and record).
 import { z } from 'zod';
 import { defineOperation } from './operation';
 import { listRequest, organizationIdExtensionIn } from './common';
@@ -46,6 +47,56 @@ export const PolicyVersionOut = response({
   createdByUserId: z.string(),
 });
 export type PolicyVersion = z.infer<typeof PolicyVersionOut>;
+
+/** A policy statement that decided: a permit that allowed, or a forbid that denied (Outpost extension). */
+export const DecidingStatementOut = response({
+  policyId: z.string(),
+  policyName: z.string(),
+  /** 1-based position of the statement in the policy's text. */
+  statement: z.number().int(),
+  /** The statement's Cedar text. */
+  text: z.string(),
+});
+export type DecidingStatement = z.infer<typeof DecidingStatementOut>;
+
+/** One Cedar decision an operation needs: its own action, and the record's read for anything but a read. */
+export const AuthorizationCheckOut = response({
+  action: z.string(),
+  allowed: z.boolean(),
+  /** The statements that decided; none on a denial means no statement permitted it (Cedar's default deny). */
+  decidedBy: z.array(DecidingStatementOut),
+  /** Statements whose evaluation failed (Cedar skips them). */
+  errors: z.array(z.string()),
+});
+export type AuthorizationCheck = z.infer<typeof AuthorizationCheckOut>;
+
+export const ExplainPolicyDecisionRequest = message({
+  /** The user asked about; unset: the caller. */
+  userId: z.string().optional(),
+  /** A Cedar action: an operation's name (`ArchiveAnnotation`). */
+  action: z.string().min(1, 'is required'),
+  /** The record of the action's type (an annotation for ArchiveAnnotation); unset: the organization itself. */
+  resourceId: z.string().optional(),
+  organizationId: organizationIdExtensionIn,
+});
+export type ExplainPolicyDecisionInput = z.output<typeof ExplainPolicyDecisionRequest>;
+
+export const ExplainPolicyDecisionResponse = response({
+  allowed: z.boolean(),
+  userId: z.string(),
+  action: z.string(),
+  /** The action's group (`read`, `write`, `archive`, `admin`). */
+  actionGroup: z.string(),
+  /** The Cedar entity type of the resource (`Annotation`, or `Organization`). */
+  resourceType: z.string(),
+  resourceId: z.string(),
+  organizationId: z.string(),
+  /** Every decision the operation needs, in the order the write path makes them; the first refused one decides. */
+  checks: z.array(AuthorizationCheckOut),
+  /** On a sync replica, an organization none of whose policies has been pulled yet: its remote decides. */
+  leftToRemote: z.boolean(),
+});
+export type PolicyDecisionExplanation = z.infer<typeof ExplainPolicyDecisionResponse>;
 
 const policyBody = { policy: PolicyOut };
 const idPath = { policyId: z.string().min(1, 'is required') };
@@ -161,6 +212,20 @@ export const policyOperations = {
     summary: 'List the stored versions of a policy, newest first (history and diffs)',
     request: listRequest(idPath),
     response: response({ policyVersions: z.array(PolicyVersionOut), nextPageToken: z.string() }),
+    extension: true,
+  }),
+  ExplainPolicyDecision: defineOperation({
+    name: 'ExplainPolicyDecision',
+    method: 'POST',
+    path: '/api/v1/policies:explain',
+    input: 'body',
+    tag: 'Policies',
+    effect: 'read',
+    summary:
+      "What the organization's active policies decide for a user, an action and a record, and which statements decided " +
+      '(asking about another user needs UpdatePolicy)',
+    request: ExplainPolicyDecisionRequest,
+    response: ExplainPolicyDecisionResponse,
     extension: true,
   }),
 } as const;

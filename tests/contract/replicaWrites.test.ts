@@ -43,7 +43,7 @@ describe('operations on a sync replica', () => {
         .filter((op) => op.effect === 'read')
         .map((op) => op.name)
         .sort(),
-    ).toEqual(['BatchGetRuleVersions', 'BatchGetRules', 'TestSyncRemote', 'ValidatePolicy']);
+    ).toEqual(['BatchGetRuleVersions', 'BatchGetRules', 'ExplainPolicyDecision', 'TestSyncRemote', 'ValidatePolicy']);
   });
 
   it('marks these as changing only local sync state', () => {

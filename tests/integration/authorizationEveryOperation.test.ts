@@ -184,6 +184,8 @@ const PROBES: Record<OperationName, Probe> = {
   ArchivePolicy: refused((s) => ({ policyId: s.policyId })),
   UnarchivePolicy: refused((s) => ({ policyId: s.policyId })),
   ListPolicyVersions: shows((s) => ({ policyId: s.policyId })),
+  // What the policies decide for the caller on a record: only on one the caller may read.
+  ExplainPolicyDecision: shows((s) => ({ action: 'ArchiveAnnotation', resourceId: s.annotationId })),
 
   ImportTestReport: noRecord('imports the file Alice names (her own here): nothing hidden', () => ({ remoteFileId: 'no-such-file' })),
   CreateTestReport: noRecord('shows only the report Alice creates', () => ({

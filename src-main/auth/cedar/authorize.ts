@@ -181,6 +181,23 @@ function archivingUpdate(name: string, req: Record<string, unknown>): CedarActio
   return CEDAR_ACTIONS.get(name.replace(/^Update/, 'Archive')) ?? CEDAR_ACTIONS.get(name.replace(/^Update(\w+)$/, 'BatchArchive$1s'));
 }
 
+/**
+ * The actions an operation on a record is decided as, in this order (explain.ts shows the same): its own; for an
+ * update whose mask archives or restores (UpdateAnnotation with deleted_date, UpdatePolicy with is_archived) also
+ * Archive<Type>, so an archive rule cannot be sidestepped; and for anything but a read also the record's read
+ * (Get<Type>): whatever else an operation on a record does, its answer shows the record (a write returns it, a child's
+ * list shows its parent's content). Cedar has no partial answer, so a write on a record the caller may not read is
+ * refused whole, before it changes anything.
+ */
+export function recordActions(name: string, action: CedarAction, type: RecordType, req: Record<string, unknown>): CedarAction[] {
+  const actions = [action];
+  const archive = archivingUpdate(name, req);
+  if (archive) actions.push(archive);
+  const read = READ_ACTIONS.get(type.entity);
+  if (read && action.group !== 'read') actions.push(read);
+  return actions;
+}
+
 /** The organizations the request acts in: the one it names (if the caller is in it), else all of the caller's. */
 function organizationsOf(caller: Caller, req: Record<string, unknown>): string[] {
   const named = req.organizationId;
@@ -239,16 +256,7 @@ export function authorizeOperation(scope: AuthorizationScope, name: string, requ
   const type = action.recordType;
   const records = type && namedRecords(scope, type, req);
   if (type && records) {
-    checkRecords(decider, scope, action, type, records);
-    // An update whose mask archives or restores (UpdateAnnotation with deleted_date, UpdatePolicy with is_archived)
-    // is an archive too: the policies on Archive<Type> decide it as well, so an archive rule cannot be sidestepped.
-    const archive = archivingUpdate(name, req);
-    if (archive) checkRecords(decider, scope, archive, type, records);
-    // Whatever else an operation on a record does, its answer shows the record (a write returns it, a child's list
-    // shows its parent's content): the caller must also be allowed to read it. Cedar has no partial answer, so a
-    // write on a record the caller may not read is refused whole, before it changes anything.
-    const read = READ_ACTIONS.get(type.entity);
-    if (read && action.group !== 'read') checkRecords(decider, scope, read, type, records);
+    for (const each of recordActions(name, action, type, req)) checkRecords(decider, scope, each, type, records);
     return undefined;
   }
   const organizations = organizationsOf(scope.caller, req);

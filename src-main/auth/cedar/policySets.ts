@@ -7,11 +7,21 @@ import type { Policy } from '@cedar-policy/cedar-wasm/nodejs';
 import { policySetTextToParts, preparsePolicySet } from './cedarWasm';
 import type { Db } from '../../db/database';
 
+/** Where a statement of the set comes from. */
+export interface StatementSource {
+  readonly policyPk: number;
+  readonly policyName: string;
+  /** 1-based position in the policy's text. */
+  readonly statement: number;
+}
+
 export interface OrganizationPolicySet {
   /** The preparsed set's id for statefulIsAuthorized. */
   readonly id: string;
   /** Policy id in the set (`<policy name> #<n>`) -> statement, for partial evaluation and diagnostics. */
   readonly statements: Readonly<Record<string, string>>;
+  /** Policy id in the set -> the stored policy and statement it is (to name what decided). */
+  readonly sources: Readonly<Record<string, StatementSource>>;
   /** Stored statements Cedar could not parse (text pulled from a remote, or stored before a Cedar upgrade): never applied. */
   readonly unparsed: readonly string[];
   readonly empty: boolean;
@@ -27,8 +37,15 @@ interface ActivePolicy {
 const MAX_CACHED = 256;
 const cache = new Map<string, OrganizationPolicySet>();
 
-function statementsOf(db: Db, active: readonly ActivePolicy[]): { statements: Record<string, string>; unparsed: string[] } {
+interface Statements {
+  statements: Record<string, string>;
+  sources: Record<string, StatementSource>;
+  unparsed: string[];
+}
+
+function statementsOf(db: Db, active: readonly ActivePolicy[]): Statements {
   const statements: Record<string, string> = {};
+  const sources: Record<string, StatementSource> = {};
   const unparsed: string[] = [];
   const rows = db.all<{ pk: number; name: string; cedar_policy: string }>(
     'SELECT pk, name, cedar_policy FROM policies WHERE pk IN (SELECT value FROM json_each(?))',
@@ -41,10 +58,12 @@ function statementsOf(db: Db, active: readonly ActivePolicy[]): { statements: Re
       continue;
     }
     parts.policies.forEach((text, i) => {
-      statements[`${row.name} #${i + 1} (policy ${row.pk})`] = text;
+      const id = `${row.name} #${i + 1} (policy ${row.pk})`;
+      statements[id] = text;
+      sources[id] = { policyPk: row.pk, policyName: row.name, statement: i + 1 };
     });
   }
-  return { statements, unparsed };
+  return { statements, sources, unparsed };
 }
 
 /** Tells databases of one process apart (tests and benches open many): the per-database page token secret. */
@@ -65,11 +84,11 @@ export function organizationPolicySet(db: Db, organizationId: string): Organizat
   const versions = active.map((p) => `${p.pk}:${p.version}`).join(',');
   const cached = cache.get(id);
   if (cached && cached.versions === versions) return cached;
-  const { statements, unparsed } = statementsOf(db, active);
+  const { statements, sources, unparsed } = statementsOf(db, active);
   const answer = preparsePolicySet(id, { staticPolicies: statements as Record<string, Policy> });
   if (answer.type === 'failure')
     throw new Error(`Cedar refused the organization's policy set: ${answer.errors.map((e) => e.message).join('; ')}`);
-  const set: OrganizationPolicySet = { id, versions, statements, unparsed, empty: Object.keys(statements).length === 0 };
+  const set: OrganizationPolicySet = { id, versions, statements, sources, unparsed, empty: Object.keys(statements).length === 0 };
   if (!cached && cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(id, set);
   return set;

@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { locate } from './cedarText';
-import { lineDiff } from './changeMessage';
-
-describe('lineDiff', () => {
-  it('counts added and removed lines around a common head and tail', () => {
-    expect(lineDiff('a\nb\nc', 'a\nb\nc')).toEqual({ added: 0, removed: 0 });
-    expect(lineDiff('a\nb\nc', 'a\nx\nc')).toEqual({ added: 1, removed: 1 });
-    expect(lineDiff('a\nc', 'a\nb1\nb2\nc\nd')).toEqual({ added: 3, removed: 0 });
-    expect(lineDiff('a\nb\nc\nd', 'b\nd')).toEqual({ added: 0, removed: 2 });
-    expect(lineDiff('', 'a\nb\n')).toEqual({ added: 2, removed: 0 });
-    expect(lineDiff('a\r\nb', 'a\nb')).toEqual({ added: 0, removed: 0 });
-  });
-
-  it('finds moved lines as one removal and one addition', () => {
-    expect(lineDiff('x\na\nb\nc\ny', 'x\nb\nc\na\ny')).toEqual({ added: 1, removed: 1 });
-  });
-});
+import { changeMessage } from './changeMessage';
 
 describe('locate', () => {
   it('turns Cedar byte offsets into 1-based line and character column', () => {
@@ -24,5 +9,17 @@ describe('locate', () => {
     expect(locate(text, 3)).toEqual({ line: 2, column: 1, offset: 3 });
     // ç and é are two bytes each: byte 8 is the x.
     expect(locate(text, Buffer.byteLength('ab\nçé '))).toEqual({ line: 2, column: 4, offset: 8 });
+  });
+});
+
+describe('changeMessage', () => {
+  it('ends with the line diff summary of the configuration', () => {
+    const message = changeMessage(['configuration'], {
+      beforeText: 'permit(principal, action, resource);',
+      afterText: 'permit(principal, action, resource);\nforbid(principal, action, resource);',
+      beforePolicies: ['permit(principal, action, resource);'],
+      afterPolicies: ['permit(principal, action, resource);', 'forbid(principal, action, resource);'],
+    });
+    expect(message).toMatch(/; \+1 −0 lines$/);
   });
 });

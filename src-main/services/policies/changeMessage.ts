@@ -2,39 +2,10 @@
 // number of policies moved, which statements were added / removed / changed
 // (compared by Cedar's canonical JSON, so reformatting is recognised), and a
 // line diff summary.
+import { lineDiffCounts, splitLines } from '../../../src-shared/lineDiff';
 import { summarizePolicy } from './cedarText';
 
 const MAX_LISTED = 5;
-/** Above this many cells the line diff falls back to a cheaper estimate. */
-const MAX_LCS_CELLS = 4_000_000;
-
-const splitLines = (text: string) => (text === '' ? [] : text.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n'));
-
-/** Lines added and removed between two texts (LCS after trimming the common head and tail). */
-export function lineDiff(before: string, after: string): { added: number; removed: number } {
-  const a = splitLines(before);
-  const b = splitLines(after);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const x = a.slice(start, endA);
-  const y = b.slice(start, endB);
-  if (x.length === 0 || y.length === 0) return { added: y.length, removed: x.length };
-  if (x.length * y.length > MAX_LCS_CELLS) return { added: y.length, removed: x.length };
-  let prev = new Uint32Array(y.length + 1);
-  let cur = new Uint32Array(y.length + 1);
-  for (let i = 1; i <= x.length; i++) {
-    for (let j = 1; j <= y.length; j++) cur[j] = x[i - 1] === y[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
-    [prev, cur] = [cur, prev];
-  }
-  const common = prev[y.length];
-  return { added: y.length - common, removed: x.length - common };
-}
 
 const plural = (n: number) => `${n} ${n === 1 ? 'policy' : 'policies'}`;
 
@@ -97,7 +68,7 @@ export function changeMessage(fields: readonly PolicyField[], config: Configurat
   const parts = [`Changed ${fields.join(', ')}: ${plural(config.beforePolicies.length)} → ${plural(config.afterPolicies.length)}`];
   const statements = statementChanges(config.beforePolicies, config.afterPolicies);
   parts.push(...(statements.length ? statements : ['formatting only (no policy changed)']));
-  const diff = lineDiff(config.beforeText, config.afterText);
+  const diff = lineDiffCounts(config.beforeText, config.afterText);
   parts.push(`+${diff.added} −${diff.removed} lines`);
   return parts.join('; ');
 }

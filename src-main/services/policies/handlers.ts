@@ -1,6 +1,7 @@
-// PolicyService operations (+ the ListPolicyVersions extension) -> policiesService.
+// PolicyService operations (+ the ListPolicyVersions extension) -> policiesService; ExplainPolicyDecision -> its own module.
 import type { policyOperations } from '../../../src-shared/api/policies';
 import type { HandlerMap } from '../common/handler';
+import { explainPolicyDecision } from './explainPolicyDecision';
 import {
   createPolicy,
   getPolicy,
@@ -20,4 +21,5 @@ export const policyHandlers: HandlerMap<typeof policyOperations> = {
   ArchivePolicy: (ctx, req) => setPolicyArchived(ctx, req.policyId, true),
   UnarchivePolicy: (ctx, req) => setPolicyArchived(ctx, req.policyId, false),
   ListPolicyVersions: (ctx, req) => listPolicyVersions(ctx, req),
+  ExplainPolicyDecision: (ctx, req) => explainPolicyDecision(ctx, req),
 };

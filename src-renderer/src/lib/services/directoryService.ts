@@ -1,5 +1,6 @@
 // People and tags of the organization: who an annotation can be assigned to,
 // who "me" is, and which tag names exist (for suggestions).
+import type { Tag } from '../../../../src-shared/api/tags';
 import type { Client } from '../../../../src-shared/client';
 
 export interface Person {
@@ -24,15 +25,21 @@ export async function whoAmI(client: Client): Promise<Person> {
   return { userId: me.userId, userName: me.userEmail };
 }
 
-/** Tag names, sorted, for suggestions. */
-export async function listTagNames(client: Client, limit = 2000): Promise<string[]> {
-  const names: string[] = [];
+/** Every tag of the caller's organizations (follows page tokens up to `limit`). */
+export async function listTags(client: Client, limit = 2000): Promise<Tag[]> {
+  const tags: Tag[] = [];
   let pageToken: string | undefined;
   do {
     const res = await client.ListTags({ pageSize: 500, ...(pageToken ? { pageToken } : {}) });
-    names.push(...res.tags.map((t) => t.name));
+    tags.push(...res.tags);
     pageToken = res.nextPageToken || undefined;
-  } while (pageToken && names.length < limit);
+  } while (pageToken && tags.length < limit);
+  return tags;
+}
+
+/** Tag names, sorted, for suggestions. */
+export async function listTagNames(client: Client, limit = 2000): Promise<string[]> {
+  const names = (await listTags(client, limit)).map((t) => t.name);
   return [...new Set(names)].sort((a, b) => a.localeCompare(b));
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { RuleCondition } from './ruleService';
-import { actionText, conditionText } from './ruleService';
+import { annotationsOfRule, conditionText } from './ruleService';
 
 const condition = (expression: object, actions: object[] = []) => ({ expression, actions }) as unknown as RuleCondition;
 
@@ -30,14 +30,7 @@ describe('rule texts', () => {
     ).toBe('$1 > 3  ($1 = wheel.speed)');
   });
 
-  test('actions in words', () => {
-    const annotate = {
-      actionType: 'ANNOTATION',
-      configuration: { annotation: { tagIds: ['overpressure'], annotationType: 'ANNOTATION_TYPE_DATA_REVIEW', metadata: [] } },
-    };
-    expect(actionText(annotate as never)).toBe('Annotate (data review), tags overpressure');
-    expect(actionText({ actionType: 'NOTIFICATION', configuration: { notification: { recipientUserIds: ['a', 'b'] } } } as never)).toBe(
-      'Notify 2 users',
-    );
+  test('the annotations a rule made: the rule_id filter, newest first', () => {
+    expect(annotationsOfRule('r-1"x')).toEqual({ filter: 'rule_id == "r-1\\"x"', sort: { field: 'created_date', desc: true } });
   });
 });

@@ -1,9 +1,11 @@
 // Rules, read-only: list (CEL filter), one rule with its conditions and
-// actions, its versions with change messages, and the rule a condition
-// belongs to (an annotation made by a rule names only the condition).
+// actions, its versions with change messages, the rule a condition belongs to
+// (an annotation made by a rule names only the condition), and the query of
+// the annotations a rule made.
 import type { Rule, RuleCondition, RuleVersion } from '../../../../src-shared/api/rules';
 import type { Client } from '../../../../src-shared/client';
-import { counted } from '../format';
+import { celString } from '../filter/quickFilters';
+import { DEFAULT_SORT, type AnnotationQuery } from './annotationService';
 
 export type { Rule, RuleCondition, RuleVersion };
 
@@ -60,12 +62,5 @@ export function conditionText(c: RuleCondition): string {
   return '(no expression)';
 }
 
-/** An action in words. */
-export function actionText(a: RuleCondition['actions'][number]): string {
-  const c = a.configuration;
-  if (c.annotation)
-    return `Annotate (${c.annotation.annotationType.replace('ANNOTATION_TYPE_', '').toLowerCase().replace('_', ' ')})${c.annotation.tagIds.length ? `, tags ${c.annotation.tagIds.join(', ')}` : ''}`;
-  if (c.notification) return `Notify ${counted(c.notification.recipientUserIds.length, 'users')}`;
-  if (c.webhook) return `Webhook ${c.webhook.webhookId}`;
-  return String(a.actionType);
-}
+/** The annotations list of what a rule's conditions made (the engine's `rule_id` filter field). */
+export const annotationsOfRule = (ruleId: string): AnnotationQuery => ({ filter: `rule_id == ${celString(ruleId)}`, sort: DEFAULT_SORT });

@@ -139,4 +139,29 @@ describe('PolicyWorkspace', () => {
       { pageSize: 100, orderBy: 'name', includeArchived: true, pageToken: 'p2' },
     ]);
   });
+
+  test('compares two versions: the line diff of their texts, reset when another policy is opened', async () => {
+    const e = engine();
+    const ws = new PolicyWorkspace(e.fake.client);
+    await ws.load();
+    await ws.select(ws.list.items[0]);
+    ws.setDraft('permit (principal, action, resource);\nforbid (principal, action, resource) when { false };');
+    await ws.save();
+    expect(ws.versions.map((v) => v.version)).toEqual([2, 1]);
+    ws.compareWithPrevious(ws.versions[0]);
+    expect(ws.compare).toEqual({ from: ws.versions[1].policyVersionId, to: ws.versions[0].policyVersionId });
+    expect(ws.comparison?.lines).toEqual([
+      { kind: 'same', text: 'permit (principal, action, resource);', before: 1, after: 1 },
+      { kind: 'added', text: 'forbid (principal, action, resource) when { false };', after: 2 },
+    ]);
+    // Picked the other way round: the line is removed.
+    ws.compareVersions(ws.versions[0].policyVersionId, ws.versions[1].policyVersionId);
+    expect(ws.comparison?.lines.map((l) => l.kind)).toEqual(['same', 'removed']);
+    // The oldest version compares with itself: nothing changed.
+    ws.compareWithPrevious(ws.versions[1]);
+    expect(ws.comparison?.lines.map((l) => l.kind)).toEqual(['same']);
+    await ws.select(ws.list.items[0]);
+    expect(ws.compare).toBeUndefined();
+    expect(ws.comparison).toBeUndefined();
+  });
 });

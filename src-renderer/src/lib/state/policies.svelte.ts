@@ -1,6 +1,8 @@
 // The policy view: the list, the selected policy's Cedar editor (draft,
-// validation, save as a new version, revert) and its version history.
+// validation, save as a new version, revert), its version history and a line
+// diff between two of its versions.
 import type { Client } from '../../../../src-shared/client';
+import { lineDiff, type DiffLine } from '../../../../src-shared/lineDiff';
 import { failedWhile, toErrorInfo, type ErrorInfo } from '../errors';
 import {
   createPolicy,
@@ -30,11 +32,21 @@ export class PolicyWorkspace {
   versionsError = $state<ErrorInfo | undefined>();
   /** A version shown read-only next to the editor. */
   viewedVersion = $state<PolicyVersion | undefined>();
+  /** Two versions compared (their ids: the earlier text, the later one). */
+  compare = $state<{ readonly from: string; readonly to: string } | undefined>();
   pending = $state<PolicyAction | undefined>();
   actionError = $state<ErrorInfo | undefined>();
   createError = $state<ErrorInfo | undefined>();
 
   dirty = $derived(this.selected !== undefined && this.draft !== this.selected.configuration.cedarPolicy);
+
+  /** The compared versions and the line diff from one to the other (when both are in the history). */
+  comparison = $derived.by((): { from: PolicyVersion; to: PolicyVersion; lines: DiffLine[] } | undefined => {
+    const from = this.versions.find((v) => v.policyVersionId === this.compare?.from);
+    const to = this.versions.find((v) => v.policyVersionId === this.compare?.to);
+    if (!from || !to) return undefined;
+    return { from, to, lines: lineDiff(from.configuration.cedarPolicy, to.configuration.cedarPolicy) };
+  });
 
   readonly #client: Client;
   #selection = 0;
@@ -79,6 +91,7 @@ export class PolicyWorkspace {
     this.versionNotes = '';
     this.validation = undefined;
     this.viewedVersion = undefined;
+    this.compare = undefined;
     this.actionError = undefined;
     this.versions = [];
     await this.#loadVersions(policy.policyId, selection);
@@ -109,6 +122,22 @@ export class PolicyWorkspace {
 
   viewVersion(version: PolicyVersion | undefined): void {
     this.viewedVersion = version;
+  }
+
+  /** Compares two versions by id (`from` the earlier text, `to` the later one). */
+  compareVersions(from: string, to: string): void {
+    this.compare = { from, to };
+  }
+
+  /** Compares a version with the one before it (the first version: with itself), as a history opens a diff. */
+  compareWithPrevious(version: PolicyVersion): void {
+    const i = this.versions.findIndex((v) => v.policyVersionId === version.policyVersionId);
+    const previous = this.versions[i + 1] ?? version;
+    this.compare = { from: previous.policyVersionId, to: version.policyVersionId };
+  }
+
+  closeCompare(): void {
+    this.compare = undefined;
   }
 
   /** Puts an old version's text in the editor (saving it makes a new version). */
