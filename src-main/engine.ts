@@ -4,6 +4,7 @@
 // ReplicaCapabilities, assembled with it (sync/replica.ts syncReplica, passed
 // to openEngine by the hosts).
 import { join } from 'node:path';
+import type { SyncRemote } from '../src-shared/api/sync';
 import type { Caller } from './auth/caller';
 import type { RowGate } from './auth/cedar/authorize';
 import { defaultPolicyRecord } from './auth/defaultPolicy';
@@ -63,8 +64,14 @@ export interface SyncController {
 }
 
 /** The remote profile as the sync operations see it. */
+/** What a link keeps beside its URL and key until a sync applies it (sync/pendingAdoption.ts). */
+export interface LinkChoices {
+  /** Send the records made before the link to this remote organization with the first sync (AdoptPreLinkRecords). */
+  readonly adoptPreLinkRecords?: { readonly organizationId: string };
+}
+
 export interface RemoteProfileStore {
-  read(): Promise<{ baseUrl: string; hasApiKey: boolean } | undefined>;
+  read(): Promise<SyncRemote | undefined>;
   /**
    * The URL (normalized) and key a link to `baseUrl` would use (`apiKey` undefined: the stored one); refuses what
    * save would refuse before any check (a demo profile, another remote while one is linked, no key).
@@ -72,14 +79,15 @@ export interface RemoteProfileStore {
   candidate(baseUrl: string, apiKey: string | undefined): Promise<{ baseUrl: string; apiKey: string }>;
   /**
    * Links the database (it becomes a replica) or replaces the key; `apiKey` undefined keeps the stored one. `verify`
-   * runs on the candidate before anything is stored: its failure stores nothing.
+   * runs on the candidate before anything is stored: its failure stores nothing; what it returns is stored with the
+   * link (a new link keeps only that; the same link with a new key keeps an earlier choice it does not replace).
    */
   save(
     baseUrl: string,
     apiKey: string | undefined,
-    verify?: (candidate: { baseUrl: string; apiKey: string }) => Promise<unknown>,
-  ): Promise<{ baseUrl: string; hasApiKey: boolean }>;
-  /** Forgets the URL and the key; the replica's data, outbox and identity stay. */
+    verify?: (candidate: { baseUrl: string; apiKey: string }) => Promise<LinkChoices>,
+  ): Promise<SyncRemote>;
+  /** Forgets the URL, the key and what was chosen with them; the replica's data, outbox and identity stay. */
   remove(): Promise<void>;
 }
 

@@ -16,6 +16,7 @@ import { describeAdoption, describePreLink } from '../sync/preLinkNotice';
 import type { ReplicaEngine } from '../sync/replica';
 import type { AdoptionResult } from '../sync/resource';
 import { checkLink } from '../sync/linkCheck';
+import { adoptAsChosen } from '../sync/pendingAdoption';
 import { loadProfile, normalizeUrl, REMOTE_URL_SETTING, saveProfile } from '../sync/profile';
 import { runSync, type SyncSummary } from '../sync/runSync';
 import { plainProgressView, terminalProgressView } from '../sync/syncProgressView';
@@ -188,6 +189,7 @@ export async function syncCommand(values: SyncCommandOptions): Promise<number> {
           ...(values.retryBaseMs ? { baseDelayMs: Number(values.retryBaseMs) } : {}),
           ...(values.retryAttempts ? { maxAttempts: Number(values.retryAttempts) } : {}),
         },
+        afterFirstPull: (emit) => adoptAsChosen(engine, emit),
         onEvent: (e) => view?.event(e),
       });
     let adoption: AdoptionResult | undefined;

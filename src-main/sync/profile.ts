@@ -2,7 +2,8 @@
 // and its API key (in a SecretStore, never in the database).
 import type { Db } from '../db/database';
 import { refuseLinkingDemoProfile } from '../db/demoProfile';
-import { REPLICA_SETTING } from '../engine';
+import { REPLICA_SETTING, type LinkChoices } from '../engine';
+import { setPendingAdoption } from './pendingAdoption';
 import type { SecretStore } from './secretStore';
 
 export const REMOTE_URL_SETTING = 'sync.remote_url';
@@ -20,8 +21,12 @@ export function normalizeUrl(url: string): string {
   return u.origin + u.pathname.replace(/\/+$/, '');
 }
 
-/** Links the database to a remote: from now on it is a replica (local writes are recorded in the outbox). */
-export async function saveProfile(db: Db, secrets: SecretStore, profile: RemoteProfile): Promise<void> {
+/**
+ * Links the database to a remote: from now on it is a replica (local writes are recorded in the outbox). `choices`
+ * are stored with the link: a new link keeps only those, a new key for the same link keeps an earlier choice it
+ * does not replace (pendingAdoption.ts).
+ */
+export async function saveProfile(db: Db, secrets: SecretStore, profile: RemoteProfile, choices: LinkChoices = {}): Promise<void> {
   refuseLinkingDemoProfile(db);
   const url = normalizeUrl(profile.baseUrl);
   const previous = db.setting(REMOTE_URL_SETTING);
@@ -32,6 +37,7 @@ export async function saveProfile(db: Db, secrets: SecretStore, profile: RemoteP
   db.tx(() => {
     db.setSetting(REMOTE_URL_SETTING, url);
     db.setSetting(REPLICA_SETTING, '1');
+    if (!previous || choices.adoptPreLinkRecords) setPendingAdoption(db, choices.adoptPreLinkRecords);
   });
 }
 

@@ -6,6 +6,7 @@ import type { Db } from '../db/database';
 import { refuseLinkingDemoProfile } from '../db/demoProfile';
 import type { RemoteProfileStore } from '../engine';
 import { loadProfile, normalizeUrl, REMOTE_URL_SETTING, saveProfile, secretName } from './profile';
+import { pendingAdoption, setPendingAdoption } from './pendingAdoption';
 import type { SecretStore } from './secretStore';
 
 /** Saving a profile links the database: it becomes a replica, whose next writes the outbox records (replica.ts). */
@@ -13,7 +14,11 @@ export function createRemoteProfileStore(db: Db, secrets: SecretStore): RemotePr
   const read = async () => {
     const baseUrl = db.setting(REMOTE_URL_SETTING);
     if (!baseUrl) return undefined;
-    return { baseUrl, hasApiKey: (await secrets.get(secretName(baseUrl))) !== undefined };
+    return {
+      baseUrl,
+      hasApiKey: (await secrets.get(secretName(baseUrl))) !== undefined,
+      adoptPreLinkRecords: pendingAdoption(db) ?? null,
+    };
   };
   const candidate = async (baseUrl: string, apiKey: string | undefined) => {
     // Before the key is stored: a demo profile keeps nothing of a refused link.
@@ -36,9 +41,9 @@ export function createRemoteProfileStore(db: Db, secrets: SecretStore): RemotePr
     candidate,
     async save(baseUrl, apiKey, verify) {
       const link = await candidate(baseUrl, apiKey);
-      await verify?.(link);
+      const choices = await verify?.(link);
       try {
-        await saveProfile(db, secrets, link);
+        await saveProfile(db, secrets, link, choices);
       } catch (e) {
         // E.g. no OS keyring for Electron's safeStorage: say so rather than a bare INTERNAL.
         throw ApiError.failedPrecondition(`the API key could not be stored: ${(e as Error).message}`);
@@ -49,7 +54,10 @@ export function createRemoteProfileStore(db: Db, secrets: SecretStore): RemotePr
       const url = db.setting(REMOTE_URL_SETTING);
       if (!url) return;
       await secrets.delete(secretName(url));
-      db.run('DELETE FROM settings WHERE key = ?', [REMOTE_URL_SETTING]);
+      db.tx(() => {
+        db.run('DELETE FROM settings WHERE key = ?', [REMOTE_URL_SETTING]);
+        setPendingAdoption(db, undefined);
+      });
     },
   };
 }

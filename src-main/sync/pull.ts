@@ -120,6 +120,21 @@ export function countPulled(s: SyncSession, resource: string, n: number): void {
   if (n) s.progress.pulled[resource] = (s.progress.pulled[resource] ?? 0) + n;
 }
 
+/**
+ * Of `items` pulled by `p`, those to apply: without the ones whose ids collide with records here the remote never
+ * sent (collisions.ts; each logged once). Runs inside the transaction that applies them.
+ */
+export function withoutCollisions<T>(s: SyncSession, p: Puller<T>, items: T[]): T[] {
+  if (!p.collisions || !p.idOf) return items;
+  return withoutIdCollisions(
+    s.db,
+    p.collisions,
+    items,
+    p.idOf,
+    s.identity.organizations.map((o) => o.id),
+  );
+}
+
 /** One remote call with the session's retry policy (transient failures back off; auth failures stop the run). */
 export function callWithRetry<K extends OperationName>(s: SyncSession, operation: K, request: WireRequest<K>): Promise<WireResponse<K>>;
 export function callWithRetry(s: SyncSession, operation: string, request: Record<string, unknown>): Promise<unknown>;
@@ -159,16 +174,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
     const apply = () =>
       s.db.tx(() => {
         // A bulk load fills empty tables: nothing here to collide with.
-        const fresh =
-          p.collisions && p.idOf && !bulk
-            ? withoutIdCollisions(
-                s.db,
-                p.collisions,
-                items,
-                p.idOf,
-                s.identity.organizations.map((o) => o.id),
-              )
-            : items;
+        const fresh = bulk ? items : withoutCollisions(s, p, items);
         applied = p.apply(s, fresh, variant, loaded, prepared);
         if (saveNow && cursor) saveCursor(s, key, cursor);
       });

@@ -46,6 +46,12 @@ export interface SyncOptions {
   readonly pushRereadEveryMs?: number;
   /** Pull the reference data (users, tags, assets, runs, channels) too (default true). */
   readonly reference?: boolean;
+  /**
+   * Runs what the link left for its first sync (pendingAdoption.ts adoptAsChosen: the records made before it, when
+   * the user chose to send them): after the first pull, which brings the remote user and its reference data, and
+   * before the push, which sends what it queued. The hosts and `outpost sync` pass it.
+   */
+  readonly afterFirstPull?: (emit: (e: SyncEvent) => void) => Promise<void>;
   readonly signal?: AbortSignal;
   readonly onEvent?: (e: SyncEvent) => void;
 }
@@ -169,6 +175,7 @@ export async function runSync(options: SyncOptions): Promise<SyncSummary> {
       );
     };
     await pullAll(catalog.pullers('beforePush', { reference: options.reference }));
+    await options.afterFirstPull?.(emit);
     // The lists pulled after these took time, and the API has no conditional update: a remote edit of a record made
     // meanwhile would be overwritten by the push with no conflict recorded. Reading again, just before pushing, the
     // lists whose records have edits waiting (incremental: one request when nothing changed) merges it like any other.

@@ -14,6 +14,7 @@ import type { ReplicaEngine } from './replica';
 import type { SyncEvent, SyncProgress } from './session';
 import { SyncBusyError } from './lock';
 import { remoteAnswers } from './probe';
+import { adoptAsChosen } from './pendingAdoption';
 
 /** What the scheduler publishes (the Electron bridge forwards these to the renderer). */
 export type SchedulerEvent =
@@ -36,7 +37,7 @@ export interface SchedulerOptions {
    */
   readonly probeMs?: number;
   /** Extra options for each run (retry policy, concurrency, ...). */
-  readonly run?: Partial<Omit<SyncOptions, 'db' | 'catalog' | 'remote' | 'signal' | 'onEvent'>>;
+  readonly run?: Partial<Omit<SyncOptions, 'db' | 'catalog' | 'remote' | 'afterFirstPull' | 'signal' | 'onEvent'>>;
 }
 
 export class SyncScheduler {
@@ -190,6 +191,7 @@ export class SyncScheduler {
         db: engine.db,
         catalog: engine.replica.catalog,
         remote: { baseUrl: profile.baseUrl, apiKey: profile.apiKey },
+        afterFirstPull: (emit) => adoptAsChosen(engine, emit),
         signal: this.abort.signal,
         onEvent: (e: SyncEvent) => {
           if (e.type === 'progress') this.options.publishEvent?.({ type: 'sync-progress', progress: e.progress });

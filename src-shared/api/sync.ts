@@ -92,11 +92,19 @@ export const SyncOutboxEntryOut = response({
   discardable: z.boolean(),
 });
 
+/** The choice, made when linking, to send the records made before the link to a remote organization with the first sync. */
+export const PendingAdoptionOut = response({ organizationId: z.string() });
+
 export const SyncRemoteOut = response({
   /** The remote's normalized base URL (origin + path, no trailing slash). */
   baseUrl: z.string(),
   /** Whether an API key is stored for it (the key itself is never returned). */
   hasApiKey: z.boolean(),
+  /**
+   * The adoption chosen when linking (ConfigureSyncRemote adopt_pre_link_records) that no sync has run yet; the next
+   * run, whoever starts it, adopts them once it has read the remote user. null: none waits.
+   */
+  adoptPreLinkRecords: PendingAdoptionOut.nullable(),
 });
 export type SyncRemote = z.infer<typeof SyncRemoteOut>;
 
@@ -322,8 +330,12 @@ export const syncOperations = {
     extension: true,
     effect: 'local',
     summary:
-      'Link this database to a remote (base URL + API key, kept in the secret store) or replace its key; api_key may be omitted to keep the stored one. The link is checked first as TestSyncRemote does, and nothing is stored when the check fails',
-    request: message({ baseUrl: remoteUrlIn, apiKey: apiKeyIn.optional() }),
+      "Link this database to a remote (base URL + API key, kept in the secret store) or replace its key; api_key may be omitted to keep the stored one. The link is checked first as TestSyncRemote does, and nothing is stored when the check fails. adopt_pre_link_records (a first link) is the choice to send the records made here before it to a remote organization (organization_id: one of the key user's; may be omitted when there is one): stored with the link and adopted by the first sync, whoever starts it (AdoptPreLinkRecords). Without it a new link keeps them here, and a new key for the same remote leaves an earlier choice as it is; removing the remote forgets it",
+    request: message({
+      baseUrl: remoteUrlIn,
+      apiKey: apiKeyIn.optional(),
+      adoptPreLinkRecords: message({ organizationId: z.string().optional() }).optional(),
+    }),
     response: response({ remote: SyncRemoteOut }),
   }),
   TestSyncRemote: defineOperation({

@@ -3,7 +3,7 @@
 // as the remote. A URL where nothing answers and a refused key are each said
 // in words (which step failed), with no "Saved" and nothing stored; the right
 // key shows whose it is and how many records made here would stay local, and
-// "Link and send them" links, then sends them with the first sync.
+// "Link and send them" links, and the engine sends them with its first sync.
 import { createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -97,7 +97,8 @@ test('the right key: whose it is, what stays local, and "Link and send them" sen
       timeout: TIMEOUT,
     })
     .toBe(1);
-  await page.getByText('Queued 1 record made before the link as offline creates').waitFor();
+  // The engine held the choice and its first run sent them; once it has run, nothing waits any more.
+  await page.getByTestId('adoption-pending').waitFor({ state: 'detached', timeout: TIMEOUT });
   const [sent] = (await remote.client.ListAnnotations({ filter: 'name == "Offline: bearing noise"' })).annotations;
   expect(sent.createdByUserId).toBe(me.userId);
   expect(pageErrors).toEqual([]);

@@ -84,7 +84,7 @@ describe('sync in the browser (outpost serve replica + a remote)', () => {
     const [here, there] = [await local.client.ListAnnotations({ pageSize: 500 }), await remote.client.ListAnnotations({ pageSize: 500 })];
     expect(there.annotations.length).toBeGreaterThan(0);
     expect(ids(here.annotations)).toEqual(ids(there.annotations));
-    expect(await local.client.GetSyncRemote({})).toEqual({ remote: { baseUrl: remote.url, hasApiKey: true } });
+    expect(await local.client.GetSyncRemote({})).toEqual({ remote: { baseUrl: remote.url, hasApiKey: true, adoptPreLinkRecords: null } });
     expect(await page.getAttribute('nav a[href="#/sync"] [data-tone]', 'data-tone')).toBe('ok');
   });
 

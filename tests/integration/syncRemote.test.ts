@@ -71,12 +71,12 @@ describe('remote profile without a host scheduler', () => {
   it('configures a remote: the key goes to the 0600 secret file and is never returned', async () => {
     const key = first.token;
     const res = await server.api('PUT', REMOTE, { baseUrl: `${first.url}/`, apiKey: key });
-    expect(res).toMatchObject({ status: 200, body: { remote: { baseUrl: first.url, hasApiKey: true } } });
+    expect(res).toMatchObject({ status: 200, body: { remote: { baseUrl: first.url, hasApiKey: true, adoptPreLinkRecords: null } } });
     expect(JSON.stringify(res.body)).not.toContain(key);
     expect(statSync(secretsFile()).mode & 0o777).toBe(0o600);
     expect(await dataDirSecretStore(server.dataDir).get(`remote:${first.url}`)).toBe(key);
     const read = await server.api('GET', REMOTE);
-    expect(read.body).toEqual({ remote: { baseUrl: first.url, hasApiKey: true } });
+    expect(read.body).toEqual({ remote: { baseUrl: first.url, hasApiKey: true, adoptPreLinkRecords: null } });
     expect(JSON.stringify(read.body)).not.toContain(key);
     expect((await server.client.GetSyncStatus({})).remoteUrl).toBe(first.url);
     expect((await server.client.GetSyncStatus({})).replica).toBe(true);
@@ -90,7 +90,7 @@ describe('remote profile without a host scheduler', () => {
 
   it('keeps the stored key when the same remote is configured without one', async () => {
     const res = await server.api('PUT', REMOTE, { baseUrl: first.url });
-    expect(res.body).toEqual({ remote: { baseUrl: first.url, hasApiKey: true } });
+    expect(res.body).toEqual({ remote: { baseUrl: first.url, hasApiKey: true, adoptPreLinkRecords: null } });
     expect(await dataDirSecretStore(server.dataDir).get(`remote:${first.url}`)).toBe(first.token);
   });
 
@@ -119,7 +119,7 @@ describe('remote profile without a host scheduler', () => {
     expect((await server.client.ListSyncOutbox({})).entries).toHaveLength(1);
     // Another remote may be linked now.
     const res = await server.api('PUT', REMOTE, { baseUrl: elsewhere.url, apiKey: elsewhere.token });
-    expect(res.body).toEqual({ remote: { baseUrl: elsewhere.url, hasApiKey: true } });
+    expect(res.body).toEqual({ remote: { baseUrl: elsewhere.url, hasApiKey: true, adoptPreLinkRecords: null } });
   });
 });
 

@@ -97,18 +97,22 @@ function countedIn(
   };
 }
 
-/** The remote organization the records go to: the one asked for, or the remote user's only one. */
-function targetOrganization(organizations: readonly Organization[], requested: string | undefined): string {
+/** The remote organization the records go to: the one asked for (in request field `field`), or the remote user's only one. */
+export function targetOrganization(
+  organizations: readonly Organization[],
+  requested: string | undefined,
+  field = 'organization_id',
+): string {
   const names = organizations.map((o) => `${o.name} (${o.id})`).join(', ');
   if (requested) {
     if (!organizations.some((o) => o.id === requested))
-      throw ApiError.invalid('organization_id', `is not one of the remote user's organizations: ${names}`);
+      throw ApiError.invalid(field, `is not one of the remote user's organizations: ${names}`);
     return requested;
   }
   if (organizations.length === 1) return organizations[0].id;
   if (organizations.length === 0)
     throw ApiError.failedPrecondition('the remote user belongs to no organization: there is nowhere to send the records');
-  throw ApiError.invalid('organization_id', `is required: the remote user belongs to ${organizations.length} organizations: ${names}`);
+  throw ApiError.invalid(field, `is required: the remote user belongs to ${organizations.length} organizations: ${names}`);
 }
 
 export function adoptPreLinkRecords(catalog: ResourceCatalog, ctx: RequestContext, req: { organizationId?: string }): AdoptionResult {

@@ -8,7 +8,7 @@ import { isReplica, type RemoteProfileStore, type RequestContext } from '../../e
 import type { ResourceCatalog } from '../catalog';
 import { checkLink } from '../linkCheck';
 import { syncStatus } from '../status';
-import { preLinkRecords, preLinkRecordsOnLinking } from './preLink';
+import { preLinkRecords, preLinkRecordsOnLinking, targetOrganization } from './preLink';
 
 /** The store of the replica these operations came with. */
 function profileOf(ctx: RequestContext): RemoteProfileStore {
@@ -39,9 +39,23 @@ export async function testRemote(
   };
 }
 
-export async function configureRemote(ctx: RequestContext, req: { baseUrl: string; apiKey?: string }): Promise<{ remote: SyncRemote }> {
-  // Checked before anything is stored: a link that cannot work is refused, saying which step failed.
-  const remote = await profileOf(ctx).save(req.baseUrl, req.apiKey, (link) => checkLink(ctx.db, link));
+export async function configureRemote(
+  ctx: RequestContext,
+  req: { baseUrl: string; apiKey?: string; adoptPreLinkRecords?: { organizationId?: string } },
+): Promise<{ remote: SyncRemote }> {
+  // Checked before anything is stored: a link that cannot work is refused, saying which step failed; so is an
+  // adoption into an organization that is not the key user's. The choice is stored with the link (pendingAdoption.ts).
+  const remote = await profileOf(ctx).save(req.baseUrl, req.apiKey, async (link) => {
+    const who = await checkLink(ctx.db, link);
+    if (!req.adoptPreLinkRecords) return {};
+    const organizations = who.organizations.map((o) => ({ id: o.organizationId, name: o.name }));
+    const organizationId = targetOrganization(
+      organizations,
+      req.adoptPreLinkRecords.organizationId,
+      'adopt_pre_link_records.organization_id',
+    );
+    return { adoptPreLinkRecords: { organizationId } };
+  });
   // A new key lifts an authentication stop; a first remote starts background sync.
   await ctx.engine.replica?.syncController()?.remoteChanged();
   return { remote };

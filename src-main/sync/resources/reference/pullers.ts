@@ -29,6 +29,15 @@ import {
 
 const micros = wireMicros;
 
+// Record kinds, as id_collision conflicts name them. Ids made here (offline, before the link) are random UUIDs like
+// the remote's, so a pulled record can meet one only where two stores share ids (a copied data directory, a seed):
+// then it is another record, not an update of ours (collisions.ts); names do not key records (a same-named one
+// made here gives way by name, below).
+export const TAG = 'tag';
+export const ASSET = 'asset';
+export const RUN = 'run';
+export const CHANNEL = 'channel';
+
 function organizationOf(s: SyncSession, variant: Record<string, unknown>): string {
   return (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id ?? '';
 }
@@ -59,6 +68,7 @@ export const usersPuller: Puller<UserWire> = {
 
 export const tagsPuller: Puller<Tag> = {
   resource: 'tags',
+  collisions: { table: 'tags', kind: TAG },
   operation: 'ListTags',
   listField: 'tags',
   mode: 'created',
@@ -88,6 +98,7 @@ export const tagsPuller: Puller<Tag> = {
 
 export const assetsPuller: Puller<Asset> = {
   resource: 'assets',
+  collisions: { table: 'assets', kind: ASSET },
   operation: 'ListAssets',
   listField: 'assets',
   mode: 'modified',
@@ -119,6 +130,7 @@ export const assetsPuller: Puller<Asset> = {
 
 export const runsPuller: Puller<Run> = {
   resource: 'runs',
+  collisions: { table: 'runs', kind: RUN },
   operation: 'ListRuns',
   listField: 'runs',
   mode: 'modified',
@@ -158,6 +170,8 @@ export const runsPuller: Puller<Run> = {
 
 export const channelsPuller: Puller<Channel> = {
   resource: 'channels',
+  // A channel of an asset made here under the remote's id belongs to the remote's asset, not to ours.
+  collisions: { table: 'channels', kind: CHANNEL, parent: { table: 'assets', idOf: (c) => c.assetId } },
   operation: 'ListChannels',
   listField: 'channels',
   mode: 'modified',

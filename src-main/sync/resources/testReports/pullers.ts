@@ -22,8 +22,8 @@ import type { TestMeasurement, TestReport, TestStep } from '../../../../src-shar
 import { formatTimestamp } from '../../../../src-shared/api/time';
 import { ApiError, Code } from '../../../../src-shared/errors';
 import { changedBy } from '../../apply';
-import { callWithRetry, countPulled, type Puller } from '../../pull';
-import { upsertMeasurements, upsertSteps } from './children';
+import { callWithRetry, countPulled, withoutCollisions, type Puller } from '../../pull';
+import { TEST_MEASUREMENT, TEST_STEP, upsertMeasurements, upsertSteps } from './children';
 import { applyTestReports, observedNow, reconcileTestReportDeletions, TEST_REPORT, testReportContext } from './apply';
 import type { SyncSession } from '../../session';
 import { filterUnsupported, listEvery, quote } from '../../remoteQuery';
@@ -179,10 +179,13 @@ const MEASUREMENTS = 'test_measurements';
 
 export const testStepsPuller: Puller<TestStep> = {
   resource: STEPS,
+  // A step under the id of one made here, or in a report made here under the remote's id, is another record's.
+  collisions: { table: 'test_steps', kind: TEST_STEP, parent: { table: 'test_reports', idOf: (x) => x.testReportId } },
   operation: 'ListTestSteps',
   listField: 'testSteps',
   mode: 'full',
   orderable: true,
+  idOf: (x) => x.testStepId,
   variants: (s) => watermarkVariant(s, STEPS),
   async prepare(s, items) {
     await ensureReports(
@@ -197,10 +200,13 @@ export const testStepsPuller: Puller<TestStep> = {
 
 export const testMeasurementsPuller: Puller<TestMeasurement> = {
   resource: MEASUREMENTS,
+  // Likewise under a step made here (a report made here takes no step of the remote's: see prepare).
+  collisions: { table: 'test_measurements', kind: TEST_MEASUREMENT, parent: { table: 'test_steps', idOf: (x) => x.testStepId } },
   operation: 'ListTestMeasurements',
   listField: 'testMeasurements',
   mode: 'full',
   orderable: true,
+  idOf: (x) => x.measurementId,
   variants: (s) => watermarkVariant(s, MEASUREMENTS),
   async prepare(s, items) {
     const missing = items.filter((m) => !held(s, 'test_steps', m.testStepId));
@@ -211,10 +217,11 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
     );
     for (const reportId of new Set(missing.map((m) => m.testReportId))) {
       const steps = await stepsOfReport(s, reportId);
+      // Checked as the steps' own pull checks them (a report made here under the remote's id takes none of its steps).
       countPulled(
         s,
         STEPS,
-        s.db.tx(() => upsertSteps(contextOf(s), steps, observedNow(s.remote.clockOffset()))),
+        s.db.tx(() => upsertSteps(contextOf(s), withoutCollisions(s, testStepsPuller, steps), observedNow(s.remote.clockOffset()))),
       );
     }
   },

@@ -14,13 +14,19 @@ import {
 import { DEFAULT_SORT } from './annotationService';
 
 describe('syncService', () => {
-  test('configureRemote trims; an empty key is left out so the stored one is kept', async () => {
-    const fake = fakeClient().on('ConfigureSyncRemote', (req) => ({ remote: { baseUrl: req.baseUrl, hasApiKey: true } }));
+  test('configureRemote trims; an empty key is left out so the stored one is kept; a choice to send the records made here goes with it', async () => {
+    const fake = fakeClient().on('ConfigureSyncRemote', (req) => ({
+      remote: { baseUrl: req.baseUrl, hasApiKey: true, adoptPreLinkRecords: null },
+    }));
     await configureRemote(fake.client, ' https://remote.example ', ' op_key ');
     await configureRemote(fake.client, 'https://remote.example', '  ');
+    await configureRemote(fake.client, 'https://remote.example', 'op_key', 'org-2');
+    await configureRemote(fake.client, 'https://remote.example', 'op_key', '');
     expect(fake.callsTo('ConfigureSyncRemote')).toEqual([
       { baseUrl: 'https://remote.example', apiKey: 'op_key' },
       { baseUrl: 'https://remote.example' },
+      { baseUrl: 'https://remote.example', apiKey: 'op_key', adoptPreLinkRecords: { organizationId: 'org-2' } },
+      { baseUrl: 'https://remote.example', apiKey: 'op_key', adoptPreLinkRecords: {} },
     ]);
   });
 

@@ -22,10 +22,15 @@ export async function testRemote(client: Client, baseUrl: string, apiKey: string
   return await client.TestSyncRemote({ baseUrl: baseUrl.trim(), ...(key ? { apiKey: key } : {}) });
 }
 
-/** An empty key keeps the stored one (the key is write-only: the form never shows it). */
-export async function configureRemote(client: Client, baseUrl: string, apiKey: string): Promise<SyncRemote> {
+/**
+ * An empty key keeps the stored one (the key is write-only: the form never shows it). `adoptTo`: send the records made
+ * here before this first link with the first sync (the engine keeps the choice with the link), to that organization
+ * ('' = the remote user's only one).
+ */
+export async function configureRemote(client: Client, baseUrl: string, apiKey: string, adoptTo?: string): Promise<SyncRemote> {
   const key = apiKey.trim();
-  return (await client.ConfigureSyncRemote({ baseUrl: baseUrl.trim(), ...(key ? { apiKey: key } : {}) })).remote;
+  const adopt = adoptTo === undefined ? {} : { adoptPreLinkRecords: adoptTo ? { organizationId: adoptTo } : {} };
+  return (await client.ConfigureSyncRemote({ baseUrl: baseUrl.trim(), ...(key ? { apiKey: key } : {}), ...adopt })).remote;
 }
 
 export async function removeRemote(client: Client): Promise<void> {

@@ -5,6 +5,7 @@ import { fakeClient } from '../testing/fakeClient';
 import { outboxEntry, syncConflict, syncStatus } from '../testing/syncFactories';
 import { SyncMonitor } from './syncMonitor.svelte';
 import { SyncWorkspace } from './sync.svelte';
+import type { SyncRemote } from '../services/syncService';
 
 /** The engine's link check: a bad URL names the field, `op_wrong` is refused; `staysLocal` records made here stay. */
 function linkCheck(req: Record<string, unknown>, remote: { baseUrl: string } | null, staysLocal = 0) {
@@ -31,7 +32,7 @@ function linkCheck(req: Record<string, unknown>, remote: { baseUrl: string } | n
 }
 
 function setup(staysLocal = 0) {
-  let remote: { baseUrl: string; hasApiKey: boolean } | null = null;
+  let remote: SyncRemote | null = null;
   let failed = ['7', '8'];
   const fake = fakeClient()
     .on('GetSyncRemote', () => ({ remote }))
@@ -43,7 +44,12 @@ function setup(staysLocal = 0) {
     }))
     .on('ConfigureSyncRemote', (req) => {
       if (!String(req.baseUrl).startsWith('http')) throw ApiError.invalid('base_url', 'must use http or https, not ftp');
-      remote = { baseUrl: String(req.baseUrl).replace(/\/$/, ''), hasApiKey: true };
+      const adopt = req.adoptPreLinkRecords as { organizationId?: string } | undefined;
+      remote = {
+        baseUrl: String(req.baseUrl).replace(/\/$/, ''),
+        hasApiKey: true,
+        adoptPreLinkRecords: adopt ? { organizationId: adopt.organizationId ?? 'org-r' } : null,
+      };
       return { remote };
     })
     .on('DeleteSyncRemote', () => ((remote = null), {}))
@@ -67,7 +73,11 @@ function setup(staysLocal = 0) {
     })
     .on('DismissSyncConflict', () => ({ conflict: syncConflict({ conflictId: 'c2', state: 'dismissed' }) }));
   const monitor = new SyncMonitor(fake.client, () => () => {});
-  return { fake, monitor, ws: new SyncWorkspace(fake.client, monitor) };
+  /** What the engine's first run does to a waiting choice: adopts, and forgets it. */
+  const adoptionDone = () => {
+    if (remote) remote = { ...remote, adoptPreLinkRecords: null };
+  };
+  return { adoptionDone, fake, monitor, ws: new SyncWorkspace(fake.client, monitor) };
 }
 
 test('configure the remote: a rejected URL names the field; the key is sent once and never kept', async () => {
@@ -86,7 +96,7 @@ test('configure the remote: a rejected URL names the field; the key is sent once
   ws.baseUrl = 'https://remote.example/';
   expect(await ws.saveRemote()).toBe(true);
   expect(ws.formError).toBeUndefined();
-  expect(ws.remote).toEqual({ baseUrl: 'https://remote.example', hasApiKey: true });
+  expect(ws.remote).toEqual({ baseUrl: 'https://remote.example', hasApiKey: true, adoptPreLinkRecords: null });
   expect(ws.baseUrl).toBe('https://remote.example');
   expect(ws.apiKey).toBe('');
   expect(monitor.status?.remoteUrl).toBe('https://remote.example');
@@ -114,8 +124,8 @@ test('a link the check refuses saves nothing and says which step failed, in word
   expect(ws.remote).toBeNull();
 });
 
-test('a first link that leaves records here asks first: keep them, or send them once the first sync has run', async () => {
-  const { fake, monitor, ws } = setup(3);
+test('a first link that leaves records here asks first: keep them, or have the engine send them with the first sync', async () => {
+  const { adoptionDone, fake, ws } = setup(3);
   await ws.load();
   ws.baseUrl = 'https://remote.example';
   ws.apiKey = 'op_key';
@@ -129,30 +139,33 @@ test('a first link that leaves records here asks first: keep them, or send them 
   expect(await ws.saveRemote()).toBe(false);
   expect(await ws.saveRemote('adopt')).toBe(true);
   expect(fake.callsTo('TestSyncRemote')).toHaveLength(2); // the choice reuses the check it answers
-  expect(fake.callsTo('ConfigureSyncRemote')).toEqual([{ baseUrl: 'https://remote.example', apiKey: 'op_key' }]);
-  expect(ws.notice).toMatch(/The 3 records made here go to the remote once it has run\.$/);
-  expect(ws.adoptAfterFirstSync).toEqual({ organizationId: 'org-r' });
+  // The choice travels with the link: the engine keeps it and its first sync adopts them, not this window.
+  expect(fake.callsTo('ConfigureSyncRemote')).toEqual([
+    { baseUrl: 'https://remote.example', apiKey: 'op_key', adoptPreLinkRecords: { organizationId: 'org-r' } },
+  ]);
+  expect(ws.remote?.adoptPreLinkRecords).toEqual({ organizationId: 'org-r' });
+  expect(ws.notice).toMatch(/The 3 records made here go to the remote with the first sync\.$/);
   expect(fake.callsTo('AdoptPreLinkRecords')).toEqual([]);
 
-  await ws.adoptIfChosen();
-  expect(fake.callsTo('AdoptPreLinkRecords')).toEqual([{ organizationId: 'org-r' }]);
-  expect(fake.calls.at(-1)?.name).toBe('SyncNow');
-  expect(monitor.running).toBe(true);
-  expect(ws.notice).toBe('Queued 3 records made before the link as offline creates; they are being sent.');
-  await ws.adoptIfChosen(); // once only
-  expect(fake.callsTo('AdoptPreLinkRecords')).toHaveLength(1);
+  // The engine's first run sent them: a finished run reads the remote again while the choice waits, then no more.
+  adoptionDone();
+  await ws.refreshLists();
+  expect(ws.remote?.adoptPreLinkRecords).toBeNull();
+  const reads = fake.callsTo('GetSyncRemote').length;
+  await ws.refreshLists();
+  expect(fake.callsTo('GetSyncRemote')).toHaveLength(reads);
 });
 
-test('keeping the records here links without adopting them', async () => {
+test('keeping the records here links without a choice to send them', async () => {
   const { fake, ws } = setup(2);
   await ws.load();
   ws.baseUrl = 'https://remote.example';
   ws.apiKey = 'op_key';
   await ws.saveRemote();
   expect(await ws.saveRemote('keep')).toBe(true);
-  expect(ws.adoptAfterFirstSync).toBeUndefined();
+  expect(fake.callsTo('ConfigureSyncRemote')).toEqual([{ baseUrl: 'https://remote.example', apiKey: 'op_key' }]);
+  expect(ws.remote?.adoptPreLinkRecords).toBeNull();
   expect(ws.notice).toMatch(/The 2 records made here stay on this machine; they can still be sent from this page\.$/);
-  await ws.adoptIfChosen();
   expect(fake.callsTo('AdoptPreLinkRecords')).toEqual([]);
 });
 

@@ -56,8 +56,6 @@ export class SyncWorkspace {
   linkCheck = $state<SyncRemoteCheck | undefined>();
   /** The remote organization the records go to when adopted (chosen when the remote user has several). */
   adoptTo = $state('');
-  /** Chosen "send them": adopted once the first sync has read the remote user (adoptIfChosen). */
-  adoptAfterFirstSync = $state<{ organizationId: string } | undefined>();
 
   readonly #client: Client;
   readonly #monitor: SyncMonitor;
@@ -89,10 +87,14 @@ export class SyncWorkspace {
     this.conflicts = conflicts;
   }
 
-  /** loadLists for a background trigger (a run finished): a failure is shown like a failed load. */
+  /**
+   * loadLists for a background trigger (a run finished): a failure is shown like a failed load. A run may also have
+   * sent the records the link chose to send: the remote is read again while that choice waits.
+   */
   async refreshLists(): Promise<void> {
     try {
-      await this.loadLists();
+      const [remote] = await Promise.all([this.remote?.adoptPreLinkRecords ? getRemote(this.#client) : undefined, this.loadLists()]);
+      if (remote !== undefined) this.remote = remote;
       this.loadError = undefined;
     } catch (e) {
       this.loadError = toErrorInfo(e);
@@ -120,7 +122,8 @@ export class SyncWorkspace {
         this.adoptTo = check.organizations.length === 1 ? check.organizations[0].organizationId : '';
         return false;
       }
-      this.remote = await configureRemote(this.#client, this.baseUrl, this.apiKey);
+      // "Send them" is the engine's to carry out: kept with the link, done by the first sync whoever starts it.
+      this.remote = await configureRemote(this.#client, this.baseUrl, this.apiKey, choice === 'adopt' ? this.adoptTo : undefined);
       this.linkCheck = undefined;
       this.baseUrl = this.remote.baseUrl;
       this.apiKey = '';
@@ -128,11 +131,10 @@ export class SyncWorkspace {
       const records = counted(check.staysLocal.total, 'records');
       const then =
         choice === 'adopt'
-          ? ` The ${records} made here go to the remote once it has run.`
+          ? ` The ${records} made here go to the remote with the first sync.`
           : choice === 'keep'
             ? ` The ${records} made here stay on this machine; they can still be sent from this page.`
             : '';
-      if (choice === 'adopt') this.adoptAfterFirstSync = { organizationId: this.adoptTo };
       this.notice = `Saved. A sync with ${this.remote.baseUrl} has started. You work there as ${check.userEmail} (${orgs}).${then}`;
       await this.#monitor.refresh();
       return true;
@@ -147,21 +149,6 @@ export class SyncWorkspace {
   /** Back to the form without linking (the choice of what stays local was not made). */
   cancelLink(): void {
     this.linkCheck = undefined;
-  }
-
-  /** After a successful sync: sends the records made before the link if the user chose so when linking, then syncs them. */
-  async adoptIfChosen(): Promise<void> {
-    const target = this.adoptAfterFirstSync;
-    if (!target || this.pending) return;
-    this.adoptAfterFirstSync = undefined;
-    const done = await this.#run('adopt', () =>
-      this.#client.AdoptPreLinkRecords(target.organizationId ? { organizationId: target.organizationId } : {}),
-    );
-    if (!done) return;
-    await this.syncNow(); // they go now, not at the next background run
-    const sent = done.value.adopted.reduce((n, a) => n + a.count, 0);
-    const left = done.value.leftBehind.length;
-    this.notice = `Queued ${counted(sent, 'records')} made before the link as offline creates; they are being sent${left ? `. ${counted(left, 'records')} stay here (listed below with why)` : ''}.`;
   }
 
   async removeRemote(): Promise<boolean> {
