@@ -117,7 +117,8 @@ function matching(ctx: PlanContext, filter: string, organizationId: string | und
   const org = resolveOrganization(ctx.caller, organizationId);
   const gate = ctx.listGate('ListAnnotations', { organizationId: org });
   const pks = matchingKeys(ctx.db, annotationListSpec, filter, scopeOf({ ...ctx, rowGate: gate }, org), BATCH_UPDATE_LIMIT);
-  if (!pks) throw ApiError.invalid('filter', `matches more than ${LIMIT_TEXT} annotations; a batch changes at most ${LIMIT_TEXT}: narrow it`);
+  if (!pks)
+    throw ApiError.invalid('filter', `matches more than ${LIMIT_TEXT} annotations; a batch changes at most ${LIMIT_TEXT}: narrow it`);
   return pks.sort((a, b) => a - b);
 }
 
