@@ -4,6 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Annotation } from '../../src-shared/api/annotations';
+import { violationsLightAndDark } from './support/axe';
 import { launchChromium, openAppPage, screenshot, closeAll } from './support/browser';
 import { ensureRendererBuilt } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
@@ -56,7 +57,8 @@ describe('select all matching (outpost serve)', () => {
     const loadedCount = Number((await selectionText())!.replace(/\D/g, ''));
     expect(loadedCount).toBeLessThan(matching);
     expect(await page.getByTestId('select-all-matching').textContent()).toContain(`select all ${matching.toLocaleString()} matching`);
-    await screenshot(page, '90-loaded-selected');
+    // The bar's offer passes axe (serious or critical: none), light and dark.
+    expect(await violationsLightAndDark(page, 'loaded selected, all matching offered', '90-loaded-selected')).toEqual([]);
 
     await press('Control+a');
     await expect.poll(selectionText, { timeout: TIMEOUT }).toBe(`All ${matching.toLocaleString()} matching selected`);
