@@ -146,9 +146,15 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
   authorized(requestCtx, name, request);
   const planner = batchPlans[name] as BatchPlanner<unknown> | undefined;
   const planCtx: PlanContext = { ...requestCtx, listGate: (list, req) => authorized(requestCtx, list, req).rowGate };
-  return requestCtx.db.tx(() => {
+  // All or none: the items' own transactions join the batch's (an item's error fails the batch whole).
+  return requestCtx.db.joined(() => {
     const plan = planner ? planner(planCtx, request) : requestsPlan(name, request);
     const eachAs = operations[name].eachAs!;
+    // On a replica, the merge bases of every record the items change are taken in a few statements first.
+    requestCtx.engine.replica?.writeRecorder()?.prepare(
+      requestCtx,
+      plan.items.map((item) => ({ name: item.operation, request: item.request })),
+    );
     const responses = plan.items.map((item, i) => {
       try {
         if (!eachAs.includes(item.operation)) throw ApiError.internal(`${name} cannot run ${item.operation}`);

@@ -3,6 +3,7 @@
 // (or archive) the platform knows, pushed like any other edit (the platform has
 // no batch update).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { snapshotAnnotation } from '../../src-main/sync/resources/annotations/apply';
 import { annotationRequest, createReplica, startRemote, viewOf, type Replica } from './helpers';
 
 let remote: Awaited<ReturnType<typeof startRemote>>;
@@ -74,9 +75,18 @@ describe('sync: a batch of updates', () => {
     await expect(a.call('BatchChangeAnnotations', { filter: 'tag_name == ', change: { archived: true } })).rejects.toThrow(/filter/);
     expect(pending()).toEqual([]);
 
+    const bases = ids.map((id) => snapshotAnnotation(a.engine.db, id)!);
     const archived = await a.call('BatchChangeAnnotations', { filter: 'tag_name == "sweep"', change: { archived: true } });
     expect(archived.changed.map((c: { annotationId: string }) => c.annotationId).sort()).toEqual([...ids].sort());
     expect(pending().sort()).toEqual(ids.map((id) => ['ArchiveAnnotation', id]).sort());
+    // Each record's merge base (taken for the whole batch at once) is the record as it was before the batch.
+    const kept = ids.map((id) =>
+      a.engine.db.get<{ remote_version: number; fields: string }>(
+        "SELECT remote_version, fields FROM sync_base WHERE resource = 'annotation' AND record_id = ?",
+        [id],
+      ),
+    );
+    expect(kept.map((b) => b && { version: b.remote_version, fields: JSON.parse(b.fields) })).toEqual(JSON.parse(JSON.stringify(bases)));
     // The undo: the records it answered, each back to its own previous value, one entry each again.
     await a.call('BatchChangeAnnotations', {
       records: archived.changed.map((c: { annotationId: string; previous: unknown }) => ({
