@@ -141,11 +141,13 @@ function requestsPlan(name: OperationName, request: unknown): BatchPlan {
  */
 function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
   const request = parseRequest(name, raw) as Record<string, unknown>;
+  // Decided, and planned, as the items will act: as the replica's remote user where the owner acts as one.
+  const acting = actingContext(requestCtx);
   // The batch itself is decided on the records it names at its top level (BatchChangeAnnotations' records), else on
   // the organization (Action::"<batch>"); each item then as its own operation.
-  authorized(requestCtx, name, request);
+  authorized(acting, name, request);
   const planner = batchPlans[name] as BatchPlanner<unknown> | undefined;
-  const planCtx: PlanContext = { ...requestCtx, listGate: (list, req) => authorized(requestCtx, list, req).rowGate };
+  const planCtx: PlanContext = { ...acting, listGate: (list, req) => authorized(acting, list, req).rowGate };
   // All or none: the items' own transactions join the batch's (an item's error fails the batch whole).
   return requestCtx.db.joined(() => {
     const plan = planner ? planner(planCtx, request) : requestsPlan(name, request);
@@ -187,6 +189,17 @@ function inItem(error: unknown, prefix: string): unknown {
   return new ApiError(error.code, `${prefix}: ${error.message}`, details);
 }
 
+/**
+ * A synced replica works as its remote user: its owner (the desktop's user, the owner's keys under `outpost serve`)
+ * reads and writes as that user, so local records, outbox entries and their authors carry the remote's user and
+ * organization ids. Anyone else's key is never silently re-identified: it cannot write here.
+ */
+function actingContext(requestCtx: RequestContext): RequestContext {
+  const owner = requestCtx.caller.owner === true;
+  const acting = requestCtx.engine.replica?.actingCaller();
+  return acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
+}
+
 /** Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise. */
 function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown, validate: (raw: unknown) => unknown): unknown {
   const owner = requestCtx.caller.owner === true;
@@ -195,11 +208,7 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
       `${name} is for the owner of this Outpost's data directory only (the key \`outpost serve\` prints, or one made with \`outpost keys create --owner\`)`,
     );
   }
-  // A synced replica works as its remote user: its owner (the desktop's user, the owner's keys under `outpost
-  // serve`) reads and writes as that user, so local records, outbox entries and their authors carry the remote's
-  // user and organization ids. Anyone else's key is never silently re-identified: it cannot write here.
-  const acting = requestCtx.engine.replica?.actingCaller();
-  const ctx = acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
+  const ctx = actingContext(requestCtx);
   // (The sync operations live with sync, above the services: the engine's replica carries their handlers. Each handler
   // takes the request its own operation's schema validates, which parseRequest below produces.)
   type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
