@@ -84,18 +84,25 @@ const BATCH_PROBE = () => {
   );
 };
 
-/** Presses `key` and returns the ms from the key press to the frame painted with the toast matching `done` (the rows are updated in the same flush). */
-async function keyToPaint(page: Page, key: string, done: RegExp): Promise<{ ms: number; toast: string }> {
+/**
+ * Presses `key` and returns the ms from the key press to the frame painted with the toast matching `done` (the rows
+ * are updated in the same flush), and how much of it the engine call took (its request to the last byte of its answer).
+ */
+async function keyToPaint(page: Page, key: string, done: RegExp): Promise<{ ms: number; callMs: number; toast: string }> {
+  await page.evaluate(() => performance.clearResourceTimings());
   await page.keyboard.press(key);
   return page.evaluate(
     (source) =>
-      new Promise<{ ms: number; toast: string }>((resolve) => {
+      new Promise<{ ms: number; callMs: number; toast: string }>((resolve) => {
         const pattern = new RegExp(source);
         const check = () => {
           const toast = document.querySelector('[data-testid="batch-toast"]')?.textContent?.trim() ?? '';
           if (pattern.test(toast)) {
             const keyAt = (window as unknown as { __batchKeyAt: number }).__batchKeyAt;
-            requestAnimationFrame(() => setTimeout(() => resolve({ ms: performance.now() - keyAt, toast })));
+            const call = performance.getEntriesByType('resource').find((e) => e.name.includes(':batchChange')) as
+              PerformanceResourceTiming | undefined;
+            const callMs = call ? call.responseEnd - call.startTime : NaN;
+            requestAnimationFrame(() => setTimeout(() => resolve({ ms: performance.now() - keyAt, callMs, toast })));
           } else requestAnimationFrame(check);
         };
         check();
@@ -493,7 +500,7 @@ export async function main(argv: string[] = []): Promise<void> {
             const count = () => {
               const text = document.querySelector('[data-testid="result-count"]')?.textContent ?? '';
               const n = /\(([\d,]+) loaded/.exec(text)?.[1] ?? /^([\d,]+) results?/.exec(text)?.[1] ?? '0';
-              return { n: Number(n.replace(/,/g, '')), all: !text.includes('loaded') };
+              return { n: Number(n.replace(/,/g, '')), all: /^[\d,]+ results?$/.test(text.trim()) };
             };
             const started = performance.now();
             const step = () => {
@@ -524,7 +531,8 @@ batch: ${selected} (of ${loaded} rows loaded); s (state, one engine call) and z 
         acts.push(act.ms);
         undos.push(undo.ms);
         console.log(
-          `  run ${r + 1}: s ${act.ms.toFixed(0)} ms ("${act.toast.replace(/Undo.*$/, '')}"), z ${undo.ms.toFixed(0)} ms; ${load()}`,
+          `  run ${r + 1}: s ${act.ms.toFixed(0)} ms, of which the engine call ${act.callMs.toFixed(0)} ms ("${act.toast.replace(/Undo.*$/, '')}"); ` +
+            `z ${undo.ms.toFixed(0)} ms, call ${undo.callMs.toFixed(0)} ms; ${load()}`,
         );
       }
       await page.keyboard.press('Escape');
