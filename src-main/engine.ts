@@ -99,12 +99,6 @@ export interface WriteRecorder {
   records(name: string): boolean;
   /** Runs the write and appends its outbox entry in the same transaction. */
   run(ctx: RequestContext, name: string, request: unknown, call: () => unknown): unknown;
-  /**
-   * Before a batch's writes run (inside its transaction): takes the merge bases of the records they change in a few
-   * statements, where each write's recording would take them one by one. Changes nothing a write's recording reads
-   * otherwise (it finds the bases it would have taken).
-   */
-  prepare(ctx: RequestContext, writes: readonly { readonly name: string; readonly request: unknown }[]): void;
 }
 
 export interface EngineOptions {

@@ -152,11 +152,6 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
   return requestCtx.db.joined(() => {
     const plan = planner ? planner(planCtx, request) : requestsPlan(name, request);
     const eachAs = operations[name].eachAs!;
-    // On a replica, the merge bases of every record the items change are taken in a few statements first.
-    requestCtx.engine.replica?.writeRecorder()?.prepare(
-      requestCtx,
-      plan.items.map((item) => ({ name: item.operation, request: item.request })),
-    );
     const responses = plan.items.map((item, i) => {
       try {
         if (!eachAs.includes(item.operation)) throw ApiError.internal(`${name} cannot run ${item.operation}`);

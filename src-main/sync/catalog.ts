@@ -75,18 +75,6 @@ export class ResourceCatalog implements ApplyResources {
     return this.kind(resource)?.snapshot?.(db, id);
   }
 
-  /** The merge bases of many records of one kind, by id (kinds without `snapshots` take them one by one). */
-  snapshots(db: Db, resource: string, ids: readonly string[]): Map<string, Snapshot> {
-    const kind = this.kind(resource);
-    if (kind?.snapshots) return kind.snapshots(db, ids);
-    const out = new Map<string, Snapshot>();
-    for (const id of ids) {
-      const snap = kind?.snapshot?.(db, id);
-      if (snap) out.set(id, snap);
-    }
-    return out;
-  }
-
   /** A record made here took the remote's id: its row, and every declared reference to it, each through its store. */
   rewriteId(db: Db, resource: string, localId: string, remoteId: string): void {
     this.kind(resource)?.rows.rename(db, localId, remoteId);

@@ -9,7 +9,7 @@ import { isPromise } from '../services/common/handler';
 import { withWriteListener } from '../services/common/writeScope';
 import type { ResourceCatalog } from './catalog';
 import { isUnmappedLocalId, translateIds } from './idMap';
-import { hasPending, localClock, OPEN_STATES } from './outbox';
+import { hasPending, localClock } from './outbox';
 import type { OpSpec } from './spec';
 import type { CreatedRef, Target } from './types';
 
@@ -31,36 +31,6 @@ function ensureBase(catalog: ResourceCatalog, db: Db, t: Target): number | null 
     JSON.stringify(snap.fields),
   ]);
   return snap.version;
-}
-
-/**
- * ensureBase for the targets of many writes at once (a batch's): the same decisions (a base kept, an unmapped local
- * id, an edit already pending: no new base), each read in one statement per resource, the snapshots in one pass.
- */
-function ensureBases(catalog: ResourceCatalog, db: Db, targets: readonly Target[]): void {
-  const idsOf = new Map<string, Set<string>>();
-  for (const t of targets) {
-    let ids = idsOf.get(t.resource);
-    if (!ids) idsOf.set(t.resource, (ids = new Set()));
-    ids.add(t.recordId);
-  }
-  for (const [resource, ids] of idsOf) {
-    const list = JSON.stringify([...ids]);
-    const skip = new Set(
-      db
-        .all<{ id: string }>(
-          `SELECT record_id AS id FROM sync_base WHERE resource = ? AND record_id IN (SELECT value FROM json_each(?))
-           UNION SELECT local_id FROM sync_id_map WHERE remote_id IS NULL AND local_id IN (SELECT value FROM json_each(?))
-           UNION SELECT t.record_id FROM sync_outbox_targets t CROSS JOIN sync_outbox o ON o.seq = t.seq
-             WHERE t.resource = ? AND t.record_id IN (SELECT value FROM json_each(?)) AND o.state IN ${OPEN_STATES}`,
-          [resource, list, list, resource, list],
-        )
-        .map((r) => r.id),
-    );
-    const wanted = [...ids].filter((id) => !skip.has(id));
-    const insert = db.statement('INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)');
-    for (const [id, snap] of catalog.snapshots(db, resource, wanted)) insert.run(resource, id, snap.version, JSON.stringify(snap.fields));
-  }
 }
 
 function mergeTargets(list: readonly Target[]): Target[] {
@@ -170,14 +140,6 @@ export function createOutboxRecorder(db: Db, catalog: ResourceCatalog): WriteRec
   return {
     translate: (_name, request) => translateIds(db, request),
     records: (name) => catalog.specFor(name) !== undefined,
-    prepare(ctx, writes) {
-      // (An asynchronous write takes its bases after it has run: left to its own recording.)
-      const targets = writes.flatMap(({ name, request }) => {
-        const spec = catalog.specFor(name);
-        return spec && !spec.asyncWrite ? spec.targets(request) : [];
-      });
-      if (targets.length) ensureBases(catalog, ctx.db, targets);
-    },
     run(ctx: RequestContext, name: string, request: unknown, call: () => unknown) {
       const spec = catalog.specFor(name)!;
       if (spec.asyncWrite) return recordAsyncWrite(catalog, ctx, spec, name, request, call);

@@ -56,8 +56,6 @@ export interface RecordKind {
   readonly nameColumn?: string;
   /** The merge base of a record about to be edited: absent for kinds without a three-way merge. */
   snapshot?(db: Db, id: string): Snapshot | undefined;
-  /** The merge bases of many records at once (a batch's), by id; the records it lacks have none. Else one by one. */
-  snapshots?(db: Db, ids: readonly string[]): Map<string, Snapshot>;
   /** The columns of its rows that hold other kinds' ids. */
   readonly references?: readonly Reference[];
   /**

@@ -79,7 +79,7 @@ describe('sync: a batch of updates', () => {
     const archived = await a.call('BatchChangeAnnotations', { filter: 'tag_name == "sweep"', change: { archived: true } });
     expect(archived.changed.map((c: { annotationId: string }) => c.annotationId).sort()).toEqual([...ids].sort());
     expect(pending().sort()).toEqual(ids.map((id) => ['ArchiveAnnotation', id]).sort());
-    // Each record's merge base (taken for the whole batch at once) is the record as it was before the batch.
+    // Each record's merge base is the record as it was before the batch.
     const kept = ids.map((id) =>
       a.engine.db.get<{ remote_version: number; fields: string }>(
         "SELECT remote_version, fields FROM sync_base WHERE resource = 'annotation' AND record_id = ?",

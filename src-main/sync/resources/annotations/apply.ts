@@ -127,18 +127,6 @@ export function snapshotAnnotation(db: Db, id: string): { version: number; field
   return { version: row.modified_date, fields: localFields(db, row.pk)! };
 }
 
-/** snapshotAnnotation for many records: their rows and child rows read in one pass (a batch's merge bases). */
-export function snapshotAnnotations(db: Db, ids: readonly string[]): Map<string, { version: number; fields: AnnotationFields }> {
-  const rows = localRows(db, ids, undefined);
-  const out = new Map<string, { version: number; fields: AnnotationFields }>();
-  const byPk = new Map([...rows.values()].map((r) => [r.pk, r]));
-  for (const a of loadAnnotations(db, [...byPk.keys()])) {
-    const row = rows.get(a.annotationId)!;
-    out.set(row.id, { version: row.modified_date, fields: fieldsOfWire(a) });
-  }
-  return out;
-}
-
 const stateNumber = (s: unknown): number | null => (s ? AnnotationState.numbers[s as AnnotationStateName] : null);
 
 /** Writes one synced field of a local record (no history log, no outbox entry: this is replication). */

@@ -4,7 +4,7 @@ import { CreateAnnotationRequest, type Annotation } from '../../../../src-shared
 import { getAnnotation } from '../../../services/annotations/annotationsService';
 import type { RecordKind, ReplicatedResource } from '../../resource';
 import { annotationRows } from '../../../services/annotations/annotationStore';
-import { ANNOTATION, applyRemoteAnnotations, snapshotAnnotation, snapshotAnnotations } from './apply';
+import { ANNOTATION, applyRemoteAnnotations, snapshotAnnotation } from './apply';
 import { archiveDuplicates } from './duplicates';
 import { annotationsPuller } from './puller';
 import { annotationSpecs } from './specs';
@@ -16,7 +16,6 @@ const annotation: RecordKind = {
   rows: annotationRows,
   nameColumn: 'name',
   snapshot: snapshotAnnotation,
-  snapshots: snapshotAnnotations,
   rereadBeforePush: annotationsPuller,
   refetch: {
     read: async (_s, call, id) => (await call('GetAnnotation', { annotationId: id })).annotation,
