@@ -16,11 +16,14 @@
 //     database (its list loaded and painted empty) plus one list call: the
 //     app's own first ListAnnotations request, sent again by fetch from the
 //     page. Each a median of --repeat fresh tabs, alternating.
+//   - batch: 3,000 loaded rows selected (Ctrl+A), s pressed (their state
+//     changed by one engine call) -> the rows and the toast painted, and z
+//     (the undo, one call) -> painted, median of --batch-repeat runs.
 // Prints medians with the goals beside them and the machine's load; never
 // asserts times. Options: --rows N (100000), --repeat N (5), --data DIR
 // (keep the seeded database between runs), --scroll-seconds N (10),
-// --scroll-repeat N (3), --parts open,filter,scroll,memory (which measurements to
-// take; all by default).
+// --scroll-repeat N (3), --batch-rows N (3000), --batch-repeat N (3),
+// --parts open,filter,scroll,memory,batch (which measurements to take; all by default).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -69,6 +72,44 @@ const PAGE_PROBES = () => {
     true,
   );
 };
+
+/** Installed before the app loads: when the last s or z reached the page (a batch action and its undo, by key). */
+const BATCH_PROBE = () => {
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 's' || e.key === 'z') (window as unknown as { __batchKeyAt: number }).__batchKeyAt = performance.now();
+    },
+    true,
+  );
+};
+
+/**
+ * Presses `key` and returns the ms from the key press to the frame painted with the toast matching `done` (the rows
+ * are updated in the same flush), and how much of it the engine call took (its request to the last byte of its answer).
+ */
+async function keyToPaint(page: Page, key: string, done: RegExp): Promise<{ ms: number; callMs: number; toast: string }> {
+  await page.evaluate(() => performance.clearResourceTimings());
+  await page.keyboard.press(key);
+  return page.evaluate(
+    (source) =>
+      new Promise<{ ms: number; callMs: number; toast: string }>((resolve) => {
+        const pattern = new RegExp(source);
+        const check = () => {
+          const toast = document.querySelector('[data-testid="batch-toast"]')?.textContent?.trim() ?? '';
+          if (pattern.test(toast)) {
+            const keyAt = (window as unknown as { __batchKeyAt: number }).__batchKeyAt;
+            const call = performance.getEntriesByType('resource').find((e) => e.name.includes(':batchChange')) as
+              PerformanceResourceTiming | undefined;
+            const callMs = call ? call.responseEnd - call.startTime : NaN;
+            requestAnimationFrame(() => setTimeout(() => resolve({ ms: performance.now() - keyAt, callMs, toast })));
+          } else requestAnimationFrame(check);
+        };
+        check();
+      }),
+    done.source,
+  );
+}
 
 /** Types `filter`, presses Enter, and returns the ms from Enter to the frame painted with its rows. */
 async function enterToPaint(page: Page, filter: string): Promise<number> {
@@ -272,8 +313,10 @@ export async function main(argv: string[] = []): Promise<void> {
       repeat: { type: 'string', default: '5' },
       data: { type: 'string' },
       'scroll-seconds': { type: 'string', default: '10' },
-      parts: { type: 'string', default: 'open,filter,scroll,memory' },
+      parts: { type: 'string', default: 'open,filter,scroll,memory,batch' },
       'scroll-repeat': { type: 'string', default: '3' },
+      'batch-rows': { type: 'string', default: '3000' },
+      'batch-repeat': { type: 'string', default: '3' },
     },
     strict: false,
   });
@@ -282,6 +325,8 @@ export async function main(argv: string[] = []): Promise<void> {
   const scrollSeconds = Number(values['scroll-seconds']);
   const parts = new Set(String(values.parts).split(','));
   const scrollRepeat = Number(values['scroll-repeat']);
+  const batchRows = Number(values['batch-rows']);
+  const batchRepeat = Number(values['batch-repeat']);
   const dataDir = (values.data as string | undefined) ?? mkdtempSync(join(tmpdir(), 'outpost-bench-renderer-'));
   let server: ChildProcess | undefined;
   const browser = await launchChromium();
@@ -361,6 +406,7 @@ export async function main(argv: string[] = []): Promise<void> {
     // tsx (esbuild keepNames) wraps named closures in __name(); the page's functions run without it.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.addInitScript(PAGE_PROBES);
+    await page.addInitScript(BATCH_PROBE);
     await page.goto(`${started.url}/#key=${token}`);
     await page.locator('.row').first().waitFor({ timeout: 60_000 });
     console.log(`dataset: ${annotations} annotations; Chromium ${browser.version()}; ${availableParallelism()} CPUs; ${load()}`);
@@ -440,6 +486,59 @@ export async function main(argv: string[] = []): Promise<void> {
       );
       summary.push(
         `renderer memory after a scroll: median private ${median(memories).toFixed(0)} MB (goal <= 300 MB) -> ${verdict(median(memories) <= 300)}`,
+      );
+    }
+
+    if (parts.has('batch')) {
+      // The list of every open annotation, scrolled until `batchRows` are loaded, then back to the top.
+      await enterToPaint(page, 'is_archived == false');
+      const loaded = await page.evaluate(
+        (want) =>
+          new Promise<number>((resolve) => {
+            const list = document.querySelector<HTMLElement>('[data-testid="annotation-list"]')!;
+            // "100,000 results (3,000 loaded; more load as you scroll)", or "N results" once every one is.
+            const count = () => {
+              const text = document.querySelector('[data-testid="result-count"]')?.textContent ?? '';
+              const n = /\(([\d,]+) loaded/.exec(text)?.[1] ?? /^([\d,]+) results?/.exec(text)?.[1] ?? '0';
+              return { n: Number(n.replace(/,/g, '')), all: /^[\d,]+ results?$/.test(text.trim()) };
+            };
+            const started = performance.now();
+            const step = () => {
+              const { n, all } = count();
+              if (n >= want || all || performance.now() - started > 60_000) {
+                list.scrollTop = 0;
+                resolve(n);
+              } else {
+                list.scrollTop = list.scrollHeight;
+                setTimeout(step, 50);
+              }
+            };
+            step();
+          }),
+        batchRows,
+      );
+      await page.locator('[data-testid="annotation-list"]').focus();
+      await page.keyboard.press('j');
+      await page.keyboard.press('Control+a');
+      const selected = (await page.getByTestId('selection-count').textContent())?.trim() ?? '';
+      console.log(`
+batch: ${selected} (of ${loaded} rows loaded); s (state, one engine call) and z (its undo) -> painted, ms (goal <= 1000 ms); ${load()}`);
+      const acts: number[] = [];
+      const undos: number[] = [];
+      for (let r = 0; r < batchRepeat; r++) {
+        const act = await keyToPaint(page, 's', /^Set [\d,]+ annotations? to /);
+        const undo = await keyToPaint(page, 'z', /^Undone: /);
+        acts.push(act.ms);
+        undos.push(undo.ms);
+        console.log(
+          `  run ${r + 1}: s ${act.ms.toFixed(0)} ms, of which the engine call ${act.callMs.toFixed(0)} ms ("${act.toast.replace(/Undo.*$/, '')}"); ` +
+            `z ${undo.ms.toFixed(0)} ms, call ${undo.callMs.toFixed(0)} ms; ${load()}`,
+        );
+      }
+      await page.keyboard.press('Escape');
+      const verdictBatch = verdict(median(acts) <= 1000 && median(undos) <= 1000);
+      summary.push(
+        `batch of ${selected}: key -> painted median ${median(acts).toFixed(0)} ms, its undo ${median(undos).toFixed(0)} ms (goal <= 1000 ms each; the server is not a replica: no outbox, bench/annotationBatch has the replica's engine ratio) -> ${verdictBatch}`,
       );
     }
 

@@ -217,11 +217,8 @@ export interface Count {
   readonly exact: boolean;
 }
 
-/**
- * How many rows the list of this filter and scope shows: the same compiled filter, plan and policy gate a page
- * uses, counted in SQL; past `cap` rows it stops and says so (`exact: false`).
- */
-export function countMatching(db: Db, spec: ListSpec, filterText: string | undefined, scope: Scope, cap: number): Count {
+/** The rows a list of this filter and scope shows, in SQL: the same compiled filter, plan and policy gate a page uses. */
+function matchingRows(db: Db, spec: ListSpec, filterText: string | undefined, scope: Scope, cap: number) {
   const filter = compileFilter(spec.filterFields, filterText);
   const planned = planSemiJoins(db, filter, spec, cap);
   const where: string[] = [`(${scope.sql})`, `(${planned.sql})`];
@@ -231,14 +228,38 @@ export function countMatching(db: Db, spec: ListSpec, filterText: string | undef
     where.push(`(${gate.sql.sql})`);
     params.push(...gate.sql.params);
   }
-  const rows = `SELECT t.pk AS pk FROM ${planned.from} WHERE ${where.join(' AND ')}`;
+  return { sql: `SELECT t.pk AS pk FROM ${planned.from} WHERE ${where.join(' AND ')}`, params: params as SqlValue[], gate };
+}
+
+/**
+ * How many rows the list of this filter and scope shows: the same compiled filter, plan and policy gate a page
+ * uses, counted in SQL; past `cap` rows it stops and says so (`exact: false`).
+ */
+export function countMatching(db: Db, spec: ListSpec, filterText: string | undefined, scope: Scope, cap: number): Count {
+  const rows = matchingRows(db, spec, filterText, scope, cap);
   let n: number;
-  if (gate && !gate.sql) {
+  if (rows.gate && !rows.gate.sql) {
     // Policies that do not compile to SQL decide each counted row, as a list's page would.
-    const pks = db.all<{ pk: number }>(rows, params as SqlValue[]).map((r) => r.pk);
-    n = gate.keep(pks).filter(Boolean).length;
+    const pks = db.all<{ pk: number }>(rows.sql, rows.params).map((r) => r.pk);
+    n = rows.gate.keep(pks).filter(Boolean).length;
   } else {
-    n = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${rows} LIMIT ${Math.trunc(cap) + 1})`, params as SqlValue[])!.n;
+    n = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${rows.sql} LIMIT ${Math.trunc(cap) + 1})`, rows.params)!.n;
   }
   return n > cap ? { count: cap, exact: false } : { count: n, exact: true };
+}
+
+/**
+ * The keys (pks) of every row the list of this filter and scope shows, in no particular order; undefined when more
+ * than `cap` match (a batch over them would be too big).
+ */
+export function matchingKeys(db: Db, spec: ListSpec, filterText: string | undefined, scope: Scope, cap: number): number[] | undefined {
+  const rows = matchingRows(db, spec, filterText, scope, cap);
+  const gated = rows.gate && !rows.gate.sql;
+  // With a per-row gate every candidate is read and decided; else no more than one past the cap.
+  let pks = db.all<{ pk: number }>(gated ? rows.sql : `${rows.sql} LIMIT ${Math.trunc(cap) + 1}`, rows.params).map((r) => r.pk);
+  if (gated) {
+    const kept = rows.gate!.keep(pks);
+    pks = pks.filter((_, i) => kept[i]);
+  }
+  return pks.length > cap ? undefined : pks;
 }

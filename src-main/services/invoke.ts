@@ -10,6 +10,8 @@ import { authorizeOperation } from '../auth/cedar/authorize';
 import { storageError } from '../db/storageErrors';
 import { isReplica, type RequestContext } from '../engine';
 import { authorizationScope } from './common/authorizationScope';
+import { batchPlans } from './batchPlans';
+import type { BatchPlan, BatchPlanner, PlanContext } from './common/batchPlan';
 import { isPromise } from './common/handler';
 import { changeFeedFor } from './changeFeed';
 import { handlers } from './registry';
@@ -116,37 +118,58 @@ const OWNER_ONLY: ReadonlySet<OperationName> = new Set(
 );
 
 async function invokeOperation(requestCtx: RequestContext, name: OperationName, raw: unknown): Promise<unknown> {
-  const eachAs = operations[name].eachAs as OperationName | undefined;
-  if (eachAs) return runEach(requestCtx, name, eachAs, raw);
+  if (operations[name].eachAs) return runEach(requestCtx, name, raw);
   return await dispatch(requestCtx, name, raw, (req) => parseRequest(name, req));
 }
 
+/** A batch without a plan of its own: its request's `requests`, each run as its one operation (BatchUpdateAnnotations). */
+function requestsPlan(name: OperationName, request: unknown): BatchPlan {
+  const [operation] = operations[name].eachAs as readonly OperationName[];
+  const { requests } = request as { requests: unknown[] };
+  return {
+    items: requests.map((r) => ({ operation, request: r })),
+    itemField: (i) => `requests[${i}]`,
+    answer: (responses) => ({ responses }),
+  };
+}
+
 /**
- * A batch of one operation (`eachAs` in the table): the batch request is validated as a whole, then each item runs
- * through dispatch exactly as if it had been sent alone (its own authorization, its own outbox entry on a replica),
- * inside one transaction. The first refusal rolls every item back and names the item.
+ * A batch (`eachAs` in the table): the batch request is validated as a whole and its plan made (services/batchPlans.ts,
+ * else its `requests`), then each item runs through dispatch exactly as if it had been sent alone (its own
+ * authorization, its own outbox entry on a replica), all inside one transaction. The first refusal rolls every item
+ * back and names the item.
  */
-function runEach(requestCtx: RequestContext, name: OperationName, eachAs: OperationName, raw: unknown): unknown {
-  const { requests } = parseRequest(name, raw) as { requests: unknown[] };
-  // The batch itself is decided on the organization (Action::"<batch>"); each item then as its own operation.
-  authorized(requestCtx, name, {});
-  return requestCtx.db.tx(() => ({
-    responses: requests.map((item, i) => {
+function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
+  const request = parseRequest(name, raw) as Record<string, unknown>;
+  // Decided, and planned, as the items will act: as the replica's remote user where the owner acts as one.
+  const acting = actingContext(requestCtx);
+  // The batch itself is decided on the records it names at its top level (BatchChangeAnnotations' records), else on
+  // the organization (Action::"<batch>"); each item then as its own operation.
+  authorized(acting, name, request);
+  const planner = batchPlans[name] as BatchPlanner<unknown> | undefined;
+  const planCtx: PlanContext = { ...acting, listGate: (list, req) => authorized(acting, list, req).rowGate };
+  // All or none: the items' own transactions join the batch's (an item's error fails the batch whole).
+  return requestCtx.db.joined(() => {
+    const plan = planner ? planner(planCtx, request) : requestsPlan(name, request);
+    const eachAs = operations[name].eachAs!;
+    const responses = plan.items.map((item, i) => {
       try {
-        const response = dispatch(requestCtx, eachAs, item, (validated) => validated);
-        if (isPromise(response)) throw ApiError.internal(`${name}: ${eachAs} must run synchronously in a batch`);
+        if (!eachAs.includes(item.operation)) throw ApiError.internal(`${name} cannot run ${item.operation}`);
+        const response = dispatch(requestCtx, item.operation, item.request, (validated) => validated);
+        if (isPromise(response)) throw ApiError.internal(`${name}: ${item.operation} must run synchronously in a batch`);
         return response;
       } catch (e) {
-        throw inItem(e, i);
+        const field = plan.itemField?.(i);
+        throw field ? inItem(e, field) : e;
       }
-    }),
-  }));
+    });
+    return plan.answer(responses);
+  });
 }
 
 /** An item's error as the batch's: its fields under `requests[i]`, its message naming the item. */
-function inItem(error: unknown, index: number): unknown {
+function inItem(error: unknown, prefix: string): unknown {
   if (!(error instanceof ApiError)) return error;
-  const prefix = `requests[${index}]`;
   const details = error.details.map((d) =>
     d['@type'] === 'type.googleapis.com/google.rpc.BadRequest' && Array.isArray((d as { fieldViolations?: unknown }).fieldViolations)
       ? {
@@ -161,6 +184,17 @@ function inItem(error: unknown, index: number): unknown {
   return new ApiError(error.code, `${prefix}: ${error.message}`, details);
 }
 
+/**
+ * A synced replica works as its remote user: its owner (the desktop's user, the owner's keys under `outpost serve`)
+ * reads and writes as that user, so local records, outbox entries and their authors carry the remote's user and
+ * organization ids. Anyone else's key is never silently re-identified: it cannot write here.
+ */
+function actingContext(requestCtx: RequestContext): RequestContext {
+  const owner = requestCtx.caller.owner === true;
+  const acting = requestCtx.engine.replica?.actingCaller();
+  return acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
+}
+
 /** Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise. */
 function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown, validate: (raw: unknown) => unknown): unknown {
   const owner = requestCtx.caller.owner === true;
@@ -169,11 +203,7 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
       `${name} is for the owner of this Outpost's data directory only (the key \`outpost serve\` prints, or one made with \`outpost keys create --owner\`)`,
     );
   }
-  // A synced replica works as its remote user: its owner (the desktop's user, the owner's keys under `outpost
-  // serve`) reads and writes as that user, so local records, outbox entries and their authors carry the remote's
-  // user and organization ids. Anyone else's key is never silently re-identified: it cannot write here.
-  const acting = requestCtx.engine.replica?.actingCaller();
-  const ctx = acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
+  const ctx = actingContext(requestCtx);
   // (The sync operations live with sync, above the services: the engine's replica carries their handlers. Each handler
   // takes the request its own operation's schema validates, which parseRequest below produces.)
   type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from './operation';
 import { listRequest, organizationIdIn, EmptyOut, UserOut } from './common';
 import { MetadataValueIn, MetadataValueOut } from './metadata';
-import { fieldMaskIn, int64Out, message, nullableTimestampOut, protoEnum, response, timestampIn, timestampOut } from './wire';
+import { boolIn, fieldMaskIn, int64Out, message, nullableTimestampOut, protoEnum, response, timestampIn, timestampOut } from './wire';
 
 export const AnnotationState = protoEnum('AnnotationState', {
   ANNOTATION_STATE_UNSPECIFIED: 0,
@@ -125,6 +125,50 @@ export const COUNT_EXACT_LIMIT = 100_000;
 /** The most UpdateAnnotation requests one BatchUpdateAnnotations runs (the renderer's "all 3,218 matching" fits). */
 export const BATCH_UPDATE_LIMIT = 10_000;
 
+/** The fields of an AnnotationChange: exactly one is set. */
+const CHANGE_FIELDS = ['state', 'assignedToUserId', 'addTag', 'removeTag', 'archived'] as const;
+
+/**
+ * One change BatchChangeAnnotations makes to each annotation it acts on (exactly one field set): a review state,
+ * an assignee ('' unassigns), a tag added to or removed from the annotation's own tags, archived or not.
+ */
+export const AnnotationChangeIn = message({
+  state: AnnotationState.in.optional(),
+  assignedToUserId: z.string().optional(),
+  addTag: z.string().min(1, 'must not be empty').optional(),
+  removeTag: z.string().min(1, 'must not be empty').optional(),
+  archived: boolIn.optional(),
+}).superRefine((v, ctx) => {
+  if (CHANGE_FIELDS.filter((f) => v[f] !== undefined).length !== 1)
+    ctx.addIssue({ code: 'custom', message: `exactly one of ${CHANGE_FIELDS.join(', ')} must be set` });
+  if (v.state === 'ANNOTATION_STATE_UNSPECIFIED')
+    ctx.addIssue({ code: 'custom', path: ['state'], message: 'must be OPEN, FLAGGED or RESOLVED' });
+});
+export type AnnotationChange = z.output<typeof AnnotationChangeIn>;
+
+export const AnnotationChangeOut = response({
+  state: AnnotationState.out.optional(),
+  assignedToUserId: z.string().optional(),
+  addTag: z.string().optional(),
+  removeTag: z.string().optional(),
+  archived: z.boolean().optional(),
+});
+
+/** BatchChangeAnnotations: one change to every annotation a filter matches, or to each named one its own (an undo). */
+export const BatchChangeAnnotationsRequest = message({
+  /** CEL, as ListAnnotations takes it (the list's implicit clauses, such as archived hidden, included by the caller). */
+  filter: z.string().optional(),
+  organizationId: organizationIdIn,
+  /** With `filter`: the change made to every matching annotation. */
+  change: AnnotationChangeIn.optional(),
+  /** Instead of a filter: each annotation named with its own change (the `changed` of an earlier call, undone). */
+  records: z
+    .array(message({ annotationId: z.string().min(1, 'is required'), change: AnnotationChangeIn }))
+    .max(BATCH_UPDATE_LIMIT, `at most ${BATCH_UPDATE_LIMIT} records per batch`)
+    .optional(),
+});
+export type BatchChangeAnnotationsInput = z.output<typeof BatchChangeAnnotationsRequest>;
+
 export const annotationOperations = {
   CreateAnnotation: defineOperation({
     name: 'CreateAnnotation',
@@ -245,8 +289,23 @@ export const annotationOperations = {
     tag: 'Annotations',
     summary: `Run up to ${BATCH_UPDATE_LIMIT} UpdateAnnotation requests in one transaction (all or none; each recorded for sync as an UpdateAnnotation)`,
     extension: true,
-    eachAs: 'UpdateAnnotation',
+    eachAs: ['UpdateAnnotation'],
     request: message({ requests: z.array(UpdateAnnotationRequest).min(1, 'must not be empty').max(BATCH_UPDATE_LIMIT) }),
     response: response({ responses: z.array(response(annotationBody)) }),
+  }),
+  BatchChangeAnnotations: defineOperation({
+    name: 'BatchChangeAnnotations',
+    method: 'POST',
+    path: '/api/v1/annotations:batchChange',
+    input: 'body',
+    tag: 'Annotations',
+    summary:
+      `One change (state, assignee, a tag added or removed, archived) to every annotation a filter matches (up to ${BATCH_UPDATE_LIMIT}), ` +
+      'or to each named annotation its own, in one transaction (all or none); each changed record is recorded for sync as its ' +
+      'UpdateAnnotation, ArchiveAnnotation or UnarchiveAnnotation. Answers the records it changed with the change that restores each',
+    extension: true,
+    eachAs: ['UpdateAnnotation', 'ArchiveAnnotation', 'UnarchiveAnnotation'],
+    request: BatchChangeAnnotationsRequest,
+    response: response({ changed: z.array(response({ annotationId: z.string(), previous: AnnotationChangeOut })) }),
   }),
 } as const;

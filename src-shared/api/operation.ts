@@ -39,11 +39,12 @@ export interface OperationDef<Req extends z.ZodType = z.ZodType, Res extends z.Z
    */
   readonly effect?: 'read' | 'local';
   /**
-   * An Outpost batch of one platform operation: the request's `requests` each run as that operation (validated,
+   * An Outpost batch of platform operations: each of its items runs as one of these operations (validated,
    * authorized and, on a replica, recorded for sync as it, as if sent one by one), all in one transaction: one
-   * refused item refuses the batch and changes nothing. invoke() serves it; it has no handler of its own.
+   * refused item refuses the batch and changes nothing. invoke() serves it; it has no handler of its own (its items
+   * are the request's `requests`, or what the service's batch plan makes of the request: services/batchPlans.ts).
    */
-  readonly eachAs?: string;
+  readonly eachAs?: readonly string[];
 }
 
 /** Whether the operation changes platform data (records the remote also holds). */

@@ -13,8 +13,8 @@ const replicatedOperations = () => resourceCatalog.replicatedOperations();
 type OnReplica = 'read' | 'local' | 'replicated' | 'refused';
 const onReplica = (op: (typeof operationList)[number]): OnReplica => {
   if (specFor(op.name)) return 'replicated';
-  // A batch runs each item as its operation: replicated when that one is.
-  if ('eachAs' in op && op.eachAs) return specFor(op.eachAs) ? 'replicated' : 'refused';
+  // A batch runs each item as one of its operations: replicated when each of them is.
+  if ('eachAs' in op && op.eachAs) return op.eachAs.every((each) => specFor(each)) ? 'replicated' : 'refused';
   if (writesPlatformData(op)) return 'refused';
   return op.effect ?? 'read';
 };

@@ -98,6 +98,8 @@ const PROBES: Record<OperationName, Probe> = {
   BatchUpdateAnnotations: refused((s) => ({
     requests: [{ annotation: { annotationId: s.annotationId, name: 'renamed' }, updateMask: 'name' }],
   })),
+  // The records it names are decided before any runs; a filter selects only what the list shows (ListAnnotations' gate).
+  BatchChangeAnnotations: refused((s) => ({ records: [{ annotationId: s.annotationId, change: { addTag: 'peek' } }] })),
   CreateAnnotationLog: refused((s) => ({
     annotationId: s.annotationId,
     kind: 'ANNOTATION_LOG_KIND_COMMENT',

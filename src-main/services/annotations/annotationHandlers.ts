@@ -4,8 +4,8 @@ import type { HandlerMap } from '../common/handler';
 import { countAnnotations, listAnnotations, listAnnotationsJson } from './annotationListing';
 import { archiveAnnotations, createAnnotation, getAnnotation, unarchiveAnnotations, updateAnnotation } from './annotationsService';
 
-// (BatchUpdateAnnotations has no handler: invoke runs each of its requests as UpdateAnnotation, `eachAs`.)
-export const annotationHandlers: HandlerMap<Omit<typeof annotationOperations, 'BatchUpdateAnnotations'>> = {
+// (The batches BatchUpdateAnnotations and BatchChangeAnnotations have no handler: invoke runs their items, `eachAs`.)
+export const annotationHandlers: HandlerMap<Omit<typeof annotationOperations, 'BatchUpdateAnnotations' | 'BatchChangeAnnotations'>> = {
   CreateAnnotation: (ctx, req) => createAnnotation(ctx, req),
   GetAnnotation: (ctx, req) => getAnnotation(ctx, req.annotationId),
   UpdateAnnotation: (ctx, req) => updateAnnotation(ctx, req.annotation, req.updateMask),

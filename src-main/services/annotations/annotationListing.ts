@@ -15,7 +15,7 @@ import { COUNT_EXACT_LIMIT } from '../../../src-shared/api/annotations';
 type ListAnnotationsParams = ListParams & { organizationId?: string };
 
 /** The rows a caller lists: one organization's (the one named, else the caller's), through the policies' gate. */
-function scopeOf(ctx: RequestContext, organizationId: string | undefined): Scope {
+export function scopeOf(ctx: RequestContext, organizationId: string | undefined): Scope {
   const org = resolveOrganization(ctx.caller, organizationId);
   return { sql: 't.organization_id = ?', params: [org], fingerprint: [org], gate: ctx.rowGate };
 }

@@ -53,7 +53,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['x'], command: 'toggle-select', label: 'Select / deselect the row', group: 'List' },
   { keys: ['Shift', 'j'], command: 'extend-next', label: 'Extend the selection down', group: 'List' },
   { keys: ['Shift', 'k'], command: 'extend-previous', label: 'Extend the selection up', group: 'List' },
-  { keys: ['Ctrl', 'a'], command: 'select-all', label: 'Select every loaded row', group: 'List' },
+  { keys: ['Ctrl', 'a'], command: 'select-all', label: 'Select every loaded row (again: every matching one)', group: 'List' },
   { keys: ['s'], command: 'cycle-state', label: 'Cycle state: open → flagged → resolved', group: 'Review' },
   { keys: ['a'], command: 'assign', label: 'Assign (type a name)', group: 'Review' },
   { keys: ['i'], command: 'assign-me', label: 'Assign to me', group: 'Review' },

@@ -42,6 +42,6 @@ test("the list's actions keep the rest of the query", () => {
 test('an action replays its own key', () => {
   const of = (label: string) => keyEventOf(SHORTCUTS.find((s) => s.label === label)!);
   expect(of('Archive / unarchive')).toEqual({ key: 'e', shiftKey: false });
-  expect(of('Select every loaded row')).toEqual({ key: 'a', ctrlKey: true });
+  expect(of('Select every loaded row (again: every matching one)')).toEqual({ key: 'a', ctrlKey: true });
   expect(of('Show these shortcuts')).toEqual({ key: '?', shiftKey: true });
 });

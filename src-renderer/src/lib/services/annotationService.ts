@@ -3,7 +3,6 @@
 // annotationService.spec.ts); state classes decide when to call them.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import type { Annotation, AnnotationStateName } from '../../../../src-shared/api/annotations';
-import { BATCH_UPDATE_LIMIT } from '../../../../src-shared/api/annotations';
 import type { RequestInputOf } from '../../../../src-shared/api/operation';
 import type { Client } from '../../../../src-shared/client';
 import type { Operations } from '../../../../src-shared/operations';
@@ -110,7 +109,7 @@ export async function getAnnotation(client: Client, annotationId: string): Promi
   return (await client.GetAnnotation({ annotationId })).annotation;
 }
 
-/** The UpdateAnnotation request of one review change (a single call, or one item of a batch). */
+/** The UpdateAnnotation request of one review change. */
 export type AnnotationUpdate = RequestInputOf<Operations['UpdateAnnotation']>;
 
 export const stateUpdate = (annotationId: string, state: ReviewState): AnnotationUpdate => ({
@@ -145,16 +144,6 @@ export async function setAnnotationTags(client: Client, annotationId: string, ta
 /** One UpdateAnnotation request as given (the editor's: the mask names what it changed). */
 export async function updateAnnotation(client: Client, update: AnnotationUpdate): Promise<Annotation> {
   return (await client.UpdateAnnotation(update)).annotation;
-}
-
-/** Many updates as one engine call per BATCH_UPDATE_LIMIT (one transaction each; all or none). */
-export async function updateMany(client: Client, updates: readonly AnnotationUpdate[]): Promise<Annotation[]> {
-  const out: Annotation[] = [];
-  for (let i = 0; i < updates.length; i += BATCH_UPDATE_LIMIT) {
-    const { responses } = await client.BatchUpdateAnnotations({ requests: updates.slice(i, i + BATCH_UPDATE_LIMIT) });
-    for (const r of responses) out.push(r.annotation);
-  }
-  return out;
 }
 
 export async function setArchived(client: Client, annotationId: string, archived: boolean): Promise<Annotation> {

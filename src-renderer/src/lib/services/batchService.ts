@@ -1,19 +1,14 @@
-// Batch actions on many annotations, and the inverse of each (the undo):
-// archive/unarchive through the platform's batch operations (1000 ids a
-// request, the API's limit); state, assignee and tags as one engine call
-// (BatchUpdateAnnotations, an Outpost extension: the platform has no batch
-// update, so each item is recorded for sync as its own UpdateAnnotation).
+// Batch actions on many annotations, and the undo of each: one engine call
+// (BatchChangeAnnotations, an Outpost extension) whether the batch acts on the
+// rows the list has loaded or on every annotation its query matches; the engine
+// answers the records it changed with the change that restores each, and the
+// undo sends exactly those back (one call again, on those records only).
+import { BATCH_UPDATE_LIMIT, type AnnotationChange } from '../../../../src-shared/api/annotations';
 import type { Client } from '../../../../src-shared/client';
 import { counted } from '../format';
-import {
-  assignUpdate,
-  stateUpdate,
-  tagsUpdate,
-  updateMany,
-  type Annotation,
-  type AnnotationUpdate,
-  type ReviewState,
-} from './annotationService';
+import { listedFilter, type Annotation, type AnnotationQuery, type ReviewState } from './annotationService';
+
+export type { AnnotationChange };
 
 export type BatchAction =
   | { readonly kind: 'archive'; readonly archived: boolean }
@@ -22,7 +17,17 @@ export type BatchAction =
   | { readonly kind: 'add-tag'; readonly tag: string }
   | { readonly kind: 'remove-tag'; readonly tag: string };
 
-const BATCH_LIMIT = 1000;
+/** What a batch acts on: rows the list has loaded, or every annotation its query matches (counted by the engine). */
+export type BatchTarget =
+  | { readonly kind: 'rows'; readonly annotations: readonly Annotation[] }
+  | { readonly kind: 'matching'; readonly query: AnnotationQuery; readonly count: number };
+
+/** One record a batch changed: the change made, and the change that restores it. */
+export interface Applied {
+  readonly annotationId: string;
+  readonly made: AnnotationChange;
+  readonly previous: AnnotationChange;
+}
 
 /** What a batch action on `count` annotations did, in words (the toast). */
 export function describeAction(action: BatchAction, count: number, userName = (id: string) => id): string {
@@ -57,124 +62,80 @@ export function doingOf(action: BatchAction): string {
   }
 }
 
+/** How many annotations a target names. */
+export const sizeOf = (target: BatchTarget): number => (target.kind === 'rows' ? target.annotations.length : target.count);
+
 /** The annotations acted on as the user knows them: `'Chamber pressure dip'`, or `3 annotations`. */
-export function subjectOf(annotations: readonly Pick<Annotation, 'name'>[]): string {
-  return annotations.length === 1 ? `'${annotations[0].name}'` : counted(annotations.length, 'annotations');
+export function subjectOf(target: BatchTarget): string {
+  if (target.kind === 'rows' && target.annotations.length === 1) return `'${target.annotations[0].name}'`;
+  return counted(sizeOf(target), 'annotations');
 }
 
-/** The annotations an action would change (the others are left alone, and not undone either). */
-export function affected(action: BatchAction, annotations: readonly Annotation[]): Annotation[] {
-  return annotations.filter((a) => {
-    switch (action.kind) {
-      case 'archive':
-        return a.isArchived !== action.archived;
-      case 'state':
-        return a.annotationType !== 'ANNOTATION_TYPE_PHASE' && a.state !== action.state;
-      case 'assign':
-        return a.assignedToUserId !== action.userId;
-      case 'add-tag':
-        return !a.tags.includes(action.tag);
-      case 'remove-tag':
-        return a.tags.includes(action.tag);
-    }
-  });
+/** The records a batch changed as the user knows them: the row's name when it changed one loaded row, else a count. */
+export function changedSubject(target: BatchTarget, applied: readonly Applied[]): string {
+  const only = applied.length === 1 && target.kind === 'rows' && target.annotations.find((a) => a.annotationId === applied[0].annotationId);
+  return only ? `'${only.name}'` : counted(applied.length, 'annotations');
 }
 
-/** One request per annotation (or per 1000 for archive) that restores what `before` had. */
-export function inverseOf(action: BatchAction, before: readonly Annotation[]): Array<{ annotationId: string; action: BatchAction }> {
-  return before.map((a) => {
-    switch (action.kind) {
-      case 'archive':
-        return { annotationId: a.annotationId, action: { kind: 'archive', archived: a.isArchived } };
-      case 'state':
-        return { annotationId: a.annotationId, action: { kind: 'state', state: (a.state ?? 'ANNOTATION_STATE_OPEN') as ReviewState } };
-      case 'assign':
-        return { annotationId: a.annotationId, action: { kind: 'assign', userId: a.assignedToUserId } };
-      case 'add-tag':
-        return { annotationId: a.annotationId, action: { kind: 'remove-tag', tag: action.tag } };
-      case 'remove-tag':
-        return { annotationId: a.annotationId, action: { kind: 'add-tag', tag: action.tag } };
-    }
-  });
+/** The change the engine makes for an action. */
+export function changeOf(action: BatchAction): AnnotationChange {
+  switch (action.kind) {
+    case 'archive':
+      return { archived: action.archived };
+    case 'state':
+      return { state: action.state };
+    case 'assign':
+      return { assignedToUserId: action.userId };
+    case 'add-tag':
+      return { addTag: action.tag };
+    case 'remove-tag':
+      return { removeTag: action.tag };
+  }
 }
 
-async function archiveMany(client: Client, ids: readonly string[], archived: boolean): Promise<Annotation[]> {
-  const out: Annotation[] = [];
-  for (let i = 0; i < ids.length; i += BATCH_LIMIT) {
-    const annotationIds = ids.slice(i, i + BATCH_LIMIT);
-    const res = archived
-      ? await client.BatchArchiveAnnotations({ annotationIds })
-      : await client.BatchUnarchiveAnnotations({ annotationIds });
-    out.push(...res.annotations);
+/** A loaded row as the engine left it after `change` (shown at once; the live refresh brings the rest, such as its dates). */
+export function withChange(a: Annotation, change: AnnotationChange): Annotation {
+  if (change.state !== undefined) return { ...a, state: change.state };
+  if (change.assignedToUserId !== undefined) return { ...a, assignedToUserId: change.assignedToUserId };
+  if (change.addTag !== undefined) return a.tags.includes(change.addTag) ? a : { ...a, tags: [...a.tags, change.addTag] };
+  if (change.removeTag !== undefined) return { ...a, tags: a.tags.filter((t) => t !== change.removeTag) };
+  if (change.archived !== undefined) return { ...a, isArchived: change.archived };
+  return a;
+}
+
+/** Each record with its own change, BATCH_UPDATE_LIMIT to a call (the selection of loaded rows, an undo). */
+async function changeRecords(client: Client, records: readonly { annotationId: string; change: AnnotationChange }[]): Promise<Applied[]> {
+  const out: Applied[] = [];
+  for (let i = 0; i < records.length; i += BATCH_UPDATE_LIMIT) {
+    const chunk = records.slice(i, i + BATCH_UPDATE_LIMIT);
+    const made = new Map(chunk.map((r) => [r.annotationId, r.change]));
+    const { changed } = await client.BatchChangeAnnotations({ records: [...chunk] });
+    for (const c of changed) out.push({ annotationId: c.annotationId, made: made.get(c.annotationId)!, previous: c.previous });
   }
   return out;
 }
 
-/** The update that applies a (non-archive) action to one annotation. */
-function updateOf(a: Annotation, action: Exclude<BatchAction, { kind: 'archive' }>): AnnotationUpdate {
-  switch (action.kind) {
-    case 'state':
-      return stateUpdate(a.annotationId, action.state);
-    case 'assign':
-      return assignUpdate(a.annotationId, action.userId);
-    case 'add-tag':
-      return tagsUpdate(a.annotationId, [...a.tags.filter((t) => t !== action.tag), action.tag]);
-    case 'remove-tag':
-      return tagsUpdate(
-        a.annotationId,
-        a.tags.filter((t) => t !== action.tag),
-      );
-  }
-}
-
 /**
- * Applies `action` to each annotation: archives through the platform's batch operations, every other change as one
- * engine call (BatchUpdateAnnotations: one transaction, all or none, each recorded for sync as its UpdateAnnotation).
+ * Applies `action` to its target in the engine: the loaded rows by id, or every annotation the list's query matches
+ * by its filter (the list's own clauses included, so archived ones stay out as the list leaves them out). Returns the
+ * records changed (those already so are left alone).
  */
-export async function applyBatch(
-  client: Client,
-  action: BatchAction,
-  annotations: readonly Annotation[],
-  onUpdated: (a: Annotation) => void = () => {},
-): Promise<Annotation[]> {
-  const updated =
-    action.kind === 'archive'
-      ? await archiveMany(
-          client,
-          annotations.map((a) => a.annotationId),
-          action.archived,
-        )
-      : await updateMany(
-          client,
-          annotations.map((a) => updateOf(a, action)),
-        );
-  updated.forEach(onUpdated);
-  return updated;
+export async function applyBatch(client: Client, action: BatchAction, target: BatchTarget): Promise<Applied[]> {
+  const change = changeOf(action);
+  if (target.kind === 'rows')
+    return changeRecords(
+      client,
+      target.annotations.map((a) => ({ annotationId: a.annotationId, change })),
+    );
+  const filter = listedFilter(target.query.filter, target.query.showArchived);
+  const { changed } = await client.BatchChangeAnnotations({ filter, change });
+  return changed.map((c) => ({ annotationId: c.annotationId, made: change, previous: c.previous }));
 }
 
-/** Restores `before` (the annotations as they were before the batch); `current` are their versions now. */
-export async function undoBatch(
-  client: Client,
-  action: BatchAction,
-  before: readonly Annotation[],
-  current: ReadonlyMap<string, Annotation>,
-  onUpdated: (a: Annotation) => void = () => {},
-): Promise<Annotation[]> {
-  const steps = inverseOf(action, before);
-  const now = (id: string) => current.get(id) ?? before.find((b) => b.annotationId === id)!;
-  if (action.kind === 'archive') {
-    const restored: Annotation[] = [];
-    for (const archived of [true, false]) {
-      const ids = steps.filter((s) => s.action.kind === 'archive' && s.action.archived === archived).map((s) => s.annotationId);
-      if (ids.length) restored.push(...(await applyBatch(client, { kind: 'archive', archived }, ids.map(now), onUpdated)));
-    }
-    return restored;
-  }
-  // Each record back to its own earlier value, all in one engine call.
-  const restored = await updateMany(
+/** Restores exactly the records a batch changed, each to its own earlier value; returns what the restore changed. */
+export function undoBatch(client: Client, done: readonly Applied[]): Promise<Applied[]> {
+  return changeRecords(
     client,
-    steps.map((s) => updateOf(now(s.annotationId), s.action as Exclude<BatchAction, { kind: 'archive' }>)),
+    done.map((d) => ({ annotationId: d.annotationId, change: d.previous })),
   );
-  restored.forEach(onUpdated);
-  return restored;
 }

@@ -1,11 +1,22 @@
 // The batch action just run and its undo: the action's words and count for
-// the toast, and for a few seconds the inverse batch. A new action replaces
+// the toast, and for a few seconds the undo (the records it changed, each back
+// to its own earlier value, in one engine call). A new action replaces
 // the undo of the last one. A toast goes after UNDO_MS (with its undo), counted again from when the pointer or
 // the focus leaves it (no one loses an undo while reaching for it); an error stays until dismissed.
 import type { Client } from '../../../../src-shared/client';
 import { failedWhile, type ErrorInfo } from '../errors';
-import { affected, applyBatch, describeAction, doingOf, subjectOf, undoBatch, type BatchAction } from '../services/batchService';
-import type { Annotation } from '../services/annotationService';
+import {
+  applyBatch,
+  changedSubject,
+  describeAction,
+  doingOf,
+  sizeOf,
+  subjectOf,
+  undoBatch,
+  type Applied,
+  type BatchAction,
+  type BatchTarget,
+} from '../services/batchService';
 
 export const UNDO_MS = 8000;
 /** A batch quicker than this shows no progress (it would only flicker). */
@@ -13,9 +24,12 @@ export const PROGRESS_AFTER_MS = 250;
 
 interface Done {
   readonly action: BatchAction;
-  readonly before: Annotation[];
-  readonly after: Map<string, Annotation>;
+  readonly target: BatchTarget;
+  readonly applied: readonly Applied[];
 }
+
+/** Told what a batch (or its undo) changed: each record and the change made on it. */
+export type OnApplied = (applied: readonly Applied[]) => void;
 
 export class BatchActions {
   /** Words for the toast ("Archived 3 annotations"), empty when there is nothing to say. */
@@ -28,49 +42,42 @@ export class BatchActions {
   error = $state<ErrorInfo | undefined>();
 
   readonly #client: Client;
-  readonly #onUpdated: (a: Annotation) => void;
+  readonly #onApplied: OnApplied;
   readonly #userName: (id: string) => string;
   #done: Done | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The pointer or the focus is on the toast. */
   #held = false;
 
-  constructor(client: Client, onUpdated: (a: Annotation) => void, userName: (id: string) => string = (id) => id) {
+  constructor(client: Client, onApplied: OnApplied, userName: (id: string) => string = (id) => id) {
     this.#client = client;
-    this.#onUpdated = onUpdated;
+    this.#onApplied = onApplied;
     this.#userName = userName;
   }
 
-  /** Runs `action` on the annotations it changes; returns the updated ones (false when it failed). */
-  async run(action: BatchAction, annotations: readonly Annotation[]): Promise<Annotation[] | false> {
-    if (this.running) return false;
-    const before = affected(action, annotations);
+  /** Runs `action` on its target in one engine call; returns what it changed (false when it failed: nothing changed). */
+  async run(action: BatchAction, target: BatchTarget): Promise<readonly Applied[] | false> {
+    if (this.running || !sizeOf(target)) return false;
     this.#forgetUndo();
     this.error = undefined;
-    if (!before.length) {
-      this.message = `Nothing to change (${annotations.length} already so)`;
-      this.#expire();
-      return [];
-    }
     this.running = true;
-    const stopProgress = this.#progressAfter(`${doingOf(action)} ${subjectOf(before)}`);
-    const after = new Map<string, Annotation>();
+    const stopProgress = this.#progressAfter(`${doingOf(action)} ${subjectOf(target)}`);
     try {
-      const updated = await applyBatch(this.#client, action, before, (a) => (after.set(a.annotationId, a), this.#onUpdated(a)));
-      this.#done = { action, before, after };
-      this.message = describeAction(action, updated.length, this.#userName);
-      this.canUndo = true;
-      this.#expire();
-      return updated;
-    } catch (e) {
-      this.error = failedWhile(e, doingOf(action), subjectOf(before));
-      // What did change can still be undone.
-      if (after.size) {
-        this.#done = { action, before: before.filter((b) => after.has(b.annotationId)), after };
+      const applied = await applyBatch(this.#client, action, target);
+      if (!applied.length) {
+        this.message = `Nothing to change (${sizeOf(target).toLocaleString()} already so)`;
+      } else {
+        this.#onApplied(applied);
+        this.#done = { action, target, applied };
+        this.message = describeAction(action, applied.length, this.#userName);
         this.canUndo = true;
-        this.#expire();
       }
-      this.message = after.size ? `${describeAction(action, after.size, this.#userName)}; the rest failed` : '';
+      this.#expire();
+      return applied;
+    } catch (e) {
+      // One transaction: a refused or failed batch changed nothing, so there is nothing to undo.
+      this.error = failedWhile(e, doingOf(action), subjectOf(target));
+      this.message = '';
       return false;
     } finally {
       stopProgress();
@@ -87,21 +94,23 @@ export class BatchActions {
     };
   }
 
-  /** Runs the inverse of the last action (once). */
+  /** Restores exactly the records the last action changed, each to its own earlier value (once, one engine call). */
   async undo(): Promise<boolean> {
     const done = this.#done;
     if (!done || this.running) return false;
     this.#forgetUndo();
     this.running = true;
     this.error = undefined;
-    const stopProgress = this.#progressAfter(`undoing ${doingOf(done.action)} ${subjectOf(done.before)}`);
+    const subject = changedSubject(done.target, done.applied);
+    const stopProgress = this.#progressAfter(`undoing ${doingOf(done.action)} ${subject}`);
     try {
-      const restored = await undoBatch(this.#client, done.action, done.before, done.after, this.#onUpdated);
+      const restored = await undoBatch(this.#client, done.applied);
+      this.#onApplied(restored);
       this.message = `Undone: ${describeAction(done.action, restored.length, this.#userName).replace(/^./, (c) => c.toLowerCase())}`;
       this.#expire();
       return true;
     } catch (e) {
-      this.error = failedWhile(e, `undoing ${doingOf(done.action)}`, subjectOf(done.before));
+      this.error = failedWhile(e, `undoing ${doingOf(done.action)}`, subject);
       return false;
     } finally {
       stopProgress();

@@ -252,6 +252,22 @@ describe('PagedList: edits', () => {
     expect(list.items).toEqual([{ id: 'a' }, { id: 'b', label: 'edited' }]);
   });
 
+  test('replaceAll puts many newer versions in their places at once and ignores rows not shown', async () => {
+    const { list } = await loadedList();
+    const before = list.items;
+    list.replaceAll([{ id: 'z', label: 'elsewhere' }]);
+    expect(list.items).toBe(before);
+    list.replaceAll([
+      { id: 'b', label: 'edited b' },
+      { id: 'z', label: 'elsewhere' },
+      { id: 'a', label: 'edited a' },
+    ]);
+    expect(list.items).toEqual([
+      { id: 'a', label: 'edited a' },
+      { id: 'b', label: 'edited b' },
+    ]);
+  });
+
   test('insert shows a created row first, or in the given order, never twice', async () => {
     const { list } = await loadedList();
     list.insert({ id: 'new' });

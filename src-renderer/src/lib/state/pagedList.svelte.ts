@@ -241,6 +241,19 @@ export class PagedList<T, Q = void> {
     this.items = next;
   }
 
+  /** Puts newer versions of many shown rows in their places at once (a batch action's); rows not shown are ignored. */
+  replaceAll(items: readonly T[]): void {
+    const next = this.items.slice();
+    let replaced = false;
+    for (const item of items) {
+      const i = this.#index.get(this.keyOf(item));
+      if (i === undefined) continue;
+      next[i] = item;
+      replaced = true;
+    }
+    if (replaced) this.items = next;
+  }
+
   /** Shows a created item without a reload: first, or where `compare` sorts it. */
   insert(item: T, compare?: (a: T, b: T) => number): void {
     const key = this.keyOf(item);

@@ -62,4 +62,20 @@ describe('SelectionModel', () => {
     s.clear();
     expect(s.count).toBe(0);
   });
+
+  test('all matching selects past the loaded rows until the selection changes otherwise', () => {
+    const s = new SelectionModel();
+    s.selectAllMatching(['a', 'b']);
+    expect(s.allMatching).toBe(true);
+    expect(s.isSelected('e')).toBe(true);
+    expect(s.count).toBe(2);
+    s.toggle('a');
+    expect(s.allMatching).toBe(false);
+    expect(s.isSelected('e')).toBe(false);
+    for (const narrow of [() => s.clear(), () => s.selectAll(KEYS), () => (s.focus('a'), s.extend(KEYS, 1))]) {
+      s.selectAllMatching(KEYS);
+      narrow();
+      expect(s.allMatching).toBe(false);
+    }
+  });
 });

@@ -2,13 +2,17 @@
 // the keys act on (shown in the detail pane); the selection is the set a
 // batch action acts on. Shift+move extends from an anchor like a file
 // manager; an action acts on the selection when there is one, else on the
-// cursor row.
+// cursor row. "All matching" widens the selection past the loaded rows to every
+// record the list's query matches (the engine acts on the query, not on keys);
+// any other change of the selection narrows it back to keys.
 
 export class SelectionModel {
   /** The key of the cursor row. */
   cursor = $state<string | undefined>();
   /** Selected keys (a new Set on every change, so views update). */
   selected = $state.raw<ReadonlySet<string>>(new Set());
+  /** Every record the list's query matches is selected, loaded or not. */
+  allMatching = $state(false);
   #anchor: string | undefined;
 
   get count(): number {
@@ -16,7 +20,13 @@ export class SelectionModel {
   }
 
   isSelected(key: string): boolean {
-    return this.selected.has(key);
+    return this.allMatching || this.selected.has(key);
+  }
+
+  /** Selects every record the query matches (`keys`: the loaded ones, shown selected). */
+  selectAllMatching(keys: readonly string[]): void {
+    this.selected = new Set(keys);
+    this.allMatching = true;
   }
 
   /** The keys an action applies to: the selection in list order, else the cursor row. */
@@ -49,6 +59,7 @@ export class SelectionModel {
       return i < 0 || i < Math.min(from, keys.indexOf(this.cursor!)) || i > Math.max(from, keys.indexOf(this.cursor!));
     });
     this.selected = new Set([...kept, ...keys.slice(lo, hi + 1)]);
+    this.allMatching = false;
     this.cursor = keys[to];
     this.#anchor = anchor;
     return this.cursor;
@@ -65,20 +76,24 @@ export class SelectionModel {
     if (next.has(key)) next.delete(key);
     else next.add(key);
     this.selected = next;
+    this.allMatching = false;
     this.#anchor = undefined;
   }
 
   selectAll(keys: readonly string[]): void {
     this.selected = new Set(keys);
+    this.allMatching = false;
   }
 
   clear(): void {
     this.selected = new Set();
+    this.allMatching = false;
     this.#anchor = undefined;
   }
 
   /** Forgets keys no longer listed (a new filter); `listed` answers by key, so the cost is the selection's, not the list's. */
   retain(listed: (key: string) => boolean): void {
+    // (All matching stays while the same query is shown: the view narrows it when the query changes.)
     if ([...this.selected].some((k) => !listed(k))) this.selected = new Set([...this.selected].filter(listed));
     if (this.cursor !== undefined && !listed(this.cursor)) this.cursor = undefined;
   }
