@@ -541,7 +541,7 @@ describe('keyboard triage (outpost serve)', () => {
     const detail = page.getByTestId('rule-detail');
     await expect.poll(() => detail.locator('h2').textContent(), { timeout: TIMEOUT }).toBe('Chamber overpressure');
     expect(await detail.locator(`li.highlight[data-condition-id="${conditionId}"]`).textContent()).toContain(
-      'Annotate (data review), tags overpressure',
+      'then create an annotation of type Data review, tagged overpressure',
     );
     await expect.poll(() => detail.locator('tbody tr').count(), { timeout: TIMEOUT }).toBeGreaterThan(0);
     await shot('53-rule-from-annotation');
