@@ -44,3 +44,13 @@ export async function uploadAndAttach(client: Client, file: File, annotationId: 
 export async function listRecentArtifacts(client: Client): Promise<Artifact[]> {
   return (await client.ListArtifacts({ pageSize: 200, orderBy: 'created_date desc' })).artifacts;
 }
+
+/**
+ * The artifact a reviewer named in "attach an existing one": by id, title or file name, newest first. Asked of the
+ * engine, not of the suggestions list, so a name typed before the suggestions arrive (or uploaded since) is found.
+ */
+export async function findArtifactNamed(client: Client, name: string): Promise<Artifact | undefined> {
+  const n = celString(name);
+  const filter = `artifact_id == ${n} || title == ${n} || file_name == ${n}`;
+  return (await client.ListArtifacts({ pageSize: 1, orderBy: 'created_date desc', filter })).artifacts[0];
+}
