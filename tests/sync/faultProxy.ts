@@ -45,6 +45,8 @@ export interface RandomFaults {
   /** Restricts which fault kinds a request may get (a disallowed draw forwards it untouched). */
   readonly allow?: (kind: Fault['kind'], r: RequestInfo) => boolean;
   readonly random: () => number;
+  /** The range a random delay is drawn from, in ms (default 1-40). */
+  readonly delayMs?: readonly [min: number, max: number];
 }
 
 export interface ProxyLogEntry extends RequestInfo {
@@ -136,8 +138,10 @@ export async function startFaultProxy(target: string, options: { strict?: boolea
     const kind = r.kinds[Math.floor(r.random() * r.kinds.length)];
     if (r.allow && !r.allow(kind, info)) return undefined;
     switch (kind) {
-      case 'delay':
-        return { kind, ms: 1 + Math.floor(r.random() * 40) };
+      case 'delay': {
+        const [min, max] = r.delayMs ?? [1, 40];
+        return { kind, ms: min + Math.floor(r.random() * (max - min + 1)) };
+      }
       case 'status':
         return { kind, status: r.random() < 0.5 ? 500 : 503 };
       case 'throttle':
