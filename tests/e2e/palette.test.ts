@@ -3,12 +3,16 @@
 // field included, whose text stays), fuzzy-matches views, actions, the list's
 // own actions, saved searches and recent records, runs the chosen one with Enter (an action as
 // its own key would, on the row under the cursor), closes with Esc giving the
-// focus back, and passes axe in light and dark.
+// focus back, and passes axe in light and dark. The commands of other views
+// are there too: one runs in its view (New policy, Import a test report); a
+// view's own commands leave with it; a recent test report or policy opens in
+// its view, selected, with its address.
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { violationsLightAndDark } from './support/axe';
 import { launchChromium, openAppPage, closeAll } from './support/browser';
-import { ensureRendererBuilt } from './support/renderer';
+import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
 const TIMEOUT = 10_000;
@@ -24,6 +28,8 @@ const activeId = () => page.evaluate(() => document.activeElement?.id);
 const palette = () => page.getByTestId('command-palette');
 const activeOption = () => palette().locator('[role="option"][aria-selected="true"]');
 const appliedFilter = () => page.getByTestId('annotation-list').locator('..').getAttribute('data-applied-filter');
+const optionLabels = () => palette().locator('[role="option"] .label').allTextContents();
+const ATML = join(repoRoot, 'tests', 'fixtures', 'teststand', 'demo_test_report.xml');
 
 /** Opens the palette with Ctrl+K and types `query`; waits until `label` is the active option. */
 async function choose(query: string, label: string, kind: string) {
@@ -58,7 +64,7 @@ afterAll(() => closeAll(browser, server));
 
 describe('command palette, keyboard only (outpost serve)', () => {
   test('views: fuzzy-matched, Enter goes there; Esc closes and gives the focus back', async () => {
-    await choose('pol', 'Go to Policies', 'view');
+    await choose('go pol', 'Go to Policies', 'view');
     const found = await violationsLightAndDark(page, 'palette', '83-palette');
     await press('Enter');
     await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/policies');
@@ -134,6 +140,108 @@ describe('command palette, keyboard only (outpost serve)', () => {
     await choose(first, first, 'recent');
     await press('Enter');
     await expect.poll(() => page.getByTestId('detail-name').textContent(), { timeout: TIMEOUT }).toBe(first);
+  });
+
+  test("another view's command from here: New policy goes there and opens its form, the name typed at once lands in it", async () => {
+    await choose('new poli', 'New policy', 'action');
+    await press('Enter');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/policies');
+    // Typed at full speed while the view mounts and its form opens: held for the name field, nothing else gets it.
+    await page.keyboard.type('Palette policy');
+    await expect.poll(activeId, { timeout: TIMEOUT }).toBe('new-policy-name');
+    await expect.poll(() => page.inputValue('#new-policy-name'), { timeout: TIMEOUT }).toBe('Palette policy');
+    await press('Enter');
+    await expect.poll(() => page.locator('section.editor h2').textContent(), { timeout: TIMEOUT }).toBe('Palette policy');
+    const { policies } = await server.client.ListPolicies({ pageSize: 100 });
+    const created = policies.filter((p) => p.name === 'Palette policy');
+    expect(created).toHaveLength(1);
+    // The open policy is in the address.
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/policies?open=${created[0].policyId}`);
+  });
+
+  test("a view's commands are offered while it is on screen and leave with it", async () => {
+    // On Policies (the new policy open): its commands, not the annotation list's.
+    await page.locator('#cedar-editor').waitFor();
+    await press('Escape'); // out of the name field, if the focus is still there
+    await choose('validate', 'Validate the policy text', 'action');
+    expect(await optionLabels()).not.toContain('Sort by start time');
+    await press('Escape');
+    await palette().waitFor({ state: 'detached' });
+    await choose('go annot', 'Go to Annotations', 'view');
+    await press('Enter');
+    await page.locator('.row').first().waitFor();
+    await press('Control+k');
+    await page.keyboard.type('validate the policy');
+    await palette().getByText('Nothing matches “validate the policy”.').waitFor();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('sort by start');
+    await expect.poll(() => activeOption().locator('.label').textContent(), { timeout: TIMEOUT }).toBe('Sort by start time');
+    await press('Escape');
+    await palette().waitFor({ state: 'detached' });
+  });
+
+  test('Import a test report from another view: the file chooser opens; the report imports and opens', async () => {
+    await choose('import test', 'Import a test report (ATML file)', 'action');
+    const chooser = page.waitForEvent('filechooser', { timeout: TIMEOUT });
+    await press('Enter');
+    await (await chooser).setFiles(ATML);
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/test-reports');
+    await expect.poll(() => page.getByTestId('import-report').getByRole('status').textContent(), { timeout: 30_000 }).toContain('Imported');
+    const { testReports } = await server.client.ListTestReports({ pageSize: 10 });
+    expect(testReports).toHaveLength(1);
+    await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(testReports[0].name);
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/test-reports?open=${testReports[0].testReportId}`);
+  });
+
+  test('recent records of every kind: a test report and a policy reopen in their views, selected', async () => {
+    const report = (await server.client.ListTestReports({ pageSize: 10 })).testReports[0];
+    const policy = (await server.client.ListPolicies({ pageSize: 100 })).policies.find((p) => p.name === 'Palette policy')!;
+    await choose('go annot', 'Go to Annotations', 'view');
+    await press('Enter');
+    await page.locator('.row').first().waitFor();
+
+    await choose(report.name, report.name, 'recent');
+    expect(await activeOption().locator('.kind').textContent()).toContain('Recent test report');
+    await press('Enter');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/test-reports?open=${report.testReportId}`);
+    await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(report.name);
+    await expect.poll(() => page.locator('.pane-item[aria-current="true"] .name').textContent(), { timeout: TIMEOUT }).toBe(report.name);
+
+    await choose('Palette policy', 'Palette policy', 'recent');
+    expect(await activeOption().locator('.kind').textContent()).toContain('Recent policy');
+    await press('Enter');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/policies?open=${policy.policyId}`);
+    await expect.poll(() => page.locator('section.editor h2').textContent(), { timeout: TIMEOUT }).toBe('Palette policy');
+    await expect
+      .poll(() => page.locator('.pane-item[aria-current="true"] .name').textContent(), { timeout: TIMEOUT })
+      .toBe('Palette policy');
+
+    // Back goes to the report again (the palette's choice was a new history entry); a reload keeps the record open.
+    await page.goBack();
+    await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(report.name);
+    await page.reload();
+    await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(report.name);
+  });
+
+  test('axe: the palette with commands, saved searches and recent records, light and dark, at 1024×640 and 1366×768', async () => {
+    const found: string[] = [];
+    for (const [width, height] of [
+      [1024, 640],
+      [1366, 768],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await press('Control+k');
+      await expect.poll(activeId, { timeout: TIMEOUT }).toBe('palette-query');
+      // Every kind is listed: views (with keys), actions, a saved search, recent records.
+      await expect.poll(() => palette().locator('[data-kind="recent"]').count(), { timeout: TIMEOUT }).toBeGreaterThan(1);
+      found.push(...(await violationsLightAndDark(page, `palette ${width}x${height}`, `83-palette-${width}x${height}`)));
+      await page.keyboard.type('p');
+      found.push(...(await violationsLightAndDark(page, `palette typed ${width}x${height}`, `83-palette-typed-${width}x${height}`)));
+      await press('Escape');
+      await palette().waitFor({ state: 'detached' });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect(found).toEqual([]);
   });
 
   test('nothing matching says so; no errors in the page', async () => {
