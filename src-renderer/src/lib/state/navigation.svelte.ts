@@ -49,6 +49,8 @@ export class NavigationState {
   }
 
   go(view: ViewId): void {
+    // The view on screen already: it stays as it is (its open record included).
+    if (view === this.view) return;
     this.historyMode = 'push';
     this.view = view;
     this.record = undefined;
