@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { violationsLightAndDark } from './support/axe';
+import { violationsIn, violationsLightAndDark } from './support/axe';
 import { launchChromium, openAppPage, closeAll } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
@@ -181,8 +181,9 @@ describe('command palette, keyboard only (outpost serve)', () => {
   });
 
   test('Import a test report from another view: the file chooser opens; the report imports and opens', async () => {
-    await choose('import test', 'Import a test report (ATML file)', 'action');
+    // Listening first: Chromium intercepts the chooser only once the listener is set up.
     const chooser = page.waitForEvent('filechooser', { timeout: TIMEOUT });
+    await choose('import test', 'Import a test report (ATML file)', 'action');
     await press('Enter');
     await (await chooser).setFiles(ATML);
     await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/test-reports');
@@ -241,6 +242,35 @@ describe('command palette, keyboard only (outpost serve)', () => {
       await palette().waitFor({ state: 'detached' });
     }
     await page.setViewportSize({ width: 1440, height: 900 });
+    expect(found).toEqual([]);
+  });
+
+  test('Theme: dark or light whatever the system says, kept over a reload; "follow the system" again', async () => {
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    const light = await background();
+    await choose('theme dark', 'Theme: dark', 'action');
+    await press('Enter');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), { timeout: TIMEOUT }).toBe('dark');
+    await expect.poll(background, { timeout: TIMEOUT }).toBe('rgb(20, 23, 27)');
+    // The dark theme chosen on a light system passes axe as the dark system theme does.
+    const found = await violationsIn(page, 'light', 'dark theme on a light system', '83-palette-theme-dark');
+    await page.reload();
+    await page.locator('h1, .row').first().waitFor();
+    expect(await background()).toBe('rgb(20, 23, 27)');
+    // The chosen theme is not offered again.
+    await press('Control+k');
+    await page.keyboard.type('theme');
+    const themes = async () => (await optionLabels()).filter((l) => l.startsWith('Theme')).sort();
+    await expect.poll(themes, { timeout: TIMEOUT }).toEqual(['Theme: follow the system (light or dark)', 'Theme: light']);
+    await page.keyboard.type(' system');
+    await press('Enter');
+    await palette().waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme ?? 'none'), { timeout: TIMEOUT }).toBe('none');
+    expect(await background()).toBe(light);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(background, { timeout: TIMEOUT }).toBe('rgb(20, 23, 27)');
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(found).toEqual([]);
   });
 
