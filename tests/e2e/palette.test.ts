@@ -283,3 +283,47 @@ describe('command palette, keyboard only (outpost serve)', () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+describe('a command of the Sync view from the Annotations view (outpost serve replica + a remote)', () => {
+  let remote: E2eServer;
+  let local: E2eServer;
+  let syncPage: Page;
+
+  beforeAll(async () => {
+    const staticDir = await ensureRendererBuilt();
+    remote = await startE2eServer(staticDir, { annotations: 5 });
+    // Background sync with hour-long intervals: after the first run, only "Sync now" brings changes.
+    local = await startE2eServer(staticDir, { seed: false, backgroundSync: true });
+    await local.client.ConfigureSyncRemote({ baseUrl: remote.url, apiKey: remote.token });
+    const end = Date.now() + TIMEOUT;
+    while ((await local.client.GetSyncStatus({})).lastSuccessDate === null) {
+      if (Date.now() > end) throw new Error('the first sync did not finish');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    ({ page: syncPage } = await openAppPage(browser, local.appUrl, TIMEOUT));
+    await syncPage.locator('.row').first().waitFor();
+  });
+
+  afterAll(async () => {
+    await syncPage?.close();
+    await closeAll(local, remote);
+  });
+
+  test('Sync now: chosen in the Annotations view, it runs in the Sync view and brings the remote’s change', async () => {
+    const { annotations } = await remote.client.ListAnnotations({ pageSize: 1 });
+    const id = annotations[0].annotationId;
+    await remote.client.UpdateAnnotation({ annotation: { annotationId: id, name: 'Renamed on the remote' }, updateMask: 'name' });
+    expect((await local.client.GetAnnotation({ annotationId: id })).annotation.name).not.toBe('Renamed on the remote');
+
+    await syncPage.keyboard.press('Control+k');
+    await syncPage.keyboard.type('sync now');
+    const active = syncPage.getByTestId('command-palette').locator('[role="option"][aria-selected="true"]');
+    await expect.poll(() => active.locator('.label').textContent(), { timeout: TIMEOUT }).toBe('Sync now');
+    await syncPage.keyboard.press('Enter');
+    await expect.poll(() => syncPage.url(), { timeout: TIMEOUT }).toContain('#/sync');
+    await expect
+      .poll(async () => (await local.client.GetAnnotation({ annotationId: id })).annotation.name, { timeout: TIMEOUT })
+      .toBe('Renamed on the remote');
+    await expect.poll(() => syncPage.locator('#sync-state').textContent(), { timeout: TIMEOUT }).toMatch(/^Synced /);
+  });
+});
