@@ -145,9 +145,9 @@ describe('command palette, keyboard only (outpost serve)', () => {
   test("another view's command from here: New policy goes there and opens its form, the name typed at once lands in it", async () => {
     await choose('new poli', 'New policy', 'action');
     await press('Enter');
-    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/policies');
     // Typed at full speed while the view mounts and its form opens: held for the name field, nothing else gets it.
     await page.keyboard.type('Palette policy');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/policies');
     await expect.poll(activeId, { timeout: TIMEOUT }).toBe('new-policy-name');
     await expect.poll(() => page.inputValue('#new-policy-name'), { timeout: TIMEOUT }).toBe('Palette policy');
     await press('Enter');
@@ -192,6 +192,18 @@ describe('command palette, keyboard only (outpost serve)', () => {
     expect(testReports).toHaveLength(1);
     await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(testReports[0].name);
     await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain(`#/test-reports?open=${testReports[0].testReportId}`);
+  });
+
+  test('New annotation from the Test reports view: the annotations view opens its form as `n` does, the name typed at once lands in it', async () => {
+    await choose('new annot', 'New annotation', 'action');
+    await press('Enter');
+    // At once, while the view mounts and the form opens (`g`, `t`, `e`, `a` are shortcuts there): held for the name.
+    await page.keyboard.type('From the palette');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/annotations');
+    await expect.poll(activeId, { timeout: TIMEOUT }).toBe('new-name');
+    await expect.poll(() => page.inputValue('#new-name'), { timeout: TIMEOUT }).toBe('From the palette');
+    await press('Escape');
+    await page.getByTestId('create-annotation').waitFor({ state: 'detached' });
   });
 
   test('recent records of every kind: a test report and a policy reopen in their views, selected', async () => {

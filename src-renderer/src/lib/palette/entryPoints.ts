@@ -5,8 +5,8 @@
 import type { EntryPoint } from './commandRegistry';
 
 export const ENTRY_POINTS = [
-  // Replayed as its key `n`, which holds the keys typed next itself.
-  { id: 'create-annotation', label: 'New annotation', view: 'annotations' },
+  // Held from the choice through the view's mount; its key `n`, replayed there, keeps the keys held so far.
+  { id: 'create-annotation', label: 'New annotation', view: 'annotations', opensInput: true },
   { id: 'save-search', label: 'Save the current filter and sort as a search', view: 'annotations', opensInput: true },
   { id: 'import-test-report', label: 'Import a test report (ATML file)', view: 'test-reports' },
   { id: 'upload-artifact', label: 'Upload an artifact (a file)', view: 'artifacts' },
