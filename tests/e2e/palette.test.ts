@@ -165,6 +165,11 @@ describe('command palette, keyboard only (outpost serve)', () => {
     await press('Escape'); // out of the name field, if the focus is still there
     await choose('validate', 'Validate the policy text', 'action');
     expect(await optionLabels()).not.toContain('Sort by start time');
+    // Nor is the view on screen offered as a place to go.
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('go to');
+    await expect.poll(optionLabels, { timeout: TIMEOUT }).toContain('Go to Rules');
+    expect(await optionLabels()).not.toContain('Go to Policies');
     await press('Escape');
     await palette().waitFor({ state: 'detached' });
     await choose('go annot', 'Go to Annotations', 'view');
@@ -209,8 +214,8 @@ describe('command palette, keyboard only (outpost serve)', () => {
   test('recent records of every kind: a test report and a policy reopen in their views, selected', async () => {
     const report = (await server.client.ListTestReports({ pageSize: 10 })).testReports[0];
     const policy = (await server.client.ListPolicies({ pageSize: 100 })).policies.find((p) => p.name === 'Palette policy')!;
-    await choose('go annot', 'Go to Annotations', 'view');
-    await press('Enter');
+    // From the Annotations view (where the previous test left off).
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/annotations');
     await page.locator('.row').first().waitFor();
 
     await choose(report.name, report.name, 'recent');
