@@ -241,6 +241,16 @@ describe('command palette, keyboard only (outpost serve)', () => {
     await expect.poll(() => page.locator('section.report h2').textContent(), { timeout: TIMEOUT }).toBe(report.name);
   });
 
+  test('an address naming a record that is not there says so in words, and the view works on', async () => {
+    await page.evaluate(() => (location.hash = '#/policies?open=3f0e1c2a-0000-4000-8000-000000000000'));
+    const problem = page.locator('section.list .error');
+    await expect.poll(() => problem.locator('.title').textContent(), { timeout: TIMEOUT }).toBe('Could not open the policy');
+    expect(await problem.getByTestId('error-sentence').textContent()).toBe(
+      'This record no longer exists here (deleted, or in another organization).',
+    );
+    await expect.poll(() => page.locator('.pane-item .name').allTextContents(), { timeout: TIMEOUT }).toContain('Palette policy');
+  });
+
   test('axe: the palette with commands, saved searches and recent records, light and dark, at 1024×640 and 1366×768', async () => {
     const found: string[] = [];
     for (const [width, height] of [

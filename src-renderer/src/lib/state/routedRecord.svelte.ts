@@ -40,6 +40,7 @@ export class RoutedRecord {
       const record = options.shown();
       if (!record) return;
       untrack(() => {
+        this.error = undefined;
         nav.showRecord(view, record.id);
         nav.recent.visited({ kind: options.kind, id: record.id, name: record.name });
       });
