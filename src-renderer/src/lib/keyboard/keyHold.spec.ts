@@ -27,6 +27,23 @@ describe('KeyHold', () => {
     expect(hold.release()).toEqual([]);
   });
 
+  test('started again while keeping: the keys kept so far stay (one input is opening); after it ended, a new start keeps none', () => {
+    let now = 0;
+    const hold = new KeyHold(() => now);
+    hold.start();
+    hold.keep(key('F'));
+    now = HOLD_MS - 1;
+    hold.start();
+    hold.keep(key('r'));
+    now += HOLD_MS - 1; // counted from the second start
+    expect(hold.release().map((k) => k.key)).toEqual(['F', 'r']);
+    hold.start();
+    hold.keep(key('x'));
+    now += HOLD_MS + 1;
+    hold.start();
+    expect(hold.release()).toEqual([]);
+  });
+
   test('no command both opens a field and changes data', () => {
     expect([...OPENS_INPUT].filter((c) => CHANGES_DATA.has(c))).toEqual([]);
   });

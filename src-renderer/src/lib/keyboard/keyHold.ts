@@ -26,10 +26,13 @@ export class KeyHold {
     this.#now = now;
   }
 
-  /** Starts keeping keys (an input is opening). */
+  /**
+   * Starts keeping keys (an input is opening). Already keeping them (the palette chose a command that opens an input,
+   * and that command then presses its own key): the keys kept so far stay, for the same input.
+   */
   start(): void {
+    if (!this.active) this.#keys = [];
     this.#since = this.#now();
-    this.#keys = [];
   }
 
   /** Whether keys are being kept now (an input opened less than HOLD_MS ago and has not taken the focus). */

@@ -1,47 +1,32 @@
 import { expect, test } from 'vitest';
-import { SHORTCUTS } from '../keyboard/shortcuts';
-import { EMPTY_ANNOTATION_ROUTE } from '../state/route';
-import { keyEventOf, listActions, paletteItems } from './paletteItems';
+import type { AnnotationQuery } from '../services/annotationService';
+import { paletteItems } from './paletteItems';
+import type { RecentRecord } from './recentRecords.svelte';
 
-const current = {
-  filter: 'name.contains("pump") && state == ANNOTATION_STATE_OPEN',
-  sort: { field: 'name' as const, desc: false },
-  showArchived: false,
-  open: 'a1',
-};
-
-test('every view and every action of the keyboard map but the moves; saved searches and recent records after', () => {
+test('commands first (with their kind and keys), then saved searches and recent records of every kind, each running its own', () => {
+  const ran: string[] = [];
+  const query: AnnotationQuery = { filter: 'x == 1', sort: { field: 'name', desc: false } };
+  const opened: Array<AnnotationQuery | RecentRecord> = [];
   const items = paletteItems(
-    [{ name: 'Mine', query: { filter: 'x == 1', sort: current.sort } }],
-    [{ id: 'r1', name: 'Pump stall' }],
-    current,
+    [
+      { id: 'go:policies', kind: 'view', label: 'Go to Policies', keys: ['g', 'p'], run: () => ran.push('go') },
+      { id: 'new-policy', label: 'New policy', opensInput: true, run: () => ran.push('new') },
+    ],
+    [{ name: 'Mine', query }],
+    [
+      { kind: 'annotation', id: 'a1', name: 'Pump stall' },
+      { kind: 'test-report', id: 't1', name: 'Run 7' },
+    ],
+    { search: (q) => opened.push(q), record: (r) => opened.push(r) },
   );
-  const labels = items.map((i) => `${i.kind}:${i.label}`);
-  expect(labels).toContain('view:Go to Policies');
-  expect(labels).toContain('action:Archive / unarchive');
-  expect(labels).toContain('action:Show these shortcuts');
-  expect(labels.filter((l) => l.startsWith('action:Next row'))).toEqual([]);
-  expect(labels.at(-2)).toBe('saved-search:Mine');
-  expect(labels.at(-1)).toBe('recent:Pump stall');
-});
-
-test("the list's actions keep the rest of the query", () => {
-  const byLabel = new Map(listActions(current).map((i) => [i.label, i.kind === 'list' ? i.query : undefined]));
-  expect(byLabel.get('Only flagged annotations')).toEqual({
-    filter: 'name.contains("pump") && state == ANNOTATION_STATE_FLAGGED',
-    sort: current.sort,
-    showArchived: false,
-  });
-  expect(byLabel.get('Sort by start time')?.sort).toEqual({ field: 'start_time', desc: false });
-  expect(byLabel.get('Sort descending')?.sort).toEqual({ field: 'name', desc: true });
-  expect(byLabel.get('Show archived annotations too')).toMatchObject({ filter: current.filter, showArchived: true });
-  expect(byLabel.get('Clear the filter')).toEqual({ filter: '', sort: current.sort, showArchived: false });
-  expect(listActions({ ...EMPTY_ANNOTATION_ROUTE, showArchived: true }).map((i) => i.label)).toContain('Hide archived annotations');
-});
-
-test('an action replays its own key', () => {
-  const of = (label: string) => keyEventOf(SHORTCUTS.find((s) => s.label === label)!);
-  expect(of('Archive / unarchive')).toEqual({ key: 'e', shiftKey: false });
-  expect(of('Select every loaded row (again: every matching one)')).toEqual({ key: 'a', ctrlKey: true });
-  expect(of('Show these shortcuts')).toEqual({ key: '?', shiftKey: true });
+  expect(items.map(({ kind, label, kindLabel, keys, opensInput }) => ({ kind, label, kindLabel, keys, opensInput }))).toEqual([
+    { kind: 'view', label: 'Go to Policies', kindLabel: 'View', keys: ['g', 'p'], opensInput: undefined },
+    { kind: 'action', label: 'New policy', kindLabel: 'Action', keys: undefined, opensInput: true },
+    { kind: 'saved-search', label: 'Mine', kindLabel: 'Saved search', keys: undefined, opensInput: undefined },
+    { kind: 'recent', label: 'Pump stall', kindLabel: 'Recent annotation', keys: undefined, opensInput: undefined },
+    { kind: 'recent', label: 'Run 7', kindLabel: 'Recent test report', keys: undefined, opensInput: undefined },
+  ]);
+  for (const item of items) item.run();
+  expect(ran).toEqual(['go', 'new']);
+  expect(opened).toEqual([query, { kind: 'annotation', id: 'a1', name: 'Pump stall' }, { kind: 'test-report', id: 't1', name: 'Run 7' }]);
 });

@@ -35,6 +35,11 @@ export async function listArtifacts(
   return { artifacts: res.artifacts, nextPageToken: res.nextPageToken };
 }
 
+/** One artifact by id (the palette and the address open one that is not listed yet). */
+export async function getArtifact(client: Client, artifactId: string): Promise<Artifact> {
+  return (await client.GetArtifact({ artifactId })).artifact;
+}
+
 export async function listArtifactVersions(client: Client, artifactId: string): Promise<ArtifactVersion[]> {
   const versions: ArtifactVersion[] = [];
   let pageToken: string | undefined;

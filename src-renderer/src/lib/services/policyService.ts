@@ -29,6 +29,11 @@ export async function listPolicies(
   return { policies: res.policies, nextPageToken: res.nextPageToken };
 }
 
+/** One policy by id (the palette and the address open one that is not listed yet). */
+export async function getPolicy(client: Client, policyId: string): Promise<Policy> {
+  return (await client.GetPolicy({ policyId })).policy;
+}
+
 export async function createPolicy(client: Client, name: string, cedarPolicy: string, description = ''): Promise<Policy> {
   const res = await client.CreatePolicy({
     name,

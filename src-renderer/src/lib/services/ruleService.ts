@@ -15,6 +15,11 @@ export async function listRules(client: Client, filter: string, pageToken?: stri
   return { rules: res.rules, nextPageToken: res.nextPageToken };
 }
 
+/** One rule by id (the palette and the address open one that is not listed yet). */
+export async function getRule(client: Client, ruleId: string): Promise<Rule> {
+  return (await client.GetRule({ ruleId })).rule;
+}
+
 export async function listRuleVersions(client: Client, ruleId: string): Promise<RuleVersion[]> {
   return (await client.ListRuleVersions({ ruleId, pageSize: 100 })).ruleVersions;
 }

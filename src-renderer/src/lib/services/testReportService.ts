@@ -16,6 +16,11 @@ export async function listTestReports(client: Client, pageToken?: string): Promi
   return { testReports: res.testReports, nextPageToken: res.nextPageToken };
 }
 
+/** One report by id (the palette and the address open one that is not listed yet). */
+export async function getTestReport(client: Client, testReportId: string): Promise<TestReport> {
+  return (await client.GetTestReport({ testReportId })).testReport;
+}
+
 /** Every step of a report in step_path order (natural: 1.9 before 1.10). */
 export async function listAllSteps(
   client: Client,

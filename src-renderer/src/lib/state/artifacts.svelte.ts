@@ -3,6 +3,7 @@
 import type { Client } from '../../../../src-shared/client';
 import { failedWhile, toErrorInfo, type ErrorInfo } from '../errors';
 import {
+  getArtifact,
   downloadArtifact,
   isPreviewable,
   listArtifacts,
@@ -56,6 +57,11 @@ export class ArtifactWorkspace {
   setIncludeArchived(value: boolean): Promise<void> {
     this.includeArchived = value;
     return this.load();
+  }
+
+  /** Opens the artifact `id` (the address or the palette named it): the listed one, else read by id. */
+  async openById(id: string): Promise<void> {
+    await this.select(this.list.get(id) ?? (await getArtifact(this.#client, id)));
   }
 
   async select(artifact: Artifact): Promise<void> {

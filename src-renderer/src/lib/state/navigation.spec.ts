@@ -64,3 +64,37 @@ test('openAnnotations shows the query and the record, and counts as an arrival; 
   nav.go('annotations');
   expect(nav.annotations.open).toBe('a1');
 });
+
+test("another view's open record round-trips through the fragment; going to the view afresh opens none", () => {
+  expect(formatRoute({ view: 'policies', annotations: parseRoute('').annotations, open: 'p 1' })).toBe('#/policies?open=p%201');
+  expect(parseRoute('#/policies?open=p%201')).toMatchObject({ view: 'policies', open: 'p 1' });
+  expect(parseRoute('#/rules').open).toBeUndefined();
+  const nav = new NavigationState('#/test-reports?open=t1');
+  expect(nav.record).toBe('t1');
+  nav.go('policies');
+  expect(nav.hash).toBe('#/policies');
+});
+
+test('a view reports its open record (the entry is replaced); a recent record opens in its view as a new entry', () => {
+  const nav = new NavigationState('#/policies');
+  nav.showRecord('policies', 'p1');
+  expect(nav.historyMode).toBe('replace');
+  expect(nav.hash).toBe('#/policies?open=p1');
+  // A view no longer shown does not write the address.
+  nav.showRecord('artifacts', 'x1');
+  expect(nav.hash).toBe('#/policies?open=p1');
+
+  const before = nav.arrivals;
+  nav.openRecord({ kind: 'test-report', id: 't1' });
+  expect(nav.historyMode).toBe('push');
+  expect(nav.hash).toBe('#/test-reports?open=t1');
+  expect(nav.arrivals).toBe(before + 1);
+
+  // An annotation opens beside the list as it is listed.
+  nav.openAnnotations({ filter: 'name == "x"', sort: { field: 'name', desc: false } });
+  nav.go('rules');
+  nav.openRecord({ kind: 'annotation', id: 'a9' });
+  expect(nav.view).toBe('annotations');
+  expect(nav.annotations).toMatchObject({ filter: 'name == "x"', open: 'a9' });
+  expect(nav.record).toBeUndefined();
+});

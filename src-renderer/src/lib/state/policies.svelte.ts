@@ -5,6 +5,7 @@ import type { Client } from '../../../../src-shared/client';
 import { lineDiff, type DiffLine } from '../../../../src-shared/lineDiff';
 import { failedWhile, toErrorInfo, type ErrorInfo } from '../errors';
 import {
+  getPolicy,
   createPolicy,
   listPolicies,
   listVersions,
@@ -81,6 +82,11 @@ export class PolicyWorkspace {
   setIncludeArchived(value: boolean): Promise<void> {
     this.includeArchived = value;
     return this.load();
+  }
+
+  /** Opens the policy `id` (the address or the palette named it): the listed one, else read by id. */
+  async openById(id: string): Promise<void> {
+    await this.select(this.list.get(id) ?? (await getPolicy(this.#client, id)));
   }
 
   /** Opens a policy in the editor (its current text) and loads its history. */

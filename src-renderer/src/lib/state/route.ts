@@ -1,6 +1,7 @@
 // The app's address: which view is shown and, for the annotations view, the
 // applied filter, sort, the Archived chip and the open record, all in the URL
-// fragment (`#/annotations?q=state%20%3D%3D%20…&order=name&open=<id>`), so a
+// fragment (`#/annotations?q=state%20%3D%3D%20…&order=name&open=<id>`); for the
+// other views the record open in their detail (`#/policies?open=<id>`). So a
 // reload or a shared link shows the same, and back/forward step through it.
 // The API key fragment (`#key=`) is consumed before this is read.
 import { DEFAULT_SORT, orderByOf, type AnnotationQuery } from '../services/annotationService';
@@ -28,6 +29,8 @@ export interface AnnotationRoute extends AnnotationQuery {
 export interface Route {
   readonly view: ViewId;
   readonly annotations: AnnotationRoute;
+  /** The record open in another view's detail (the annotations view keeps its own in `annotations.open`). */
+  readonly open?: string;
 }
 
 export const EMPTY_ANNOTATION_ROUTE: AnnotationRoute = { filter: '', sort: DEFAULT_SORT, showArchived: false };
@@ -36,9 +39,9 @@ export function parseRoute(hash: string): Route {
   const [path, query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
   const id = path.split('/')[0];
   const view = (VIEWS.find((v) => v.id === id)?.id ?? DEFAULT_VIEW) as ViewId;
-  if (view !== 'annotations') return { view, annotations: EMPTY_ANNOTATION_ROUTE };
   const params = new URLSearchParams(query);
   const open = params.get('open') || undefined;
+  if (view !== 'annotations') return { view, annotations: EMPTY_ANNOTATION_ROUTE, ...(open ? { open } : {}) };
   return {
     view,
     annotations: {
@@ -52,7 +55,7 @@ export function parseRoute(hash: string): Route {
 
 /** The fragment of `route`: the defaults are left out (`#/annotations` for an unfiltered list). */
 export function formatRoute(route: Route): string {
-  if (route.view !== 'annotations') return `#/${route.view}`;
+  if (route.view !== 'annotations') return `#/${route.view}${route.open ? `?open=${encodeURIComponent(route.open)}` : ''}`;
   const a = route.annotations;
   const params = new URLSearchParams();
   if (a.filter) params.set('q', a.filter);

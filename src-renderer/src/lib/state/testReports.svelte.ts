@@ -5,6 +5,7 @@
 import type { Client } from '../../../../src-shared/client';
 import { toErrorInfo, type ErrorInfo } from '../errors';
 import {
+  getTestReport,
   buildStepTree,
   innermostFailingSteps,
   listAllSteps,
@@ -77,6 +78,11 @@ export class TestReportWorkspace {
     } catch {
       // The report list shows without its sources: each row still has its title, test case, system and time.
     }
+  }
+
+  /** Opens the report `id` (the address or the palette named it): the listed one, else read by id. */
+  async openById(id: string): Promise<void> {
+    await this.select(this.list.get(id) ?? (await getTestReport(this.#client, id)));
   }
 
   async select(report: TestReport): Promise<void> {
