@@ -149,13 +149,14 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
   const planner = batchPlans[name] as BatchPlanner<unknown> | undefined;
   const planCtx: PlanContext = { ...acting, listGate: (list, req) => authorized(acting, list, req).rowGate };
   // All or none: the items' own transactions join the batch's (an item's error fails the batch whole).
-  return requestCtx.db.joined(() => {
+  let ran = 0;
+  const answer = requestCtx.db.joined(() => {
     const plan = planner ? planner(planCtx, request) : requestsPlan(name, request);
     const eachAs = operations[name].eachAs!;
     const responses = plan.items.map((item, i) => {
       try {
         if (!eachAs.includes(item.operation)) throw ApiError.internal(`${name} cannot run ${item.operation}`);
-        const response = dispatch(requestCtx, item.operation, item.request, (validated) => validated);
+        const response = dispatch(requestCtx, item.operation, item.request, (validated) => validated, 'batch item');
         if (isPromise(response)) throw ApiError.internal(`${name}: ${item.operation} must run synchronously in a batch`);
         return response;
       } catch (e) {
@@ -163,8 +164,13 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
         throw field ? inItem(e, field) : e;
       }
     });
+    ran = responses.length;
     return plan.answer(responses);
   });
+  // The change feed hears of the batch once it has committed (a refused batch changed nothing), as one change naming
+  // its records: an entry per item would push what readers have not read yet out of the feed's ring.
+  if (ran > 0) announced(acting, name, request, answer, 'announce');
+  return answer;
 }
 
 /** An item's error as the batch's: its fields under `requests[i]`, its message naming the item. */
@@ -196,7 +202,13 @@ function actingContext(requestCtx: RequestContext): RequestContext {
 }
 
 /** Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise. */
-function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown, validate: (raw: unknown) => unknown): unknown {
+function dispatch(
+  requestCtx: RequestContext,
+  name: OperationName,
+  raw: unknown,
+  validate: (raw: unknown) => unknown,
+  announce: 'announce' | 'batch item' = 'announce',
+): unknown {
   const owner = requestCtx.caller.owner === true;
   if (OWNER_ONLY.has(name) && !owner) {
     throw ApiError.permissionDenied(
@@ -229,6 +241,7 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
       name,
       req,
       gated(name, authorized(ctx, name, req), (c) => handler(c, req)),
+      announce,
     );
   }
   const replicated = recorder.records(name);
@@ -247,12 +260,14 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
       name,
       translated,
       gated(name, authorizedCtx, (c) => handler(c, translated)),
+      announce,
     );
   return announced(
     ctx,
     name,
     translated,
     recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated)),
+    announce,
   );
 }
 
@@ -260,13 +275,20 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
  * Every successful write tells the change feed what it changed (live views, the SSE stream): here, not per service.
  * A synchronous answer stays synchronous (a batch item's write); a promise is announced once it resolves.
  */
-function announced(ctx: RequestContext, name: OperationName, request: unknown, result: unknown): unknown {
-  const announce = (response: unknown) => {
+function announced(
+  ctx: RequestContext,
+  name: OperationName,
+  request: unknown,
+  result: unknown,
+  announce: 'announce' | 'batch item',
+): unknown {
+  if (announce === 'batch item') return result; // the batch announces its items' changes as one, once committed
+  const publish = (response: unknown) => {
     const change = changeOfWrite(name, ctx.caller, request, response);
     if (change) changeFeedFor(ctx.db).publish(change);
     return response;
   };
-  return result instanceof Promise ? result.then(announce) : announce(result);
+  return result instanceof Promise ? result.then(publish) : publish(result);
 }
 
 /**
