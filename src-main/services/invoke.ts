@@ -140,7 +140,10 @@ function requestsPlan(name: OperationName, request: unknown): BatchPlan {
  * back and names the item.
  */
 function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
-  const request = parseRequest(name, raw) as Record<string, unknown>;
+  // On a replica, stale local ids are translated once for the whole batch (its items, made from it, are not again).
+  const parsed = parseRequest(name, raw);
+  const recorder = requestCtx.engine.replica?.writeRecorder();
+  const request = (recorder ? recorder.translate(name, parsed) : parsed) as Record<string, unknown>;
   // Decided, and planned, as the items will act: as the replica's remote user where the owner acts as one.
   const acting = actingContext(requestCtx);
   // The batch itself is decided on the records it names at its top level (BatchChangeAnnotations' records), else on
@@ -169,7 +172,7 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
   });
   // The change feed hears of the batch once it has committed (a refused batch changed nothing), as one change naming
   // its records: an entry per item would push what readers have not read yet out of the feed's ring.
-  if (ran > 0) announced(acting, name, request, answer, 'announce');
+  if (ran > 0) announced(acting, name, request, answer, 'call');
   return answer;
 }
 
@@ -201,13 +204,16 @@ function actingContext(requestCtx: RequestContext): RequestContext {
   return acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
 }
 
-/** Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise. */
+/**
+ * Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise.
+ * A batch's item (`as`) comes from a request the batch translated already, and the batch announces its changes.
+ */
 function dispatch(
   requestCtx: RequestContext,
   name: OperationName,
   raw: unknown,
   validate: (raw: unknown) => unknown,
-  announce: 'announce' | 'batch item' = 'announce',
+  as: 'call' | 'batch item' = 'call',
 ): unknown {
   const owner = requestCtx.caller.owner === true;
   if (OWNER_ONLY.has(name) && !owner) {
@@ -241,7 +247,7 @@ function dispatch(
       name,
       req,
       gated(name, authorized(ctx, name, req), (c) => handler(c, req)),
-      announce,
+      as,
     );
   }
   const replicated = recorder.records(name);
@@ -251,7 +257,7 @@ function dispatch(
       `${name} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`,
     );
   }
-  const translated = recorder.translate(name, req);
+  const translated = as === 'batch item' ? req : recorder.translate(name, req);
   // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
   const authorizedCtx = authorized(ctx, name, translated);
   if (!replicated)
@@ -260,14 +266,14 @@ function dispatch(
       name,
       translated,
       gated(name, authorizedCtx, (c) => handler(c, translated)),
-      announce,
+      as,
     );
   return announced(
     ctx,
     name,
     translated,
     recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated)),
-    announce,
+    as,
   );
 }
 
@@ -275,14 +281,8 @@ function dispatch(
  * Every successful write tells the change feed what it changed (live views, the SSE stream): here, not per service.
  * A synchronous answer stays synchronous (a batch item's write); a promise is announced once it resolves.
  */
-function announced(
-  ctx: RequestContext,
-  name: OperationName,
-  request: unknown,
-  result: unknown,
-  announce: 'announce' | 'batch item',
-): unknown {
-  if (announce === 'batch item') return result; // the batch announces its items' changes as one, once committed
+function announced(ctx: RequestContext, name: OperationName, request: unknown, result: unknown, as: 'call' | 'batch item'): unknown {
+  if (as === 'batch item') return result; // the batch announces its items' changes as one, once committed
   const publish = (response: unknown) => {
     const change = changeOfWrite(name, ctx.caller, request, response);
     if (change) changeFeedFor(ctx.db).publish(change);

@@ -13,11 +13,11 @@ import {
 } from '../../../src-shared/api/annotations';
 import { ApiError } from '../../../src-shared/errors';
 import { resolveOrganization, visibleTo } from '../../auth/caller';
-import { keepNamedRecords } from '../../auth/cedar/entities';
 import { matchingKeys } from '../../filter/listQuery';
 import type { BatchItem, BatchPlan, BatchPlanner, PlanContext } from '../common/batchPlan';
 import { annotationListSpec } from './annotationListSpec';
-import { ANNOTATION_COLUMN, batchPageRows, childCursor } from './annotationPageQueries';
+import { readForBatch } from './annotationBatchRead';
+import { ANNOTATION_COLUMN, childCursor } from './annotationPageQueries';
 import { scopeOf } from './annotationListing';
 import { stateName } from './annotationRows';
 
@@ -25,7 +25,6 @@ import { stateName } from './annotationRows';
 interface Current {
   readonly pk: number;
   readonly id: string;
-  readonly organizationId: string;
   readonly state: number | null;
   readonly annotationType: number;
   readonly assignedToUserId: string;
@@ -43,18 +42,17 @@ const LIMIT_TEXT = BATCH_UPDATE_LIMIT.toLocaleString('en-US');
 
 /**
  * The current values of these annotations (by pk), tags in order: the batch's one read of their rows, which it
- * keeps for every later stage of its items (annotationPageQueries.ts batchPageRows).
+ * keeps for every later stage of its items (annotationBatchRead.ts).
  */
 function currentOf(ctx: PlanContext, pks: readonly number[]): Map<number, Current> {
   const C = ANNOTATION_COLUMN;
-  const { rows, children } = batchPageRows(ctx.db, pks);
+  const { rows, children } = readForBatch(ctx.db, pks);
   const tags = childCursor(children.tags, (r) => r[2] as string);
   const out = new Map<number, Current>();
   for (const r of rows) {
     out.set(r[C.pk], {
       pk: r[C.pk],
       id: r[C.id],
-      organizationId: r[C.organization_id],
       state: r[C.state],
       annotationType: r[C.annotation_type],
       assignedToUserId: r[C.assigned_to_user_id],
@@ -145,7 +143,6 @@ export const planAnnotationChanges: BatchPlanner<BatchChangeAnnotationsInput> = 
     ctx,
     wanted.map((w) => w.pk),
   );
-  keepNamedRecords(ctx.db, 'annotations', current.values());
   const items: BatchItem[] = [];
   const changed: Changed[] = [];
   const fields: (string | undefined)[] = [];

@@ -178,7 +178,7 @@ export function appendLog(
 }
 
 export function findVisibleAnnotation(ctx: RequestContext, annotationId: string): AnnotationRow {
-  // A batch read its records' rows once (annotationPageQueries.ts batchPageRows): the same answer as the query below.
+  // A batch read its records' rows once (annotationBatchRead.ts): the same answer as the query below.
   const kept = keptAnnotationRow(ctx.db, annotationId);
   if (kept) {
     if (!organizationIds(ctx.caller).includes(kept.organization_id)) throw ApiError.notFound('annotation', annotationId);
