@@ -159,7 +159,7 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
     const responses = plan.items.map((item, i) => {
       try {
         if (!eachAs.includes(item.operation)) throw ApiError.internal(`${name} cannot run ${item.operation}`);
-        const response = dispatch(requestCtx, item.operation, item.request, (validated) => validated, 'batch item');
+        const response = dispatch(acting, item.operation, item.request, (validated) => validated, 'batch item');
         if (isPromise(response)) throw ApiError.internal(`${name}: ${item.operation} must run synchronously in a batch`);
         return response;
       } catch (e) {
@@ -206,7 +206,8 @@ function actingContext(requestCtx: RequestContext): RequestContext {
 
 /**
  * Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise.
- * A batch's item (`as`) comes from a request the batch translated already, and the batch announces its changes.
+ * A batch's item (`as`) comes with the batch's acting caller and from a request the batch translated already, and the
+ * batch announces its changes.
  */
 function dispatch(
   requestCtx: RequestContext,
@@ -221,7 +222,7 @@ function dispatch(
       `${name} is for the owner of this Outpost's data directory only (the key \`outpost serve\` prints, or one made with \`outpost keys create --owner\`)`,
     );
   }
-  const ctx = actingContext(requestCtx);
+  const ctx = as === 'batch item' ? requestCtx : actingContext(requestCtx); // (a batch passes its items the acting caller)
   // (The sync operations live with sync, above the services: the engine's replica carries their handlers. Each handler
   // takes the request its own operation's schema validates, which parseRequest below produces.)
   type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
