@@ -64,13 +64,29 @@ export class Db {
    */
   joined<T>(fn: () => T): T {
     return this.inTransaction(() => {
-      this.joinDepth++;
+      if (this.joinDepth++ === 0) this.joinedValues = new Map();
       try {
         return fn();
       } finally {
-        this.joinDepth--;
+        if (--this.joinDepth === 0) this.joinedValues = undefined;
       }
     });
+  }
+
+  /** What the code inside the outermost joined() keeps for its length, by its owner's key (joinedValue). */
+  private joinedValues: Map<object, unknown> | undefined;
+
+  /**
+   * A value kept for the length of the current joined() call (undefined outside one), made by `make` on first use:
+   * rows a batch reads once for all its items. It dies with the transaction it was read in, so nothing another
+   * transaction writes can make it stale; the writers inside the batch keep it right (each owner's own store).
+   */
+  joinedValue<T>(key: object, make: () => T): T | undefined {
+    const values = this.joinedValues;
+    if (!values) return undefined;
+    let value = values.get(key) as T | undefined;
+    if (value === undefined) values.set(key, (value = make()));
+    return value;
   }
 
   setting(key: string): string | undefined {

@@ -3,8 +3,10 @@
 // to run, inside the batch's transaction.
 import type { OperationName } from '../../src-shared/operations';
 import { planAnnotationChanges } from './annotations/annotationBatchChange';
+import { planAnnotationUpdates } from './annotations/annotationBatchUpdate';
 import type { BatchPlanner } from './common/batchPlan';
 
 export const batchPlans: Partial<Record<OperationName, BatchPlanner<never>>> = {
   BatchChangeAnnotations: planAnnotationChanges,
+  BatchUpdateAnnotations: planAnnotationUpdates,
 };

@@ -140,7 +140,10 @@ function requestsPlan(name: OperationName, request: unknown): BatchPlan {
  * back and names the item.
  */
 function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown): unknown {
-  const request = parseRequest(name, raw) as Record<string, unknown>;
+  // On a replica, stale local ids are translated once for the whole batch (its items, made from it, are not again).
+  const parsed = parseRequest(name, raw);
+  const recorder = requestCtx.engine.replica?.writeRecorder();
+  const request = (recorder ? recorder.translate(name, parsed) : parsed) as Record<string, unknown>;
   // Decided, and planned, as the items will act: as the replica's remote user where the owner acts as one.
   const acting = actingContext(requestCtx);
   // The batch itself is decided on the records it names at its top level (BatchChangeAnnotations' records), else on
@@ -149,13 +152,14 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
   const planner = batchPlans[name] as BatchPlanner<unknown> | undefined;
   const planCtx: PlanContext = { ...acting, listGate: (list, req) => authorized(acting, list, req).rowGate };
   // All or none: the items' own transactions join the batch's (an item's error fails the batch whole).
-  return requestCtx.db.joined(() => {
+  let ran = 0;
+  const answer = requestCtx.db.joined(() => {
     const plan = planner ? planner(planCtx, request) : requestsPlan(name, request);
     const eachAs = operations[name].eachAs!;
     const responses = plan.items.map((item, i) => {
       try {
         if (!eachAs.includes(item.operation)) throw ApiError.internal(`${name} cannot run ${item.operation}`);
-        const response = dispatch(requestCtx, item.operation, item.request, (validated) => validated);
+        const response = dispatch(acting, item.operation, item.request, (validated) => validated, 'batch item');
         if (isPromise(response)) throw ApiError.internal(`${name}: ${item.operation} must run synchronously in a batch`);
         return response;
       } catch (e) {
@@ -163,8 +167,13 @@ function runEach(requestCtx: RequestContext, name: OperationName, raw: unknown):
         throw field ? inItem(e, field) : e;
       }
     });
+    ran = responses.length;
     return plan.answer(responses);
   });
+  // The change feed hears of the batch once it has committed (a refused batch changed nothing), as one change naming
+  // its records: an entry per item would push what readers have not read yet out of the feed's ring.
+  if (ran > 0) announced(acting, name, request, answer, 'call');
+  return answer;
 }
 
 /** An item's error as the batch's: its fields under `requests[i]`, its message naming the item. */
@@ -195,15 +204,25 @@ function actingContext(requestCtx: RequestContext): RequestContext {
   return acting && owner && acting.userId !== requestCtx.caller.userId ? { ...requestCtx, caller: { ...acting, owner } } : requestCtx;
 }
 
-/** Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise. */
-function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown, validate: (raw: unknown) => unknown): unknown {
+/**
+ * Runs one operation on its request (`validate` turns the raw request into the validated one); may return a promise.
+ * A batch's item (`as`) comes with the batch's acting caller and from a request the batch translated already, and the
+ * batch announces its changes.
+ */
+function dispatch(
+  requestCtx: RequestContext,
+  name: OperationName,
+  raw: unknown,
+  validate: (raw: unknown) => unknown,
+  as: 'call' | 'batch item' = 'call',
+): unknown {
   const owner = requestCtx.caller.owner === true;
   if (OWNER_ONLY.has(name) && !owner) {
     throw ApiError.permissionDenied(
       `${name} is for the owner of this Outpost's data directory only (the key \`outpost serve\` prints, or one made with \`outpost keys create --owner\`)`,
     );
   }
-  const ctx = actingContext(requestCtx);
+  const ctx = as === 'batch item' ? requestCtx : actingContext(requestCtx); // (a batch passes its items the acting caller)
   // (The sync operations live with sync, above the services: the engine's replica carries their handlers. Each handler
   // takes the request its own operation's schema validates, which parseRequest below produces.)
   type Validated = ((ctx: RequestContext, req: unknown) => unknown) | undefined;
@@ -229,6 +248,7 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
       name,
       req,
       gated(name, authorized(ctx, name, req), (c) => handler(c, req)),
+      as,
     );
   }
   const replicated = recorder.records(name);
@@ -238,7 +258,7 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
       `${name} is not replicated: this Outpost is a replica of its remote, so the change would never reach it; make it on the remote`,
     );
   }
-  const translated = recorder.translate(name, req);
+  const translated = as === 'batch item' ? req : recorder.translate(name, req);
   // Decided here with the policies pulled from the remote, so an edit they forbid is refused now, not on push.
   const authorizedCtx = authorized(ctx, name, translated);
   if (!replicated)
@@ -247,12 +267,14 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
       name,
       translated,
       gated(name, authorizedCtx, (c) => handler(c, translated)),
+      as,
     );
   return announced(
     ctx,
     name,
     translated,
     recorder.run(authorizedCtx, name, translated, () => handler(authorizedCtx, translated)),
+    as,
   );
 }
 
@@ -260,13 +282,14 @@ function dispatch(requestCtx: RequestContext, name: OperationName, raw: unknown,
  * Every successful write tells the change feed what it changed (live views, the SSE stream): here, not per service.
  * A synchronous answer stays synchronous (a batch item's write); a promise is announced once it resolves.
  */
-function announced(ctx: RequestContext, name: OperationName, request: unknown, result: unknown): unknown {
-  const announce = (response: unknown) => {
+function announced(ctx: RequestContext, name: OperationName, request: unknown, result: unknown, as: 'call' | 'batch item'): unknown {
+  if (as === 'batch item') return result; // the batch announces its items' changes as one, once committed
+  const publish = (response: unknown) => {
     const change = changeOfWrite(name, ctx.caller, request, response);
     if (change) changeFeedFor(ctx.db).publish(change);
     return response;
   };
-  return result instanceof Promise ? result.then(announce) : announce(result);
+  return result instanceof Promise ? result.then(publish) : publish(result);
 }
 
 /**

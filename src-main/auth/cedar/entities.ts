@@ -136,10 +136,34 @@ export function recordPks(
   column = 'id',
 ): NamedRecord[] {
   if (values.length === 0 || organizationIds.length === 0) return [];
-  return db.all<NamedRecord>(
+  // Inside a batch (Db.joined) the records it read are kept by id: each item's decision names one of them again.
+  const kept = column === 'id' ? keptRecords(db, type.table) : undefined;
+  if (kept && values.every((id) => kept.has(id))) {
+    return [...new Set(values)].map((id) => kept.get(id)!).filter((r) => organizationIds.includes(r.organizationId));
+  }
+  const records = db.all<NamedRecord>(
     `SELECT pk, id, organization_id AS organizationId FROM ${type.table} WHERE ${column} IN ${PKS} AND organization_id IN ${PKS}`,
     [JSON.stringify(values), JSON.stringify(organizationIds)],
   );
+  if (kept) for (const r of records) kept.set(r.id, r);
+  return records;
+}
+
+const KEPT_RECORDS = {};
+
+/** The records of `table` a batch has read, by id (Db.joinedValue; a record's pk, id and organization stay while it exists). */
+function keptRecords(db: Db, table: string): Map<string, NamedRecord> | undefined {
+  const byTable = db.joinedValue(KEPT_RECORDS, () => new Map<string, Map<string, NamedRecord>>());
+  if (!byTable) return undefined;
+  let kept = byTable.get(table);
+  if (!kept) byTable.set(table, (kept = new Map()));
+  return kept;
+}
+
+/** Records of `table` a batch has read itself (its plan): its items' decisions then name them without a query. */
+export function keepNamedRecords(db: Db, table: string, records: Iterable<NamedRecord>): void {
+  const kept = keptRecords(db, table);
+  if (kept) for (const r of records) kept.set(r.id, r);
 }
 
 /** The parents (of `type`) of the child records with these ids, limited to the caller's organizations. */

@@ -16,6 +16,8 @@ import { resolveOrganization, visibleTo } from '../../auth/caller';
 import { matchingKeys } from '../../filter/listQuery';
 import type { BatchItem, BatchPlan, BatchPlanner, PlanContext } from '../common/batchPlan';
 import { annotationListSpec } from './annotationListSpec';
+import { readForBatch } from './annotationBatchRead';
+import { ANNOTATION_COLUMN, childCursor } from './annotationPageQueries';
 import { scopeOf } from './annotationListing';
 import { stateName } from './annotationRows';
 
@@ -38,40 +40,24 @@ interface Changed {
 const PHASE = AnnotationType.numbers.ANNOTATION_TYPE_PHASE;
 const LIMIT_TEXT = BATCH_UPDATE_LIMIT.toLocaleString('en-US');
 
-/** The current values of these annotations (by pk), tags in order. */
+/**
+ * The current values of these annotations (by pk), tags in order: the batch's one read of their rows, which it
+ * keeps for every later stage of its items (annotationBatchRead.ts).
+ */
 function currentOf(ctx: PlanContext, pks: readonly number[]): Map<number, Current> {
-  const keys = JSON.stringify(pks);
-  const tags = new Map<number, string[]>();
-  for (const t of ctx.db.all<{ pk: number; tag: string }>(
-    `SELECT annotation_pk AS pk, tag_name AS tag FROM annotation_tags WHERE annotation_pk IN (SELECT value FROM json_each(?))
-     ORDER BY annotation_pk, position`,
-    [keys],
-  )) {
-    let list = tags.get(t.pk);
-    if (!list) tags.set(t.pk, (list = []));
-    list.push(t.tag);
-  }
+  const C = ANNOTATION_COLUMN;
+  const { rows, children } = readForBatch(ctx.db, pks);
+  const tags = childCursor(children.tags, (r) => r[2] as string);
   const out = new Map<number, Current>();
-  for (const r of ctx.db.all<{
-    pk: number;
-    id: string;
-    state: number | null;
-    annotation_type: number;
-    assigned_to_user_id: string;
-    archived_date: number | null;
-  }>(
-    `SELECT a.pk, a.id, a.state, a.annotation_type, a.assigned_to_user_id, a.archived_date
-     FROM json_each(?) j CROSS JOIN annotations a ON a.pk = j.value`,
-    [keys],
-  )) {
-    out.set(r.pk, {
-      pk: r.pk,
-      id: r.id,
-      state: r.state,
-      annotationType: r.annotation_type,
-      assignedToUserId: r.assigned_to_user_id,
-      archived: r.archived_date !== null,
-      tags: tags.get(r.pk) ?? [],
+  for (const r of rows) {
+    out.set(r[C.pk], {
+      pk: r[C.pk],
+      id: r[C.id],
+      state: r[C.state],
+      annotationType: r[C.annotation_type],
+      assignedToUserId: r[C.assigned_to_user_id],
+      archived: r[C.archived_date] !== null,
+      tags: tags(r[C.pk]),
     });
   }
   return out;

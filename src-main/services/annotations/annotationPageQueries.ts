@@ -86,11 +86,91 @@ export interface PageRows {
   readonly children: Record<ChildTable, Raw[]>;
 }
 
+/** One annotation's rows as the page statements read them. */
+interface RecordRows {
+  row: Raw;
+  children: Record<ChildTable, Raw[]>;
+}
+
+/** The rows a batch read once for all its items (Db.joinedValue): by pk, and the pk of each id. */
+interface BatchRows {
+  readonly byPk: Map<number, RecordRows>;
+  readonly pkOfId: Map<string, number>;
+}
+
+const BATCH_ROWS = {};
+const batchRowsOf = (db: Db) => db.joinedValue<BatchRows>(BATCH_ROWS, () => ({ byPk: new Map(), pkOfId: new Map() }));
+
+/**
+ * The rows and child rows of `pks`, read in one go; inside a batch (Db.joined) they are also kept, so that every
+ * later read of one of these records in the batch (its authorization, merge base, write and read-back) takes them
+ * from here instead of reading the row again. The store (annotationStore.ts) keeps them right as it writes.
+ */
+export function batchPageRows(db: Db, pks: readonly number[]): PageRows {
+  const page = pageRows(db, pks);
+  const kept = batchRowsOf(db);
+  if (!kept) return page;
+  const cursors = CHILD_TABLES.map((t) => childRows(page.children[t]));
+  for (const row of page.rows) {
+    const pk: number = row[ANNOTATION_COLUMN.pk];
+    const children = Object.fromEntries(CHILD_TABLES.map((t, i) => [t, cursors[i](pk)])) as Record<ChildTable, Raw[]>;
+    kept.byPk.set(pk, { row, children });
+    kept.pkOfId.set(row[ANNOTATION_COLUMN.id], pk);
+  }
+  return page;
+}
+
+/** The kept raw row of the annotation with this id, if the batch read it. */
+export function keptRowOfId(db: Db, id: string): Raw | undefined {
+  const kept = batchRowsOf(db);
+  const pk = kept?.pkOfId.get(id);
+  return pk === undefined ? undefined : kept!.byPk.get(pk)?.row;
+}
+
+/** The store wrote these columns of `pk`: a kept row takes the values as written. */
+export function keptColumnsWritten(db: Db, pk: number, values: Readonly<Record<string, unknown>>): void {
+  const kept = batchRowsOf(db)?.byPk.get(pk);
+  if (!kept) return;
+  const row = [...kept.row];
+  for (const [column, value] of Object.entries(values)) {
+    const at = (ANNOTATION_COLUMN as Record<string, number>)[column];
+    if (at === undefined) throw new Error(`annotation rows: no column ${column}`);
+    row[at] = value;
+  }
+  kept.row = row;
+}
+
+/** The store replaced `pk`'s tags with `tags` (as stored: each once, in order). */
+export function keptTagsWritten(db: Db, pk: number, tags: readonly string[]): void {
+  const kept = batchRowsOf(db)?.byPk.get(pk);
+  if (kept) kept.children = { ...kept.children, tags: tags.map((tag, position) => [pk, position, tag]) };
+}
+
+/** The store wrote `pk`'s rows otherwise: a kept copy is dropped (read again when next needed). */
+export function keptRowsStale(db: Db, pk: number): void {
+  batchRowsOf(db)?.byPk.delete(pk);
+}
+
+const CHILD_TABLES: readonly ChildTable[] = ['tags', 'assets', 'metadata', 'channels'];
+
+/** Walks child rows sorted by annotation pk: the rows of each pk in ascending order, as stored (unsorted within one). */
+function childRows(rows: readonly Raw[]): (pk: number) => Raw[] {
+  let i = 0;
+  return (pk) => {
+    while (i < rows.length && rows[i][0] < pk) i++;
+    const start = i;
+    while (i < rows.length && rows[i][0] === pk) i++;
+    return rows.slice(start, i);
+  };
+}
+
 /** The rows and child rows of `pks` (any order, duplicates allowed; missing pks have no rows). */
 export function pageRows(db: Db, pks: readonly number[]): PageRows {
   const s = statementsOf(db);
   if (pks.length === 1) {
     const pk = pks[0];
+    const kept = batchRowsOf(db)?.byPk.get(pk);
+    if (kept) return { rows: [kept.row], children: kept.children };
     const rows = s.one.all(pk) as Raw[];
     const none: Raw[] = [];
     if (rows.length === 0) return { rows, children: { tags: none, assets: none, metadata: none, channels: none } };

@@ -9,7 +9,7 @@ import {
 import { MetadataKeyType, metadataRowToWire, type MetadataKeyTypeName, type MetadataValue } from '../../../src-shared/api/metadata';
 import { formatOptionalTimestamp, formatTimestamp } from '../../../src-shared/api/time';
 import type { Db } from '../../db/database';
-import { ANNOTATION_COLUMN, childCursor, pageRows, type Raw } from './annotationPageQueries';
+import { ANNOTATION_COLUMN, childCursor, keptRowOfId, pageRows, ROW_COLUMNS, type Raw } from './annotationPageQueries';
 
 export interface AnnotationRow {
   pk: number;
@@ -36,6 +36,15 @@ export interface AnnotationRow {
   archived_date: number | null;
   batched_triggers: number;
   is_noisy_rule: number;
+}
+
+/** The row of the annotation with this id as a batch keeps it (annotationPageQueries.ts batchPageRows), if it does. */
+export function keptAnnotationRow(db: Db, id: string): AnnotationRow | undefined {
+  const raw = keptRowOfId(db, id);
+  if (!raw) return undefined;
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < ROW_COLUMNS.length; i++) row[ROW_COLUMNS[i]] = raw[i];
+  return row as unknown as AnnotationRow;
 }
 
 const stateByNumber = new Map(AnnotationState.names.map((n) => [AnnotationState.numbers[n], n]));
@@ -68,6 +77,8 @@ const assigneeOf = (f: { id: string; user_name: string; org_id: string; org_name
 
 const C = ANNOTATION_COLUMN;
 
+const KEPT_ASSIGNEES = {};
+
 /** The assigned users of a page in one query (`assignedToUser` carries the annotation's organization). */
 function loadAssignees(db: Db, rows: readonly Raw[]): Map<string, Assignee> {
   const pairs = new Map<string, [string, string]>();
@@ -80,13 +91,22 @@ function loadAssignees(db: Db, rows: readonly Raw[]): Map<string, Assignee> {
   const out = new Map<string, Assignee>();
   if (pairs.size === 0) return out;
   if (pairs.size === 1) {
-    // One record (every write returns the record it changed): a plain lookup costs less than json_each.
-    const [[userId, organizationId]] = pairs.values();
+    // One record (every write returns the record it changed): a plain lookup costs less than json_each. A batch's
+    // items (which write annotations, not users) look each assignee up once.
+    const [[key, [userId, organizationId]]] = pairs.entries();
+    const kept = db.joinedValue(KEPT_ASSIGNEES, () => new Map<string, Assignee | undefined>());
+    if (kept?.has(key)) {
+      const assignee = kept.get(key);
+      if (assignee) out.set(key, assignee);
+      return out;
+    }
     const f = db.get<{ id: string; user_name: string; org_id: string; org_name: string }>(
       'SELECT u.id, u.user_name, o.id AS org_id, o.name AS org_name FROM users u, organizations o WHERE u.id = ? AND o.id = ?',
       [userId, organizationId],
     );
-    if (f) out.set(assigneeKey(f.id, f.org_id), assigneeOf(f));
+    const assignee = f && assigneeOf(f);
+    kept?.set(key, assignee);
+    if (assignee) out.set(key, assignee);
     return out;
   }
   const found = db.all<{ id: string; user_name: string; org_id: string; org_name: string }>(

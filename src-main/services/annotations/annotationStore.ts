@@ -11,6 +11,7 @@ import { metadataInputToRow, type MetadataValueInput } from '../../../src-shared
 import { METADATA_COLUMNS, metadataColumnValues, replaceList, replaceMetadata } from '../../db/childRows';
 import type { Db, SqlValue } from '../../db/database';
 import { ANNOTATION_COLUMNS, type AnnotationColumn } from './annotationFields';
+import { keptColumnsWritten, keptRowsStale, keptTagsWritten } from './annotationPageQueries';
 import { LINKED_CHANNEL_KIND } from './annotationRows';
 import { recordTable } from '../../db/recordTable';
 
@@ -81,13 +82,16 @@ export function setAnnotationColumns(db: Db, pk: number, values: Partial<Annotat
     ...columns.map((c) => values[c] as SqlValue),
     pk,
   ]);
+  keptColumnsWritten(db, pk, Object.fromEntries(columns.map((c) => [c, values[c]])));
 }
 
 /** Sets the archive date unless it already is that; returns whether it changed. */
 export function setAnnotationArchivedDate(db: Db, pk: number, archivedDate: number | null): boolean {
-  return (
-    db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [archivedDate, pk, archivedDate]).changes > 0
-  );
+  const changed =
+    db.run('UPDATE annotations SET archived_date = ? WHERE pk = ? AND archived_date IS NOT ?', [archivedDate, pk, archivedDate]).changes >
+    0;
+  if (changed) keptColumnsWritten(db, pk, { archived_date: archivedDate });
+  return changed;
 }
 
 /** An offline-created annotation takes the id the remote gave it. */
@@ -98,17 +102,25 @@ const ANNOTATION_CHILD_TABLES = ['annotation_tags', 'annotation_assets', 'annota
 /** Every table holding annotations (a bulk load defers their indexes: db/bulkLoad.ts). */
 export const ANNOTATION_TABLES = ['annotations', ...ANNOTATION_CHILD_TABLES] as const;
 
-export const replaceAnnotationTags = (db: Db, pk: number, tags: readonly string[]): boolean =>
-  replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);
+export function replaceAnnotationTags(db: Db, pk: number, tags: readonly string[]): boolean {
+  const changed = replaceList(db, 'annotation_tags', 'annotation_pk', 'tag_name', pk, tags);
+  keptTagsWritten(db, pk, [...new Set(tags)]);
+  return changed;
+}
 
-export const replaceAnnotationAssets = (db: Db, pk: number, assetIds: readonly string[]): boolean =>
-  replaceList(db, 'annotation_assets', 'annotation_pk', 'asset_id', pk, assetIds);
+export function replaceAnnotationAssets(db: Db, pk: number, assetIds: readonly string[]): boolean {
+  keptRowsStale(db, pk);
+  return replaceList(db, 'annotation_assets', 'annotation_pk', 'asset_id', pk, assetIds);
+}
 
 /** Duplicate keys are refused, naming `field`. */
-export const replaceAnnotationMetadata = (db: Db, pk: number, metadata: readonly MetadataValueInput[], field = 'metadata'): boolean =>
-  replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, metadata, field);
+export function replaceAnnotationMetadata(db: Db, pk: number, metadata: readonly MetadataValueInput[], field = 'metadata'): boolean {
+  keptRowsStale(db, pk);
+  return replaceMetadata(db, 'annotation_metadata', 'annotation_pk', pk, metadata, field);
+}
 
 export function replaceAnnotationLinkedChannels(db: Db, pk: number, channels: readonly LinkedChannelInput[]): void {
+  keptRowsStale(db, pk);
   db.run('DELETE FROM annotation_linked_channels WHERE annotation_pk = ?', [pk]);
   channels.forEach((c, i) => db.run(LINKED_CHANNEL_INSERT, [pk, i, ...linkedChannelValues(c)]));
 }
@@ -159,6 +171,7 @@ export class AnnotationRowWriter {
 
   /** Replaces every column and child row. */
   overwrite(pk: number, row: AnnotationRowValues, children: AnnotationChildren): void {
+    keptRowsStale(this.db, pk);
     this.updateRow.run(...valuesOf(row), pk);
     for (const d of this.deleteChildren) d.run(pk);
     this.children(pk, children);
