@@ -88,8 +88,7 @@ export const artifactsPuller: Puller<Artifact> = {
   collisions: { table: 'artifacts', kind: ARTIFACT },
   operation: 'ListArtifacts',
   listField: 'artifacts',
-  mode: 'full',
-  orderable: false,
+  listing: { by: 'whole' },
   idOf: (a) => a.artifactId,
   variants: (s) => perOrganization(s).map((v) => ({ ...v, filter: 'include_archived == true', orderBy: 'created_date' })),
   async prepare(s, items) {

@@ -13,7 +13,7 @@ import type { Run } from '../../../../src-shared/api/runs';
 import type { Tag } from '../../../../src-shared/api/tags';
 import { wireMicros } from '../../time';
 import { ensureOrganization, upsertMembership, upsertUser } from '../../identity';
-import { perOrganization, timeOfField, type Puller } from '../../pull';
+import { perOrganization, type Puller } from '../../pull';
 import type { SyncSession } from '../../session';
 import {
   replaceAssetMetadata,
@@ -49,10 +49,12 @@ interface UserWire {
 
 export const usersPuller: Puller<UserWire> = {
   resource: 'users',
+  // (A user row holds no organization: users declare no collisions. The profile's own user has a random id.)
+  collisions: null,
   operation: 'ListActiveUsers',
   listField: 'users',
-  mode: 'full',
-  orderable: false,
+  listing: { by: 'whole' },
+  idOf: (u) => u.userId,
   variants: perOrganization,
   apply(s, items, variant) {
     const org = organizationOf(s, variant);
@@ -71,9 +73,7 @@ export const tagsPuller: Puller<Tag> = {
   collisions: { table: 'tags', kind: TAG },
   operation: 'ListTags',
   listField: 'tags',
-  mode: 'created',
-  orderable: true,
-  timeOf: timeOfField('createdDate'),
+  listing: { by: 'created_date', orderable: true },
   idOf: (t) => t.tagId,
   variants: perOrganization,
   apply(s, items, variant) {
@@ -101,9 +101,7 @@ export const assetsPuller: Puller<Asset> = {
   collisions: { table: 'assets', kind: ASSET },
   operation: 'ListAssets',
   listField: 'assets',
-  mode: 'modified',
-  orderable: true,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (a) => a.assetId,
   variants: perOrganization,
   apply(s, items) {
@@ -133,9 +131,7 @@ export const runsPuller: Puller<Run> = {
   collisions: { table: 'runs', kind: RUN },
   operation: 'ListRuns',
   listField: 'runs',
-  mode: 'modified',
-  orderable: true,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (r) => r.runId,
   variants: perOrganization,
   apply(s, items) {
@@ -174,12 +170,9 @@ export const channelsPuller: Puller<Channel> = {
   collisions: { table: 'channels', kind: CHANNEL, parent: { table: 'assets', idOf: (c) => c.assetId } },
   operation: 'ListChannels',
   listField: 'channels',
-  mode: 'modified',
-  orderable: true,
-  maxPageSize: 10_000,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (c) => c.channelId,
-  variants: perOrganization,
+  variants: (s) => perOrganization(s).map((v) => ({ ...v, pageSize: 10_000 })),
   apply(s, items, variant) {
     let changed = 0;
     for (const c of items) {

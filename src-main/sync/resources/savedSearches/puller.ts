@@ -10,16 +10,17 @@ export const savedSearchesPuller: Puller<SavedSearch> = {
   collisions: { table: 'saved_searches', kind: SAVED_SEARCH },
   operation: 'ListSavedSearches',
   listField: 'savedSearches',
-  mode: 'full',
-  orderable: true,
+  listing: {
+    by: 'whole',
+    settle(s, variant, seen) {
+      const org = (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id;
+      if (org) reconcileSavedSearchDeletions(s.db, org, seen);
+    },
+  },
   idOf: (x) => x.savedSearchId,
   variants: perOrganization,
   /** Counts saved searches inserted or changed here (the full read of every run finds the others unchanged). */
   apply(s, items) {
     return changedBy(s.applier.stats, () => applyRemoteSavedSearches(s.applier, items));
-  },
-  finish(s, variant, seen) {
-    const org = (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id;
-    if (org) reconcileSavedSearchDeletions(s.db, org, seen);
   },
 };

@@ -68,20 +68,21 @@ export const testReportsPuller: Puller<TestReport> = {
   collisions: { table: 'test_reports', kind: TEST_REPORT },
   operation: 'ListTestReports',
   listField: 'testReports',
-  mode: 'full',
-  orderable: true,
+  listing: {
+    by: 'whole',
+    settle(s, _variant, seen) {
+      reconcileTestReportDeletions(
+        s.db,
+        seen,
+        s.identity.organizations.map((o) => o.id),
+      );
+    },
+  },
   idOf: (r) => r.testReportId,
   variants: () => [{}],
   /** Counts reports inserted or changed here (the full read of every run finds the others unchanged). */
   apply(s, items) {
     return applyReports(s, items);
-  },
-  finish(s, _variant, seen) {
-    reconcileTestReportDeletions(
-      s.db,
-      seen,
-      s.identity.organizations.map((o) => o.id),
-    );
   },
 };
 
@@ -183,8 +184,7 @@ export const testStepsPuller: Puller<TestStep> = {
   collisions: { table: 'test_steps', kind: TEST_STEP, parent: { table: 'test_reports', idOf: (x) => x.testReportId } },
   operation: 'ListTestSteps',
   listField: 'testSteps',
-  mode: 'full',
-  orderable: true,
+  listing: { by: 'whole', settle: (s) => saveWatermark(s, STEPS) },
   idOf: (x) => x.testStepId,
   variants: (s) => watermarkVariant(s, STEPS),
   async prepare(s, items) {
@@ -195,7 +195,6 @@ export const testStepsPuller: Puller<TestStep> = {
   },
   /** Counts steps inserted or changed here (a re-read in the overlap window of one already here counts 0). */
   apply: (s, items) => upsertSteps(contextOf(s), newSteps(s)(items), observedNow(s.remote.clockOffset())),
-  finish: (s) => saveWatermark(s, STEPS),
 };
 
 export const testMeasurementsPuller: Puller<TestMeasurement> = {
@@ -204,8 +203,7 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
   collisions: { table: 'test_measurements', kind: TEST_MEASUREMENT, parent: { table: 'test_steps', idOf: (x) => x.testStepId } },
   operation: 'ListTestMeasurements',
   listField: 'testMeasurements',
-  mode: 'full',
-  orderable: true,
+  listing: { by: 'whole', settle: (s) => saveWatermark(s, MEASUREMENTS) },
   idOf: (x) => x.measurementId,
   variants: (s) => watermarkVariant(s, MEASUREMENTS),
   async prepare(s, items) {
@@ -227,7 +225,6 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
   },
   /** Counts measurements inserted or changed here (like steps). */
   apply: (s, items) => upsertMeasurements(contextOf(s), newMeasurements(s)(items), observedNow(s.remote.clockOffset())),
-  finish: (s) => saveWatermark(s, MEASUREMENTS),
 };
 
 /** In pull order: reports, then their steps, then measurements. */
