@@ -89,6 +89,8 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
     operation: o.operation,
     listField: o.listField,
     collisions: null,
+    // (Due every `reconcileEvery`, not every run.)
+    readAgain: 'never',
     idOf: o.idOf,
     variants(s: SyncSession) {
       if (refusedChecks.get(s.features)?.has(o.resource)) return [];

@@ -37,6 +37,7 @@ export interface Puller<T = unknown, Prepared = unknown> {
   /** Response member holding the page's items. */
   readonly listField: string;
   readonly listing: ChangedSince | ListedWhole;
+  readonly readAgain: ReadAgain;
   /**
    * The table holding this puller's records by `id` and `organization_id`, and their record kind: a pulled id held
    * there by a record the remote never sent is a collision, kept apart and logged (collisions.ts). Null: the list's
@@ -59,6 +60,14 @@ export interface Puller<T = unknown, Prepared = unknown> {
    */
   apply(s: SyncSession, items: T[], variant: Record<string, unknown>, loaded?: LoadedIds, prepared?: Prepared): number;
 }
+
+/**
+ * When a list is read again in a run, besides before the push: never; after the push (the remote's side effects of
+ * our writes: history logs, modified dates); or, while edits of a kind of record wait, also right before the push and
+ * during a long one (the API has no conditional update: a remote edit made since the last read would be overwritten
+ * without a conflict), and after it.
+ */
+export type ReadAgain = 'never' | 'afterPush' | { readonly whileEditsOf: string };
 
 /**
  * Incremental: a cursor on `by` (modified_date; created_date for append-only lists) in server time. Items carry the

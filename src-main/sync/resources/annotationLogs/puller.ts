@@ -15,6 +15,8 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
   resource: 'annotation_logs',
   // A log under the id of one made here, or on a record made here under the remote's id, is another record's.
   collisions: { table: 'annotation_logs', kind: ANNOTATION_LOG, parent: { table: 'annotations', idOf: (l) => l.annotationId } },
+  // Again after the push: the remote's own history logs of our writes.
+  readAgain: 'afterPush',
   operation: 'ListAllAnnotationLogs',
   listField: 'annotationLogs',
   listing: {

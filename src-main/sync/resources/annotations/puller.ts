@@ -14,6 +14,7 @@ type Echoes = Map<string, AnnotationLog[]>;
 export const annotationsPuller: Puller<Annotation, Echoes | undefined> = {
   resource: 'annotations',
   collisions: { table: 'annotations', kind: ANNOTATION },
+  readAgain: { whileEditsOf: ANNOTATION },
   operation: 'ListAnnotations',
   listField: 'annotations',
   listing: { by: 'modified_date', orderable: true, bulkLoad: { tables: ANNOTATION_TABLES, liveIndexes: ['annotations_org_modified'] } },

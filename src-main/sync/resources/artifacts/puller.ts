@@ -86,6 +86,7 @@ async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: Art
 export const artifactsPuller: Puller<Artifact> = {
   resource: 'artifacts',
   collisions: { table: 'artifacts', kind: ARTIFACT },
+  readAgain: 'afterPush',
   operation: 'ListArtifacts',
   listField: 'artifacts',
   listing: { by: 'whole' },

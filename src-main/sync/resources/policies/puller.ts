@@ -9,6 +9,7 @@ import { applyRemotePolicies, POLICY } from './apply';
 export const policiesPuller: Puller<Policy> = {
   resource: 'policies',
   collisions: { table: 'policies', kind: POLICY },
+  readAgain: { whileEditsOf: POLICY },
   operation: 'ListPolicies',
   listField: 'policies',
   listing: { by: 'modified_date', orderable: true },

@@ -51,6 +51,7 @@ export const usersPuller: Puller<UserWire> = {
   resource: 'users',
   // (A user row holds no organization: users declare no collisions. The profile's own user has a random id.)
   collisions: null,
+  readAgain: 'never',
   operation: 'ListActiveUsers',
   listField: 'users',
   listing: { by: 'whole' },
@@ -71,6 +72,7 @@ export const usersPuller: Puller<UserWire> = {
 export const tagsPuller: Puller<Tag> = {
   resource: 'tags',
   collisions: { table: 'tags', kind: TAG },
+  readAgain: 'never',
   operation: 'ListTags',
   listField: 'tags',
   listing: { by: 'created_date', orderable: true },
@@ -99,6 +101,7 @@ export const tagsPuller: Puller<Tag> = {
 export const assetsPuller: Puller<Asset> = {
   resource: 'assets',
   collisions: { table: 'assets', kind: ASSET },
+  readAgain: 'never',
   operation: 'ListAssets',
   listField: 'assets',
   listing: { by: 'modified_date', orderable: true },
@@ -129,6 +132,7 @@ export const assetsPuller: Puller<Asset> = {
 export const runsPuller: Puller<Run> = {
   resource: 'runs',
   collisions: { table: 'runs', kind: RUN },
+  readAgain: 'never',
   operation: 'ListRuns',
   listField: 'runs',
   listing: { by: 'modified_date', orderable: true },
@@ -168,6 +172,7 @@ export const channelsPuller: Puller<Channel> = {
   resource: 'channels',
   // A channel of an asset made here under the remote's id belongs to the remote's asset, not to ours.
   collisions: { table: 'channels', kind: CHANNEL, parent: { table: 'assets', idOf: (c) => c.assetId } },
+  readAgain: 'never',
   operation: 'ListChannels',
   listField: 'channels',
   listing: { by: 'modified_date', orderable: true },

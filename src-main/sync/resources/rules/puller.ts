@@ -135,6 +135,7 @@ function upsertRemoteRule(db: Db, r: Rule): void {
 export const rulesPuller: Puller<Rule> = {
   resource: 'rules',
   collisions: { table: 'rules', kind: 'rule' },
+  readAgain: 'never',
   operation: 'ListRules',
   listField: 'rules',
   listing: { by: 'modified_date', orderable: true },

@@ -8,6 +8,7 @@ import { applyRemoteSavedSearches, reconcileSavedSearchDeletions, SAVED_SEARCH }
 export const savedSearchesPuller: Puller<SavedSearch> = {
   resource: 'saved_searches',
   collisions: { table: 'saved_searches', kind: SAVED_SEARCH },
+  readAgain: { whileEditsOf: SAVED_SEARCH },
   operation: 'ListSavedSearches',
   listField: 'savedSearches',
   listing: {

@@ -66,6 +66,9 @@ function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
 export const testReportsPuller: Puller<TestReport> = {
   resource: 'test_reports',
   collisions: { table: 'test_reports', kind: TEST_REPORT },
+  // Not read again after the push: every push of them applies the remote's answer already, and their pull is a full
+  // read (the platform cannot filter reports by modified_date): too costly to repeat for nothing.
+  readAgain: 'never',
   operation: 'ListTestReports',
   listField: 'testReports',
   listing: {
@@ -182,6 +185,7 @@ export const testStepsPuller: Puller<TestStep> = {
   resource: STEPS,
   // A step under the id of one made here, or in a report made here under the remote's id, is another record's.
   collisions: { table: 'test_steps', kind: TEST_STEP, parent: { table: 'test_reports', idOf: (x) => x.testReportId } },
+  readAgain: 'never',
   operation: 'ListTestSteps',
   listField: 'testSteps',
   listing: { by: 'whole', settle: (s) => saveWatermark(s, STEPS) },
@@ -201,6 +205,7 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
   resource: MEASUREMENTS,
   // Likewise under a step made here (a report made here takes no step of the remote's: see prepare).
   collisions: { table: 'test_measurements', kind: TEST_MEASUREMENT, parent: { table: 'test_steps', idOf: (x) => x.testStepId } },
+  readAgain: 'never',
   operation: 'ListTestMeasurements',
   listField: 'testMeasurements',
   listing: { by: 'whole', settle: (s) => saveWatermark(s, MEASUREMENTS) },
