@@ -21,7 +21,7 @@ import type { Puller } from './pull';
 import type { SyncSession } from './session';
 import type { RemoteFeatures } from './spec';
 import { OPEN_STATES } from './outbox';
-import { keptAfterRemoteDeletion } from './conflicts';
+import { keptAfterRemoteDeletion, remoteDeletionStays } from './conflicts';
 
 export interface LocalRecord {
   readonly pk: number;
@@ -80,6 +80,27 @@ function saveReconcile(db: Db, key: string, serverTime: number): void {
      ON CONFLICT(resource) DO UPDATE SET modified_date = excluded.modified_date, updated_date = excluded.updated_date`,
     [key, serverTime, Date.now() * 1000],
   );
+}
+
+/**
+ * After a list read whole (ListedWhole.settle): its records in `organizationIds` that the remote no longer listed were
+ * deleted there (a hard delete), unless made or edited here and not sent yet, or kept by an open remote_missing conflict.
+ */
+export function removeUnlisted(
+  db: Db,
+  kind: string,
+  rows: RecordTable,
+  organizationIds: readonly string[],
+  seen: ReadonlySet<string>,
+): void {
+  const stays = remoteDeletionStays(db);
+  for (const r of db.all<{ id: string }>(`SELECT id FROM ${rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
+    JSON.stringify(organizationIds),
+  ])) {
+    if (seen.has(r.id) || stays(kind, r.id)) continue;
+    rows.deleteByIds(db, [r.id]); // what hangs from it cascades
+    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [kind, r.id]);
+  }
 }
 
 /** A puller that lists every id of a resource when the reconcile is due and removes local records the remote lacks. */

@@ -8,6 +8,16 @@
 // A remote without filters is still pulled correctly: newest-first by
 // modified_date down to the overlap floor (cursor saved at the end), or for
 // lists without order_by a full scan skipping rows below the floor.
+//
+// The shape a resource declares (its descriptor's `pullers`): each Puller names
+// its list operation, its items' ids, where those ids may collide with records
+// made here, its request variants, when it is read again in a run (readAgain)
+// and how a page is applied; how it is read is one named, required part:
+// `ChangedSince` a cursor (modified_date, or created_date for append-only
+// lists; optionally bulk-loaded on the first pull) or `ListedWhole` (small
+// lists, or lists the remote cannot filter by date; `settle` then sees every
+// id listed, e.g. removeUnlisted for hard deletions upstream). Deletions that
+// leave no trace are ListedWhole pullers of their own (deletions.ts).
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
 import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';

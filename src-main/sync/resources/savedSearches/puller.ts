@@ -3,7 +3,9 @@
 import type { SavedSearch } from '../../../../src-shared/api/savedSearches';
 import { changedBy } from '../../apply';
 import { perOrganization, type Puller } from '../../pull';
-import { applyRemoteSavedSearches, reconcileSavedSearchDeletions, SAVED_SEARCH } from './apply';
+import { savedSearchRows } from '../../../services/savedSearches/savedSearchStore';
+import { removeUnlisted } from '../../deletions';
+import { applyRemoteSavedSearches, SAVED_SEARCH } from './apply';
 
 export const savedSearchesPuller: Puller<SavedSearch> = {
   resource: 'saved_searches',
@@ -15,7 +17,7 @@ export const savedSearchesPuller: Puller<SavedSearch> = {
     by: 'whole',
     settle(s, variant, seen) {
       const org = (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id;
-      if (org) reconcileSavedSearchDeletions(s.db, org, seen);
+      if (org) removeUnlisted(s.db, SAVED_SEARCH, savedSearchRows, [org], seen);
     },
   },
   idOf: (x) => x.savedSearchId,

@@ -24,7 +24,9 @@ import { ApiError, Code } from '../../../../src-shared/errors';
 import { changedBy } from '../../apply';
 import { callWithRetry, countPulled, withoutCollisions, type Puller } from '../../pull';
 import { TEST_MEASUREMENT, TEST_STEP, upsertMeasurements, upsertSteps } from './children';
-import { applyTestReports, observedNow, reconcileTestReportDeletions, TEST_REPORT, testReportContext } from './apply';
+import { applyTestReports, observedNow, TEST_REPORT, testReportContext } from './apply';
+import { removeUnlisted } from '../../deletions';
+import { testReportRows } from '../../../services/testReports/testReportStore';
 import type { SyncSession } from '../../session';
 import { filterUnsupported, listEvery, quote } from '../../remoteQuery';
 import { createdReportFields, sameImport } from './specs';
@@ -74,11 +76,8 @@ export const testReportsPuller: Puller<TestReport> = {
   listing: {
     by: 'whole',
     settle(s, _variant, seen) {
-      reconcileTestReportDeletions(
-        s.db,
-        seen,
-        s.identity.organizations.map((o) => o.id),
-      );
+      const organizations = s.identity.organizations.map((o) => o.id);
+      removeUnlisted(s.db, TEST_REPORT, testReportRows, organizations, seen);
     },
   },
   idOf: (r) => r.testReportId,
