@@ -54,7 +54,7 @@ export interface RecordKind {
   readonly rows: RecordTable;
   /** The column the sync view shows for it (a conflict or a refused edit reads "annotation Pump 3", not an id). */
   readonly nameColumn?: string;
-  /** How its records merge three-way, per field (absent: kinds that are only created, never edited here). */
+  /** How its records merge three-way, per field (absent: kinds without a three-way merge). */
   readonly merge?: Merged;
   /** The columns of its rows that hold other kinds' ids. */
   readonly references?: readonly Reference[];
