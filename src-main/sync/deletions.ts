@@ -126,7 +126,7 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
     },
     // Arrivals are the incremental puller's work: this one only looks at what is missing (and counts as nothing pulled).
     apply: () => 0,
-    listing: { by: 'whole', skipOn, settle },
+    listing: { by: 'deletions', skipOn, settle },
   };
 
   // The reconcile clock is not moved: the check stays due, and the next run asks again.

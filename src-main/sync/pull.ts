@@ -16,8 +16,9 @@
 // `ChangedSince` a cursor (modified_date, or created_date for append-only
 // lists; optionally bulk-loaded on the first pull) or `ListedWhole` (small
 // lists, or lists the remote cannot filter by date; `settle` then sees every
-// id listed, e.g. removeUnlisted for hard deletions upstream). Deletions that
-// leave no trace are ListedWhole pullers of their own (deletions.ts).
+// id listed, e.g. removeUnlisted for hard deletions upstream) or a
+// `DeletionCheck` (a list read whole now and then for deletions that leave no
+// trace: deletions.ts).
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
 import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
@@ -46,7 +47,7 @@ export interface Puller<T = unknown, Prepared = unknown> {
   readonly operation: string;
   /** Response member holding the page's items. */
   readonly listField: string;
-  readonly listing: ChangedSince | ListedWhole;
+  readonly listing: ChangedSince | ListedWhole | DeletionCheck;
   readonly readAgain: ReadAgain;
   /**
    * The table holding this puller's records by `id` and `organization_id`, and their record kind: a pulled id held
@@ -109,11 +110,17 @@ export interface ListedWhole {
   readonly by: 'whole';
   /** After the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
   settle?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
+}
+
+/** A list read whole when a check for deletions upstream is due (deletions.ts): it applies nothing, `settle` removes. */
+export interface DeletionCheck {
+  readonly by: 'deletions';
+  settle(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
   /**
-   * A failed listing the run can do without (e.g. a deletion check whose order the remote refuses): the warning
-   * to give; the variant is skipped (settle does not run). Undefined: the failure is the run's.
+   * A failed listing the run can do without (the remote refuses the order the check needs): the warning to give;
+   * the variant is skipped (settle does not run). Undefined: the failure is the run's.
    */
-  skipOn?(s: SyncSession, error: unknown): string | undefined;
+  skipOn(s: SyncSession, error: unknown): string | undefined;
 }
 
 interface Cursor {
@@ -206,7 +213,12 @@ const notOffered = (e: unknown) =>
   e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.NOT_FOUND && /^not found$/i.test(e.message)));
 
 /** A list read whole: every page applied, then `settle` with every id listed. */
-async function pullWhole(s: SyncSession, p: Puller, listing: ListedWhole, variant: Record<string, unknown>): Promise<number> {
+async function pullWhole(
+  s: SyncSession,
+  p: Puller,
+  listing: ListedWhole | DeletionCheck,
+  variant: Record<string, unknown>,
+): Promise<number> {
   const pageSize = pageSizeOf(s, variant);
   const seen = new Set<string>();
   let rows = 0;
@@ -365,13 +377,17 @@ async function pullChanged(
 
 export async function runPuller(s: SyncSession, p: Puller): Promise<number> {
   if (!Remote.has(p.operation)) return 0;
+  const { listing } = p;
   let rows = 0;
   for (const variant of p.variants(s)) {
     const key = p.resource + (variant.organizationId ? `:${variant.organizationId as string}` : '');
     try {
-      rows += p.listing.by === 'whole' ? await pullWhole(s, p, p.listing, variant) : await pullChanged(s, p, p.listing, variant, key);
+      rows +=
+        listing.by === 'whole' || listing.by === 'deletions'
+          ? await pullWhole(s, p, listing, variant)
+          : await pullChanged(s, p, listing, variant, key);
     } catch (e) {
-      const skipped = p.listing.by === 'whole' ? p.listing.skipOn?.(s, e) : undefined;
+      const skipped = listing.by === 'deletions' ? listing.skipOn(s, e) : undefined;
       if (skipped !== undefined) s.event({ type: 'warning', message: `${p.resource}: ${skipped}` });
       else if (notOffered(e)) s.event({ type: 'warning', message: `${p.resource}: the remote does not offer ${p.operation}; skipped` });
       else throw e;

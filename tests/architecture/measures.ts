@@ -82,6 +82,7 @@ const EXTENSION_INTERFACES: Record<string, string> = {
   ChangedSince: 'src-main/sync/pull.ts',
   BulkLoad: 'src-main/sync/pull.ts',
   ListedWhole: 'src-main/sync/pull.ts',
+  DeletionCheck: 'src-main/sync/pull.ts',
   Adopted: 'src-main/sync/resource.ts',
   KeptHere: 'src-main/sync/resource.ts',
   Merged: 'src-main/sync/resource.ts',
