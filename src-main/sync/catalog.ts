@@ -29,7 +29,14 @@ export class ResourceCatalog implements ApplyResources {
   /** By the kind referred to: every declared column holding its ids. */
   private readonly referencesTo = new Map<string, Reference[]>();
 
-  constructor(readonly resources: readonly ReplicatedResource[]) {
+  /**
+   * `referenceData`: the lists of reference data (users, tags, assets, ...), pulled first (the others refer to it); a
+   * run may leave them out (SyncOptions.reference).
+   */
+  constructor(
+    readonly resources: readonly ReplicatedResource[],
+    private readonly referenceData: readonly Puller[] = [],
+  ) {
     this.specs = indexBy(
       resources.flatMap((r) => r.specs ?? []),
       (s) => s.operation,
@@ -72,7 +79,7 @@ export class ResourceCatalog implements ApplyResources {
 
   /** The merge base of a record about to be edited (none for kinds without a three-way merge). */
   snapshot(db: Db, resource: string, id: string): Snapshot | undefined {
-    return this.kind(resource)?.snapshot?.(db, id);
+    return this.kind(resource)?.merge?.snapshot(db, id);
   }
 
   /** A record made here took the remote's id: its row, and every declared reference to it, each through its store. */
@@ -88,7 +95,7 @@ export class ResourceCatalog implements ApplyResources {
 
   /** The kinds of record made before the first link, in the descriptors' order (adoption follows it). */
   preLinkRecords(): PreLinkRecords[] {
-    return this.resources.flatMap((r) => r.preLink ?? []);
+    return this.resources.flatMap((r) => r.preLink);
   }
 
   /** What Retry and Discard do with a refused create by `operation` (undefined: the create changed another record too). */
@@ -98,13 +105,16 @@ export class ResourceCatalog implements ApplyResources {
 
   /** The pulls of a run, in the descriptors' order: before the push (`reference`: with the reference data), or after it. */
   pullers(phase: 'beforePush' | 'afterPush', options: { reference?: boolean } = {}): Puller[] {
-    if (phase === 'afterPush') return this.resources.flatMap((r) => r.pullAfterPush ?? []);
-    return this.resources.filter((r) => options.reference !== false || !r.referenceData).flatMap((r) => r.pullers ?? []);
+    const lists = this.resources.flatMap((r) => r.pullers);
+    if (phase === 'afterPush') return lists.filter((p) => p.readAgain !== 'never');
+    return [...(options.reference !== false ? this.referenceData : []), ...lists];
   }
 
   /** The lists read again right before the push (and during a long one), by the kind of record whose edits wait. */
   rereads(): (readonly [resource: string, puller: Puller])[] {
-    return this.allKinds().flatMap((k) => (k.rereadBeforePush ? [[k.resource, k.rereadBeforePush] as const] : []));
+    return this.resources.flatMap((r) =>
+      r.pullers.flatMap((p) => (typeof p.readAgain === 'object' ? [[p.readAgain.whileEditsOf, p] as const] : [])),
+    );
   }
 
   /** The descriptors' work after a pull phase (e.g. archiving replayed duplicates on the remote). */

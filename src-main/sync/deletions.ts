@@ -21,7 +21,7 @@ import type { Puller } from './pull';
 import type { SyncSession } from './session';
 import type { RemoteFeatures } from './spec';
 import { OPEN_STATES } from './outbox';
-import { keptAfterRemoteDeletion } from './conflicts';
+import { keptAfterRemoteDeletion, remoteDeletionStays } from './conflicts';
 
 export interface LocalRecord {
   readonly pk: number;
@@ -36,7 +36,6 @@ export interface DeletionReconcilerOptions<T> {
   readonly listField: string;
   /** order_by of every page: an immutable field, so no record moves between pages (see above). */
   readonly orderBy?: string;
-  readonly maxPageSize?: number;
   idOf(item: T): string;
   /** Local table (pk, id, organization_id), from its store: records the remote no longer lists are deleted through it. */
   readonly rows: RecordTable;
@@ -83,15 +82,36 @@ function saveReconcile(db: Db, key: string, serverTime: number): void {
   );
 }
 
-/** A 'full' puller that lists every id of a resource when the reconcile is due and removes local records the remote lacks. */
+/**
+ * After a list read whole (ListedWhole.settle): its records in `organizationIds` that the remote no longer listed were
+ * deleted there (a hard delete), unless made or edited here and not sent yet, or kept by an open remote_missing conflict.
+ */
+export function removeUnlisted(
+  db: Db,
+  kind: string,
+  rows: RecordTable,
+  organizationIds: readonly string[],
+  seen: ReadonlySet<string>,
+): void {
+  const stays = remoteDeletionStays(db);
+  for (const r of db.all<{ id: string }>(`SELECT id FROM ${rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
+    JSON.stringify(organizationIds),
+  ])) {
+    if (seen.has(r.id) || stays(kind, r.id)) continue;
+    rows.deleteByIds(db, [r.id]); // what hangs from it cascades
+    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [kind, r.id]);
+  }
+}
+
+/** A puller that lists every id of a resource when the reconcile is due and removes local records the remote lacks. */
 export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T> {
   return {
     resource: o.resource,
     operation: o.operation,
     listField: o.listField,
-    mode: 'full',
-    orderable: false,
-    maxPageSize: o.maxPageSize,
+    collisions: null,
+    // (Due every `reconcileEvery`, not every run.)
+    readAgain: 'never',
     idOf: o.idOf,
     variants(s: SyncSession) {
       if (refusedChecks.get(s.features)?.has(o.resource)) return [];
@@ -104,33 +124,36 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
       // (The server clock is estimated to within a second: an interval of 0 means every sync.)
       return s.reconcileEvery <= 0 || s.remote.serverNow() - last >= s.reconcileEvery ? [o.orderBy ? { orderBy: o.orderBy } : {}] : [];
     },
-    // The reconcile clock is not moved: the check stays due, and the next run asks again.
-    skipOn(s, error) {
-      if (!o.orderBy || !orderRefused(error)) return undefined;
-      const refused = refusedChecks.get(s.features) ?? new Set<string>();
-      refusedChecks.set(s.features, refused.add(o.resource));
-      return `the remote refused ${o.operation} ordered by ${o.orderBy} (${(error as Error).message}); deletions there are not looked for in this sync`;
-    },
     // Arrivals are the incremental puller's work: this one only looks at what is missing (and counts as nothing pulled).
     apply: () => 0,
-    finish(s, _variant, seen) {
-      const organizations = s.identity.organizations.map((org) => org.id);
-      const missing = s.db
-        .all<LocalRecord>(`SELECT pk, id FROM ${o.rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
-          JSON.stringify(organizations),
-        ])
-        .filter((r) => !seen.has(r.id));
-      if (missing.length) {
-        const created = createdByOpenEntries(s.db, o.createdResource);
-        const kept = keptAfterRemoteDeletion(s.db, o.createdResource);
-        const stays = o.stays?.(s.db);
-        for (const r of missing) {
-          if (created.has(r.id) || kept.has(r.id) || stays?.(r)) continue;
-          o.rows.deleteByIds(s.db, [r.id]);
-          s.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [o.createdResource, r.id]);
-        }
-      }
-      saveReconcile(s.db, o.resource, s.remote.serverNow());
-    },
+    listing: { by: 'deletions', skipOn, settle },
   };
+
+  // The reconcile clock is not moved: the check stays due, and the next run asks again.
+  function skipOn(s: SyncSession, error: unknown): string | undefined {
+    if (!o.orderBy || !orderRefused(error)) return undefined;
+    const refused = refusedChecks.get(s.features) ?? new Set<string>();
+    refusedChecks.set(s.features, refused.add(o.resource));
+    return `the remote refused ${o.operation} ordered by ${o.orderBy} (${(error as Error).message}); deletions there are not looked for in this sync`;
+  }
+
+  function settle(s: SyncSession, _variant: Record<string, unknown>, seen: ReadonlySet<string>): void {
+    const organizations = s.identity.organizations.map((org) => org.id);
+    const missing = s.db
+      .all<LocalRecord>(`SELECT pk, id FROM ${o.rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
+        JSON.stringify(organizations),
+      ])
+      .filter((r) => !seen.has(r.id));
+    if (missing.length) {
+      const created = createdByOpenEntries(s.db, o.createdResource);
+      const kept = keptAfterRemoteDeletion(s.db, o.createdResource);
+      const stays = o.stays?.(s.db);
+      for (const r of missing) {
+        if (created.has(r.id) || kept.has(r.id) || stays?.(r)) continue;
+        o.rows.deleteByIds(s.db, [r.id]);
+        s.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [o.createdResource, r.id]);
+      }
+    }
+    saveReconcile(s.db, o.resource, s.remote.serverNow());
+  }
 }

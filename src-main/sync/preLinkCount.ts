@@ -3,6 +3,7 @@
 // organizations that no outbox entry created (a create queued since the link
 // is already on its way).
 import type { Db } from '../db/database';
+import type { Adoption, PreLinkRecords } from './resource';
 
 /** `except`: an SQL condition on the table's rows that are no one's work (e.g. the default policy each organization starts with). */
 export function countLocalRecords(db: Db, table: string, organizationIds: readonly string[], except?: string): number {
@@ -22,12 +23,33 @@ export function localRecordIds(db: Db, table: string, organizationIds: readonly 
     .map((r) => r.id);
 }
 
-/** Records of a kind adoption does not send: counted (never hidden), with why they stay. */
-export function keptPreLink(resource: string, label: string, table: string, kept: string, except?: string) {
+/** Records of a kind adoption sends, one at a time, oldest first (`adoptOne`: whether that one went). */
+export function adoptedPreLink(
+  resource: string,
+  label: string,
+  table: string,
+  adoptOne: (a: Adoption, id: string) => boolean,
+): PreLinkRecords {
   return {
     resource,
     label,
-    kept,
+    count: (db, organizationIds) => countLocalRecords(db, table, organizationIds),
+    adoption: {
+      adopt(a) {
+        let adopted = 0;
+        for (const id of localRecordIds(a.ctx.db, table, a.localOrganizationIds)) if (adoptOne(a, id)) adopted++;
+        return adopted;
+      },
+    },
+  };
+}
+
+/** Records of a kind adoption does not send: counted (never hidden), with why they stay. */
+export function keptPreLink(resource: string, label: string, table: string, kept: string, except?: string): PreLinkRecords {
+  return {
+    resource,
+    label,
+    adoption: { kept },
     count: (db: Db, organizationIds: readonly string[]) => countLocalRecords(db, table, organizationIds, except),
   };
 }

@@ -8,6 +8,17 @@
 // A remote without filters is still pulled correctly: newest-first by
 // modified_date down to the overlap floor (cursor saved at the end), or for
 // lists without order_by a full scan skipping rows below the floor.
+//
+// The shape a resource declares (its descriptor's `pullers`): each Puller names
+// its list operation, its items' ids, where those ids may collide with records
+// made here, its request variants, when it is read again in a run (readAgain)
+// and how a page is applied; how it is read is one named, required part:
+// `ChangedSince` a cursor (modified_date, or created_date for append-only
+// lists; optionally bulk-loaded on the first pull) or `ListedWhole` (small
+// lists, or lists the remote cannot filter by date; `settle` then sees every
+// id listed, e.g. removeUnlisted for hard deletions upstream) or a
+// `DeletionCheck` (a list read whole now and then for deletions that leave no
+// trace: deletions.ts).
 import { formatTimestamp } from '../../src-shared/api/time';
 import { ApiError, Code } from '../../src-shared/errors';
 import { beginBulkLoad, restoreIndexes, restoreIndexesGradually, type BulkLoadOptions, type LoadedIds } from '../db/bulkLoad';
@@ -24,6 +35,11 @@ import { compact } from './wireEncode';
 import { withoutIdCollisions, type CollisionCheck } from './collisions';
 import { changeFeedFor } from '../services/changeFeed';
 
+/**
+ * One list a resource reads from the remote. How it is read is one named part (`listing`): changed since a cursor,
+ * or listed whole. Everything else is what every list has: its operation, its items' ids, where those ids may
+ * collide with records made here, its request variants and how a page is applied.
+ */
 export interface Puller<T = unknown, Prepared = unknown> {
   /** Cursor key and progress label. */
   readonly resource: string;
@@ -31,48 +47,80 @@ export interface Puller<T = unknown, Prepared = unknown> {
   readonly operation: string;
   /** Response member holding the page's items. */
   readonly listField: string;
-  /** modified: cursor on modified_date; created: append-only, cursor on created_date; full: small lists re-read entirely. */
-  readonly mode: 'modified' | 'created' | 'full';
-  /** Whether the list accepts order_by on the cursor field (else its default order must be ascending by it). */
-  readonly orderable: boolean;
-  readonly maxPageSize?: number;
+  readonly listing: ChangedSince | ListedWhole | DeletionCheck;
+  readonly readAgain: ReadAgain;
   /**
    * The table holding this puller's records by `id` and `organization_id`, and their record kind: a pulled id held
-   * there by a record the remote never sent is a collision, kept apart and logged (collisions.ts).
+   * there by a record the remote never sent is a collision, kept apart and logged (collisions.ts). Null: the list's
+   * records hold no organization (users), or the puller applies nothing (a deletion check).
    */
-  readonly collisions?: CollisionCheck<T>;
-  /** Tables filled by this puller: an initial pull into them, while empty, defers their secondary indexes (bulkLoad.ts). */
-  readonly bulkTables?: readonly string[];
+  readonly collisions: CollisionCheck<T> | null;
+  idOf(item: T): string;
   /**
-   * Secondary indexes kept during that bulk load because pages arrive in their order (rows append at their
-   * end, which costs less than the separate sort and table scan of rebuilding them afterwards).
+   * Request variants (e.g. one per organization); each keeps its own cursor. A variant's `pageSize` is the most the
+   * list serves per page (ListPolicies: 100); a run asking for smaller pages asks for those.
    */
-  readonly liveIndexes?: readonly string[];
-  /**
-   * The puller's apply takes the `loaded` ids during a bulk load and never looks records up by id then, so the
-   * unique id indexes are deferred as well (bulkLoad.ts; the costliest index of an initial pull: random keys).
-   */
-  readonly tracksLoadedIds?: boolean;
-  /** Cursor field value of an item (epoch micros) and its id. */
-  timeOf?(item: T): number;
-  idOf?(item: T): string;
-  /** Request variants (e.g. one per organization); each keeps its own cursor. */
   variants(s: SyncSession): Record<string, unknown>[];
   /** Remote lookups a page needs before its transaction (parents of logs); what it returns travels to `apply` with the page. */
   prepare?(s: SyncSession, items: T[]): Promise<Prepared>;
   /**
-   * A failed listing the run can do without (e.g. a deletion check whose order the remote refuses): the warning
-   * to give; the variant is skipped (finish does not run). Undefined: the failure is the run's.
-   */
-  skipOn?(s: SyncSession, error: unknown): string | undefined;
-  /** Full mode: after the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
-  finish?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
-  /**
    * Applies one page; runs inside the page's transaction. Returns the records inserted or changed here (an
-   * unchanged re-read, e.g. in the overlap window, counts 0): what progress reports as pulled. `loaded`: see tracksLoadedIds.
-   * `prepared`: what `prepare` returned for the page (whose items may since have lost id collisions: collisions.ts).
+   * unchanged re-read, e.g. in the overlap window, counts 0): what progress reports as pulled. `loaded`: the ids an
+   * initial bulk load wrote (ChangedSince.bulkLoad). `prepared`: what `prepare` returned for the page (whose items
+   * may since have lost id collisions: collisions.ts).
    */
   apply(s: SyncSession, items: T[], variant: Record<string, unknown>, loaded?: LoadedIds, prepared?: Prepared): number;
+}
+
+/**
+ * When a list is read again in a run, besides before the push: never; after the push (the remote's side effects of
+ * our writes: history logs, modified dates); or, while edits of a kind of record wait, also right before the push and
+ * during a long one (the API has no conditional update: a remote edit made since the last read would be overwritten
+ * without a conflict), and after it.
+ */
+export type ReadAgain = 'never' | 'afterPush' | { readonly whileEditsOf: string };
+
+/**
+ * Incremental: a cursor on `by` (modified_date; created_date for append-only lists) in server time. Items carry the
+ * field in its wire form (`modifiedDate`, `createdDate`).
+ */
+export interface ChangedSince {
+  readonly by: 'modified_date' | 'created_date';
+  /** Whether the list accepts order_by on `by` (else its default order must be ascending by it). */
+  readonly orderable: boolean;
+  /** An initial pull into these tables, while empty, defers their secondary indexes (bulkLoad.ts). */
+  readonly bulkLoad?: BulkLoad;
+}
+
+/**
+ * The tables an initial pull fills. The puller's apply then takes the `loaded` ids and never looks records up by id,
+ * so their unique id indexes are deferred as well (the costliest index of an initial pull: random keys).
+ */
+export interface BulkLoad {
+  readonly tables: readonly string[];
+  /**
+   * Secondary indexes kept during the load because pages arrive in their order (rows append at their end, which
+   * costs less than the separate sort and table scan of rebuilding them afterwards).
+   */
+  readonly liveIndexes: readonly string[];
+}
+
+/** Small lists, or lists the remote cannot filter by date: read whole at every run (with the variant's filter). */
+export interface ListedWhole {
+  readonly by: 'whole';
+  /** After the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
+  settle?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
+}
+
+/** A list read whole when a check for deletions upstream is due (deletions.ts): it applies nothing, `settle` removes. */
+export interface DeletionCheck {
+  readonly by: 'deletions';
+  settle(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
+  /**
+   * A failed listing the run can do without (the remote refuses the order the check needs): the warning to give;
+   * the variant is skipped (settle does not run). Undefined: the failure is the run's.
+   */
+  skipOn(s: SyncSession, error: unknown): string | undefined;
 }
 
 interface Cursor {
@@ -80,7 +128,9 @@ interface Cursor {
   id: string;
 }
 
-export const timeOfField = (field: string) => (item: Record<string, unknown>) => wireMicros(String(item[field] ?? '')) ?? 0;
+/** An item's cursor field (its wire form: `modified_date` -> `modifiedDate`), in epoch micros. */
+const timeOf = (by: ChangedSince['by'], item: unknown) =>
+  wireMicros(String((item as Record<string, unknown>)[by === 'created_date' ? 'createdDate' : 'modifiedDate'] ?? '')) ?? 0;
 
 function loadCursor(s: SyncSession, key: string): Cursor | undefined {
   const row = s.db.get<{ modified_date: number; last_id: string }>('SELECT modified_date, last_id FROM sync_cursors WHERE resource = ?', [
@@ -125,12 +175,12 @@ export function countPulled(s: SyncSession, resource: string, n: number): void {
  * sent (collisions.ts; each logged once). Runs inside the transaction that applies them.
  */
 export function withoutCollisions<T>(s: SyncSession, p: Puller<T>, items: T[]): T[] {
-  if (!p.collisions || !p.idOf) return items;
+  if (!p.collisions) return items;
   return withoutIdCollisions(
     s.db,
     p.collisions,
     items,
-    p.idOf,
+    (i) => p.idOf(i),
     s.identity.organizations.map((o) => o.id),
   );
 }
@@ -162,99 +212,121 @@ export async function retrying<T>(s: SyncSession, fn: () => Promise<T>): Promise
 const notOffered = (e: unknown) =>
   e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.NOT_FOUND && /^not found$/i.test(e.message)));
 
-async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, unknown>, key: string): Promise<number> {
-  const pageSize = Math.min(p.maxPageSize ?? 1000, s.pageSize);
-  const field = p.mode === 'created' ? 'created_date' : 'modified_date';
+/** A list read whole: every page applied, then `settle` with every id listed. */
+async function pullWhole(
+  s: SyncSession,
+  p: Puller,
+  listing: ListedWhole | DeletionCheck,
+  variant: Record<string, unknown>,
+): Promise<number> {
+  const pageSize = pageSizeOf(s, variant);
+  const seen = new Set<string>();
   let rows = 0;
-  let bulk = false;
-  let loaded: LoadedIds | undefined;
-  const applyPage = async (items: unknown[], cursor: Cursor | undefined, saveNow: boolean) => {
-    const prepared = p.prepare && items.length ? await p.prepare(s, items) : undefined;
-    let applied = 0;
-    const apply = () =>
-      s.db.tx(() => {
-        // A bulk load fills empty tables: nothing here to collide with.
-        const fresh = bulk ? items : withoutCollisions(s, p, items);
-        applied = p.apply(s, fresh, variant, loaded, prepared);
-        if (saveNow && cursor) saveCursor(s, key, cursor);
-      });
-    // An initial bulk load: its pages reference parents the load itself wrote, and a lost page is pulled again.
-    if (bulk) withoutForeignKeyChecks(s.db.raw, () => withoutCommitSync(s.db.raw, apply));
-    else apply();
-    rows += applied;
-    // The one place a pull's writes pass: live views hear what arrived (`annotation_logs:deletions` -> `annotation_logs`).
-    if (applied > 0) {
-      const ids = p.idOf ? items.map((i) => p.idOf!(i)) : 'many';
-      changeFeedFor(s.db).publish({ resource: p.resource.replace(/:.*$/, ''), ids, reason: 'sync' });
-    }
-    // What the puller says it applied (a listing that only checks, like the log-deletion scan, applies nothing).
-    countPulled(s, p.resource, applied);
-    s.tick();
+  const listWhole = async (request: Record<string, unknown>) => {
+    let pageToken: string | undefined;
+    do {
+      const res = await callWithRetry(s, p.operation, compact({ ...request, pageSize, pageToken }));
+      const items = itemsOf(res, p.listField);
+      for (const i of items) seen.add(p.idOf(i));
+      rows += await applyPage(s, p, variant, items, {});
+      pageToken = tokenOf(res);
+    } while (pageToken);
   };
-  const lastOf = (items: unknown[]): Cursor | undefined => {
-    if (!items.length || !p.timeOf || !p.idOf) return undefined;
-    const last = items[items.length - 1];
-    return { time: p.timeOf(last), id: p.idOf(last) };
+  try {
+    await listWhole(variant);
+  } catch (e) {
+    // A variant's filter (e.g. one that includes archived records) on a remote without a filter engine: what it lists without.
+    if (variant.filter === undefined || !filterUnsupported(e)) throw e;
+    s.event({
+      type: 'warning',
+      message: `${p.operation}: the remote rejected the filter ${String(variant.filter)} (${(e as Error).message}); reading without it`,
+    });
+    await listWhole({ ...variant, filter: undefined });
+  }
+  if (listing.settle) s.db.tx(() => listing.settle!(s, variant, seen));
+  return rows;
+}
+
+const pageSizeOf = (s: SyncSession, variant: Record<string, unknown>) =>
+  Math.min((variant.pageSize as number | undefined) ?? 1000, s.pageSize);
+
+/** How one page is applied: during an initial bulk load (its `loaded` ids), and whether the cursor is saved with it. */
+interface PageOptions {
+  bulk?: { loaded: LoadedIds };
+  cursor?: { key: string; at: Cursor | undefined };
+}
+
+/** Applies one page in one transaction (with the cursor, when given); returns the records it inserted or changed. */
+async function applyPage(s: SyncSession, p: Puller, variant: Record<string, unknown>, items: unknown[], o: PageOptions): Promise<number> {
+  const prepared = p.prepare && items.length ? await p.prepare(s, items) : undefined;
+  let applied = 0;
+  const apply = () =>
+    s.db.tx(() => {
+      // A bulk load fills empty tables: nothing here to collide with.
+      const fresh = o.bulk ? items : withoutCollisions(s, p, items);
+      applied = p.apply(s, fresh, variant, o.bulk?.loaded, prepared);
+      if (o.cursor?.at) saveCursor(s, o.cursor.key, o.cursor.at);
+    });
+  // An initial bulk load: its pages reference parents the load itself wrote, and a lost page is pulled again.
+  if (o.bulk) withoutForeignKeyChecks(s.db.raw, () => withoutCommitSync(s.db.raw, apply));
+  else apply();
+  // The one place a pull's writes pass: live views hear what arrived (`annotation_logs:deletions` -> `annotation_logs`).
+  if (applied > 0)
+    changeFeedFor(s.db).publish({ resource: p.resource.replace(/:.*$/, ''), ids: items.map((i) => p.idOf(i)), reason: 'sync' });
+  // What the puller says it applied (a listing that only checks, like the log-deletion scan, applies nothing).
+  countPulled(s, p.resource, applied);
+  s.tick();
+  return applied;
+}
+
+/** A list read by its cursor: from the start (an initial pull, bulk-loaded when declared), or changed since the cursor. */
+async function pullChanged(
+  s: SyncSession,
+  p: Puller,
+  listing: ChangedSince,
+  variant: Record<string, unknown>,
+  key: string,
+): Promise<number> {
+  const pageSize = pageSizeOf(s, variant);
+  const field = listing.by;
+  const at = (i: unknown): Cursor => ({ time: timeOf(field, i), id: p.idOf(i) });
+  let rows = 0;
+  let bulk: PageOptions['bulk'];
+  const page = async (items: unknown[], cursor: Cursor | undefined) => {
+    rows += await applyPage(s, p, variant, items, { bulk, cursor: { key, at: cursor } });
   };
 
   // Ascending scan (optionally filtered); the cursor moves with every page. The next page is
   // requested before the current one is applied, so the remote and the local store work at once.
   const ascending = async (filter: string | undefined, floor: number) => {
-    const page = (pageToken: string | undefined) => {
-      const request = compact({ ...variant, pageSize, pageToken, filter, orderBy: p.orderable ? field : undefined });
-      const promise = retrying(s, () => s.remote.callPage(p.operation, request));
+    const request = (pageToken: string | undefined) => {
+      const req = compact({ ...variant, pageSize, pageToken, filter, orderBy: listing.orderable ? field : undefined });
+      const promise = retrying(s, () => s.remote.callPage(p.operation, req));
       promise.catch(() => {}); // awaited below; not an unhandled rejection while a page is being applied
       return promise;
     };
-    let next: ReturnType<typeof page> | undefined = page(undefined);
+    let next: ReturnType<typeof request> | undefined = request(undefined);
     while (next) {
-      const raw: Awaited<ReturnType<typeof page>> = await next;
+      const raw: Awaited<ReturnType<typeof request>> = await next;
       // The next request leaves before this page is parsed and applied (on the token read from the text) ...
-      next = raw.peekedToken ? page(raw.peekedToken) : undefined;
+      next = raw.peekedToken ? request(raw.peekedToken) : undefined;
       const res = raw.parse();
       const items = itemsOf(res, p.listField);
       // ... and is replaced if the parsed token says otherwise.
       const token = tokenOf(res);
-      if (token !== raw.peekedToken) next = token ? page(token) : undefined;
+      if (token !== raw.peekedToken) next = token ? request(token) : undefined;
       if (next) await new Promise((r) => setImmediate(r)); // let the request leave before the synchronous apply
-      const keep = floor > -Infinity && p.timeOf ? items.filter((i) => p.timeOf!(i) >= floor) : items;
-      let c = lastOf(items);
-      if (c && !p.orderable && p.timeOf && p.idOf) for (const i of items) c = later(c, { time: p.timeOf(i), id: p.idOf(i) });
-      await applyPage(keep, c, true);
+      const keep = floor > -Infinity ? items.filter((i) => timeOf(field, i) >= floor) : items;
+      let c = items.length ? at(items[items.length - 1]) : undefined;
+      if (c && !listing.orderable) for (const i of items) c = later(c, at(i));
+      await page(keep, c);
     }
   };
 
-  if (p.mode === 'full') {
-    const seen = new Set<string>();
-    const listWhole = async (request: Record<string, unknown>) => {
-      let pageToken: string | undefined;
-      do {
-        const res = await callWithRetry(s, p.operation, compact({ ...request, pageSize, pageToken }));
-        const items = itemsOf(res, p.listField);
-        if (p.idOf) for (const i of items) seen.add(p.idOf(i));
-        await applyPage(items, undefined, false);
-        pageToken = tokenOf(res);
-      } while (pageToken);
-    };
-    try {
-      await listWhole(variant);
-    } catch (e) {
-      // A variant's filter (e.g. one that includes archived records) on a remote without a filter engine: what it lists without.
-      if (variant.filter === undefined || !filterUnsupported(e)) throw e;
-      s.event({
-        type: 'warning',
-        message: `${p.operation}: the remote rejected the filter ${String(variant.filter)} (${(e as Error).message}); reading without it`,
-      });
-      await listWhole({ ...variant, filter: undefined });
-    }
-    if (p.finish) s.db.tx(() => p.finish!(s, variant, seen));
-    return rows;
-  }
-
   const cursor = loadCursor(s, key);
   if (!cursor) {
-    bulk = p.bulkTables ? beginLoad(s.db, p.bulkTables, p.liveIndexes ?? [], { deferUnique: p.tracksLoadedIds }) : false;
-    if (bulk && p.tracksLoadedIds) loaded = new Map();
+    const load = listing.bulkLoad;
+    if (load && beginLoad(s.db, load.tables, load.liveIndexes, { deferUnique: true })) bulk = { loaded: new Map() };
     // A commit per page (its rows, the live indexes' tails, the cursor): checkpoint rarely (walCheckpoints.ts).
     const restoreCheckpoints = bulk ? widenCheckpoints(s.db) : () => {};
     try {
@@ -262,8 +334,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
       if (bulk) await restoreIndexesGradually(s.db, () => new Promise((r) => setImmediate(r)));
     } finally {
       if (bulk) restoreIndexes(s.db); // after a failure: at once
-      bulk = false;
-      loaded = undefined;
+      bulk = undefined;
       restoreCheckpoints();
     }
     return rows;
@@ -284,7 +355,7 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
       });
     }
   }
-  if (!p.orderable) {
+  if (!listing.orderable) {
     await ascending(undefined, floor);
     return rows;
   }
@@ -295,24 +366,28 @@ async function pullVariant(s: SyncSession, p: Puller, variant: Record<string, un
   do {
     const res = await callWithRetry(s, p.operation, compact({ ...variant, pageSize, pageToken, orderBy: `${field} desc` }));
     const items = itemsOf(res, p.listField);
-    const keep = items.filter((i) => p.timeOf!(i) >= floor);
-    for (const i of keep) best = later(best, { time: p.timeOf!(i), id: p.idOf!(i) });
+    const keep = items.filter((i) => timeOf(field, i) >= floor);
+    for (const i of keep) best = later(best, at(i));
     reached = keep.length < items.length;
     pageToken = tokenOf(res);
-    await applyPage(keep.reverse(), best, reached || !pageToken);
+    await page(keep.reverse(), reached || !pageToken ? best : undefined);
   } while (pageToken && !reached);
   return rows;
 }
 
 export async function runPuller(s: SyncSession, p: Puller): Promise<number> {
   if (!Remote.has(p.operation)) return 0;
+  const { listing } = p;
   let rows = 0;
   for (const variant of p.variants(s)) {
     const key = p.resource + (variant.organizationId ? `:${variant.organizationId as string}` : '');
     try {
-      rows += await pullVariant(s, p, variant, key);
+      rows +=
+        listing.by === 'whole' || listing.by === 'deletions'
+          ? await pullWhole(s, p, listing, variant)
+          : await pullChanged(s, p, listing, variant, key);
     } catch (e) {
-      const skipped = p.skipOn?.(s, e);
+      const skipped = listing.by === 'deletions' ? listing.skipOn(s, e) : undefined;
       if (skipped !== undefined) s.event({ type: 'warning', message: `${p.resource}: ${skipped}` });
       else if (notOffered(e)) s.event({ type: 'warning', message: `${p.resource}: the remote does not offer ${p.operation}; skipped` });
       else throw e;

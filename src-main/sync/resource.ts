@@ -54,21 +54,22 @@ export interface RecordKind {
   readonly rows: RecordTable;
   /** The column the sync view shows for it (a conflict or a refused edit reads "annotation Pump 3", not an id). */
   readonly nameColumn?: string;
-  /** The merge base of a record about to be edited: absent for kinds without a three-way merge. */
-  snapshot?(db: Db, id: string): Snapshot | undefined;
+  /** How its records merge three-way, per field (absent: kinds without a three-way merge). */
+  readonly merge?: Merged;
   /** The columns of its rows that hold other kinds' ids. */
   readonly references?: readonly Reference[];
-  /**
-   * The list read again right before the push, and during a long one, while edits of these records wait: the API
-   * has no conditional update, so a remote edit made since the last read would be overwritten without a conflict.
-   */
-  readonly rereadBeforePush?: Puller;
   /** Read again by id after a refused edit (kinds pulled by modified date; the others are listed whole at every sync). */
   readonly refetch?: RefetchReader;
-  /** The write that puts a field conflict's losing value back (undefined: that field has no automatic undo). */
-  undo?(recordId: string, field: string, value: unknown): UndoWrite | undefined;
   /** A record of this kind made by an entry that is then superseded goes with it (it told of a change that lost). */
   readonly dropWithSupersededEntry?: boolean;
+}
+
+/** A kind whose records merge three-way, per field (merge.ts): its merge base, and how a lost field is put back. */
+export interface Merged {
+  /** The merge base of a record about to be edited (its remote state as held here). */
+  snapshot(db: Db, id: string): Snapshot | undefined;
+  /** The write that puts a field conflict's losing value back (undefined: that field has no automatic undo). */
+  undo(recordId: string, field: string, value: unknown): UndoWrite | undefined;
 }
 
 /** Work for after a discard's transaction has committed (removing files). */
@@ -155,10 +156,19 @@ export interface PreLinkRecords {
   readonly label: string;
   /** How many are held in `organizationIds` (records still to be adopted, not those an outbox entry created). */
   count(db: Db, organizationIds: readonly string[]): number;
-  /** Moves them to the remote organization (undefined: they stay, for `kept`). */
-  adopt?(a: Adoption): number;
-  /** Why they are not adopted (required without `adopt`). */
-  readonly kept?: string;
+  /** What adoption does with them: moves them to the remote organization, or leaves them here and says why. */
+  readonly adoption: Adopted | KeptHere;
+}
+
+/** Records adoption moves to the remote organization. */
+export interface Adopted {
+  /** Moves them; returns how many went. */
+  adopt(a: Adoption): number;
+}
+
+/** Records adoption does not send: counted (never hidden), with why they stay. */
+export interface KeptHere {
+  readonly kept: string;
 }
 
 export interface ReplicatedResource {
@@ -168,19 +178,15 @@ export interface ReplicatedResource {
   readonly records: readonly RecordKind[];
   /** How each of its write operations is recorded and pushed. */
   readonly specs?: readonly OpSpec[];
-  /** Its lists, pulled before the push in this order. */
-  readonly pullers?: readonly Puller[];
-  /** Those pulled again after the push (the remote's side effects of our writes: history logs, modified dates). */
-  readonly pullAfterPush?: readonly Puller[];
-  /** Reference data (users, tags, assets, ...): a run may leave it out (SyncOptions.reference). */
-  readonly referenceData?: boolean;
+  /** Its lists, pulled before the push in this order (each says when it is read again: Puller.readAgain). */
+  readonly pullers: readonly Puller[];
   /** Runs after every pull phase, before the refetch (e.g. archiving replayed duplicates on the remote). */
   afterPull?(s: SyncSession): Promise<unknown>;
   /** By create operation: what Retry and Discard do with a refused create. */
   readonly refusedCreates?: Readonly<Record<string, RefusedCreate>>;
   readonly sideEffects?: SideEffectRecords;
   /** Its records made before the first link, in catalog order (an annotation before what refers to it). */
-  readonly preLink?: readonly PreLinkRecords[];
+  readonly preLink: readonly PreLinkRecords[];
 }
 
 /** What AdoptPreLinkRecords did (sync/operations/preLink.ts). */

@@ -79,6 +79,13 @@ const EXTENSION_INTERFACES: Record<string, string> = {
   OpSpec: 'src-main/sync/spec.ts',
   BatchForm: 'src-main/sync/spec.ts',
   Puller: 'src-main/sync/pull.ts',
+  ChangedSince: 'src-main/sync/pull.ts',
+  BulkLoad: 'src-main/sync/pull.ts',
+  ListedWhole: 'src-main/sync/pull.ts',
+  DeletionCheck: 'src-main/sync/pull.ts',
+  Adopted: 'src-main/sync/resource.ts',
+  KeptHere: 'src-main/sync/resource.ts',
+  Merged: 'src-main/sync/resource.ts',
 };
 
 /** Members of each interface a resource implements: how many it must and how many it may. */

@@ -63,10 +63,6 @@ export function deleteSavedSearchesByPk(db: Db, pks: readonly number[]): void {
   db.run('DELETE FROM saved_searches WHERE pk IN (SELECT value FROM json_each(?))', [JSON.stringify(pks)]);
 }
 
-export function deleteSavedSearchById(db: Db, id: string): void {
-  db.run('DELETE FROM saved_searches WHERE id = ?', [id]);
-}
-
 /** An offline-created saved search takes the id the remote gave it. */
 export const savedSearchRows = recordTable('saved_searches');
 

@@ -1,6 +1,6 @@
 // Undo of a lost field: the losing value is written again through the
 // resource's own public operation (so it is validated, recorded in the outbox
-// and synced like any edit). Each record kind says how (RecordKind.undo in its
+// and synced like any edit). Each record kind says how (RecordKind.merge.undo in its
 // descriptor); values arrive in the canonical form the resources keep in the
 // conflict log.
 import type { OperationName } from '../../../src-shared/operations';
@@ -11,7 +11,7 @@ import type { ResourceCatalog } from '../catalog';
 
 /** The write that puts `value` back into `field` of the record; undefined when that field has no automatic undo. */
 function undoWrite(catalog: ResourceCatalog, resource: string, recordId: string, field: string, value: unknown): UndoWrite | undefined {
-  return catalog.kind(resource)?.undo?.(recordId, field, value);
+  return catalog.kind(resource)?.merge?.undo(recordId, field, value);
 }
 
 /** Whether UndoSyncConflict can write a field conflict's losing value back (the renderer offers Undo only then). */

@@ -84,7 +84,13 @@ function countedIn(
           .preLinkRecords()
           .map((k) => {
             const count = k.count(db, ids);
-            return { resource: k.resource, label: k.label, count, adoptable: k.adopt !== undefined, reason: k.adopt ? '' : (k.kept ?? '') };
+            return {
+              resource: k.resource,
+              label: k.label,
+              count,
+              adoptable: 'adopt' in k.adoption,
+              reason: 'kept' in k.adoption ? k.adoption.kept : '',
+            };
           })
           .filter((k) => k.count > 0);
   return {
@@ -177,7 +183,7 @@ export function adoptPreLinkRecords(catalog: ResourceCatalog, ctx: RequestContex
         deleteHeld: (refs) => deleteHeld(catalog, db, refs),
       };
       for (const kind of catalog.preLinkRecords()) {
-        const count = kind.adopt?.(adoption) ?? 0;
+        const count = 'adopt' in kind.adoption ? kind.adoption.adopt(adoption) : 0;
         if (count > 0) adopted.push({ resource: kind.resource, label: kind.label, count });
       }
     });

@@ -1,20 +1,19 @@
-// Every replicated resource, in the order a sync run pulls them (reference
-// data first: the others refer to it). Adding a resource = its folder with a
-// descriptor.ts, and one line here.
+// Every replicated resource, in the order a sync run pulls them, after the
+// reference data (the others refer to it). Adding a resource = its folder with
+// a descriptor.ts, and one line here.
 import { ResourceCatalog } from '../catalog';
 import type { ReplicatedResource } from '../resource';
 import { annotationLogs } from './annotationLogs/descriptor';
 import { annotations } from './annotations/descriptor';
 import { artifacts } from './artifacts/descriptor';
 import { policies } from './policies/descriptor';
-import { reference } from './reference/descriptor';
+import { referencePullers } from './reference/pullers';
 import { remoteFiles } from './remoteFiles/descriptor';
 import { rules } from './rules/descriptor';
 import { savedSearches } from './savedSearches/descriptor';
 import { testReports } from './testReports/descriptor';
 
 export const replicatedResources: readonly ReplicatedResource[] = [
-  reference,
   annotations,
   annotationLogs,
   savedSearches,
@@ -25,4 +24,4 @@ export const replicatedResources: readonly ReplicatedResource[] = [
   remoteFiles,
 ];
 
-export const resourceCatalog = new ResourceCatalog(replicatedResources);
+export const resourceCatalog = new ResourceCatalog(replicatedResources, referencePullers);

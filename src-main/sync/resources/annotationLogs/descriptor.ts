@@ -23,7 +23,6 @@ export const annotationLogs: ReplicatedResource = {
   ],
   specs: annotationLogSpecs,
   pullers: [annotationLogsPuller, annotationLogDeletionsPuller],
-  pullAfterPush: [annotationLogsPuller],
   refusedCreates: {
     CreateAnnotationLog: {
       // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
@@ -32,6 +31,8 @@ export const annotationLogs: ReplicatedResource = {
         (req as { kind?: string } | null)?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too',
     },
   },
+  // (Adopted with their annotation: its comments go in the create, and the remote writes its own history logs.)
+  preLink: [],
   sideEffects: {
     mark: (db) => db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0,
     since: (db, mark) => db.all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [mark]).map((r) => r.id),

@@ -5,7 +5,7 @@
 // fetches that annotation first, so no log is skipped past the cursor.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { changedBy } from '../../apply';
-import { callWithRetry, countPulled, timeOfField, type Puller } from '../../pull';
+import { callWithRetry, countPulled, type Puller } from '../../pull';
 import { classify } from '../../retry';
 import { applyRemoteAnnotations } from '../annotations/apply';
 import { applyRemoteLogs } from './apply';
@@ -15,14 +15,15 @@ export const annotationLogsPuller: Puller<AnnotationLog> = {
   resource: 'annotation_logs',
   // A log under the id of one made here, or on a record made here under the remote's id, is another record's.
   collisions: { table: 'annotation_logs', kind: ANNOTATION_LOG, parent: { table: 'annotations', idOf: (l) => l.annotationId } },
+  // Again after the push: the remote's own history logs of our writes.
+  readAgain: 'afterPush',
   operation: 'ListAllAnnotationLogs',
   listField: 'annotationLogs',
-  mode: 'created',
-  bulkTables: ['annotation_logs'],
-  liveIndexes: ['annotation_logs_org_created', 'annotation_logs_org_modified'],
-  tracksLoadedIds: true,
-  orderable: false,
-  timeOf: timeOfField('createdDate'),
+  listing: {
+    by: 'created_date',
+    orderable: false,
+    bulkLoad: { tables: ['annotation_logs'], liveIndexes: ['annotation_logs_org_created', 'annotation_logs_org_modified'] },
+  },
   idOf: (l) => l.annotationLogId,
   variants: () => [{}],
   async prepare(s, items) {

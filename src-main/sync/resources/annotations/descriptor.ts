@@ -15,13 +15,11 @@ const annotation: RecordKind = {
   resource: ANNOTATION,
   rows: annotationRows,
   nameColumn: 'name',
-  snapshot: snapshotAnnotation,
-  rereadBeforePush: annotationsPuller,
+  merge: { snapshot: snapshotAnnotation, undo: undoAnnotationField },
   refetch: {
     read: async (_s, call, id) => (await call('GetAnnotation', { annotationId: id })).annotation,
     apply: (s, a) => applyRemoteAnnotations(s.applier, [a as Annotation], { force: true }),
   },
-  undo: undoAnnotationField,
 };
 
 export const annotations: ReplicatedResource = {
@@ -29,7 +27,6 @@ export const annotations: ReplicatedResource = {
   records: [annotation],
   specs: annotationSpecs,
   pullers: [annotationsPuller],
-  pullAfterPush: [annotationsPuller],
   afterPull: archiveDuplicates,
   refusedCreates: {
     // Retry sends the annotation as it is now; Discard deletes it with its tags, assets, channels, metadata and logs.

@@ -14,8 +14,8 @@ import { AnnotationLogKind } from '../../../../src-shared/api/annotationLogs';
 import type { Annotation, LinkedChannel } from '../../../../src-shared/api/annotations';
 import type { Db } from '../../../db/database';
 import { getAnnotation } from '../../../services/annotations/annotationsService';
-import { countLocalRecords, localRecordIds } from '../../preLinkCount';
-import type { Adoption, PreLinkRecords } from '../../resource';
+import { adoptedPreLink } from '../../preLinkCount';
+import type { Adoption } from '../../resource';
 import { ANNOTATION, CLIENT_ID_KEY } from './apply';
 
 interface StoredElement {
@@ -152,13 +152,4 @@ function adoptOne(a: Adoption, id: string): boolean {
   });
 }
 
-export const preLinkAnnotations: PreLinkRecords = {
-  resource: ANNOTATION,
-  label: 'annotations',
-  count: (db, organizationIds) => countLocalRecords(db, 'annotations', organizationIds),
-  adopt(a) {
-    let adopted = 0;
-    for (const id of localRecordIds(a.ctx.db, 'annotations', a.localOrganizationIds)) if (adoptOne(a, id)) adopted++;
-    return adopted;
-  },
-};
+export const preLinkAnnotations = adoptedPreLink(ANNOTATION, 'annotations', 'annotations', adoptOne);

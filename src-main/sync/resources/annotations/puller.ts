@@ -2,7 +2,7 @@
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import type { Annotation } from '../../../../src-shared/api/annotations';
 import { changedBy } from '../../apply';
-import { callWithRetry, perOrganization, timeOfField, type Puller } from '../../pull';
+import { callWithRetry, perOrganization, type Puller } from '../../pull';
 import { ANNOTATION, applyRemoteAnnotations, createAwaitingAdoption } from './apply';
 import { ANNOTATION_TABLES } from '../../../services/annotations/annotationStore';
 import { historyEchoes } from './specs';
@@ -14,14 +14,10 @@ type Echoes = Map<string, AnnotationLog[]>;
 export const annotationsPuller: Puller<Annotation, Echoes | undefined> = {
   resource: 'annotations',
   collisions: { table: 'annotations', kind: ANNOTATION },
+  readAgain: { whileEditsOf: ANNOTATION },
   operation: 'ListAnnotations',
   listField: 'annotations',
-  mode: 'modified',
-  bulkTables: ANNOTATION_TABLES,
-  liveIndexes: ['annotations_org_modified'],
-  tracksLoadedIds: true,
-  orderable: true,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true, bulkLoad: { tables: ANNOTATION_TABLES, liveIndexes: ['annotations_org_modified'] } },
   idOf: (a) => a.annotationId,
   variants: perOrganization,
   /**

@@ -31,7 +31,7 @@ const artifact: RecordKind = {
   resource: ARTIFACT,
   rows: artifactRows,
   nameColumn: 'file_name',
-  snapshot: snapshotArtifact,
+  merge: { snapshot: snapshotArtifact, undo },
   references: [{ to: ANNOTATION, column: 'artifact_links.entity_id', rewrite: renameLinkedAnnotation }],
   // With the versions and content the pull would fetch for it: its current version may be one added there since.
   refetch: {
@@ -42,7 +42,6 @@ const artifact: RecordKind = {
     },
     apply: (s, a) => applyPrepared(s, a as Artifact, { force: true }),
   },
-  undo,
 };
 
 /** An artifact made here: its versions, links and metadata go with it, then its versions' content files. */
@@ -62,7 +61,6 @@ export const artifacts: ReplicatedResource = {
   records: [artifact, { resource: ARTIFACT_VERSION, rows: artifactVersionRows, nameColumn: 'file_name' }],
   specs: artifactSpecs,
   pullers: [artifactsPuller],
-  pullAfterPush: [artifactsPuller],
   // (A new version of an artifact is not discardable: the artifact it changed stays.)
   refusedCreates: { UploadArtifact: { discard: discardArtifact }, CreateStructuredArtifact: { discard: discardArtifact } },
   preLink: [keptPreLink(ARTIFACT, 'artifacts', 'artifacts', 'they carry files: upload them again after the link')],

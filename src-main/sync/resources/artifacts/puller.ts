@@ -86,10 +86,10 @@ async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: Art
 export const artifactsPuller: Puller<Artifact> = {
   resource: 'artifacts',
   collisions: { table: 'artifacts', kind: ARTIFACT },
+  readAgain: 'afterPush',
   operation: 'ListArtifacts',
   listField: 'artifacts',
-  mode: 'full',
-  orderable: false,
+  listing: { by: 'whole' },
   idOf: (a) => a.artifactId,
   variants: (s) => perOrganization(s).map((v) => ({ ...v, filter: 'include_archived == true', orderBy: 'created_date' })),
   async prepare(s, items) {

@@ -24,13 +24,11 @@ const policy: RecordKind = {
   resource: POLICY,
   rows: policyRows,
   nameColumn: 'name',
-  snapshot: snapshotPolicy,
-  rereadBeforePush: policiesPuller,
+  merge: { snapshot: snapshotPolicy, undo },
   refetch: {
     read: async (_s, call, id) => (await call('GetPolicy', { policyId: id })).policy,
     apply: (s, p) => applyRemotePolicies(s.applier, [p as Policy], { force: true }),
   },
-  undo,
 };
 
 export const policies: ReplicatedResource = {
@@ -38,7 +36,6 @@ export const policies: ReplicatedResource = {
   records: [policy],
   specs: policySpecs,
   pullers: [policiesPuller],
-  pullAfterPush: [policiesPuller],
   // (Discarded with its versions.)
   refusedCreates: { CreatePolicy: {} },
   preLink: [

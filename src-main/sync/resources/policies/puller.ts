@@ -3,20 +3,18 @@
 // organization of the caller. Its pages hold at most 100.
 import type { Policy } from '../../../../src-shared/api/policies';
 import { changedBy } from '../../apply';
-import { timeOfField, type Puller } from '../../pull';
+import type { Puller } from '../../pull';
 import { applyRemotePolicies, POLICY } from './apply';
 
 export const policiesPuller: Puller<Policy> = {
   resource: 'policies',
   collisions: { table: 'policies', kind: POLICY },
+  readAgain: { whileEditsOf: POLICY },
   operation: 'ListPolicies',
   listField: 'policies',
-  mode: 'modified',
-  orderable: true,
-  maxPageSize: 100,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (p) => p.policyId,
-  variants: () => [{ includeArchived: true }],
+  variants: () => [{ includeArchived: true, pageSize: 100 }],
   /** Counts policies inserted or changed here (an unchanged re-read in the overlap window counts 0). */
   apply(s, items) {
     return changedBy(s.applier.stats, () => applyRemotePolicies(s.applier, items));

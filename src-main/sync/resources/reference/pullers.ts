@@ -13,7 +13,7 @@ import type { Run } from '../../../../src-shared/api/runs';
 import type { Tag } from '../../../../src-shared/api/tags';
 import { wireMicros } from '../../time';
 import { ensureOrganization, upsertMembership, upsertUser } from '../../identity';
-import { perOrganization, timeOfField, type Puller } from '../../pull';
+import { perOrganization, type Puller } from '../../pull';
 import type { SyncSession } from '../../session';
 import {
   replaceAssetMetadata,
@@ -49,10 +49,13 @@ interface UserWire {
 
 export const usersPuller: Puller<UserWire> = {
   resource: 'users',
+  // (A user row holds no organization: users declare no collisions. The profile's own user has a random id.)
+  collisions: null,
+  readAgain: 'never',
   operation: 'ListActiveUsers',
   listField: 'users',
-  mode: 'full',
-  orderable: false,
+  listing: { by: 'whole' },
+  idOf: (u) => u.userId,
   variants: perOrganization,
   apply(s, items, variant) {
     const org = organizationOf(s, variant);
@@ -69,11 +72,10 @@ export const usersPuller: Puller<UserWire> = {
 export const tagsPuller: Puller<Tag> = {
   resource: 'tags',
   collisions: { table: 'tags', kind: TAG },
+  readAgain: 'never',
   operation: 'ListTags',
   listField: 'tags',
-  mode: 'created',
-  orderable: true,
-  timeOf: timeOfField('createdDate'),
+  listing: { by: 'created_date', orderable: true },
   idOf: (t) => t.tagId,
   variants: perOrganization,
   apply(s, items, variant) {
@@ -99,11 +101,10 @@ export const tagsPuller: Puller<Tag> = {
 export const assetsPuller: Puller<Asset> = {
   resource: 'assets',
   collisions: { table: 'assets', kind: ASSET },
+  readAgain: 'never',
   operation: 'ListAssets',
   listField: 'assets',
-  mode: 'modified',
-  orderable: true,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (a) => a.assetId,
   variants: perOrganization,
   apply(s, items) {
@@ -131,11 +132,10 @@ export const assetsPuller: Puller<Asset> = {
 export const runsPuller: Puller<Run> = {
   resource: 'runs',
   collisions: { table: 'runs', kind: RUN },
+  readAgain: 'never',
   operation: 'ListRuns',
   listField: 'runs',
-  mode: 'modified',
-  orderable: true,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (r) => r.runId,
   variants: perOrganization,
   apply(s, items) {
@@ -172,14 +172,12 @@ export const channelsPuller: Puller<Channel> = {
   resource: 'channels',
   // A channel of an asset made here under the remote's id belongs to the remote's asset, not to ours.
   collisions: { table: 'channels', kind: CHANNEL, parent: { table: 'assets', idOf: (c) => c.assetId } },
+  readAgain: 'never',
   operation: 'ListChannels',
   listField: 'channels',
-  mode: 'modified',
-  orderable: true,
-  maxPageSize: 10_000,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (c) => c.channelId,
-  variants: perOrganization,
+  variants: (s) => perOrganization(s).map((v) => ({ ...v, pageSize: 10_000 })),
   apply(s, items, variant) {
     let changed = 0;
     for (const c of items) {

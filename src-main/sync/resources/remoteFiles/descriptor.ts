@@ -10,6 +10,8 @@ export const remoteFiles: ReplicatedResource = {
   name: 'remote_files',
   records: [{ resource: REMOTE_FILE, rows: remoteFileRows, nameColumn: 'file_name' }],
   specs: remoteFileSpecs,
+  // (Uploads only: the remote's files are not listed.)
+  pullers: [],
   refusedCreates: {
     UploadRemoteFile: {
       // The row, then its content file once that has committed.

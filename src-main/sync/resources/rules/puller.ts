@@ -18,7 +18,7 @@ import {
 } from '../../../services/rules/ruleStore';
 import type { Db } from '../../../db/database';
 import { storedState } from '../../apply';
-import { callWithRetry, perOrganization, timeOfField, type Puller } from '../../pull';
+import { callWithRetry, perOrganization, type Puller } from '../../pull';
 import { wireMicros } from '../../time';
 import { ensureOrganization } from '../../identity';
 
@@ -135,11 +135,10 @@ function upsertRemoteRule(db: Db, r: Rule): void {
 export const rulesPuller: Puller<Rule> = {
   resource: 'rules',
   collisions: { table: 'rules', kind: 'rule' },
+  readAgain: 'never',
   operation: 'ListRules',
   listField: 'rules',
-  mode: 'modified',
-  orderable: true,
-  timeOf: timeOfField('modifiedDate'),
+  listing: { by: 'modified_date', orderable: true },
   idOf: (r) => r.ruleId,
   variants: perOrganization,
   /** Replaces each listed rule by the full rule (in place: apply gets the same page). */

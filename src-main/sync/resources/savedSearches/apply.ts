@@ -15,12 +15,11 @@ import {
 } from '../../../services/savedSearches/savedSearchProperties';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { canonical, sameValue } from '../../canonical';
-import { remoteDeletionStays } from '../../conflicts';
 import { adoptInflightCreate, madeSince } from '../../inflightCreates';
 import { mergeFields } from '../../merge';
 import { hasPending } from '../../outbox';
 import { wireMicros } from '../../time';
-import { deleteSavedSearchById, setSavedSearchColumns, upsertSavedSearch } from '../../../services/savedSearches/savedSearchStore';
+import { setSavedSearchColumns, upsertSavedSearch } from '../../../services/savedSearches/savedSearchStore';
 import { ensureOrganization } from '../../identity';
 
 export const SAVED_SEARCH = 'saved_search';
@@ -152,19 +151,6 @@ export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch
     if (stateOf(db, row.id) !== before) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }
-}
-
-/** After a full pull: local rows the remote no longer has are gone there (hard delete), unless created or edited here and not sent yet. */
-export function reconcileSavedSearchDeletions(db: Db, organizationId: string, seen: ReadonlySet<string>): number {
-  let removed = 0;
-  const stays = remoteDeletionStays(db);
-  for (const r of db.all<{ id: string }>('SELECT id FROM saved_searches WHERE organization_id = ?', [organizationId])) {
-    if (seen.has(r.id) || stays(SAVED_SEARCH, r.id)) continue;
-    deleteSavedSearchById(db, r.id);
-    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, r.id]);
-    removed++;
-  }
-  return removed;
 }
 
 /** Applies remote saved searches in their own transaction (pull pages, push results). */

@@ -27,10 +27,8 @@ const savedSearch: RecordKind = {
   resource: SAVED_SEARCH,
   rows: savedSearchRows,
   nameColumn: 'name',
-  snapshot: snapshotSavedSearch,
+  merge: { snapshot: snapshotSavedSearch, undo },
   references: [{ to: ANNOTATION, column: 'saved_searches.properties', rewrite: replaceIdInSavedSearches }],
-  rereadBeforePush: savedSearchesPuller,
-  undo,
 };
 
 export const savedSearches: ReplicatedResource = {
@@ -38,7 +36,6 @@ export const savedSearches: ReplicatedResource = {
   records: [savedSearch],
   specs: savedSearchSpecs,
   pullers: [savedSearchesPuller],
-  pullAfterPush: [savedSearchesPuller],
   refusedCreates: {
     CreateSavedSearch: {
       // Retry sends the search as it is now (renamed since, perhaps).

@@ -6,8 +6,8 @@
 // an item without a namesake keeps what it had (its name still shows what it meant).
 import type { SavedSearch, SavedSearchProperties } from '../../../../src-shared/api/savedSearches';
 import { getSavedSearch } from '../../../services/savedSearches/savedSearchesService';
-import { countLocalRecords, localRecordIds } from '../../preLinkCount';
-import type { Adoption, PreLinkRecords } from '../../resource';
+import { adoptedPreLink } from '../../preLinkCount';
+import type { Adoption } from '../../resource';
 import { SAVED_SEARCH } from './apply';
 
 type Item = { id: string; name: string };
@@ -43,20 +43,12 @@ function propertiesFor(a: Adoption, s: SavedSearch): SavedSearchProperties {
   return out as SavedSearchProperties;
 }
 
-export const preLinkSavedSearches: PreLinkRecords = {
-  resource: SAVED_SEARCH,
-  label: 'saved searches',
-  count: (db, organizationIds) => countLocalRecords(db, 'saved_searches', organizationIds),
-  adopt(a) {
-    let adopted = 0;
-    for (const id of localRecordIds(a.ctx.db, 'saved_searches', a.localOrganizationIds)) {
-      const { savedSearch: s } = getSavedSearch(a.localCtx, id);
-      const went = a.attempt({ resource: SAVED_SEARCH, recordId: id, name: s.name }, () => {
-        a.write('CreateSavedSearch', { name: s.name, properties: propertiesFor(a, s), organizationId: a.organizationId });
-        a.deleteHeld([{ resource: SAVED_SEARCH, id }]);
-      });
-      if (went) adopted++;
-    }
-    return adopted;
-  },
-};
+function adoptOne(a: Adoption, id: string): boolean {
+  const { savedSearch: s } = getSavedSearch(a.localCtx, id);
+  return a.attempt({ resource: SAVED_SEARCH, recordId: id, name: s.name }, () => {
+    a.write('CreateSavedSearch', { name: s.name, properties: propertiesFor(a, s), organizationId: a.organizationId });
+    a.deleteHeld([{ resource: SAVED_SEARCH, id }]);
+  });
+}
+
+export const preLinkSavedSearches = adoptedPreLink(SAVED_SEARCH, 'saved searches', 'saved_searches', adoptOne);

@@ -20,7 +20,6 @@ import { loadMetadata } from '../../../db/childRows';
 import type { Db } from '../../../db/database';
 import { statusName, type TestReportRow } from '../../../services/testReports/testReportRows';
 import {
-  deleteTestReportRow,
   insertTestReportRow,
   keepOverallModifiedDate,
   replaceTestReportMetadata,
@@ -28,7 +27,6 @@ import {
 } from '../../../services/testReports/testReportStore';
 import type { Applier, ApplyContext } from '../../apply';
 import { canonical } from '../../canonical';
-import { remoteDeletionStays } from '../../conflicts';
 import { mergeFields } from '../../merge';
 import { hasPending } from '../../outbox';
 import { wireMicros } from '../../time';
@@ -190,22 +188,6 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
     if (written) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }
-}
-
-/** After a full read: local reports the remote no longer has were deleted there (hard delete), unless made or edited here and not sent yet. */
-export function reconcileTestReportDeletions(db: Db, seen: ReadonlySet<string>, organizationIds: readonly string[]): number {
-  let removed = 0;
-  const stays = remoteDeletionStays(db);
-  for (const r of db.all<{ id: string; pk: number }>(
-    'SELECT id, pk FROM test_reports WHERE organization_id IN (SELECT value FROM json_each(?))',
-    [JSON.stringify(organizationIds)],
-  )) {
-    if (seen.has(r.id) || stays(TEST_REPORT, r.id)) continue;
-    deleteTestReportRow(db, r.pk); // steps and measurements cascade
-    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, r.id]);
-    removed++;
-  }
-  return removed;
 }
 
 /** The apply context for test reports (they are applied outside the shared Applier). */

@@ -23,7 +23,7 @@ const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c
 const TIMES = new Set(['start_time', 'end_time']);
 const TEXT: ReadonlySet<string> = new Set(TEST_REPORT_FIELDS.filter((f) => !TIMES.has(f)));
 
-/** A report's losing field written again through UpdateTestReport (steps and measurements have no automatic undo). */
+/** A report's losing field written again through UpdateTestReport. */
 function undoReportField(testReportId: string, field: string, value: unknown): UndoWrite | undefined {
   if (TIMES.has(field))
     return {
@@ -35,6 +35,9 @@ function undoReportField(testReportId: string, field: string, value: unknown): U
   return undefined;
 }
 
+/** Steps and measurements have no automatic undo. */
+const noUndo = () => undefined;
+
 export const testReports: ReplicatedResource = {
   name: 'test_reports',
   records: [
@@ -42,17 +45,19 @@ export const testReports: ReplicatedResource = {
       resource: TEST_REPORT,
       rows: testReportRows,
       nameColumn: 'name',
-      snapshot: snapshotTestReport,
+      merge: { snapshot: snapshotTestReport, undo: undoReportField },
       references: [{ to: REMOTE_FILE, column: 'test_reports.source_remote_file_id', rewrite: renameTestReportSourceFile }],
-      undo: undoReportField,
     },
-    { resource: TEST_STEP, rows: testStepRows, nameColumn: 'name', snapshot: snapshotTestStep },
-    { resource: TEST_MEASUREMENT, rows: testMeasurementRows, nameColumn: 'name', snapshot: snapshotTestMeasurement },
+    { resource: TEST_STEP, rows: testStepRows, nameColumn: 'name', merge: { snapshot: snapshotTestStep, undo: noUndo } },
+    {
+      resource: TEST_MEASUREMENT,
+      rows: testMeasurementRows,
+      nameColumn: 'name',
+      merge: { snapshot: snapshotTestMeasurement, undo: noUndo },
+    },
   ],
   specs: [...testReportSpecs, ...testStepSpecs, ...testMeasurementSpecs],
   pullers: [...testReportPullers, ...testReportDeletionPullers],
-  // (Not read again after the push: every push of them applies the remote's answer already, and their pull is a full
-  // read, the platform cannot filter reports by modified_date: too costly to repeat for nothing.)
   refusedCreates: {
     // (Discarded with their steps and measurements, which an import's created ids list too.)
     CreateTestReport: {},

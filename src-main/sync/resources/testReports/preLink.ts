@@ -7,8 +7,8 @@
 import type { TestReport } from '../../../../src-shared/api/testReports';
 import { measurementsToWire, stepsToWire, type TestMeasurementRow, type TestStepRow } from '../../../services/testReports/testReportRows';
 import { getTestReport } from '../../../services/testReports/testReportsService';
-import { countLocalRecords, localRecordIds } from '../../preLinkCount';
-import type { Adoption, PreLinkRecords } from '../../resource';
+import { adoptedPreLink } from '../../preLinkCount';
+import type { Adoption } from '../../resource';
 import { TEST_REPORT } from './apply';
 
 const BATCH = 1000;
@@ -71,13 +71,4 @@ function adoptOne(a: Adoption, id: string): boolean {
   });
 }
 
-export const preLinkTestReports: PreLinkRecords = {
-  resource: TEST_REPORT,
-  label: 'test reports',
-  count: (db, organizationIds) => countLocalRecords(db, 'test_reports', organizationIds),
-  adopt(a) {
-    let adopted = 0;
-    for (const id of localRecordIds(a.ctx.db, 'test_reports', a.localOrganizationIds)) if (adoptOne(a, id)) adopted++;
-    return adopted;
-  },
-};
+export const preLinkTestReports = adoptedPreLink(TEST_REPORT, 'test reports', 'test_reports', adoptOne);

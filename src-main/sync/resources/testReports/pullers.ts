@@ -24,7 +24,9 @@ import { ApiError, Code } from '../../../../src-shared/errors';
 import { changedBy } from '../../apply';
 import { callWithRetry, countPulled, withoutCollisions, type Puller } from '../../pull';
 import { TEST_MEASUREMENT, TEST_STEP, upsertMeasurements, upsertSteps } from './children';
-import { applyTestReports, observedNow, reconcileTestReportDeletions, TEST_REPORT, testReportContext } from './apply';
+import { applyTestReports, observedNow, TEST_REPORT, testReportContext } from './apply';
+import { removeUnlisted } from '../../deletions';
+import { testReportRows } from '../../../services/testReports/testReportStore';
 import type { SyncSession } from '../../session';
 import { filterUnsupported, listEvery, quote } from '../../remoteQuery';
 import { createdReportFields, sameImport } from './specs';
@@ -66,22 +68,23 @@ function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
 export const testReportsPuller: Puller<TestReport> = {
   resource: 'test_reports',
   collisions: { table: 'test_reports', kind: TEST_REPORT },
+  // Not read again after the push: every push of them applies the remote's answer already, and their pull is a full
+  // read (the platform cannot filter reports by modified_date): too costly to repeat for nothing.
+  readAgain: 'never',
   operation: 'ListTestReports',
   listField: 'testReports',
-  mode: 'full',
-  orderable: true,
+  listing: {
+    by: 'whole',
+    settle(s, _variant, seen) {
+      const organizations = s.identity.organizations.map((o) => o.id);
+      removeUnlisted(s.db, TEST_REPORT, testReportRows, organizations, seen);
+    },
+  },
   idOf: (r) => r.testReportId,
   variants: () => [{}],
   /** Counts reports inserted or changed here (the full read of every run finds the others unchanged). */
   apply(s, items) {
     return applyReports(s, items);
-  },
-  finish(s, _variant, seen) {
-    reconcileTestReportDeletions(
-      s.db,
-      seen,
-      s.identity.organizations.map((o) => o.id),
-    );
   },
 };
 
@@ -181,10 +184,10 @@ export const testStepsPuller: Puller<TestStep> = {
   resource: STEPS,
   // A step under the id of one made here, or in a report made here under the remote's id, is another record's.
   collisions: { table: 'test_steps', kind: TEST_STEP, parent: { table: 'test_reports', idOf: (x) => x.testReportId } },
+  readAgain: 'never',
   operation: 'ListTestSteps',
   listField: 'testSteps',
-  mode: 'full',
-  orderable: true,
+  listing: { by: 'whole', settle: (s) => saveWatermark(s, STEPS) },
   idOf: (x) => x.testStepId,
   variants: (s) => watermarkVariant(s, STEPS),
   async prepare(s, items) {
@@ -195,17 +198,16 @@ export const testStepsPuller: Puller<TestStep> = {
   },
   /** Counts steps inserted or changed here (a re-read in the overlap window of one already here counts 0). */
   apply: (s, items) => upsertSteps(contextOf(s), newSteps(s)(items), observedNow(s.remote.clockOffset())),
-  finish: (s) => saveWatermark(s, STEPS),
 };
 
 export const testMeasurementsPuller: Puller<TestMeasurement> = {
   resource: MEASUREMENTS,
   // Likewise under a step made here (a report made here takes no step of the remote's: see prepare).
   collisions: { table: 'test_measurements', kind: TEST_MEASUREMENT, parent: { table: 'test_steps', idOf: (x) => x.testStepId } },
+  readAgain: 'never',
   operation: 'ListTestMeasurements',
   listField: 'testMeasurements',
-  mode: 'full',
-  orderable: true,
+  listing: { by: 'whole', settle: (s) => saveWatermark(s, MEASUREMENTS) },
   idOf: (x) => x.measurementId,
   variants: (s) => watermarkVariant(s, MEASUREMENTS),
   async prepare(s, items) {
@@ -227,7 +229,6 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
   },
   /** Counts measurements inserted or changed here (like steps). */
   apply: (s, items) => upsertMeasurements(contextOf(s), newMeasurements(s)(items), observedNow(s.remote.clockOffset())),
-  finish: (s) => saveWatermark(s, MEASUREMENTS),
 };
 
 /** In pull order: reports, then their steps, then measurements. */
