@@ -88,19 +88,22 @@ export function idsBatch<K extends OperationName, R = WireResponse<K>>(f: {
 }
 
 /**
- * How a record's values travel, by mask path: the wire member is the path in lowerCamelCase, and its value the
- * record's member of that name, or what this gives for the paths whose wire form differs (a timestamp, metadata, a
- * default for an unset value).
+ * How a record's values travel: each wire member (a mask path in lowerCamelCase) carries the record's member of that
+ * name, or what this gives, by member, where the wire form differs (a timestamp, metadata, a default for an unset value).
  */
 export type WireMembers<P> = Readonly<Record<string, (values: P) => unknown>>;
 
-/** The wire members of `values` named by `paths` (absent ones left out). */
+/** The wire members of `values` named by `paths` (mask paths or member names; absent ones left out). */
 export function wireMembers<P>(values: P, paths: readonly string[], wire: WireMembers<P>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const path of paths)
-    out[snakeToCamel(path)] = path in wire ? wire[path](values) : (values as Record<string, unknown>)[snakeToCamel(path)];
+  for (const member of paths.map(snakeToCamel))
+    out[member] = member in wire ? wire[member](values) : (values as Record<string, unknown>)[member];
   return compact(out);
 }
+
+/** A create's wire request: every member of its validated request, each in its wire form, and those `wire` adds (a marker). */
+export const wireRequest = <P extends object>(request: P, wire: WireMembers<P>): Record<string, unknown> =>
+  wireMembers(request, [...new Set([...Object.keys(request), ...Object.keys(wire)])], wire);
 
 /** An update through an update mask (`updateMask`): the request's `values` member holds the record's new values. */
 export interface MaskUpdate<K extends OperationName, R> {

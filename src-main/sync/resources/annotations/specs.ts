@@ -34,7 +34,7 @@ import {
   type StoredRequest,
   type WireRequest,
 } from '../../spec';
-import { idsBatch, setById } from '../../specForms';
+import { idsBatch, setById, wireMembers, wireRequest, type WireMembers } from '../../specForms';
 import { findByClientMarker, listAll, quote, type MarkerLookup } from '../../remoteQuery';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 
@@ -134,30 +134,16 @@ export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLo
     // Retry sends the annotation as it is now; Discard deletes it with its tags, assets, channels, metadata and logs.
     refused: { ...retryAsAsked, rebuild: currentCreateAnnotation },
   },
-  encode(req, entry) {
-    const localId = entry.createdIds[0].id;
-    return compact({
-      name: req.name,
-      description: req.description,
-      startTime: ts(req.startTime),
-      endTime: ts(req.endTime),
-      assets: req.assets,
-      linkedChannels: encodeLinkedChannels(req.linkedChannels),
-      tags: req.tags,
-      runId: req.runId,
-      assignToUserId: req.assignToUserId,
-      organizationId: req.organizationId,
-      state: req.state,
-      annotationType: req.annotationType,
-      legendConfig: req.legendConfig,
-      createdByConditionId: req.createdByConditionId,
-      createdByRuleConditionVersionId: req.createdByRuleConditionVersionId,
-      metadata: [
-        ...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY),
-        { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
+  encode: (req, entry) =>
+    wireRequest(req, {
+      startTime: (r) => ts(r.startTime),
+      endTime: (r) => ts(r.endTime),
+      linkedChannels: (r) => encodeLinkedChannels(r.linkedChannels),
+      metadata: (r) => [
+        ...(metadataOut(r.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY),
+        { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: entry.createdIds[0].id },
       ],
-    });
-  },
+    }) as WireRequest<'CreateAnnotation'>,
   transfer: {
     asyncWrite: false,
     stored: asValidated,
@@ -174,44 +160,15 @@ export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLo
 
 export const annotationTarget = (id: string, fields: string[]): Target => ({ resource: ANNOTATION, recordId: id, fields });
 
-function encodePatch(
-  patch: StoredRequest<'UpdateAnnotation'>['annotation'],
-  paths: readonly string[],
-): WireRequest<'UpdateAnnotation'>['annotation'] {
-  const out: Record<string, unknown> = { annotationId: patch.annotationId };
-  for (const path of paths) {
-    switch (path) {
-      case 'start_time':
-        out.startTime = ts(patch.startTime);
-        break;
-      case 'end_time':
-        out.endTime = ts(patch.endTime);
-        break;
-      case 'metadata':
-        out.metadata = metadataOut(patch.metadata) ?? [];
-        break;
-      case 'linked_channels':
-        out.linkedChannels = encodeLinkedChannels(patch.linkedChannels) ?? [];
-        break;
-      case 'tags':
-        out.tags = patch.tags ?? [];
-        break;
-      case 'assigned_to_user_id':
-        out.assignedToUserId = patch.assignedToUserId ?? '';
-        break;
-      case 'legend_config':
-        out.legendConfig = patch.legendConfig;
-        break;
-      case 'state':
-        out.state = patch.state;
-        break;
-      default:
-        out[path] = (patch as Record<string, unknown>)[path];
-    }
-  }
-  // (Each path of the update mask names a field of the patch: its wire name is the path's, or one of the cases above.)
-  return compact(out) as WireRequest<'UpdateAnnotation'>['annotation'];
-}
+/** An annotation's members whose wire form differs from the validated one in an update (an unset value clears it remotely). */
+const PATCH_WIRE: WireMembers<StoredRequest<'UpdateAnnotation'>['annotation']> = {
+  startTime: (a) => ts(a.startTime),
+  endTime: (a) => ts(a.endTime),
+  metadata: (a) => metadataOut(a.metadata) ?? [],
+  linkedChannels: (a) => encodeLinkedChannels(a.linkedChannels) ?? [],
+  tags: (a) => a.tags ?? [],
+  assignedToUserId: (a) => a.assignedToUserId ?? '',
+};
 
 /**
  * An UpdateAnnotation as the platform takes it: the documented mask paths as an UpdateAnnotation, an archive or
@@ -232,7 +189,16 @@ export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLo
     const archives = req.updateMask.some((p) => fieldOfPath(p) === 'archived');
     const patch = req.annotation;
     return {
-      update: paths.length ? { annotation: encodePatch(patch, paths), updateMask: mask(paths) } : undefined,
+      update: paths.length
+        ? {
+            // (Each path of the update mask names a member of the patch: PATCH_WIRE gives its wire form.)
+            annotation: {
+              annotationId: patch.annotationId,
+              ...wireMembers(patch, paths, PATCH_WIRE),
+            } as WireRequest<'UpdateAnnotation'>['annotation'],
+            updateMask: mask(paths),
+          }
+        : undefined,
       archive: archives
         ? {
             operation: (patch.deletedDate ?? patch.archivedDate) ? 'ArchiveAnnotation' : 'UnarchiveAnnotation',

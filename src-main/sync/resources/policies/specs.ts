@@ -18,9 +18,10 @@ import {
   type OpSpec,
   type PushContext,
   type StoredRequest,
+  type WireRequest,
   type WireResponse,
 } from '../../spec';
-import { setById } from '../../specForms';
+import { setById, wireRequest } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
@@ -50,14 +51,8 @@ export const createPolicySpec = defineSpec<'CreatePolicy', WireResponse<'CreateP
   ...onlyNewRecords,
   // (Discarded with its versions.)
   create: { created: (_req, res) => [{ resource: POLICY, id: res.policy.policyId }], find: findPolicy, refused: retryAsAsked },
-  encode: (req) =>
-    compact({
-      name: req.name,
-      description: req.description,
-      configuration: { cedarPolicy: req.configuration.cedarPolicy },
-      versionNotes: req.versionNotes,
-      organizationId: req.organizationId,
-    }),
+  // (Its configuration is the Cedar text alone: the request travels as it was validated.)
+  encode: (req) => wireRequest(req, {}) as WireRequest<'CreatePolicy'>,
   applyResult(p, entry, res) {
     const policy = 'policy' in res ? res.policy : res;
     mapLocalId(p, POLICY, entry.createdIds[0].id, policy.policyId);

@@ -35,14 +35,14 @@ type MeasurementFields = StoredRequest<'CreateTestMeasurement'>['testMeasurement
 
 /** A measurement's mask paths whose wire value is not its member as it is (an unset oneof member named in a mask clears it remotely too). */
 const MEASUREMENT_WIRE: WireMembers<MeasurementFields> = {
-  numeric_value: (m) => dbl(m.numericValue),
+  numericValue: (m) => dbl(m.numericValue),
   unit: (m) => (m.unit ? compact({ unitId: m.unit.unitId, abbreviatedName: m.unit.abbreviatedName }) : undefined),
-  numeric_bounds: (m) => (m.numericBounds ? compact({ min: dbl(m.numericBounds.min), max: dbl(m.numericBounds.max) }) : undefined),
-  string_bounds: (m) => (m.stringBounds ? compact({ expectedValue: m.stringBounds.expectedValue }) : undefined),
+  numericBounds: (m) => (m.numericBounds ? compact({ min: dbl(m.numericBounds.min), max: dbl(m.numericBounds.max) }) : undefined),
+  stringBounds: (m) => (m.stringBounds ? compact({ expectedValue: m.stringBounds.expectedValue }) : undefined),
   passed: (m) => m.passed ?? false,
   timestamp: (m) => ts(m.timestamp),
   description: (m) => m.description ?? '',
-  channel_names: (m) => m.channelNames ?? [],
+  channelNames: (m) => m.channelNames ?? [],
   metadata: (m) => metadataOut(m.metadata) ?? [],
 };
 

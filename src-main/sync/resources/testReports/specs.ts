@@ -33,10 +33,11 @@ import {
   type OpSpec,
   type PushContext,
   type StoredRequest,
+  type WireRequest,
   type WireResponse,
 } from '../../spec';
-import { deleteById, updateByMask, type WireMembers } from '../../specForms';
-import { compact, metadataOut, ts } from '../../wireEncode';
+import { deleteById, updateByMask, wireRequest, type WireMembers } from '../../specForms';
+import { metadataOut, ts } from '../../wireEncode';
 import { listAll, quote } from '../../remoteQuery';
 
 /** What an import sent and the remote created. */
@@ -184,20 +185,12 @@ export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<
     refused: retryAsAsked,
   },
   encode: (req) =>
-    compact({
-      status: req.status,
-      name: req.name,
-      testSystemName: req.testSystemName,
-      testCase: req.testCase,
-      startTime: ts(req.startTime),
-      endTime: ts(req.endTime),
-      metadata: metadataOut(req.metadata),
-      serialNumber: req.serialNumber,
-      partNumber: req.partNumber,
-      systemOperator: req.systemOperator,
-      runId: req.runId || undefined,
-      organizationId: req.organizationId,
-    }),
+    wireRequest(req, {
+      startTime: (r) => ts(r.startTime),
+      endTime: (r) => ts(r.endTime),
+      metadata: (r) => metadataOut(r.metadata),
+      runId: (r) => r.runId || undefined,
+    }) as WireRequest<'CreateTestReport'>,
   applyResult(p, entry, res) {
     const report = 'testReport' in res ? res.testReport : res;
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, report.testReportId);
@@ -207,13 +200,13 @@ export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<
 
 /** A report's mask paths whose wire value is not its member as it is. */
 const REPORT_WIRE: WireMembers<StoredRequest<'UpdateTestReport'>['testReport']> = {
-  start_time: (r) => ts(r.startTime),
-  end_time: (r) => ts(r.endTime),
-  serial_number: (r) => r.serialNumber ?? '',
-  part_number: (r) => r.partNumber ?? '',
-  system_operator: (r) => r.systemOperator ?? '',
-  run_id: (r) => r.runId ?? '',
-  is_archived: (r) => r.isArchived ?? false,
+  startTime: (r) => ts(r.startTime),
+  endTime: (r) => ts(r.endTime),
+  serialNumber: (r) => r.serialNumber ?? '',
+  partNumber: (r) => r.partNumber ?? '',
+  systemOperator: (r) => r.systemOperator ?? '',
+  runId: (r) => r.runId ?? '',
+  isArchived: (r) => r.isArchived ?? false,
 };
 
 export const updateTestReportSpec = updateByMask({

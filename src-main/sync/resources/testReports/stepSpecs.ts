@@ -31,11 +31,11 @@ type StepFields = Partial<StoredRequest<'CreateTestStep'>['testStep']>;
 /** A step's mask paths whose wire value is not its member as it is. */
 const STEP_WIRE: WireMembers<StepFields> = {
   description: (step) => step.description ?? '',
-  step_type: (step) => step.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED',
+  stepType: (step) => step.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED',
   status: (step) => step.status ?? 'TEST_STATUS_UNSPECIFIED',
-  start_time: (step) => ts(step.startTime),
-  end_time: (step) => ts(step.endTime),
-  error_info: (step) =>
+  startTime: (step) => ts(step.startTime),
+  endTime: (step) => ts(step.endTime),
+  errorInfo: (step) =>
     step.errorInfo ? compact({ errorCode: step.errorInfo.errorCode, errorMessage: step.errorInfo.errorMessage }) : undefined,
   metadata: (step) => metadataOut(step.metadata) ?? [],
 };
