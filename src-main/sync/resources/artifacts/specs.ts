@@ -34,7 +34,7 @@ import {
   type StoredRequest,
   type WireRequest,
 } from '../../spec';
-import { setById } from '../../specForms';
+import { setById, wireRequest, type WireMembers } from '../../specForms';
 import { compact, metadataOut } from '../../wireEncode';
 import { findCreatedArtifact, findCreatedVersion, type FoundArtifact, type FoundVersion } from './lookup';
 
@@ -74,10 +74,16 @@ const linksOut = (links: StoredRequest<'UploadArtifact'>['links']) =>
     compact({ relation: l.relation, entityType: l.entityType, entityId: l.entityId, artifactVersionId: l.artifactVersionId }),
   );
 
-const withMarker = (metadata: StoredRequest<'UploadArtifact'>['metadata'], localId: string) => [
-  ...(metadataOut(metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
-  { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
-];
+type ArtifactValues = Pick<StoredRequest<'UploadArtifact'>, 'metadata' | 'links'>;
+
+/** An artifact create's members whose wire form differs: its links, and its metadata with the marker of local id `localId`. */
+const createWire = (localId: string): WireMembers<ArtifactValues> => ({
+  metadata: (r) => [
+    ...(metadataOut(r.metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
+    { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
+  ],
+  links: (r) => linksOut(r.links),
+});
 
 const localIdOf = (entry: OutboxEntry, resource: string) => entry.createdIds.find((c) => c.resource === resource)?.id;
 
@@ -136,29 +142,12 @@ export const uploadArtifactSpec = defineSpec<
     stored: (ctx, req, res) => ({ ...req, file: storedFile(ctx, req.file, res.artifact.artifactVersionId) }),
     send: sendStored,
   },
-  encode: (req, entry) =>
-    compact({
-      file: req.file,
-      title: req.title,
-      metadata: withMarker(req.metadata, localIdOf(entry, ARTIFACT)!),
-      links: linksOut(req.links),
-      organizationId: req.organizationId,
-      createdVia: req.createdVia,
-    }),
+  encode: (req, entry) => wireRequest(req, createWire(localIdOf(entry, ARTIFACT)!)) as WithStoredFile<WireRequest<'UploadArtifact'>>,
 });
 
 export const createStructuredArtifactSpec = defineSpec<'CreateStructuredArtifact', ArtifactCreated>({
   ...artifactCreate('CreateStructuredArtifact'),
-  encode: (req, entry) =>
-    compact({
-      title: req.title,
-      content: req.content,
-      fileName: req.fileName,
-      metadata: withMarker(req.metadata, localIdOf(entry, ARTIFACT)!),
-      links: linksOut(req.links),
-      organizationId: req.organizationId,
-      createdVia: req.createdVia,
-    }),
+  encode: (req, entry) => wireRequest(req, createWire(localIdOf(entry, ARTIFACT)!)) as WireRequest<'CreateStructuredArtifact'>,
 });
 
 /** A new version as the outbox keeps it: its content stored, with the hash and size that find it again. */
