@@ -7,9 +7,9 @@
 import type { Db } from '../db/database';
 import type { ApplyResources } from './apply';
 import type { Puller } from './pull';
-import type { PreLinkRecords, RecordKind, Reference, RefusedCreate, ReplicatedResource, Snapshot } from './resource';
+import type { PreLinkRecords, RecordKind, Reference, ReplicatedResource, Snapshot } from './resource';
 import type { SyncSession } from './session';
-import type { OpSpec } from './spec';
+import type { OpSpec, RefusedCreate } from './spec';
 import type { OutboxEntry } from './types';
 
 function indexBy<T, K extends string>(items: readonly T[], keyOf: (item: T) => K, what: string): Map<K, T> {
@@ -25,7 +25,6 @@ function indexBy<T, K extends string>(items: readonly T[], keyOf: (item: T) => K
 export class ResourceCatalog implements ApplyResources {
   private readonly specs: Map<string, OpSpec>;
   private readonly kinds: Map<string, RecordKind>;
-  private readonly refused: Map<string, RefusedCreate>;
   /** By the kind referred to: every declared column holding its ids. */
   private readonly referencesTo = new Map<string, Reference[]>();
 
@@ -47,12 +46,6 @@ export class ResourceCatalog implements ApplyResources {
       (k) => k.resource,
       'the record kind',
     );
-    const refused = indexBy(
-      resources.flatMap((r) => Object.entries(r.refusedCreates ?? {})),
-      ([operation]) => operation,
-      'a refused create of',
-    );
-    this.refused = new Map([...refused].map(([operation, [, what]]) => [operation, what]));
     for (const ref of resources.flatMap((r) => r.records.flatMap((k) => k.references ?? []))) {
       if (!this.kinds.has(ref.to)) throw new Error(`sync: ${ref.column} references ${ref.to}, a kind no replicated resource keeps`);
       this.referencesTo.set(ref.to, [...(this.referencesTo.get(ref.to) ?? []), ref]);
@@ -98,9 +91,9 @@ export class ResourceCatalog implements ApplyResources {
     return this.resources.flatMap((r) => r.preLink);
   }
 
-  /** What Retry and Discard do with a refused create by `operation` (undefined: the create changed another record too). */
+  /** What Retry and Discard do with a refused create by `operation` (its spec's create form; undefined: no create). */
   refusedCreate(operation: string): RefusedCreate | undefined {
-    return this.refused.get(operation);
+    return this.specFor(operation)?.create?.refused;
   }
 
   /** The pulls of a run, in the descriptors' order: before the push (`reference`: with the reference data), or after it. */

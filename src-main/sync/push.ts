@@ -6,6 +6,8 @@
 // crash or a lost response leaves a trace: a create in flight is looked up on
 // the remote before it is ever sent again.
 import { nowMicros } from '../../src-shared/api/time';
+import { ApiError, Code } from '../../src-shared/errors';
+import { operationList } from '../../src-shared/operations';
 import { groupCommitFor } from '../db/groupCommit';
 import { recordConflict } from './conflicts';
 import { collectIds, idStates, localIdsOf, replaceIds, translateIds, unmappedIds } from './idMap';
@@ -137,8 +139,23 @@ async function failRefused(
   return outcome;
 }
 
+/** The operations of the table that are Outpost extensions (the platform may lack them). */
+const extensions = new Set(operationList.filter((o) => o.extension).map((o) => o.name));
+
 /**
- * The remote does not offer the entry's operation at all (spec.unsupportedBy; e.g. the platform has no artifact
+ * Why the remote refused an Outpost extension operation, when it does not offer it at all: grpc-gateway answers an
+ * unmatched route with 404 "Not Found" (a 404 without a status body arrives as "HTTP 404"); a missing record's 404
+ * names the record instead. Undefined: an ordinary error (and always for the platform's own operations).
+ */
+function extensionMissing(c: ResourceCatalog, operation: string, e: unknown): string | undefined {
+  if (!extensions.has(operation) || !(e instanceof ApiError)) return undefined;
+  if (e.code !== Code.UNIMPLEMENTED && !(e.code === Code.NOT_FOUND && /^(not found|HTTP 404)$/i.test(e.message))) return undefined;
+  const what = c.resources.find((r) => r.specs?.some((spec) => spec.operation === operation))?.name ?? operation;
+  return `the remote does not support ${what} (${operation}: ${e.message}); this stays local and is sent once the remote supports ${what}`;
+}
+
+/**
+ * The remote does not offer the entry's operation at all (extensionMissing; e.g. the platform has no artifact
  * routes): nothing was created, so the entry goes back to pending with the message, and the rest of this run holds
  * that operation's entries without sending them (one probe per operation and run, no retry storm).
  */
@@ -185,7 +202,7 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
     s.throwIfAborted();
     const sentIn = s.pushWindow.epoch;
     try {
-      if (spec.kind === 'create' && unknownOutcome && spec.findExisting) {
+      if (spec.create && unknownOutcome) {
         // The earlier send may still be on its way (a slow proxy, a request written just before a crash):
         // look only once it can no longer land, or a late original would duplicate our retry.
         const sentAt = lastSentAt(s.db, entry.seq);
@@ -193,7 +210,7 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
           const wait = sentAt + s.createQuietMs - Date.now();
           if (wait > 0) await sleep(Math.min(wait, s.createQuietMs), s.signal);
         }
-        const found = await spec.findExisting(p, entry);
+        const found = await spec.create.find(p, entry);
         if (found) {
           await complete(s, c, p, entry, found, 'found after unknown outcome');
           s.progress.recovered++;
@@ -203,15 +220,15 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
       const request = spec.encode(replaceIds(entry.request, ids.mapped), entry);
       // A create is marked in flight (committed) before it leaves: after a crash its outcome is looked up, never
       // guessed. Other writes are idempotent and simply resent; their attempts are counted at completion.
-      if (spec.kind === 'create') await markSent(s, entry.seq);
+      if (spec.create) await markSent(s, entry.seq);
       entry = { ...entry, attempts: entry.attempts + 1, firstSentServerTime: entry.firstSentServerTime ?? s.remote.serverNow() };
-      // (A spec may send more than one request for its write: `send`, see types.ts.)
-      const response = spec.send ? await spec.send(p, request, entry) : await p.call(entry.operation, request);
+      // (A spec may send more than one request for its write: its transfer, see spec.ts.)
+      const response = spec.transfer ? await spec.transfer.send(p, request, entry) : await p.call(entry.operation, request);
       await complete(s, c, p, entry, response, 'sent');
       return 'done';
     } catch (e) {
       if (s.signal?.aborted) throw s.signal.reason;
-      const unsupportedMessage = spec.unsupportedBy?.(e);
+      const unsupportedMessage = extensionMissing(c, entry.operation, e);
       if (unsupportedMessage !== undefined) return hold(s, entry, unsupportedMessage, true);
       const f = classifyPush(e);
       if (isOverload(f)) s.pushWindow.overloaded(sentIn);
@@ -230,9 +247,9 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
           noteError(s.db, entry.seq, f.code, f.message);
           throw new AuthError(f.message, f.code);
         case 'notFound':
-          if (spec.withoutMissing) {
+          if (typeof spec.notFound === 'object') {
             const missing = missingIds(e);
-            const next: unknown = missing.length ? spec.withoutMissing(entry.request, missing) : undefined;
+            const next: unknown = missing.length ? spec.notFound.without(entry.request, missing) : undefined;
             if (next === null) {
               await complete(s, c, p, entry, undefined, 'already gone');
               return 'done';
@@ -243,7 +260,7 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
               continue;
             }
           }
-          if (spec.notFoundIsDone) {
+          if (spec.notFound === 'done') {
             await complete(s, c, p, entry, undefined, 'already gone');
             return 'done';
           }
@@ -273,8 +290,8 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
           return fail(s, c, entry, f.code, `not found on the remote${kept ? ' (kept locally; see conflicts)' : ''}: ${f.message}`);
         case 'exists': {
           // 409 on a create: it already exists there; adopt it.
-          if (spec.findExisting) {
-            const found = await spec.findExisting(p, entry).catch(() => undefined);
+          if (spec.create) {
+            const found = await spec.create.find(p, entry).catch(() => undefined);
             if (found) {
               await complete(s, c, p, entry, found, 'adopted existing');
               return 'done';

@@ -43,6 +43,17 @@ function mergeTargets(list: readonly Target[]): Target[] {
   return [...byKey.values()];
 }
 
+/**
+ * The records a create made of its own record's kind (the first it names) that keep a merge base: pending as a whole
+ * (`*create`) until the remote has them. (Not the parts it made with them, an import's steps, nor records without a
+ * three-way merge: a log, a file, an artifact version.)
+ */
+function newRecordTargets(catalog: ResourceCatalog, created: readonly CreatedRef[]): Target[] {
+  const own = created[0]?.resource;
+  if (own === undefined || !catalog.kind(own)?.merge) return [];
+  return created.filter((c) => c.resource === own).map((c) => ({ resource: own, recordId: c.id, fields: ['*create'] }));
+}
+
 /** What a write changes before it runs: its targets and their merge bases (taken before the write). */
 function beforeWrite(catalog: ResourceCatalog, db: Db, spec: OpSpec, request: unknown) {
   const before = spec.targets(request);
@@ -64,12 +75,12 @@ function appendEntry(
 ): void {
   const { before, bases, sideEffectMarks } = prior;
   // (`db`: a write may create more than its response names, e.g. an import's steps and measurements.)
-  const created = spec.created?.(request, response, ctx.db) ?? [];
-  const targets = mergeTargets([...before, ...(spec.targetsAfter?.(request, response) ?? [])]);
+  const created = spec.create?.created(request, response, ctx.db) ?? [];
+  const targets = mergeTargets([...before, ...newRecordTargets(catalog, created)]);
   const createdIds = new Set(created.map((c) => c.id));
   // Records the write appended as a side effect (history of a create/update): the remote writes its own.
   const sideEffects = catalog.sideEffectsSince(ctx.db, sideEffectMarks).filter((id) => !createdIds.has(id));
-  const stored = spec.storedRequest ? spec.storedRequest(ctx, request, response) : request;
+  const stored = spec.transfer ? spec.transfer.stored(ctx, request, response) : request;
   const info = ctx.db.run(
     'INSERT INTO sync_outbox(operation, request, created_ids, side_effect_log_ids, local_time) VALUES (?, ?, ?, ?, ?)',
     [name, JSON.stringify(stored), JSON.stringify(created), JSON.stringify(sideEffects), localClock()],
@@ -142,7 +153,7 @@ export function createOutboxRecorder(db: Db, catalog: ResourceCatalog): WriteRec
     records: (name) => catalog.specFor(name) !== undefined,
     run(ctx: RequestContext, name: string, request: unknown, call: () => unknown) {
       const spec = catalog.specFor(name)!;
-      if (spec.asyncWrite) return recordAsyncWrite(catalog, ctx, spec, name, request, call);
+      if (spec.transfer?.asyncWrite) return recordAsyncWrite(catalog, ctx, spec, name, request, call);
       return ctx.db.tx(() => {
         const prior = beforeWrite(catalog, ctx.db, spec, request);
         const response = call();

@@ -72,29 +72,6 @@ export interface Merged {
   undo(recordId: string, field: string, value: unknown): UndoWrite | undefined;
 }
 
-/** Work for after a discard's transaction has committed (removing files). */
-export type AfterCommit = () => void;
-
-/** The records the sync view can see and give up, by kind (sync/operations/localRecords.ts). */
-export interface HeldRecords {
-  heldHere(resource: string, id: string): boolean;
-  /** Deletes the held records `refs` names with what cascades from them. */
-  deleteHeld(refs: readonly CreatedRef[]): void;
-}
-
-/**
- * What can be done with a create the remote refused (sync/operations/refusedCreates.ts): Retry sends the record as it
- * is now (`rebuild`), Discard deletes what the create made here (`discard`, else its created records), unless `keeps`.
- */
-export interface RefusedCreate {
-  /** The request (in the outbox's validated form) that creates the record as it is now here. */
-  rebuild?(ctx: RequestContext, recordId: string): unknown;
-  /** Why this entry's record cannot be discarded (its request is the stored one); undefined when it can. */
-  keeps?(request: unknown): string | undefined;
-  /** Deletes what the create made (`made`: its created ids, the record first) and what cascades from it. */
-  discard?(ctx: RequestContext, made: readonly CreatedRef[], held: HeldRecords): AfterCommit | void;
-}
-
 /**
  * Records a local write appends as a side effect (an annotation's history logs): the remote writes its own, so the
  * outbox keeps their ids with the entry, and they go when the change they tell of does not happen.
@@ -182,8 +159,6 @@ export interface ReplicatedResource {
   readonly pullers: readonly Puller[];
   /** Runs after every pull phase, before the refetch (e.g. archiving replayed duplicates on the remote). */
   afterPull?(s: SyncSession): Promise<unknown>;
-  /** By create operation: what Retry and Discard do with a refused create. */
-  readonly refusedCreates?: Readonly<Record<string, RefusedCreate>>;
   readonly sideEffects?: SideEffectRecords;
   /** Its records made before the first link, in catalog order (an annotation before what refers to it). */
   readonly preLink: readonly PreLinkRecords[];

@@ -1,6 +1,22 @@
 // How one replicated operation is recorded and pushed (OpSpec), and what the
 // push loop gives it (PushContext). Every resource declares its specs in its
-// descriptor (resources/<resource>/descriptor.ts).
+// descriptor (resources/<resource>/descriptor.ts). The shape:
+//
+//   OpSpec      every spec: its operation, the records and fields it writes
+//               (targets), how it loses a field to the remote (dropField) and
+//               what a 404 means (notFound), its wire request (encode), and
+//               what the remote's answer does here (applyResult)
+//     create?   CreateForm, for a create: the records it made, the lookup of
+//               an unknown outcome before any resend, what Retry and Discard
+//               do once the remote refused it (RefusedCreate)
+//     transfer? Transfer, for a write whose request does not travel as it was
+//               recorded (an upload, an import, a write of two calls)
+//     batch?    BatchForm, for single-record writes sent together
+//
+// The common writes are not written out by hand: specForms.ts makes them from
+// what they write (a record kind, its id member, its mask paths and the wire
+// member of each). A remote without an Outpost extension operation (the
+// operation table's `extension`) holds its entries (push.ts).
 import type { OperationName } from '../../src-shared/operations';
 import type { Db } from '../db/database';
 import type { RequestContext } from '../engine';
@@ -10,6 +26,16 @@ import type { CreatedRef, OutboxEntry, Target } from './types';
 import type { RemoteCall, StoredRequest, WireRequest, WireResponse } from './wireTypes';
 
 export type { RemoteCall, StoredRequest, WireRequest, WireResponse } from './wireTypes';
+
+/** Work for after a discard's transaction has committed (removing files). */
+export type AfterCommit = () => void;
+
+/** The records the sync view can see and give up, by kind (sync/operations/localRecords.ts). */
+export interface HeldRecords {
+  heldHere(resource: string, id: string): boolean;
+  /** Deletes the held records `refs` names with what cascades from them. */
+  deleteHeld(refs: readonly CreatedRef[]): void;
+}
 
 /** An outbox entry of operation K, whose request the outbox keeps as `Stored`. */
 export type EntryOf<Stored> = Omit<OutboxEntry, 'request'> & { request: Stored };
@@ -56,76 +82,90 @@ export interface BatchForm<Stored = unknown, B extends OperationName = Operation
 }
 
 /**
+ * What a 404 from the remote means for an entry: `conflict`, the record is gone there (the local copy is kept and a
+ * conflict recorded); `done`, that is the desired end state (deletes); or, for an all-or-nothing batch that names
+ * the ids it did not find, the request `without` them, sent again (null: nothing left, done).
+ */
+export type NotFound<Stored = unknown> =
+  'conflict' | 'done' | { readonly without: (request: Stored, missing: readonly string[]) => Stored | null };
+
+/** What Retry and Discard do with a create the remote refused (sync/operations/refusedCreates.ts). */
+export interface RefusedCreate<Stored = unknown> {
+  /** Retry: the request (validated form) that creates the record as it is now here; undefined: it goes as it was asked. */
+  rebuild(ctx: RequestContext, recordId: string): Stored | undefined;
+  /** Why the record cannot be discarded (its request is the stored one); undefined when it can. */
+  keeps(request: Stored): string | undefined;
+  /** Discard: deletes what the create made (`made`: its created ids, the record first) and what cascades from it. */
+  discard(ctx: RequestContext, made: readonly CreatedRef[], held: HeldRecords): AfterCommit | void;
+}
+
+/** A create: the remote makes a new record, so an unknown outcome needs a lookup before anything is sent again. */
+export interface CreateForm<Stored = unknown, Response = unknown, Result = unknown> {
+  /**
+   * The records the write created, its own first (from its response; from the store, in the write's transaction, for
+   * those it does not name). Those of its own record's kind that keep a merge base are pending as a whole (`*create`).
+   */
+  created(request: Stored, response: Response, db: Db): CreatedRef[];
+  /** What an earlier attempt whose outcome is unknown may have created (undefined: nothing). */
+  find(p: PushContext, entry: EntryOf<Stored>): Promise<Result | undefined>;
+  readonly refused: RefusedCreate<Stored>;
+}
+
+/**
+ * A write whose request does not travel as it was recorded: an upload (the outbox keeps its file's durable copy,
+ * streamed from the content store at push time), an import (then the listing of what it made), a write that takes
+ * more than one call. Every failure of `send` counts as an unknown outcome of the whole write, so a create resolves
+ * it with its lookup before any resend.
+ */
+export interface Transfer<Validated = unknown, Response = unknown, Stored = unknown, Encoded = unknown, Result = unknown> {
+  /**
+   * The handler is asynchronous (awaits before its one write transaction): the entry is appended when the write
+   * reports itself from inside that transaction (services/common/writeScope.ts), so it stays atomic with it.
+   */
+  readonly asyncWrite: boolean;
+  /** The request as the outbox keeps it (runs in the write's transaction; asValidated when it is the validated one). */
+  stored(ctx: RequestContext, request: Validated, response: Response): Stored;
+  /** Sends the encoded request. */
+  send(p: PushContext, request: Encoded, entry: EntryOf<Stored>): Promise<Result>;
+}
+
+/**
  * How one replicated operation is recorded and pushed, as the generic core sees every spec (erased: the request and
  * response types of each operation are checked where its spec is written, by defineSpec).
  */
 export interface OpSpec {
   readonly operation: string;
-  /** `create`: the remote makes a new record (unknown outcomes need a lookup before retrying). */
-  readonly kind: 'create' | 'write';
-  /** Records the write changes that exist before it runs (read from the validated request). */
+  /** Records the write changes that exist before it runs, and their synced fields (read from the validated request). */
   targets(request: unknown): Target[];
-  /** Records the write created (read from its response; from the store, in the write's transaction, for those it does not name). */
-  created?(request: unknown, response: unknown, db: Db): CreatedRef[];
-  /** Targets that only exist after the write (e.g. the record a new history entry changed). */
-  targetsAfter?(request: unknown, response: unknown): Target[];
-  /**
-   * The handler is asynchronous (awaits before its one write transaction): the entry is appended when the
-   * write reports itself from inside that transaction (services/common/writeScope.ts), so it stays atomic with it.
-   */
-  readonly asyncWrite?: boolean;
-  /** The request as kept in the outbox, when it differs from the validated one (e.g. an upload's temp file -> its durable copy). Runs in the write's transaction. */
-  storedRequest?(ctx: RequestContext, request: unknown, response: unknown): unknown;
-  /**
-   * The remote has no such operation at all (e.g. the platform lacks an Outpost extension): the message
-   * kept on the entry, which then stays pending without blocking the others (push.ts). Undefined: an ordinary error.
-   */
-  unsupportedBy?(error: unknown): string | undefined;
-  /** The wire request sent to the remote (or what the spec's own send makes it of). */
+  /** The remote won `field` of `recordId` in a conflict: the request without it, or null when nothing is left to send. */
+  dropField(request: unknown, recordId: string, field: string): unknown;
+  readonly notFound: NotFound;
+  /** The wire request sent to the remote (or what the transfer's send makes it of). */
   encode(request: unknown, entry: OutboxEntry): Record<string, unknown>;
-  /**
-   * Sends the encoded request (default: one call of the entry's operation). For a write that needs more
-   * than one request (an import, then the listing of what it created); every failure counts as an unknown
-   * outcome of the whole write, so a create resolves it with findExisting before any resend.
-   */
-  send?(p: PushContext, request: Record<string, unknown>, entry: OutboxEntry): Promise<unknown>;
-  /** For creates: finds what an earlier attempt whose outcome is unknown may have created. */
-  findExisting?(p: PushContext, entry: OutboxEntry): Promise<unknown>;
   /** The remote accepted (or an earlier attempt was found): map ids, apply the remote state. Runs inside the local transaction that marks the entry done. */
   applyResult(p: PushContext, entry: OutboxEntry, response: unknown): void;
-  /** A 404 from the remote: `done` when that is the desired end state (deletes), else a conflict is recorded. */
-  readonly notFoundIsDone?: boolean;
-  /** A batch refused with 404 for some of its ids: the request without them (null: nothing left), sent again. */
-  withoutMissing?(request: unknown, missing: readonly string[]): unknown;
-  /** The remote won `field` of `recordId` in a conflict: the request without it, or null when nothing is left to send. */
-  dropField?(request: unknown, recordId: string, field: string): unknown;
+  readonly create?: CreateForm;
+  readonly transfer?: Transfer;
   /** Entries of this operation on different records may be sent together (push.ts pushBatch). */
   readonly batch?: BatchForm;
 }
 
 /**
  * One operation's spec, typed from the operation table: K's validated request (`Stored`: the form the outbox keeps
- * when the spec changes it, storedRequest), K's wire request and response, and what its send or lookup gives
- * applyResult (`Result`). A wire field renamed in the table is then a compile error here, not a fuzzer failure.
- * `Encoded`: what encode gives a spec's own send when that is not yet the wire request (an upload names its file in
- * the content store; send makes the wire request of it).
+ * when a transfer changes it), K's wire request and response, and what its send or lookup gives applyResult
+ * (`Result`). A wire field renamed in the table is then a compile error here, not a fuzzer failure. `Encoded`: what
+ * encode gives a transfer's send when that is not yet the wire request (an upload names its file in the content
+ * store; send makes the wire request of it).
  */
 export interface Spec<K extends OperationName, Result = WireResponse<K>, Stored = StoredRequest<K>, Encoded = WireRequest<K>> {
   readonly operation: K;
-  readonly kind: 'create' | 'write';
   targets(request: StoredRequest<K>): Target[];
-  created?(request: StoredRequest<K>, response: WireResponse<K>, db: Db): CreatedRef[];
-  targetsAfter?(request: StoredRequest<K>, response: WireResponse<K>): Target[];
-  readonly asyncWrite?: boolean;
-  storedRequest?(ctx: RequestContext, request: StoredRequest<K>, response: WireResponse<K>): Stored;
-  unsupportedBy?(error: unknown): string | undefined;
+  dropField(request: Stored, recordId: string, field: string): Stored | null;
+  readonly notFound: NotFound<Stored>;
   encode(request: Stored, entry: EntryOf<Stored>): Encoded;
-  send?(p: PushContext, request: Encoded, entry: EntryOf<Stored>): Promise<Result>;
-  findExisting?(p: PushContext, entry: EntryOf<Stored>): Promise<Result | undefined>;
   applyResult(p: PushContext, entry: EntryOf<Stored>, response: Result): void;
-  readonly notFoundIsDone?: boolean;
-  withoutMissing?(request: Stored, missing: readonly string[]): Stored | null;
-  dropField?(request: Stored, recordId: string, field: string): Stored | null;
+  readonly create?: CreateForm<Stored, WireResponse<K>, Result>;
+  readonly transfer?: Transfer<StoredRequest<K>, WireResponse<K>, Stored, Encoded, Result>;
   readonly batch?: BatchForm<Stored>;
 }
 
@@ -136,3 +176,22 @@ export function defineSpec<K extends OperationName, Result = WireResponse<K>, St
   // (The erasure: the core passes each spec only its own operation's requests, responses and entries.)
   return spec as unknown as OpSpec;
 }
+
+/** A write that loses the whole of its change with any field (one field, or state): nothing is left to send. */
+export const dropAll = (): null => null;
+
+/** A create that writes no record existing before it: nothing targeted, nothing to lose in a conflict. */
+export const onlyNewRecords = { targets: (): Target[] => [], dropField: dropAll, notFound: 'conflict' } as const;
+
+/** The request the outbox keeps is the validated one (Transfer.stored). */
+export const asValidated = <R>(_ctx: RequestContext, request: R): R => request;
+
+/** A refused create goes again as it was asked (an import or an upload is what its file was); Discard deletes what it made. */
+export const retryAsAsked: RefusedCreate<never> = {
+  rebuild: () => undefined,
+  keeps: () => undefined,
+  discard: (_ctx, made, held) => held.deleteHeld(made),
+};
+
+/** A refused create that cannot be discarded: `why` (it changed another record too). */
+export const keptWhenRefused = (why: string): RefusedCreate<never> => ({ ...retryAsAsked, keeps: () => why });

@@ -4,7 +4,8 @@
 // reads "annotation Pump 3 overheat" rather than a bare id; tell whether it is
 // still held here; and delete it (a refused create given up: refusedCreates.ts).
 import type { Db } from '../../db/database';
-import type { HeldRecords, RecordKind } from '../resource';
+import type { RecordKind } from '../resource';
+import type { HeldRecords } from '../spec';
 import type { ResourceCatalog } from '../catalog';
 
 /** The record's name here; '' when it is not held here (deleted, never pulled) or its kind has none. */

@@ -151,7 +151,7 @@ export function adoptPreLinkRecords(catalog: ResourceCatalog, ctx: RequestContex
   // policies, the outbox recorder, storage errors) inside the adoption's one transaction.
   const write = (operation: string, request: unknown): unknown => {
     const name = operation as OperationName;
-    if (!recorder.records(name) || catalog.specFor(name)?.asyncWrite)
+    if (!recorder.records(name) || catalog.specFor(name)?.transfer?.asyncWrite)
       throw ApiError.internal(`${name} cannot be adopted: only synchronous replicated writes can`);
     return invokeInTransaction(asRemoteUser, name, request);
   };

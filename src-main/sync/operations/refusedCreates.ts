@@ -9,7 +9,7 @@
 // of the resend is still resolved by lookup. Every field an update can change
 // is part of these create requests, so the record goes as it is; the updates
 // that waited on it are queued again by the retry and resend the same values.
-// Creates without `rebuild` go as they were asked (an import or an upload is
+// Creates whose `rebuild` gives nothing go as they were asked (an import or an upload is
 // what its file was).
 //
 // Discard: the user gives the record up (its asset or run, which no update can
@@ -20,12 +20,12 @@
 // discard_record). Files go only once the deletion has committed.
 import { ApiError, Code } from '../../../src-shared/errors';
 import type { RequestContext } from '../../engine';
-import type { AfterCommit } from '../resource';
+import type { AfterCommit } from '../spec';
 import type { ResourceCatalog } from '../catalog';
 import type { CreatedRef } from '../types';
-import { deleteHeld, heldRecords } from './localRecords';
+import { heldRecords } from './localRecords';
 
-// (Each create's answer is in its resource's descriptor: ReplicatedResource.refusedCreates.)
+// (Each create's answer is in its spec: CreateForm.refused.)
 
 /**
  * Why a refused create by `operation` (stored request `request`) cannot be discarded, its record deleted here;
@@ -33,7 +33,7 @@ import { deleteHeld, heldRecords } from './localRecords';
  */
 export function whyKept(catalog: ResourceCatalog, operation: string, request: unknown): string | undefined {
   const rc = catalog.refusedCreate(operation);
-  return rc ? rc.keeps?.(request) : 'it changed another record too';
+  return rc ? rc.keeps(request) : 'it changed another record too';
 }
 
 /**
@@ -42,7 +42,7 @@ export function whyKept(catalog: ResourceCatalog, operation: string, request: un
  */
 export function currentCreateRequest(catalog: ResourceCatalog, ctx: RequestContext, operation: string, recordId: string): unknown {
   const rc = catalog.refusedCreate(operation);
-  if (!rc?.rebuild) return undefined;
+  if (!rc) return undefined;
   try {
     return rc.rebuild(ctx, recordId);
   } catch (e) {
@@ -59,5 +59,5 @@ export function discardRecords(
   made: readonly CreatedRef[],
 ): AfterCommit | void {
   const rc = catalog.refusedCreate(operation)!;
-  return rc.discard ? rc.discard(ctx, made, heldRecords(catalog, ctx.db)) : deleteHeld(catalog, ctx.db, made);
+  return rc.discard(ctx, made, heldRecords(catalog, ctx.db));
 }

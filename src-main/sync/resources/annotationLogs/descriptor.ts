@@ -23,14 +23,6 @@ export const annotationLogs: ReplicatedResource = {
   ],
   specs: annotationLogSpecs,
   pullers: [annotationLogsPuller, annotationLogDeletionsPuller],
-  refusedCreates: {
-    CreateAnnotationLog: {
-      // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
-      // here and not on the remote, with nothing left to send.
-      keeps: (req) =>
-        (req as { kind?: string } | null)?.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too',
-    },
-  },
   // (Adopted with their annotation: its comments go in the create, and the remote writes its own history logs.)
   preLink: [],
   sideEffects: {

@@ -5,7 +5,17 @@
 // already known locally. A deleted log is done once the remote says it is gone.
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { unclaimed } from '../../idMap';
-import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
+import {
+  defineSpec,
+  dropAll,
+  retryAsAsked,
+  type EntryOf,
+  type OpSpec,
+  type PushContext,
+  type StoredRequest,
+  type WireResponse,
+} from '../../spec';
+import { deleteById } from '../../specForms';
 import { compact } from '../../wireEncode';
 import { annotationTarget, ourLogsSince } from '../annotations/specs';
 import { adoptLog, ANNOTATION_LOG, logContent } from '../annotations/historyLogs';
@@ -30,9 +40,19 @@ async function findLog(p: PushContext, entry: EntryOf<StoredRequest<'CreateAnnot
 
 export const createAnnotationLogSpec = defineSpec<'CreateAnnotationLog', WireResponse<'CreateAnnotationLog'> | AnnotationLog>({
   operation: 'CreateAnnotationLog',
-  kind: 'create',
   targets: (req) => [annotationTarget(req.annotationId, logFields(req))],
-  created: (_req, res) => [{ resource: ANNOTATION_LOG, id: res.annotationLog.annotationLogId }],
+  dropField: dropAll,
+  notFound: 'conflict',
+  create: {
+    created: (_req, res) => [{ resource: ANNOTATION_LOG, id: res.annotationLog.annotationLogId }],
+    find: findLog,
+    refused: {
+      ...retryAsAsked,
+      // A state change or an assignment changed the annotation here too: giving up only the log would leave it changed
+      // here and not on the remote, with nothing left to send.
+      keeps: (req) => (req.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
+    },
+  },
   encode: (req) =>
     compact({
       annotationId: req.annotationId,
@@ -53,24 +73,14 @@ export const createAnnotationLogSpec = defineSpec<'CreateAnnotationLog', WireRes
           }
         : undefined,
     }),
-  findExisting: findLog,
   applyResult(p, entry, res) {
     const log = 'annotationLog' in res ? res.annotationLog : res;
     adoptLog(p, entry.createdIds[0].id, log);
   },
-  dropField: () => null,
 });
 
-export const deleteAnnotationLogSpec = defineSpec({
-  operation: 'DeleteAnnotationLog',
-  kind: 'write',
-  targets: (req) => [
-    { resource: ANNOTATION_LOG, recordId: req.annotationLogId, fields: ['*delete'] },
-    annotationTarget(req.annotationId, []),
-  ],
-  encode: (req) => ({ annotationId: req.annotationId, annotationLogId: req.annotationLogId }),
-  notFoundIsDone: true,
-  applyResult: () => {},
-});
+export const deleteAnnotationLogSpec = deleteById('DeleteAnnotationLog', ANNOTATION_LOG, 'annotationLogId', (req) => [
+  annotationTarget(req.annotationId, []),
+]);
 
 export const annotationLogSpecs: readonly OpSpec[] = [createAnnotationLogSpec, deleteAnnotationLogSpec];

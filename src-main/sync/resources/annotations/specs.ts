@@ -13,7 +13,9 @@
 // The history logs a create or update appended locally (CREATED, STATE_UPDATE,
 // ASSIGNED) adopt the ones the remote wrote for the same change, listed right
 // after the remote answered (historyLogs.ts settleSideEffectLogs).
-import type { Annotation } from '../../../../src-shared/api/annotations';
+import { CreateAnnotationRequest, type Annotation } from '../../../../src-shared/api/annotations';
+import type { RequestContext } from '../../../engine';
+import { getAnnotation } from '../../../services/annotations/annotationsService';
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { formatTimestamp, parseTimestamp } from '../../../../src-shared/api/time';
 import { mapLocalId } from '../../idMap';
@@ -21,7 +23,18 @@ import { ANNOTATION, applyRemoteAnnotations, CLIENT_ID_KEY, markerOf } from './a
 import { deleteSideEffectLogs, mayEchoOurWrite, settleSideEffectLogs } from './historyLogs';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
 import type { OutboxEntry, Target } from '../../types';
-import { defineSpec, type BatchForm, type OpSpec, type PushContext, type StoredRequest, type WireRequest } from '../../spec';
+import {
+  asValidated,
+  defineSpec,
+  onlyNewRecords,
+  retryAsAsked,
+  type BatchForm,
+  type OpSpec,
+  type PushContext,
+  type StoredRequest,
+  type WireRequest,
+} from '../../spec';
+import { idsBatch, setById, wireMembers, wireRequest, type WireMembers } from '../../specForms';
 import { findByClientMarker, listAll, quote, type MarkerLookup } from '../../remoteQuery';
 import { compact, mask, metadataOut, ts } from '../../wireEncode';
 
@@ -87,46 +100,54 @@ function settleHistoryLogs(p: PushContext, entry: OutboxEntry, res: { historyLog
 
 const encodeLinkedChannels = (list: StoredRequest<'CreateAnnotation'>['linkedChannels']) => list?.map((c) => compact({ ...c }));
 
+/** The create of annotation `id` as it is now here (a refused create's Retry). */
+function currentCreateAnnotation(ctx: RequestContext, id: string): StoredRequest<'CreateAnnotation'> {
+  const { annotation: a } = getAnnotation(ctx, id);
+  // The create names assets (the record holds their ids, in order) and assigns with assign_to_user_id.
+  const assets = ctx.db
+    .all<{ name: string }>('SELECT s.name FROM json_each(?) j JOIN assets s ON s.id = j.value ORDER BY j.key', [JSON.stringify(a.assetIds)])
+    .map((r) => r.name);
+  return CreateAnnotationRequest.parse({
+    ...a,
+    assets,
+    assignToUserId: a.assignedToUserId || undefined,
+    // (The review state is what the record has; a phase has none.)
+    state: a.state === 'ANNOTATION_STATE_UNSPECIFIED' ? undefined : a.state,
+  });
+}
+
 export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLogs>({
   operation: 'CreateAnnotation',
-  kind: 'create',
-  targets: () => [],
-  created: (_req, res) => [{ resource: ANNOTATION, id: res.annotation.annotationId }],
-  targetsAfter: (_req, res) => [{ resource: ANNOTATION, recordId: res.annotation.annotationId, fields: ['*create'] }],
-  encode(req, entry) {
-    const localId = entry.createdIds[0].id;
-    return compact({
-      name: req.name,
-      description: req.description,
-      startTime: ts(req.startTime),
-      endTime: ts(req.endTime),
-      assets: req.assets,
-      linkedChannels: encodeLinkedChannels(req.linkedChannels),
-      tags: req.tags,
-      runId: req.runId,
-      assignToUserId: req.assignToUserId,
-      organizationId: req.organizationId,
-      state: req.state,
-      annotationType: req.annotationType,
-      legendConfig: req.legendConfig,
-      createdByConditionId: req.createdByConditionId,
-      createdByRuleConditionVersionId: req.createdByRuleConditionVersionId,
-      metadata: [
-        ...(metadataOut(req.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY),
-        { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
-      ],
-    });
+  ...onlyNewRecords,
+  create: {
+    created: (_req, res) => [{ resource: ANNOTATION, id: res.annotation.annotationId }],
+    async find(p, entry) {
+      const found = await findByClientMarker(
+        p,
+        annotationMarker,
+        entry.createdIds[0].id,
+        entry.request.organizationId,
+        entry.firstSentServerTime,
+      );
+      return found && withHistoryLogs(p, entry, found);
+    },
+    // Retry sends the annotation as it is now; Discard deletes it with its tags, assets, channels, metadata and logs.
+    refused: { ...retryAsAsked, rebuild: currentCreateAnnotation },
   },
-  send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('CreateAnnotation', request)).annotation),
-  async findExisting(p, entry) {
-    const found = await findByClientMarker(
-      p,
-      annotationMarker,
-      entry.createdIds[0].id,
-      entry.request.organizationId,
-      entry.firstSentServerTime,
-    );
-    return found && withHistoryLogs(p, entry, found);
+  encode: (req, entry) =>
+    wireRequest(req, {
+      startTime: (r) => ts(r.startTime),
+      endTime: (r) => ts(r.endTime),
+      linkedChannels: (r) => encodeLinkedChannels(r.linkedChannels),
+      metadata: (r) => [
+        ...(metadataOut(r.metadata) ?? []).filter((m) => m.key.name !== CLIENT_ID_KEY),
+        { key: { name: CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: entry.createdIds[0].id },
+      ],
+    }) as WireRequest<'CreateAnnotation'>,
+  transfer: {
+    asyncWrite: false,
+    stored: asValidated,
+    send: async (p, request, entry) => withHistoryLogs(p, entry, (await p.call('CreateAnnotation', request)).annotation),
   },
   applyResult(p, entry, res) {
     const a = res.annotation;
@@ -139,44 +160,15 @@ export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLo
 
 export const annotationTarget = (id: string, fields: string[]): Target => ({ resource: ANNOTATION, recordId: id, fields });
 
-function encodePatch(
-  patch: StoredRequest<'UpdateAnnotation'>['annotation'],
-  paths: readonly string[],
-): WireRequest<'UpdateAnnotation'>['annotation'] {
-  const out: Record<string, unknown> = { annotationId: patch.annotationId };
-  for (const path of paths) {
-    switch (path) {
-      case 'start_time':
-        out.startTime = ts(patch.startTime);
-        break;
-      case 'end_time':
-        out.endTime = ts(patch.endTime);
-        break;
-      case 'metadata':
-        out.metadata = metadataOut(patch.metadata) ?? [];
-        break;
-      case 'linked_channels':
-        out.linkedChannels = encodeLinkedChannels(patch.linkedChannels) ?? [];
-        break;
-      case 'tags':
-        out.tags = patch.tags ?? [];
-        break;
-      case 'assigned_to_user_id':
-        out.assignedToUserId = patch.assignedToUserId ?? '';
-        break;
-      case 'legend_config':
-        out.legendConfig = patch.legendConfig;
-        break;
-      case 'state':
-        out.state = patch.state;
-        break;
-      default:
-        out[path] = (patch as Record<string, unknown>)[path];
-    }
-  }
-  // (Each path of the update mask names a field of the patch: its wire name is the path's, or one of the cases above.)
-  return compact(out) as WireRequest<'UpdateAnnotation'>['annotation'];
-}
+/** An annotation's members whose wire form differs from the validated one in an update (an unset value clears it remotely). */
+const PATCH_WIRE: WireMembers<StoredRequest<'UpdateAnnotation'>['annotation']> = {
+  startTime: (a) => ts(a.startTime),
+  endTime: (a) => ts(a.endTime),
+  metadata: (a) => metadataOut(a.metadata) ?? [],
+  linkedChannels: (a) => encodeLinkedChannels(a.linkedChannels) ?? [],
+  tags: (a) => a.tags ?? [],
+  assignedToUserId: (a) => a.assignedToUserId ?? '',
+};
 
 /**
  * An UpdateAnnotation as the platform takes it: the documented mask paths as an UpdateAnnotation, an archive or
@@ -190,7 +182,6 @@ interface EncodedUpdate {
 
 export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLogs, StoredRequest<'UpdateAnnotation'>, EncodedUpdate>({
   operation: 'UpdateAnnotation',
-  kind: 'write',
   // An archive through the mask is the record's `archived` field, as ArchiveAnnotation's is.
   targets: (req) => [annotationTarget(req.annotation.annotationId, [...new Set(req.updateMask.map(fieldOfPath))])],
   encode: (req) => {
@@ -198,7 +189,16 @@ export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLo
     const archives = req.updateMask.some((p) => fieldOfPath(p) === 'archived');
     const patch = req.annotation;
     return {
-      update: paths.length ? { annotation: encodePatch(patch, paths), updateMask: mask(paths) } : undefined,
+      update: paths.length
+        ? {
+            // (Each path of the update mask names a member of the patch: PATCH_WIRE gives its wire form.)
+            annotation: {
+              annotationId: patch.annotationId,
+              ...wireMembers(patch, paths, PATCH_WIRE),
+            } as WireRequest<'UpdateAnnotation'>['annotation'],
+            updateMask: mask(paths),
+          }
+        : undefined,
       archive: archives
         ? {
             operation: (patch.deletedDate ?? patch.archivedDate) ? 'ArchiveAnnotation' : 'UnarchiveAnnotation',
@@ -207,10 +207,15 @@ export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLo
         : undefined,
     };
   },
-  async send(p, request, entry) {
-    let annotation = request.update && (await p.call('UpdateAnnotation', request.update)).annotation;
-    if (request.archive) annotation = (await p.call(request.archive.operation, { annotationId: request.archive.annotationId })).annotation;
-    return withHistoryLogs(p, entry, annotation!);
+  transfer: {
+    asyncWrite: false,
+    stored: asValidated,
+    async send(p, request, entry) {
+      let annotation = request.update && (await p.call('UpdateAnnotation', request.update)).annotation;
+      if (request.archive)
+        annotation = (await p.call(request.archive.operation, { annotationId: request.archive.annotationId })).annotation;
+      return withHistoryLogs(p, entry, annotation!);
+    },
   },
   applyResult(p, entry, res) {
     settleHistoryLogs(p, entry, res);
@@ -220,6 +225,7 @@ export const updateAnnotationSpec = defineSpec<'UpdateAnnotation', WithHistoryLo
     const paths = req.updateMask.filter((f) => fieldOfPath(f) !== field);
     return paths.length ? { ...req, updateMask: paths } : null;
   },
+  notFound: 'conflict',
 });
 
 /** Single archives (or unarchives) travel together as the batch operation (up to 1000 ids). */
@@ -238,55 +244,45 @@ const batchOf = (
 /** The synced field a mask path writes: the archive paths write `archived`. */
 const fieldOfPath = (path: string) => (path === 'deleted_date' || path === 'archived_date' ? 'archived' : path);
 
-/** Archive / unarchive / delete (= archive) of one annotation. */
-function singleArchiveSpec(
-  operation: 'ArchiveAnnotation' | 'UnarchiveAnnotation' | 'DeleteAnnotation',
-  returnsAnnotation: boolean,
-  batch?: BatchForm<StoredRequest<'ArchiveAnnotation' | 'UnarchiveAnnotation'>>,
-): OpSpec {
-  // (A batch's answer may lack one of its annotations; DeleteAnnotation answers without one.)
-  return defineSpec<typeof operation, { annotation?: Annotation } | undefined>({
-    operation,
-    kind: 'write',
-    batch,
-    targets: (req) => [annotationTarget(req.annotationId, ['archived'])],
-    encode: (req) => ({ annotationId: req.annotationId }),
-    applyResult(p, entry, res) {
-      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
-      if (returnsAnnotation && res?.annotation) applyRemoteAnnotations(p.apply, [res.annotation], { excludeSeq: entry.seq });
-    },
-    dropField: () => null,
-  });
-}
+/** The remote wrote its own history logs for an archive (the pull brings them): ours go; its answer is applied. */
+const applyArchive = (p: PushContext, entry: OutboxEntry, annotations: readonly Annotation[] | undefined) => {
+  deleteSideEffectLogs(p.db, entry.sideEffectLogIds);
+  if (annotations) applyRemoteAnnotations(p.apply, annotations, { excludeSeq: entry.seq });
+};
 
-function batchArchiveSpec(
-  operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations' | 'BatchDeleteAnnotations',
-  returnsAnnotations: boolean,
-): OpSpec {
-  // (BatchDeleteAnnotations answers without the annotations.)
-  return defineSpec<typeof operation, { annotations?: Annotation[] } | undefined>({
+/** Archive / unarchive / delete (= archive) of one annotation (DeleteAnnotation answers without it). */
+const singleArchiveSpec = (
+  operation: 'ArchiveAnnotation' | 'UnarchiveAnnotation' | 'DeleteAnnotation',
+  batch?: BatchForm<StoredRequest<'ArchiveAnnotation' | 'UnarchiveAnnotation'>>,
+): OpSpec =>
+  // (A batch's answer may lack one of its annotations.)
+  setById<typeof operation, { annotation?: Annotation } | undefined>({
     operation,
-    kind: 'write',
-    targets: (req) => [...new Set(req.annotationIds)].map((id) => annotationTarget(id, ['archived'])),
-    encode: (req) => ({ annotationIds: req.annotationIds }),
-    applyResult(p, entry, res) {
-      deleteSideEffectLogs(p.db, entry.sideEffectLogIds); // the remote wrote its own; the pull brings them
-      if (returnsAnnotations && res?.annotations) applyRemoteAnnotations(p.apply, res.annotations, { excludeSeq: entry.seq });
-    },
-    dropField(req, id) {
-      const ids = req.annotationIds.filter((x) => x !== id);
-      return ids.length ? { ...req, annotationIds: ids } : null;
-    },
+    resource: ANNOTATION,
+    id: 'annotationId',
+    field: 'archived',
+    batch,
+    applyResult: (p, entry, res) => applyArchive(p, entry, res?.annotation && [res.annotation]),
   });
-}
+
+/** The batch forms (BatchDeleteAnnotations answers without the annotations). */
+const batchArchiveSpec = (operation: 'BatchArchiveAnnotations' | 'BatchUnarchiveAnnotations' | 'BatchDeleteAnnotations'): OpSpec =>
+  idsBatch<typeof operation, { annotations?: Annotation[] } | undefined>({
+    operation,
+    resource: ANNOTATION,
+    ids: 'annotationIds',
+    field: 'archived',
+    notFound: 'conflict',
+    applyResult: (p, entry, res) => applyArchive(p, entry, res?.annotations),
+  });
 
 export const annotationSpecs: readonly OpSpec[] = [
   createAnnotationSpec,
   updateAnnotationSpec,
-  singleArchiveSpec('ArchiveAnnotation', true, batchOf('BatchArchiveAnnotations')),
-  singleArchiveSpec('UnarchiveAnnotation', true, batchOf('BatchUnarchiveAnnotations')),
-  singleArchiveSpec('DeleteAnnotation', false),
-  batchArchiveSpec('BatchArchiveAnnotations', true),
-  batchArchiveSpec('BatchUnarchiveAnnotations', true),
-  batchArchiveSpec('BatchDeleteAnnotations', false),
+  singleArchiveSpec('ArchiveAnnotation', batchOf('BatchArchiveAnnotations')),
+  singleArchiveSpec('UnarchiveAnnotation', batchOf('BatchUnarchiveAnnotations')),
+  singleArchiveSpec('DeleteAnnotation'),
+  batchArchiveSpec('BatchArchiveAnnotations'),
+  batchArchiveSpec('BatchUnarchiveAnnotations'),
+  batchArchiveSpec('BatchDeleteAnnotations'),
 ];

@@ -1,8 +1,7 @@
 // Artifacts and their versions as a replicated resource (an Outpost
 // extension; the platform has none: see NOTES.md here).
 import type { Artifact } from '../../../../src-shared/api/artifacts';
-import { removeFromStore } from '../../../services/artifacts/artifactStorage';
-import type { AfterCommit, RecordKind, RefusedCreate, ReplicatedResource, UndoWrite } from '../../resource';
+import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { artifactRows, artifactVersionRows, renameLinkedAnnotation } from '../../../services/artifacts/artifactStore';
 import { ANNOTATION } from '../annotations/apply';
 import { ARTIFACT, snapshotArtifact } from './apply';
@@ -44,24 +43,10 @@ const artifact: RecordKind = {
   },
 };
 
-/** An artifact made here: its versions, links and metadata go with it, then its versions' content files. */
-const discardArtifact: RefusedCreate['discard'] = (ctx, made, held): AfterCommit => {
-  const paths = ctx.db
-    .all<{ storage_path: string }>(
-      'SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?',
-      [made[0].id],
-    )
-    .map((r) => r.storage_path);
-  held.deleteHeld(made);
-  return () => paths.forEach((p) => removeFromStore(ctx.engine.dataDir, p));
-};
-
 export const artifacts: ReplicatedResource = {
   name: 'artifacts',
   records: [artifact, { resource: ARTIFACT_VERSION, rows: artifactVersionRows, nameColumn: 'file_name' }],
   specs: artifactSpecs,
   pullers: [artifactsPuller],
-  // (A new version of an artifact is not discardable: the artifact it changed stays.)
-  refusedCreates: { UploadArtifact: { discard: discardArtifact }, CreateStructuredArtifact: { discard: discardArtifact } },
   preLink: [keptPreLink(ARTIFACT, 'artifacts', 'artifacts', 'they carry files: upload them again after the link')],
 };

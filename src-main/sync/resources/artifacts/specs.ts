@@ -2,7 +2,7 @@
 //
 // Uploads and new versions are multipart: the request's file is a temporary
 // file that the local write moves into the content store, so the outbox keeps
-// the version's storage path instead (storedRequest) and the push streams the
+// the version's storage path instead (transfer.stored) and the push streams the
 // stored content from disk (send). Creates carry the metadata marker
 // `outpost_client_id = <local id>` on the remote; a version cannot, and is
 // found again by author, time and content hash (lookup.ts). Links,
@@ -13,13 +13,28 @@
 // hold), so the user keeps the artifacts locally until the remote is an
 // Outpost.
 import type { Artifact } from '../../../../src-shared/api/artifacts';
-import { ApiError, Code } from '../../../../src-shared/errors';
+import { ApiError } from '../../../../src-shared/errors';
+import { removeFromStore } from '../../../services/artifacts/artifactStorage';
 import { localContentPath } from './content';
 import { mapLocalId } from '../../idMap';
 import { applyRemoteArtifacts, ARTIFACT, ARTIFACT_CLIENT_ID_KEY, IS_ARCHIVED, linkField } from './apply';
 import { ARTIFACT_VERSION, setVersionNumber, storedContentPath } from './versions';
 import type { OutboxEntry } from '../../types';
-import { defineSpec, type OpSpec, type PushContext, type Spec, type StoredRequest, type WireRequest } from '../../spec';
+import {
+  defineSpec,
+  dropAll,
+  keptWhenRefused,
+  onlyNewRecords,
+  retryAsAsked,
+  type AfterCommit,
+  type OpSpec,
+  type PushContext,
+  type RefusedCreate,
+  type Spec,
+  type StoredRequest,
+  type WireRequest,
+} from '../../spec';
+import { setById, wireRequest, type WireMembers } from '../../specForms';
 import { compact, metadataOut } from '../../wireEncode';
 import { findCreatedArtifact, findCreatedVersion, type FoundArtifact, type FoundVersion } from './lookup';
 
@@ -28,17 +43,6 @@ interface StoredFile {
   readonly storagePath: string;
   readonly fileName: string;
   readonly mimeType: string;
-}
-
-/**
- * A route the remote does not have at all: grpc-gateway answers an unmatched route with 404 "Not Found"
- * (a 404 without a status body arrives as "HTTP 404"); a missing record's 404 names the record instead.
- */
-export function artifactsUnsupported(operation: string) {
-  return (e: unknown): string | undefined =>
-    e instanceof ApiError && (e.code === Code.UNIMPLEMENTED || (e.code === Code.NOT_FOUND && /^(not found|HTTP 404)$/i.test(e.message)))
-      ? `the remote does not support artifacts (${operation}: ${e.message}); the artifact stays local and is sent once the remote supports artifacts`
-      : undefined;
 }
 
 function storedFile(ctx: { db: PushContext['db'] }, file: { fileName: string; mimeType: string }, versionId: string): StoredFile {
@@ -70,10 +74,16 @@ const linksOut = (links: StoredRequest<'UploadArtifact'>['links']) =>
     compact({ relation: l.relation, entityType: l.entityType, entityId: l.entityId, artifactVersionId: l.artifactVersionId }),
   );
 
-const withMarker = (metadata: StoredRequest<'UploadArtifact'>['metadata'], localId: string) => [
-  ...(metadataOut(metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
-  { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
-];
+type ArtifactValues = Pick<StoredRequest<'UploadArtifact'>, 'metadata' | 'links'>;
+
+/** An artifact create's members whose wire form differs: its links, and its metadata with the marker of local id `localId`. */
+const createWire = (localId: string): WireMembers<ArtifactValues> => ({
+  metadata: (r) => [
+    ...(metadataOut(r.metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
+    { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
+  ],
+  links: (r) => linksOut(r.links),
+});
 
 const localIdOf = (entry: OutboxEntry, resource: string) => entry.createdIds.find((c) => c.resource === resource)?.id;
 
@@ -82,23 +92,33 @@ type ArtifactCreated = { artifact: Artifact } & Partial<FoundArtifact>;
 
 type ArtifactCreate = 'UploadArtifact' | 'CreateStructuredArtifact';
 
+/** An artifact made here: its versions, links and metadata go with it, then its versions' content files. */
+const discardArtifact: RefusedCreate['discard'] = (ctx, made, held): AfterCommit => {
+  const paths = ctx.db
+    .all<{ storage_path: string }>(
+      'SELECT v.storage_path FROM artifact_versions v JOIN artifacts a ON a.pk = v.artifact_pk WHERE a.id = ?',
+      [made[0].id],
+    )
+    .map((r) => r.storage_path);
+  held.deleteHeld(made);
+  return () => paths.forEach((p) => removeFromStore(ctx.engine.dataDir, p));
+};
+
 /** What an artifact create shares: created ids, the marker lookup, mapping the result. */
 function artifactCreate<K extends ArtifactCreate, Stored extends { readonly organizationId?: string }>(
   operation: K,
-): Pick<
-  Spec<K, ArtifactCreated, Stored, unknown>,
-  'operation' | 'kind' | 'targets' | 'created' | 'targetsAfter' | 'findExisting' | 'applyResult' | 'unsupportedBy'
-> {
+): Pick<Spec<K, ArtifactCreated, Stored, unknown>, 'operation' | 'targets' | 'dropField' | 'notFound' | 'create' | 'applyResult'> {
   return {
     operation,
-    kind: 'create',
-    targets: () => [],
-    created: (_req, res) => [
-      { resource: ARTIFACT, id: res.artifact.artifactId },
-      { resource: ARTIFACT_VERSION, id: res.artifact.artifactVersionId },
-    ],
-    targetsAfter: (_req, res) => [{ resource: ARTIFACT, recordId: res.artifact.artifactId, fields: ['*create'] }],
-    findExisting: (p, entry) => findCreatedArtifact(p, entry, localIdOf(entry, ARTIFACT)!),
+    ...onlyNewRecords,
+    create: {
+      created: (_req, res) => [
+        { resource: ARTIFACT, id: res.artifact.artifactId },
+        { resource: ARTIFACT_VERSION, id: res.artifact.artifactVersionId },
+      ],
+      find: (p, entry) => findCreatedArtifact(p, entry, localIdOf(entry, ARTIFACT)!),
+      refused: { ...retryAsAsked, discard: discardArtifact },
+    },
     applyResult(p, entry, res) {
       const a = res.artifact;
       mapLocalId(p, ARTIFACT, localIdOf(entry, ARTIFACT)!, a.artifactId);
@@ -107,7 +127,6 @@ function artifactCreate<K extends ArtifactCreate, Stored extends { readonly orga
       if (localVersion) mapLocalId(p, ARTIFACT_VERSION, localVersion, res.firstVersionId ?? a.artifactVersionId);
       applyRemoteArtifacts(p.apply, [a], { excludeSeq: entry.seq });
     },
-    unsupportedBy: artifactsUnsupported(operation),
   };
 }
 
@@ -118,32 +137,17 @@ export const uploadArtifactSpec = defineSpec<
   WithStoredFile<WireRequest<'UploadArtifact'>>
 >({
   ...artifactCreate('UploadArtifact'),
-  asyncWrite: true,
-  storedRequest: (ctx, req, res) => ({ ...req, file: storedFile(ctx, req.file, res.artifact.artifactVersionId) }),
-  encode: (req, entry) =>
-    compact({
-      file: req.file,
-      title: req.title,
-      metadata: withMarker(req.metadata, localIdOf(entry, ARTIFACT)!),
-      links: linksOut(req.links),
-      organizationId: req.organizationId,
-      createdVia: req.createdVia,
-    }),
-  send: sendStored,
+  transfer: {
+    asyncWrite: true,
+    stored: (ctx, req, res) => ({ ...req, file: storedFile(ctx, req.file, res.artifact.artifactVersionId) }),
+    send: sendStored,
+  },
+  encode: (req, entry) => wireRequest(req, createWire(localIdOf(entry, ARTIFACT)!)) as WithStoredFile<WireRequest<'UploadArtifact'>>,
 });
 
 export const createStructuredArtifactSpec = defineSpec<'CreateStructuredArtifact', ArtifactCreated>({
   ...artifactCreate('CreateStructuredArtifact'),
-  encode: (req, entry) =>
-    compact({
-      title: req.title,
-      content: req.content,
-      fileName: req.fileName,
-      metadata: withMarker(req.metadata, localIdOf(entry, ARTIFACT)!),
-      links: linksOut(req.links),
-      organizationId: req.organizationId,
-      createdVia: req.createdVia,
-    }),
+  encode: (req, entry) => wireRequest(req, createWire(localIdOf(entry, ARTIFACT)!)) as WireRequest<'CreateStructuredArtifact'>,
 });
 
 /** A new version as the outbox keeps it: its content stored, with the hash and size that find it again. */
@@ -161,21 +165,28 @@ export const createArtifactVersionSpec = defineSpec<
   WithStoredFile<WireRequest<'CreateArtifactVersion'>>
 >({
   operation: 'CreateArtifactVersion',
-  kind: 'create',
-  asyncWrite: true,
   // `version` is no merged field: it orders the entry with the artifact's others and keeps the local current version while it waits.
   targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: ['version'] }],
-  created: (_req, res) => [{ resource: ARTIFACT_VERSION, id: res.artifact.artifactVersionId }],
-  // The hash and size find the version again after an unknown outcome.
-  storedRequest: (ctx, req, res) => ({
-    artifactId: req.artifactId,
-    file: storedFile(ctx, req.file, res.artifact.artifactVersionId),
-    sha256: res.artifact.sha256,
-    sizeBytes: Number(res.artifact.sizeBytes),
-  }),
+  dropField: dropAll,
+  notFound: 'conflict',
+  create: {
+    created: (_req, res) => [{ resource: ARTIFACT_VERSION, id: res.artifact.artifactVersionId }],
+    find: findCreatedVersion,
+    // (Not discardable: the artifact it changed stays.)
+    refused: keptWhenRefused('it changed another record too'),
+  },
+  transfer: {
+    asyncWrite: true,
+    // The hash and size find the version again after an unknown outcome.
+    stored: (ctx, req, res) => ({
+      artifactId: req.artifactId,
+      file: storedFile(ctx, req.file, res.artifact.artifactVersionId),
+      sha256: res.artifact.sha256,
+      sizeBytes: Number(res.artifact.sizeBytes),
+    }),
+    send: sendStored,
+  },
   encode: (req) => ({ artifactId: req.artifactId, file: req.file }),
-  send: sendStored,
-  findExisting: findCreatedVersion,
   applyResult(p, entry, res) {
     const a = res.artifact;
     const versionId = res.createdVersion?.artifactVersionId ?? a.artifactVersionId;
@@ -184,7 +195,6 @@ export const createArtifactVersionSpec = defineSpec<
     if (pk !== undefined) setVersionNumber(p.db, pk, versionId, res.createdVersion?.version ?? a.version);
     applyRemoteArtifacts(p.apply, [a], { excludeSeq: entry.seq });
   },
-  unsupportedBy: artifactsUnsupported('CreateArtifactVersion'),
 });
 
 const applyArtifact = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { artifact?: Artifact } | undefined) => {
@@ -195,7 +205,6 @@ function linkSpec(operation: 'LinkArtifact' | 'UnlinkArtifact'): OpSpec {
   // (An unlink of a link already gone is done without an answer.)
   return defineSpec<typeof operation, { artifact?: Artifact } | undefined>({
     operation,
-    kind: 'write',
     targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [linkField(req)] }],
     encode: (req) =>
       compact({
@@ -207,23 +216,19 @@ function linkSpec(operation: 'LinkArtifact' | 'UnlinkArtifact'): OpSpec {
       }),
     applyResult: applyArtifact,
     // Unlinking a link the remote no longer has reaches the desired state.
-    notFoundIsDone: operation === 'UnlinkArtifact',
-    dropField: () => null,
-    unsupportedBy: artifactsUnsupported(operation),
+    notFound: operation === 'UnlinkArtifact' ? 'done' : 'conflict',
+    dropField: dropAll,
   });
 }
 
-function archiveSpec(operation: 'ArchiveArtifact' | 'UnarchiveArtifact'): OpSpec {
-  return defineSpec<typeof operation, { artifact?: Artifact } | undefined>({
+const archiveSpec = (operation: 'ArchiveArtifact' | 'UnarchiveArtifact'): OpSpec =>
+  setById<typeof operation, { artifact?: Artifact } | undefined>({
     operation,
-    kind: 'write',
-    targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [IS_ARCHIVED] }],
-    encode: (req) => ({ artifactId: req.artifactId }),
+    resource: ARTIFACT,
+    id: 'artifactId',
+    field: IS_ARCHIVED,
     applyResult: applyArtifact,
-    dropField: () => null,
-    unsupportedBy: artifactsUnsupported(operation),
   });
-}
 
 export const artifactSpecs: readonly OpSpec[] = [
   uploadArtifactSpec,

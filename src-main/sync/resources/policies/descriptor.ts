@@ -36,8 +36,6 @@ export const policies: ReplicatedResource = {
   records: [policy],
   specs: policySpecs,
   pullers: [policiesPuller],
-  // (Discarded with its versions.)
-  refusedCreates: { CreatePolicy: {} },
   preLink: [
     keptPreLink(
       POLICY,

@@ -10,7 +10,18 @@ import { mapLocalId } from '../../idMap';
 import { pickCopy } from '../../inflightCreates';
 import { applyRemotePolicies, isCopyOfCreate, POLICY } from './apply';
 import type { OutboxEntry } from '../../types';
-import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
+import {
+  defineSpec,
+  onlyNewRecords,
+  retryAsAsked,
+  type EntryOf,
+  type OpSpec,
+  type PushContext,
+  type StoredRequest,
+  type WireRequest,
+  type WireResponse,
+} from '../../spec';
+import { setById, wireRequest } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
@@ -37,19 +48,11 @@ const applyPolicy = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, res: { pol
 
 export const createPolicySpec = defineSpec<'CreatePolicy', WireResponse<'CreatePolicy'> | Policy>({
   operation: 'CreatePolicy',
-  kind: 'create',
-  targets: () => [],
-  created: (_req, res) => [{ resource: POLICY, id: res.policy.policyId }],
-  targetsAfter: (_req, res) => [{ resource: POLICY, recordId: res.policy.policyId, fields: ['*create'] }],
-  encode: (req) =>
-    compact({
-      name: req.name,
-      description: req.description,
-      configuration: { cedarPolicy: req.configuration.cedarPolicy },
-      versionNotes: req.versionNotes,
-      organizationId: req.organizationId,
-    }),
-  findExisting: findPolicy,
+  ...onlyNewRecords,
+  // (Discarded with its versions.)
+  create: { created: (_req, res) => [{ resource: POLICY, id: res.policy.policyId }], find: findPolicy, refused: retryAsAsked },
+  // (Its configuration is the Cedar text alone: the request travels as it was validated.)
+  encode: (req) => wireRequest(req, {}) as WireRequest<'CreatePolicy'>,
   applyResult(p, entry, res) {
     const policy = 'policy' in res ? res.policy : res;
     mapLocalId(p, POLICY, entry.createdIds[0].id, policy.policyId);
@@ -57,9 +60,8 @@ export const createPolicySpec = defineSpec<'CreatePolicy', WireResponse<'CreateP
   },
 });
 
-export const updatePolicySpec = defineSpec({
+export const updatePolicySpec = defineSpec<'UpdatePolicy'>({
   operation: 'UpdatePolicy',
-  kind: 'write',
   targets: (req) => [{ resource: POLICY, recordId: req.policy.policyId, fields: fieldsOfMask(req.updateMask ?? []) }],
   encode(req) {
     const fields = fieldsOfMask(req.updateMask ?? []);
@@ -79,16 +81,11 @@ export const updatePolicySpec = defineSpec({
     const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
     return left.length ? { ...req, updateMask: left } : null;
   },
+  notFound: 'conflict',
 });
 
 const archiveSpec = (operation: 'ArchivePolicy' | 'UnarchivePolicy'): OpSpec =>
-  defineSpec({
-    operation,
-    kind: 'write',
-    targets: (req) => [{ resource: POLICY, recordId: req.policyId, fields: ['is_archived'] }],
-    encode: (req) => ({ policyId: req.policyId }),
-    applyResult: applyPolicy,
-  });
+  setById({ operation, resource: POLICY, id: 'policyId', field: 'is_archived', applyResult: applyPolicy });
 
 export const archivePolicySpec = archiveSpec('ArchivePolicy');
 export const unarchivePolicySpec = archiveSpec('UnarchivePolicy');

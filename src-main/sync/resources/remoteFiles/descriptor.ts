@@ -1,5 +1,4 @@
 // Remote files as a replicated resource: uploads only (see NOTES.md here).
-import { removeContent } from '../../../services/remoteFiles/contentStore';
 import type { ReplicatedResource } from '../../resource';
 import { remoteFileRows } from '../../../services/remoteFiles/remoteFileStore';
 import { REMOTE_FILE } from './ids';
@@ -12,15 +11,5 @@ export const remoteFiles: ReplicatedResource = {
   specs: remoteFileSpecs,
   // (Uploads only: the remote's files are not listed.)
   pullers: [],
-  refusedCreates: {
-    UploadRemoteFile: {
-      // The row, then its content file once that has committed.
-      discard(ctx, made, held) {
-        const row = ctx.db.get<{ content_path: string | null }>('SELECT content_path FROM remote_files WHERE id = ?', [made[0].id]);
-        held.deleteHeld(made);
-        return row ? () => removeContent(ctx.engine.dataDir, row.content_path) : undefined;
-      },
-    },
-  },
   preLink: [keptPreLink(REMOTE_FILE, 'remote files', 'remote_files', 'they carry files: upload them again after the link')],
 };

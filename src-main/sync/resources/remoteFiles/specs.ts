@@ -15,12 +15,14 @@
 // us at or after the first send, and not a file we already hold.
 import { dirname } from 'node:path';
 import type { RemoteFile } from '../../../../src-shared/api/remoteFiles';
-import { contentFilePath } from '../../../services/remoteFiles/contentStore';
+import { contentFilePath, removeContent } from '../../../services/remoteFiles/contentStore';
 import { mapLocalId, unclaimed } from '../../idMap';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
 import { REMOTE_FILE } from './ids';
 import {
   defineSpec,
+  onlyNewRecords,
+  retryAsAsked,
   type EntryOf,
   type OpSpec,
   type PushContext,
@@ -93,15 +95,37 @@ export const uploadRemoteFileSpec = defineSpec<
   EncodedUpload
 >({
   operation: 'UploadRemoteFile',
-  kind: 'create',
-  targets: () => [],
-  created: (_req, res) => [{ resource: REMOTE_FILE, id: res.remoteFile.remoteFileId }],
-  storedRequest(ctx, req, res) {
-    const row = ctx.db.get<{ content_path: string; file_size: number }>('SELECT content_path, file_size FROM remote_files WHERE id = ?', [
-      res.remoteFile.remoteFileId,
-    ])!;
-    const { path: _temporary, ...file } = req.file;
-    return { ...req, file: { ...file, size: row.file_size, contentPath: row.content_path } };
+  ...onlyNewRecords,
+  create: {
+    created: (_req, res) => [{ resource: REMOTE_FILE, id: res.remoteFile.remoteFileId }],
+    find: findUpload,
+    refused: {
+      ...retryAsAsked,
+      // The row, then its content file once that has committed.
+      discard(ctx, made, held) {
+        const row = ctx.db.get<{ content_path: string | null }>('SELECT content_path FROM remote_files WHERE id = ?', [made[0].id]);
+        held.deleteHeld(made);
+        return row ? () => removeContent(ctx.engine.dataDir, row.content_path) : undefined;
+      },
+    },
+  },
+  transfer: {
+    asyncWrite: false,
+    stored(ctx, req, res) {
+      const row = ctx.db.get<{ content_path: string; file_size: number }>('SELECT content_path, file_size FROM remote_files WHERE id = ?', [
+        res.remoteFile.remoteFileId,
+      ])!;
+      const { path: _temporary, ...file } = req.file;
+      return { ...req, file: { ...file, size: row.file_size, contentPath: row.content_path } };
+    },
+    // The file part is streamed from the content store (the transport reads `file.path` from disk).
+    send(p, request) {
+      const { contentPath, ...file } = request.file;
+      // (The file part as the transport streams it, from a path: not the temporary-file record the table's request names.)
+      return p.call('UploadRemoteFile', { ...request, file: { ...file, path: contentFilePath(dataDirOf(p), contentPath) } }) as Promise<
+        WireResponse<'UploadRemoteFile'>
+      >;
+    },
   },
   encode: (req) =>
     compact({
@@ -117,15 +141,6 @@ export const uploadRemoteFileSpec = defineSpec<
         encoding: req.file.encoding || undefined,
       }),
     }),
-  // The file part is streamed from the content store (the transport reads `file.path` from disk).
-  send(p, request) {
-    const { contentPath, ...file } = request.file;
-    // (The file part as the transport streams it, from a path: not the temporary-file record the table's request names.)
-    return p.call('UploadRemoteFile', { ...request, file: { ...file, path: contentFilePath(dataDirOf(p), contentPath) } }) as Promise<
-      WireResponse<'UploadRemoteFile'>
-    >;
-  },
-  findExisting: findUpload,
   applyResult(p, entry, res) {
     const f = 'remoteFile' in res ? res.remoteFile : res;
     mapLocalId(p, REMOTE_FILE, entry.createdIds[0].id, f.remoteFileId);

@@ -1,6 +1,4 @@
 // Saved searches as a replicated resource (see NOTES.md here).
-import { CreateSavedSearchRequest } from '../../../../src-shared/api/savedSearches';
-import { getSavedSearch } from '../../../services/savedSearches/savedSearchesService';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { replaceIdInSavedSearches, savedSearchRows } from '../../../services/savedSearches/savedSearchStore';
 import { ANNOTATION } from '../annotations/apply';
@@ -36,14 +34,5 @@ export const savedSearches: ReplicatedResource = {
   records: [savedSearch],
   specs: savedSearchSpecs,
   pullers: [savedSearchesPuller],
-  refusedCreates: {
-    CreateSavedSearch: {
-      // Retry sends the search as it is now (renamed since, perhaps).
-      rebuild(ctx, id) {
-        const { savedSearch: s } = getSavedSearch(ctx, id);
-        return CreateSavedSearchRequest.parse({ name: s.name, properties: s.properties, organizationId: s.organizationId });
-      },
-    },
-  },
   preLink: [preLinkSavedSearches],
 };

@@ -4,8 +4,7 @@
 // first send, that no local record already stands for, or failing that the only
 // one we made within the create's send window (a colleague may have renamed it;
 // see inflightCreates.ts, which also has a pull that meets the copy adopt it).
-import type { SavedSearch } from '../../../../src-shared/api/savedSearches';
-import { SAVED_SEARCH_PROPERTY_PATHS } from '../../../../src-shared/api/savedSearches';
+import { CreateSavedSearchRequest, SAVED_SEARCH_PROPERTY_PATHS, type SavedSearch } from '../../../../src-shared/api/savedSearches';
 import {
   emptyProperties,
   patchProperties,
@@ -17,7 +16,19 @@ import {
 import { mapLocalId } from '../../idMap';
 import { pickCopy } from '../../inflightCreates';
 import { applyRemoteSavedSearches, isCopyOfCreate, propertyField, SAVED_SEARCH } from './apply';
-import { defineSpec, type EntryOf, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
+import { getSavedSearch } from '../../../services/savedSearches/savedSearchesService';
+import {
+  asValidated,
+  defineSpec,
+  onlyNewRecords,
+  retryAsAsked,
+  type EntryOf,
+  type OpSpec,
+  type PushContext,
+  type StoredRequest,
+  type WireResponse,
+} from '../../spec';
+import { deleteById, idsBatch } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
@@ -57,13 +68,21 @@ async function findSavedSearch(p: PushContext, entry: EntryOf<StoredRequest<'Cre
 
 export const createSavedSearchSpec = defineSpec<'CreateSavedSearch', WireResponse<'CreateSavedSearch'> | SavedSearch>({
   operation: 'CreateSavedSearch',
-  kind: 'create',
-  targets: () => [],
-  created: (_req, res) => [{ resource: SAVED_SEARCH, id: res.savedSearch.savedSearchId }],
-  targetsAfter: (_req, res) => [{ resource: SAVED_SEARCH, recordId: res.savedSearch.savedSearchId, fields: ['*create'] }],
+  ...onlyNewRecords,
+  create: {
+    created: (_req, res) => [{ resource: SAVED_SEARCH, id: res.savedSearch.savedSearchId }],
+    find: findSavedSearch,
+    refused: {
+      ...retryAsAsked,
+      // Retry sends the search as it is now (renamed since, perhaps).
+      rebuild(ctx, id) {
+        const { savedSearch: s } = getSavedSearch(ctx, id);
+        return CreateSavedSearchRequest.parse({ name: s.name, properties: s.properties, organizationId: s.organizationId });
+      },
+    },
+  },
   encode: (req) =>
     compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
-  findExisting: findSavedSearch,
   applyResult(p, entry, res) {
     const s = 'savedSearch' in res ? res.savedSearch : res;
     mapLocalId(p, SAVED_SEARCH, entry.createdIds[0].id, s.savedSearchId);
@@ -73,7 +92,6 @@ export const createSavedSearchSpec = defineSpec<'CreateSavedSearch', WireRespons
 
 export const updateSavedSearchSpec = defineSpec<'UpdateSavedSearch'>({
   operation: 'UpdateSavedSearch',
-  kind: 'write',
   targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearch.savedSearchId, fields: fieldsOfMask(req.updateMask ?? []) }],
   // The platform's UpdateSavedSearch takes `name` and `properties` only (a `properties.<field>` path is Outpost's
   // extension): a property edit goes as `properties`, the whole current object, read from here when it is sent.
@@ -86,15 +104,19 @@ export const updateSavedSearchSpec = defineSpec<'UpdateSavedSearch'>({
     });
     return { savedSearch, updateMask: mask([...(paths.includes('name') ? ['name'] : []), ...(sendsProperties ? ['properties'] : [])]) };
   },
-  async send(p, request, entry) {
-    if (!String(request.updateMask).split(',').includes('properties')) return p.call('UpdateSavedSearch', request);
-    const { savedSearchId } = request.savedSearch;
-    const row = p.db.get<{ properties: string }>('SELECT properties FROM saved_searches WHERE id = ?', [savedSearchId]);
-    // Gone here meanwhile (deleted; its delete follows in the outbox): the edit's own properties over the defaults.
-    const current = row
-      ? (JSON.parse(row.properties) as StoredProperties)
-      : patchProperties(emptyProperties(), entry.request.savedSearch.properties ?? {}, propertyPathsOf(entry.request.updateMask ?? []));
-    return p.call('UpdateSavedSearch', { ...request, savedSearch: { ...request.savedSearch, properties: propertiesToWire(current) } });
+  transfer: {
+    asyncWrite: false,
+    stored: asValidated,
+    async send(p, request, entry) {
+      if (!String(request.updateMask).split(',').includes('properties')) return p.call('UpdateSavedSearch', request);
+      const { savedSearchId } = request.savedSearch;
+      const row = p.db.get<{ properties: string }>('SELECT properties FROM saved_searches WHERE id = ?', [savedSearchId]);
+      // Gone here meanwhile (deleted; its delete follows in the outbox): the edit's own properties over the defaults.
+      const current = row
+        ? (JSON.parse(row.properties) as StoredProperties)
+        : patchProperties(emptyProperties(), entry.request.savedSearch.properties ?? {}, propertyPathsOf(entry.request.updateMask ?? []));
+      return p.call('UpdateSavedSearch', { ...request, savedSearch: { ...request.savedSearch, properties: propertiesToWire(current) } });
+    },
   },
   applyResult(p, entry, res) {
     applyRemoteSavedSearches(p.apply, [res.savedSearch], { excludeSeq: entry.seq });
@@ -103,28 +125,19 @@ export const updateSavedSearchSpec = defineSpec<'UpdateSavedSearch'>({
     const left = fieldsOfMask(req.updateMask ?? []).filter((f) => f !== field);
     return left.length ? { ...req, updateMask: left } : null;
   },
+  notFound: 'conflict',
 });
 
-export const deleteSavedSearchSpec = defineSpec({
-  operation: 'DeleteSavedSearch',
-  kind: 'write',
-  targets: (req) => [{ resource: SAVED_SEARCH, recordId: req.savedSearchId, fields: ['*delete'] }],
-  encode: (req) => ({ savedSearchId: req.savedSearchId }),
-  notFoundIsDone: true,
-  applyResult: () => {},
-});
+export const deleteSavedSearchSpec = deleteById('DeleteSavedSearch', SAVED_SEARCH, 'savedSearchId');
 
-export const batchDeleteSavedSearchesSpec = defineSpec({
+// The batch is all-or-nothing: ids already gone remotely are left out and the rest sent again.
+export const batchDeleteSavedSearchesSpec = idsBatch({
   operation: 'BatchDeleteSavedSearches',
-  kind: 'write',
-  targets: (req) => [...new Set(req.savedSearchIds)].map((id) => ({ resource: SAVED_SEARCH, recordId: id, fields: ['*delete'] })),
-  encode: (req) => ({ savedSearchIds: req.savedSearchIds }),
+  resource: SAVED_SEARCH,
+  ids: 'savedSearchIds',
+  field: '*delete',
+  notFound: 'without',
   applyResult: () => {},
-  // The batch is all-or-nothing: ids already gone remotely are left out and the rest sent again.
-  withoutMissing(req, missing) {
-    const ids = req.savedSearchIds.filter((id) => !missing.includes(id));
-    return ids.length ? { ...req, savedSearchIds: ids } : null;
-  },
 });
 
 export const savedSearchSpecs: readonly OpSpec[] = [

@@ -1,7 +1,6 @@
 // Test reports, their steps and measurements as a replicated resource (see
 // NOTES.md here).
 import { formatTimestamp } from '../../../../src-shared/api/time';
-import { deleteTestStep } from '../../../services/testReports/testStepsService';
 import type { ReplicatedResource, UndoWrite } from '../../resource';
 import {
   renameTestReportSourceFile,
@@ -58,18 +57,5 @@ export const testReports: ReplicatedResource = {
   ],
   specs: [...testReportSpecs, ...testStepSpecs, ...testMeasurementSpecs],
   pullers: [...testReportPullers, ...testReportDeletionPullers],
-  refusedCreates: {
-    // (Discarded with their steps and measurements, which an import's created ids list too.)
-    CreateTestReport: {},
-    ImportTestReport: {},
-    // The step's descendants too (they name it as their parent), and the measurements of all of them.
-    CreateTestStep: {
-      discard(ctx, [step], held) {
-        if (held.heldHere(step.resource, step.id)) deleteTestStep(ctx, step.id);
-      },
-    },
-    CreateTestMeasurement: {},
-    CreateTestMeasurements: {},
-  },
   preLink: [preLinkTestReports],
 };

@@ -14,8 +14,9 @@ import { measurementFieldOfPath, TEST_MEASUREMENT, TEST_STEP, upsertMeasurements
 import { observedNow, testReportContext } from './apply';
 import { wireMicros } from '../../time';
 import type { OutboxEntry } from '../../types';
-import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
-import { compact, mask, metadataOut, ts } from '../../wireEncode';
+import { defineSpec, onlyNewRecords, retryAsAsked, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
+import { deleteById, updateByMask, wireMembers, type WireMembers } from '../../specForms';
+import { compact, metadataOut, ts } from '../../wireEncode';
 import { createdSince } from './specs';
 import { listAll, quote } from '../../remoteQuery';
 import { TEST_MEASUREMENT_UPDATABLE_PATHS } from '../../../services/testReports/testMeasurementsService';
@@ -29,61 +30,27 @@ function dbl(n: number | undefined): number | string | undefined {
   return n;
 }
 
-/** update_mask path -> [wire member, value] (an unset oneof member named in a mask clears it remotely too). */
-function measurementMember(m: MeasurementFields, path: string): [string, unknown] | undefined {
-  switch (path) {
-    case 'name':
-      return ['name', m.name];
-    case 'measurement_type':
-      return ['measurementType', m.measurementType];
-    case 'numeric_value':
-      return ['numericValue', dbl(m.numericValue)];
-    case 'string_value':
-      return ['stringValue', m.stringValue];
-    case 'boolean_value':
-      return ['booleanValue', m.booleanValue];
-    case 'unit':
-      return ['unit', m.unit ? compact({ unitId: m.unit.unitId, abbreviatedName: m.unit.abbreviatedName }) : undefined];
-    case 'numeric_bounds':
-      return ['numericBounds', m.numericBounds ? compact({ min: dbl(m.numericBounds.min), max: dbl(m.numericBounds.max) }) : undefined];
-    case 'string_bounds':
-      return ['stringBounds', m.stringBounds ? compact({ expectedValue: m.stringBounds.expectedValue }) : undefined];
-    case 'passed':
-      return ['passed', m.passed ?? false];
-    case 'timestamp':
-      return ['timestamp', ts(m.timestamp)];
-    case 'description':
-      return ['description', m.description ?? ''];
-    case 'channel_names':
-      return ['channelNames', m.channelNames ?? []];
-    case 'metadata':
-      return ['metadata', metadataOut(m.metadata) ?? []];
-    default:
-      return undefined;
-  }
-}
-
 /** A measurement's fields as a create or an update carries them. */
 type MeasurementFields = StoredRequest<'CreateTestMeasurement'>['testMeasurement'];
 
-/** The wire members of the measurement's fields named by `paths` (measurementMember gives each member's name and value). */
-function encodeMeasurement(
-  m: MeasurementFields,
-  paths: readonly string[],
-): Partial<WireRequest<'CreateTestMeasurement'>['testMeasurement']> {
-  const out: Record<string, unknown> = {};
-  for (const path of paths) {
-    const member = measurementMember(m, path);
-    if (member) out[member[0]] = member[1];
-  }
-  return compact(out);
-}
+/** A measurement's mask paths whose wire value is not its member as it is (an unset oneof member named in a mask clears it remotely too). */
+const MEASUREMENT_WIRE: WireMembers<MeasurementFields> = {
+  numericValue: (m) => dbl(m.numericValue),
+  unit: (m) => (m.unit ? compact({ unitId: m.unit.unitId, abbreviatedName: m.unit.abbreviatedName }) : undefined),
+  numericBounds: (m) => (m.numericBounds ? compact({ min: dbl(m.numericBounds.min), max: dbl(m.numericBounds.max) }) : undefined),
+  stringBounds: (m) => (m.stringBounds ? compact({ expectedValue: m.stringBounds.expectedValue }) : undefined),
+  passed: (m) => m.passed ?? false,
+  timestamp: (m) => ts(m.timestamp),
+  description: (m) => m.description ?? '',
+  channelNames: (m) => m.channelNames ?? [],
+  metadata: (m) => metadataOut(m.metadata) ?? [],
+};
 
 /** A new measurement as sent: its parents, then every field that is set. */
 const encodeNew = (m: MeasurementFields) => ({
   testStepId: m.testStepId,
   testReportId: m.testReportId || undefined,
-  ...encodeMeasurement(m, TEST_MEASUREMENT_UPDATABLE_PATHS),
+  ...wireMembers(m, TEST_MEASUREMENT_UPDATABLE_PATHS, MEASUREMENT_WIRE),
 });
 
 const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
@@ -124,18 +91,20 @@ async function findMeasurements(
   return out;
 }
 
-export const createTestMeasurementSpec = defineSpec({
+export const createTestMeasurementSpec = defineSpec<'CreateTestMeasurement'>({
   operation: 'CreateTestMeasurement',
-  kind: 'create',
+  ...onlyNewRecords,
   // (Validated by the service after the targets are read: a missing step is refused there.)
   targets: (req) => [{ resource: TEST_STEP, recordId: req.testMeasurement.testStepId as string, fields: [] }],
-  created: (_req, res) => [{ resource: TEST_MEASUREMENT, id: res.testMeasurement.measurementId }],
-  targetsAfter: (_req, res) => [{ resource: TEST_MEASUREMENT, recordId: res.testMeasurement.measurementId, fields: ['*create'] }],
-  encode: (req) => ({ testMeasurement: encodeNew(req.testMeasurement) }),
-  async findExisting(p, entry) {
-    const found = await findMeasurements(p, entry, [translateIds(p.db, entry.request).testMeasurement]);
-    return found && { testMeasurement: found[0] };
+  create: {
+    created: (_req, res) => [{ resource: TEST_MEASUREMENT, id: res.testMeasurement.measurementId }],
+    async find(p, entry) {
+      const found = await findMeasurements(p, entry, [translateIds(p.db, entry.request).testMeasurement]);
+      return found && { testMeasurement: found[0] };
+    },
+    refused: retryAsAsked,
   },
+  encode: (req) => ({ testMeasurement: encodeNew(req.testMeasurement) }),
   applyResult(p, entry, res) {
     mapLocalId(p, TEST_MEASUREMENT, entry.createdIds[0].id, res.testMeasurement.measurementId);
     upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset));
@@ -147,17 +116,19 @@ export const createTestMeasurementsSpec = defineSpec<
   Pick<WireResponse<'CreateTestMeasurements'>, 'measurementIds'> & { testMeasurements?: TestMeasurement[] }
 >({
   operation: 'CreateTestMeasurements',
-  kind: 'create',
+  ...onlyNewRecords,
   targets: (req) =>
     [...new Set(req.testMeasurements.map((m) => m.testStepId as string))].map((id) => ({ resource: TEST_STEP, recordId: id, fields: [] })),
-  // The response lists the new ids in request order.
-  created: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, id })),
-  targetsAfter: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, recordId: id, fields: ['*create'] })),
-  encode: (req) => ({ testMeasurements: req.testMeasurements.map(encodeNew) }),
-  async findExisting(p, entry) {
-    const found = await findMeasurements(p, entry, translateIds(p.db, entry.request).testMeasurements);
-    return found && { measurementIds: found.map((m) => m.measurementId), testMeasurements: found };
+  create: {
+    // The response lists the new ids in request order.
+    created: (_req, res) => res.measurementIds.map((id) => ({ resource: TEST_MEASUREMENT, id })),
+    async find(p, entry) {
+      const found = await findMeasurements(p, entry, translateIds(p.db, entry.request).testMeasurements);
+      return found && { measurementIds: found.map((m) => m.measurementId), testMeasurements: found };
+    },
+    refused: retryAsAsked,
   },
+  encode: (req) => ({ testMeasurements: req.testMeasurements.map(encodeNew) }),
   applyResult(p, entry, res) {
     const ids = res.measurementIds;
     entry.createdIds.forEach((c, i) => {
@@ -168,36 +139,17 @@ export const createTestMeasurementsSpec = defineSpec<
   },
 });
 
-const fieldsOf = (req: StoredRequest<'UpdateTestMeasurement'>): string[] => [
-  ...new Set((req.updateMask ?? []).map(measurementFieldOfPath)),
-];
-
-export const updateTestMeasurementSpec = defineSpec({
+export const updateTestMeasurementSpec = updateByMask({
   operation: 'UpdateTestMeasurement',
-  kind: 'write',
-  targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.testMeasurement.measurementId as string, fields: fieldsOf(req) }],
-  encode(req) {
-    const paths = [...new Set(req.updateMask ?? [])];
-    return {
-      testMeasurement: { measurementId: req.testMeasurement.measurementId, ...encodeMeasurement(req.testMeasurement, paths) },
-      updateMask: mask(paths),
-    };
-  },
+  resource: TEST_MEASUREMENT,
+  values: 'testMeasurement',
+  id: 'measurementId',
+  wire: MEASUREMENT_WIRE,
+  fieldOf: measurementFieldOfPath,
   applyResult: (p, entry, res) => void upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset)),
-  dropField(req, _id, field) {
-    const left = (req.updateMask ?? []).filter((path) => measurementFieldOfPath(path) !== field);
-    return left.length ? { ...req, updateMask: left } : null;
-  },
 });
 
-export const deleteTestMeasurementSpec = defineSpec({
-  operation: 'DeleteTestMeasurement',
-  kind: 'write',
-  targets: (req) => [{ resource: TEST_MEASUREMENT, recordId: req.measurementId, fields: ['*delete'] }],
-  encode: (req) => ({ measurementId: req.measurementId }),
-  notFoundIsDone: true,
-  applyResult: () => {},
-});
+export const deleteTestMeasurementSpec = deleteById('DeleteTestMeasurement', TEST_MEASUREMENT, 'measurementId');
 
 export const testMeasurementSpecs: readonly OpSpec[] = [
   createTestMeasurementSpec,

@@ -4,7 +4,7 @@
 // upload is its own entry (../remoteFiles/specs.ts); the import refers to the
 // local remote-file id, so it waits for the upload and is sent with the
 // remote's file id. The local handler is asynchronous (it parses before its
-// one write transaction): `asyncWrite` makes the entry commit inside that
+// one write transaction): its transfer's `asyncWrite` makes the entry commit inside that
 // transaction. `send` imports, then lists the steps and measurements the
 // remote created, so the local ones can take their ids (children.ts); a
 // failure after the import counts as an unknown outcome. An import whose
@@ -25,8 +25,19 @@ import { canonical } from '../../canonical';
 import { classify } from '../../retry';
 import type { Db } from '../../../db/database';
 import type { CreatedRef, OutboxEntry } from '../../types';
-import { defineSpec, type OpSpec, type PushContext, type StoredRequest, type WireRequest, type WireResponse } from '../../spec';
-import { compact, mask, metadataOut, ts } from '../../wireEncode';
+import {
+  asValidated,
+  defineSpec,
+  onlyNewRecords,
+  retryAsAsked,
+  type OpSpec,
+  type PushContext,
+  type StoredRequest,
+  type WireRequest,
+  type WireResponse,
+} from '../../spec';
+import { deleteById, updateByMask, wireRequest, type WireMembers } from '../../specForms';
+import { metadataOut, ts } from '../../wireEncode';
 import { listAll, quote } from '../../remoteQuery';
 
 /** What an import sent and the remote created. */
@@ -126,25 +137,30 @@ function importedChildren(db: Db, reportId: string): CreatedRef[] {
 
 export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>({
   operation: 'ImportTestReport',
-  kind: 'create',
-  asyncWrite: true,
-  targets: () => [],
-  // The report, and its steps and measurements: edits of those made before the push wait for it (their ids are unmapped).
-  created: (_req, res, db) => [
-    { resource: TEST_REPORT, id: res.testReport.testReportId },
-    ...importedChildren(db, res.testReport.testReportId),
-  ],
-  targetsAfter: (_req, res) => [{ resource: TEST_REPORT, recordId: res.testReport.testReportId, fields: ['*create'] }],
-  encode: (req) => ({ remoteFileId: req.remoteFileId }),
-  async send(p, request) {
-    const res = await p.call('ImportTestReport', request);
-    try {
-      return await withChildren(p, res.testReport);
-    } catch (e) {
-      throw asUnknownOutcome(e);
-    }
+  ...onlyNewRecords,
+  create: {
+    // The report, and its steps and measurements: edits of those made before the push wait for it (their ids are unmapped).
+    created: (_req, res, db) => [
+      { resource: TEST_REPORT, id: res.testReport.testReportId },
+      ...importedChildren(db, res.testReport.testReportId),
+    ],
+    find: findImport,
+    // (Discarded with its steps and measurements, which its created ids list too.)
+    refused: retryAsAsked,
   },
-  findExisting: findImport,
+  transfer: {
+    asyncWrite: true,
+    stored: asValidated,
+    async send(p, request) {
+      const res = await p.call('ImportTestReport', request);
+      try {
+        return await withChildren(p, res.testReport);
+      } catch (e) {
+        throw asUnknownOutcome(e);
+      }
+    },
+  },
+  encode: (req) => ({ remoteFileId: req.remoteFileId }),
   applyResult(p, entry, res) {
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, res.testReport.testReportId);
     applyReport(p, entry, res.testReport);
@@ -162,26 +178,19 @@ export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>
 
 export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<'CreateTestReport'> | TestReport>({
   operation: 'CreateTestReport',
-  kind: 'create',
-  targets: () => [],
-  created: (_req, res) => [{ resource: TEST_REPORT, id: res.testReport.testReportId }],
-  targetsAfter: (_req, res) => [{ resource: TEST_REPORT, recordId: res.testReport.testReportId, fields: ['*create'] }],
+  ...onlyNewRecords,
+  create: {
+    created: (_req, res) => [{ resource: TEST_REPORT, id: res.testReport.testReportId }],
+    find: findNewReport,
+    refused: retryAsAsked,
+  },
   encode: (req) =>
-    compact({
-      status: req.status,
-      name: req.name,
-      testSystemName: req.testSystemName,
-      testCase: req.testCase,
-      startTime: ts(req.startTime),
-      endTime: ts(req.endTime),
-      metadata: metadataOut(req.metadata),
-      serialNumber: req.serialNumber,
-      partNumber: req.partNumber,
-      systemOperator: req.systemOperator,
-      runId: req.runId || undefined,
-      organizationId: req.organizationId,
-    }),
-  findExisting: findNewReport,
+    wireRequest(req, {
+      startTime: (r) => ts(r.startTime),
+      endTime: (r) => ts(r.endTime),
+      metadata: (r) => metadataOut(r.metadata),
+      runId: (r) => r.runId || undefined,
+    }) as WireRequest<'CreateTestReport'>,
   applyResult(p, entry, res) {
     const report = 'testReport' in res ? res.testReport : res;
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, report.testReportId);
@@ -189,62 +198,26 @@ export const createTestReportSpec = defineSpec<'CreateTestReport', WireResponse<
   },
 });
 
-/** update_mask path -> the wire member carrying its value. */
-function patchMember(patch: StoredRequest<'UpdateTestReport'>['testReport'], path: string): [string, unknown] {
-  switch (path) {
-    case 'start_time':
-      return ['startTime', ts(patch.startTime)];
-    case 'end_time':
-      return ['endTime', ts(patch.endTime)];
-    case 'test_system_name':
-      return ['testSystemName', patch.testSystemName];
-    case 'test_case':
-      return ['testCase', patch.testCase];
-    case 'serial_number':
-      return ['serialNumber', patch.serialNumber ?? ''];
-    case 'part_number':
-      return ['partNumber', patch.partNumber ?? ''];
-    case 'system_operator':
-      return ['systemOperator', patch.systemOperator ?? ''];
-    case 'run_id':
-      return ['runId', patch.runId ?? ''];
-    case 'is_archived':
-      return ['isArchived', patch.isArchived ?? false];
-    default:
-      return [path, (patch as Record<string, unknown>)[path]];
-  }
-}
+/** A report's mask paths whose wire value is not its member as it is. */
+const REPORT_WIRE: WireMembers<StoredRequest<'UpdateTestReport'>['testReport']> = {
+  startTime: (r) => ts(r.startTime),
+  endTime: (r) => ts(r.endTime),
+  serialNumber: (r) => r.serialNumber ?? '',
+  partNumber: (r) => r.partNumber ?? '',
+  systemOperator: (r) => r.systemOperator ?? '',
+  runId: (r) => r.runId ?? '',
+  isArchived: (r) => r.isArchived ?? false,
+};
 
-const pathsOf = (req: StoredRequest<'UpdateTestReport'>): string[] => [...new Set(req.updateMask ?? [])];
-
-export const updateTestReportSpec = defineSpec({
+export const updateTestReportSpec = updateByMask({
   operation: 'UpdateTestReport',
-  kind: 'write',
-  targets: (req) => [{ resource: TEST_REPORT, recordId: req.testReport.testReportId, fields: pathsOf(req) }],
-  encode(req) {
-    const paths = pathsOf(req);
-    const testReport: Record<string, unknown> = { testReportId: req.testReport.testReportId };
-    for (const path of paths) {
-      const [key, value] = patchMember(req.testReport, path);
-      testReport[key] = value;
-    }
-    // (Each path names a field of the report: patchMember gives its wire member.)
-    return { testReport: compact(testReport) as WireRequest<'UpdateTestReport'>['testReport'], updateMask: mask(paths) };
-  },
+  resource: TEST_REPORT,
+  values: 'testReport',
+  id: 'testReportId',
+  wire: REPORT_WIRE,
   applyResult: (p, entry, res) => applyReport(p, entry, res.testReport),
-  dropField(req, _id, field) {
-    const left = pathsOf(req).filter((f) => f !== field);
-    return left.length ? { ...req, updateMask: left } : null;
-  },
 });
 
-export const deleteTestReportSpec = defineSpec({
-  operation: 'DeleteTestReport',
-  kind: 'write',
-  targets: (req) => [{ resource: TEST_REPORT, recordId: req.testReportId, fields: ['*delete'] }],
-  encode: (req) => ({ testReportId: req.testReportId }),
-  notFoundIsDone: true,
-  applyResult: () => {},
-});
+export const deleteTestReportSpec = deleteById('DeleteTestReport', TEST_REPORT, 'testReportId');
 
 export const testReportSpecs: readonly OpSpec[] = [importTestReportSpec, createTestReportSpec, updateTestReportSpec, deleteTestReportSpec];

@@ -5,70 +5,43 @@
 // that no local record stands for. Updates are idempotent and resent; a delete
 // that finds nothing is done (the remote deletes the subtree, as here).
 import type { TestStep } from '../../../../src-shared/api/testReports';
-import { TEST_STEP_UPDATABLE_PATHS } from '../../../services/testReports/testStepsService';
+import { deleteTestStep, TEST_STEP_UPDATABLE_PATHS } from '../../../services/testReports/testStepsService';
 import { mapLocalId, translateIds, unclaimed } from '../../idMap';
 import { TEST_STEP, upsertSteps } from './children';
 import { observedNow, TEST_REPORT, testReportContext } from './apply';
 import type { OutboxEntry } from '../../types';
 import {
   defineSpec,
+  onlyNewRecords,
+  retryAsAsked,
   type EntryOf,
   type OpSpec,
   type PushContext,
   type StoredRequest,
-  type WireRequest,
   type WireResponse,
 } from '../../spec';
-import { compact, mask, metadataOut, ts } from '../../wireEncode';
+import { deleteById, updateByMask, wireMembers, type WireMembers } from '../../specForms';
+import { compact, metadataOut, ts } from '../../wireEncode';
 import { createdSince } from './specs';
 import { listAll, quote } from '../../remoteQuery';
 
 /** A step's fields as a create or an update carries them. */
 type StepFields = Partial<StoredRequest<'CreateTestStep'>['testStep']>;
 
-/** update_mask path -> [wire member, value]; `test_case` (listed by the platform, no such field) is not sent. */
-function stepMember(step: StepFields, path: string): [string, unknown] | undefined {
-  switch (path) {
-    case 'name':
-      return ['name', step.name];
-    case 'description':
-      return ['description', step.description ?? ''];
-    case 'step_type':
-      return ['stepType', step.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED'];
-    case 'step_path':
-      return ['stepPath', step.stepPath];
-    case 'status':
-      return ['status', step.status ?? 'TEST_STATUS_UNSPECIFIED'];
-    case 'start_time':
-      return ['startTime', ts(step.startTime)];
-    case 'end_time':
-      return ['endTime', ts(step.endTime)];
-    case 'error_info':
-      return [
-        'errorInfo',
-        step.errorInfo ? compact({ errorCode: step.errorInfo.errorCode, errorMessage: step.errorInfo.errorMessage }) : undefined,
-      ];
-    case 'metadata':
-      return ['metadata', metadataOut(step.metadata) ?? []];
-    default:
-      return undefined;
-  }
-}
+/** A step's mask paths whose wire value is not its member as it is. */
+const STEP_WIRE: WireMembers<StepFields> = {
+  description: (step) => step.description ?? '',
+  stepType: (step) => step.stepType ?? 'TEST_STEP_TYPE_UNSPECIFIED',
+  status: (step) => step.status ?? 'TEST_STATUS_UNSPECIFIED',
+  startTime: (step) => ts(step.startTime),
+  endTime: (step) => ts(step.endTime),
+  errorInfo: (step) =>
+    step.errorInfo ? compact({ errorCode: step.errorInfo.errorCode, errorMessage: step.errorInfo.errorMessage }) : undefined,
+  metadata: (step) => metadataOut(step.metadata) ?? [],
+};
 
 /** The paths a step update pushes (`test_case`, which the platform lists but TestStep lacks, has no effect). */
 const STEP_PATHS: readonly string[] = TEST_STEP_UPDATABLE_PATHS.filter((p) => p !== 'test_case');
-const pathsOf = (req: StoredRequest<'UpdateTestStep'>): string[] =>
-  [...new Set(req.updateMask ?? [])].filter((p) => STEP_PATHS.includes(p));
-
-/** The wire members of the step's fields named by `paths` (stepMember gives each member's name and value). */
-function encodeStep(step: StepFields, paths: readonly string[]): Partial<WireRequest<'CreateTestStep'>['testStep']> {
-  const out: Record<string, unknown> = {};
-  for (const path of paths) {
-    const member = stepMember(step, path);
-    if (member) out[member[0]] = member[1];
-  }
-  return compact(out);
-}
 
 const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
 
@@ -86,20 +59,28 @@ async function findStep(p: PushContext, entry: EntryOf<StoredRequest<'CreateTest
 
 export const createTestStepSpec = defineSpec<'CreateTestStep', WireResponse<'CreateTestStep'> | TestStep>({
   operation: 'CreateTestStep',
-  kind: 'create',
+  ...onlyNewRecords,
   // (Validated by the service after the targets are read: a missing report is refused there.)
   targets: (req) => [{ resource: TEST_REPORT, recordId: req.testStep.testReportId as string, fields: [] }],
-  created: (_req, res) => [{ resource: TEST_STEP, id: res.testStep.testStepId }],
-  targetsAfter: (_req, res) => [{ resource: TEST_STEP, recordId: res.testStep.testStepId, fields: ['*create'] }],
+  create: {
+    created: (_req, res) => [{ resource: TEST_STEP, id: res.testStep.testStepId }],
+    find: findStep,
+    // The step's descendants too (they name it as their parent), and the measurements of all of them.
+    refused: {
+      ...retryAsAsked,
+      discard(ctx, [step], held) {
+        if (held.heldHere(step.resource, step.id)) deleteTestStep(ctx, step.id);
+      },
+    },
+  },
   encode: (req) =>
     compact({
       testStep: {
         testReportId: req.testStep.testReportId,
         parentStepId: req.testStep.parentStepId || undefined,
-        ...encodeStep(req.testStep, STEP_PATHS),
+        ...wireMembers(req.testStep, STEP_PATHS, STEP_WIRE),
       },
     }),
-  findExisting: findStep,
   applyResult(p, entry, res) {
     const step = 'testStep' in res ? res.testStep : res;
     mapLocalId(p, TEST_STEP, entry.createdIds[0].id, step.testStepId);
@@ -107,28 +88,16 @@ export const createTestStepSpec = defineSpec<'CreateTestStep', WireResponse<'Cre
   },
 });
 
-export const updateTestStepSpec = defineSpec({
+export const updateTestStepSpec = updateByMask({
   operation: 'UpdateTestStep',
-  kind: 'write',
-  targets: (req) => [{ resource: TEST_STEP, recordId: req.testStep.testStepId as string, fields: pathsOf(req) }],
-  encode(req) {
-    const paths = pathsOf(req);
-    return { testStep: { testStepId: req.testStep.testStepId, ...encodeStep(req.testStep, paths) }, updateMask: mask(paths) };
-  },
+  resource: TEST_STEP,
+  values: 'testStep',
+  id: 'testStepId',
+  wire: STEP_WIRE,
+  sends: (path) => STEP_PATHS.includes(path),
   applyResult: (p, entry, res) => void upsertSteps(contextOf(p, entry), [res.testStep], observedNow(p.clockOffset)),
-  dropField(req, _id, field) {
-    const left = pathsOf(req).filter((f) => f !== field);
-    return left.length ? { ...req, updateMask: left } : null;
-  },
 });
 
-export const deleteTestStepSpec = defineSpec({
-  operation: 'DeleteTestStep',
-  kind: 'write',
-  targets: (req) => [{ resource: TEST_STEP, recordId: req.testStepId, fields: ['*delete'] }],
-  encode: (req) => ({ testStepId: req.testStepId }),
-  notFoundIsDone: true,
-  applyResult: () => {},
-});
+export const deleteTestStepSpec = deleteById('DeleteTestStep', TEST_STEP, 'testStepId');
 
 export const testStepSpecs: readonly OpSpec[] = [createTestStepSpec, updateTestStepSpec, deleteTestStepSpec];
