@@ -246,20 +246,20 @@ export async function main(argv: string[] = []): Promise<void> {
       perRequest.push(((processCpuSeconds(server.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
     }
     // The floor under it: GET /api/v1/ping (HTTP and routing; public, so no key is checked) on the same connection.
-    const perPing: number[] = [];
-    for (let r = 0; r < repeat; r++) {
-      const c0 = processCpuSeconds(server.pid!);
-      for (let i = 0; i < ONE_ROW_REQUESTS; i++) await getOk(agent, `${started.url}/api/v1/ping`, token);
-      perPing.push(((processCpuSeconds(server.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
-    }
+    /** The server's CPU per request (us) of ONE_ROW_REQUESTS GETs of `path`, once per repeat. */
+    const cpuPerGet = async (path: string): Promise<number[]> => {
+      const perRun: number[] = [];
+      for (let r = 0; r < repeat; r++) {
+        const c0 = processCpuSeconds(server!.pid!);
+        for (let i = 0; i < ONE_ROW_REQUESTS; i++) await getOk(agent, `${started.url}${path}`, token);
+        perRun.push(((processCpuSeconds(server!.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
+      }
+      return perRun;
+    };
+    const perPing = await cpuPerGet('/api/v1/ping');
     // Beside it, for the decision the goal waits on: Ping is public (no key checked, no policy decided); GetMe is the
     // cheapest authenticated call (the key, the caller, its organizations), so its ratio shows what a list adds.
-    const perMe: number[] = [];
-    for (let r = 0; r < repeat; r++) {
-      const c0 = processCpuSeconds(server.pid!);
-      for (let i = 0; i < ONE_ROW_REQUESTS; i++) await getOk(agent, `${started.url}/api/v2/me`, token);
-      perMe.push(((processCpuSeconds(server.pid!) - c0) * 1e6) / ONE_ROW_REQUESTS);
-    }
+    const perMe = await cpuPerGet('/api/v2/me');
     console.log(`  ListAnnotations, 1 row  ${fmt(perRequest, 1)} us of server CPU per request (${ONE_ROW_REQUESTS} requests)`);
     console.log(`  Ping (the floor)       ${fmt(perPing, 1)} us of server CPU per request, same connection (public: no key checked)`);
     console.log(`  GetMe (authenticated)  ${fmt(perMe, 1)} us of server CPU per request, same connection`);
