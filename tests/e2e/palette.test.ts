@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { violationsIn, violationsLightAndDark } from './support/axe';
-import { launchChromium, openAppPage, closeAll } from './support/browser';
+import { launchChromium, openAppPage, closeAll, screenshot } from './support/browser';
 import { ensureRendererBuilt, repoRoot } from './support/renderer';
 import { startE2eServer, type E2eServer } from './support/server';
 
@@ -299,6 +299,21 @@ describe('command palette, keyboard only (outpost serve)', () => {
     await expect.poll(background, { timeout: TIMEOUT }).toBe('rgb(20, 23, 27)');
     await page.emulateMedia({ colorScheme: 'light' });
     expect(found).toEqual([]);
+  });
+
+  test('Sync now with no remote set: the Sync view says why and puts the focus in the server URL', async () => {
+    await page.goto(`${server.appUrl}#/annotations`);
+    await page.locator('.row').first().waitFor();
+    await choose('sync now', 'Sync now', 'action');
+    await press('Enter');
+    await expect.poll(() => page.url(), { timeout: TIMEOUT }).toContain('#/sync');
+    await expect
+      .poll(() => page.locator('.notice[role="status"]').textContent(), { timeout: TIMEOUT })
+      .toContain('Nothing to sync with yet: link this profile to the platform first');
+    await expect.poll(activeId, { timeout: TIMEOUT }).toBe('sync-url');
+    await screenshot(page, 'palette-sync-now-no-remote');
+    await page.goto(`${server.appUrl}#/annotations`);
+    await page.locator('.row').first().waitFor();
   });
 
   test('nothing matching says so; no errors in the page', async () => {
