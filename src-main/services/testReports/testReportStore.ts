@@ -190,7 +190,7 @@ export const testStepRows = recordTable('test_steps', (db, fromId, toId) => rena
 // ---- measurements ------------------------------------------------------------------
 
 /** The columns of a measurement's own values (its parents, authors and dates aside). */
-export const MEASUREMENT_VALUE_COLUMNS = [
+const MEASUREMENT_VALUE_COLUMNS = [
   'name',
   'measurement_type',
   'value_field',

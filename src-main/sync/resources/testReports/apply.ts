@@ -14,105 +14,31 @@
 // Delete is a hard delete upstream (steps and measurements go with it): each
 // pull reads every report and reconciles deletions, like saved searches.
 import type { TestReport } from '../../../../src-shared/api/testReports';
-import { TestStatus } from '../../../../src-shared/api/testReports';
-import { TEST_REPORT_UPDATABLE_PATHS } from '../../../services/testReports/testReportsService';
-import { loadMetadata } from '../../../db/childRows';
 import type { Db } from '../../../db/database';
-import { statusName, type TestReportRow } from '../../../services/testReports/testReportRows';
 import {
   insertTestReportRow,
   keepOverallModifiedDate,
   replaceTestReportMetadata,
   setTestReportColumns,
 } from '../../../services/testReports/testReportStore';
+import { loadReports } from '../../../services/testReports/testReportRows';
 import type { Applier, ApplyContext } from '../../apply';
 import { canonical } from '../../canonical';
-import { mergeFields } from '../../merge';
 import { hasPending } from '../../outbox';
+import { differing, mergeRecord, rowOf, syncedFields, writeField } from '../../recordShape';
 import { wireMicros } from '../../time';
 import { ensureOrganization } from '../../identity';
-
-export const TEST_REPORT = 'test_report';
-
-/** Its synced fields: the paths UpdateTestReport changes. */
-export const TEST_REPORT_FIELDS = TEST_REPORT_UPDATABLE_PATHS;
+import { TEST_REPORT, TEST_REPORT_SHAPE } from './shapes';
 
 /** Synced fields of a wire report (times as epoch micros). */
-export function reportFields(r: TestReport): Record<string, unknown> {
-  return {
-    status: r.status,
-    name: r.name,
-    test_system_name: r.testSystemName,
-    test_case: r.testCase,
-    start_time: wireMicros(r.startTime),
-    end_time: wireMicros(r.endTime),
-    serial_number: r.serialNumber ?? '',
-    part_number: r.partNumber ?? '',
-    system_operator: r.systemOperator ?? '',
-    run_id: r.runId ?? '',
-    is_archived: r.isArchived ?? false,
-  };
-}
-
-function rowFields(r: TestReportRow): Record<string, unknown> {
-  return {
-    status: statusName(r.status),
-    name: r.name,
-    test_system_name: r.test_system_name,
-    test_case: r.test_case,
-    start_time: r.start_time,
-    end_time: r.end_time,
-    serial_number: r.serial_number,
-    part_number: r.part_number,
-    system_operator: r.system_operator,
-    run_id: r.run_id,
-    is_archived: r.archived_date !== null,
-  };
-}
-
-const rowOf = (db: Db, id: string) => db.get<TestReportRow>('SELECT * FROM test_reports WHERE id = ?', [id]);
-
-export function snapshotTestReport(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
-  const r = rowOf(db, id);
-  return r && { version: r.modified_date, fields: rowFields(r) };
-}
-
-const metadataText = (db: Db, pk: number) => canonical(loadMetadata(db, 'test_report_metadata', 'report_pk', [pk]).get(pk) ?? []);
-
-/** Writes one synced field onto the local row (the remote's value won or was the only change). */
-function writeField(db: Db, pk: number, r: TestReport, field: string, value: unknown): void {
-  switch (field) {
-    case 'status':
-      setTestReportColumns(db, pk, { status: TestStatus.numbers[value as keyof typeof TestStatus.numbers] ?? 0 });
-      break;
-    case 'is_archived':
-      setTestReportColumns(db, pk, { archived_date: value ? (wireMicros(r.archivedDate) ?? Date.now() * 1000) : null });
-      break;
-    case 'start_time':
-    case 'end_time':
-      setTestReportColumns(db, pk, { [field]: Number(value) });
-      break;
-    default:
-      if ((TEST_REPORT_FIELDS as readonly string[]).includes(field)) setTestReportColumns(db, pk, { [field]: String(value ?? '') });
-  }
-}
+export const reportFields = (r: TestReport) => syncedFields(TEST_REPORT_SHAPE, r);
 
 function insertReport(db: Db, r: TestReport, organizationId: string, userId: string, now: number): number {
   ensureOrganization(db, organizationId);
   return insertTestReportRow(db, {
     id: r.testReportId,
     organization_id: organizationId,
-    status: TestStatus.numbers[r.status] ?? 0,
-    name: r.name,
-    test_system_name: r.testSystemName,
-    test_case: r.testCase,
-    start_time: wireMicros(r.startTime) ?? 0,
-    end_time: wireMicros(r.endTime) ?? 0,
-    serial_number: r.serialNumber ?? '',
-    part_number: r.partNumber ?? '',
-    system_operator: r.systemOperator ?? '',
-    run_id: r.runId ?? '',
-    archived_date: wireMicros(r.archivedDate),
+    ...rowOf(TEST_REPORT_SHAPE, r),
     created_by_user_id: userId,
     modified_by_user_id: userId,
     created_date: now,
@@ -148,7 +74,7 @@ function keepRemoteOverall(db: Db, pk: number, r: TestReport): void {
 export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[], o: ReportApplyOptions): void {
   const { db } = ctx;
   for (const r of list) {
-    const row = rowOf(db, r.testReportId);
+    const row = db.get<{ pk: number; id: string }>('SELECT pk, id FROM test_reports WHERE id = ?', [r.testReportId]);
     if (!row) {
       // A report deleted here and not yet deleted there stays deleted; one an import in flight may have made waits for its lookup.
       if (hasPending(db, TEST_REPORT, r.testReportId, ctx.excludeSeq) || o.skipNew?.(r)) continue;
@@ -158,13 +84,12 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
       ctx.stats.inserted++;
       continue;
     }
-    const remote = reportFields(r);
-    const metadataChanged = metadataText(db, row.pk) !== canonical(r.metadata ?? []);
+    const [here] = loadReports(db, [row.pk]);
+    const metadataChanged = canonical(here.metadata) !== canonical(r.metadata ?? []);
     if (metadataChanged) replaceTestReportMetadata(db, row.pk, r.metadata as never);
     if (!hasPending(db, TEST_REPORT, row.id, ctx.excludeSeq)) {
-      const local = rowFields(row);
-      const changed = TEST_REPORT_FIELDS.filter((f) => canonical(local[f]) !== canonical(remote[f]));
-      for (const f of changed) writeField(db, row.pk, r, f, remote[f]);
+      const changed = differing(TEST_REPORT_SHAPE, reportFields(here), reportFields(r));
+      for (const f of changed) writeField(TEST_REPORT_SHAPE, db, row.pk, f, r);
       if (changed.length || metadataChanged) setTestReportColumns(db, row.pk, { modified_date: o.remoteTime });
       db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, row.id]);
       keepRemoteOverall(db, row.pk, r);
@@ -173,19 +98,7 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
       continue;
     }
     // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
-    let written = metadataChanged;
-    mergeFields(ctx, {
-      resource: TEST_REPORT,
-      recordId: row.id,
-      local: rowFields(row),
-      remote,
-      remoteTime: o.remoteTime,
-      write: (field, value) => {
-        writeField(db, row.pk, r, field, value);
-        written = true;
-      },
-    });
-    if (written) ctx.stats.updated++;
+    if (mergeRecord(ctx, TEST_REPORT_SHAPE, row, r, o.remoteTime) || metadataChanged) ctx.stats.updated++;
     else ctx.stats.unchanged++;
   }
 }

@@ -13,33 +13,21 @@
 // applied over them (merged where edits are pending). If the structures differ
 // (another parser version), the local children are replaced by the remote
 // ones instead, and edits of the replaced ones fail visibly.
-import { TestMeasurementType, TestStatus, TestStepType, type TestMeasurement, type TestStep } from '../../../../src-shared/api/testReports';
-import type { Db, SqlValue } from '../../../db/database';
-import { encodeStepPath } from '../../../db/encodings/stepPathKey';
-import { BOUNDS_FIELD, loadMeasurements, loadSteps, VALUE_FIELD } from '../../../services/testReports/testReportRows';
+import type { TestMeasurement, TestStep } from '../../../../src-shared/api/testReports';
+import type { Db } from '../../../db/database';
 import {
   deleteReportSteps,
-  MEASUREMENT_VALUE_COLUMNS,
   testMeasurementRows,
   renameTestStep,
-  replaceTestMeasurementChannelNames,
-  replaceTestMeasurementMetadata,
-  replaceTestStepMetadata,
-  setTestMeasurementColumns,
-  setTestStepColumns,
   upsertRemoteTestMeasurement,
   upsertRemoteTestStep,
 } from '../../../services/testReports/testReportStore';
 import type { ApplyContext } from '../../apply';
 import { collectIds, replaceIds } from '../../idMap';
-import { mergeFields } from '../../merge';
 import { hasPending } from '../../outbox';
-import { wireMicros } from '../../time';
+import { mergeRecord, rowOf, snapshotOf, writeChildRows, type RecordShape } from '../../recordShape';
 import type { CreatedRef } from '../../types';
-import { TEST_REPORT } from './apply';
-
-export const TEST_STEP = 'test_step';
-export const TEST_MEASUREMENT = 'test_measurement';
+import { TEST_MEASUREMENT, TEST_MEASUREMENT_SHAPE, TEST_REPORT, TEST_STEP, TEST_STEP_SHAPE } from './shapes';
 
 const reportOf = (db: Db, id: string) =>
   db.get<{ pk: number; organization_id: string; created_by_user_id: string }>(
@@ -47,272 +35,108 @@ const reportOf = (db: Db, id: string) =>
     [id],
   );
 
-/** Wire doubles ("NaN", "Infinity" as text) -> numbers; SQLite stores NaN as NULL. */
-function num(v: number | string | undefined): number | null {
-  if (v === undefined) return null;
-  const n = typeof v === 'number' ? v : Number(v);
-  return Number.isNaN(n) ? null : n;
-}
-
-type Columns = Record<string, SqlValue>;
-
-// ---- steps ------------------------------------------------------------------
-
-/** Synced fields of a step (named as its update_mask paths; values in wire form, times as micros). */
-export function stepFields(w: TestStep): Record<string, unknown> {
-  return {
-    name: w.name,
-    description: w.description ?? '',
-    step_type: w.stepType,
-    step_path: w.stepPath,
-    status: w.status,
-    start_time: wireMicros(w.startTime),
-    end_time: wireMicros(w.endTime),
-    error_info: w.errorInfo ?? null,
-    metadata: w.metadata ?? [],
-  };
-}
-
-function stepColumns(w: TestStep): Columns {
-  return {
-    name: w.name,
-    description: w.description ?? '',
-    step_type: TestStepType.numbers[w.stepType] ?? 0,
-    path_key: encodeStepPath(w.stepPath),
-    status: TestStatus.numbers[w.status] ?? 0,
-    start_time: wireMicros(w.startTime) ?? 0,
-    end_time: wireMicros(w.endTime) ?? 0,
-    error_code: w.errorInfo ? w.errorInfo.errorCode : null,
-    error_message: w.errorInfo ? w.errorInfo.errorMessage : null,
-  };
-}
-
-const STEP_FIELD_COLUMNS: Record<string, readonly string[]> = {
-  name: ['name'],
-  description: ['description'],
-  step_type: ['step_type'],
-  step_path: ['path_key'],
-  status: ['status'],
-  start_time: ['start_time'],
-  end_time: ['end_time'],
-  error_info: ['error_code', 'error_message'],
-};
-
-const stepRow = (db: Db, id: string) => db.get<{ pk: number }>('SELECT pk FROM test_steps WHERE id = ?', [id]);
-
-export function snapshotTestStep(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
-  const row = db.get<{ pk: number; modified_date: number }>('SELECT pk, modified_date FROM test_steps WHERE id = ?', [id]);
-  return row && { version: row.modified_date, fields: stepFields(loadSteps(db, [row.pk])[0]) };
-}
-
-function writeStepField(db: Db, pk: number, w: TestStep, field: string): void {
-  if (field === 'metadata') {
-    replaceTestStepMetadata(db, pk, (w.metadata ?? []) as never);
-    return;
-  }
-  const columns = STEP_FIELD_COLUMNS[field];
-  if (!columns) return;
-  const values = stepColumns(w);
-  setTestStepColumns(db, pk, Object.fromEntries(columns.map((c) => [c, values[c]])));
-}
-
 /**
- * Remote steps -> local: new ones inserted (when their report is here and was not deleted here), others
- * overwritten, or merged field by field when they have pending local edits. Returns how many were inserted
- * or changed (a step already here as the remote has it counts 0).
+ * Remote steps or measurements -> local: new ones inserted by `insert` (when their parent is here and the record was
+ * not deleted here), others overwritten, or merged field by field when they have pending local edits. Returns how
+ * many were inserted or changed (one already here as the remote has it counts 0).
  */
+function upsertChildren<W>(
+  ctx: ApplyContext,
+  shape: RecordShape<W>,
+  list: readonly W[],
+  idOf: (record: W) => string,
+  remoteTime: number,
+  insert: (record: W) => boolean | undefined,
+): number {
+  const { db } = ctx;
+  let written = 0;
+  for (const w of list) {
+    const id = idOf(w);
+    const existing = db.get<{ pk: number }>(`SELECT pk FROM ${shape.table} WHERE id = ?`, [id]);
+    const pending = hasPending(db, shape.kind, id, ctx.excludeSeq);
+    if (existing && pending) {
+      if (mergeRecord(ctx, shape, { pk: existing.pk, id }, w, remoteTime)) written++;
+      continue;
+    }
+    if (pending) continue;
+    // (undefined: its parent is not here)
+    const changed = insert(w);
+    if (changed === undefined) continue;
+    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [shape.kind, id]);
+    if (changed) written++;
+  }
+  return written;
+}
+
+/** Remote steps -> local (upsertChildren; a new one needs its report here). */
 export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: number, remoteTime = now): number {
   const { db } = ctx;
-  let written = 0;
-  for (const s of steps) {
-    const existing = stepRow(db, s.testStepId);
-    if (existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq)) {
-      let changed = false;
-      mergeFields(ctx, {
-        resource: TEST_STEP,
-        recordId: s.testStepId,
-        local: stepFields(loadSteps(db, [existing.pk])[0]),
-        remote: stepFields(s),
-        remoteTime,
-        write: (field) => {
-          writeStepField(db, existing.pk, s, field);
-          changed = true;
-        },
+  return upsertChildren(
+    ctx,
+    TEST_STEP_SHAPE,
+    steps,
+    (s) => s.testStepId,
+    remoteTime,
+    (s) => {
+      const report = reportOf(db, s.testReportId);
+      if (!report) return undefined;
+      const row = upsertRemoteTestStep(db, {
+        id: s.testStepId,
+        report_pk: report.pk,
+        test_report_id: s.testReportId,
+        organization_id: report.organization_id,
+        parent_step_id: s.parentStepId ?? '',
+        ...rowOf(TEST_STEP_SHAPE, s),
+        created_by_user_id: report.created_by_user_id,
+        modified_by_user_id: report.created_by_user_id,
+        created_date: now,
+        modified_date: now,
       });
-      if (changed) written++;
-      continue;
-    }
-    const report = reportOf(db, s.testReportId);
-    if (!report || (!existing && hasPending(db, TEST_STEP, s.testStepId, ctx.excludeSeq))) continue;
-    const c = stepColumns(s);
-    const row = upsertRemoteTestStep(db, {
-      id: s.testStepId,
-      report_pk: report.pk,
-      test_report_id: s.testReportId,
-      organization_id: report.organization_id,
-      parent_step_id: s.parentStepId ?? '',
-      ...c,
-      created_by_user_id: report.created_by_user_id,
-      modified_by_user_id: report.created_by_user_id,
-      created_date: now,
-      modified_date: now,
-    });
-    const metadata = replaceTestStepMetadata(db, stepRow(db, s.testStepId)!.pk, (s.metadata ?? []) as never);
-    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_STEP, s.testStepId]);
-    if (row || metadata) written++;
-  }
-  return written;
+      const pk = db.get<{ pk: number }>('SELECT pk FROM test_steps WHERE id = ?', [s.testStepId])!.pk;
+      return writeChildRows(TEST_STEP_SHAPE, db, pk, s) || row;
+    },
+  );
 }
 
-// ---- measurements -----------------------------------------------------------
-
-/** update_mask path -> synced field (the members of a oneof are one field). */
-export const measurementFieldOfPath = (path: string) =>
-  path === 'numeric_value' || path === 'string_value' || path === 'boolean_value'
-    ? 'value'
-    : path === 'numeric_bounds' || path === 'string_bounds'
-      ? 'bounds'
-      : path;
-
-/** Synced fields of a measurement (wire form, doubles as numbers or their text, timestamp as micros). */
-export function measurementFields(w: TestMeasurement): Record<string, unknown> {
-  const value =
-    w.numericValue !== undefined
-      ? { numeric: w.numericValue }
-      : w.stringValue !== undefined
-        ? { string: w.stringValue }
-        : w.booleanValue !== undefined
-          ? { boolean: w.booleanValue }
-          : null;
-  const bounds = w.numericBounds ? { numeric: w.numericBounds } : w.stringBounds ? { string: w.stringBounds.expectedValue } : null;
-  return {
-    name: w.name,
-    measurement_type: w.measurementType,
-    value,
-    unit: w.unit ?? null,
-    bounds,
-    passed: w.passed,
-    timestamp: wireMicros(w.timestamp),
-    description: w.description ?? '',
-    channel_names: w.channelNames ?? [],
-    metadata: w.metadata ?? [],
-  };
-}
-
-function measurementColumns(m: TestMeasurement): Columns {
-  return {
-    name: m.name,
-    measurement_type: TestMeasurementType.numbers[m.measurementType] ?? 0,
-    value_field:
-      m.numericValue !== undefined
-        ? VALUE_FIELD.numeric
-        : m.stringValue !== undefined
-          ? VALUE_FIELD.string
-          : m.booleanValue !== undefined
-            ? VALUE_FIELD.boolean
-            : null,
-    numeric_value: num(m.numericValue),
-    string_value: m.stringValue ?? null,
-    boolean_value: m.booleanValue === undefined ? null : m.booleanValue ? 1 : 0,
-    unit_id: m.unit ? m.unit.unitId : null,
-    unit_abbreviated_name: m.unit ? m.unit.abbreviatedName : null,
-    bounds_field: m.numericBounds ? BOUNDS_FIELD.numeric : m.stringBounds ? BOUNDS_FIELD.string : null,
-    bound_min: num(m.numericBounds?.min),
-    bound_max: num(m.numericBounds?.max),
-    expected_value: m.stringBounds?.expectedValue ?? null,
-    passed: m.passed ? 1 : 0,
-    timestamp: wireMicros(m.timestamp) ?? 0,
-    description: m.description ?? '',
-  };
-}
-
-const MEASUREMENT_FIELD_COLUMNS: Record<string, readonly string[]> = {
-  name: ['name'],
-  measurement_type: ['measurement_type'],
-  value: ['value_field', 'numeric_value', 'string_value', 'boolean_value'],
-  unit: ['unit_id', 'unit_abbreviated_name'],
-  bounds: ['bounds_field', 'bound_min', 'bound_max', 'expected_value'],
-  passed: ['passed'],
-  timestamp: ['timestamp'],
-  description: ['description'],
-};
-
-const measurementRow = (db: Db, id: string) => db.get<{ pk: number }>('SELECT pk FROM test_measurements WHERE id = ?', [id]);
-
-export function snapshotTestMeasurement(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
-  const row = db.get<{ pk: number; modified_date: number }>('SELECT pk, modified_date FROM test_measurements WHERE id = ?', [id]);
-  return row && { version: row.modified_date, fields: measurementFields(loadMeasurements(db, [row.pk])[0]) };
-}
-
-function writeMeasurementField(db: Db, pk: number, m: TestMeasurement, field: string): void {
-  if (field === 'metadata') replaceTestMeasurementMetadata(db, pk, (m.metadata ?? []) as never);
-  else if (field === 'channel_names') replaceTestMeasurementChannelNames(db, pk, m.channelNames ?? []);
-  else if (MEASUREMENT_FIELD_COLUMNS[field]) {
-    const columns = MEASUREMENT_FIELD_COLUMNS[field];
-    const values = measurementColumns(m);
-    setTestMeasurementColumns(db, pk, Object.fromEntries(columns.map((c) => [c, values[c]])));
-  }
-}
-
-/**
- * Remote measurements -> local, like upsertSteps (new ones need their step here). Returns how many were
- * inserted or changed (one already here as the remote has it counts 0).
- */
+/** Remote measurements -> local (upsertChildren; a new one needs its step here). */
 export function upsertMeasurements(ctx: ApplyContext, list: readonly TestMeasurement[], now: number, remoteTime = now): number {
   const { db } = ctx;
-  let written = 0;
-  for (const m of list) {
-    const existing = measurementRow(db, m.measurementId);
-    if (existing && hasPending(db, TEST_MEASUREMENT, m.measurementId, ctx.excludeSeq)) {
-      let changed = false;
-      mergeFields(ctx, {
-        resource: TEST_MEASUREMENT,
-        recordId: m.measurementId,
-        local: measurementFields(loadMeasurements(db, [existing.pk])[0]),
-        remote: measurementFields(m),
-        remoteTime,
-        write: (field) => {
-          writeMeasurementField(db, existing.pk, m, field);
-          changed = true;
-        },
+  return upsertChildren(
+    ctx,
+    TEST_MEASUREMENT_SHAPE,
+    list,
+    (m) => m.measurementId,
+    remoteTime,
+    (m) => {
+      const step = db.get<{ pk: number; report_pk: number; organization_id: string; created_by_user_id: string }>(
+        'SELECT pk, report_pk, organization_id, created_by_user_id FROM test_steps WHERE id = ?',
+        [m.testStepId],
+      );
+      if (!step) return undefined;
+      const row = upsertRemoteTestMeasurement(db, {
+        id: m.measurementId,
+        report_pk: step.report_pk,
+        step_pk: step.pk,
+        test_report_id: m.testReportId,
+        test_step_id: m.testStepId,
+        organization_id: step.organization_id,
+        ...rowOf(TEST_MEASUREMENT_SHAPE, m),
+        created_by_user_id: step.created_by_user_id,
+        modified_by_user_id: step.created_by_user_id,
+        created_date: now,
+        modified_date: now,
       });
-      if (changed) written++;
-      continue;
-    }
-    const step = db.get<{ pk: number; report_pk: number; organization_id: string; created_by_user_id: string }>(
-      'SELECT pk, report_pk, organization_id, created_by_user_id FROM test_steps WHERE id = ?',
-      [m.testStepId],
-    );
-    if (!step || (!existing && hasPending(db, TEST_MEASUREMENT, m.measurementId, ctx.excludeSeq))) continue;
-    const c = measurementColumns(m);
-    const row = upsertRemoteTestMeasurement(db, {
-      id: m.measurementId,
-      report_pk: step.report_pk,
-      step_pk: step.pk,
-      test_report_id: m.testReportId,
-      test_step_id: m.testStepId,
-      organization_id: step.organization_id,
-      ...Object.fromEntries(MEASUREMENT_VALUE_COLUMNS.map((col) => [col, c[col]])),
-      created_by_user_id: step.created_by_user_id,
-      modified_by_user_id: step.created_by_user_id,
-      created_date: now,
-      modified_date: now,
-    });
-    const pk = measurementRow(db, m.measurementId)!.pk;
-    const channels = replaceTestMeasurementChannelNames(db, pk, m.channelNames ?? []);
-    const metadata = replaceTestMeasurementMetadata(db, pk, (m.metadata ?? []) as never);
-    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_MEASUREMENT, m.measurementId]);
-    if (row || channels || metadata) written++;
-  }
-  return written;
+      const pk = db.get<{ pk: number }>('SELECT pk FROM test_measurements WHERE id = ?', [m.measurementId])!.pk;
+      return writeChildRows(TEST_MEASUREMENT_SHAPE, db, pk, m) || row;
+    },
+  );
 }
 
 /** What a record looked like when the import created it (its create-time base), else now. */
-function createdValues(db: Db, resource: string, id: string): Record<string, unknown> | undefined {
-  const base = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [resource, id]);
+function createdValues<W>(db: Db, shape: RecordShape<W>, id: string): Record<string, unknown> | undefined {
+  const base = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [shape.kind, id]);
   if (base) return JSON.parse(base.fields) as Record<string, unknown>;
-  if (resource === TEST_STEP) return snapshotTestStep(db, id)?.fields;
-  return snapshotTestMeasurement(db, id)?.fields;
+  return snapshotOf(shape)(db, id)?.fields;
 }
 
 /**
@@ -332,18 +156,18 @@ function matchChildren(
   const localMeasurements = created.filter((c) => c.resource === TEST_MEASUREMENT);
   if (localSteps.length !== steps.length || localMeasurements.length !== measurements.length) return null;
   const map = new Map<string, string>();
-  const agree = (resource: string, id: string, check: (v: Record<string, unknown>) => boolean) => {
-    const values = createdValues(db, resource, id);
+  const agree = <W>(shape: RecordShape<W>, id: string, check: (v: Record<string, unknown>) => boolean) => {
+    const values = createdValues(db, shape, id);
     return values === undefined || check(values);
   };
   for (let i = 0; i < steps.length; i++) {
     const r = steps[i];
-    if (!agree(TEST_STEP, localSteps[i].id, (v) => v.step_path === r.stepPath && v.name === r.name)) return null;
+    if (!agree(TEST_STEP_SHAPE, localSteps[i].id, (v) => v.step_path === r.stepPath && v.name === r.name)) return null;
     map.set(localSteps[i].id, r.testStepId);
   }
   for (let i = 0; i < measurements.length; i++) {
     const r = measurements[i];
-    if (!agree(TEST_MEASUREMENT, localMeasurements[i].id, (v) => v.name === r.name)) return null;
+    if (!agree(TEST_MEASUREMENT_SHAPE, localMeasurements[i].id, (v) => v.name === r.name)) return null;
     map.set(localMeasurements[i].id, r.measurementId);
   }
   return map;

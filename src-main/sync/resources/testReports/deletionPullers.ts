@@ -26,8 +26,7 @@ import type { TestMeasurement, TestStep } from '../../../../src-shared/api/testR
 import type { Db } from '../../../db/database';
 import { testMeasurementRows, testStepRows } from '../../../services/testReports/testReportStore';
 import { remoteDeletionStays } from '../../conflicts';
-import { TEST_MEASUREMENT, TEST_STEP } from './children';
-import { TEST_REPORT } from './apply';
+import { TEST_MEASUREMENT, TEST_REPORT, TEST_STEP } from './shapes';
 import { deletionReconciler, type LocalRecord } from '../../deletions';
 
 /** Whether a record stays although the remote no longer lists it, as for itself (its report is asked separately). */

@@ -1,6 +1,7 @@
 // Test reports, their steps and measurements as a replicated resource (see
 // NOTES.md here).
 import { formatTimestamp } from '../../../../src-shared/api/time';
+import { snakeToCamel } from '../../../../src-shared/api/wire';
 import type { ReplicatedResource, UndoWrite } from '../../resource';
 import {
   renameTestReportSourceFile,
@@ -9,8 +10,8 @@ import {
   testStepRows,
 } from '../../../services/testReports/testReportStore';
 import { REMOTE_FILE } from '../remoteFiles/ids';
-import { snapshotTestReport, TEST_REPORT, TEST_REPORT_FIELDS } from './apply';
-import { snapshotTestMeasurement, snapshotTestStep, TEST_MEASUREMENT, TEST_STEP } from './children';
+import { snapshotOf } from '../../recordShape';
+import { TEST_MEASUREMENT, TEST_MEASUREMENT_SHAPE, TEST_REPORT, TEST_REPORT_SHAPE, TEST_STEP, TEST_STEP_SHAPE } from './shapes';
 import { testReportDeletionPullers } from './deletionPullers';
 import { testMeasurementSpecs } from './measurementSpecs';
 import { testReportPullers } from './pullers';
@@ -18,20 +19,13 @@ import { testReportSpecs } from './specs';
 import { testStepSpecs } from './stepSpecs';
 import { preLinkTestReports } from './preLink';
 
-const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 const TIMES = new Set(['start_time', 'end_time']);
-const TEXT: ReadonlySet<string> = new Set(TEST_REPORT_FIELDS.filter((f) => !TIMES.has(f)));
 
 /** A report's losing field written again through UpdateTestReport. */
 function undoReportField(testReportId: string, field: string, value: unknown): UndoWrite | undefined {
-  if (TIMES.has(field))
-    return {
-      operation: 'UpdateTestReport',
-      request: { testReport: { testReportId, [camel(field)]: formatTimestamp(value as number) }, updateMask: field },
-    };
-  if (TEXT.has(field))
-    return { operation: 'UpdateTestReport', request: { testReport: { testReportId, [camel(field)]: value }, updateMask: field } };
-  return undefined;
+  if (!(field in TEST_REPORT_SHAPE.fields)) return undefined;
+  const wire = TIMES.has(field) ? formatTimestamp(value as number) : value;
+  return { operation: 'UpdateTestReport', request: { testReport: { testReportId, [snakeToCamel(field)]: wire }, updateMask: field } };
 }
 
 /** Steps and measurements have no automatic undo. */
@@ -44,15 +38,15 @@ export const testReports: ReplicatedResource = {
       resource: TEST_REPORT,
       rows: testReportRows,
       nameColumn: 'name',
-      merge: { snapshot: snapshotTestReport, undo: undoReportField },
+      merge: { snapshot: snapshotOf(TEST_REPORT_SHAPE), undo: undoReportField },
       references: [{ to: REMOTE_FILE, column: 'test_reports.source_remote_file_id', rewrite: renameTestReportSourceFile }],
     },
-    { resource: TEST_STEP, rows: testStepRows, nameColumn: 'name', merge: { snapshot: snapshotTestStep, undo: noUndo } },
+    { resource: TEST_STEP, rows: testStepRows, nameColumn: 'name', merge: { snapshot: snapshotOf(TEST_STEP_SHAPE), undo: noUndo } },
     {
       resource: TEST_MEASUREMENT,
       rows: testMeasurementRows,
       nameColumn: 'name',
-      merge: { snapshot: snapshotTestMeasurement, undo: noUndo },
+      merge: { snapshot: snapshotOf(TEST_MEASUREMENT_SHAPE), undo: noUndo },
     },
   ],
   specs: [...testReportSpecs, ...testStepSpecs, ...testMeasurementSpecs],

@@ -10,7 +10,9 @@
 // finds nothing is done.
 import type { TestMeasurement } from '../../../../src-shared/api/testReports';
 import { mapLocalId, translateIds, unclaimed } from '../../idMap';
-import { measurementFieldOfPath, TEST_MEASUREMENT, TEST_STEP, upsertMeasurements } from './children';
+import { upsertMeasurements } from './children';
+import { fieldOfPath } from '../../recordShape';
+import { TEST_MEASUREMENT, TEST_MEASUREMENT_SHAPE, TEST_STEP } from './shapes';
 import { observedNow, testReportContext } from './apply';
 import { wireMicros } from '../../time';
 import type { OutboxEntry } from '../../types';
@@ -145,7 +147,7 @@ export const updateTestMeasurementSpec = updateByMask({
   values: 'testMeasurement',
   id: 'measurementId',
   wire: MEASUREMENT_WIRE,
-  fieldOf: measurementFieldOfPath,
+  fieldOf: fieldOfPath(TEST_MEASUREMENT_SHAPE),
   applyResult: (p, entry, res) => void upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset)),
 });
 

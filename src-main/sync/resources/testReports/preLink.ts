@@ -9,7 +9,7 @@ import { measurementsToWire, stepsToWire, type TestMeasurementRow, type TestStep
 import { getTestReport } from '../../../services/testReports/testReportsService';
 import { adoptedPreLink } from '../../preLinkCount';
 import type { Adoption } from '../../resource';
-import { TEST_REPORT } from './apply';
+import { TEST_REPORT } from './shapes';
 
 const BATCH = 1000;
 

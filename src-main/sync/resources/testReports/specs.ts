@@ -18,8 +18,9 @@ import type { TestMeasurement, TestReport, TestStep } from '../../../../src-shar
 import { ApiError, Code } from '../../../../src-shared/errors';
 import { mapLocalId, unclaimed } from '../../idMap';
 import { SEND_TIME_SLACK } from '../../time';
-import { adoptImportedChildren, TEST_MEASUREMENT, TEST_STEP } from './children';
-import { applyTestReports, observedNow, reportFields, TEST_REPORT, testReportContext } from './apply';
+import { adoptImportedChildren } from './children';
+import { applyTestReports, observedNow, reportFields, testReportContext } from './apply';
+import { TEST_MEASUREMENT, TEST_REPORT, TEST_STEP } from './shapes';
 import { formatTimestamp } from '../../../../src-shared/api/time';
 import { canonical } from '../../canonical';
 import { classify } from '../../retry';

@@ -7,8 +7,9 @@
 import type { TestStep } from '../../../../src-shared/api/testReports';
 import { deleteTestStep, TEST_STEP_UPDATABLE_PATHS } from '../../../services/testReports/testStepsService';
 import { mapLocalId, translateIds, unclaimed } from '../../idMap';
-import { TEST_STEP, upsertSteps } from './children';
-import { observedNow, TEST_REPORT, testReportContext } from './apply';
+import { upsertSteps } from './children';
+import { observedNow, testReportContext } from './apply';
+import { TEST_REPORT, TEST_STEP } from './shapes';
 import type { OutboxEntry } from '../../types';
 import {
   defineSpec,
