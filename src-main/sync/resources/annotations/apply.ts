@@ -1,91 +1,41 @@
-// Annotations as a replicated resource: their synced fields, the snapshot that
-// becomes a merge base, the per-field merge of a remote version into the local
-// record, and the bulk upsert path used when no local edit is pending.
-import { AnnotationState, AnnotationType, type Annotation, type AnnotationStateName } from '../../../../src-shared/api/annotations';
-import type { MetadataValue, MetadataValueInput } from '../../../../src-shared/api/metadata';
-import { wireMicros } from '../../time';
+// Annotations as a replicated resource: the per-field merge of a remote
+// version into a local record with pending edits (their fields: shape.ts), the
+// adoption of an offline create found by its marker, and the bulk upsert path
+// used when no local edit is pending.
+import type { Annotation } from '../../../../src-shared/api/annotations';
+import type { MetadataValueInput } from '../../../../src-shared/api/metadata';
+import { wireMicros as micros } from '../../time';
 import type { LoadedIds } from '../../../db/bulkLoad';
 import type { Db, SqlValue } from '../../../db/database';
 import { loadAnnotations } from '../../../services/annotations/annotationRows';
 import {
   AnnotationRowWriter,
-  replaceAnnotationLinkedChannels,
-  replaceAnnotationMetadata,
-  replaceAnnotationTags,
   setAnnotationArchivedDate,
   setAnnotationColumns,
   type AnnotationChildren,
   type AnnotationRowValues,
 } from '../../../services/annotations/annotationStore';
-import { ANNOTATION_EDITABLE_PATHS, type AnnotationColumn } from '../../../services/annotations/annotationFields';
-import { sameValue } from '../../canonical';
 import { recordConflict } from '../../conflicts';
 import { isUnmappedLocalId, mapLocalId } from '../../idMap';
-import { finishEntry, hasPending, isOpen, loadEntry, ownFields, pendingFields } from '../../outbox';
+import { finishEntry, hasPending, isOpen, loadEntry, pendingFields } from '../../outbox';
+import { differing, mergeRecord, rowOf, snapshotOf, syncedFields } from '../../recordShape';
 import type { OutboxEntry } from '../../types';
 import { settleSideEffectLogs } from './historyLogs';
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { cachedPerDb, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { ensureOrganization } from '../../identity';
+import { ANNOTATION, ANNOTATION_SHAPE, CLIENT_ID_KEY } from './shape';
 
-export const ANNOTATION = 'annotation';
+// (Other resources name annotations through this module.)
+export { ANNOTATION } from './shape';
 
 /** Applying annotations: with, by remote annotation id, the history logs the remote wrote for a create of ours that a pulled page adopts. */
 export interface AnnotationApplyContext extends ApplyContext {
   readonly echoes?: ReadonlyMap<string, readonly AnnotationLog[]>;
 }
 
-/** Metadata key an offline-created annotation carries on the remote: its local id (the idempotency marker). */
-export const CLIENT_ID_KEY = 'outpost_client_id';
-
-/** The synced fields: what a client edits (one declaration: services/annotations/annotationFields.ts) and the archive. */
-export const ANNOTATION_FIELDS = [...ANNOTATION_EDITABLE_PATHS, 'archived'] as const;
-export type AnnotationField = (typeof ANNOTATION_FIELDS)[number];
-export type AnnotationFields = Record<AnnotationField, unknown>;
-
-const micros = wireMicros;
-
-function normalizeMetadata(list: readonly MetadataValue[]): MetadataValue[] {
-  return list
-    .filter((m) => m.key.name !== CLIENT_ID_KEY)
-    .map((m) => {
-      // Archive dates compared as stored (microseconds; absent = null); the filter field type is derived from the type.
-      const archived = { archivedDate: micros(m.archivedDate ?? '') ?? null, keyArchivedDate: micros(m.key.archivedDate ?? '') ?? null };
-      const out = { key: { name: m.key.name, type: m.key.type }, ...archived } as unknown as MetadataValue;
-      if (m.stringValue !== undefined) out.stringValue = m.stringValue;
-      if (m.numberValue !== undefined) out.numberValue = m.numberValue;
-      if (m.booleanValue !== undefined) out.booleanValue = m.booleanValue;
-      if (m.relationValue !== undefined)
-        out.relationValue = { resourceType: m.relationValue.resourceType, resourceId: m.relationValue.resourceId };
-      return out;
-    });
-}
-
 export function markerOf(a: Annotation): string | undefined {
   return a.metadata.find((m) => m.key.name === CLIENT_ID_KEY)?.stringValue;
-}
-
-/** The synced fields of a wire annotation, canonical (times in micros, marker stripped). */
-export function fieldsOfWire(a: Annotation): AnnotationFields {
-  return {
-    name: a.name,
-    description: a.description,
-    start_time: micros(a.startTime),
-    end_time: micros(a.endTime),
-    assigned_to_user_id: a.assignedToUserId,
-    state: a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null,
-    tags: [...a.tags],
-    legend_config: a.legendConfig ?? null,
-    linked_channels: a.linkedChannels.map((c) =>
-      c.channel
-        ? { channel: { channelId: c.channel.channelId } }
-        : c.bitFieldElement
-          ? { bitFieldElement: { channelId: c.bitFieldElement.channelId, bitFieldName: c.bitFieldElement.bitFieldName } }
-          : { calculatedChannel: { calculatedChannelVersionId: c.calculatedChannel?.calculatedChannelVersionId ?? '' } },
-    ),
-    metadata: normalizeMetadata(a.metadata),
-    archived: a.isArchived,
-  };
 }
 
 interface LocalRow {
@@ -115,79 +65,13 @@ function localRows(db: Db, ids: readonly string[], loaded: LoadedIds | undefined
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export function localFields(db: Db, pk: number): AnnotationFields | undefined {
-  const [a] = loadAnnotations(db, [pk]);
-  return a && fieldsOfWire(a);
-}
-
-/** The merge base of a record about to be edited: the local state, which equals the remote's while nothing is pending. */
-export function snapshotAnnotation(db: Db, id: string): { version: number; fields: AnnotationFields } | undefined {
-  const row = localRow(db, id);
-  if (!row) return undefined;
-  return { version: row.modified_date, fields: localFields(db, row.pk)! };
-}
-
-const stateNumber = (s: unknown): number | null => (s ? AnnotationState.numbers[s as AnnotationStateName] : null);
-
-/** Writes one synced field of a local record (no history log, no outbox entry: this is replication). */
-/** `value`: the field's canonical form (fieldsOfWire), as the merge compares it. */
-export function writeField(db: Db, pk: number, field: AnnotationField, value: unknown, remote?: Annotation): void {
-  switch (field) {
-    case 'name':
-    case 'description':
-    case 'start_time':
-    case 'end_time':
-    case 'assigned_to_user_id':
-    case 'legend_config':
-      setAnnotationColumns(db, pk, { [field]: value as SqlValue });
-      return;
-    case 'state':
-      setAnnotationColumns(db, pk, { state: stateNumber(value) });
-      return;
-    case 'tags':
-      replaceAnnotationTags(db, pk, value as string[]);
-      return;
-    case 'linked_channels':
-      replaceAnnotationLinkedChannels(db, pk, value as Annotation['linkedChannels']);
-      return;
-    case 'metadata':
-      replaceAnnotationMetadata(db, pk, value as MetadataValueInput[]);
-      return;
-    case 'archived':
-      setAnnotationArchivedDate(db, pk, value ? (micros(remote?.archivedDate) ?? Date.now() * 1000) : null);
-      return;
-  }
-}
+/** The merge base of a record about to be edited. */
+export const snapshotAnnotation = snapshotOf(ANNOTATION_SHAPE);
 
 // ---- bulk upsert (no pending local edits) ---------------------------------
 
 /** A wire annotation's row as stored. */
-function rowOfWire(a: Annotation): AnnotationRowValues {
-  return {
-    organization_id: a.organizationId,
-    name: a.name,
-    description: a.description,
-    start_time: micros(a.startTime),
-    end_time: micros(a.endTime),
-    created_by_user_id: a.createdByUserId,
-    modified_by_user_id: a.modifiedByUserId,
-    created_date: micros(a.createdDate),
-    modified_date: micros(a.modifiedDate),
-    run_id: a.runId ?? null,
-    state: stateNumber(a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null),
-    assigned_to_user_id: a.assignedToUserId,
-    annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
-    legend_config: a.legendConfig ?? null,
-    created_by_condition_id: a.createdByConditionId ?? null,
-    created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null,
-    report_rule_version_id: a.reportRuleVersionId ?? null,
-    pending: a.pending ? 1 : 0,
-    deleted_date: micros(a.deletedDate),
-    archived_date: micros(a.archivedDate),
-    batched_triggers: a.batchedTriggers,
-    is_noisy_rule: a.isNoisyRule ? 1 : 0,
-  };
-}
+const rowOfWire = (a: Annotation) => ({ organization_id: a.organizationId, ...rowOf(ANNOTATION_SHAPE, a) }) as AnnotationRowValues;
 
 /** A wire annotation's child rows (without the client marker, which is the remote's bookkeeping of our create). */
 const childrenOfWire = (a: Annotation): AnnotationChildren => ({
@@ -236,27 +120,11 @@ export class AnnotationWriter {
    * written (their indexes stay untouched). Returns whether any column was written.
    */
   touch(pk: number, a: Annotation, takeModified: boolean): boolean {
-    const current = this.db.get<Record<string, unknown>>(
-      `SELECT created_by_user_id, created_date, run_id, annotation_type, pending, deleted_date, batched_triggers, is_noisy_rule, report_rule_version_id,
-         created_by_condition_id, created_by_rule_condition_version_id, modified_date, modified_by_user_id FROM annotations WHERE pk = ?`,
-      [pk],
-    );
+    const { modified_date, modified_by_user_id, ...rest } = ANNOTATION_SHAPE.server!(a);
+    const next: Record<string, SqlValue> = takeModified ? { ...rest, modified_date, modified_by_user_id } : rest;
+    const current = this.db.get<Record<string, unknown>>(`SELECT ${Object.keys(next).join(', ')} FROM annotations WHERE pk = ?`, [pk]);
     if (!current) return false;
-    const next: Partial<Record<AnnotationColumn, SqlValue>> = {
-      created_by_user_id: a.createdByUserId,
-      created_date: micros(a.createdDate),
-      run_id: a.runId ?? null,
-      annotation_type: AnnotationType.numbers[a.annotationType] ?? 1,
-      pending: a.pending ? 1 : 0,
-      deleted_date: micros(a.deletedDate),
-      batched_triggers: a.batchedTriggers,
-      is_noisy_rule: a.isNoisyRule ? 1 : 0,
-      report_rule_version_id: a.reportRuleVersionId ?? null,
-      created_by_condition_id: a.createdByConditionId ?? null,
-      created_by_rule_condition_version_id: a.createdByRuleConditionVersionId ?? null,
-      ...(takeModified ? { modified_date: micros(a.modifiedDate), modified_by_user_id: a.modifiedByUserId } : {}),
-    };
-    const changed = (Object.keys(next) as AnnotationColumn[]).filter((k) => next[k] !== current[k]);
+    const changed = Object.keys(next).filter((k) => next[k] !== current[k]);
     if (changed.length === 0) return false;
     setAnnotationColumns(this.db, pk, Object.fromEntries(changed.map((c) => [c, next[c]])));
     return true;
@@ -322,82 +190,17 @@ function adoptByMarker(ctx: AnnotationApplyContext, a: Annotation): boolean {
 }
 
 /**
- * Three-way, per-field merge of a remote version into a local record that has pending local edits. Returns
- * whether the local record was written (a remote field taken, or the remote's bookkeeping columns).
+ * Three-way, per-field merge of a remote version into a local record that has pending local edits, then the remote's
+ * archive date and bookkeeping columns. Returns whether the local record was written.
  */
 function mergeWithPending(ctx: ApplyContext, w: AnnotationWriter, row: LocalRow, a: Annotation): boolean {
   const { db } = ctx;
-  const remote = fieldsOfWire(a);
-  const remoteTime = micros(a.modifiedDate) ?? 0;
-  const baseRow = db.get<{ fields: string; remote_version: number }>(
-    'SELECT fields, remote_version FROM sync_base WHERE resource = ? AND record_id = ?',
-    [ANNOTATION, row.id],
-  );
-  const base = baseRow ? (JSON.parse(baseRow.fields) as AnnotationFields) : null;
-  const local = localFields(db, row.pk)!;
-  const own = ownFields(ctx, ANNOTATION, row.id);
-  let pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
-  let written = false;
-  for (const f of ANNOTATION_FIELDS) {
-    if (sameValue(local[f], remote[f])) continue;
-    const p = pending.get(f);
-    if (!p) {
-      writeField(db, row.pk, f, remote[f], a);
-      written = true;
-      continue;
-    }
-    // Without a base (our own create just landed) the remote holds nothing newer than what we sent;
-    // a field the entry being completed wrote changed remotely because of us, not a competitor.
-    const remoteChanged = base && !own.has(f) ? !sameValue(remote[f], base[f]) : false;
-    if (!remoteChanged) continue;
-    // Changed on both sides: the later write wins; the loser goes to the conflict log.
-    const localTime = p.localTime + ctx.clockOffset;
-    if (remoteTime > localTime) {
-      writeField(db, row.pk, f, remote[f], a);
-      written = true;
-      for (const seq of p.seqs) ctx.dropField(seq, ANNOTATION, row.id, f);
-      recordConflict(db, {
-        kind: 'field',
-        resource: ANNOTATION,
-        recordId: row.id,
-        field: f,
-        winner: 'remote',
-        localValue: local[f],
-        remoteValue: remote[f],
-        localTime,
-        remoteTime,
-      });
-    } else {
-      recordConflict(db, {
-        kind: 'field',
-        resource: ANNOTATION,
-        recordId: row.id,
-        field: f,
-        winner: 'local',
-        localValue: local[f],
-        remoteValue: remote[f],
-        localTime,
-        remoteTime,
-      });
-    }
-    ctx.stats.conflicts++;
-  }
-  pending = pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq);
+  let written = mergeRecord(ctx, ANNOTATION_SHAPE, row, a, micros(a.modifiedDate) ?? 0);
   // Both archived (or not) but at different times: the remote's date, unless a local archive is still to be sent.
-  if (!pending.has('archived')) {
+  if (!pendingFields(db, ANNOTATION, row.id, ctx.excludeSeq).has('archived')) {
     if (setAnnotationArchivedDate(db, row.pk, micros(a.archivedDate))) written = true;
   }
-  const stillPending = hasPending(db, ANNOTATION, row.id, ctx.excludeSeq);
-  if (w.touch(row.pk, a, !stillPending)) written = true;
-  if (stillPending) {
-    db.run(
-      `INSERT INTO sync_base(resource, record_id, remote_version, fields) VALUES (?, ?, ?, ?)
-       ON CONFLICT(resource, record_id) DO UPDATE SET remote_version = excluded.remote_version, fields = excluded.fields`,
-      [ANNOTATION, row.id, remoteTime, JSON.stringify(remote)],
-    );
-  } else {
-    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
-  }
+  if (w.touch(row.pk, a, !hasPending(db, ANNOTATION, row.id, ctx.excludeSeq))) written = true;
   return written;
 }
 
@@ -414,13 +217,12 @@ function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly {
     loadAnnotations(
       ctx.db,
       list.map((o) => o.row.pk),
-    ).map((l) => [l.annotationId, fieldsOfWire(l)]),
+    ).map((l) => [l.annotationId, syncedFields(ANNOTATION_SHAPE, l)]),
   );
   for (const { row, a } of list) {
     const local = before.get(row.id);
-    const remote = fieldsOfWire(a);
     ctx.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
-    if (!local || ANNOTATION_FIELDS.some((f) => !sameValue(local[f], remote[f]))) {
+    if (!local || differing(ANNOTATION_SHAPE, local, syncedFields(ANNOTATION_SHAPE, a)).length) {
       writer.overwrite(row.pk, a);
       ctx.stats.updated++;
       continue;

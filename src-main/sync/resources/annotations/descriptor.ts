@@ -3,7 +3,8 @@
 import type { Annotation } from '../../../../src-shared/api/annotations';
 import type { RecordKind, ReplicatedResource } from '../../resource';
 import { annotationRows } from '../../../services/annotations/annotationStore';
-import { ANNOTATION, applyRemoteAnnotations, snapshotAnnotation } from './apply';
+import { applyRemoteAnnotations, snapshotAnnotation } from './apply';
+import { ANNOTATION } from './shape';
 import { archiveDuplicates } from './duplicates';
 import { annotationsPuller } from './puller';
 import { annotationSpecs } from './specs';

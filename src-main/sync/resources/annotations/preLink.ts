@@ -16,7 +16,7 @@ import type { Db } from '../../../db/database';
 import { getAnnotation } from '../../../services/annotations/annotationsService';
 import { adoptedPreLink } from '../../preLinkCount';
 import type { Adoption } from '../../resource';
-import { ANNOTATION, CLIENT_ID_KEY } from './apply';
+import { ANNOTATION, CLIENT_ID_KEY } from './shape';
 
 interface StoredElement {
   type: string;

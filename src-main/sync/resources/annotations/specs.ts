@@ -19,7 +19,9 @@ import { getAnnotation } from '../../../services/annotations/annotationsService'
 import type { AnnotationLog } from '../../../../src-shared/api/annotationLogs';
 import { formatTimestamp, parseTimestamp } from '../../../../src-shared/api/time';
 import { mapLocalId } from '../../idMap';
-import { ANNOTATION, applyRemoteAnnotations, CLIENT_ID_KEY, markerOf } from './apply';
+import { applyRemoteAnnotations, markerOf } from './apply';
+import { ANNOTATION, ANNOTATION_SHAPE, CLIENT_ID_KEY } from './shape';
+import { fieldOfPath as fieldOf } from '../../recordShape';
 import { deleteSideEffectLogs, mayEchoOurWrite, settleSideEffectLogs } from './historyLogs';
 import { SEND_TIME_SLACK, wireMicros } from '../../time';
 import type { OutboxEntry, Target } from '../../types';
@@ -115,6 +117,9 @@ function currentCreateAnnotation(ctx: RequestContext, id: string): StoredRequest
     state: a.state === 'ANNOTATION_STATE_UNSPECIFIED' ? undefined : a.state,
   });
 }
+
+/** The synced field a mask path writes: the archive paths write `archived`. */
+const fieldOfPath = fieldOf(ANNOTATION_SHAPE);
 
 export const createAnnotationSpec = defineSpec<'CreateAnnotation', WithHistoryLogs>({
   operation: 'CreateAnnotation',
@@ -240,9 +245,6 @@ const batchOf = (
     return (id) => ({ annotation: byId.get(id) });
   },
 });
-
-/** The synced field a mask path writes: the archive paths write `archived`. */
-const fieldOfPath = (path: string) => (path === 'deleted_date' || path === 'archived_date' ? 'archived' : path);
 
 /** The remote wrote its own history logs for an archive (the pull brings them): ours go; its answer is applied. */
 const applyArchive = (p: PushContext, entry: OutboxEntry, annotations: readonly Annotation[] | undefined) => {

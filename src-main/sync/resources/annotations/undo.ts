@@ -1,17 +1,16 @@
 // Undo of a lost annotation field: the losing value (in the canonical form the
-// conflict log keeps, apply.ts fieldsOfWire) written again through
+// conflict log keeps, shape.ts) written again through
 // UpdateAnnotation, or the archive state through Archive/UnarchiveAnnotation.
 import { formatTimestamp } from '../../../../src-shared/api/time';
+import { snakeToCamel } from '../../../../src-shared/api/wire';
 import type { UndoWrite } from '../../resource';
-
-const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** A canonical annotation value -> the wire value UpdateAnnotation takes. */
 function annotationPatchValue(field: string, value: unknown): Record<string, unknown> {
   switch (field) {
     case 'start_time':
     case 'end_time':
-      return { [camel(field)]: formatTimestamp(value as number) };
+      return { [snakeToCamel(field)]: formatTimestamp(value as number) };
     case 'assigned_to_user_id':
       return { assignedToUserId: value ?? '' };
     case 'legend_config':
