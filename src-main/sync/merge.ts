@@ -1,6 +1,6 @@
 // The three-way, per-field merge of a remote version into a local record with
 // pending local edits, for any resource whose synced fields are a flat record
-// of JSON values (annotations use their own copy with archive-date handling).
+// of JSON values (recordShape.ts mergeRecord gives it a kind's fields).
 //   - a field changed only remotely takes the remote value;
 //   - changed only locally keeps the local value (the outbox sends it);
 //   - changed on both: the later write wins (local edit time, corrected by the

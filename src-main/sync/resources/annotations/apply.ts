@@ -71,7 +71,7 @@ export const snapshotAnnotation = snapshotOf(ANNOTATION_SHAPE);
 // ---- bulk upsert (no pending local edits) ---------------------------------
 
 /** A wire annotation's row as stored. */
-const rowOfWire = (a: Annotation) => ({ organization_id: a.organizationId, ...rowOf(ANNOTATION_SHAPE, a) }) as AnnotationRowValues;
+const rowOfWire = (a: Annotation) => rowOf(ANNOTATION_SHAPE, a) as AnnotationRowValues;
 
 /** A wire annotation's child rows (without the client marker, which is the remote's bookkeeping of our create). */
 const childrenOfWire = (a: Annotation): AnnotationChildren => ({
@@ -120,7 +120,8 @@ export class AnnotationWriter {
    * written (their indexes stay untouched). Returns whether any column was written.
    */
   touch(pk: number, a: Annotation, takeModified: boolean): boolean {
-    const { modified_date, modified_by_user_id, ...rest } = ANNOTATION_SHAPE.server!(a);
+    // (An annotation stays in its organization.)
+    const { organization_id: _organization, modified_date, modified_by_user_id, ...rest } = ANNOTATION_SHAPE.server!(a);
     const next: Record<string, SqlValue> = takeModified ? { ...rest, modified_date, modified_by_user_id } : rest;
     const current = this.db.get<Record<string, unknown>>(`SELECT ${Object.keys(next).join(', ')} FROM annotations WHERE pk = ?`, [pk]);
     if (!current) return false;

@@ -78,6 +78,7 @@ export const ANNOTATION_SHAPE: RecordShape<Annotation, AnnotationField> = {
     },
   },
   server: (a) => ({
+    organization_id: a.organizationId,
     created_by_user_id: a.createdByUserId,
     created_date: micros(a.createdDate),
     run_id: a.runId ?? null,
