@@ -11,6 +11,7 @@ import { sameValue } from './canonical';
 import { recordConflict } from './conflicts';
 import { hasPending, ownFields, pendingFields } from './outbox';
 import type { ApplyContext } from './apply';
+import type { Db } from '../db/database';
 
 export interface MergeInput {
   readonly resource: string;
@@ -22,11 +23,21 @@ export interface MergeInput {
   write(field: string, value: unknown): void;
 }
 
+/** The merge base kept for a record (its remote state when the first pending edit was made), if any. */
+export function baseFields(db: Db, resource: string, recordId: string): Record<string, unknown> | undefined {
+  const row = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [resource, recordId]);
+  return row && (JSON.parse(row.fields) as Record<string, unknown>);
+}
+
+/** Forgets a record's merge base: nothing of ours is pending on it any more. */
+export function forgetBase(db: Db, resource: string, recordId: string): void {
+  db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [resource, recordId]);
+}
+
 /** Merges and maintains the base; returns whether local edits are still pending. */
 export function mergeFields(ctx: ApplyContext, m: MergeInput): boolean {
   const { db } = ctx;
-  const baseRow = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [m.resource, m.recordId]);
-  const base = baseRow ? (JSON.parse(baseRow.fields) as Record<string, unknown>) : null;
+  const base = baseFields(db, m.resource, m.recordId);
   const pending = pendingFields(db, m.resource, m.recordId, ctx.excludeSeq);
   // Fields the entry being completed wrote: their remote change is ours.
   const own = ownFields(ctx, m.resource, m.recordId);
@@ -65,7 +76,7 @@ export function mergeFields(ctx: ApplyContext, m: MergeInput): boolean {
       [m.resource, m.recordId, m.remoteTime, JSON.stringify(m.remote)],
     );
   } else {
-    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [m.resource, m.recordId]);
+    forgetBase(db, m.resource, m.recordId);
   }
   return stillPending;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../../services/annotations/annotationStore';
 import { recordConflict } from '../../conflicts';
 import { isUnmappedLocalId, mapLocalId } from '../../idMap';
+import { forgetBase } from '../../merge';
 import { finishEntry, hasPending, isOpen, loadEntry, pendingFields } from '../../outbox';
 import { differing, mergeRecord, rowOf, snapshotOf, syncedFields } from '../../recordShape';
 import type { OutboxEntry } from '../../types';
@@ -222,7 +223,7 @@ function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly {
   );
   for (const { row, a } of list) {
     const local = before.get(row.id);
-    ctx.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ANNOTATION, row.id]);
+    forgetBase(ctx.db, ANNOTATION, row.id);
     if (!local || differing(ANNOTATION_SHAPE, local, syncedFields(ANNOTATION_SHAPE, a)).length) {
       writer.overwrite(row.pk, a);
       ctx.stats.updated++;

@@ -22,8 +22,12 @@ import {
   setTestReportColumns,
 } from '../../../services/testReports/testReportStore';
 import { loadReports } from '../../../services/testReports/testReportRows';
-import type { Applier, ApplyContext } from '../../apply';
+import type { ApplyContext } from '../../apply';
+import type { SyncSession } from '../../session';
+import type { PushContext } from '../../spec';
+import type { OutboxEntry } from '../../types';
 import { canonical } from '../../canonical';
+import { forgetBase } from '../../merge';
 import { hasPending } from '../../outbox';
 import { differing, mergeRecord, rowOf, syncedFields, writeField } from '../../recordShape';
 import { wireMicros } from '../../time';
@@ -91,7 +95,7 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
       const changed = differing(TEST_REPORT_SHAPE, reportFields(here), reportFields(r));
       for (const f of changed) writeField(TEST_REPORT_SHAPE, db, row.pk, f, r);
       if (changed.length || metadataChanged) setTestReportColumns(db, row.pk, { modified_date: o.remoteTime });
-      db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [TEST_REPORT, row.id]);
+      forgetBase(db, TEST_REPORT, row.id);
       keepRemoteOverall(db, row.pk, r);
       if (changed.length || metadataChanged) ctx.stats.updated++;
       else ctx.stats.unchanged++;
@@ -103,7 +107,9 @@ export function applyTestReports(ctx: ApplyContext, list: readonly TestReport[],
   }
 }
 
-/** The apply context for test reports (they are applied outside the shared Applier). */
-export function testReportContext(applier: Applier, clockOffset: number, excludeSeq?: number): ApplyContext {
-  return applier.context({ clockOffset, excludeSeq });
-}
+// Test reports are applied outside the shared Applier's clock offset: the pull's or push's own.
+/** The apply context of a pull. */
+export const pulledContext = (s: SyncSession): ApplyContext => s.applier.context({ clockOffset: s.remote.clockOffset() });
+/** The apply context of the remote's answer to `entry`. */
+export const pushedContext = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>): ApplyContext =>
+  p.apply.context({ clockOffset: p.clockOffset, excludeSeq: entry.seq });

@@ -24,10 +24,12 @@ import {
 } from '../../../services/testReports/testReportStore';
 import type { ApplyContext } from '../../apply';
 import { collectIds, replaceIds } from '../../idMap';
+import { baseFields, forgetBase } from '../../merge';
 import { hasPending } from '../../outbox';
 import { mergeRecord, rowOf, snapshotOf, writeChildRows, type RecordShape } from '../../recordShape';
 import type { CreatedRef } from '../../types';
 import { TEST_MEASUREMENT, TEST_MEASUREMENT_SHAPE, TEST_REPORT, TEST_STEP, TEST_STEP_SHAPE } from './shapes';
+import { observedNow } from './apply';
 
 const reportOf = (db: Db, id: string) =>
   db.get<{ pk: number; organization_id: string; created_by_user_id: string }>(
@@ -37,106 +39,87 @@ const reportOf = (db: Db, id: string) =>
 
 /**
  * Remote steps or measurements -> local: new ones inserted by `insert` (when their parent is here and the record was
- * not deleted here), others overwritten, or merged field by field when they have pending local edits. Returns how
- * many were inserted or changed (one already here as the remote has it counts 0).
+ * not deleted here; it returns undefined when the parent is not, else whether the row changed), others overwritten,
+ * or merged field by field when they have pending local edits. Returns how many were inserted or changed (one
+ * already here as the remote has it counts 0).
  */
 function upsertChildren<W>(
   ctx: ApplyContext,
   shape: RecordShape<W>,
   list: readonly W[],
   idOf: (record: W) => string,
-  remoteTime: number,
-  insert: (record: W) => boolean | undefined,
+  insert: (db: Db, record: W, now: number) => boolean | undefined,
 ): number {
   const { db } = ctx;
+  const now = observedNow(ctx.clockOffset);
   let written = 0;
   for (const w of list) {
     const id = idOf(w);
     const existing = db.get<{ pk: number }>(`SELECT pk FROM ${shape.table} WHERE id = ?`, [id]);
     const pending = hasPending(db, shape.kind, id, ctx.excludeSeq);
     if (existing && pending) {
-      if (mergeRecord(ctx, shape, { pk: existing.pk, id }, w, remoteTime)) written++;
+      if (mergeRecord(ctx, shape, { pk: existing.pk, id }, w, now)) written++;
       continue;
     }
     if (pending) continue;
-    // (undefined: its parent is not here)
-    const changed = insert(w);
-    if (changed === undefined) continue;
-    db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [shape.kind, id]);
-    if (changed) written++;
+    const row = insert(db, w, now);
+    if (row === undefined) continue;
+    const { pk } = db.get<{ pk: number }>(`SELECT pk FROM ${shape.table} WHERE id = ?`, [id])!;
+    if (writeChildRows(shape, db, pk, w) || row) written++;
+    forgetBase(db, shape.kind, id);
   }
   return written;
 }
 
-/** Remote steps -> local (upsertChildren; a new one needs its report here). */
-export function upsertSteps(ctx: ApplyContext, steps: readonly TestStep[], now: number, remoteTime = now): number {
-  const { db } = ctx;
-  return upsertChildren(
-    ctx,
-    TEST_STEP_SHAPE,
-    steps,
-    (s) => s.testStepId,
-    remoteTime,
-    (s) => {
-      const report = reportOf(db, s.testReportId);
-      if (!report) return undefined;
-      const row = upsertRemoteTestStep(db, {
-        id: s.testStepId,
-        report_pk: report.pk,
-        test_report_id: s.testReportId,
-        organization_id: report.organization_id,
-        parent_step_id: s.parentStepId ?? '',
-        ...rowOf(TEST_STEP_SHAPE, s),
-        created_by_user_id: report.created_by_user_id,
-        modified_by_user_id: report.created_by_user_id,
-        created_date: now,
-        modified_date: now,
-      });
-      const pk = db.get<{ pk: number }>('SELECT pk FROM test_steps WHERE id = ?', [s.testStepId])!.pk;
-      return writeChildRows(TEST_STEP_SHAPE, db, pk, s) || row;
-    },
-  );
+function insertStep(db: Db, s: TestStep, now: number): boolean | undefined {
+  const report = reportOf(db, s.testReportId);
+  if (!report) return undefined;
+  return upsertRemoteTestStep(db, {
+    id: s.testStepId,
+    report_pk: report.pk,
+    test_report_id: s.testReportId,
+    organization_id: report.organization_id,
+    parent_step_id: s.parentStepId ?? '',
+    ...rowOf(TEST_STEP_SHAPE, s),
+    created_by_user_id: report.created_by_user_id,
+    modified_by_user_id: report.created_by_user_id,
+    created_date: now,
+    modified_date: now,
+  });
 }
 
-/** Remote measurements -> local (upsertChildren; a new one needs its step here). */
-export function upsertMeasurements(ctx: ApplyContext, list: readonly TestMeasurement[], now: number, remoteTime = now): number {
-  const { db } = ctx;
-  return upsertChildren(
-    ctx,
-    TEST_MEASUREMENT_SHAPE,
-    list,
-    (m) => m.measurementId,
-    remoteTime,
-    (m) => {
-      const step = db.get<{ pk: number; report_pk: number; organization_id: string; created_by_user_id: string }>(
-        'SELECT pk, report_pk, organization_id, created_by_user_id FROM test_steps WHERE id = ?',
-        [m.testStepId],
-      );
-      if (!step) return undefined;
-      const row = upsertRemoteTestMeasurement(db, {
-        id: m.measurementId,
-        report_pk: step.report_pk,
-        step_pk: step.pk,
-        test_report_id: m.testReportId,
-        test_step_id: m.testStepId,
-        organization_id: step.organization_id,
-        ...rowOf(TEST_MEASUREMENT_SHAPE, m),
-        created_by_user_id: step.created_by_user_id,
-        modified_by_user_id: step.created_by_user_id,
-        created_date: now,
-        modified_date: now,
-      });
-      const pk = db.get<{ pk: number }>('SELECT pk FROM test_measurements WHERE id = ?', [m.measurementId])!.pk;
-      return writeChildRows(TEST_MEASUREMENT_SHAPE, db, pk, m) || row;
-    },
+function insertMeasurement(db: Db, m: TestMeasurement, now: number): boolean | undefined {
+  const step = db.get<{ pk: number; report_pk: number; organization_id: string; created_by_user_id: string }>(
+    'SELECT pk, report_pk, organization_id, created_by_user_id FROM test_steps WHERE id = ?',
+    [m.testStepId],
   );
+  if (!step) return undefined;
+  return upsertRemoteTestMeasurement(db, {
+    id: m.measurementId,
+    report_pk: step.report_pk,
+    step_pk: step.pk,
+    test_report_id: m.testReportId,
+    test_step_id: m.testStepId,
+    organization_id: step.organization_id,
+    ...rowOf(TEST_MEASUREMENT_SHAPE, m),
+    created_by_user_id: step.created_by_user_id,
+    modified_by_user_id: step.created_by_user_id,
+    created_date: now,
+    modified_date: now,
+  });
 }
+
+/** Remote steps -> local (upsertChildren; a new one needs its report here). */
+export const upsertSteps = (ctx: ApplyContext, steps: readonly TestStep[]) =>
+  upsertChildren(ctx, TEST_STEP_SHAPE, steps, (s) => s.testStepId, insertStep);
+
+/** Remote measurements -> local (upsertChildren; a new one needs its step here). */
+export const upsertMeasurements = (ctx: ApplyContext, list: readonly TestMeasurement[]) =>
+  upsertChildren(ctx, TEST_MEASUREMENT_SHAPE, list, (m) => m.measurementId, insertMeasurement);
 
 /** What a record looked like when the import created it (its create-time base), else now. */
 function createdValues<W>(db: Db, shape: RecordShape<W>, id: string): Record<string, unknown> | undefined {
-  const base = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [shape.kind, id]);
-  if (base) return JSON.parse(base.fields) as Record<string, unknown>;
-  return snapshotOf(shape)(db, id)?.fields;
+  return baseFields(db, shape.kind, id) ?? snapshotOf(shape)(db, id)?.fields;
 }
 
 /**
@@ -237,6 +220,6 @@ export function adoptImportedChildren(
       db.run(`DELETE FROM sync_base WHERE resource IN ('${TEST_STEP}', '${TEST_MEASUREMENT}') AND record_id = ?`, [r.local_id]);
     }
   }
-  upsertSteps(ctx, steps, now);
-  upsertMeasurements(ctx, measurements, now);
+  upsertSteps(ctx, steps);
+  upsertMeasurements(ctx, measurements);
 }

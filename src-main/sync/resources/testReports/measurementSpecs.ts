@@ -13,7 +13,7 @@ import { mapLocalId, translateIds, unclaimed } from '../../idMap';
 import { upsertMeasurements } from './children';
 import { fieldOfPath } from '../../recordShape';
 import { TEST_MEASUREMENT, TEST_MEASUREMENT_SHAPE, TEST_STEP } from './shapes';
-import { observedNow, testReportContext } from './apply';
+import { pushedContext } from './apply';
 import { wireMicros } from '../../time';
 import type { OutboxEntry } from '../../types';
 import { defineSpec, onlyNewRecords, retryAsAsked, type OpSpec, type PushContext, type StoredRequest, type WireResponse } from '../../spec';
@@ -54,8 +54,6 @@ const encodeNew = (m: MeasurementFields) => ({
   testReportId: m.testReportId || undefined,
   ...wireMembers(m, TEST_MEASUREMENT_UPDATABLE_PATHS, MEASUREMENT_WIRE),
 });
-
-const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
 
 /** Whether remote measurement `m` is one the create of `want` (as requested, ids translated) may have made: step, name and timestamp. */
 export const sameMeasurement = (want: { testStepId?: string; name?: string; timestamp?: number }, m: TestMeasurement) =>
@@ -109,7 +107,7 @@ export const createTestMeasurementSpec = defineSpec<'CreateTestMeasurement'>({
   encode: (req) => ({ testMeasurement: encodeNew(req.testMeasurement) }),
   applyResult(p, entry, res) {
     mapLocalId(p, TEST_MEASUREMENT, entry.createdIds[0].id, res.testMeasurement.measurementId);
-    upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset));
+    upsertMeasurements(pushedContext(p, entry), [res.testMeasurement]);
   },
 });
 
@@ -137,7 +135,7 @@ export const createTestMeasurementsSpec = defineSpec<
       if (ids[i]) mapLocalId(p, TEST_MEASUREMENT, c.id, ids[i]);
     });
     // (the response has ids only: the remote versions come with the next pull)
-    if (res.testMeasurements) upsertMeasurements(contextOf(p, entry), res.testMeasurements, observedNow(p.clockOffset));
+    if (res.testMeasurements) upsertMeasurements(pushedContext(p, entry), res.testMeasurements);
   },
 });
 
@@ -148,7 +146,7 @@ export const updateTestMeasurementSpec = updateByMask({
   id: 'measurementId',
   wire: MEASUREMENT_WIRE,
   fieldOf: fieldOfPath(TEST_MEASUREMENT_SHAPE),
-  applyResult: (p, entry, res) => void upsertMeasurements(contextOf(p, entry), [res.testMeasurement], observedNow(p.clockOffset)),
+  applyResult: (p, entry, res) => void upsertMeasurements(pushedContext(p, entry), [res.testMeasurement]),
 });
 
 export const deleteTestMeasurementSpec = deleteById('DeleteTestMeasurement', TEST_MEASUREMENT, 'measurementId');

@@ -24,7 +24,7 @@ import { ApiError, Code } from '../../../../src-shared/errors';
 import { changedBy } from '../../apply';
 import { callWithRetry, countPulled, withoutCollisions, type Puller } from '../../pull';
 import { upsertMeasurements, upsertSteps } from './children';
-import { applyTestReports, observedNow, testReportContext } from './apply';
+import { applyTestReports, observedNow, pulledContext } from './apply';
 import { TEST_MEASUREMENT, TEST_REPORT, TEST_STEP } from './shapes';
 import { removeUnlisted } from '../../deletions';
 import { testReportRows } from '../../../services/testReports/testReportStore';
@@ -51,13 +51,11 @@ function inflightCreateMatcher(s: SyncSession): (r: TestReport) => boolean {
   return (r) => wanted.some((w) => sameImport(w, r));
 }
 
-const contextOf = (s: SyncSession) => testReportContext(s.applier, s.remote.clockOffset());
-
 /** Returns how many reports were inserted or changed here (an unchanged one counts 0). */
 function applyReports(s: SyncSession, reports: readonly TestReport[]): number {
   return changedBy(s.applier.stats, () =>
     s.db.tx(() =>
-      applyTestReports(contextOf(s), reports, {
+      applyTestReports(pulledContext(s), reports, {
         organizationId: organizationOf(s),
         remoteTime: observedNow(s.remote.clockOffset()),
         skipNew: inflightCreateMatcher(s),
@@ -198,7 +196,7 @@ export const testStepsPuller: Puller<TestStep> = {
     );
   },
   /** Counts steps inserted or changed here (a re-read in the overlap window of one already here counts 0). */
-  apply: (s, items) => upsertSteps(contextOf(s), newSteps(s)(items), observedNow(s.remote.clockOffset())),
+  apply: (s, items) => upsertSteps(pulledContext(s), newSteps(s)(items)),
 };
 
 export const testMeasurementsPuller: Puller<TestMeasurement> = {
@@ -224,12 +222,12 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
       countPulled(
         s,
         STEPS,
-        s.db.tx(() => upsertSteps(contextOf(s), withoutCollisions(s, testStepsPuller, steps), observedNow(s.remote.clockOffset()))),
+        s.db.tx(() => upsertSteps(pulledContext(s), withoutCollisions(s, testStepsPuller, steps))),
       );
     }
   },
   /** Counts measurements inserted or changed here (like steps). */
-  apply: (s, items) => upsertMeasurements(contextOf(s), newMeasurements(s)(items), observedNow(s.remote.clockOffset())),
+  apply: (s, items) => upsertMeasurements(pulledContext(s), newMeasurements(s)(items)),
 };
 
 /** In pull order: reports, then their steps, then measurements. */

@@ -19,10 +19,11 @@ import { ApiError, Code } from '../../../../src-shared/errors';
 import { mapLocalId, unclaimed } from '../../idMap';
 import { SEND_TIME_SLACK } from '../../time';
 import { adoptImportedChildren } from './children';
-import { applyTestReports, observedNow, reportFields, testReportContext } from './apply';
+import { applyTestReports, observedNow, pushedContext, reportFields } from './apply';
 import { TEST_MEASUREMENT, TEST_REPORT, TEST_STEP } from './shapes';
 import { formatTimestamp } from '../../../../src-shared/api/time';
 import { canonical } from '../../canonical';
+import { baseFields } from '../../merge';
 import { classify } from '../../retry';
 import type { Db } from '../../../db/database';
 import type { CreatedRef, OutboxEntry } from '../../types';
@@ -67,13 +68,7 @@ async function withChildren(p: PushContext, report: TestReport): Promise<ImportR
 }
 
 /** The values a local report was created with (the merge base kept for an offline create, import or CreateTestReport). */
-export function createdReportFields(p: Pick<PushContext, 'db'>, localReportId: string): Record<string, unknown> | undefined {
-  const base = p.db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [
-    TEST_REPORT,
-    localReportId,
-  ]);
-  return base ? (JSON.parse(base.fields) as Record<string, unknown>) : undefined;
-}
+export const createdReportFields = (p: Pick<PushContext, 'db'>, localReportId: string) => baseFields(p.db, TEST_REPORT, localReportId);
 
 /** The fields an import lookup compares (archive state and run are not set by an import). */
 const IDENTITY = ['name', 'test_system_name', 'test_case', 'serial_number', 'part_number', 'start_time', 'end_time'] as const;
@@ -119,7 +114,7 @@ const applyReport = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>, report: Te
   const organizationId =
     p.db.get<{ organization_id: string }>('SELECT organization_id FROM test_reports WHERE id = ?', [report.testReportId])
       ?.organization_id ?? '';
-  applyTestReports(testReportContext(p.apply, p.clockOffset, entry.seq), [report], {
+  applyTestReports(pushedContext(p, entry), [report], {
     organizationId,
     remoteTime: observedNow(p.clockOffset),
   });
@@ -166,7 +161,7 @@ export const importTestReportSpec = defineSpec<'ImportTestReport', ImportResult>
     mapLocalId(p, TEST_REPORT, entry.createdIds[0].id, res.testReport.testReportId);
     applyReport(p, entry, res.testReport);
     adoptImportedChildren(
-      testReportContext(p.apply, p.clockOffset, entry.seq),
+      pushedContext(p, entry),
       entry.seq,
       entry.createdIds,
       res.testReport.testReportId,

@@ -8,9 +8,8 @@ import type { TestStep } from '../../../../src-shared/api/testReports';
 import { deleteTestStep, TEST_STEP_UPDATABLE_PATHS } from '../../../services/testReports/testStepsService';
 import { mapLocalId, translateIds, unclaimed } from '../../idMap';
 import { upsertSteps } from './children';
-import { observedNow, testReportContext } from './apply';
+import { pushedContext } from './apply';
 import { TEST_REPORT, TEST_STEP } from './shapes';
-import type { OutboxEntry } from '../../types';
 import {
   defineSpec,
   onlyNewRecords,
@@ -43,8 +42,6 @@ const STEP_WIRE: WireMembers<StepFields> = {
 
 /** The paths a step update pushes (`test_case`, which the platform lists but TestStep lacks, has no effect). */
 const STEP_PATHS: readonly string[] = TEST_STEP_UPDATABLE_PATHS.filter((p) => p !== 'test_case');
-
-const contextOf = (p: PushContext, entry: Pick<OutboxEntry, 'seq'>) => testReportContext(p.apply, p.clockOffset, entry.seq);
 
 /** Whether remote step `s` is one the create of `want` (its request's step, ids translated) may have made: report, path and name. */
 export const sameStep = (want: { testReportId?: string; stepPath?: string; name?: string }, s: TestStep) =>
@@ -85,7 +82,7 @@ export const createTestStepSpec = defineSpec<'CreateTestStep', WireResponse<'Cre
   applyResult(p, entry, res) {
     const step = 'testStep' in res ? res.testStep : res;
     mapLocalId(p, TEST_STEP, entry.createdIds[0].id, step.testStepId);
-    upsertSteps(contextOf(p, entry), [step], observedNow(p.clockOffset));
+    upsertSteps(pushedContext(p, entry), [step]);
   },
 });
 
@@ -96,7 +93,7 @@ export const updateTestStepSpec = updateByMask({
   id: 'testStepId',
   wire: STEP_WIRE,
   sends: (path) => STEP_PATHS.includes(path),
-  applyResult: (p, entry, res) => void upsertSteps(contextOf(p, entry), [res.testStep], observedNow(p.clockOffset)),
+  applyResult: (p, entry, res) => void upsertSteps(pushedContext(p, entry), [res.testStep]),
 });
 
 export const deleteTestStepSpec = deleteById('DeleteTestStep', TEST_STEP, 'testStepId');
