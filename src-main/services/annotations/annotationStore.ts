@@ -132,7 +132,6 @@ const MULTI_ROWS = 100;
 
 /** Prepared statements for writing whole records, one or a page at a time (sync's apply holds one per database). */
 export class AnnotationRowWriter {
-  private readonly insertRow: Statement;
   private readonly updateRow: Statement;
   private readonly deleteChildren: Statement[];
   private readonly tag: Statement;
@@ -143,7 +142,6 @@ export class AnnotationRowWriter {
 
   constructor(private readonly db: Db) {
     const raw = db.raw;
-    this.insertRow = raw.prepare(`INSERT INTO annotations(id, ${COLUMNS}) VALUES (?, ${ANNOTATION_COLUMNS.map(() => '?').join(', ')})`);
     this.updateRow = raw.prepare(`UPDATE annotations SET ${ANNOTATION_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE pk = ?`);
     this.deleteChildren = ANNOTATION_CHILD_TABLES.map((t) => raw.prepare(`DELETE FROM ${t} WHERE annotation_pk = ?`));
     this.tag = raw.prepare('INSERT OR IGNORE INTO annotation_tags(annotation_pk, tag_name, position) VALUES (?, ?, ?)');
@@ -161,12 +159,6 @@ export class AnnotationRowWriter {
     c.metadata.forEach((m, i) => {
       this.meta.run(pk, ...metadataColumnValues(metadataInputToRow(m)), i);
     });
-  }
-
-  insert(id: string, row: AnnotationRowValues, children: AnnotationChildren): number {
-    const pk = Number(this.insertRow.run(id, ...valuesOf(row)).lastInsertRowid);
-    this.children(pk, children);
-    return pk;
   }
 
   /** Replaces every column and child row. */

@@ -16,7 +16,7 @@ import {
   type AnnotationRowValues,
 } from '../../../services/annotations/annotationStore';
 import { recordConflict } from '../../conflicts';
-import { isUnmappedLocalId, mapLocalId } from '../../idMap';
+import { mapLocalId } from '../../idMap';
 import { forgetBase } from '../../merge';
 import { finishEntry, hasPending, isOpen, loadEntry, pendingFields } from '../../outbox';
 import { differing, mergeRecord, rowOf, snapshotOf, syncedFields } from '../../recordShape';
@@ -97,11 +97,6 @@ export class AnnotationWriter {
     if (this.orgKnown.has(id)) return;
     ensureOrganization(this.db, id);
     this.orgKnown.add(id);
-  }
-
-  insert(a: Annotation): number {
-    this.ensureOrganization(a.organizationId);
-    return this.rows.insert(a.annotationId, rowOfWire(a), childrenOfWire(a));
   }
 
   /** New records of a pull page, in multi-row statements. Returns their pks by id. */
@@ -239,7 +234,7 @@ function overwrite(ctx: ApplyContext, writer: AnnotationWriter, list: readonly {
  * Applies remote annotations to the local store (pull pages and push results). Caller holds the transaction.
  * `loaded`: during an initial bulk load, the ids it inserted so far (updated here).
  */
-export function applyAnnotations(
+function applyAnnotations(
   ctx: AnnotationApplyContext,
   list: readonly Annotation[],
   writer = new AnnotationWriter(ctx.db),
@@ -279,9 +274,6 @@ export function applyAnnotations(
   const inserted = writer.insertMany([...fresh.values()]);
   if (loaded) for (const [id, pk] of inserted) loaded.set(id, pk);
 }
-
-/** Whether a local id is an offline-created annotation the remote does not have yet. */
-export const isLocalOnly = (db: Db, id: string) => isUnmappedLocalId(db, id);
 
 const annotationWriterOf = cachedPerDb((db) => new AnnotationWriter(db));
 
