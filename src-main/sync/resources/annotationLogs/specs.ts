@@ -13,10 +13,10 @@ import {
   type OpSpec,
   type PushContext,
   type StoredRequest,
+  type WireRequest,
   type WireResponse,
 } from '../../spec';
-import { deleteById } from '../../specForms';
-import { compact } from '../../wireEncode';
+import { deleteById, wireRequest } from '../../specForms';
 import { annotationTarget, ourLogsSince } from '../annotations/specs';
 import { adoptLog, ANNOTATION_LOG, logContent } from '../annotations/historyLogs';
 
@@ -53,26 +53,8 @@ export const createAnnotationLogSpec = defineSpec<'CreateAnnotationLog', WireRes
       keeps: (req) => (req.kind === 'ANNOTATION_LOG_KIND_COMMENT' ? undefined : 'it changed its annotation here too'),
     },
   },
-  encode: (req) =>
-    compact({
-      annotationId: req.annotationId,
-      kind: req.kind,
-      assigned: req.assigned
-        ? compact({ assignedToUserId: req.assigned.assignedToUserId, assignedToUserEmail: req.assigned.assignedToUserEmail })
-        : undefined,
-      stateUpdate: req.stateUpdate ? { state: req.stateUpdate.state } : undefined,
-      comment: req.comment
-        ? {
-            body: req.comment.body.map((e) =>
-              compact({
-                type: e.type,
-                text: e.text,
-                userMention: e.userMention ? compact({ userId: e.userMention.userId, userEmail: e.userMention.userEmail }) : undefined,
-              }),
-            ),
-          }
-        : undefined,
-    }),
+  // (The validated request is its wire form, member by member.)
+  encode: (req) => wireRequest(req, {}) as WireRequest<'CreateAnnotationLog'>,
   applyResult(p, entry, res) {
     const log = 'annotationLog' in res ? res.annotationLog : res;
     adoptLog(p, entry.createdIds[0].id, log);
