@@ -42,170 +42,151 @@ function organizationOf(s: SyncSession, variant: Record<string, unknown>): strin
   return (variant.organizationId as string | undefined) ?? s.identity.organizations[0]?.id ?? '';
 }
 
+/**
+ * A reference list, read per organization and never again in a run: `upsert` writes one item (its organization:
+ * the variant's) and says whether anything arrived or changed.
+ */
+function referencePuller<T>(
+  p: Pick<Puller<T>, 'resource' | 'collisions' | 'operation' | 'listField' | 'listing' | 'idOf'> &
+    Partial<Pick<Puller<T>, 'variants'>> & { upsert(s: SyncSession, item: T, organizationId: string): boolean },
+): Puller<T> {
+  const { upsert, ...list } = p;
+  return {
+    readAgain: 'never',
+    variants: perOrganization,
+    ...list,
+    apply: (s, items, variant) => items.filter((item) => upsert(s, item, organizationOf(s, variant))).length,
+  };
+}
+
 interface UserWire {
   userId: string;
   userName: string;
 }
 
-export const usersPuller: Puller<UserWire> = {
+export const usersPuller = referencePuller<UserWire>({
   resource: 'users',
   // (A user row holds no organization: users declare no collisions. The profile's own user has a random id.)
   collisions: null,
-  readAgain: 'never',
   operation: 'ListActiveUsers',
   listField: 'users',
   listing: { by: 'whole' },
   idOf: (u) => u.userId,
-  variants: perOrganization,
-  apply(s, items, variant) {
-    const org = organizationOf(s, variant);
-    let changed = 0;
-    for (const u of items) {
-      const user = upsertUser(s.db, u.userId, u.userName);
-      const member = org ? upsertMembership(s.db, u.userId, org) : false;
-      if (user || member) changed++;
-    }
-    return changed;
+  upsert(s, u, org) {
+    const user = upsertUser(s.db, u.userId, u.userName);
+    const member = org ? upsertMembership(s.db, u.userId, org) : false;
+    return user || member;
   },
-};
+});
 
-export const tagsPuller: Puller<Tag> = {
+export const tagsPuller = referencePuller<Tag>({
   resource: 'tags',
   collisions: { table: 'tags', kind: TAG },
-  readAgain: 'never',
   operation: 'ListTags',
   listField: 'tags',
   listing: { by: 'created_date', orderable: true },
   idOf: (t) => t.tagId,
-  variants: perOrganization,
-  apply(s, items, variant) {
-    const org = organizationOf(s, variant);
+  upsert(s, t, org) {
     ensureOrganization(s.db, org);
-    let changed = 0;
-    for (const t of items) {
-      if (
-        upsertRemoteTag(s.db, {
-          id: t.tagId,
-          organization_id: org,
-          name: t.name,
-          created_by_user_id: t.createdByUserId,
-          created_date: micros(t.createdDate),
-        })
-      )
-        changed++;
-    }
-    return changed;
+    return upsertRemoteTag(s.db, {
+      id: t.tagId,
+      organization_id: org,
+      name: t.name,
+      created_by_user_id: t.createdByUserId,
+      created_date: micros(t.createdDate),
+    });
   },
-};
+});
 
-export const assetsPuller: Puller<Asset> = {
+export const assetsPuller = referencePuller<Asset>({
   resource: 'assets',
   collisions: { table: 'assets', kind: ASSET },
-  readAgain: 'never',
   operation: 'ListAssets',
   listField: 'assets',
   listing: { by: 'modified_date', orderable: true },
   idOf: (a) => a.assetId,
-  variants: perOrganization,
-  apply(s, items) {
-    let changed = 0;
-    for (const a of items) {
-      ensureOrganization(s.db, a.organizationId);
-      const { pk, changed: row } = upsertRemoteAsset(s.db, {
-        id: a.assetId,
-        organization_id: a.organizationId,
-        name: a.name,
-        created_date: micros(a.createdDate),
-        created_by_user_id: a.createdByUserId,
-        modified_date: micros(a.modifiedDate),
-        modified_by_user_id: a.modifiedByUserId,
-        archived_date: micros(a.archivedDate),
-      });
-      const tags = replaceAssetTags(s.db, pk, a.tags);
-      const metadata = replaceAssetMetadata(s.db, pk, a.metadata as never);
-      if (row || tags || metadata) changed++;
-    }
-    return changed;
+  upsert(s, a) {
+    ensureOrganization(s.db, a.organizationId);
+    const { pk, changed: row } = upsertRemoteAsset(s.db, {
+      id: a.assetId,
+      organization_id: a.organizationId,
+      name: a.name,
+      created_date: micros(a.createdDate),
+      created_by_user_id: a.createdByUserId,
+      modified_date: micros(a.modifiedDate),
+      modified_by_user_id: a.modifiedByUserId,
+      archived_date: micros(a.archivedDate),
+    });
+    const tags = replaceAssetTags(s.db, pk, a.tags);
+    const metadata = replaceAssetMetadata(s.db, pk, a.metadata as never);
+    return row || tags || metadata;
   },
-};
+});
 
-export const runsPuller: Puller<Run> = {
+export const runsPuller = referencePuller<Run>({
   resource: 'runs',
   collisions: { table: 'runs', kind: RUN },
-  readAgain: 'never',
   operation: 'ListRuns',
   listField: 'runs',
   listing: { by: 'modified_date', orderable: true },
   idOf: (r) => r.runId,
-  variants: perOrganization,
-  apply(s, items) {
-    let changed = 0;
-    for (const r of items) {
-      ensureOrganization(s.db, r.organizationId);
-      const { pk, changed: row } = upsertRemoteRun(s.db, {
-        id: r.runId,
-        organization_id: r.organizationId,
-        name: r.name,
-        description: r.description,
-        start_time: micros(r.startTime),
-        stop_time: micros(r.stopTime),
-        is_pinned: r.isPinned ? 1 : 0,
-        client_key: r.clientKey ?? null,
-        default_report_id: r.defaultReportId,
-        is_adhoc: r.isAdhoc ? 1 : 0,
-        created_date: micros(r.createdDate),
-        created_by_user_id: r.createdByUserId,
-        modified_date: micros(r.modifiedDate),
-        modified_by_user_id: r.modifiedByUserId,
-        archived_date: micros(r.archivedDate),
-      });
-      const assets = replaceRunAssets(s.db, pk, r.assetIds);
-      const tags = replaceRunTags(s.db, pk, r.tags);
-      const metadata = replaceRunMetadata(s.db, pk, r.metadata as never);
-      if (row || assets || tags || metadata) changed++;
-    }
-    return changed;
+  upsert(s, r) {
+    ensureOrganization(s.db, r.organizationId);
+    const { pk, changed: row } = upsertRemoteRun(s.db, {
+      id: r.runId,
+      organization_id: r.organizationId,
+      name: r.name,
+      description: r.description,
+      start_time: micros(r.startTime),
+      stop_time: micros(r.stopTime),
+      is_pinned: r.isPinned ? 1 : 0,
+      client_key: r.clientKey ?? null,
+      default_report_id: r.defaultReportId,
+      is_adhoc: r.isAdhoc ? 1 : 0,
+      created_date: micros(r.createdDate),
+      created_by_user_id: r.createdByUserId,
+      modified_date: micros(r.modifiedDate),
+      modified_by_user_id: r.modifiedByUserId,
+      archived_date: micros(r.archivedDate),
+    });
+    const assets = replaceRunAssets(s.db, pk, r.assetIds);
+    const tags = replaceRunTags(s.db, pk, r.tags);
+    const metadata = replaceRunMetadata(s.db, pk, r.metadata as never);
+    return row || assets || tags || metadata;
   },
-};
+});
 
-export const channelsPuller: Puller<Channel> = {
+export const channelsPuller = referencePuller<Channel>({
   resource: 'channels',
   // A channel of an asset made here under the remote's id belongs to the remote's asset, not to ours.
   collisions: { table: 'channels', kind: CHANNEL, parent: { table: 'assets', idOf: (c) => c.assetId } },
-  readAgain: 'never',
   operation: 'ListChannels',
   listField: 'channels',
   listing: { by: 'modified_date', orderable: true },
   idOf: (c) => c.channelId,
   variants: (s) => perOrganization(s).map((v) => ({ ...v, pageSize: 10_000 })),
-  apply(s, items, variant) {
-    let changed = 0;
-    for (const c of items) {
-      const org =
-        s.db.get<{ organization_id: string }>('SELECT organization_id FROM assets WHERE id = ?', [c.assetId])?.organization_id ??
-        organizationOf(s, variant);
-      ensureOrganization(s.db, org);
-      const row = upsertRemoteChannel(s.db, {
-        id: c.channelId,
-        organization_id: org,
-        asset_id: c.assetId,
-        name: c.name,
-        description: c.description,
-        unit_id: c.unitId,
-        data_type: ChannelDataType.numbers[c.dataType] ?? 1,
-        display_description: c.displayDescription,
-        display_unit_id: c.displayUnitId,
-        active: c.active ? 1 : 0,
-        created_date: micros(c.createdDate),
-        created_by_user_id: c.createdByUserId,
-        modified_date: micros(c.modifiedDate),
-        modified_by_user_id: c.modifiedByUserId,
-      });
-      if (row) changed++;
-    }
-    return changed;
+  upsert(s, c, variantOrg) {
+    const org =
+      s.db.get<{ organization_id: string }>('SELECT organization_id FROM assets WHERE id = ?', [c.assetId])?.organization_id ?? variantOrg;
+    ensureOrganization(s.db, org);
+    return upsertRemoteChannel(s.db, {
+      id: c.channelId,
+      organization_id: org,
+      asset_id: c.assetId,
+      name: c.name,
+      description: c.description,
+      unit_id: c.unitId,
+      data_type: ChannelDataType.numbers[c.dataType] ?? 1,
+      display_description: c.displayDescription,
+      display_unit_id: c.displayUnitId,
+      active: c.active ? 1 : 0,
+      created_date: micros(c.createdDate),
+      created_by_user_id: c.createdByUserId,
+      modified_date: micros(c.modifiedDate),
+      modified_by_user_id: c.modifiedByUserId,
+    });
   },
-};
+});
 
 /** Reference data first: annotations refer to it. */
 export const referencePullers: readonly Puller[] = [usersPuller, tagsPuller, assetsPuller, runsPuller, channelsPuller];
