@@ -22,7 +22,7 @@ import {
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { mapLocalId } from '../../idMap';
 import { mergeFields } from '../../merge';
-import { finishEntry, hasPending, isOpen } from '../../outbox';
+import { finishEntry, hasPending, isOpen, loadEntry } from '../../outbox';
 import { wireMicros } from '../../time';
 import { ARTIFACT_VERSION, hasUnpushedVersions, setVersionNumber, upsertVersions } from './versions';
 import { ensureOrganization } from '../../identity';
@@ -50,7 +50,8 @@ const short = (name: string, prefix: string) => name.replace(prefix, '');
 export const linkField = (l: LinkKeyParts) =>
   `link:${short(l.relation, 'ARTIFACT_LINK_RELATION_')}:${short(l.entityType, 'ARTIFACT_ENTITY_TYPE_')}:${l.entityId}`;
 
-function parseLinkField(field: string): LinkKeyParts | undefined {
+/** The link a synced field names (undefined: not a link's field). */
+export function parseLinkField(field: string): LinkKeyParts | undefined {
   const m = /^link:([A-Z_]+):([A-Z_]+):(.+)$/.exec(field);
   return m ? { relation: `ARTIFACT_LINK_RELATION_${m[1]}`, entityType: `ARTIFACT_ENTITY_TYPE_${m[2]}`, entityId: m[3] } : undefined;
 }
@@ -150,16 +151,12 @@ function adoptByMarker(ctx: ApplyContext, a: Artifact, versions: readonly Artifa
     [marker, ARTIFACT],
   );
   if (!row || row.remote_id !== null) return;
-  const entry = ctx.db.get<{ state: string; created_ids: string }>('SELECT state, created_ids FROM sync_outbox WHERE seq = ?', [
-    row.created_by_seq,
-  ]);
+  const entry = loadEntry(ctx.db, row.created_by_seq);
   // The created version is the remote's version 1 (the current one unless others were added since).
   const first = a.version === 1 ? a.artifactVersionId : versions?.find((v) => v.version === 1)?.artifactVersionId;
   if (!entry || !first) return; // without its first version's id, the push's lookup settles it
   mapLocalId(ctx, ARTIFACT, marker, a.artifactId);
-  for (const c of JSON.parse(entry.created_ids) as { resource: string; id: string }[]) {
-    if (c.resource === ARTIFACT_VERSION) mapLocalId(ctx, ARTIFACT_VERSION, c.id, first);
-  }
+  for (const c of entry.createdIds) if (c.resource === ARTIFACT_VERSION) mapLocalId(ctx, ARTIFACT_VERSION, c.id, first);
   if (isOpen(entry)) {
     finishEntry(ctx.db, row.created_by_seq, 'done', { result: { artifactId: a.artifactId, adoptedBy: 'pull' } });
     ctx.stats.adopted++;
@@ -167,52 +164,49 @@ function adoptByMarker(ctx: ApplyContext, a: Artifact, versions: readonly Artifa
 }
 
 /**
- * Applies remote artifacts: rows, metadata, links and archive state, plus the versions fetched for them
- * (`versionsOf`, content already in the store). A record with pending local edits merges per field.
+ * Applies remote artifacts in their own transaction: rows, metadata, links and archive state, plus the versions
+ * fetched for them (`versionsOf`, content already in the store). A record with pending local edits merges per field.
  */
-export function applyArtifacts(
-  ctx: ApplyContext,
+export function applyRemoteArtifacts(
+  applier: Applier,
   list: readonly Artifact[],
-  versionsOf: (a: Artifact) => readonly ArtifactVersion[] | undefined = () => undefined,
+  { versionsOf, ...options }: ApplyOptions & { versionsOf?: (a: Artifact) => readonly ArtifactVersion[] | undefined } = {},
 ): void {
+  applier.db.tx(() => {
+    const ctx = applier.context(options);
+    for (const a of list) applyArtifact(ctx, a, versionsOf?.(a));
+  });
+}
+
+function applyArtifact(ctx: ApplyContext, a: Artifact, versions: readonly ArtifactVersion[] | undefined): void {
   const { db } = ctx;
-  for (const a of list) {
-    const versions = versionsOf(a);
-    if (!rowOf(db, a.artifactId)) adoptByMarker(ctx, a, versions);
-    const row = rowOf(db, a.artifactId);
-    const pending = !!row && hasPending(db, ARTIFACT, row.id, ctx.excludeSeq);
-    if (
-      row &&
-      !pending &&
-      !ctx.force &&
-      row.modified_date === wireMicros(a.modifiedDate) &&
-      row.artifact_version_id === a.artifactVersionId &&
-      !versions
-    ) {
-      ctx.stats.unchanged++;
-      continue;
-    }
-    // Counted as updated only when something was written (versions fetched again, a merge that takes nothing: unchanged).
-    const before = row && stateOf(db, row.pk);
-    const counted = () => {
-      if (!row) ctx.stats.inserted++;
-      else if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
-      else ctx.stats.unchanged++;
-    };
-    // While an offline version waits for its push, the local current version stays the newest one.
-    const keepCurrent = !!row && hasUnpushedVersions(db, row.pk);
-    const pk = upsertRow(db, a, keepCurrent);
-    if (versions) upsertVersions(db, pk, versions);
-    // The current version's number is the remote's (our pushed version included).
-    if (!keepCurrent) setVersionNumber(db, pk, a.artifactVersionId, a.version);
-    if (!row || !pending) {
-      setArtifactColumns(db, pk, { archived_date: wireMicros(a.archivedDate), modified_date: wireMicros(a.modifiedDate) });
-      deleteArtifactLinks(db, pk);
-      for (const l of a.links) upsertLink(db, pk, l, l.artifactVersionId);
-      if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
-      counted();
-      continue;
-    }
+  if (!rowOf(db, a.artifactId)) adoptByMarker(ctx, a, versions);
+  const row = rowOf(db, a.artifactId);
+  const pending = !!row && hasPending(db, ARTIFACT, row.id, ctx.excludeSeq);
+  if (
+    row &&
+    !pending &&
+    !ctx.force &&
+    row.modified_date === wireMicros(a.modifiedDate) &&
+    row.artifact_version_id === a.artifactVersionId &&
+    !versions
+  ) {
+    ctx.stats.unchanged++;
+    return;
+  }
+  const before = row && stateOf(db, row.pk);
+  // While an offline version waits for its push, the local current version stays the newest one.
+  const keepCurrent = !!row && hasUnpushedVersions(db, row.pk);
+  const pk = upsertRow(db, a, keepCurrent);
+  if (versions) upsertVersions(db, pk, versions);
+  // The current version's number is the remote's (our pushed version included).
+  if (!keepCurrent) setVersionNumber(db, pk, a.artifactVersionId, a.version);
+  if (!row || !pending) {
+    setArtifactColumns(db, pk, { archived_date: wireMicros(a.archivedDate), modified_date: wireMicros(a.modifiedDate) });
+    deleteArtifactLinks(db, pk);
+    for (const l of a.links) upsertLink(db, pk, l, l.artifactVersionId);
+    if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
+  } else {
     const local = rowFields(db, row);
     const remote = artifactFields(a);
     // A link absent on one side is a null field there (mergeFields walks the remote's fields).
@@ -228,15 +222,9 @@ export function applyArtifacts(
       write: (field, value) => writeField(db, row, a, field, value),
     });
     if (!stillPending) setArtifactColumns(db, pk, { modified_date: wireMicros(a.modifiedDate) });
-    counted();
   }
-}
-
-/** Applies remote artifacts in their own transaction. `versionsOf`: the versions fetched for an artifact (content already stored), if any. */
-export function applyRemoteArtifacts(
-  applier: Applier,
-  list: readonly Artifact[],
-  { versionsOf, ...options }: ApplyOptions & { versionsOf?: (a: Artifact) => readonly ArtifactVersion[] | undefined } = {},
-): void {
-  applier.db.tx(() => applyArtifacts(applier.context(options), list, versionsOf));
+  // Counted as updated only when something was written (versions fetched again, a merge that takes nothing: unchanged).
+  if (!row) ctx.stats.inserted++;
+  else if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
+  else ctx.stats.unchanged++;
 }

@@ -4,7 +4,7 @@ import type { Artifact } from '../../../../src-shared/api/artifacts';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { artifactRows, artifactVersionRows, renameLinkedAnnotation } from '../../../services/artifacts/artifactStore';
 import { ANNOTATION } from '../annotations/apply';
-import { ARTIFACT, snapshotArtifact } from './apply';
+import { ARTIFACT, parseLinkField, snapshotArtifact } from './apply';
 import { applyPrepared, artifactsPuller } from './puller';
 import { artifactSpecs } from './specs';
 import { ARTIFACT_VERSION } from './versions';
@@ -13,14 +13,9 @@ import { keptPreLink } from '../../preLinkCount';
 /** The losing archive state, or link (`link:<RELATION>:<ENTITY_TYPE>:<entity id>`, valued by the linked version id, null when absent). */
 function undo(artifactId: string, field: string, value: unknown): UndoWrite | undefined {
   if (field === 'is_archived') return { operation: value ? 'ArchiveArtifact' : 'UnarchiveArtifact', request: { artifactId } };
-  const link = /^link:([A-Z_]+):([A-Z_]+):(.+)$/.exec(field);
+  const link = parseLinkField(field);
   if (!link) return undefined;
-  const target = {
-    artifactId,
-    relation: `ARTIFACT_LINK_RELATION_${link[1]}`,
-    entityType: `ARTIFACT_ENTITY_TYPE_${link[2]}`,
-    entityId: link[3],
-  };
+  const target = { artifactId, ...link };
   return value === null
     ? { operation: 'UnlinkArtifact', request: target }
     : { operation: 'LinkArtifact', request: { ...target, artifactVersionId: value } };

@@ -13,7 +13,7 @@ import { ARTIFACT_CLIENT_ID_KEY, markerOf } from './apply';
 import { SEND_TIME_SLACK } from '../../time';
 import type { OutboxEntry } from '../../types';
 import type { PushContext } from '../../spec';
-import { findByClientMarker, listEvery, type MarkerLookup } from '../../remoteQuery';
+import { findByClientMarker, listEvery, type ListCall, type MarkerLookup } from '../../remoteQuery';
 
 /** A created artifact found again, with the id of its first version (the one the create made). */
 export interface FoundArtifact {
@@ -27,8 +27,9 @@ export interface FoundVersion {
   readonly createdVersion: ArtifactVersion;
 }
 
-export const allVersions = (p: PushContext, artifactId: string) =>
-  listEvery<ArtifactVersion>(p.call, 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
+/** Every version of an artifact on the remote (`call`: the push's, or the pull's with its retries). */
+export const allVersions = (call: ListCall, artifactId: string) =>
+  listEvery<ArtifactVersion>(call, 'ListArtifactVersions', 'artifactVersions', { artifactId, pageSize: 1000 });
 
 const artifactMarker: MarkerLookup<Artifact> = {
   // Archived ones too: ListArtifacts takes include_archived in its filter only (seed spec).
@@ -48,7 +49,7 @@ export async function findCreatedArtifact(
   const a = await findByClientMarker(p, artifactMarker, localId, entry.request.organizationId, entry.firstSentServerTime);
   if (!a) return undefined;
   if (a.version === 1) return { artifact: a, firstVersionId: a.artifactVersionId };
-  const first = (await allVersions(p, a.artifactId)).find((v) => v.version === 1);
+  const first = (await allVersions(p.call, a.artifactId)).find((v) => v.version === 1);
   return first && { artifact: a, firstVersionId: first.artifactVersionId };
 }
 
@@ -65,7 +66,7 @@ export async function findCreatedVersion(
 ): Promise<FoundVersion | undefined> {
   const req = translateIds(p.db, entry.request);
   const since = entry.firstSentServerTime;
-  const v = (await allVersions(p, req.artifactId)).find(
+  const v = (await allVersions(p.call, req.artifactId)).find(
     (x) =>
       x.createdByUserId === p.userId &&
       x.sha256 === req.sha256 &&

@@ -26,7 +26,7 @@ import { archiveIfDuplicate } from './duplicates';
 import { applyRemoteArtifacts, ARTIFACT, markerOf } from './apply';
 import { storedContentPath } from './versions';
 import type { SyncSession } from '../../session';
-import { listEvery } from '../../remoteQuery';
+import { allVersions } from './lookup';
 
 /** Versions fetched for the artifacts of the page being applied (prepare -> apply, same objects). */
 const fetchedVersions = new WeakMap<Artifact, ArtifactVersion[]>();
@@ -34,12 +34,6 @@ const fetchedVersions = new WeakMap<Artifact, ArtifactVersion[]>();
 const replaced = new WeakMap<Artifact, Artifact>();
 /** Artifacts of the page whose content prepare downloaded (content that arrived counts even when no row changes). */
 const downloaded = new WeakSet<Artifact>();
-
-const listVersions = (s: SyncSession, artifactId: string) =>
-  listEvery<ArtifactVersion>((op, req) => callWithRetry(s, op, req), 'ListArtifactVersions', 'artifactVersions', {
-    artifactId,
-    pageSize: 1000,
-  });
 
 /** The remote itself lacks the bytes (its DATA_LOSS, or the version is gone): nothing to retry. */
 const remoteLacksContent = (e: unknown) => e instanceof ApiError && (e.code === Code.DATA_LOSS || e.code === Code.NOT_FOUND);
@@ -59,7 +53,7 @@ function inflightVersionMatcher(s: SyncSession): (v: ArtifactVersion) => boolean
 async function fetchContent(s: SyncSession, a: Artifact, leaveForLookup: (v: ArtifactVersion) => boolean): Promise<boolean> {
   const current = storedContentPath(s.db, a.artifactVersionId);
   if (current !== undefined && hasContent(s.db, current)) return false;
-  const versions = (await listVersions(s, a.artifactId)).filter((v) => !leaveForLookup(v));
+  const versions = (await allVersions((op, req) => callWithRetry(s, op, req), a.artifactId)).filter((v) => !leaveForLookup(v));
   // Our own offline create, about to be adopted by its marker: its first version's content is already here.
   const marker = markerOf(a);
   const adopting = marker !== undefined && isUnmappedLocalId(s.db, marker);

@@ -35,7 +35,7 @@ import {
   type WireRequest,
 } from '../../spec';
 import { setById, wireRequest, type WireMembers } from '../../specForms';
-import { compact, metadataOut } from '../../wireEncode';
+import { metadataOut } from '../../wireEncode';
 import { findCreatedArtifact, findCreatedVersion, type FoundArtifact, type FoundVersion } from './lookup';
 
 /** The stored form of an uploaded file: the version's content in the local store. */
@@ -69,20 +69,12 @@ async function sendStored<R>(
   }) as Promise<{ artifact: Artifact }>;
 }
 
-const linksOut = (links: StoredRequest<'UploadArtifact'>['links']) =>
-  links?.map((l) =>
-    compact({ relation: l.relation, entityType: l.entityType, entityId: l.entityId, artifactVersionId: l.artifactVersionId }),
-  );
-
-type ArtifactValues = Pick<StoredRequest<'UploadArtifact'>, 'metadata' | 'links'>;
-
-/** An artifact create's members whose wire form differs: its links, and its metadata with the marker of local id `localId`. */
-const createWire = (localId: string): WireMembers<ArtifactValues> => ({
+/** An artifact create's member whose wire form differs: its metadata, with the marker of local id `localId`. */
+const createWire = (localId: string): WireMembers<Pick<StoredRequest<'UploadArtifact'>, 'metadata'>> => ({
   metadata: (r) => [
     ...(metadataOut(r.metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
     { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
   ],
-  links: (r) => linksOut(r.links),
 });
 
 const localIdOf = (entry: OutboxEntry, resource: string) => entry.createdIds.find((c) => c.resource === resource)?.id;
@@ -206,14 +198,7 @@ function linkSpec(operation: 'LinkArtifact' | 'UnlinkArtifact'): OpSpec {
   return defineSpec<typeof operation, { artifact?: Artifact } | undefined>({
     operation,
     targets: (req) => [{ resource: ARTIFACT, recordId: req.artifactId, fields: [linkField(req)] }],
-    encode: (req) =>
-      compact({
-        artifactId: req.artifactId,
-        relation: req.relation,
-        entityType: req.entityType,
-        entityId: req.entityId,
-        artifactVersionId: operation === 'LinkArtifact' && 'artifactVersionId' in req ? req.artifactVersionId : undefined,
-      }),
+    encode: (req) => wireRequest(req, {}) as WireRequest<typeof operation>,
     applyResult: applyArtifact,
     // Unlinking a link the remote no longer has reaches the desired state.
     notFound: operation === 'UnlinkArtifact' ? 'done' : 'conflict',
