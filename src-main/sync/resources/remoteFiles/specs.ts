@@ -30,6 +30,7 @@ import {
   type WireRequest,
   type WireResponse,
 } from '../../spec';
+import { wireRequest } from '../../specForms';
 import { compact } from '../../wireEncode';
 import { filterUnsupported, listPages, quote } from '../../remoteQuery';
 
@@ -128,19 +129,10 @@ export const uploadRemoteFileSpec = defineSpec<
     },
   },
   encode: (req) =>
-    compact({
-      entityId: req.entityId,
-      entityType: req.entityType,
-      metadata: req.metadata,
-      organizationId: req.organizationId,
-      description: req.description,
-      file: compact({
-        contentPath: req.file.contentPath,
-        fileName: req.file.fileName,
-        mimeType: req.file.mimeType,
-        encoding: req.file.encoding || undefined,
-      }),
-    }),
+    wireRequest(req, {
+      file: ({ file }) =>
+        compact({ contentPath: file.contentPath, fileName: file.fileName, mimeType: file.mimeType, encoding: file.encoding || undefined }),
+    }) as EncodedUpload,
   applyResult(p, entry, res) {
     const f = 'remoteFile' in res ? res.remoteFile : res;
     mapLocalId(p, REMOTE_FILE, entry.createdIds[0].id, f.remoteFileId);
