@@ -5,7 +5,8 @@
 // text matches the remote's, and that version is kept in policy_versions.
 import type { Policy } from '../../../../src-shared/api/policies';
 import type { Db } from '../../../db/database';
-import type { PolicyRow } from '../../../services/policies/policyRows';
+import { loadPolicies, type PolicyRow } from '../../../services/policies/policyRows';
+import type { UPDATABLE_PATHS as POLICY_UPDATABLE_PATHS } from '../../../services/policies/policiesService';
 import {
   deleteOtherPolicyVersion,
   deletePolicyVersion,
@@ -17,32 +18,40 @@ import {
   upsertRemotePolicy,
 } from '../../../auth/policyStore';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
-import { sameValue } from '../../canonical';
 import { adoptInflightCreate, madeSince } from '../../inflightCreates';
 import { noteForRefetch } from '../../refetchNotes';
-import { mergeFields } from '../../merge';
+import { differing, localFields, mergeRecord, rowOf, syncedFields, type RecordShape } from '../../recordShape';
 import { hasPending, ownFields, pendingFields } from '../../outbox';
 import { wireMicros } from '../../time';
 import { ensureOrganization } from '../../identity';
 
 export const POLICY = 'policy';
-export const POLICY_FIELDS = ['name', 'description', 'configuration', 'is_archived'] as const;
 
-/** Synced fields from a wire policy (absent optionals as null). */
-export function policyFields(p: Pick<Policy, 'name' | 'description' | 'configuration' | 'isArchived'>): Record<string, unknown> {
-  return { name: p.name, description: p.description ?? null, configuration: p.configuration.cedarPolicy, is_archived: p.isArchived };
-}
+/**
+ * A policy's synced fields (absent optionals as null), and where each lands in its row. (Version notes, updatable
+ * too, are no field: they describe a configuration change.)
+ */
+export const POLICY_SHAPE: RecordShape<Policy, Exclude<(typeof POLICY_UPDATABLE_PATHS)[number], 'version_notes'>> = {
+  kind: POLICY,
+  table: 'policies',
+  load: loadPolicies,
+  setColumns: setPolicyColumns,
+  fields: {
+    name: { of: (p) => p.name, columns: (p) => ({ name: p.name }) },
+    description: { of: (p) => p.description ?? null, columns: (p) => ({ description: p.description ?? null }) },
+    configuration: {
+      of: (p) => p.configuration.cedarPolicy,
+      columns: (p) => ({ cedar_policy: p.configuration.cedarPolicy }),
+      paths: ['configuration', 'configuration.cedar_policy'],
+    },
+    is_archived: {
+      of: (p) => p.isArchived,
+      columns: (p) => ({ archived_date: p.isArchived ? (wireMicros(p.archivedDate) ?? Date.now() * 1000) : null }),
+    },
+  },
+};
 
-function rowFields(r: PolicyRow): Record<string, unknown> {
-  return { name: r.name, description: r.description, configuration: r.cedar_policy, is_archived: r.archived_date !== null };
-}
-
-const rowOf = (db: Db, id: string) => db.get<PolicyRow>('SELECT * FROM policies WHERE id = ?', [id]);
-
-export function snapshotPolicy(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
-  const r = rowOf(db, id);
-  return r && { version: r.modified_date, fields: rowFields(r) };
-}
+const localRow = (db: Db, id: string) => db.get<PolicyRow>('SELECT * FROM policies WHERE id = ?', [id]);
 
 /**
  * The remote's current version as a stored version. A local version made offline with the same number gives way,
@@ -89,9 +98,7 @@ function upsertRow(db: Db, p: Policy): void {
   upsertRemotePolicy(db, {
     id: p.policyId,
     organization_id: p.organizationId,
-    name: p.name,
-    description: p.description ?? null,
-    cedar_policy: p.configuration.cedarPolicy,
+    ...rowOf(POLICY_SHAPE, p),
     policy_version_id: p.policyVersionId,
     version: p.version ?? 1,
     version_notes: p.versionNotes ?? null,
@@ -100,9 +107,10 @@ function upsertRow(db: Db, p: Policy): void {
     modified_by_user_id: p.modifiedByUserId,
     created_date: wireMicros(p.createdDate),
     modified_date: wireMicros(p.modifiedDate),
+    // (Taken whole: dated as the remote dates it.)
     archived_date: wireMicros(p.archivedDate),
   });
-  keepVersion(db, rowOf(db, p.policyId)!.pk, p);
+  keepVersion(db, localRow(db, p.policyId)!.pk, p);
 }
 
 /**
@@ -119,84 +127,73 @@ export function isCopyOfCreate(
   return madeSince(p, since, userId) && p.name === request.name && p.configuration.cedarPolicy === request.configuration.cedarPolicy;
 }
 
-export function applyPolicies(ctx: ApplyContext, list: readonly Policy[]): void {
+function applyPolicy(ctx: ApplyContext, p: Policy): void {
   const { db } = ctx;
-  for (const p of list) {
-    if (!rowOf(db, p.policyId)) {
-      const arrival = adoptInflightCreate(
-        ctx,
-        'CreatePolicy',
-        POLICY,
-        { ...p, id: p.policyId },
-        (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, p, ctx.userId),
-      );
-      if (arrival === 'left') {
-        // Pulled by modified date, it would not be listed again: read again by id at each pull until the lookup has settled it (refetch.ts).
-        noteForRefetch(db, POLICY, p.policyId);
-        continue;
-      }
+  if (!localRow(db, p.policyId)) {
+    const arrival = adoptInflightCreate(
+      ctx,
+      'CreatePolicy',
+      POLICY,
+      { ...p, id: p.policyId },
+      (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, p, ctx.userId),
+    );
+    if (arrival === 'left') {
+      // Pulled by modified date, it would not be listed again: read again by id at each pull until the lookup has settled it (refetch.ts).
+      noteForRefetch(db, POLICY, p.policyId);
+      return;
     }
-    const row = rowOf(db, p.policyId);
-    if (!row || !hasPending(db, POLICY, row.id, ctx.excludeSeq)) {
-      if (row && !ctx.force && row.modified_date === wireMicros(p.modifiedDate) && row.policy_version_id === p.policyVersionId) {
-        ctx.stats.unchanged++;
-        continue;
-      }
-      upsertRow(db, p);
-      // With no edit of ours waiting, a version above the remote's is one a refused or dismissed edit made here.
-      // (Only when the remote says which version is current: the field is optional on the wire.)
-      if (row && p.version !== undefined) deletePolicyVersionsAbove(db, row.pk, p.version);
-      // Nothing of ours left to send: the versions made here for our edits are done standing in. The remote made its
-      // own of each text that landed, under ids it tells us only while current (a lost answer hides one for good).
-      if (row) deleteStandInPolicyVersions(db, row.pk, p.policyVersionId);
-      if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
-      // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
-      if (!row) ctx.stats.inserted++;
-      else if (sameValue(rowFields(row), policyFields(p))) ctx.stats.unchanged++;
-      else ctx.stats.updated++;
-      continue;
-    }
-    // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
-    const before = stateOf(db, row.pk);
-    // With a configuration of ours on its way, the current version is the one made here for it (a stand-in).
-    const standIn =
-      pendingFields(db, POLICY, row.id, ctx.excludeSeq).has('configuration') || ownFields(ctx, POLICY, row.id).has('configuration')
-        ? row.policy_version_id
-        : null;
-    const stillPending = mergeFields(ctx, {
-      resource: POLICY,
-      recordId: row.id,
-      local: rowFields(row),
-      remote: policyFields(p),
-      remoteTime: wireMicros(p.modifiedDate) ?? 0,
-      write(field, value) {
-        if (field === 'name') setPolicyColumns(db, row.pk, { name: String(value) });
-        else if (field === 'description')
-          setPolicyColumns(db, row.pk, { description: value === null || value === undefined ? null : String(value) });
-        else if (field === 'is_archived')
-          setPolicyColumns(db, row.pk, { archived_date: value ? (wireMicros(p.archivedDate) ?? Date.now() * 1000) : null });
-        else if (field === 'configuration') setPolicyColumns(db, row.pk, { cedar_policy: String(value) });
-      },
-    });
-    // Once the texts agree the remote's version is current, and the stand-in made here for our text (or for the losing
-    // one) goes: the remote made its own version of it. The remote's version then takes the place of a local one with its number.
-    if (rowOf(db, row.id)!.cedar_policy === p.configuration.cedarPolicy) {
-      setPolicyColumns(db, row.pk, {
-        policy_version_id: p.policyVersionId,
-        version: p.version ?? 1,
-        version_notes: p.versionNotes ?? null,
-        generated_change_message: p.generatedChangeMessage ?? null,
-      });
-      if (standIn !== null && standIn !== p.policyVersionId) deletePolicyVersion(db, standIn);
-    }
-    keepVersion(db, row.pk, p);
-    if (!stillPending) setPolicyColumns(db, row.pk, { modified_date: wireMicros(p.modifiedDate), modified_by_user_id: p.modifiedByUserId });
-    if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
-    else ctx.stats.unchanged++;
   }
+  const row = localRow(db, p.policyId);
+  if (!row || !hasPending(db, POLICY, row.id, ctx.excludeSeq)) {
+    if (row && !ctx.force && row.modified_date === wireMicros(p.modifiedDate) && row.policy_version_id === p.policyVersionId) {
+      ctx.stats.unchanged++;
+      return;
+    }
+    const local = row && localFields(POLICY_SHAPE, db, row.pk);
+    upsertRow(db, p);
+    // With no edit of ours waiting, a version above the remote's is one a refused or dismissed edit made here.
+    // (Only when the remote says which version is current: the field is optional on the wire.)
+    if (row && p.version !== undefined) deletePolicyVersionsAbove(db, row.pk, p.version);
+    // Nothing of ours left to send: the versions made here for our edits are done standing in. The remote made its
+    // own of each text that landed, under ids it tells us only while current (a lost answer hides one for good).
+    if (row) deleteStandInPolicyVersions(db, row.pk, p.policyVersionId);
+    if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
+    // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
+    if (!row) ctx.stats.inserted++;
+    else if (differing(POLICY_SHAPE, local!, syncedFields(POLICY_SHAPE, p)).length === 0) ctx.stats.unchanged++;
+    else ctx.stats.updated++;
+    return;
+  }
+  // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
+  const before = stateOf(db, row.pk);
+  // With a configuration of ours on its way, the current version is the one made here for it (a stand-in).
+  const standIn =
+    pendingFields(db, POLICY, row.id, ctx.excludeSeq).has('configuration') || ownFields(ctx, POLICY, row.id).has('configuration')
+      ? row.policy_version_id
+      : null;
+  mergeRecord(ctx, POLICY_SHAPE, row, p, wireMicros(p.modifiedDate) ?? 0);
+  // Once the texts agree the remote's version is current, and the stand-in made here for our text (or for the losing
+  // one) goes: the remote made its own version of it. The remote's version then takes the place of a local one with its number.
+  if (localRow(db, row.id)!.cedar_policy === p.configuration.cedarPolicy) {
+    setPolicyColumns(db, row.pk, {
+      policy_version_id: p.policyVersionId,
+      version: p.version ?? 1,
+      version_notes: p.versionNotes ?? null,
+      generated_change_message: p.generatedChangeMessage ?? null,
+    });
+    if (standIn !== null && standIn !== p.policyVersionId) deletePolicyVersion(db, standIn);
+  }
+  keepVersion(db, row.pk, p);
+  if (!hasPending(db, POLICY, row.id, ctx.excludeSeq))
+    setPolicyColumns(db, row.pk, { modified_date: wireMicros(p.modifiedDate), modified_by_user_id: p.modifiedByUserId });
+  if (stateOf(db, row.pk) !== before) ctx.stats.updated++;
+  else ctx.stats.unchanged++;
 }
 
 /** Applies remote policies in their own transaction (pull pages, push results). */
 export function applyRemotePolicies(applier: Applier, list: readonly Policy[], options: ApplyOptions = {}): void {
-  applier.db.tx(() => applyPolicies(applier.context(options), list));
+  applier.db.tx(() => {
+    const ctx = applier.context(options);
+    for (const p of list) applyPolicy(ctx, p);
+  });
 }

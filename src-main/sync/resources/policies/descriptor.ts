@@ -2,7 +2,8 @@
 import type { Policy } from '../../../../src-shared/api/policies';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { policyRows } from '../../../auth/policyStore';
-import { applyRemotePolicies, POLICY, snapshotPolicy } from './apply';
+import { snapshotOf } from '../../recordShape';
+import { applyRemotePolicies, POLICY, POLICY_SHAPE } from './apply';
 import { policiesPuller } from './puller';
 import { policySpecs } from './specs';
 import { keptPreLink } from '../../preLinkCount';
@@ -24,7 +25,7 @@ const policy: RecordKind = {
   resource: POLICY,
   rows: policyRows,
   nameColumn: 'name',
-  merge: { snapshot: snapshotPolicy, undo },
+  merge: { snapshot: snapshotOf(POLICY_SHAPE), undo },
   refetch: {
     read: async (_s, call, id) => (await call('GetPolicy', { policyId: id })).policy,
     apply: (s, p) => applyRemotePolicies(s.applier, [p as Policy], { force: true }),

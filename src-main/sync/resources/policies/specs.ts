@@ -5,10 +5,11 @@
 // we made within the create's send window (see inflightCreates.ts). Updates
 // and (un)archives are idempotent (the same values again change nothing
 // remotely) and resent.
-import type { Policy } from '../../../../src-shared/api/policies';
+import type { Policy, PolicyPatch } from '../../../../src-shared/api/policies';
 import { mapLocalId } from '../../idMap';
 import { pickCopy } from '../../inflightCreates';
-import { applyRemotePolicies, isCopyOfCreate, POLICY } from './apply';
+import { applyRemotePolicies, isCopyOfCreate, POLICY, POLICY_SHAPE } from './apply';
+import { fieldOfPath } from '../../recordShape';
 import type { OutboxEntry } from '../../types';
 import {
   defineSpec,
@@ -21,13 +22,19 @@ import {
   type WireRequest,
   type WireResponse,
 } from '../../spec';
-import { setById, wireRequest } from '../../specForms';
+import { setById, wireMembers, wireRequest, type WireMembers } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
-/** update_mask path -> synced field name. */
-const fieldOfPath = (p: string) => (p === 'configuration.cedar_policy' ? 'configuration' : p);
-const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOfPath))];
+/** update_mask paths -> synced field names. */
+const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOfPath(POLICY_SHAPE)))];
+
+/** The members of a policy update whose wire form differs from the request's (unset ones sent as their defaults). */
+const policyWire: WireMembers<PolicyPatch> = {
+  configuration: (p) => ({ cedarPolicy: p.configuration?.cedarPolicy }),
+  isArchived: (p) => p.isArchived ?? false,
+  versionNotes: (p) => p.versionNotes ?? '',
+};
 
 async function findPolicy(p: PushContext, entry: EntryOf<StoredRequest<'CreatePolicy'>>): Promise<Policy | undefined> {
   const all: Policy[] = [];
@@ -65,15 +72,7 @@ export const updatePolicySpec = defineSpec<'UpdatePolicy'>({
   targets: (req) => [{ resource: POLICY, recordId: req.policy.policyId, fields: fieldsOfMask(req.updateMask ?? []) }],
   encode(req) {
     const fields = fieldsOfMask(req.updateMask ?? []);
-    const has = (f: string) => fields.includes(f);
-    const policy = compact({
-      policyId: req.policy.policyId,
-      name: has('name') ? req.policy.name : undefined,
-      description: has('description') ? req.policy.description : undefined,
-      configuration: has('configuration') ? { cedarPolicy: req.policy.configuration?.cedarPolicy } : undefined,
-      isArchived: has('is_archived') ? (req.policy.isArchived ?? false) : undefined,
-      versionNotes: has('version_notes') ? (req.policy.versionNotes ?? '') : undefined,
-    });
+    const policy = { policyId: req.policy.policyId, ...wireMembers(req.policy, fields, policyWire) };
     return compact({ policy, updateMask: mask(fields), versionNotes: req.versionNotes ?? req.policy.versionNotes });
   },
   applyResult: applyPolicy,
