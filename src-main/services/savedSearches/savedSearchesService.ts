@@ -55,7 +55,7 @@ function toWire(r: SavedSearchRow): SavedSearch {
   };
 }
 
-const loadSavedSearches = (db: Db, pks: readonly number[]) => loadByPks<SavedSearchRow>(db, 'saved_searches', pks).map(toWire);
+export const loadSavedSearches = (db: Db, pks: readonly number[]) => loadByPks<SavedSearchRow>(db, 'saved_searches', pks).map(toWire);
 
 function findVisible(ctx: RequestContext, id: string): SavedSearchRow {
   const scope = visibleTo(ctx.caller, 'organization_id');

@@ -14,45 +14,55 @@ import {
   type StoredProperties,
 } from '../../../services/savedSearches/savedSearchProperties';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
-import { canonical, sameValue } from '../../canonical';
+import { canonical } from '../../canonical';
 import { adoptInflightCreate, madeSince } from '../../inflightCreates';
-import { mergeFields } from '../../merge';
+import { differing, localFields, mergeRecord, syncedFields, type RecordShape, type SyncedField } from '../../recordShape';
 import { hasPending } from '../../outbox';
 import { wireMicros } from '../../time';
 import { setSavedSearchColumns, upsertSavedSearch } from '../../../services/savedSearches/savedSearchStore';
+import { loadSavedSearches } from '../../../services/savedSearches/savedSearchesService';
 import { ensureOrganization } from '../../identity';
 
 export const SAVED_SEARCH = 'saved_search';
 
 export const propertyField = (path: string) => `properties.${path}`;
-export const SAVED_SEARCH_FIELDS = ['name', ...SAVED_SEARCH_PROPERTY_PATHS.map(propertyField)];
 
-interface Row {
-  pk: number;
-  id: string;
-  name: string;
-  properties: string;
-  modified_date: number;
+type SavedSearchValues = Pick<SavedSearch, 'name' | 'properties'>;
+
+/**
+ * One property's field: its wire value (null when unset). Properties share one column, a JSON document: a field
+ * written alone is patched into the row's document.
+ */
+function property(path: PropertyPath): SyncedField<SavedSearchValues> {
+  const member = snakeToCamel(path);
+  const of = (s: SavedSearchValues) => (s.properties as Record<string, unknown>)[member] ?? null;
+  return {
+    of,
+    rows(db, pk, s) {
+      const current = db.get<{ properties: string }>('SELECT properties FROM saved_searches WHERE pk = ?', [pk])!;
+      const next = storedFrom({ [member]: of(s) ?? undefined } as never, JSON.parse(current.properties) as StoredProperties, [path]);
+      setSavedSearchColumns(db, pk, { properties: JSON.stringify(next) });
+    },
+  };
 }
 
-/** Synced fields from a wire saved search (property values in wire form; absent optionals as null). */
-export function savedSearchFields(s: Pick<SavedSearch, 'name' | 'properties'>): Record<string, unknown> {
-  const props = s.properties as Record<string, unknown>;
-  const out: Record<string, unknown> = { name: s.name };
-  for (const p of SAVED_SEARCH_PROPERTY_PATHS) out[propertyField(p)] = props[snakeToCamel(p)] ?? null;
-  return out;
-}
+/** A saved search's synced fields: its name and each property (property values in wire form). */
+export const SAVED_SEARCH_SHAPE: RecordShape<SavedSearchValues> = {
+  kind: SAVED_SEARCH,
+  table: 'saved_searches',
+  load: loadSavedSearches,
+  setColumns: setSavedSearchColumns,
+  fields: {
+    name: { of: (s) => s.name, columns: (s) => ({ name: s.name }) },
+    ...Object.fromEntries(SAVED_SEARCH_PROPERTY_PATHS.map((p) => [propertyField(p), property(p)])),
+  },
+};
 
-function rowFields(r: Row): Record<string, unknown> {
-  return savedSearchFields({ name: r.name, properties: propertiesToWire(JSON.parse(r.properties) as StoredProperties) });
-}
+/** Synced fields of a wire saved search. */
+export const savedSearchFields = (s: SavedSearchValues) => syncedFields(SAVED_SEARCH_SHAPE, s);
 
-const rowOf = (db: Db, id: string) => db.get<Row>('SELECT pk, id, name, properties, modified_date FROM saved_searches WHERE id = ?', [id]);
-
-export function snapshotSavedSearch(db: Db, id: string): { version: number; fields: Record<string, unknown> } | undefined {
-  const r = rowOf(db, id);
-  return r && { version: r.modified_date, fields: rowFields(r) };
-}
+const localRow = (db: Db, id: string) =>
+  db.get<{ pk: number; id: string; modified_date: number }>('SELECT pk, id, modified_date FROM saved_searches WHERE id = ?', [id]);
 
 /** Wire properties -> the stored document (through the request schema, as the service would store them). */
 function storedFrom(
@@ -96,64 +106,47 @@ export function isCopyOfCreate(
   return canonical(savedSearchFields(s)) === canonical(sent);
 }
 
-export function applySavedSearches(ctx: ApplyContext, list: readonly SavedSearch[]): void {
+function applySavedSearch(ctx: ApplyContext, s: SavedSearch): void {
   const { db } = ctx;
-  for (const s of list) {
-    // (A copy left for the push's lookup is taken in by a later pull if that lookup does not claim it: the list is read whole.)
-    if (!rowOf(db, s.savedSearchId)) {
-      const arrival = adoptInflightCreate(
-        ctx,
-        'CreateSavedSearch',
-        SAVED_SEARCH,
-        { ...s, id: s.savedSearchId },
-        (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, s, ctx.userId),
-      );
-      if (arrival === 'left') continue;
-    }
-    const row = rowOf(db, s.savedSearchId);
-    if (!row || !hasPending(db, SAVED_SEARCH, row.id, ctx.excludeSeq)) {
-      if (row && row.modified_date === wireMicros(s.modifiedDate)) {
-        ctx.stats.unchanged++;
-        continue;
-      }
-      upsertRow(db, s);
-      if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, row.id]);
-      // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
-      if (!row) ctx.stats.inserted++;
-      else if (sameValue(rowFields(row), savedSearchFields(s))) ctx.stats.unchanged++;
-      else ctx.stats.updated++;
-      continue;
-    }
-    // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
-    const before = stateOf(db, row.id);
-    const remote = savedSearchFields(s);
-    const stillPending = mergeFields(ctx, {
-      resource: SAVED_SEARCH,
-      recordId: row.id,
-      local: rowFields(row),
-      remote,
-      remoteTime: wireMicros(s.modifiedDate) ?? 0,
-      write(field, value) {
-        const current = rowOf(db, row.id)!;
-        if (field === 'name') {
-          setSavedSearchColumns(db, row.pk, { name: String(value) });
-          return;
-        }
-        const path = field.slice('properties.'.length) as PropertyPath;
-        const next = storedFrom({ [snakeToCamel(path)]: value ?? undefined } as never, JSON.parse(current.properties) as StoredProperties, [
-          path,
-        ]);
-        setSavedSearchColumns(db, row.pk, { properties: JSON.stringify(next) });
-      },
-    });
-    if (!stillPending)
-      setSavedSearchColumns(db, row.pk, { modified_date: wireMicros(s.modifiedDate), modified_by_user_id: s.modifiedByUserId });
-    if (stateOf(db, row.id) !== before) ctx.stats.updated++;
-    else ctx.stats.unchanged++;
+  // (A copy left for the push's lookup is taken in by a later pull if that lookup does not claim it: the list is read whole.)
+  if (!localRow(db, s.savedSearchId)) {
+    const arrival = adoptInflightCreate(
+      ctx,
+      'CreateSavedSearch',
+      SAVED_SEARCH,
+      { ...s, id: s.savedSearchId },
+      (req: Parameters<typeof isCopyOfCreate>[0], since) => isCopyOfCreate(req, since, s, ctx.userId),
+    );
+    if (arrival === 'left') return;
   }
+  const row = localRow(db, s.savedSearchId);
+  if (!row || !hasPending(db, SAVED_SEARCH, row.id, ctx.excludeSeq)) {
+    if (row && row.modified_date === wireMicros(s.modifiedDate)) {
+      ctx.stats.unchanged++;
+      return;
+    }
+    const local = row && localFields(SAVED_SEARCH_SHAPE, db, row.pk);
+    upsertRow(db, s);
+    if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, row.id]);
+    // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
+    if (!row) ctx.stats.inserted++;
+    else if (differing(SAVED_SEARCH_SHAPE, local!, savedSearchFields(s)).length === 0) ctx.stats.unchanged++;
+    else ctx.stats.updated++;
+    return;
+  }
+  // Merged: counted as updated only when something was written (a re-read of the version already merged writes nothing).
+  const before = stateOf(db, row.id);
+  mergeRecord(ctx, SAVED_SEARCH_SHAPE, row, s, wireMicros(s.modifiedDate) ?? 0);
+  if (!hasPending(db, SAVED_SEARCH, row.id, ctx.excludeSeq))
+    setSavedSearchColumns(db, row.pk, { modified_date: wireMicros(s.modifiedDate), modified_by_user_id: s.modifiedByUserId });
+  if (stateOf(db, row.id) !== before) ctx.stats.updated++;
+  else ctx.stats.unchanged++;
 }
 
 /** Applies remote saved searches in their own transaction (pull pages, push results). */
 export function applyRemoteSavedSearches(applier: Applier, list: readonly SavedSearch[], options: ApplyOptions = {}): void {
-  applier.db.tx(() => applySavedSearches(applier.context(options), list));
+  applier.db.tx(() => {
+    const ctx = applier.context(options);
+    for (const s of list) applySavedSearch(ctx, s);
+  });
 }

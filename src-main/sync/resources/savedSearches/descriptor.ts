@@ -1,13 +1,13 @@
 // Saved searches as a replicated resource (see NOTES.md here).
+import { snakeToCamel } from '../../../../src-shared/api/wire';
 import type { RecordKind, ReplicatedResource, UndoWrite } from '../../resource';
 import { replaceIdInSavedSearches, savedSearchRows } from '../../../services/savedSearches/savedSearchStore';
 import { ANNOTATION } from '../annotations/apply';
-import { SAVED_SEARCH, snapshotSavedSearch } from './apply';
+import { snapshotOf } from '../../recordShape';
+import { SAVED_SEARCH, SAVED_SEARCH_SHAPE } from './apply';
 import { savedSearchesPuller } from './puller';
 import { savedSearchSpecs } from './specs';
 import { preLinkSavedSearches } from './preLink';
-
-const camel = (snake: string) => snake.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /** The losing value of the name or of one property, written again through UpdateSavedSearch. */
 function undo(savedSearchId: string, field: string, value: unknown): UndoWrite | undefined {
@@ -17,7 +17,7 @@ function undo(savedSearchId: string, field: string, value: unknown): UndoWrite |
   if (!property) return undefined;
   return {
     operation: 'UpdateSavedSearch',
-    request: { savedSearch: { savedSearchId, properties: value === null ? {} : { [camel(property)]: value } }, updateMask: field },
+    request: { savedSearch: { savedSearchId, properties: value === null ? {} : { [snakeToCamel(property)]: value } }, updateMask: field },
   };
 }
 
@@ -25,7 +25,7 @@ const savedSearch: RecordKind = {
   resource: SAVED_SEARCH,
   rows: savedSearchRows,
   nameColumn: 'name',
-  merge: { snapshot: snapshotSavedSearch, undo },
+  merge: { snapshot: snapshotOf(SAVED_SEARCH_SHAPE), undo },
   references: [{ to: ANNOTATION, column: 'saved_searches.properties', rewrite: replaceIdInSavedSearches }],
 };
 

@@ -26,9 +26,10 @@ import {
   type OpSpec,
   type PushContext,
   type StoredRequest,
+  type WireRequest,
   type WireResponse,
 } from '../../spec';
-import { deleteById, idsBatch } from '../../specForms';
+import { deleteById, idsBatch, wireRequest } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
@@ -82,7 +83,7 @@ export const createSavedSearchSpec = defineSpec<'CreateSavedSearch', WireRespons
     },
   },
   encode: (req) =>
-    compact({ name: req.name, properties: propertiesToWire(propertiesFromInput(req.properties)), organizationId: req.organizationId }),
+    wireRequest(req, { properties: (r) => propertiesToWire(propertiesFromInput(r.properties)) }) as WireRequest<'CreateSavedSearch'>,
   applyResult(p, entry, res) {
     const s = 'savedSearch' in res ? res.savedSearch : res;
     mapLocalId(p, SAVED_SEARCH, entry.createdIds[0].id, s.savedSearchId);
