@@ -7,7 +7,7 @@
 import type { Db } from '../db/database';
 import type { ApplyResources } from './apply';
 import type { Puller } from './pull';
-import type { PreLinkRecords, RecordKind, Reference, ReplicatedResource, Snapshot } from './resource';
+import type { PreLinkRecords, RecordKind, Reference, ReplicatedResource, SideEffectRecords, Snapshot } from './resource';
 import type { SyncSession } from './session';
 import type { OpSpec, RefusedCreate } from './spec';
 import type { OutboxEntry } from './types';
@@ -37,7 +37,7 @@ export class ResourceCatalog implements ApplyResources {
     private readonly referenceData: readonly Puller[] = [],
   ) {
     this.specs = indexBy(
-      resources.flatMap((r) => r.specs ?? []),
+      resources.flatMap((r) => r.specs),
       (s) => s.operation,
       'the operation',
     );
@@ -115,27 +115,32 @@ export class ResourceCatalog implements ApplyResources {
     for (const r of this.resources) await r.afterPull?.(s);
   }
 
-  /** Marks taken before a write, one per resource with side-effect records. */
+  /** The kinds whose records writes also append as side effects. */
+  private sideEffectKinds(): SideEffectRecords[] {
+    return this.allKinds().flatMap((k) => (k.sideEffects ? [k.sideEffects] : []));
+  }
+
+  /** Marks taken before a write, one per kind with side-effect records. */
   markSideEffects(db: Db): number[] {
-    return this.resources.flatMap((r) => (r.sideEffects ? [r.sideEffects.mark(db)] : []));
+    return this.sideEffectKinds().map((k) => k.mark(db));
   }
 
   /** The side-effect records appended since `marks` (markSideEffects). */
   sideEffectsSince(db: Db, marks: readonly number[]): string[] {
-    const providers = this.resources.filter((r) => r.sideEffects);
-    return providers.flatMap((r, i) => r.sideEffects!.since(db, marks[i]));
+    return this.sideEffectKinds().flatMap((k, i) => k.since(db, marks[i]));
   }
 
   /** Deletes side-effect records (the change they tell of did not happen here, or will not reach the remote). */
   deleteSideEffects(db: Db, ids: readonly string[]): void {
-    for (const r of this.resources) r.sideEffects?.delete(db, ids);
+    for (const k of this.sideEffectKinds()) k.delete(db, ids);
   }
 
+  /** A superseded entry's side-effect records go with it, and so do the records of side-effect kinds it created. */
   dropSuperseded(db: Db, entry: OutboxEntry): void {
     this.deleteSideEffects(db, entry.sideEffectLogIds);
     for (const c of entry.createdIds) {
       const kind = this.kind(c.resource);
-      if (!kind?.dropWithSupersededEntry) continue;
+      if (!kind?.sideEffects) continue;
       kind.rows.deleteByIds(db, [c.id]);
       db.run('DELETE FROM sync_id_map WHERE local_id = ?', [c.id]);
     }

@@ -108,9 +108,15 @@ export interface BulkLoad {
 /** Small lists, or lists the remote cannot filter by date: read whole at every run (with the variant's filter). */
 export interface ListedWhole {
   readonly by: 'whole';
-  /** After the last page, with every id the remote listed (deletions upstream leave no trace otherwise). */
-  settle?(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
+  /**
+   * After the last page, with every id the remote listed (deletions upstream leave no trace otherwise): e.g.
+   * removeUnlisted, or keepUnlisted.
+   */
+  settle(s: SyncSession, variant: Record<string, unknown>, seen: ReadonlySet<string>): void;
 }
+
+/** ListedWhole.settle of a list whose records stay here when the remote no longer lists them. */
+export const keepUnlisted = (): void => {};
 
 /** A list read whole when a check for deletions upstream is due (deletions.ts): it applies nothing, `settle` removes. */
 export interface DeletionCheck {
@@ -243,7 +249,7 @@ async function pullWhole(
     });
     await listWhole({ ...variant, filter: undefined });
   }
-  if (listing.settle) s.db.tx(() => listing.settle!(s, variant, seen));
+  s.db.tx(() => listing.settle(s, variant, seen));
   return rows;
 }
 

@@ -150,7 +150,7 @@ const extensions = new Set(operationList.filter((o) => o.extension).map((o) => o
 function extensionMissing(c: ResourceCatalog, operation: string, e: unknown): string | undefined {
   if (!extensions.has(operation) || !(e instanceof ApiError)) return undefined;
   if (e.code !== Code.UNIMPLEMENTED && !(e.code === Code.NOT_FOUND && /^(not found|HTTP 404)$/i.test(e.message))) return undefined;
-  const what = c.resources.find((r) => r.specs?.some((spec) => spec.operation === operation))?.name ?? operation;
+  const what = c.resources.find((r) => r.specs.some((spec) => spec.operation === operation))?.name ?? operation;
   return `the remote does not support ${what} (${operation}: ${e.message}); this stays local and is sent once the remote supports ${what}`;
 }
 

@@ -50,18 +50,22 @@ export interface Reference {
 export interface RecordKind {
   /** Its name in those tables, e.g. `annotation`. */
   readonly resource: string;
-  /** Its local table, from the table's one store: read by id; renamed and deleted only through it. */
+  /**
+   * Its local table, from the table's one store: read by id; renamed and deleted only through it. The sync view names
+   * a record by the table's `name` column, else its `file_name` (a conflict reads "annotation Pump 3", not an id).
+   */
   readonly rows: RecordTable;
-  /** The column the sync view shows for it (a conflict or a refused edit reads "annotation Pump 3", not an id). */
-  readonly nameColumn?: string;
   /** How its records merge three-way, per field (absent: kinds without a three-way merge). */
   readonly merge?: Merged;
   /** The columns of its rows that hold other kinds' ids. */
   readonly references?: readonly Reference[];
   /** Read again by id after a refused edit (kinds pulled by modified date; the others are listed whole at every sync). */
   readonly refetch?: RefetchReader;
-  /** A record of this kind made by an entry that is then superseded goes with it (it told of a change that lost). */
-  readonly dropWithSupersededEntry?: boolean;
+  /**
+   * Records of this kind are also appended as side effects of other writes (an annotation's history logs). Any an
+   * entry made goes with it when it is superseded (it told of a change that lost).
+   */
+  readonly sideEffects?: SideEffectRecords;
 }
 
 /** A kind whose records merge three-way, per field (merge.ts): its merge base, and how a lost field is put back. */
@@ -154,12 +158,11 @@ export interface ReplicatedResource {
   /** The kinds of record it keeps (a test report's steps and measurements, an artifact's versions, ...). */
   readonly records: readonly RecordKind[];
   /** How each of its write operations is recorded and pushed. */
-  readonly specs?: readonly OpSpec[];
+  readonly specs: readonly OpSpec[];
   /** Its lists, pulled before the push in this order (each says when it is read again: Puller.readAgain). */
   readonly pullers: readonly Puller[];
   /** Runs after every pull phase, before the refetch (e.g. archiving replayed duplicates on the remote). */
   afterPull?(s: SyncSession): Promise<unknown>;
-  readonly sideEffects?: SideEffectRecords;
   /** Its records made before the first link, in catalog order (an annotation before what refers to it). */
   readonly preLink: readonly PreLinkRecords[];
 }

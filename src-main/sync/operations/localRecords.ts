@@ -8,12 +8,12 @@ import type { RecordKind } from '../resource';
 import type { HeldRecords } from '../spec';
 import type { ResourceCatalog } from '../catalog';
 
-/** The record's name here; '' when it is not held here (deleted, never pulled) or its kind has none. */
+/** The record's name here (its table's `name`, else `file_name`); '' when it is not held here (deleted, never pulled) or has none. */
 export function recordName(catalog: ResourceCatalog, db: Db, resource: string, id: string): string {
-  const t = catalog.kind(resource);
-  return (
-    (t?.nameColumn && db.get<{ name: string | null }>(`SELECT ${t.nameColumn} AS name FROM ${t.rows.table} WHERE id = ?`, [id])?.name) || ''
-  );
+  const table = catalog.kind(resource)?.rows.table;
+  const columns = table ? db.all<{ name: string }>('SELECT name FROM pragma_table_info(?)', [table]).map((c) => c.name) : [];
+  const column = ['name', 'file_name'].find((c) => columns.includes(c));
+  return (column && db.get<{ name: string | null }>(`SELECT ${column} AS name FROM ${table} WHERE id = ?`, [id])?.name) || '';
 }
 
 /** Deletes the records `refs` names that are held here, through their stores; their child rows go with them (ON DELETE CASCADE). */

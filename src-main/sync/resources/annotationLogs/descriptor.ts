@@ -12,22 +12,20 @@ import { annotationLogSpecs } from './specs';
 export const annotationLogs: ReplicatedResource = {
   name: 'annotation_logs',
   records: [
-    // (No name column: the writes that target a log target its annotation too. A log an entry made goes with the
-    // entry when it is superseded: it told of a change that lost.)
+    // (No name: the writes that target a log target its annotation too.)
     {
       resource: ANNOTATION_LOG,
       rows: annotationLogRows,
       references: [{ to: ANNOTATION, column: 'annotation_logs.annotation_id', rewrite: moveAnnotationLogs }],
-      dropWithSupersededEntry: true,
+      sideEffects: {
+        mark: (db) => db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0,
+        since: (db, mark) => db.all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [mark]).map((r) => r.id),
+        delete: deleteSideEffectLogs,
+      },
     },
   ],
   specs: annotationLogSpecs,
   pullers: [annotationLogsPuller, annotationLogDeletionsPuller],
   // (Adopted with their annotation: its comments go in the create, and the remote writes its own history logs.)
   preLink: [],
-  sideEffects: {
-    mark: (db) => db.get<{ pk: number | null }>('SELECT max(pk) AS pk FROM annotation_logs')?.pk ?? 0,
-    since: (db, mark) => db.all<{ id: string }>('SELECT id FROM annotation_logs WHERE pk > ? ORDER BY pk', [mark]).map((r) => r.id),
-    delete: deleteSideEffectLogs,
-  },
 };

@@ -14,7 +14,6 @@ import { preLinkAnnotations } from './preLink';
 const annotation: RecordKind = {
   resource: ANNOTATION,
   rows: annotationRows,
-  nameColumn: 'name',
   merge: { snapshot: snapshotAnnotation, undo: undoAnnotationField },
   refetch: {
     read: async (_s, call, id) => (await call('GetAnnotation', { annotationId: id })).annotation,

@@ -24,7 +24,6 @@ function undo(artifactId: string, field: string, value: unknown): UndoWrite | un
 const artifact: RecordKind = {
   resource: ARTIFACT,
   rows: artifactRows,
-  nameColumn: 'file_name',
   merge: { snapshot: snapshotArtifact, undo },
   references: [{ to: ANNOTATION, column: 'artifact_links.entity_id', rewrite: renameLinkedAnnotation }],
   // With the versions and content the pull would fetch for it: its current version may be one added there since.
@@ -40,7 +39,7 @@ const artifact: RecordKind = {
 
 export const artifacts: ReplicatedResource = {
   name: 'artifacts',
-  records: [artifact, { resource: ARTIFACT_VERSION, rows: artifactVersionRows, nameColumn: 'file_name' }],
+  records: [artifact, { resource: ARTIFACT_VERSION, rows: artifactVersionRows }],
   specs: artifactSpecs,
   pullers: [artifactsPuller],
   preLink: [keptPreLink(ARTIFACT, 'artifacts', 'artifacts', 'they carry files: upload them again after the link')],

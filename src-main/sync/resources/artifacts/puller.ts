@@ -20,7 +20,7 @@ import { ApiError, Code } from '../../../../src-shared/errors';
 import { storagePathFor } from '../../../services/artifacts/artifactStorage';
 import { downloadVersion, hasContent } from './content';
 import { changedBy } from '../../apply';
-import { callWithRetry, perOrganization, retrying, type Puller } from '../../pull';
+import { callWithRetry, keepUnlisted, perOrganization, retrying, type Puller } from '../../pull';
 import { isUnmappedLocalId, translateIds } from '../../idMap';
 import { archiveIfDuplicate } from './duplicates';
 import { applyRemoteArtifacts, ARTIFACT, markerOf } from './apply';
@@ -83,7 +83,7 @@ export const artifactsPuller: Puller<Artifact> = {
   readAgain: 'afterPush',
   operation: 'ListArtifacts',
   listField: 'artifacts',
-  listing: { by: 'whole' },
+  listing: { by: 'whole', settle: keepUnlisted },
   idOf: (a) => a.artifactId,
   variants: (s) => perOrganization(s).map((v) => ({ ...v, filter: 'include_archived == true', orderBy: 'created_date' })),
   async prepare(s, items) {

@@ -24,7 +24,6 @@ function undo(policyId: string, field: string, value: unknown): UndoWrite | unde
 const policy: RecordKind = {
   resource: POLICY,
   rows: policyRows,
-  nameColumn: 'name',
   merge: { snapshot: snapshotOf(POLICY_SHAPE), undo },
   refetch: {
     read: async (_s, call, id) => (await call('GetPolicy', { policyId: id })).policy,

@@ -13,7 +13,7 @@ import type { Run } from '../../../../src-shared/api/runs';
 import type { Tag } from '../../../../src-shared/api/tags';
 import { wireMicros } from '../../time';
 import { ensureOrganization, upsertMembership, upsertUser } from '../../identity';
-import { perOrganization, type Puller } from '../../pull';
+import { keepUnlisted, perOrganization, type Puller } from '../../pull';
 import type { SyncSession } from '../../session';
 import {
   replaceAssetMetadata,
@@ -70,7 +70,7 @@ export const usersPuller = referencePuller<UserWire>({
   collisions: null,
   operation: 'ListActiveUsers',
   listField: 'users',
-  listing: { by: 'whole' },
+  listing: { by: 'whole', settle: keepUnlisted },
   idOf: (u) => u.userId,
   upsert(s, u, org) {
     const user = upsertUser(s.db, u.userId, u.userName);

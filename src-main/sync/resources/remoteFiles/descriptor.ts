@@ -7,7 +7,7 @@ import { keptPreLink } from '../../preLinkCount';
 
 export const remoteFiles: ReplicatedResource = {
   name: 'remote_files',
-  records: [{ resource: REMOTE_FILE, rows: remoteFileRows, nameColumn: 'file_name' }],
+  records: [{ resource: REMOTE_FILE, rows: remoteFileRows }],
   specs: remoteFileSpecs,
   // (Uploads only: the remote's files are not listed.)
   pullers: [],

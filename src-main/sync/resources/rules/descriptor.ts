@@ -6,6 +6,8 @@ import { keptPreLink } from '../../preLinkCount';
 export const rules: ReplicatedResource = {
   name: 'rules',
   records: [],
+  // (No rule write is replicated.)
+  specs: [],
   pullers: [rulesPuller],
   preLink: [keptPreLink('rule', 'rules', 'rules', 'rules are made on the platform (no rule write is synced)')],
 };

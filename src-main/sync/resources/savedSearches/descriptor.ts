@@ -24,7 +24,6 @@ function undo(savedSearchId: string, field: string, value: unknown): UndoWrite |
 const savedSearch: RecordKind = {
   resource: SAVED_SEARCH,
   rows: savedSearchRows,
-  nameColumn: 'name',
   merge: { snapshot: snapshotOf(SAVED_SEARCH_SHAPE), undo },
   references: [{ to: ANNOTATION, column: 'saved_searches.properties', rewrite: replaceIdInSavedSearches }],
 };

@@ -37,15 +37,13 @@ export const testReports: ReplicatedResource = {
     {
       resource: TEST_REPORT,
       rows: testReportRows,
-      nameColumn: 'name',
       merge: { snapshot: snapshotOf(TEST_REPORT_SHAPE), undo: undoReportField },
       references: [{ to: REMOTE_FILE, column: 'test_reports.source_remote_file_id', rewrite: renameTestReportSourceFile }],
     },
-    { resource: TEST_STEP, rows: testStepRows, nameColumn: 'name', merge: { snapshot: snapshotOf(TEST_STEP_SHAPE), undo: noUndo } },
+    { resource: TEST_STEP, rows: testStepRows, merge: { snapshot: snapshotOf(TEST_STEP_SHAPE), undo: noUndo } },
     {
       resource: TEST_MEASUREMENT,
       rows: testMeasurementRows,
-      nameColumn: 'name',
       merge: { snapshot: snapshotOf(TEST_MEASUREMENT_SHAPE), undo: noUndo },
     },
   ],
