@@ -17,7 +17,8 @@ import { dirname } from 'node:path';
 import type { RemoteFile } from '../../../../src-shared/api/remoteFiles';
 import { contentFilePath, removeContent } from '../../../services/remoteFiles/contentStore';
 import { mapLocalId, unclaimed } from '../../idMap';
-import { SEND_TIME_SLACK, wireMicros } from '../../time';
+import { wireMicros } from '../../time';
+import { madeSince } from '../../inflightCreates';
 import { REMOTE_FILE } from './ids';
 import {
   defineSpec,
@@ -47,9 +48,8 @@ const dataDirOf = (p: PushContext) => dirname(p.db.raw.name);
 
 function isOurUpload(p: PushContext, entry: EntryOf<StoredUpload>, f: RemoteFile): boolean {
   const req = entry.request;
-  if (f.entityId !== req.entityId || f.fileName !== req.file.fileName.trim() || f.createdByUserId !== p.userId) return false;
-  if (Number(f.fileSize) !== req.file.size) return false;
-  if (entry.firstSentServerTime !== null && (wireMicros(f.createdDate) ?? 0) < entry.firstSentServerTime - SEND_TIME_SLACK) return false;
+  if (f.entityId !== req.entityId || f.fileName !== req.file.fileName.trim() || Number(f.fileSize) !== req.file.size) return false;
+  if (!madeSince(f, entry.firstSentServerTime, p.userId)) return false;
   // Not a file some local record already stands for.
   return unclaimed(p.db, 'remote_files', f.remoteFileId);
 }
