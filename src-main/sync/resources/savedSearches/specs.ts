@@ -33,21 +33,14 @@ import { deleteById, idsBatch, wireRequest } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
 import { listPages } from '../../remoteQuery';
 
-/** The property paths a mask names ('properties' names them all). */
-const propertyPathsOf = (paths: readonly string[]): PropertyPath[] =>
-  paths.includes('properties')
-    ? [...SAVED_SEARCH_PROPERTY_PATHS]
-    : paths.filter((x) => x.startsWith('properties.')).map((x) => x.slice(11) as PropertyPath);
-
 /** Mask paths -> synced field names ('properties' stands for every property). */
-function fieldsOfMask(paths: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const p of paths) {
-    if (p === 'properties') for (const q of SAVED_SEARCH_PROPERTY_PATHS) out.add(propertyField(q));
-    else out.add(p);
-  }
-  return [...out];
-}
+const fieldsOfMask = (paths: readonly string[]) => [
+  ...new Set(paths.flatMap((p) => (p === 'properties' ? SAVED_SEARCH_PROPERTY_PATHS.map(propertyField) : [p]))),
+];
+
+/** The property paths a mask names. */
+const propertyPathsOf = (paths: readonly string[]) =>
+  fieldsOfMask(paths).flatMap((f) => (f.startsWith('properties.') ? [f.slice('properties.'.length) as PropertyPath] : []));
 
 async function findSavedSearch(p: PushContext, entry: EntryOf<StoredRequest<'CreateSavedSearch'>>): Promise<SavedSearch | undefined> {
   const req = entry.request;
