@@ -7,10 +7,9 @@
 //     ours (author), created at or after the first send, with the content's
 //     SHA-256 and size, and held by no local record yet.
 import type { Artifact, ArtifactVersion } from '../../../../src-shared/api/artifacts';
-import { parseTimestamp } from '../../../../src-shared/api/time';
 import { translateIds, unclaimed } from '../../idMap';
 import { ARTIFACT_CLIENT_ID_KEY, markerOf } from './apply';
-import { SEND_TIME_SLACK } from '../../time';
+import { madeSince } from '../../inflightCreates';
 import type { OutboxEntry } from '../../types';
 import type { PushContext } from '../../spec';
 import { findByClientMarker, listEvery, type ListCall, type MarkerLookup } from '../../remoteQuery';
@@ -54,7 +53,7 @@ export async function findCreatedArtifact(
 }
 
 /** A new version's create as the outbox keeps it: what finds the version again. */
-interface VersionCreate {
+export interface VersionCreate {
   readonly artifactId: string;
   readonly sha256: string;
   readonly sizeBytes: number;
@@ -65,13 +64,11 @@ export async function findCreatedVersion(
   entry: Pick<OutboxEntry, 'firstSentServerTime'> & { readonly request: VersionCreate },
 ): Promise<FoundVersion | undefined> {
   const req = translateIds(p.db, entry.request);
-  const since = entry.firstSentServerTime;
   const v = (await allVersions(p.call, req.artifactId)).find(
     (x) =>
-      x.createdByUserId === p.userId &&
+      madeSince(x, entry.firstSentServerTime, p.userId) &&
       x.sha256 === req.sha256 &&
       Number(x.sizeBytes) === req.sizeBytes &&
-      (since === null || (parseTimestamp(x.createdDate) ?? 0) >= since - SEND_TIME_SLACK) &&
       unclaimed(p.db, 'artifact_versions', x.artifactVersionId),
   );
   if (!v) return undefined;

@@ -26,7 +26,8 @@ import { archiveIfDuplicate } from './duplicates';
 import { applyRemoteArtifacts, ARTIFACT, markerOf } from './apply';
 import { storedContentPath } from './versions';
 import type { SyncSession } from '../../session';
-import { allVersions } from './lookup';
+import { allVersions, type VersionCreate } from './lookup';
+import { inflightSent } from '../../inflightCreates';
 
 /** Versions fetched for the artifacts of the page being applied (prepare -> apply, same objects). */
 const fetchedVersions = new WeakMap<Artifact, ArtifactVersion[]>();
@@ -40,9 +41,7 @@ const remoteLacksContent = (e: unknown) => e instanceof ApiError && (e.code === 
 
 /** Remote versions that versions of ours in flight (sent, outcome not known yet) may have created: ours, same artifact, hash and size. */
 function inflightVersionMatcher(s: SyncSession): (v: ArtifactVersion) => boolean {
-  const wanted = s.db
-    .all<{ request: string }>("SELECT request FROM sync_outbox WHERE operation = 'CreateArtifactVersion' AND state = 'inflight'")
-    .map((e) => translateIds(s.db, JSON.parse(e.request) as { artifactId: string; sha256: string; sizeBytes: number }));
+  const wanted = inflightSent<VersionCreate>(s.db, 'CreateArtifactVersion').map((e) => translateIds(s.db, e.request));
   return (v) =>
     v.createdByUserId === s.identity.userId &&
     storedContentPath(s.db, v.artifactVersionId) === undefined &&

@@ -34,7 +34,7 @@ import {
   type StoredRequest,
   type WireRequest,
 } from '../../spec';
-import { setById, wireRequest, type WireMembers } from '../../specForms';
+import { setById, wireRequest } from '../../specForms';
 import { metadataOut } from '../../wireEncode';
 import { findCreatedArtifact, findCreatedVersion, type FoundArtifact, type FoundVersion } from './lookup';
 
@@ -69,14 +69,6 @@ async function sendStored<R>(
   }) as Promise<{ artifact: Artifact }>;
 }
 
-/** An artifact create's member whose wire form differs: its metadata, with the marker of local id `localId`. */
-const createWire = (localId: string): WireMembers<Pick<StoredRequest<'UploadArtifact'>, 'metadata'>> => ({
-  metadata: (r) => [
-    ...(metadataOut(r.metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
-    { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localId },
-  ],
-});
-
 const localIdOf = (entry: OutboxEntry, resource: string) => entry.createdIds.find((c) => c.resource === resource)?.id;
 
 /** What a create answers, or its lookup finds (with the id of the artifact's first version). */
@@ -96,13 +88,24 @@ const discardArtifact: RefusedCreate['discard'] = (ctx, made, held): AfterCommit
   return () => paths.forEach((p) => removeFromStore(ctx.engine.dataDir, p));
 };
 
-/** What an artifact create shares: created ids, the marker lookup, mapping the result. */
-function artifactCreate<K extends ArtifactCreate, Stored extends { readonly organizationId?: string }>(
+/** What an artifact create shares: created ids, the marker lookup, its wire request, mapping the result. */
+function artifactCreate<K extends ArtifactCreate, Stored extends Pick<StoredRequest<K>, 'organizationId' | 'metadata'>, Encoded>(
   operation: K,
-): Pick<Spec<K, ArtifactCreated, Stored, unknown>, 'operation' | 'targets' | 'dropField' | 'notFound' | 'create' | 'applyResult'> {
+): Pick<
+  Spec<K, ArtifactCreated, Stored, Encoded>,
+  'operation' | 'targets' | 'dropField' | 'notFound' | 'create' | 'encode' | 'applyResult'
+> {
   return {
     operation,
     ...onlyNewRecords,
+    // Its metadata carries the marker of its local id (the only member whose wire form differs).
+    encode: (req, entry) =>
+      wireRequest(req, {
+        metadata: (r) => [
+          ...(metadataOut(r.metadata) ?? []).filter((m) => m.key.name !== ARTIFACT_CLIENT_ID_KEY),
+          { key: { name: ARTIFACT_CLIENT_ID_KEY, type: 'METADATA_KEY_TYPE_STRING' }, stringValue: localIdOf(entry, ARTIFACT)! },
+        ],
+      }) as Encoded,
     create: {
       created: (_req, res) => [
         { resource: ARTIFACT, id: res.artifact.artifactId },
@@ -134,13 +137,11 @@ export const uploadArtifactSpec = defineSpec<
     stored: (ctx, req, res) => ({ ...req, file: storedFile(ctx, req.file, res.artifact.artifactVersionId) }),
     send: sendStored,
   },
-  encode: (req, entry) => wireRequest(req, createWire(localIdOf(entry, ARTIFACT)!)) as WithStoredFile<WireRequest<'UploadArtifact'>>,
 });
 
-export const createStructuredArtifactSpec = defineSpec<'CreateStructuredArtifact', ArtifactCreated>({
-  ...artifactCreate('CreateStructuredArtifact'),
-  encode: (req, entry) => wireRequest(req, createWire(localIdOf(entry, ARTIFACT)!)) as WireRequest<'CreateStructuredArtifact'>,
-});
+export const createStructuredArtifactSpec = defineSpec<'CreateStructuredArtifact', ArtifactCreated>(
+  artifactCreate('CreateStructuredArtifact'),
+);
 
 /** A new version as the outbox keeps it: its content stored, with the hash and size that find it again. */
 interface StoredVersion {
