@@ -24,7 +24,7 @@ import {
 } from '../../spec';
 import { setById, wireMembers, wireRequest, type WireMembers } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
-import { listPages } from '../../remoteQuery';
+import { listEvery } from '../../remoteQuery';
 
 /** update_mask paths -> synced field names. */
 const fieldsOfMask = (paths: readonly string[]) => [...new Set(paths.map(fieldOfPath(POLICY_SHAPE)))];
@@ -37,9 +37,7 @@ const policyWire: WireMembers<PolicyPatch> = {
 };
 
 async function findPolicy(p: PushContext, entry: EntryOf<StoredRequest<'CreatePolicy'>>): Promise<Policy | undefined> {
-  const all: Policy[] = [];
-  for await (const page of listPages<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true }))
-    all.push(...page);
+  const all = await listEvery<Policy>(p.call, 'ListPolicies', 'policies', { pageSize: 100, includeArchived: true });
   return pickCopy(
     all,
     (x) => x.policyId,

@@ -31,7 +31,7 @@ import {
 } from '../../spec';
 import { deleteById, idsBatch, wireRequest } from '../../specForms';
 import { compact, mask } from '../../wireEncode';
-import { listPages } from '../../remoteQuery';
+import { listEvery } from '../../remoteQuery';
 
 /** Mask paths -> synced field names ('properties' stands for every property). */
 const fieldsOfMask = (paths: readonly string[]) => [
@@ -43,20 +43,15 @@ const propertyPathsOf = (paths: readonly string[]) =>
   fieldsOfMask(paths).flatMap((f) => (f.startsWith('properties.') ? [f.slice('properties.'.length) as PropertyPath] : []));
 
 async function findSavedSearch(p: PushContext, entry: EntryOf<StoredRequest<'CreateSavedSearch'>>): Promise<SavedSearch | undefined> {
-  const req = entry.request;
-  const all: SavedSearch[] = [];
-  for await (const page of listPages<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', {
-    pageSize: 1000,
-    organizationId: req.organizationId,
-  }))
-    all.push(...page);
+  const request = { pageSize: 1000, organizationId: entry.request.organizationId };
+  const all = await listEvery<SavedSearch>(p.call, 'ListSavedSearches', 'savedSearches', request);
   return pickCopy(
     all,
     (s) => s.savedSearchId,
     'saved_searches',
     p,
     entry,
-    (request, since, s) => isCopyOfCreate(request, since, s, p.userId),
+    (req, since, s) => isCopyOfCreate(req, since, s, p.userId),
   );
 }
 
