@@ -63,8 +63,8 @@ const byNumber = <N extends string>(def: { names: readonly N[]; numbers: Readonl
 };
 export const storageClassName = byNumber(ArtifactStorageClass);
 const createdViaName = byNumber(ArtifactCreatedVia);
-const relationName = byNumber(ArtifactLinkRelation);
-const entityTypeName = byNumber(ArtifactEntityType);
+export const relationName = byNumber(ArtifactLinkRelation);
+export const entityTypeName = byNumber(ArtifactEntityType);
 
 function loadLinks(db: Db, pks: readonly number[]): Map<number, ArtifactLink[]> {
   const out = new Map<number, ArtifactLink[]>();

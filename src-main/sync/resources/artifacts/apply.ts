@@ -9,7 +9,8 @@
 // metadata marker `outpost_client_id` (as annotations do); it is never stored
 // locally.
 import type { Artifact, ArtifactVersion } from '../../../../src-shared/api/artifacts';
-import { ArtifactCreatedVia, ArtifactEntityType, ArtifactLinkRelation, ArtifactStorageClass } from '../../../../src-shared/api/artifacts';
+import { ArtifactCreatedVia, ArtifactStorageClass } from '../../../../src-shared/api/artifacts';
+import { entityTypeName, relationName } from '../../../services/artifacts/artifactRows';
 import type { Db } from '../../../db/database';
 import {
   deleteArtifactLinks,
@@ -65,16 +66,13 @@ export function artifactFields(a: Pick<Artifact, 'isArchived' | 'links'>): Recor
   return out;
 }
 
-const relationName = new Map(ArtifactLinkRelation.names.map((n) => [ArtifactLinkRelation.numbers[n], n]));
-const entityTypeName = new Map(ArtifactEntityType.names.map((n) => [ArtifactEntityType.numbers[n], n]));
-
 function rowFields(db: Db, r: Row): Record<string, unknown> {
   const out: Record<string, unknown> = { [IS_ARCHIVED]: r.archived_date !== null };
   for (const l of db.all<{ relation: number; entity_type: number; entity_id: string; artifact_version_id: string }>(
     'SELECT relation, entity_type, entity_id, artifact_version_id FROM artifact_links WHERE artifact_pk = ?',
     [r.pk],
   )) {
-    out[linkField({ relation: relationName.get(l.relation)!, entityType: entityTypeName.get(l.entity_type)!, entityId: l.entity_id })] =
+    out[linkField({ relation: relationName(l.relation), entityType: entityTypeName(l.entity_type), entityId: l.entity_id })] =
       l.artifact_version_id;
   }
   return out;
