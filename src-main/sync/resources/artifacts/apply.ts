@@ -22,7 +22,7 @@ import {
 } from '../../../services/artifacts/artifactStore';
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { mapLocalId } from '../../idMap';
-import { mergeFields } from '../../merge';
+import { baseFields, forgetBase, mergeFields } from '../../merge';
 import { finishEntry, hasPending, isOpen, loadEntry } from '../../outbox';
 import { wireMicros } from '../../time';
 import { ARTIFACT_VERSION, hasUnpushedVersions, setVersionNumber, upsertVersions } from './versions';
@@ -203,14 +203,12 @@ function applyArtifact(ctx: ApplyContext, a: Artifact, versions: readonly Artifa
     setArtifactColumns(db, pk, { archived_date: wireMicros(a.archivedDate), modified_date: wireMicros(a.modifiedDate) });
     deleteArtifactLinks(db, pk);
     for (const l of a.links) upsertLink(db, pk, l, l.artifactVersionId);
-    if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
+    if (row) forgetBase(db, ARTIFACT, row.id);
   } else {
     const local = rowFields(db, row);
     const remote = artifactFields(a);
     // A link absent on one side is a null field there (mergeFields walks the remote's fields).
-    const base = db.get<{ fields: string }>('SELECT fields FROM sync_base WHERE resource = ? AND record_id = ?', [ARTIFACT, row.id]);
-    for (const f of [...Object.keys(local), ...Object.keys(base ? (JSON.parse(base.fields) as object) : {})])
-      if (!(f in remote)) remote[f] = null;
+    for (const f of [...Object.keys(local), ...Object.keys(baseFields(db, ARTIFACT, row.id) ?? {})]) if (!(f in remote)) remote[f] = null;
     const stillPending = mergeFields(ctx, {
       resource: ARTIFACT,
       recordId: row.id,

@@ -20,6 +20,7 @@ import {
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { adoptInflightCreate, madeSince } from '../../inflightCreates';
 import { noteForRefetch } from '../../refetchNotes';
+import { forgetBase } from '../../merge';
 import { differing, localFields, mergeRecord, rowOf, syncedFields, type RecordShape } from '../../recordShape';
 import { hasPending, ownFields, pendingFields } from '../../outbox';
 import { wireMicros } from '../../time';
@@ -157,7 +158,7 @@ function applyPolicy(ctx: ApplyContext, p: Policy): void {
     // Nothing of ours left to send: the versions made here for our edits are done standing in. The remote made its
     // own of each text that landed, under ids it tells us only while current (a lost answer hides one for good).
     if (row) deleteStandInPolicyVersions(db, row.pk, p.policyVersionId);
-    if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [POLICY, row.id]);
+    if (row) forgetBase(db, POLICY, row.id);
     // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
     if (!row) ctx.stats.inserted++;
     else if (differing(POLICY_SHAPE, local!, syncedFields(POLICY_SHAPE, p)).length === 0) ctx.stats.unchanged++;

@@ -16,6 +16,7 @@ import {
 import { storedState, type Applier, type ApplyContext, type ApplyOptions } from '../../apply';
 import { canonical } from '../../canonical';
 import { adoptInflightCreate, madeSince } from '../../inflightCreates';
+import { forgetBase } from '../../merge';
 import { differing, localFields, mergeRecord, syncedFields, type RecordShape, type SyncedField } from '../../recordShape';
 import { hasPending } from '../../outbox';
 import { wireMicros } from '../../time';
@@ -127,7 +128,7 @@ function applySavedSearch(ctx: ApplyContext, s: SavedSearch): void {
     }
     const local = row && localFields(SAVED_SEARCH_SHAPE, db, row.pk);
     upsertRow(db, s);
-    if (row) db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [SAVED_SEARCH, row.id]);
+    if (row) forgetBase(db, SAVED_SEARCH, row.id);
     // Counted as news only if a synced field differs: our own pushed edit comes back with the server's dates.
     if (!row) ctx.stats.inserted++;
     else if (differing(SAVED_SEARCH_SHAPE, local!, savedSearchFields(s)).length === 0) ctx.stats.unchanged++;
