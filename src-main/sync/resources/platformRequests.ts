@@ -9,11 +9,29 @@
 // that needs another order field, filter field, query parameter or mask path
 // must find it documented first, then add it here.
 //
+// Outpost serves the same API from the same reference, so an operation's query
+// parameters are its request's fields off the path (the operation table), and a
+// list's order and filter fields are those of its list spec (services): only what
+// Outpost serves beyond the platform is written here (`beyond`).
+//
 // Names are proto (snake_case) names: query parameters arrive snake_case or
 // lowerCamelCase, mask paths lowerCamelCase; both are compared in snake_case.
-import type { OperationName } from '../../../src-shared/operations';
+import type { z } from 'zod';
+import type { OperationDef } from '../../../src-shared/api/operation';
+import { camelToSnake, documentedObject } from '../../../src-shared/api/wire';
+import { operations, type OperationName } from '../../../src-shared/operations';
+import type { ListSpec } from '../../filter/resource';
+import { annotationListSpec } from '../../services/annotations/annotationListSpec';
+import { annotationLogListSpec } from '../../services/annotations/annotationLogListSpec';
 import { ANNOTATION_EDITABLE_PATHS } from '../../services/annotations/annotationFields';
+import { artifactListSpec } from '../../services/artifacts/artifactListSpecs';
+import { policyListSpec } from '../../services/policies/policyListSpecs';
+import { assetListSpec, channelListSpec, runListSpec, tagListSpec, userListSpec } from '../../services/reference/listSpecs';
+import { remoteFileListSpec } from '../../services/remoteFiles/remoteFileListSpec';
+import { ruleListSpec } from '../../services/rules/ruleListSpecs';
+import { savedSearchListSpec } from '../../services/savedSearches/savedSearchListSpec';
 import { TEST_MEASUREMENT_UPDATABLE_PATHS } from '../../services/testReports/testMeasurementsService';
+import { testMeasurementListSpec, testReportListSpec, testStepListSpec } from '../../services/testReports/testReportListSpecs';
 import { TEST_REPORT_UPDATABLE_PATHS } from '../../services/testReports/testReportsService';
 import { TEST_STEP_UPDATABLE_PATHS } from '../../services/testReports/testStepsService';
 
@@ -30,76 +48,23 @@ export interface PlatformRequest {
   readonly mask?: readonly string[];
 }
 
-const LIST = ['page_size', 'page_token', 'filter', 'order_by'] as const;
-const LIST_IN_ORGANIZATION = [...LIST, 'organization_id'] as const;
+/** How an operation is asked: where it is documented, its list spec, its mask paths, and what Outpost serves beyond the platform. */
+interface Asked {
+  readonly source: string;
+  readonly list?: ListSpec;
+  readonly mask?: readonly string[];
+  readonly beyond?: { readonly query?: readonly string[]; readonly orderBy?: readonly string[]; readonly filter?: readonly string[] };
+}
 
-const ANNOTATION_FILTER = [
-  'annotation_id',
-  'start_time',
-  'end_time',
-  'created_date',
-  'modified_date',
-  'run_id',
-  'name',
-  'description',
-  'state',
-  'created_by_user_id',
-  'created_by_rule_condition_version_id',
-  'rule_id',
-  'annotation_type',
-  'tag_name',
-  'report_id',
-  'asset_id',
-  'asset_name',
-  'pending',
-  'assignee',
-  'campaign_reports',
-  'metadata',
-  'archived_date',
-  'is_archived',
-] as const;
-const ANNOTATION_LOG_FILTER = [
-  'annotation_log_id',
-  'annotation_id',
-  'created_by_user_id',
-  'created_date',
-  'modified_date',
-  'kind',
-] as const;
-const TEST_STEP_FIELDS = [
-  'test_step_id',
-  'name',
-  'step_type',
-  'step_path',
-  'status',
-  'start_time',
-  'end_time',
-  'created_date',
-  'modified_date',
-] as const;
-const TEST_MEASUREMENT_FIELDS = [
-  'measurement_id',
-  'name',
-  'measurement_type',
-  'test_step_id',
-  'test_report_id',
-  'passed',
-  'timestamp',
-  'created_date',
-  'modified_date',
-] as const;
+/** Reference data Outpost also lists per organization (the platform lists it for the key's user). */
+const ORGANIZATION_PARAMETER = { query: ['organization_id'] } as const;
 
-export const platformRequests = {
+const asked = {
   Ping: { source: '§1.1' },
   GetMe: { source: '§11.4' },
 
   // §3 Annotations
-  ListAnnotations: {
-    source: '§3, §1.6',
-    query: LIST_IN_ORGANIZATION,
-    orderBy: ['created_date', 'modified_date', 'start_time', 'end_time', 'name', 'description'],
-    filter: ANNOTATION_FILTER,
-  },
+  ListAnnotations: { source: '§3, §1.6', list: annotationListSpec },
   GetAnnotation: { source: '§3' },
   CreateAnnotation: { source: '§3' },
   UpdateAnnotation: { source: '§3', mask: ANNOTATION_EDITABLE_PATHS },
@@ -111,67 +76,24 @@ export const platformRequests = {
   BatchDeleteAnnotations: { source: '§3' },
 
   // §4 Annotation logs (no order_by field exists)
-  ListAnnotationLogs: { source: '§4', query: ['page_size', 'page_token', 'filter'], filter: ANNOTATION_LOG_FILTER },
-  ListAllAnnotationLogs: { source: '§4', query: ['annotation_id', 'page_size', 'page_token', 'filter'], filter: ANNOTATION_LOG_FILTER },
+  ListAnnotationLogs: { source: '§4', list: annotationLogListSpec, beyond: { orderBy: ['created_date'] } },
+  ListAllAnnotationLogs: { source: '§4', list: annotationLogListSpec, beyond: { orderBy: ['created_date'] } },
   CreateAnnotationLog: { source: '§4' },
   DeleteAnnotationLog: { source: '§4' },
 
   // §5 Saved searches
-  ListSavedSearches: {
-    source: '§5',
-    query: LIST_IN_ORGANIZATION,
-    orderBy: ['name', 'created_date', 'modified_date'],
-    filter: ['name', 'saved_search_id', 'overview_mode'],
-  },
+  ListSavedSearches: { source: '§5', list: savedSearchListSpec },
   CreateSavedSearch: { source: '§5' },
   UpdateSavedSearch: { source: '§5', mask: ['name', 'properties'] },
   DeleteSavedSearch: { source: '§5' },
   BatchDeleteSavedSearches: { source: '§5' },
 
   // §6 Rules (pull only)
-  ListRules: {
-    source: '§6',
-    query: LIST,
-    orderBy: ['created_date', 'modified_date'],
-    filter: [
-      'rule_id',
-      'client_key',
-      'name',
-      'description',
-      'is_external',
-      'asset_id',
-      'tag_id',
-      'created_date',
-      'created_by_user_id',
-      'metadata',
-      'modified_date',
-      'modified_by_user_id',
-      'deleted_date',
-      'is_archived',
-      'archived_date',
-      'is_live_evaluation_enabled',
-      'folders',
-      'activeFolders',
-    ],
-  },
+  ListRules: { source: '§6', list: ruleListSpec, beyond: ORGANIZATION_PARAMETER },
   BatchGetRules: { source: '§6' },
 
   // §7 Policies (archived ones through the include_archived parameter: archive state is not filterable)
-  ListPolicies: {
-    source: '§7',
-    query: [...LIST, 'include_archived'],
-    orderBy: ['created_date', 'modified_date', 'name'],
-    filter: [
-      'policy_id',
-      'organization_id',
-      'name',
-      'description',
-      'created_by_user_id',
-      'modified_by_user_id',
-      'created_date',
-      'modified_date',
-    ],
-  },
+  ListPolicies: { source: '§7', list: policyListSpec },
   GetPolicy: { source: '§7' },
   CreatePolicy: { source: '§7' },
   UpdatePolicy: { source: '§7', mask: ['name', 'description', 'configuration', 'is_archived'] },
@@ -179,167 +101,44 @@ export const platformRequests = {
   UnarchivePolicy: { source: '§7' },
 
   // §8 Test reports (the Python client also filters reports on created_date and is_archived)
-  ListTestReports: {
-    source: '§8',
-    query: LIST,
-    orderBy: ['test_report_id', 'name', 'test_system_name', 'test_case', 'start_time', 'end_time', 'created_date', 'modified_date'],
-    filter: [
-      'test_report_id',
-      'status',
-      'name',
-      'test_system_name',
-      'test_case',
-      'start_time',
-      'end_time',
-      'serial_number',
-      'created_by_user_id',
-      'modified_by_user_id',
-      'part_number',
-      'system_operator',
-      'run_id',
-      'archived_date',
-      'metadata',
-      'created_date',
-      'is_archived',
-    ],
-  },
+  ListTestReports: { source: '§8', list: testReportListSpec },
   GetTestReport: { source: '§8' },
   CreateTestReport: { source: '§8' },
   ImportTestReport: { source: '§8, §10.3' },
   UpdateTestReport: { source: '§8', mask: TEST_REPORT_UPDATABLE_PATHS },
   DeleteTestReport: { source: '§8' },
-  ListTestSteps: {
-    source: '§8',
-    query: LIST,
-    orderBy: TEST_STEP_FIELDS,
-    filter: [...TEST_STEP_FIELDS, 'test_report_id', 'parent_step_id', 'description', 'error_code', 'error_message', 'metadata'],
-  },
+  ListTestSteps: { source: '§8', list: testStepListSpec },
   CreateTestStep: { source: '§8' },
   UpdateTestStep: { source: '§8', mask: TEST_STEP_UPDATABLE_PATHS },
   DeleteTestStep: { source: '§8' },
-  ListTestMeasurements: {
-    source: '§8',
-    query: LIST,
-    orderBy: TEST_MEASUREMENT_FIELDS,
-    filter: [...TEST_MEASUREMENT_FIELDS, 'numeric_value', 'string_value', 'boolean_value', 'metadata'],
-  },
+  ListTestMeasurements: { source: '§8', list: testMeasurementListSpec },
   CreateTestMeasurement: { source: '§8' },
   CreateTestMeasurements: { source: '§8' },
   UpdateTestMeasurement: { source: '§8', mask: TEST_MEASUREMENT_UPDATABLE_PATHS },
   DeleteTestMeasurement: { source: '§8' },
 
   // §10 Remote files
-  ListRemoteFiles: {
-    source: '§10.2',
-    query: LIST_IN_ORGANIZATION,
-    orderBy: ['name', 'created_date', 'modified_date'],
-    filter: ['remote_file_id', 'entity_id', 'entity_type', 'metadata', 'file_name'],
-  },
+  ListRemoteFiles: { source: '§10.2', list: remoteFileListSpec },
   UploadRemoteFile: { source: '§10.3' },
 
   // §11 Reference data (pulled for name resolution)
-  ListAssets: {
-    source: '§11.1',
-    query: LIST,
-    orderBy: ['name', 'created_date', 'modified_date', 'archived_date'],
-    filter: [
-      'asset_id',
-      'created_by_user_id',
-      'modified_by_user_id',
-      'created_date',
-      'modified_date',
-      'name',
-      'name_lower',
-      'tag_id',
-      'tag_name',
-      'archived_date',
-      'is_archived',
-      'metadata',
-    ],
-  },
-  ListRuns: {
-    source: '§11.2',
-    query: LIST,
-    orderBy: ['name', 'description', 'created_date', 'modified_date', 'start_time', 'stop_time'],
-    filter: [
-      'run_id',
-      'organization_id',
-      'asset_id',
-      'asset_name',
-      'client_key',
-      'name',
-      'description',
-      'created_by_user_id',
-      'modified_by_user_id',
-      'created_date',
-      'modified_date',
-      'start_time',
-      'stop_time',
-      'tag_id',
-      'asset_tag_id',
-      'duration',
-      'duration_string',
-      'annotation_comments_count',
-      'annotation_state',
-      'archived_date',
-      'is_archived',
-      'metadata',
-    ],
-  },
-  ListTags: { source: '§11.3', query: [...LIST, 'tag_type'], orderBy: ['created_date', 'name'], filter: ['tag_id', 'name'] },
-  ListActiveUsers: {
-    source: '§11.4',
-    query: LIST_IN_ORGANIZATION,
-    orderBy: ['name', 'created_date', 'modified_date'],
-    filter: ['user_id', 'name'],
-  },
-  ListChannels: {
-    source: '§11.5',
-    query: LIST,
-    orderBy: ['name', 'created_date', 'modified_date', 'active'],
-    filter: [
-      'channel_id',
-      'asset_id',
-      'name',
-      'description',
-      'run_id',
-      'run_name',
-      'run_client_key',
-      'created_date',
-      'modified_date',
-      'created_by_user_id',
-      'modified_by_user_id',
-    ],
-  },
+  ListAssets: { source: '§11.1', list: assetListSpec, beyond: ORGANIZATION_PARAMETER },
+  ListRuns: { source: '§11.2', list: runListSpec, beyond: ORGANIZATION_PARAMETER },
+  ListTags: { source: '§11.3', list: tagListSpec, beyond: ORGANIZATION_PARAMETER },
+  ListActiveUsers: { source: '§11.4', list: userListSpec },
+  ListChannels: { source: '§11.5', list: channelListSpec, beyond: ORGANIZATION_PARAMETER },
 
   // Artifacts: ListArtifacts as the seed spec defines it (archived ones only through the filter's
   // `include_archived == true`; no include_archived parameter, no modified_date); the rest are Outpost
   // extensions (the platform answers 404 and the sync holds them: README.md of sync, Artifacts).
   ListArtifacts: {
     source: 'seed spec',
-    query: [...LIST_IN_ORGANIZATION, 'conversation_id'],
-    orderBy: ['created_date', 'version_created_date', 'archived_date', 'title', 'version', 'file_type'],
-    filter: [
-      'artifact_id',
-      'organization_id',
-      'created_by_user_id',
-      'storage_class',
-      'created_via',
-      'title',
-      'file_name',
-      'file_type',
-      'version',
-      'created_date',
-      'version_created_date',
-      'archived_date',
-      'include_archived',
-      'metadata',
-      'links',
-    ],
+    list: artifactListSpec,
+    beyond: { query: ['include_archived'], orderBy: ['modified_date'], filter: ['modified_date'] },
   },
   GetArtifact: { source: 'Outpost extension' },
-  ListArtifactVersions: { source: 'Outpost extension', query: ['page_size', 'page_token'] },
-  DownloadArtifactContent: { source: 'Outpost extension', query: ['version'] },
+  ListArtifactVersions: { source: 'Outpost extension' },
+  DownloadArtifactContent: { source: 'Outpost extension' },
   UploadArtifact: { source: 'Outpost extension' },
   CreateStructuredArtifact: { source: 'Outpost extension' },
   CreateArtifactVersion: { source: 'Outpost extension' },
@@ -347,6 +146,34 @@ export const platformRequests = {
   UnlinkArtifact: { source: 'Outpost extension' },
   ArchiveArtifact: { source: 'Outpost extension' },
   UnarchiveArtifact: { source: 'Outpost extension' },
-} as const satisfies Partial<Record<OperationName, PlatformRequest>>;
+} as const satisfies Partial<Record<OperationName, Asked>>;
 
-export type PlatformOperation = keyof typeof platformRequests;
+/** `names` without what Outpost serves beyond the platform; undefined when none is left. */
+const without = (names: readonly string[], beyond: readonly string[] = []) => {
+  const left = names.filter((n) => !beyond.includes(n));
+  return left.length ? left : undefined;
+};
+
+/** The fields of an operation's request that travel in the query: all but the path's (GET and DELETE). */
+function queryOf(op: OperationDef): readonly string[] {
+  if (op.method !== 'GET' && op.method !== 'DELETE') return [];
+  const onPath = new Set([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  const request = (documentedObject.get(op.request) ?? op.request) as z.ZodObject;
+  return Object.keys(request.shape)
+    .map(camelToSnake)
+    .filter((f) => !onPath.has(f));
+}
+
+function platformRequest(name: OperationName, a: Asked): PlatformRequest {
+  return {
+    source: a.source,
+    query: without(queryOf(operations[name]), a.beyond?.query),
+    orderBy: a.list && without(Object.keys(a.list.orderFields), a.beyond?.orderBy),
+    filter: a.list && without(Object.keys(a.list.filterFields), a.beyond?.filter),
+    mask: a.mask,
+  };
+}
+
+export const platformRequests = Object.fromEntries(
+  Object.entries(asked).map(([name, a]) => [name, platformRequest(name as OperationName, a)]),
+) as Record<keyof typeof asked, PlatformRequest>;
