@@ -94,10 +94,22 @@ export function removeUnlisted(
   seen: ReadonlySet<string>,
 ): void {
   const stays = remoteDeletionStays(db);
-  for (const r of db.all<{ id: string }>(`SELECT id FROM ${rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
+  removeMissing(db, kind, rows, organizationIds, seen, (r) => stays(kind, r.id));
+}
+
+/** Deletes the records in `organizationIds` the remote did not list (`seen`) and that do not stay here, with their merge bases. */
+function removeMissing(
+  db: Db,
+  kind: string,
+  rows: RecordTable,
+  organizationIds: readonly string[],
+  seen: ReadonlySet<string>,
+  stays: (record: LocalRecord) => boolean,
+): void {
+  for (const r of db.all<LocalRecord>(`SELECT pk, id FROM ${rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
     JSON.stringify(organizationIds),
   ])) {
-    if (seen.has(r.id) || stays(kind, r.id)) continue;
+    if (seen.has(r.id) || stays(r)) continue;
     rows.deleteByIds(db, [r.id]); // what hangs from it cascades
     db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [kind, r.id]);
   }
@@ -138,22 +150,11 @@ export function deletionReconciler<T>(o: DeletionReconcilerOptions<T>): Puller<T
   }
 
   function settle(s: SyncSession, _variant: Record<string, unknown>, seen: ReadonlySet<string>): void {
+    const created = createdByOpenEntries(s.db, o.createdResource);
+    const kept = keptAfterRemoteDeletion(s.db, o.createdResource);
+    const stays = o.stays?.(s.db);
     const organizations = s.identity.organizations.map((org) => org.id);
-    const missing = s.db
-      .all<LocalRecord>(`SELECT pk, id FROM ${o.rows.table} WHERE organization_id IN (SELECT value FROM json_each(?))`, [
-        JSON.stringify(organizations),
-      ])
-      .filter((r) => !seen.has(r.id));
-    if (missing.length) {
-      const created = createdByOpenEntries(s.db, o.createdResource);
-      const kept = keptAfterRemoteDeletion(s.db, o.createdResource);
-      const stays = o.stays?.(s.db);
-      for (const r of missing) {
-        if (created.has(r.id) || kept.has(r.id) || stays?.(r)) continue;
-        o.rows.deleteByIds(s.db, [r.id]);
-        s.db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [o.createdResource, r.id]);
-      }
-    }
+    removeMissing(s.db, o.createdResource, o.rows, organizations, seen, (r) => created.has(r.id) || kept.has(r.id) || !!stays?.(r));
     saveReconcile(s.db, o.resource, s.remote.serverNow());
   }
 }

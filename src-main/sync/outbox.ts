@@ -52,32 +52,30 @@ export function countFailed(db: Db): number {
   return db.get<{ n: number }>("SELECT count(*) AS n FROM sync_outbox WHERE state = 'failed'")!.n;
 }
 
-/** Puts failed entries back in the queue (RetrySyncEntry); returns those that were failed. */
-export function requeueFailed(db: Db, seqs: readonly number[]): number[] {
-  return db
+/** The failed entries that match `where` (one parameter: `JSON(values)`), back in the queue; returns them. */
+const requeue = (db: Db, where: string, values: readonly number[]): number[] =>
+  db
     .all<{ seq: number }>(
       `UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL
-       WHERE state = 'failed' AND seq IN (SELECT value FROM json_each(?)) RETURNING seq`,
-      [JSON.stringify(seqs)],
+       WHERE state = 'failed' AND ${where} RETURNING seq`,
+      [JSON.stringify(values)],
     )
     .map((r) => r.seq);
-}
+
+/** Puts failed entries back in the queue (RetrySyncEntry); returns those that were failed. */
+export const requeueFailed = (db: Db, seqs: readonly number[]): number[] => requeue(db, 'seq IN (SELECT value FROM json_each(?))', seqs);
 
 /**
  * Puts back in the queue the failed entries whose requests name a record one of `creators` creates that the remote
  * does not have yet (they failed because it did); returns them.
  */
-export function requeueFailedDependents(db: Db, creators: readonly number[]): number[] {
-  return db
-    .all<{ seq: number }>(
-      `UPDATE sync_outbox SET state = 'pending', error_code = NULL, last_error = NULL, done_date = NULL
-       WHERE state = 'failed' AND EXISTS (
-         SELECT 1 FROM sync_id_map m WHERE m.created_by_seq IN (SELECT value FROM json_each(?)) AND m.remote_id IS NULL AND instr(sync_outbox.request, m.local_id) > 0)
-       RETURNING seq`,
-      [JSON.stringify(creators)],
-    )
-    .map((r) => r.seq);
-}
+export const requeueFailedDependents = (db: Db, creators: readonly number[]): number[] =>
+  requeue(
+    db,
+    `EXISTS (SELECT 1 FROM sync_id_map m WHERE m.created_by_seq IN (SELECT value FROM json_each(?)) AND m.remote_id IS NULL
+       AND instr(sync_outbox.request, m.local_id) > 0)`,
+    creators,
+  );
 
 /** Sets entries aside for good (DismissSyncEntry): never sent. */
 export function dismissEntries(db: Db, seqs: readonly number[]): void {
@@ -157,14 +155,7 @@ export function removeTarget(db: Db, seq: number, resource: string, recordId: st
   db.run('DELETE FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [seq, resource, recordId]);
 }
 
-export function targetsOf(db: Db, seq: number): Target[] {
-  return db
-    .all<{ resource: string; record_id: string; fields: string }>(
-      'SELECT resource, record_id, fields FROM sync_outbox_targets WHERE seq = ?',
-      [seq],
-    )
-    .map((r) => ({ resource: r.resource, recordId: r.record_id, fields: JSON.parse(r.fields) as string[] }));
-}
+export const targetsOf = (db: Db, seq: number): Target[] => targetsOfMany(db, [seq]).get(seq)!;
 
 /** targetsOf for many entries in one query (the push scheduler reads them for every entry it considers). */
 export function targetsOfMany(db: Db, seqs: readonly number[]): Map<number, Target[]> {

@@ -27,7 +27,7 @@ import { wireMicros } from './time';
 import { Remote } from './remote';
 import { AuthError, backoffDelay, classify, sleep } from './retry';
 import type { SyncSession } from './session';
-import { filterUnsupported, itemsOf, tokenOf } from './remoteQuery';
+import { filterUnsupported, itemsOf, listPages, tokenOf } from './remoteQuery';
 import type { OperationName } from '../../src-shared/operations';
 import type { WireRequest, WireResponse } from './wireTypes';
 import { widenCheckpoints } from './walCheckpoints';
@@ -229,14 +229,10 @@ async function pullWhole(
   const seen = new Set<string>();
   let rows = 0;
   const listWhole = async (request: Record<string, unknown>) => {
-    let pageToken: string | undefined;
-    do {
-      const res = await callWithRetry(s, p.operation, compact({ ...request, pageSize, pageToken }));
-      const items = itemsOf(res, p.listField);
+    for await (const items of listPages((op, req) => callWithRetry(s, op, req), p.operation, p.listField, { ...request, pageSize })) {
       for (const i of items) seen.add(p.idOf(i));
       rows += await applyPage(s, p, variant, items, {});
-      pageToken = tokenOf(res);
-    } while (pageToken);
+    }
   };
   try {
     await listWhole(variant);

@@ -21,6 +21,7 @@ import {
   OPEN_STATES,
   openAmong,
   openEntries,
+  setRequest,
   targetsOf,
   targetsOfMany,
 } from './outbox';
@@ -246,21 +247,17 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
         case 'auth':
           noteError(s.db, entry.seq, f.code, f.message);
           throw new AuthError(f.message, f.code);
-        case 'notFound':
-          if (typeof spec.notFound === 'object') {
-            const missing = missingIds(e);
-            const next: unknown = missing.length ? spec.notFound.without(entry.request, missing) : undefined;
-            if (next === null) {
-              await complete(s, c, p, entry, undefined, 'already gone');
-              return 'done';
-            }
-            if (next !== undefined) {
-              s.db.run('UPDATE sync_outbox SET request = ? WHERE seq = ?', [JSON.stringify(next), entry.seq]);
-              entry = { ...entry, request: next };
-              continue;
-            }
+        case 'notFound': {
+          // An all-or-nothing batch goes again without the ids the remote did not find (null: none left).
+          const batch = typeof spec.notFound === 'object' ? spec.notFound : undefined;
+          const missing = batch ? missingIds(e) : [];
+          const next: unknown = batch && missing.length ? batch.without(entry.request, missing) : undefined;
+          if (next !== undefined && next !== null) {
+            setRequest(s.db, entry.seq, next);
+            entry = { ...entry, request: next };
+            continue;
           }
-          if (spec.notFound === 'done') {
+          if (next === null || spec.notFound === 'done') {
             await complete(s, c, p, entry, undefined, 'already gone');
             return 'done';
           }
@@ -288,6 +285,7 @@ async function pushEntry(s: SyncSession, c: ResourceCatalog, p: PushContext, seq
             return n;
           });
           return fail(s, c, entry, f.code, `not found on the remote${kept ? ' (kept locally; see conflicts)' : ''}: ${f.message}`);
+        }
         case 'exists': {
           // 409 on a create: it already exists there; adopt it.
           if (spec.create) {
