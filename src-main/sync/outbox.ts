@@ -119,15 +119,19 @@ export function pendingFields(db: Db, resource: string, recordId: string, exclud
   return out;
 }
 
-/** The fields the entry whose result is being applied wrote on a record (empty outside push results). */
-export function ownFields(ctx: { db: Db; excludeSeq?: number }, resource: string, recordId: string): Set<string> {
-  if (ctx.excludeSeq === undefined) return new Set();
-  const row = ctx.db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [
-    ctx.excludeSeq,
+/** The fields entry `seq` writes on a record (undefined: it does not target it). */
+function targetFields(db: Db, seq: number, resource: string, recordId: string): string[] | undefined {
+  const row = db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [
+    seq,
     resource,
     recordId,
   ]);
-  return new Set(row ? (JSON.parse(row.fields) as string[]) : []);
+  return row && (JSON.parse(row.fields) as string[]);
+}
+
+/** The fields the entry whose result is being applied wrote on a record (empty outside push results). */
+export function ownFields(ctx: { db: Db; excludeSeq?: number }, resource: string, recordId: string): Set<string> {
+  return new Set(ctx.excludeSeq === undefined ? [] : targetFields(ctx.db, ctx.excludeSeq, resource, recordId));
 }
 
 export function setRequest(db: Db, seq: number, request: unknown): void {
@@ -136,13 +140,8 @@ export function setRequest(db: Db, seq: number, request: unknown): void {
 
 /** Removes a field from an entry's target (the remote won it). */
 export function dropTargetField(db: Db, seq: number, resource: string, recordId: string, field: string): void {
-  const row = db.get<{ fields: string }>('SELECT fields FROM sync_outbox_targets WHERE seq = ? AND resource = ? AND record_id = ?', [
-    seq,
-    resource,
-    recordId,
-  ]);
-  if (!row) return;
-  const fields = (JSON.parse(row.fields) as string[]).filter((f) => f !== field);
+  const fields = targetFields(db, seq, resource, recordId)?.filter((f) => f !== field);
+  if (!fields) return;
   db.run('UPDATE sync_outbox_targets SET fields = ? WHERE seq = ? AND resource = ? AND record_id = ?', [
     JSON.stringify(fields),
     seq,

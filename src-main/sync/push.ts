@@ -61,15 +61,6 @@ export function pushContext(s: SyncSession, c: ResourceCatalog): PushContext {
   };
 }
 
-function completeOne(s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, response: unknown, how: string): void {
-  const spec = c.specFor(entry.operation)!;
-  const current = loadEntry(s.db, entry.seq);
-  if (!isOpen(current)) return; // a pull adopted it meanwhile
-  spec.applyResult(p, current, response);
-  if (entry.attempts !== current.attempts) s.db.run('UPDATE sync_outbox SET attempts = ? WHERE seq = ?', [entry.attempts, entry.seq]);
-  finishEntry(s.db, entry.seq, 'done', { result: { how } });
-}
-
 /**
  * Completions and in-flight marks share commits with the other writes of the same turn of the event loop
  * (db/groupCommit.ts: a commit per entry cost more than the entry's own writes). An entry counts as done only
@@ -77,7 +68,15 @@ function completeOne(s: SyncSession, c: ResourceCatalog, p: PushContext, entry: 
  * (creates) by the next sync. A create is sent only once its in-flight mark committed.
  */
 const complete = (s: SyncSession, c: ResourceCatalog, p: PushContext, entry: OutboxEntry, response: unknown, how: string): Promise<void> =>
-  groupCommitFor(s.db).submit(async () => s.db.tx(() => completeOne(s, c, p, entry, response, how)));
+  groupCommitFor(s.db).submit(async () =>
+    s.db.tx(() => {
+      const current = loadEntry(s.db, entry.seq);
+      if (!isOpen(current)) return; // a pull adopted it meanwhile
+      c.specFor(entry.operation)!.applyResult(p, current, response);
+      if (entry.attempts !== current.attempts) s.db.run('UPDATE sync_outbox SET attempts = ? WHERE seq = ?', [entry.attempts, entry.seq]);
+      finishEntry(s.db, entry.seq, 'done', { result: { how } });
+    }),
+  );
 
 const markSent = (s: SyncSession, seq: number): Promise<void> =>
   groupCommitFor(s.db).submit(async () => markInflight(s.db, seq, s.remote.serverNow(), s.createQuietMs));

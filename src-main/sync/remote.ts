@@ -30,29 +30,20 @@ export class Remote {
 
   constructor(readonly options: RemoteOptions) {
     const observe = (at: number, sent: number, received: number) => this.clock.observe(at, sent, received);
-    if (options.fetch) {
-      const base = options.fetch;
-      const observed: typeof fetch = async (input, init) => {
-        const sent = Date.now();
-        const res = await base(input, init);
-        const at = Date.parse(res.headers.get('date') ?? '');
-        if (!Number.isNaN(at)) observe(at, sent, Date.now());
-        return res;
-      };
-      this.transport = httpTransport({
-        baseUrl: options.baseUrl,
-        apiKey: options.apiKey,
-        fetch: observed,
-        timeoutMs: options.timeoutMs ?? 30_000,
-      });
-    } else {
-      this.transport = nodeHttpTransport({
-        baseUrl: options.baseUrl,
-        apiKey: options.apiKey,
-        timeoutMs: options.timeoutMs ?? 30_000,
-        onDate: observe,
-      });
+    const common = { baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 30_000 };
+    const base = options.fetch;
+    if (!base) {
+      this.transport = nodeHttpTransport({ ...common, onDate: observe });
+      return;
     }
+    const observed: typeof fetch = async (input, init) => {
+      const sent = Date.now();
+      const res = await base(input, init);
+      const at = Date.parse(res.headers.get('date') ?? '');
+      if (!Number.isNaN(at)) observe(at, sent, Date.now());
+      return res;
+    };
+    this.transport = httpTransport({ ...common, fetch: observed });
   }
 
   /** Releases kept-alive connections. */
