@@ -9,7 +9,7 @@
 import type { Db } from '../db/database';
 import { recordConflict } from './conflicts';
 
-export const ID_COLLISION = 'id_collision';
+const ID_COLLISION = 'id_collision';
 
 /** The ids of `ids` held in `table` by records the remote never sent. */
 function collidingIds(db: Db, table: string, ids: readonly string[], remoteOrganizations: readonly string[]): Set<string> {

@@ -46,7 +46,7 @@ export interface DeletionReconcilerOptions<T> {
 }
 
 /** Ids of `resource` records that open outbox entries created (not on the remote yet, or not known to be). */
-export function createdByOpenEntries(db: Db, resource: string): Set<string> {
+function createdByOpenEntries(db: Db, resource: string): Set<string> {
   const ids = new Set<string>();
   for (const e of db.all<{ created_ids: string }>(`SELECT created_ids FROM sync_outbox WHERE state IN ${OPEN_STATES}`)) {
     for (const c of JSON.parse(e.created_ids) as { resource: string; id: string }[]) if (c.resource === resource) ids.add(c.id);

@@ -14,7 +14,7 @@ export interface SyncIdentity {
   readonly organizations: readonly { id: string; name: string }[];
 }
 
-export const IDENTITY_SETTING = 'sync.identity';
+const IDENTITY_SETTING = 'sync.identity';
 
 export function storedIdentity(db: Db): SyncIdentity | undefined {
   const text = db.setting(IDENTITY_SETTING);
@@ -50,7 +50,7 @@ export const upsertUser = upsertRemoteUser;
 /** A pulled record references its organization (a foreign key): make sure a row exists (named once the identity or a listing names it). */
 export const ensureOrganization = ensureOrganizationRow;
 
-export const upsertOrganization = upsertRemoteOrganization;
+const upsertOrganization = upsertRemoteOrganization;
 
 /** Returns whether the membership was added or made active again (false: already active). */
 export const upsertMembership = upsertActiveMembership;

@@ -12,7 +12,7 @@ import { storedIdentity } from './identity';
 import { Remote } from './remote';
 
 /** How long each of the check's two requests may take (a link is made by a person waiting for the answer). */
-export const LINK_CHECK_TIMEOUT_MS = 10_000;
+const LINK_CHECK_TIMEOUT_MS = 10_000;
 
 export interface LinkIdentity {
   readonly userId: string;
@@ -20,7 +20,7 @@ export interface LinkIdentity {
   readonly organizations: readonly { organizationId: string; name: string }[];
 }
 
-export function linkRefused(reason: LinkCheckFailureReason, message: string): ApiError {
+function linkRefused(reason: LinkCheckFailureReason, message: string): ApiError {
   return new ApiError(Code.FAILED_PRECONDITION, message, [
     { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: LINK_CHECK_DOMAIN, metadata: {} },
   ]);

@@ -169,7 +169,7 @@ export function targetsOfMany(db: Db, seqs: readonly number[]): Map<number, Targ
 }
 
 /** Drops the merge base of records whose edits have all drained. */
-export function releaseBases(db: Db, targets: readonly Target[]): void {
+function releaseBases(db: Db, targets: readonly Target[]): void {
   for (const t of targets) {
     if (!hasPending(db, t.resource, t.recordId))
       db.run('DELETE FROM sync_base WHERE resource = ? AND record_id = ?', [t.resource, t.recordId]);

@@ -6,7 +6,7 @@ import type { Db } from '../db/database';
 import type { Adoption, PreLinkRecords } from './resource';
 
 /** `except`: an SQL condition on the table's rows that are no one's work (e.g. the default policy each organization starts with). */
-export function countLocalRecords(db: Db, table: string, organizationIds: readonly string[], except?: string): number {
+function countLocalRecords(db: Db, table: string, organizationIds: readonly string[], except?: string): number {
   return db.get<{ n: number }>(
     `SELECT count(*) AS n FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map)${except ? ` AND NOT (${except})` : ''}`,
     [JSON.stringify(organizationIds)],
@@ -14,7 +14,7 @@ export function countLocalRecords(db: Db, table: string, organizationIds: readon
 }
 
 /** Those records' ids, oldest first (the order they were made in, which adoption keeps). */
-export function localRecordIds(db: Db, table: string, organizationIds: readonly string[]): string[] {
+function localRecordIds(db: Db, table: string, organizationIds: readonly string[]): string[] {
   return db
     .all<{ id: string }>(
       `SELECT id FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map) ORDER BY created_date, pk`,

@@ -48,7 +48,7 @@ export interface PushResult {
   held: number;
 }
 
-export function pushContext(s: SyncSession, c: ResourceCatalog): PushContext {
+function pushContext(s: SyncSession, c: ResourceCatalog): PushContext {
   return {
     db: s.db,
     call: typedCall((op, req) => s.remote.call(op, req)),

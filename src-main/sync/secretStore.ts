@@ -13,7 +13,7 @@ export interface SecretStore {
 
 export const SECRETS_FILE = 'sync-secrets.json';
 
-export function createFileSecretStore(file: string): SecretStore {
+function createFileSecretStore(file: string): SecretStore {
   const read = (): Record<string, string> => {
     if (!existsSync(file)) return {};
     return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;

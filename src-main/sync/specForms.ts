@@ -121,7 +121,7 @@ export interface MaskUpdate<K extends OperationName, R> {
 }
 
 /** The mask paths of an update request (updateMask, snake_case), each once, as mask() sends them. */
-export const maskPaths = (request: unknown): string[] => unique((request as { updateMask?: string[] }).updateMask ?? []);
+const maskPaths = (request: unknown): string[] => unique((request as { updateMask?: string[] }).updateMask ?? []);
 
 /** An update of one record's fields through its update mask: a field the remote won leaves the mask (nothing left: dropped). */
 export function updateByMask<K extends OperationName, R = WireResponse<K>>(f: MaskUpdate<K, R>): OpSpec {

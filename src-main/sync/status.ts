@@ -10,7 +10,7 @@ import { syncLockHeld } from './lock';
 import { countFailed, countOpen } from './outbox';
 import { REMOTE_URL_SETTING } from './profile';
 
-export const STATUS_SETTING = 'sync.status';
+const STATUS_SETTING = 'sync.status';
 
 /** What the sync run records about itself (the stored half of SyncStatus). */
 export interface StoredSyncStatus {

@@ -11,7 +11,7 @@ export interface SyncProgressView {
 }
 
 /** The plain line for an event, or undefined for events that print nothing. */
-export function progressLine(e: SyncEvent): string | undefined {
+function progressLine(e: SyncEvent): string | undefined {
   switch (e.type) {
     case 'phase':
       return e.phase === 'done' ? undefined : `${e.phase}...`;

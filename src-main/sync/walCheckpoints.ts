@@ -11,7 +11,7 @@
 // checkpoint only moves committed pages; every commit syncs the WAL either way).
 import type { Db } from '../db/database';
 
-export const SYNC_WAL_AUTOCHECKPOINT_PAGES = 10_000;
+const SYNC_WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
 /** Widens the connection's checkpoint threshold; returns the function that puts the previous one back. */
 export function widenCheckpoints(db: Db): () => void {
