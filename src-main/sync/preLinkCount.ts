@@ -5,23 +5,19 @@
 import type { Db } from '../db/database';
 import type { Adoption, PreLinkRecords } from './resource';
 
+/** The rows of `table` held in the organizations of the query's parameter that no outbox entry created. */
+const localRows = (table: string) =>
+  `FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map)`;
+
 /** `except`: an SQL condition on the table's rows that are no one's work (e.g. the default policy each organization starts with). */
 function countLocalRecords(db: Db, table: string, organizationIds: readonly string[], except?: string): number {
-  return db.get<{ n: number }>(
-    `SELECT count(*) AS n FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map)${except ? ` AND NOT (${except})` : ''}`,
-    [JSON.stringify(organizationIds)],
-  )!.n;
+  const sql = `SELECT count(*) AS n ${localRows(table)}${except ? ` AND NOT (${except})` : ''}`;
+  return db.get<{ n: number }>(sql, [JSON.stringify(organizationIds)])!.n;
 }
 
 /** Those records' ids, oldest first (the order they were made in, which adoption keeps). */
-function localRecordIds(db: Db, table: string, organizationIds: readonly string[]): string[] {
-  return db
-    .all<{ id: string }>(
-      `SELECT id FROM ${table} WHERE organization_id IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT local_id FROM sync_id_map) ORDER BY created_date, pk`,
-      [JSON.stringify(organizationIds)],
-    )
-    .map((r) => r.id);
-}
+const localRecordIds = (db: Db, table: string, organizationIds: readonly string[]): string[] =>
+  db.all<{ id: string }>(`SELECT id ${localRows(table)} ORDER BY created_date, pk`, [JSON.stringify(organizationIds)]).map((r) => r.id);
 
 /** Records of a kind adoption sends, one at a time, oldest first (`adoptOne`: whether that one went). */
 export function adoptedPreLink(
