@@ -97,8 +97,7 @@ const PUSH_REREAD_EVERY_MS = 10_000;
 const PUSH_REREAD_OVERLAP_MS = 2_000;
 
 export async function runSync(options: SyncOptions): Promise<SyncSummary> {
-  const { db } = options;
-  const { catalog } = options;
+  const { db, catalog } = options;
   const pushWindow = new PushWindow(options.concurrency ?? DEFAULT_PUSH_CONCURRENCY);
   const started = Date.now();
   const progress = emptyProgress();
