@@ -11,7 +11,8 @@ import type { Db, SqlValue } from '../db/database';
 import type { ApplyContext } from './apply';
 import { sameValue } from './canonical';
 import { mergeFields } from './merge';
-import type { Snapshot } from './resource';
+import type { Snapshot, UndoWrite } from './resource';
+import { snakeToCamel } from '../../src-shared/api/wire';
 
 /** Column values of a row, as stored (epoch micros, enum numbers). */
 export type Columns = Readonly<Record<string, SqlValue>>;
@@ -26,6 +27,19 @@ export interface SyncedField<W> {
   readonly rows?: (db: Db, pk: number, record: W) => boolean | void;
   /** The update_mask paths that write it, when they are not just its name (a oneof's members). */
   readonly paths?: readonly string[];
+  /** The value its update request member takes for a canonical value (undefined: left out); default the value itself. */
+  readonly wire?: (value: unknown) => unknown;
+  /** The operations that set it (to true, to false) instead of the update, taking only the record's id (archive, unarchive). */
+  readonly setBy?: readonly [string, string];
+}
+
+/** The public update a lost field is written back by (conflict undo): its operation and how its request names the record. */
+export interface UpdateRequest {
+  readonly operation: string;
+  /** The request member holding the record ("testReport"). */
+  readonly record: string;
+  /** The record's member holding its id ("testReportId"). */
+  readonly id: string;
 }
 
 /** A replicated record kind: its wire form W, its table, and its synced fields by name. */
@@ -41,6 +55,8 @@ export interface RecordShape<W, F extends string = string> {
   readonly fields: Readonly<Record<F, SyncedField<W>>>;
   /** The columns the server sets (the same for every record): taken from the remote as they are, never merged. */
   readonly server?: (record: W) => Columns;
+  /** Its update operation (absent: a lost field of this kind has no automatic undo). */
+  readonly update?: UpdateRequest;
 }
 
 const namesOf = <F extends string>(shape: { readonly fields: Readonly<Record<F, unknown>> }) => Object.keys(shape.fields) as F[];
@@ -137,4 +153,22 @@ export function mergeRecord<W, F extends string>(
     },
   });
   return written;
+}
+
+/**
+ * The descriptor's `merge.undo`: the update that writes a lost field's canonical value back, its mask the field's paths
+ * (or its name); undefined for a kind without an update operation or a field it does not declare.
+ */
+export function undoOf<W, F extends string>(
+  shape: RecordShape<W, F>,
+): (recordId: string, field: string, value: unknown) => UndoWrite | undefined {
+  return (recordId, field, value) => {
+    const { update } = shape;
+    if (!update || !Object.hasOwn(shape.fields, field)) return undefined;
+    const f = shape.fields[field as F];
+    if (f.setBy) return { operation: f.setBy[value ? 0 : 1], request: { [update.id]: recordId } };
+    const wire = f.wire ? f.wire(value) : value;
+    const record = { [update.id]: recordId, ...(wire === undefined ? {} : { [snakeToCamel(field)]: wire }) };
+    return { operation: update.operation, request: { [update.record]: record, updateMask: (f.paths ?? [field]).join(',') } };
+  };
 }

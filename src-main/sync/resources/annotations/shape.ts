@@ -13,6 +13,7 @@ import {
 import type { ANNOTATION_EDITABLE_PATHS } from '../../../services/annotations/annotationFields';
 import type { RecordShape } from '../../recordShape';
 import { wireMicros as micros } from '../../time';
+import { formatTimestamp } from '../../../../src-shared/api/time';
 
 export const ANNOTATION = 'annotation';
 
@@ -46,6 +47,10 @@ const linkedChannels = (a: Annotation) =>
         : { calculatedChannel: { calculatedChannelVersionId: c.calculatedChannel?.calculatedChannelVersionId ?? '' } },
   );
 
+/** An unset value is left out of the update request. */
+const unlessNull = (v: unknown) => (v === null ? undefined : v);
+const timeWire = (v: unknown) => formatTimestamp(v as number);
+
 const state = (a: Annotation) => (a.state && a.state !== 'ANNOTATION_STATE_UNSPECIFIED' ? a.state : null);
 const stateNumber = (a: Annotation) => {
   const s = state(a);
@@ -57,16 +62,29 @@ export const ANNOTATION_SHAPE: RecordShape<Annotation, AnnotationField> = {
   table: 'annotations',
   load: loadAnnotations,
   setColumns: setAnnotationColumns,
+  update: { operation: 'UpdateAnnotation', record: 'annotation', id: 'annotationId' },
   fields: {
     name: { of: (a) => a.name, columns: (a) => ({ name: a.name }) },
     description: { of: (a) => a.description, columns: (a) => ({ description: a.description }) },
-    start_time: { of: (a) => micros(a.startTime), columns: (a) => ({ start_time: micros(a.startTime) }) },
-    end_time: { of: (a) => micros(a.endTime), columns: (a) => ({ end_time: micros(a.endTime) }) },
-    assigned_to_user_id: { of: (a) => a.assignedToUserId, columns: (a) => ({ assigned_to_user_id: a.assignedToUserId }) },
-    state: { of: state, columns: (a) => ({ state: stateNumber(a) }) },
+    start_time: { of: (a) => micros(a.startTime), columns: (a) => ({ start_time: micros(a.startTime) }), wire: timeWire },
+    end_time: { of: (a) => micros(a.endTime), columns: (a) => ({ end_time: micros(a.endTime) }), wire: timeWire },
+    assigned_to_user_id: {
+      of: (a) => a.assignedToUserId,
+      columns: (a) => ({ assigned_to_user_id: a.assignedToUserId }),
+      wire: (v) => v ?? '',
+    },
+    state: { of: state, columns: (a) => ({ state: stateNumber(a) }), wire: unlessNull },
     tags: { of: (a) => [...a.tags], rows: (db, pk, a) => replaceAnnotationTags(db, pk, a.tags) },
-    legend_config: { of: (a) => a.legendConfig ?? null, columns: (a) => ({ legend_config: a.legendConfig ?? null }) },
-    linked_channels: { of: linkedChannels, rows: (db, pk, a) => replaceAnnotationLinkedChannels(db, pk, linkedChannels(a)) },
+    legend_config: {
+      of: (a) => a.legendConfig ?? null,
+      columns: (a) => ({ legend_config: a.legendConfig ?? null }),
+      wire: unlessNull,
+    },
+    linked_channels: {
+      of: linkedChannels,
+      rows: (db, pk, a) => replaceAnnotationLinkedChannels(db, pk, linkedChannels(a)),
+      wire: (v) => v ?? [],
+    },
     metadata: {
       of: (a) => normalizeMetadata(a.metadata),
       rows: (db, pk, a) => replaceAnnotationMetadata(db, pk, normalizeMetadata(a.metadata)),
@@ -74,6 +92,7 @@ export const ANNOTATION_SHAPE: RecordShape<Annotation, AnnotationField> = {
     archived: {
       of: (a) => a.isArchived,
       paths: ['deleted_date', 'archived_date'],
+      setBy: ['ArchiveAnnotation', 'UnarchiveAnnotation'],
       columns: (a) => ({ archived_date: a.isArchived ? (micros(a.archivedDate) ?? Date.now() * 1000) : null }),
     },
   },

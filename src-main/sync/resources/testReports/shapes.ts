@@ -12,6 +12,7 @@ import {
   type TestStep,
 } from '../../../../src-shared/api/testReports';
 import type { MetadataValueInput } from '../../../../src-shared/api/metadata';
+import { formatTimestamp } from '../../../../src-shared/api/time';
 import { encodeStepPath } from '../../../db/encodings/stepPathKey';
 import { BOUNDS_FIELD, loadMeasurements, loadReports, loadSteps, VALUE_FIELD } from '../../../services/testReports/testReportRows';
 import type { TEST_REPORT_UPDATABLE_PATHS } from '../../../services/testReports/testReportsService';
@@ -32,10 +33,11 @@ export const TEST_MEASUREMENT = 'test_measurement';
 
 /** A field stored as it is in the column of its name. */
 const same = <W>(column: string, of: (record: W) => string): SyncedField<W> => ({ of, columns: (r) => ({ [column]: of(r) }) });
-/** A time: micros in the synced form (null when unset), 0 in its column. */
+/** A time: micros in the synced form (null when unset), 0 in its column, a timestamp in an update. */
 const time = <W>(column: string, of: (record: W) => string | undefined): SyncedField<W> => ({
   of: (r) => wireMicros(of(r)),
   columns: (r) => ({ [column]: wireMicros(of(r)) ?? 0 }),
+  wire: (v) => formatTimestamp(v as number),
 });
 /** Wire doubles ("NaN", "Infinity" as text) -> numbers; SQLite stores NaN as NULL. */
 function num(v: number | string | undefined): number | null {
@@ -51,6 +53,7 @@ export const TEST_REPORT_SHAPE: RecordShape<TestReport, (typeof TEST_REPORT_UPDA
   table: 'test_reports',
   load: loadReports,
   setColumns: setTestReportColumns,
+  update: { operation: 'UpdateTestReport', record: 'testReport', id: 'testReportId' },
   fields: {
     status: { of: (r) => r.status, columns: (r) => ({ status: TestStatus.numbers[r.status] ?? 0 }) },
     name: same('name', (r) => r.name),
