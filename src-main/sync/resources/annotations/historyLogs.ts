@@ -13,7 +13,6 @@ import { deleteAnnotationLogById, setAnnotationLogRemoteDetails } from '../../..
 
 export const ANNOTATION_LOG = 'annotation_log';
 
-/** The comparable content of a log: kind + the one property its kind carries. */
 /** A comment body element as a request or a log carries it. */
 interface CommentElement {
   readonly type: string;
@@ -21,6 +20,7 @@ interface CommentElement {
   readonly userMention?: { readonly userId?: string } | null;
 }
 
+/** The comparable content of a log: kind + the one property its kind carries. */
 export function logContent(log: {
   kind: string;
   assigned?: { assignedToUserId?: string };

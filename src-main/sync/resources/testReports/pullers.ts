@@ -122,30 +122,17 @@ const inflightRequests = <K extends OperationName>(s: SyncSession, operation: K)
  * New steps and measurements a create of ours in flight may have made are left for that entry's lookup, as reports
  * are (taken in here, they would be "held locally" when it looks, and it would send them again).
  */
-function leftForLookup<T>(s: SyncSession, table: string, idOf: (x: T) => string, made: (x: T) => boolean): (items: readonly T[]) => T[] {
-  return (items) => items.filter((x) => held(s, table, idOf(x)) || !made(x));
-}
-const newSteps = (s: SyncSession) => {
+function newSteps(s: SyncSession, items: readonly TestStep[]): TestStep[] {
   const wanted = inflightRequests(s, 'CreateTestStep').map((r) => r.testStep);
-  return leftForLookup<TestStep>(
-    s,
-    'test_steps',
-    (x) => x.testStepId,
-    (x) => wanted.some((w) => sameStep(w, x)),
-  );
-};
-const newMeasurements = (s: SyncSession) => {
+  return items.filter((x) => held(s, 'test_steps', x.testStepId) || !wanted.some((w) => sameStep(w, x)));
+}
+function newMeasurements(s: SyncSession, items: readonly TestMeasurement[]): TestMeasurement[] {
   const wanted = [
     ...inflightRequests(s, 'CreateTestMeasurement').map((r) => r.testMeasurement),
     ...inflightRequests(s, 'CreateTestMeasurements').flatMap((r) => r.testMeasurements),
   ];
-  return leftForLookup<TestMeasurement>(
-    s,
-    'test_measurements',
-    (x) => x.measurementId,
-    (x) => wanted.some((w) => sameMeasurement(w, x)),
-  );
-};
+  return items.filter((x) => held(s, 'test_measurements', x.measurementId) || !wanted.some((w) => sameMeasurement(w, x)));
+}
 
 /** Reports not held here yet, read one by one (a report created after the reports were read). */
 async function ensureReports(s: SyncSession, ids: Iterable<string>): Promise<void> {
@@ -196,7 +183,7 @@ export const testStepsPuller: Puller<TestStep> = {
     );
   },
   /** Counts steps inserted or changed here (a re-read in the overlap window of one already here counts 0). */
-  apply: (s, items) => upsertSteps(pulledContext(s), newSteps(s)(items)),
+  apply: (s, items) => upsertSteps(pulledContext(s), newSteps(s, items)),
 };
 
 export const testMeasurementsPuller: Puller<TestMeasurement> = {
@@ -227,7 +214,7 @@ export const testMeasurementsPuller: Puller<TestMeasurement> = {
     }
   },
   /** Counts measurements inserted or changed here (like steps). */
-  apply: (s, items) => upsertMeasurements(pulledContext(s), newMeasurements(s)(items)),
+  apply: (s, items) => upsertMeasurements(pulledContext(s), newMeasurements(s, items)),
 };
 
 /** In pull order: reports, then their steps, then measurements. */
